@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * ptwalk binary interface, shared by ptwalk.ko and its userspace clients.
+ *
+ * Protocol (debugfs file <debugfs>/ptwalk/query, mode 0600):
+ *   1. open() the file; each open file description is one private session.
+ *   2. write() exactly one struct ptwalk_request in a single call.
+ *   3. read() returns whole struct ptwalk_record entries (never a partial
+ *      one; a buffer smaller than one record is EINVAL) until read()
+ *      returns 0 at the end of the range.  A new write() starts a new query.
+ *
+ * The records partition [start, end): every page of the range is covered by
+ * exactly one record, in ascending address order, and no record crosses a
+ * VMA boundary.  A record is an extent: a run of pages whose attributes are
+ * equal and whose frames (or swap offsets) are contiguous.
+ *
+ * All fields are fixed width and little-endian on the only supported
+ * architecture (x86_64); the layout is checked at build time on both sides.
+ */
+#ifndef PTWALK_ABI_H
+#define PTWALK_ABI_H
+
+#include <linux/types.h>
+
+/* Bumped on any incompatible change of the structures or their meaning. */
+#define PTWALK_ABI_VERSION	1
+
+/* Paths relative to the debugfs mount point. */
+#define PTWALK_DEBUGFS_DIR	"ptwalk"
+#define PTWALK_QUERY_FILE	"query"		/* binary interface below */
+#define PTWALK_TEXT_FILE	"text"		/* "PID [START END]" in, text out */
+#define PTWALK_ABI_FILE		"abi_version"	/* decimal ABI version */
+
+struct ptwalk_request {
+	__u32 abi_version;	/* must be PTWALK_ABI_VERSION, else EPROTO */
+	__u32 flags;		/* no flags defined yet: must be 0 */
+	__s32 pid;		/* target, in the caller's pid namespace */
+	__u32 reserved;		/* must be 0 */
+	__u64 start;		/* first address, page aligned */
+	__u64 end;		/* exclusive, page aligned, start < end <= task size */
+};
+
+/* Leaf level of the entry that maps (or would map) the pages. */
+enum ptwalk_level {
+	PTWALK_LEVEL_NONE = 0,	/* no entry: nothing mapped, nothing swapped */
+	PTWALK_LEVEL_PTE = 1,	/* 4 KiB entry in a page table */
+	PTWALK_LEVEL_PMD = 2,	/* 2 MiB leaf (THP, hugetlb, PMD pfn map) */
+	PTWALK_LEVEL_PUD = 3,	/* 1 GiB leaf (hugetlb, PUD pfn map) */
+};
+
+/* What a non-empty entry holds; PRESENT for a mapped frame. */
+enum ptwalk_kind {
+	PTWALK_KIND_NONE = 0,		/* empty entry or no entry at all */
+	PTWALK_KIND_PRESENT = 1,	/* maps frame ptwalk_record.pfn */
+	PTWALK_KIND_SWAP = 2,		/* swapped out: swap_type/swap_offset */
+	PTWALK_KIND_MIGRATION = 3,	/* under migration; swap_offset = pfn */
+	PTWALK_KIND_DEVICE_PRIVATE = 4,	/* swap_offset = device pfn */
+	PTWALK_KIND_DEVICE_EXCLUSIVE = 5, /* swap_offset = pfn */
+	PTWALK_KIND_HWPOISON = 6,	/* swap_offset = poisoned pfn */
+	PTWALK_KIND_MARKER = 7,		/* pte marker (e.g. uffd-wp on none) */
+	PTWALK_KIND_UNKNOWN = 8,	/* an entry ptwalk cannot decode */
+};
+
+/* Entry bits (ptwalk_record.flags), read from the leaf entry itself. */
+#define PTWALK_F_PRESENT	(1U << 0)  /* hardware-present or PROT_NONE */
+#define PTWALK_F_WRITE		(1U << 1)
+#define PTWALK_F_USER		(1U << 2)
+#define PTWALK_F_DIRTY		(1U << 3)
+#define PTWALK_F_ACCESSED	(1U << 4)
+#define PTWALK_F_SPECIAL	(1U << 5)  /* pte_special: no refcounted page */
+#define PTWALK_F_PROTNONE	(1U << 6)  /* PROT_NONE or NUMA hinting */
+#define PTWALK_F_SOFT_DIRTY	(1U << 7)  /* entry bit, not VM_SOFTDIRTY */
+#define PTWALK_F_UFFD_WP	(1U << 8)
+#define PTWALK_F_NX		(1U << 9)
+#define PTWALK_F_ZERO_PAGE	(1U << 10) /* the shared 4 KiB zero page */
+#define PTWALK_F_HUGE_ZERO	(1U << 11) /* the shared huge zero page */
+#define PTWALK_F_PFN_VALID	(1U << 12) /* frame has a struct page */
+#define PTWALK_F_MIGRATION_WRITE (1U << 13) /* writable migration entry */
+#define PTWALK_F_NO_VMA		(1U << 14) /* range not covered by any VMA */
+
+/* VMA flags (ptwalk_record.vm_flags), a stable encoding of VM_*. */
+#define PTWALK_VM_READ		(1ULL << 0)
+#define PTWALK_VM_WRITE		(1ULL << 1)
+#define PTWALK_VM_EXEC		(1ULL << 2)
+#define PTWALK_VM_SHARED	(1ULL << 3)
+#define PTWALK_VM_MAYSHARE	(1ULL << 4)
+#define PTWALK_VM_IO		(1ULL << 5)
+#define PTWALK_VM_PFNMAP	(1ULL << 6)
+#define PTWALK_VM_MIXEDMAP	(1ULL << 7)
+#define PTWALK_VM_HUGETLB	(1ULL << 8)
+#define PTWALK_VM_LOCKED	(1ULL << 9)
+#define PTWALK_VM_HUGEPAGE	(1ULL << 10) /* MADV_HUGEPAGE */
+#define PTWALK_VM_NOHUGEPAGE	(1ULL << 11) /* MADV_NOHUGEPAGE */
+#define PTWALK_VM_DONTDUMP	(1ULL << 12)
+#define PTWALK_VM_SOFTDIRTY	(1ULL << 13)
+#define PTWALK_VM_GROWSDOWN	(1ULL << 14)
+#define PTWALK_VM_DONTEXPAND	(1ULL << 15)
+#define PTWALK_VM_ANON		(1ULL << 16) /* no backing file */
+#define PTWALK_VM_UFFD_WP	(1ULL << 17)
+
+/* ptwalk_record.pfn when no frame is mapped. */
+#define PTWALK_PFN_NONE		(~0ULL)
+
+struct ptwalk_record {
+	__u64 start;		/* user virtual address of the first page */
+	__u64 nr_pages;		/* length in base (4 KiB) pages, >= 1 */
+	__u64 pfn;		/* frame of the first page, or PTWALK_PFN_NONE */
+	__u64 swap_offset;	/* non-present kinds: offset (or pfn) of the
+				 * first page, as /proc/PID/pagemap encodes it
+				 */
+	__u64 vm_flags;		/* PTWALK_VM_* of the covering VMA */
+	__u32 flags;		/* PTWALK_F_* */
+	__u8 level;		/* enum ptwalk_level */
+	__u8 kind;		/* enum ptwalk_kind */
+	__u8 swap_type;		/* raw swp_type() of non-present entries */
+	__u8 reserved;		/* 0 */
+};
+
+#define PTWALK_REQUEST_SIZE	32
+#define PTWALK_RECORD_SIZE	48
+
+#endif /* PTWALK_ABI_H */

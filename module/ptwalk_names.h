@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * Names of the ptwalk_abi.h values, shared by the module's text view and
+ * the userspace tools so that both print the same words.  Accessors rather
+ * than tables so that a user of one of them does not carry unused arrays.
+ */
+#ifndef PTWALK_NAMES_H
+#define PTWALK_NAMES_H
+
+#include "ptwalk_abi.h"
+
+static inline const char *ptwalk_level_name(unsigned int level)
+{
+	static const char *const names[] = { "none", "pte", "pmd", "pud" };
+
+	return level < sizeof(names) / sizeof(names[0]) ? names[level] : "?";
+}
+
+static inline const char *ptwalk_kind_name(unsigned int kind)
+{
+	static const char *const names[] = {
+		"none", "present", "swap", "migration", "device_private",
+		"device_exclusive", "hwpoison", "marker", "unknown",
+	};
+
+	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
+}
+
+/* Name of bit @bit (0-based) of ptwalk_record.flags, NULL if undefined. */
+static inline const char *ptwalk_flag_name(unsigned int bit)
+{
+	static const char *const names[] = {
+		"present", "write", "user", "dirty", "accessed", "special",
+		"protnone", "soft_dirty", "uffd_wp", "nx", "zero_page",
+		"huge_zero", "pfn_valid", "migration_write", "no_vma",
+	};
+
+	return bit < sizeof(names) / sizeof(names[0]) ? names[bit] : (void *)0;
+}
+
+/* Name of bit @bit of ptwalk_record.vm_flags, NULL if undefined. */
+static inline const char *ptwalk_vm_flag_name(unsigned int bit)
+{
+	static const char *const names[] = {
+		"read", "write", "exec", "shared", "mayshare", "io", "pfnmap",
+		"mixedmap", "hugetlb", "locked", "hugepage", "nohugepage",
+		"dontdump", "softdirty", "growsdown", "dontexpand", "anon",
+		"uffd_wp",
+	};
+
+	return bit < sizeof(names) / sizeof(names[0]) ? names[bit] : (void *)0;
+}
+
+#endif /* PTWALK_NAMES_H */

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Queries: resolving the target, pinning its mm, and walking it in chunks
+ * under its mmap read lock.  The lock is dropped between chunks so that
+ * records are copied to the caller (who may be the target itself) without
+ * holding it, as /proc/PID/pagemap does.
+ */
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/pid.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include "session.h"
+
+struct ptwalk_session *ptwalk_session_create(bool text)
+{
+	struct ptwalk_session *s = kzalloc(sizeof(*s), GFP_KERNEL);
+
+	if (!s)
+		return NULL;
+	mutex_init(&s->lock);
+	if (text) {
+		s->text = kmalloc(PAGE_SIZE, GFP_KERNEL);
+		if (!s->text) {
+			kfree(s);
+			return NULL;
+		}
+	}
+	return s;
+}
+
+void ptwalk_session_destroy(struct ptwalk_session *s)
+{
+	if (s->mm)
+		mmdrop(s->mm);
+	mutex_destroy(&s->lock);
+	kfree(s->text);
+	kfree(s);
+}
+
+int ptwalk_request_check(const struct ptwalk_request *req)
+{
+	if (req->abi_version != PTWALK_ABI_VERSION)
+		return -EPROTO;
+	if (req->flags || req->reserved || req->pid <= 0)
+		return -EINVAL;
+	if (!PAGE_ALIGNED(req->start) || !PAGE_ALIGNED(req->end))
+		return -EINVAL;
+	if (req->start >= req->end)
+		return -ERANGE;
+	return 0;
+}
+
+/* A reference on the address space of @nr, or an errno. */
+static struct mm_struct *target_mm(pid_t nr)
+{
+	struct task_struct *task;
+	struct mm_struct *mm;
+	struct pid *pid;
+
+	pid = find_get_pid(nr);
+	if (!pid)
+		return ERR_PTR(-ESRCH);
+	task = get_pid_task(pid, PIDTYPE_PID);
+	put_pid(pid);
+	if (!task)
+		return ERR_PTR(-ESRCH);
+	/* NULL for kernel threads and for tasks that are exiting. */
+	mm = get_task_mm(task);
+	put_task_struct(task);
+	return mm ? mm : ERR_PTR(-ENXIO);
+}
+
+/* Forgets the query: a failed new query must not leave the old one. */
+static void session_reset(struct ptwalk_session *s)
+{
+	if (s->mm)
+		mmdrop(s->mm);
+	s->mm = NULL;
+	s->pid = 0;
+	ptwalk_cursor_init(&s->cur, 0, 0);
+	s->text_len = 0;
+	s->text_pos = 0;
+}
+
+int ptwalk_session_start(struct ptwalk_session *s, pid_t pid, u64 start,
+			 u64 end, bool whole)
+{
+	struct mm_struct *mm;
+
+	session_reset(s);
+	mm = target_mm(pid);
+	if (IS_ERR(mm))
+		return PTR_ERR(mm);
+	if (whole) {
+		start = 0;
+		end = mm->task_size;
+	} else if (end > mm->task_size) {
+		mmput(mm);
+		return -ERANGE;
+	}
+	/* Keep the mm_struct, not the address space: the target may exit. */
+	mmgrab(mm);
+	mmput(mm);
+	s->mm = mm;
+	s->pid = pid;
+	ptwalk_cursor_init(&s->cur, start, end);
+	return 0;
+}
+
+int ptwalk_session_fill(struct ptwalk_session *s, unsigned int max)
+{
+	struct ptwalk_walk w = {
+		.mm = s->mm,
+		.cur = &s->cur,
+		.out = s->batch,
+		.max_out = min_t(unsigned int, max, PTWALK_BATCH),
+		.budget = PTWALK_CHUNK_BUDGET,
+	};
+
+	if (s->cur.addr < s->cur.end) {
+		/* Fails once the target has exited and its memory is gone. */
+		if (!mmget_not_zero(s->mm))
+			return -ESRCH;
+		if (mmap_read_lock_killable(s->mm)) {
+			mmput(s->mm);
+			return -EINTR;
+		}
+		ptwalk_walk_chunk(&w);
+		mmap_read_unlock(s->mm);
+		mmput(s->mm);
+	}
+	ptwalk_walk_finish(&w);
+	return w.nr_out;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One open file of ptwalk's debugfs interface: its query, where the walk
+ * of that query stands, and the bounded buffers it is answered through.
+ */
+#ifndef PTWALK_SESSION_H
+#define PTWALK_SESSION_H
+
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include "ptwalk_abi.h"
+#include "walk.h"
+
+/* Records walked per chunk; the only per-query memory besides text. */
+#define PTWALK_BATCH		64
+
+struct ptwalk_session {
+	struct mutex lock;		/* serialises users of one open file */
+	struct mm_struct *mm;		/* mmgrab()bed target; NULL: no query */
+	pid_t pid;
+	struct ptwalk_cursor cur;
+	struct ptwalk_record batch[PTWALK_BATCH];
+	/* Text view only: formatted lines not yet read. */
+	char *text;
+	size_t text_len;
+	size_t text_pos;
+};
+
+struct ptwalk_session *ptwalk_session_create(bool text);
+void ptwalk_session_destroy(struct ptwalk_session *s);
+
+/* Validates a binary request: 0 or the errno it deserves. */
+int ptwalk_request_check(const struct ptwalk_request *req);
+
+/*
+ * Starts a query of [start, end) of @pid, or of its whole user address
+ * space when @whole.  Called with s->lock held.
+ */
+int ptwalk_session_start(struct ptwalk_session *s, pid_t pid, u64 start,
+			 u64 end, bool whole);
+
+/*
+ * Walks one chunk into s->batch, at most @max records (<= PTWALK_BATCH).
+ * Returns how many records are ready, possibly 0 before the end of the
+ * range, or a negative errno.  Called with s->lock held.
+ */
+int ptwalk_session_fill(struct ptwalk_session *s, unsigned int max);
+
+#endif /* PTWALK_SESSION_H */
