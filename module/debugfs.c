@@ -58,16 +58,15 @@ static ssize_t query_write(struct file *file, const char __user *ubuf,
 	struct ptwalk_request req;
 	int ret;
 
-	if (count != sizeof(req))
-		return -EINVAL;
-	if (copy_from_user(&req, ubuf, sizeof(req)))
+	if (count != sizeof(req)) {
+		/* pid 0 of the right ABI: rejected as malformed (EINVAL) */
+		memset(&req, 0, sizeof(req));
+		req.abi_version = PTWALK_ABI_VERSION;
+	} else if (copy_from_user(&req, ubuf, sizeof(req)))
 		return -EFAULT;
-	ret = ptwalk_request_check(&req);
-	if (ret)
-		return ret;
 	if (mutex_lock_interruptible(&s->lock))
 		return -EINTR;
-	ret = ptwalk_session_start(s, req.pid, req.start, req.end, false);
+	ret = ptwalk_session_query(s, &req, false);
 	mutex_unlock(&s->lock);
 	return ret ? ret : count;
 }
@@ -116,34 +115,35 @@ out:
 	return ret;
 }
 
-/* Parses "PID" or "PID START END" (numbers in C notation). */
-static int text_parse(char *line, struct ptwalk_request *req, bool *whole)
+/*
+ * Parses "PID" or "PID START END" (numbers in C notation) into @req; a
+ * malformed line leaves pid 0, which the query rejects with EINVAL.
+ */
+static void text_parse(char *line, struct ptwalk_request *req, bool *whole)
 {
 	char *tok[4];
-	int nr = 0, ret;
+	int nr = 0;
 	char *t;
 
+	memset(req, 0, sizeof(*req));
+	req->abi_version = PTWALK_ABI_VERSION;
+	*whole = false;
 	while ((t = strsep(&line, " \t\n")) != NULL) {
 		if (!*t)
 			continue;
 		if (nr == ARRAY_SIZE(tok))
-			return -EINVAL;
+			return;
 		tok[nr++] = t;
 	}
-	if (nr != 1 && nr != 3)
-		return -EINVAL;
-	memset(req, 0, sizeof(*req));
-	req->abi_version = PTWALK_ABI_VERSION;
-	ret = kstrtos32(tok[0], 10, &req->pid);
-	if (ret)
-		return -EINVAL;
+	if ((nr != 1 && nr != 3) || kstrtos32(tok[0], 10, &req->pid))
+		goto malformed;
 	*whole = nr == 1;
-	if (*whole)
-		return req->pid > 0 ? 0 : -EINVAL;
-	if (kstrtou64(tok[1], 0, &req->start) ||
-	    kstrtou64(tok[2], 0, &req->end))
-		return -EINVAL;
-	return ptwalk_request_check(req);
+	if (nr == 3 && (kstrtou64(tok[1], 0, &req->start) ||
+			kstrtou64(tok[2], 0, &req->end)))
+		goto malformed;
+	return;
+malformed:
+	req->pid = 0;
 }
 
 static ssize_t text_write(struct file *file, const char __user *ubuf,
@@ -155,17 +155,15 @@ static ssize_t text_write(struct file *file, const char __user *ubuf,
 	bool whole;
 	int ret;
 
-	if (!count || count >= sizeof(line))
-		return -EINVAL;
-	if (copy_from_user(line, ubuf, count))
+	if (count >= sizeof(line))
+		count = 0;	/* too long: parsed as empty, hence malformed */
+	else if (copy_from_user(line, ubuf, count))
 		return -EFAULT;
 	line[count] = '\0';
-	ret = text_parse(line, &req, &whole);
-	if (ret)
-		return ret;
+	text_parse(line, &req, &whole);
 	if (mutex_lock_interruptible(&s->lock))
 		return -EINTR;
-	ret = ptwalk_session_start(s, req.pid, req.start, req.end, whole);
+	ret = ptwalk_session_query(s, &req, whole);
 	if (!ret)
 		s->text_len = ptwalk_format_header(s->text, PAGE_SIZE, s->pid,
 						   s->cur.addr, s->cur.end);

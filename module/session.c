@@ -39,12 +39,14 @@ void ptwalk_session_destroy(struct ptwalk_session *s)
 	kfree(s);
 }
 
-int ptwalk_request_check(const struct ptwalk_request *req)
+static int request_check(const struct ptwalk_request *req, bool whole)
 {
 	if (req->abi_version != PTWALK_ABI_VERSION)
 		return -EPROTO;
 	if (req->flags || req->reserved || req->pid <= 0)
 		return -EINVAL;
+	if (whole)
+		return 0;
 	if (!PAGE_ALIGNED(req->start) || !PAGE_ALIGNED(req->end))
 		return -EINVAL;
 	if (req->start >= req->end)
@@ -84,13 +86,18 @@ static void session_reset(struct ptwalk_session *s)
 	s->text_pos = 0;
 }
 
-int ptwalk_session_start(struct ptwalk_session *s, pid_t pid, u64 start,
-			 u64 end, bool whole)
+int ptwalk_session_query(struct ptwalk_session *s,
+			 const struct ptwalk_request *req, bool whole)
 {
+	u64 start = req->start, end = req->end;
 	struct mm_struct *mm;
+	int ret;
 
 	session_reset(s);
-	mm = target_mm(pid);
+	ret = request_check(req, whole);
+	if (ret)
+		return ret;
+	mm = target_mm(req->pid);
 	if (IS_ERR(mm))
 		return PTR_ERR(mm);
 	if (whole) {
@@ -104,7 +111,7 @@ int ptwalk_session_start(struct ptwalk_session *s, pid_t pid, u64 start,
 	mmgrab(mm);
 	mmput(mm);
 	s->mm = mm;
-	s->pid = pid;
+	s->pid = req->pid;
 	ptwalk_cursor_init(&s->cur, start, end);
 	return 0;
 }

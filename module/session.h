@@ -29,15 +29,14 @@ struct ptwalk_session {
 struct ptwalk_session *ptwalk_session_create(bool text);
 void ptwalk_session_destroy(struct ptwalk_session *s);
 
-/* Validates a binary request: 0 or the errno it deserves. */
-int ptwalk_request_check(const struct ptwalk_request *req);
-
 /*
- * Starts a query of [start, end) of @pid, or of its whole user address
- * space when @whole.  Called with s->lock held.
+ * Forgets the session's query and starts @req, over the whole user address
+ * space of req->pid when @whole.  Returns 0 or the errno the request
+ * deserves; a failed request leaves no query behind.  Called with s->lock
+ * held.
  */
-int ptwalk_session_start(struct ptwalk_session *s, pid_t pid, u64 start,
-			 u64 end, bool whole);
+int ptwalk_session_query(struct ptwalk_session *s,
+			 const struct ptwalk_request *req, bool whole);
 
 /*
  * Walks one chunk into s->batch, at most @max records (<= PTWALK_BATCH).

@@ -1,0 +1,88 @@
+#!/bin/bash
+# Boots Debian's kernel under QEMU with an initramfs holding busybox,
+# ptwalk.ko, the test fixture and the test programs, and runs the guest
+# suite there.  Writes TAP to $OUT/vm.tap (guest cases plus "the VM
+# finished" and "the kernel log is clean"), the console to $OUT/console.log.
+#
+# usage: scripts/vm-run.sh OUTDIR KREL MODE [extra files: SRC:DEST ...]
+#   KREL: kernel release, e.g. 6.1.0-56-amd64 (/boot/vmlinuz-KREL)
+#   MODE: test | demo
+# Env: VM_TIMEOUT (seconds, default 600), VM_MEM (default 4G), VM_ACCEL
+# (tcg, the default, or kvm).
+set -euo pipefail
+
+out=$1 krel=$2 mode=$3
+shift 3
+top=$(cd "$(dirname "$0")/.." && pwd)
+kernel=/boot/vmlinuz-$krel
+timeout_s=${VM_TIMEOUT:-600}
+
+die() { echo "vm-run: $*" >&2; exit 2; }
+[ -r "$kernel" ] || die "no $kernel: apt-get install linux-image-amd64 (or pass the KREL of an installed one)"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: apt-get install qemu-system-x86"
+[ -x /bin/busybox ] || die "/bin/busybox missing: apt-get install busybox-static"
+for ko in module/ptwalk.ko tests/fixture/ptwalk_fixture.ko; do
+	[ -r "$top/$ko" ] || die "$ko not built: run make check"
+	vm=$(modinfo -F vermagic "$top/$ko" | cut -d' ' -f1)
+	[ "$vm" = "$krel" ] || die "$ko is built for $vm, the VM boots $krel: rebuild with KDIR=/usr/src/linux-headers-$krel"
+done
+
+mkdir -p "$out"
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root"/{bin,lib,tests,etc,proc,sys,dev,tmp}
+cp /bin/busybox "$root/bin/busybox"
+cp "$top/tests/vm/guest-init.sh" "$root/init"
+cp "$top/tests/vm/guest-suite.sh" "$top/tests/vm/demo.sh" "$root/tests/"
+cp "$top/module/ptwalk.ko" "$top/tests/fixture/ptwalk_fixture.ko" "$root/lib/"
+echo "root:x:0:0:root:/:/bin/sh" > "$root/etc/passwd"
+
+# Programs with the shared libraries they need (ptcompare uses libkmod).
+add_program() {
+	local src=$1 dest=$2 lib
+	install -D -m 0755 "$src" "$root$dest"
+	for lib in $(ldd "$src" 2>/dev/null | grep -o '/[^ ]*' || true); do
+		[ -e "$root$lib" ] || install -D "$lib" "$root$lib"
+	done
+}
+for spec in "$@"; do
+	add_program "${spec%%:*}" "${spec#*:}"
+done
+chmod +x "$root/init"
+
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/initramfs.gz"
+
+# Software emulation by default: on the machines this runs on /dev/kvm can
+# exist without working (a guest that never prints).  VM_ACCEL=kvm opts in.
+accel=${VM_ACCEL:-tcg}
+rm -f "$out/console.log" "$out/guest.log"
+set +e
+timeout "$timeout_s" qemu-system-x86_64 \
+	-machine q35,accel=$accel -cpu max -smp 2 -m "${VM_MEM:-4G}" \
+	-vga std -display none -no-reboot -monitor none \
+	-serial "file:$out/console.log" -serial "file:$out/guest.log" \
+	-kernel "$kernel" -initrd "$out/initramfs.gz" \
+	-append "console=ttyS0 loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode hugepagesz=1G hugepages=1 hugepagesz=2M hugepages=16 transparent_hugepage=always"
+status=$?
+set -e
+tr -d '\r' < "$out/guest.log" > "$out/guest.txt"
+
+{
+	sed -n '/^PTWALK-GUEST-BEGIN$/,/^PTWALK-DMESG-BEGIN$/p' "$out/guest.txt" |
+		grep -E '^(ok|not ok) ' || true
+	if grep -q '^PTWALK-GUEST-END$' "$out/guest.txt"; then
+		echo "ok - vm_ran_to_completion"
+	elif [ $status -eq 124 ]; then
+		echo "not ok - vm_ran_to_completion # hung: killed after ${timeout_s}s"
+	else
+		echo "not ok - vm_ran_to_completion # qemu exited $status before the end marker"
+	fi
+	# A splat fails the run even where every case passed.
+	splat='(WARNING:|BUG:|Oops|general protection|Call Trace|UBSAN|KASAN|kmemleak|circular locking|possible recursive locking|sleeping function called)'
+	if grep -Eq "$splat" "$out/console.log" "$out/guest.txt"; then
+		echo "not ok - kernel_log_clean # $(grep -Eh "$splat" "$out/console.log" "$out/guest.txt" | head -1)"
+	else
+		echo "ok - kernel_log_clean"
+	fi
+} > "$out/vm.tap"
+sed -n '/^PTWALK-DMESG-BEGIN$/,/^PTWALK-DMESG-END$/p' "$out/guest.txt" > "$out/dmesg.txt"

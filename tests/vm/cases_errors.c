@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Interface cases: every bad request gets its own errno, sessions are
+ * private, streaming resumes exactly, privileges are enforced.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include "vmtest.h"
+
+#define TASK_SIZE_4L 0x7ffffffff000ULL
+
+static int open_query(struct vmtest *t)
+{
+	int fd = ptwalk_open(PTWALK_DEFAULT_DEBUGFS, PTWALK_QUERY_FILE, O_RDWR);
+
+	if (fd < 0)
+		fail(t, "open query: %s", strerror(-fd));
+	return fd;
+}
+
+static bool expect_errno(struct vmtest *t, const char *what, int got, int want)
+{
+	if (got == -want)
+		return true;
+	return fail(t, "%s: got %s (%d), expected %s", what,
+		    got ? strerror(-got) : "success", got, strerror(want));
+}
+
+/* Writes a raw request; 0 or -errno. */
+static int raw_write(int fd, const void *buf, size_t len)
+{
+	ssize_t n = write(fd, buf, len);
+
+	return n < 0 ? -errno : 0;
+}
+
+static struct ptwalk_request good_request(void)
+{
+	struct ptwalk_request r = {
+		.abi_version = PTWALK_ABI_VERSION, .pid = getpid(),
+		.start = 0x400000, .end = 0x800000,
+	};
+	return r;
+}
+
+static bool bad_requests(struct vmtest *t)
+{
+	static const struct {
+		const char *what;
+		int err;
+		int field;	/* which field to spoil */
+		uint64_t value;
+	} cases[] = {
+		{ "abi version 999", EPROTO, 0, 999 },
+		{ "flags 1", EINVAL, 1, 1 },
+		{ "reserved 1", EINVAL, 2, 1 },
+		{ "pid 0", EINVAL, 3, 0 },
+		{ "pid -5", EINVAL, 3, (uint64_t)-5 },
+		{ "unaligned start", EINVAL, 4, 0x400001 },
+		{ "unaligned end", EINVAL, 5, 0x800010 },
+		{ "start == end", ERANGE, 5, 0x400000 },
+		{ "start > end", ERANGE, 5, 0x200000 },
+		/* 2^56: beyond user space even with 5-level paging (LA57) */
+		{ "end beyond user space", ERANGE, 5, 1ULL << 56 },
+		{ "end at 2^64 - 4096", ERANGE, 5, 0xfffffffffffff000ULL },
+		{ "no such pid", ESRCH, 3, 4194000 },
+		{ "kernel thread (kthreadd)", ENXIO, 3, 2 },
+	};
+	size_t i;
+	int fd = open_query(t);
+	bool ok = fd >= 0;
+
+	for (i = 0; ok && i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ptwalk_request r = good_request();
+
+		switch (cases[i].field) {
+		case 0: r.abi_version = cases[i].value; break;
+		case 1: r.flags = cases[i].value; break;
+		case 2: r.reserved = cases[i].value; break;
+		case 3: r.pid = (int32_t)cases[i].value; break;
+		case 4: r.start = cases[i].value; break;
+		case 5: r.end = cases[i].value; break;
+		}
+		if (cases[i].err == ESRCH && kill(r.pid, 0) == 0)
+			continue;	/* that pid exists after all */
+		ok = expect_errno(t, cases[i].what, raw_write(fd, &r, sizeof(r)),
+				  cases[i].err);
+	}
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+static bool bad_sizes(struct vmtest *t)
+{
+	struct ptwalk_request r = good_request();
+	char big[sizeof(r) * 2];
+	struct ptwalk_record rec;
+	int fd = open_query(t);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	memset(big, 0, sizeof(big));
+	memcpy(big, &r, sizeof(r));
+	ok = expect_errno(t, "read before any query",
+			  read(fd, &rec, sizeof(rec)) < 0 ? -errno : 0, ENODATA) &&
+	     expect_errno(t, "short write", raw_write(fd, &r, 16), EINVAL) &&
+	     expect_errno(t, "long write", raw_write(fd, big, sizeof(big)),
+			  EINVAL) &&
+	     expect_errno(t, "good query", raw_write(fd, &r, sizeof(r)), 0) &&
+	     expect_errno(t, "read into 47 bytes",
+			  read(fd, &rec, sizeof(rec) - 1) < 0 ? -errno : 0,
+			  EINVAL) &&
+	     expect_errno(t, "pread",
+			  pread(fd, &rec, sizeof(rec), 0) < 0 ? -errno : 0,
+			  ESPIPE);
+	/* A failed query forgets the previous one. */
+	r.end = r.start;
+	ok = ok && expect_errno(t, "bad query", raw_write(fd, &r, sizeof(r)),
+				ERANGE) &&
+	     expect_errno(t, "read after failed query",
+			  read(fd, &rec, sizeof(rec)) < 0 ? -errno : 0, ENODATA);
+	close(fd);
+	return ok;
+}
+
+static bool zombie(struct vmtest *t)
+{
+	siginfo_t si;
+	int fd, ret;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	if (pid < 0)
+		return fail(t, "fork: %s", strerror(errno));
+	/* Wait for the exit but leave the zombie in place. */
+	waitid(P_PID, pid, &si, WEXITED | WNOWAIT);
+	fd = open_query(t);
+	if (fd < 0)
+		return false;
+	ret = ptwalk_query(fd, pid, 0x400000, 0x800000);
+	close(fd);
+	waitpid(pid, NULL, 0);
+	return expect_errno(t, "zombie", ret, ENXIO);
+}
+
+static bool exits_during_scan(struct vmtest *t)
+{
+	struct ptwalk_record rec;
+	int fd, ret;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	if (pid < 0)
+		return fail(t, "fork: %s", strerror(errno));
+	fd = open_query(t);
+	if (fd < 0)
+		return false;
+	ret = ptwalk_query(fd, pid, 0, TASK_SIZE_4L);
+	if (ret) {
+		close(fd);
+		return fail(t, "query: %s", strerror(-ret));
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	ret = (int)ptwalk_read(fd, &rec, 1);
+	close(fd);
+	return expect_errno(t, "read after the target exited", ret < 0 ? ret : 0,
+			    ESRCH);
+}
+
+/* Two sessions on two files, read alternately, each see their own query. */
+static bool sessions_private(struct vmtest *t)
+{
+	size_t len = 8 * PAGE;
+	char *a = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	char *b = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	int fa = open_query(t), fb = open_query(t), i;
+	uint64_t next[2];
+	bool ok = a && b && fa >= 0 && fb >= 0;
+
+	if (!ok)
+		return false;
+	/* Every other page touched: 8 separate records in each range. */
+	for (i = 0; i < 8; i += 2) {
+		a[i * PAGE] = 1;
+		b[i * PAGE] = 1;
+	}
+	next[0] = (uintptr_t)a;
+	next[1] = (uintptr_t)b;
+	ok = !ptwalk_query(fa, getpid(), next[0], next[0] + len) &&
+	     !ptwalk_query(fb, getpid(), next[1], next[1] + len);
+	for (i = 0; ok && i < 16; i++) {
+		struct ptwalk_record rec;
+		int which = i & 1;
+
+		if (ptwalk_read(which ? fb : fa, &rec, 1) != 1)
+			ok = fail(t, "session %d ended early", which);
+		else if (rec.start != next[which])
+			ok = fail(t, "session %d got 0x%" PRIx64 ", expected 0x%"
+				  PRIx64, which, (uint64_t)rec.start,
+				  next[which]);
+		else
+			next[which] = ptwalk_record_end(&rec);
+	}
+	close(fa);
+	close(fb);
+	munmap(a, len);
+	munmap(b, len);
+	return ok;
+}
+
+/* One record per read() across the whole address space: the walk must
+ * resume exactly where the output filled up.
+ */
+static bool stream_one_by_one(struct vmtest *t)
+{
+	int fd = open_query(t), ret;
+	struct ptwalk_record rec;
+	size_t n = 0;
+	ssize_t got;
+
+	if (fd < 0)
+		return false;
+	ret = ptwalk_query(fd, getpid(), 0, TASK_SIZE_4L);
+	if (ret) {
+		close(fd);
+		return fail(t, "query: %s", strerror(-ret));
+	}
+	while ((got = ptwalk_read(fd, &rec, 1)) == 1 && n < MAX_RECS)
+		t->recs[n++] = rec;
+	close(fd);
+	if (got < 0)
+		return fail(t, "read: %s", strerror((int)-got));
+	t->nr_recs = n;
+	if (!ptwalk_check_partition(t->recs, n, 0, TASK_SIZE_4L, t->why,
+				    sizeof(t->why)))
+		return false;
+	/* Same answer as a walk with a large buffer (nothing changed). */
+	if (!walk(t, getpid(), 0, TASK_SIZE_4L))
+		return false;
+	return t->nr_recs == n ||
+	       fail(t, "%zu records one by one, %zu at once", n, t->nr_recs);
+}
+
+/* Runs fn in a child and returns its errno result for opening query. */
+static int open_in_child(struct vmtest *t, int (*drop)(void))
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int fd;
+
+		if (drop())
+			_exit(200);
+		fd = ptwalk_open(PTWALK_DEFAULT_DEBUGFS, PTWALK_QUERY_FILE,
+				 O_RDWR);
+		_exit(fd < 0 ? -fd : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return fail(t, "child failed"), -1;
+	return WEXITSTATUS(status);
+}
+
+static int drop_cap_sys_admin(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return -1;
+	d[CAP_SYS_ADMIN / 32].effective &= ~(1U << (CAP_SYS_ADMIN % 32));
+	d[CAP_SYS_ADMIN / 32].permitted &= ~(1U << (CAP_SYS_ADMIN % 32));
+	return syscall(SYS_capset, &h, d) ? -1 : 0;
+}
+
+static int become_nobody(void)
+{
+	return setgid(65534) || setuid(65534) ? -1 : 0;
+}
+
+static bool privileges(struct vmtest *t)
+{
+	int err = open_in_child(t, drop_cap_sys_admin);
+
+	if (err != EPERM)
+		return fail(t, "root without CAP_SYS_ADMIN: %s, expected EPERM",
+			    err ? strerror(err) : "opened");
+	err = open_in_child(t, become_nobody);
+	if (err != EACCES)
+		return fail(t, "uid 65534: %s, expected EACCES",
+			    err ? strerror(err) : "opened");
+	return true;
+}
+
+static bool text_view(struct vmtest *t)
+{
+	struct ptwalk_fixture_pfns known;
+	size_t len = PTWALK_FIXTURE_PAGES * PAGE, got = 0;
+	char *p, *out = malloc(1 << 16), cmd[96], want[64];
+	int fd = ptwalk_open(PTWALK_DEFAULT_DEBUGFS, PTWALK_TEXT_FILE, O_RDWR);
+	bool ok = true;
+	ssize_t n;
+
+	if (fd < 0 || !out)
+		return fail(t, "open text: %s", strerror(-fd));
+	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PFNS, &known))
+		return fail(t, "fixture pfns: %s", strerror(errno));
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, t->fixture_fd, 0);
+	if (p == MAP_FAILED)
+		return fail(t, "mmap fixture: %s", strerror(errno));
+	ok = expect_errno(t, "text \"abc\"", raw_write(fd, "abc\n", 4), EINVAL) &&
+	     expect_errno(t, "text \"1 2\"", raw_write(fd, "1 2\n", 4), EINVAL);
+	snprintf(cmd, sizeof(cmd), "%d %p %p\n", getpid(), (void *)p,
+		 (void *)(p + len));
+	ok = ok && expect_errno(t, "text query", raw_write(fd, cmd, strlen(cmd)),
+				0);
+	/* Small reads, to exercise partial lines. */
+	while (ok && (n = read(fd, out + got, 7)) > 0 && got < (1 << 16) - 8)
+		got += n;
+	out[got] = '\0';
+	snprintf(want, sizeof(want), "pfn=0x%llx ",
+		 (unsigned long long)known.pfn[0]);
+	if (ok && (!strstr(out, "# ptwalk pid") || !strstr(out, want) ||
+		   !strstr(out, "pfnmap")))
+		ok = fail(t, "text view lacks header or \"%s\": %.200s", want,
+			  out);
+	close(fd);
+	free(out);
+	munmap(p, len);
+	return ok;
+}
+
+const struct vmtest_case error_cases[] = {
+	{ "bad_requests_errnos", bad_requests },
+	{ "bad_sizes_and_order", bad_sizes },
+	{ "zombie_has_no_mm", zombie },
+	{ "target_exits_during_scan", exits_during_scan },
+	{ "sessions_are_private", sessions_private },
+	{ "stream_one_record_per_read", stream_one_by_one },
+	{ "privileges", privileges },
+	{ "text_view", text_view },
+};
+const size_t nr_error_cases = sizeof(error_cases) / sizeof(error_cases[0]);

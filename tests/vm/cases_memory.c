@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Memory cases: each maps memory of one kind, walks it with ptwalk and
+ * compares page by page with the fixture's oracle and with what the case
+ * must look like (level, bits, VMA flags, extent count).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/mman.h>
+#include "vmtest.h"
+
+#define A(x) ((uint64_t)(uintptr_t)(x))
+
+static bool expect_records(struct vmtest *t, size_t n)
+{
+	if (t->nr_recs != n)
+		return fail(t, "%zu records, expected %zu (extents not merged?)",
+			    t->nr_recs, n);
+	return true;
+}
+
+static bool anon_4k(struct vmtest *t)
+{
+	size_t len = 64 * PAGE;
+	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	struct expect e = {
+		.level = PTWALK_LEVEL_PTE, .present = true,
+		.flags_set = PTWALK_F_PRESENT | PTWALK_F_WRITE | PTWALK_F_USER |
+			     PTWALK_F_DIRTY | PTWALK_F_PFN_VALID,
+		.flags_clear = PTWALK_F_SPECIAL | PTWALK_F_ZERO_PAGE,
+		.vm_set = PTWALK_VM_ANON | PTWALK_VM_READ | PTWALK_VM_WRITE |
+			  PTWALK_VM_NOHUGEPAGE,
+		.vm_clear = PTWALK_VM_PFNMAP | PTWALK_VM_SHARED,
+	};
+	bool ok;
+
+	if (!p)
+		return false;
+	touch_write(p, len);
+	ok = check_range(t, A(p), A(p) + len, 1, &e);
+	munmap(p, len);
+	return ok;
+}
+
+static bool untouched(struct vmtest *t)
+{
+	size_t len = 64 * PAGE;
+	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	struct expect e = { .level = PTWALK_LEVEL_NONE, .present = false };
+	bool ok;
+
+	if (!p)
+		return false;
+	ok = check_range(t, A(p), A(p) + len, 1, &e) && expect_records(t, 1) &&
+	     (t->recs[0].kind == PTWALK_KIND_NONE ||
+	      fail(t, "kind %u, expected none", t->recs[0].kind));
+	munmap(p, len);
+	return ok;
+}
+
+static bool zero_page(struct vmtest *t)
+{
+	size_t len = 16 * PAGE;
+	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	struct expect e = {
+		.level = PTWALK_LEVEL_PTE, .present = true,
+		.flags_set = PTWALK_F_ZERO_PAGE | PTWALK_F_SPECIAL,
+		.flags_clear = PTWALK_F_WRITE,
+	};
+	bool ok;
+
+	if (!p)
+		return false;
+	touch_read(p, len);
+	ok = check_range(t, A(p), A(p) + len, 1, &e);
+	munmap(p, len);
+	return ok;
+}
+
+/* A 2 MiB-aligned THP; false if the kernel gave none (see smaps). */
+static char *make_thp(struct vmtest *t, size_t len)
+{
+	char *p = map_aligned(t, len, 2 * MIB, MADV_HUGEPAGE);
+
+	if (p)
+		touch_write(p, len);
+	return p;
+}
+
+static bool thp_pmd(struct vmtest *t)
+{
+	size_t len = 2 * MIB;
+	char *p = make_thp(t, len);
+	struct expect e = {
+		.level = PTWALK_LEVEL_PMD, .present = true,
+		.flags_set = PTWALK_F_PRESENT | PTWALK_F_WRITE | PTWALK_F_DIRTY |
+			     PTWALK_F_PFN_VALID,
+		.flags_clear = PTWALK_F_HUGE_ZERO,
+		.vm_set = PTWALK_VM_HUGEPAGE | PTWALK_VM_ANON,
+	};
+	bool ok;
+
+	if (!p)
+		return false;
+	ok = check_range(t, A(p), A(p) + len, 1, &e) && expect_records(t, 1) &&
+	     (t->recs[0].pfn % 512 == 0 ||
+	      fail(t, "THP pfn 0x%" PRIx64 " not 2 MiB aligned",
+		   (uint64_t)t->recs[0].pfn));
+	munmap(p, len);
+	return ok;
+}
+
+static bool thp_split(struct vmtest *t)
+{
+	size_t len = 2 * MIB;
+	char *p = make_thp(t, len);
+	struct ptwalk_fixture_translate o;
+	struct expect e = {
+		.level = PTWALK_LEVEL_PTE, .present = true,
+		.flags_set = PTWALK_F_PRESENT | PTWALK_F_WRITE,
+	};
+	uint64_t first;
+	bool ok;
+
+	if (!p)
+		return false;
+	/* ptwalk must see a THP first, or this case tests nothing. */
+	if (!walk(t, getpid(), A(p), A(p) + len))
+		return false;
+	if (t->recs[0].level != PTWALK_LEVEL_PMD) {
+		munmap(p, len);
+		return fail(t, "no THP to split (level %u)", t->recs[0].level);
+	}
+	first = t->recs[0].pfn;
+	/* Zapping one 4 KiB page splits the PMD into a PTE table. */
+	if (madvise(p + len - PAGE, PAGE, MADV_DONTNEED))
+		return fail(t, "MADV_DONTNEED: %s", strerror(errno));
+	ok = check_range(t, A(p), A(p) + len - PAGE, 1, &e) &&
+	     expect_records(t, 1) &&
+	     (t->recs[0].pfn == first ||
+	      fail(t, "split moved the pages: 0x%" PRIx64 " -> 0x%" PRIx64,
+		   first, (uint64_t)t->recs[0].pfn)) &&
+	     walk(t, getpid(), A(p) + len - PAGE, A(p) + len) &&
+	     oracle(t, A(p) + len - PAGE, &o) &&
+	     check_page(t, A(p) + len - PAGE, &o,
+			&(struct expect){ .level = PTWALK_LEVEL_NONE });
+	munmap(p, len);
+	return ok;
+}
+
+static bool hugetlb(struct vmtest *t, size_t size, int size_flag, int level,
+		    size_t stride)
+{
+	size_t len = 2 * size > GIB ? size : 2 * size;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | size_flag,
+		       -1, 0);
+	struct expect e = {
+		.level = level, .present = true,
+		.flags_set = PTWALK_F_PRESENT | PTWALK_F_WRITE | PTWALK_F_DIRTY |
+			     PTWALK_F_PFN_VALID,
+		.vm_set = PTWALK_VM_HUGETLB,
+	};
+	bool ok;
+
+	if (p == MAP_FAILED)
+		return fail(t, "mmap hugetlb %zu: %s (hugepages reserved on the kernel command line?)",
+			    size, strerror(errno));
+	touch_write(p, len);
+	/* One extent per huge page at most: one for the whole 1 GiB. */
+	ok = check_range(t, A(p), A(p) + len, stride, &e) &&
+	     (t->nr_recs <= len / size ||
+	      fail(t, "%zu records for %zu huge pages", t->nr_recs, len / size));
+	munmap(p, len);
+	return ok;
+}
+
+static bool hugetlb_2m(struct vmtest *t)
+{
+	return hugetlb(t, 2 * MIB, MAP_HUGE_2MB, PTWALK_LEVEL_PMD, 1);
+}
+
+static bool hugetlb_1g(struct vmtest *t)
+{
+	return hugetlb(t, GIB, MAP_HUGE_1GB, PTWALK_LEVEL_PUD, 4093);
+}
+
+static bool pfnmap_fixture(struct vmtest *t)
+{
+	size_t len = PTWALK_FIXTURE_PAGES * PAGE, i;
+	struct ptwalk_fixture_pfns known;
+	struct expect e = {
+		.level = PTWALK_LEVEL_PTE, .present = true,
+		.flags_set = PTWALK_F_PRESENT | PTWALK_F_SPECIAL |
+			     PTWALK_F_PFN_VALID,
+		.vm_set = PTWALK_VM_PFNMAP | PTWALK_VM_IO | PTWALK_VM_SHARED,
+	};
+	char *p;
+	bool ok;
+
+	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PFNS, &known))
+		return fail(t, "fixture pfns: %s", strerror(errno));
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, t->fixture_fd, 0);
+	if (p == MAP_FAILED)
+		return fail(t, "mmap fixture: %s", strerror(errno));
+	ok = check_range(t, A(p), A(p) + len, 1, &e);
+	for (i = 0; ok && i < PTWALK_FIXTURE_PAGES; i++) {
+		uint64_t addr = A(p) + i * PAGE;
+		uint64_t pfn = ptwalk_pfn_at(ptwalk_find(t->recs, t->nr_recs,
+							 addr), addr);
+
+		if (pfn != known.pfn[i])
+			ok = fail(t, "page %zu: pfn 0x%" PRIx64
+				  ", fixture mapped 0x%" PRIx64, i, pfn,
+				  (uint64_t)known.pfn[i]);
+	}
+	/* The contiguous block is one extent, the reversed singles are not. */
+	ok = ok && (t->recs[0].nr_pages == PTWALK_FIXTURE_CONTIG ||
+		    fail(t, "first extent %" PRIu64 " pages, expected %d",
+			 (uint64_t)t->recs[0].nr_pages, PTWALK_FIXTURE_CONTIG));
+	munmap(p, len);
+	return ok;
+}
+
+static bool vvar(struct vmtest *t)
+{
+	struct ptwalk_fixture_translate o;
+	struct timespec ts;
+	uint64_t start, end, addr;
+	unsigned int present = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (!find_mapping("[vvar]", &start, &end))
+		return fail(t, "no [vvar] in /proc/self/maps");
+	if (!walk(t, getpid(), start, end))
+		return false;
+	for (addr = start; addr < end; addr += PAGE) {
+		const struct ptwalk_record *r =
+			ptwalk_find(t->recs, t->nr_recs, addr);
+		struct expect e = {
+			.level = -1,
+			.present = r && r->kind == PTWALK_KIND_PRESENT,
+			.vm_set = PTWALK_VM_PFNMAP | PTWALK_VM_IO,
+		};
+
+		if (!oracle(t, addr, &o) || !check_page(t, addr, &o, &e))
+			return false;
+		if (o.via != PTWALK_FIXTURE_VIA_FOLLOW_PFN)
+			return fail(t, "oracle did not use follow_pfn");
+		present += e.present;
+	}
+	return present || fail(t, "no [vvar] page mapped after clock_gettime");
+}
+
+static bool shared_anon(struct vmtest *t)
+{
+	size_t len = 32 * PAGE;
+	char *p = map_anon(t, len, MAP_SHARED | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	struct expect e = {
+		.level = PTWALK_LEVEL_PTE, .present = true,
+		.flags_set = PTWALK_F_PRESENT | PTWALK_F_WRITE,
+		.vm_set = PTWALK_VM_SHARED | PTWALK_VM_MAYSHARE,
+		.vm_clear = PTWALK_VM_ANON,
+	};
+	bool ok;
+
+	if (!p)
+		return false;
+	touch_write(p, len);
+	ok = check_range(t, A(p), A(p) + len, 1, &e);
+	munmap(p, len);
+	return ok;
+}
+
+static bool file_mapping(struct vmtest *t)
+{
+	size_t len = 32 * PAGE;
+	char path[] = "/tmp/ptwalk-file-XXXXXX";
+	struct expect e = {
+		.level = PTWALK_LEVEL_PTE, .present = true,
+		.flags_set = PTWALK_F_PRESENT | PTWALK_F_PFN_VALID,
+		.flags_clear = PTWALK_F_WRITE | PTWALK_F_ZERO_PAGE,
+		.vm_clear = PTWALK_VM_ANON | PTWALK_VM_WRITE,
+	};
+	char *buf = malloc(len), *p;
+	int fd = mkstemp(path);
+	bool ok;
+
+	if (fd < 0 || !buf)
+		return fail(t, "mkstemp/malloc: %s", strerror(errno));
+	memset(buf, 0x5a, len);
+	if (write(fd, buf, len) != (ssize_t)len)
+		return fail(t, "write %s: %s", path, strerror(errno));
+	free(buf);
+	p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	unlink(path);
+	if (p == MAP_FAILED)
+		return fail(t, "mmap file: %s", strerror(errno));
+	madvise(p, len, MADV_NOHUGEPAGE);
+	touch_read(p, len);
+	ok = check_range(t, A(p), A(p) + len, 1, &e);
+	munmap(p, len);
+	return ok;
+}
+
+/*
+ * The child breaks COW on page 0 and leaves page 1 shared; it sends its
+ * oracle answers through a pipe and waits while the parent walks it.
+ */
+static bool fork_cow(struct vmtest *t)
+{
+	size_t len = 2 * PAGE;
+	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	struct ptwalk_fixture_translate child[2], mine[2];
+	struct expect e = { .level = PTWALK_LEVEL_PTE, .present = true };
+	int to_parent[2], to_child[2], status, i;
+	bool ok = true;
+	pid_t pid;
+	char c;
+
+	if (!p)
+		return false;
+	touch_write(p, len);
+	if (pipe(to_parent) || pipe(to_child))
+		return fail(t, "pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		return fail(t, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		p[0] = 2;	/* COW break */
+		for (i = 0; i < 2; i++)
+			oracle(t, A(p) + i * PAGE, &child[i]);
+		if (write(to_parent[1], child, sizeof(child)) != sizeof(child) ||
+		    read(to_child[0], &c, 1) != 1)
+			_exit(1);
+		_exit(0);
+	}
+	if (read(to_parent[0], child, sizeof(child)) != sizeof(child))
+		ok = fail(t, "child sent no oracle answers");
+	for (i = 0; ok && i < 2; i++)
+		ok = oracle(t, A(p) + i * PAGE, &mine[i]);
+	ok = ok && walk(t, pid, A(p), A(p) + len);
+	for (i = 0; ok && i < 2; i++)
+		ok = check_page(t, A(p) + i * PAGE, &child[i], &e);
+	ok = ok && (child[0].pfn != mine[0].pfn ||
+		    fail(t, "COW break left the child on the parent's frame"));
+	ok = ok && (child[1].pfn == mine[1].pfn ||
+		    fail(t, "unwritten page not shared after fork"));
+	/* Only the shared page must be write-protected in the child. */
+	ok = ok && ((ptwalk_find(t->recs, t->nr_recs, A(p) + PAGE)->flags &
+		     PTWALK_F_WRITE) == 0 ||
+		    fail(t, "shared COW page is writable in the child"));
+	if (write(to_child[1], "x", 1) != 1)
+		ok = fail(t, "cannot release child");
+	waitpid(pid, &status, 0);
+	close(to_parent[0]);
+	close(to_parent[1]);
+	close(to_child[0]);
+	close(to_child[1]);
+	munmap(p, len);
+	return ok;
+}
+
+static bool prot_none(struct vmtest *t)
+{
+	size_t len = 16 * PAGE;
+	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	struct expect e = {
+		.level = PTWALK_LEVEL_PTE, .present = true,
+		.flags_set = PTWALK_F_PRESENT | PTWALK_F_PROTNONE |
+			     PTWALK_F_PFN_VALID,
+		.flags_clear = PTWALK_F_WRITE,
+		.vm_clear = PTWALK_VM_READ | PTWALK_VM_WRITE,
+	};
+	bool ok;
+
+	if (!p)
+		return false;
+	touch_write(p, len);
+	if (mprotect(p, len, PROT_NONE))
+		return fail(t, "mprotect: %s", strerror(errno));
+	ok = check_range(t, A(p), A(p) + len, 1, &e);
+	munmap(p, len);
+	return ok;
+}
+
+/* Every VMA of the process starts a record; records never span two. */
+static bool whole_address_space(struct vmtest *t)
+{
+	FILE *f;
+	char line[512];
+	uint64_t start, end;
+	unsigned int vmas = 0;
+
+	if (!walk(t, getpid(), 0, 0x7ffffffff000ULL))
+		return false;
+	f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return fail(t, "maps: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		const struct ptwalk_record *r;
+
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64, &start, &end) != 2 ||
+		    start >= 0x7ffffffff000ULL)
+			continue;
+		vmas++;
+		r = ptwalk_find(t->recs, t->nr_recs, start);
+		if (!r || r->start != start || (r->flags & PTWALK_F_NO_VMA)) {
+			fclose(f);
+			return fail(t, "VMA at 0x%" PRIx64 " starts no record",
+				    start);
+		}
+	}
+	fclose(f);
+	return vmas > 5 || fail(t, "only %u VMAs seen", vmas);
+}
+
+const struct vmtest_case memory_cases[] = {
+	{ "anon_4k", anon_4k },
+	{ "untouched", untouched },
+	{ "zero_page", zero_page },
+	{ "thp_pmd", thp_pmd },
+	{ "thp_split_to_ptes", thp_split },
+	{ "hugetlb_2m", hugetlb_2m },
+	{ "hugetlb_1g_pud", hugetlb_1g },
+	{ "pfnmap_fixture", pfnmap_fixture },
+	{ "vvar", vvar },
+	{ "shared_anon", shared_anon },
+	{ "file_mapping", file_mapping },
+	{ "fork_cow", fork_cow },
+	{ "prot_none", prot_none },
+	{ "whole_address_space", whole_address_space },
+};
+const size_t nr_memory_cases = sizeof(memory_cases) / sizeof(memory_cases[0]);

@@ -1,0 +1,46 @@
+#!/bin/sh
+# Guest test suite (TAP lines on stdout), sourced by the VM's /init.
+# Mode: $PTWALK_VM_MODE from the kernel command line (test or demo).
+
+tap() { # tap OK|FAIL name [reason]
+	if [ "$1" = OK ]; then echo "ok - $2"; else echo "not ok - $2 # $3"; fi
+}
+
+if insmod /lib/ptwalk.ko; then tap OK insmod_ptwalk; else tap FAIL insmod_ptwalk "insmod failed"; fi
+if insmod /lib/ptwalk_fixture.ko; then tap OK insmod_fixture; else tap FAIL insmod_fixture "insmod failed"; fi
+
+mode=$(sed -n 's/.*ptwalk_mode=\([a-z]*\).*/\1/p' /proc/cmdline)
+if [ "$mode" = demo ]; then
+	. /tests/demo.sh
+	return 0 2>/dev/null || exit 0
+fi
+
+/bin/vmtest
+
+# The README's shell idiom for the text view works as documented.
+out=$( { echo $$ >&3; cat <&3; } 3<>/sys/kernel/debug/ptwalk/text )
+if echo "$out" | grep -q "^# ptwalk pid $$" && echo "$out" | grep -q " present "; then
+	tap OK text_view_shell_idiom
+else
+	tap FAIL text_view_shell_idiom "unexpected output: $(echo "$out" | head -3)"
+fi
+
+# Unloading waits for open files: refused while one is open, fine after.
+exec 4</sys/kernel/debug/ptwalk/query
+if rmmod ptwalk 2>/dev/null; then
+	tap FAIL unload_refused_while_open "rmmod succeeded with a file open"
+else
+	tap OK unload_refused_while_open
+fi
+exec 4<&-
+if rmmod ptwalk && [ ! -e /sys/kernel/debug/ptwalk ] && insmod /lib/ptwalk.ko &&
+	[ -e /sys/kernel/debug/ptwalk/query ]; then
+	tap OK unload_and_reload
+else
+	tap FAIL unload_and_reload "rmmod/insmod cycle failed"
+fi
+if [ "$(cat /sys/kernel/debug/ptwalk/abi_version)" = 1 ]; then
+	tap OK abi_version_file
+else
+	tap FAIL abi_version_file "abi_version reads '$(cat /sys/kernel/debug/ptwalk/abi_version)'"
+fi

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Runner and shared checks of the in-VM tests. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "vmtest.h"
+
+bool fail(struct vmtest *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->why, sizeof(t->why), fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+bool walk(struct vmtest *t, pid_t pid, uint64_t start, uint64_t end)
+{
+	int fd = ptwalk_open(PTWALK_DEFAULT_DEBUGFS, PTWALK_QUERY_FILE, O_RDWR);
+	ssize_t n;
+	int ret;
+
+	t->nr_recs = 0;
+	if (fd < 0)
+		return fail(t, "open query: %s", strerror(-fd));
+	ret = ptwalk_query(fd, pid, start, end);
+	if (ret) {
+		close(fd);
+		return fail(t, "query: %s", strerror(-ret));
+	}
+	while ((n = ptwalk_read(fd, t->recs + t->nr_recs,
+				MAX_RECS - t->nr_recs)) > 0)
+		t->nr_recs += n;
+	close(fd);
+	if (n < 0)
+		return fail(t, "read: %s", strerror((int)-n));
+	if (t->nr_recs == MAX_RECS)
+		return fail(t, "more than %d records", MAX_RECS);
+	if (!ptwalk_check_partition(t->recs, t->nr_recs, start, end, t->why,
+				    sizeof(t->why)))
+		return false;
+	return true;
+}
+
+bool oracle(struct vmtest *t, uint64_t addr,
+	    struct ptwalk_fixture_translate *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->addr = addr;
+	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_TRANSLATE, out))
+		return fail(t, "fixture translate 0x%" PRIx64 ": %s", addr,
+			    strerror(errno));
+	return true;
+}
+
+bool check_page(struct vmtest *t, uint64_t addr,
+		const struct ptwalk_fixture_translate *o,
+		const struct expect *e)
+{
+	const struct ptwalk_record *r = ptwalk_find(t->recs, t->nr_recs, addr);
+	bool mapped;
+	uint64_t pfn;
+
+	if (!r)
+		return fail(t, "0x%" PRIx64 ": no record", addr);
+	mapped = r->kind == PTWALK_KIND_PRESENT;
+	pfn = ptwalk_pfn_at(r, addr);
+	if (mapped != (o->status == PTWALK_FIXTURE_MAPPED))
+		return fail(t, "0x%" PRIx64 ": ptwalk %s, oracle %s", addr,
+			    mapped ? "present" : "not present",
+			    o->status ? "mapped" : "not mapped");
+	if (mapped != e->present)
+		return fail(t, "0x%" PRIx64 ": expected %s", addr,
+			    e->present ? "present" : "not present");
+	if (mapped && pfn != o->pfn)
+		return fail(t, "0x%" PRIx64 ": ptwalk pfn 0x%" PRIx64
+			    ", oracle pfn 0x%" PRIx64, addr, pfn,
+			    (uint64_t)o->pfn);
+	if (mapped && !!(r->flags & PTWALK_F_ZERO_PAGE) != !!o->zero)
+		return fail(t, "0x%" PRIx64 ": zero page: ptwalk %d oracle %u",
+			    addr, !!(r->flags & PTWALK_F_ZERO_PAGE), o->zero);
+	if (e->level >= 0 && r->level != e->level)
+		return fail(t, "0x%" PRIx64 ": level %u, expected %d", addr,
+			    r->level, e->level);
+	if ((r->flags & e->flags_set) != e->flags_set ||
+	    (r->flags & e->flags_clear))
+		return fail(t, "0x%" PRIx64 ": flags 0x%x, want set 0x%x clear 0x%x",
+			    addr, r->flags, e->flags_set, e->flags_clear);
+	if ((r->vm_flags & e->vm_set) != e->vm_set || (r->vm_flags & e->vm_clear))
+		return fail(t, "0x%" PRIx64 ": vm flags 0x%" PRIx64
+			    ", want set 0x%" PRIx64 " clear 0x%" PRIx64, addr,
+			    (uint64_t)r->vm_flags, e->vm_set, e->vm_clear);
+	return true;
+}
+
+bool check_range(struct vmtest *t, uint64_t start, uint64_t end,
+		 size_t stride, const struct expect *e)
+{
+	struct ptwalk_fixture_translate o;
+	uint64_t addr;
+
+	if (!walk(t, getpid(), start, end))
+		return false;
+	for (addr = start; addr < end; addr += stride * PAGE) {
+		if (!oracle(t, addr, &o) || !check_page(t, addr, &o, e))
+			return false;
+	}
+	addr = end - PAGE;
+	return oracle(t, addr, &o) && check_page(t, addr, &o, e);
+}
+
+void *map_anon(struct vmtest *t, size_t len, int flags, int advice)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
+
+	if (p == MAP_FAILED) {
+		fail(t, "mmap %zu bytes: %s", len, strerror(errno));
+		return NULL;
+	}
+	if (advice >= 0 && madvise(p, len, advice)) {
+		fail(t, "madvise %d: %s", advice, strerror(errno));
+		munmap(p, len);
+		return NULL;
+	}
+	return p;
+}
+
+void *map_aligned(struct vmtest *t, size_t len, size_t align, int advice)
+{
+	char *p = map_anon(t, len + align, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	char *aligned;
+
+	if (!p)
+		return NULL;
+	aligned = (char *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
+	if (aligned > p)
+		munmap(p, aligned - p);
+	munmap(aligned + len, p + len + align - (aligned + len));
+	if (advice >= 0 && madvise(aligned, len, advice)) {
+		fail(t, "madvise %d: %s", advice, strerror(errno));
+		return NULL;
+	}
+	return aligned;
+}
+
+void touch_write(void *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i += PAGE)
+		((volatile char *)p)[i] = 1;
+}
+
+void touch_read(void *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i += PAGE)
+		(void)((volatile char *)p)[i];
+}
+
+bool find_mapping(const char *name, uint64_t *start, uint64_t *end)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (strstr(line, name) &&
+		    sscanf(line, "%" SCNx64 "-%" SCNx64, start, end) == 2)
+			found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+static void run(struct vmtest *t, const struct vmtest_case *cases, size_t n,
+		const char *only)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		bool ok;
+
+		if (only && strcmp(only, cases[i].name))
+			continue;
+		t->why[0] = '\0';
+		ok = cases[i].fn(t);
+		printf("%s - %s%s%s\n", ok ? "ok" : "not ok", cases[i].name,
+		       ok ? "" : " # ", ok ? "" : t->why);
+		fflush(stdout);
+		if (ok)
+			t->passed++;
+		else
+			t->failed++;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct vmtest t = { 0 };
+	const char *only = argc > 1 ? argv[1] : NULL;
+
+	t.recs = calloc(MAX_RECS, sizeof(*t.recs));
+	if (!t.recs) {
+		printf("not ok - vmtest_setup # out of memory\n");
+		return 1;
+	}
+	t.fixture_fd = open(PTWALK_FIXTURE_DEV, O_RDWR | O_CLOEXEC);
+	if (t.fixture_fd < 0) {
+		printf("not ok - vmtest_setup # open %s: %s\n",
+		       PTWALK_FIXTURE_DEV, strerror(errno));
+		return 1;
+	}
+	run(&t, memory_cases, nr_memory_cases, only);
+	run(&t, error_cases, nr_error_cases, only);
+	printf("# vmtest: %u passed, %u failed\n", t.passed, t.failed);
+	close(t.fixture_fd);
+	free(t.recs);
+	return t.failed ? 1 : 0;
+}

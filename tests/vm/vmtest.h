@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * In-VM tests of ptwalk.ko: each case builds a mapping, asks ptwalk about
+ * it, and checks the answer page by page against the fixture's oracle
+ * (get_user_pages/follow_pfn), never against pagemap.  Output is TAP.
+ */
+#ifndef PTWALK_VMTEST_H
+#define PTWALK_VMTEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "../../user/ptwalk_client.h"
+#include "../fixture/fixture_abi.h"
+
+#define PAGE	4096UL
+#define MIB	(1UL << 20)
+#define GIB	(1UL << 30)
+#define MAX_RECS 65536
+
+struct vmtest {
+	int fixture_fd;
+	struct ptwalk_record *recs;	/* MAX_RECS, reused by every case */
+	size_t nr_recs;
+	char why[512];			/* failure reason of the current case */
+	unsigned int passed, failed;
+};
+
+/* Records the reason of a failure and returns false, for `return fail()`. */
+bool fail(struct vmtest *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Queries ptwalk about [start, end) of pid into t->recs; checks the
+ * partition invariant.  False (with t->why) on any error.
+ */
+bool walk(struct vmtest *t, pid_t pid, uint64_t start, uint64_t end);
+
+/* Fixture oracle for an address of this process. */
+bool oracle(struct vmtest *t, uint64_t addr,
+	    struct ptwalk_fixture_translate *out);
+
+/* What every examined page of a case must look like. */
+struct expect {
+	int level;		/* enum ptwalk_level, or -1 for any */
+	uint32_t flags_set;	/* PTWALK_F_* that must be set */
+	uint32_t flags_clear;	/* PTWALK_F_* that must be clear */
+	uint64_t vm_set;	/* PTWALK_VM_* that must be set */
+	uint64_t vm_clear;	/* PTWALK_VM_* that must be clear */
+	bool present;		/* oracle and ptwalk must both map it */
+};
+
+/*
+ * Walks [start, end) of this process and compares every stride-th page
+ * (and the last) with the oracle and with e.
+ */
+bool check_range(struct vmtest *t, uint64_t start, uint64_t end,
+		 size_t stride, const struct expect *e);
+
+/* Same comparison for already walked records, for another process whose
+ * oracle answers were collected by that process.
+ */
+bool check_page(struct vmtest *t, uint64_t addr,
+		const struct ptwalk_fixture_translate *o,
+		const struct expect *e);
+
+/* mmap helpers: MAP_FAILED-free, with the reason in t->why. */
+void *map_anon(struct vmtest *t, size_t len, int flags, int advice);
+void *map_aligned(struct vmtest *t, size_t len, size_t align, int advice);
+void touch_write(void *p, size_t len);
+void touch_read(void *p, size_t len);
+
+/* Address range of the mapping called name in /proc/self/maps. */
+bool find_mapping(const char *name, uint64_t *start, uint64_t *end);
+
+typedef bool (*vmtest_case_fn)(struct vmtest *t);
+struct vmtest_case {
+	const char *name;
+	vmtest_case_fn fn;
+};
+
+extern const struct vmtest_case memory_cases[];
+extern const size_t nr_memory_cases;
+extern const struct vmtest_case error_cases[];
+extern const size_t nr_error_cases;
+
+#endif /* PTWALK_VMTEST_H */
