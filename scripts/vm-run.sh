@@ -86,3 +86,7 @@ tr -d '\r' < "$out/guest.log" > "$out/guest.txt"
 	fi
 } > "$out/vm.tap"
 sed -n '/^PTWALK-DMESG-BEGIN$/,/^PTWALK-DMESG-END$/p' "$out/guest.txt" > "$out/dmesg.txt"
+if [ "$mode" = demo ]; then
+	sed -n '/^PTWALK-GUEST-BEGIN$/,/^PTWALK-DMESG-BEGIN$/p' "$out/guest.txt" |
+		grep -v -e '^PTWALK-' -e '^ok - insmod'
+fi

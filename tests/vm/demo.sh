@@ -1,1 +1,25 @@
-: # demo placeholder
+#!/bin/sh
+# Guest side of `make demo`: translate a process with a THP, a hugetlb page,
+# a remap_pfn_range mapping and a PCI BAR, as ptwalk sees it.
+echo "=== ptwalk demo: kernel $(uname -r) ==="
+/bin/demo_target /tmp/ranges &
+pid=$!
+while [ ! -s /tmp/ranges ]; do sleep 0.1; done
+sleep 0.2
+echo "target pid $pid maps:"
+sed 's/^/  /' /tmp/ranges
+while read -r name start end; do
+	echo
+	echo "--- $name: ptcompare --range $start-$end $pid"
+	ptcompare --range "$start-$end" "$pid"
+	pm=$(dd if=/proc/$pid/pagemap bs=8 skip=$((start / 4096)) count=1 2>/dev/null |
+		od -An -tx8 | tr -d ' ')
+	echo "    pagemap entry of the first page: 0x$pm (bit 63 = present, bits 0-54 = pfn)"
+done < /tmp/ranges
+bar=$(for d in /sys/bus/pci/devices/*; do
+	[ "$(cat "$d/vendor")" = 0x1234 ] && head -1 "$d/resource" | cut -d' ' -f1; done)
+echo
+echo "VGA BAR 0 starts at physical $bar: its frame number is that address >> 12."
+echo "pagemap's generic walker skips VM_PFNMAP mappings (the BAR, remap_pfn_range):"
+echo "their entries above read as holes, while ptwalk reads the frames from the page tables."
+kill "$pid"

@@ -1,0 +1,71 @@
+# ptwalk: kernel module, userspace comparator, tests.
+#   make                 module/ptwalk.ko and user/ptcompare
+#   make check           unit tests, kernel lint, VM lane; ends "N passed, N failed"
+#   make demo            set up what is missing, boot the VM, show a translation
+#   make KDIR=/path      build against another kernel tree
+KDIR ?= $(shell $(CURDIR)/scripts/find-kdir.sh)
+KREL = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+BUILD := $(CURDIR)/build
+CC ?= cc
+TEST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g
+
+UNIT_TESTS := cli client diagnose
+UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/unit/test_%)
+
+all: module user
+
+module:
+	@test -n "$(KDIR)" || { echo "no kernel build tree: apt-get install linux-headers-amd64, or pass KDIR=" >&2; exit 2; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+fixture:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) PTWALK_FIXTURE=1 modules
+
+user:
+	$(MAKE) -C user
+
+$(BUILD)/unit/test_%: tests/unit/test_%.c user
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -o $@ $< user/libptcompare.a -lcmocka
+
+unit-build: user
+	$(MAKE) -C user libptcompare.a
+	$(MAKE) $(UNIT_BINS)
+
+VMTEST_SRCS := tests/vm/vmtest.c tests/vm/cases_memory.c tests/vm/cases_errors.c user/ptwalk_client.c
+$(BUILD)/vmtest: $(VMTEST_SRCS) tests/vm/vmtest.h user/ptwalk_client.h module/ptwalk_abi.h tests/fixture/fixture_abi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -static -o $@ $(VMTEST_SRCS)
+
+$(BUILD)/demo_target: tests/vm/demo_target.c tests/fixture/fixture_abi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -static -o $@ $<
+
+vm-build: fixture user $(BUILD)/vmtest
+
+# Each suite writes $(BUILD)/<suite>.tap; scripts/check.sh runs them all,
+# whatever fails, and prints the summary line.
+check:
+	KDIR=$(KDIR) scripts/check.sh
+
+check-unit: unit-build
+	scripts/run-unit.sh $(BUILD) $(UNIT_BINS)
+
+check-lint:
+	KDIR=$(KDIR) scripts/kernel-lint.sh $(BUILD)/lint.tap
+
+check-vm: vm-build
+	scripts/vm-run.sh $(BUILD)/vm $(KREL) test $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare
+	cp $(BUILD)/vm/vm.tap $(BUILD)/vm.tap
+
+demo:
+	scripts/demo.sh
+
+demo-build: all fixture $(BUILD)/demo_target
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) PTWALK_FIXTURE=1 clean
+	$(MAKE) -C user clean
+	rm -rf $(BUILD)
+
+.PHONY: all module fixture user unit-build vm-build check check-unit check-lint check-vm demo demo-build clean

@@ -1,0 +1,17 @@
+#!/bin/sh
+# make check: every suite runs even when an earlier one fails; the last line
+# is the summary over all of them.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+build=$top/build
+mkdir -p "$build"
+rm -f "$build"/unit.tap "$build"/lint.tap "$build"/vm.tap
+
+make all || echo "not ok - build # make all failed" > "$build/build.tap"
+[ -e "$build/build.tap" ] || echo "ok - build" > "$build/build.tap"
+make check-unit
+make check-lint
+make check-vm
+echo "=== summary ==="
+exec scripts/tap-summary.sh "$build/build.tap" "$build/unit.tap" "$build/lint.tap" "$build/vm.tap"

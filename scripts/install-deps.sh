@@ -1,0 +1,29 @@
+#!/bin/sh
+# Installs, from Debian's archive, every package ptwalk needs to build and to
+# run its tests; installs nothing that is already there.
+# usage: scripts/install-deps.sh [--check]   (--check: only list what is missing)
+set -eu
+PACKAGES="build-essential pkg-config kmod cpio gzip busybox-static \
+qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1 \
+libkmod-dev libcmocka-dev sparse"
+
+missing=""
+for p in $PACKAGES; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+	echo "install-deps: all packages present"
+	exit 0
+fi
+if [ "${1:-}" = --check ]; then
+	echo "install-deps: missing:$missing"
+	exit 1
+fi
+echo "install-deps: installing:$missing"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+# shellcheck disable=SC2086
+$sudo apt-get install -y -q --no-install-recommends $missing

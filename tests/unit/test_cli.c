@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+#include "../../user/cli.h"
+
+static bool parse(struct cli_options *o, char *err, int argc, ...)
+{
+	char *argv[16];
+	va_list ap;
+	int i;
+
+	va_start(ap, argc);
+	argv[0] = "ptcompare";
+	for (i = 1; i < argc; i++)
+		argv[i] = va_arg(ap, char *);
+	va_end(ap);
+	return cli_parse(argc, argv, o, err, 256);
+}
+
+static void pid_only(void **state)
+{
+	struct cli_options o;
+	char err[256];
+
+	(void)state;
+	assert_true(parse(&o, err, 2, "1234"));
+	assert_int_equal(o.pid, 1234);
+	assert_false(o.has_range);
+	assert_string_equal(o.debugfs, "/sys/kernel/debug");
+}
+
+static void range_and_debugfs(void **state)
+{
+	struct cli_options o;
+	char err[256];
+
+	(void)state;
+	assert_true(parse(&o, err, 6, "--range", "0x400000-600000", "--debugfs",
+			  "/mnt/dbg", "7"));
+	assert_true(o.has_range);
+	assert_int_equal(o.start, 0x400000);
+	assert_int_equal(o.end, 0x600000);
+	assert_string_equal(o.debugfs, "/mnt/dbg");
+	assert_int_equal(o.pid, 7);
+}
+
+static void bad_arguments(void **state)
+{
+	static const struct {
+		int argc;
+		const char *a1, *a2, *a3;
+		const char *needle;
+	} cases[] = {
+		{ 1, NULL, NULL, NULL, "missing PID" },
+		{ 2, "0", NULL, NULL, "bad PID" },
+		{ 2, "-3", NULL, NULL, "unknown option" },
+		{ 2, "12x", NULL, NULL, "bad PID" },
+		{ 2, "99999999999", NULL, NULL, "bad PID" },
+		{ 3, "1", "2", NULL, "unexpected argument" },
+		{ 2, "--frobnicate", NULL, NULL, "unknown option" },
+		{ 2, "--range", NULL, NULL, "needs a value" },
+		{ 3, "--range", "400000", NULL, "START-END" },
+		{ 3, "--range", "0x1000-0x1001", NULL, "multiples of 0x1000" },
+		{ 3, "--range", "0x2000-0x1000", NULL, "below END" },
+		{ 3, "--range", "0x1000-0x1000", NULL, "below END" },
+		{ 3, "--range", "zz-0x1000", NULL, "hex numbers" },
+		{ 3, "--range", "0x1000-", NULL, "hex numbers" },
+		{ 3, "--range", "0x1000--0x2000", NULL, "hex numbers" },
+		{ 3, "--range", "0x1000-0x100000000000000000", NULL, "hex numbers" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cli_options o;
+		char err[256] = "";
+		bool ok = parse(&o, err, cases[i].argc, cases[i].a1, cases[i].a2,
+				cases[i].a3);
+
+		if (ok || !strstr(err, cases[i].needle))
+			fail_msg("case %zu: ok=%d err='%s', want '%s'", i, ok,
+				 err, cases[i].needle);
+	}
+}
+
+static void range_twice(void **state)
+{
+	struct cli_options o;
+	char err[256];
+
+	(void)state;
+	assert_false(parse(&o, err, 6, "--range", "0-1000", "--range",
+			   "0-2000", "1"));
+	assert_non_null(strstr(err, "twice"));
+}
+
+static void help_and_version(void **state)
+{
+	struct cli_options o;
+	char err[256];
+
+	(void)state;
+	assert_true(parse(&o, err, 2, "--help"));
+	assert_true(o.help);
+	assert_true(parse(&o, err, 2, "--version"));
+	assert_true(o.version);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(pid_only),
+		cmocka_unit_test(range_and_debugfs),
+		cmocka_unit_test(bad_arguments),
+		cmocka_unit_test(range_twice),
+		cmocka_unit_test(help_and_version),
+	};
+
+	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
+}

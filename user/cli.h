@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Command line of ptcompare: pure parsing, no I/O. */
+#ifndef PTCOMPARE_CLI_H
+#define PTCOMPARE_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct cli_options {
+	pid_t pid;
+	bool has_range;
+	uint64_t start;		/* page aligned */
+	uint64_t end;		/* exclusive, page aligned */
+	const char *debugfs;	/* debugfs mount point */
+	bool help;
+	bool version;
+};
+
+/*
+ * Parses argv.  Returns true with opts filled, or false with a one-line
+ * reason in err (what is wrong and how to fix it).
+ */
+bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
+	       char *err, size_t err_size);
+
+/* Parses "START-END" (hex, 0x optional, END exclusive, page aligned). */
+bool cli_parse_range(const char *s, uint64_t *start, uint64_t *end,
+		     char *err, size_t err_size);
+
+#endif /* PTCOMPARE_CLI_H */
