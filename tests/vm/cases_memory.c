@@ -115,7 +115,9 @@ static bool thp_pmd(struct vmtest *t)
 	ok = check_range(t, A(p), A(p) + len, 1, &e) && expect_records(t, 1) &&
 	     (t->recs[0].pfn % 512 == 0 ||
 	      fail(t, "THP pfn 0x%" PRIx64 " not 2 MiB aligned",
-		   (uint64_t)t->recs[0].pfn));
+		   (uint64_t)t->recs[0].pfn)) &&
+	     /* a query starting inside the leaf gets the sub-page's frame */
+	     check_range(t, A(p) + 0x123000, A(p) + len, 1, &e);
 	munmap(p, len);
 	return ok;
 }
@@ -180,7 +182,9 @@ static bool hugetlb(struct vmtest *t, size_t size, int size_flag, int level,
 	/* One extent per huge page at most: one for the whole 1 GiB. */
 	ok = check_range(t, A(p), A(p) + len, stride, &e) &&
 	     (t->nr_recs <= len / size ||
-	      fail(t, "%zu records for %zu huge pages", t->nr_recs, len / size));
+	      fail(t, "%zu records for %zu huge pages", t->nr_recs, len / size)) &&
+	     /* a query starting inside a leaf gets the sub-page's frame */
+	     check_range(t, A(p) + size / 2 + 0x5000, A(p) + len, stride, &e);
 	munmap(p, len);
 	return ok;
 }
