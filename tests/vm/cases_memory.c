@@ -29,10 +29,31 @@ static bool expect_records(struct vmtest *t, size_t n)
 	return true;
 }
 
+/*
+ * Maps len bytes (flags: MAP_PRIVATE or MAP_SHARED, anonymous, no THP),
+ * touches every page, optionally mprotect()s them to prot_after (-1: no),
+ * and checks the range against the oracle and e.
+ */
+static bool anon_case(struct vmtest *t, size_t len, int flags,
+		      void (*touch)(void *, size_t), int prot_after,
+		      const struct expect *e)
+{
+	char *p = map_anon(t, len, flags | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	bool ok;
+
+	if (!p)
+		return false;
+	touch(p, len);
+	if (prot_after >= 0 && mprotect(p, len, prot_after))
+		ok = fail(t, "mprotect: %s", strerror(errno));
+	else
+		ok = check_range(t, A(p), A(p) + len, 1, e);
+	munmap(p, len);
+	return ok;
+}
+
 static bool anon_4k(struct vmtest *t)
 {
-	size_t len = 64 * PAGE;
-	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
 	struct expect e = {
 		.level = PTWALK_LEVEL_PTE, .present = true,
 		.flags_set = PTWALK_F_PRESENT | PTWALK_F_WRITE | PTWALK_F_USER |
@@ -42,14 +63,8 @@ static bool anon_4k(struct vmtest *t)
 			  PTWALK_VM_NOHUGEPAGE,
 		.vm_clear = PTWALK_VM_PFNMAP | PTWALK_VM_SHARED,
 	};
-	bool ok;
 
-	if (!p)
-		return false;
-	touch_write(p, len);
-	ok = check_range(t, A(p), A(p) + len, 1, &e);
-	munmap(p, len);
-	return ok;
+	return anon_case(t, 64 * PAGE, MAP_PRIVATE, touch_write, -1, &e);
 }
 
 static bool untouched(struct vmtest *t)
@@ -70,21 +85,13 @@ static bool untouched(struct vmtest *t)
 
 static bool zero_page(struct vmtest *t)
 {
-	size_t len = 16 * PAGE;
-	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
 	struct expect e = {
 		.level = PTWALK_LEVEL_PTE, .present = true,
 		.flags_set = PTWALK_F_ZERO_PAGE | PTWALK_F_SPECIAL,
 		.flags_clear = PTWALK_F_WRITE,
 	};
-	bool ok;
 
-	if (!p)
-		return false;
-	touch_read(p, len);
-	ok = check_range(t, A(p), A(p) + len, 1, &e);
-	munmap(p, len);
-	return ok;
+	return anon_case(t, 16 * PAGE, MAP_PRIVATE, touch_read, -1, &e);
 }
 
 /* A 2 MiB-aligned THP; false if the kernel gave none (see smaps). */
@@ -268,22 +275,14 @@ static bool vvar(struct vmtest *t)
 
 static bool shared_anon(struct vmtest *t)
 {
-	size_t len = 32 * PAGE;
-	char *p = map_anon(t, len, MAP_SHARED | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
 	struct expect e = {
 		.level = PTWALK_LEVEL_PTE, .present = true,
 		.flags_set = PTWALK_F_PRESENT | PTWALK_F_WRITE,
 		.vm_set = PTWALK_VM_SHARED | PTWALK_VM_MAYSHARE,
 		.vm_clear = PTWALK_VM_ANON,
 	};
-	bool ok;
 
-	if (!p)
-		return false;
-	touch_write(p, len);
-	ok = check_range(t, A(p), A(p) + len, 1, &e);
-	munmap(p, len);
-	return ok;
+	return anon_case(t, 32 * PAGE, MAP_SHARED, touch_write, -1, &e);
 }
 
 static bool file_mapping(struct vmtest *t)
@@ -378,8 +377,6 @@ static bool fork_cow(struct vmtest *t)
 
 static bool prot_none(struct vmtest *t)
 {
-	size_t len = 16 * PAGE;
-	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
 	struct expect e = {
 		.level = PTWALK_LEVEL_PTE, .present = true,
 		.flags_set = PTWALK_F_PRESENT | PTWALK_F_PROTNONE |
@@ -387,16 +384,8 @@ static bool prot_none(struct vmtest *t)
 		.flags_clear = PTWALK_F_WRITE,
 		.vm_clear = PTWALK_VM_READ | PTWALK_VM_WRITE,
 	};
-	bool ok;
 
-	if (!p)
-		return false;
-	touch_write(p, len);
-	if (mprotect(p, len, PROT_NONE))
-		return fail(t, "mprotect: %s", strerror(errno));
-	ok = check_range(t, A(p), A(p) + len, 1, &e);
-	munmap(p, len);
-	return ok;
+	return anon_case(t, 16 * PAGE, MAP_PRIVATE, touch_write, PROT_NONE, &e);
 }
 
 /* Every VMA of the process starts a record; records never span two. */
