@@ -167,6 +167,37 @@ static bool thp_split(struct vmtest *t)
 	return ok;
 }
 
+/*
+ * Reading an untouched THP-eligible region maps the huge zero page.  The
+ * oracle proves it is one shared frame: two regions map the same PFN.
+ */
+static bool huge_zero_page(struct vmtest *t)
+{
+	size_t len = 2 * MIB;
+	char *a = map_aligned(t, len, 2 * MIB, MADV_HUGEPAGE);
+	char *b = map_aligned(t, len, 2 * MIB, MADV_HUGEPAGE);
+	struct ptwalk_fixture_translate oa, ob;
+	struct expect e = {
+		.level = PTWALK_LEVEL_PMD, .present = true,
+		.flags_set = PTWALK_F_PRESENT | PTWALK_F_HUGE_ZERO,
+		.flags_clear = PTWALK_F_WRITE | PTWALK_F_ZERO_PAGE,
+	};
+	bool ok;
+
+	if (!a || !b)
+		return false;
+	touch_read(a, len);
+	touch_read(b, len);
+	ok = oracle(t, A(a), &oa) && oracle(t, A(b), &ob) &&
+	     (oa.pfn == ob.pfn ||
+	      fail(t, "two read-only THP regions on different frames: no huge zero page?")) &&
+	     check_range(t, A(a), A(a) + len, 1, &e) && expect_records(t, 1) &&
+	     check_range(t, A(b), A(b) + len, 7, &e);
+	munmap(a, len);
+	munmap(b, len);
+	return ok;
+}
+
 static bool hugetlb(struct vmtest *t, size_t size, int size_flag, int level,
 		    size_t stride)
 {
@@ -425,6 +456,7 @@ const struct vmtest_case memory_cases[] = {
 	{ "zero_page", zero_page },
 	{ "thp_pmd", thp_pmd },
 	{ "thp_split_to_ptes", thp_split },
+	{ "huge_zero_page", huge_zero_page },
 	{ "hugetlb_2m", hugetlb_2m },
 	{ "hugetlb_1g_pud", hugetlb_1g },
 	{ "pfnmap_fixture", pfnmap_fixture },
