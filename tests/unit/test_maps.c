@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "../../user/maps.h"
+
+static bool parse(const char *text, struct maps_entry *e, char *buf,
+		  size_t size)
+{
+	strncpy(buf, text, size - 1);
+	buf[size - 1] = '\0';
+	return maps_parse_line(buf, e);
+}
+
+static void file_mapping(void **state)
+{
+	struct maps_entry e;
+	char buf[256];
+
+	(void)state;
+	assert_true(parse("55d0c4a00000-55d0c4a02000 r-xp 00002000 fe:01 1234567                    /usr/bin/cat\n",
+			  &e, buf, sizeof(buf)));
+	assert_int_equal(e.start, 0x55d0c4a00000);
+	assert_int_equal(e.end, 0x55d0c4a02000);
+	assert_string_equal(e.perms, "r-xp");
+	assert_int_equal(e.offset, 0x2000);
+	assert_int_equal(e.dev_major, 0xfe);
+	assert_int_equal(e.dev_minor, 1);
+	assert_int_equal(e.inode, 1234567);
+	assert_string_equal(e.name, "/usr/bin/cat");
+	assert_false(e.deleted);
+}
+
+static void anonymous_and_special(void **state)
+{
+	struct maps_entry e;
+	char buf[256];
+
+	(void)state;
+	assert_true(parse("7f0000000000-7f0000021000 rw-p 00000000 00:00 0 ",
+			  &e, buf, sizeof(buf)));
+	assert_string_equal(e.name, "");
+	assert_true(parse("ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0                  [vsyscall]",
+			  &e, buf, sizeof(buf)));
+	assert_int_equal(e.start, 0xffffffffff600000ULL);
+	assert_string_equal(e.name, "[vsyscall]");
+	assert_string_equal(e.perms, "--xp");
+}
+
+static void spaces_and_deleted(void **state)
+{
+	struct maps_entry e;
+	char buf[256];
+
+	(void)state;
+	assert_true(parse("7f0000000000-7f0000001000 rw-s 00000000 00:05 77  /tmp/my file  with spaces (deleted)\n",
+			  &e, buf, sizeof(buf)));
+	assert_string_equal(e.name, "/tmp/my file  with spaces (deleted)");
+	assert_true(e.deleted);
+	assert_string_equal(e.perms, "rw-s");
+}
+
+static void very_long_line(void **state)
+{
+	size_t n = 20000;
+	char *line = malloc(n + 64);
+	struct maps_entry e;
+
+	(void)state;
+	assert_non_null(line);
+	strcpy(line, "1000-2000 r--p 00000000 08:01 5 /");
+	memset(line + strlen(line), 'a', n);
+	line[33 + n] = '\0';
+	assert_true(maps_parse_line(line, &e));
+	assert_int_equal(strlen(e.name), n + 1);
+	free(line);
+}
+
+static void malformed_lines(void **state)
+{
+	static const char *const bad[] = {
+		"",
+		"\n",
+		"zz-2000 r--p 00000000 08:01 5",
+		"2000-1000 r--p 00000000 08:01 5",
+		"1000-1000 r--p 00000000 08:01 5",
+		"1000 r--p 00000000 08:01 5",
+		"1000-2000 rwxq 00000000 08:01 5",
+		"1000-2000 r--p",
+		"1000-2000 r--p 00000000 08:01",
+		"1000-2000 r--p 00000000 0801 5",
+		"1000-2000 r--p 00000000 08:01 x",
+		"1000-2000 r--p 0000000g 08:01 5",
+		"1000-20000000000000000000 r--p 00000000 08:01 5",
+		"1000-2000 r--p 00000000 08:01 5x /bin",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct maps_entry e;
+		char buf[128];
+
+		if (parse(bad[i], &e, buf, sizeof(buf)))
+			fail_msg("accepted malformed line %zu: '%s'", i, bad[i]);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(file_mapping),
+		cmocka_unit_test(anonymous_and_special),
+		cmocka_unit_test(spaces_and_deleted),
+		cmocka_unit_test(very_long_line),
+		cmocka_unit_test(malformed_lines),
+	};
+
+	return cmocka_run_group_tests_name("maps", tests, NULL, NULL);
+}

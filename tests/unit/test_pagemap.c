@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include "../../user/pagemap.h"
+
+static void present_entry(void **state)
+{
+	struct pagemap_entry e;
+
+	(void)state;
+	pagemap_decode(PM_PRESENT | PM_FILE | PM_MMAP_EXCLUSIVE | 0x12a400, &e);
+	assert_true(e.present);
+	assert_false(e.swapped);
+	assert_true(e.file);
+	assert_true(e.exclusive);
+	assert_false(e.soft_dirty);
+	assert_int_equal(e.pfn, 0x12a400);
+	/* the largest PFN bits 0-54 hold */
+	pagemap_decode(PM_PRESENT | PM_PFN_MASK, &e);
+	assert_int_equal(e.pfn, (1ULL << 55) - 1);
+}
+
+static void swap_entry(void **state)
+{
+	struct pagemap_entry e;
+
+	(void)state;
+	pagemap_decode(PM_SWAP | PM_SOFT_DIRTY | PM_UFFD_WP | (0x4242ULL << 5) | 3,
+		       &e);
+	assert_false(e.present);
+	assert_true(e.swapped);
+	assert_true(e.soft_dirty);
+	assert_true(e.uffd_wp);
+	assert_int_equal(e.swap_type, 3);
+	assert_int_equal(e.swap_offset, 0x4242);
+	assert_int_equal(e.pfn, 0);
+}
+
+static void hole_and_flags_only(void **state)
+{
+	struct pagemap_entry e;
+
+	(void)state;
+	pagemap_decode(0, &e);
+	assert_false(e.present || e.swapped || e.soft_dirty || e.file);
+	/* What pagemap shows for a VM_PFNMAP page: soft-dirty only. */
+	pagemap_decode(PM_SOFT_DIRTY, &e);
+	assert_false(e.present);
+	assert_false(e.swapped);
+	assert_true(e.soft_dirty);
+	pagemap_decode(PM_GUARD_REGION, &e);
+	assert_true(e.guard);
+}
+
+static void zeroed_pfn(void **state)
+{
+	struct pagemap_entry e;
+
+	(void)state;
+	pagemap_decode(PM_PRESENT | PM_MMAP_EXCLUSIVE, &e);
+	assert_true(e.present);
+	assert_int_equal(e.pfn, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(present_entry),
+		cmocka_unit_test(swap_entry),
+		cmocka_unit_test(hole_and_flags_only),
+		cmocka_unit_test(zeroed_pfn),
+	};
+
+	return cmocka_run_group_tests_name("pagemap", tests, NULL, NULL);
+}
