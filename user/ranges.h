@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Merges per-page verdicts into ranges: adjacent pages join only when their
+ * class and level are equal and both sides' PFN sequences continue.  Pure,
+ * constant memory: finished ranges go to a callback.
+ */
+#ifndef PTCOMPARE_RANGES_H
+#define PTCOMPARE_RANGES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "classify.h"
+
+#define NO_PFN UINT64_MAX	/* that side has no frame for the page */
+
+struct page_verdict {
+	uint64_t addr;
+	enum page_class cls;
+	uint8_t level;		/* enum ptwalk_level */
+	uint64_t walk_pfn;
+	uint64_t pagemap_pfn;
+};
+
+struct verdict_range {
+	uint64_t start;
+	uint64_t pages;
+	enum page_class cls;
+	uint8_t level;
+	uint64_t walk_pfn;	/* of the first page */
+	uint64_t pagemap_pfn;	/* of the first page */
+};
+
+typedef void (*range_emit_fn)(const struct verdict_range *r, void *arg);
+
+struct range_merger {
+	bool have;
+	struct verdict_range cur;
+	range_emit_fn emit;
+	void *arg;
+};
+
+void range_merger_init(struct range_merger *m, range_emit_fn emit, void *arg);
+void range_merger_push(struct range_merger *m, const struct page_verdict *v);
+void range_merger_flush(struct range_merger *m);
+
+#endif /* PTCOMPARE_RANGES_H */
