@@ -30,12 +30,14 @@ done
 mkdir -p "$out"
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
+chmod 0755 "$root"	# mktemp makes it 0700: unprivileged test users need to reach /bin
 mkdir -p "$root"/{bin,lib,tests,etc,proc,sys,dev,tmp}
 cp /bin/busybox "$root/bin/busybox"
 cp "$top/tests/vm/guest-init.sh" "$root/init"
 cp "$top/tests/vm/guest-suite.sh" "$top/tests/vm/demo.sh" "$root/tests/"
 cp "$top/module/ptwalk.ko" "$top/tests/fixture/ptwalk_fixture.ko" "$root/lib/"
-echo "root:x:0:0:root:/:/bin/sh" > "$root/etc/passwd"
+printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$root/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 
 # Programs with the shared libraries they need (ptcompare uses libkmod).
 add_program() {

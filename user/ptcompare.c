@@ -54,14 +54,19 @@ static enum module_state ptwalk_module_state(void)
 	return state;
 }
 
-/* Walks [start, end) of pid and prints its extents; exit status. */
+/*
+ * Walks [start, end) of pid and prints its extents; exit status.  With
+ * start == end only checks that pid has an address space to walk.
+ */
 static int print_range(int fd, pid_t pid, uint64_t start, uint64_t end,
 		       struct ptwalk_record *recs)
 {
 	char line[1024], msg[256];
 	ssize_t n, i;
-	int ret = ptwalk_query(fd, pid, start, end);
+	int ret = ptwalk_query(fd, pid, start, start == end ? 4096 : end);
 
+	if (!ret && start == end)
+		return EXIT_OK;
 	if (ret) {
 		int status = diagnose_query(-ret, pid, msg, sizeof(msg));
 
@@ -93,6 +98,13 @@ static int print_vmas(int fd, const struct cli_options *o,
 	int status = EXIT_OK;
 	FILE *maps;
 
+	/*
+	 * Ask ptwalk first: a kernel thread has an empty maps file, and only
+	 * the module tells "no memory at all" (ENXIO) from "nothing mapped".
+	 */
+	status = print_range(fd, o->pid, 0, 0, NULL);
+	if (status != EXIT_OK)
+		return status;
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)o->pid);
 	maps = fopen(path, "re");
 	if (!maps) {

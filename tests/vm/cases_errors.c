@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -301,7 +302,16 @@ static int become_nobody(void)
 
 static bool privileges(struct vmtest *t)
 {
-	int err = open_in_child(t, drop_cap_sys_admin);
+	struct stat st;
+	int err;
+
+	/* EACCES must come from ptwalk's file mode, not from the path. */
+	if (stat(PTWALK_DEFAULT_DEBUGFS "/" PTWALK_DEBUGFS_DIR, &st) ||
+	    (st.st_mode & 0005) != 0005 ||
+	    stat(PTWALK_DEFAULT_DEBUGFS, &st) || (st.st_mode & 0001) != 0001)
+		return fail(t, "test setup: %s/%s not reachable by others",
+			    PTWALK_DEFAULT_DEBUGFS, PTWALK_DEBUGFS_DIR);
+	err = open_in_child(t, drop_cap_sys_admin);
 
 	if (err != EPERM)
 		return fail(t, "root without CAP_SYS_ADMIN: %s, expected EPERM",

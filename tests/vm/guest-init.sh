@@ -6,7 +6,8 @@ mkdir -p /proc /sys /dev /tmp
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
-mount -t debugfs debugfs /sys/kernel/debug
+# mode=755: lets tests show that ptwalk's own file modes refuse other users
+mount -t debugfs -o mode=755 debugfs /sys/kernel/debug
 mount -t tmpfs tmp /tmp
 exec >/dev/ttyS1 2>&1
 echo "PTWALK-GUEST-BEGIN"

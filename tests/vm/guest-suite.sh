@@ -33,11 +33,49 @@ else
 	tap OK unload_refused_while_open
 fi
 exec 4<&-
-if rmmod ptwalk && [ ! -e /sys/kernel/debug/ptwalk ] && insmod /lib/ptwalk.ko &&
-	[ -e /sys/kernel/debug/ptwalk/query ]; then
-	tap OK unload_and_reload
+
+# ptcompare_exit NAME STATUS NEEDLE ARGS...: exit status and message.
+ptcompare_exit() {
+	name=$1 want=$2 needle=$3
+	shift 3
+	msg=$(ptcompare "$@" 2>&1 >/dev/null)
+	got=$?
+	if [ "$got" = "$want" ] && echo "$msg" | grep -q -- "$needle" &&
+		[ "$(echo "$msg" | wc -l)" -le 1 ]; then
+		tap OK "$name"
+	else
+		tap FAIL "$name" "exit $got (want $want), said: $msg"
+	fi
+}
+
+if rmmod ptwalk && [ ! -e /sys/kernel/debug/ptwalk ]; then
+	ptcompare_exit ptcompare_module_not_loaded 3 "insmod ptwalk.ko" $$
+	if insmod /lib/ptwalk.ko && [ -e /sys/kernel/debug/ptwalk/query ]; then
+		tap OK unload_and_reload
+	else
+		tap FAIL unload_and_reload "insmod after rmmod failed"
+	fi
 else
-	tap FAIL unload_and_reload "rmmod/insmod cycle failed"
+	tap FAIL unload_and_reload "rmmod failed"
+fi
+umount /sys/kernel/debug
+ptcompare_exit ptcompare_debugfs_not_mounted 3 "mount -t debugfs" $$
+mount -t debugfs -o mode=755 debugfs /sys/kernel/debug
+ptcompare_exit ptcompare_no_such_pid 5 "no process 4194000" 4194000
+ptcompare_exit ptcompare_kernel_thread 6 "kernel thread" 2
+ptcompare_exit ptcompare_bad_range 2 "bad range" --range 0x1000-0x10 $$
+msg=$(su -s /bin/sh nobody -c "ptcompare $$" 2>&1 >/dev/null)
+got=$?
+if [ "$got" = 4 ] && echo "$msg" | grep -q "run as root"; then
+	tap OK ptcompare_not_root
+else
+	tap FAIL ptcompare_not_root "exit $got (want 4), said: $msg"
+fi
+if out=$(ptcompare $$) && echo "$out" | grep -q " present " &&
+	echo "$out" | grep -q "^# .*\[stack\]"; then
+	tap OK ptcompare_prints_extents
+else
+	tap FAIL ptcompare_prints_extents "exit $?, output: $(echo "$out" | head -2)"
 fi
 if [ "$(cat /sys/kernel/debug/ptwalk/abi_version)" = 1 ]; then
 	tap OK abi_version_file
