@@ -58,14 +58,20 @@ check-vm: vm-build
 	scripts/vm-run.sh $(BUILD)/vm $(KREL) test $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare
 	cp $(BUILD)/vm/vm.tap $(BUILD)/vm.tap
 
+# Installing first, then a fresh make: KDIR and KREL are evaluated only
+# once the kernel headers are there.
 demo:
-	scripts/demo.sh
+	scripts/install-deps.sh
+	$(MAKE) demo-run
 
-demo-build: all fixture $(BUILD)/demo_target
+demo-run: all fixture $(BUILD)/demo_target
+	@echo "booting Debian's $(KREL) under QEMU (software emulation, about 10 s)..."
+	scripts/vm-run.sh $(BUILD)/demo $(KREL) demo $(BUILD)/demo_target:/bin/demo_target $(CURDIR)/user/ptcompare:/bin/ptcompare
+	@grep -q '^ok - kernel_log_clean' $(BUILD)/demo/vm.tap || { echo "demo: the kernel log has a warning, see $(BUILD)/demo/console.log" >&2; exit 1; }
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) PTWALK_FIXTURE=1 clean
 	$(MAKE) -C user clean
 	rm -rf $(BUILD)
 
-.PHONY: all module fixture user unit-build vm-build check check-unit check-lint check-vm demo demo-build clean
+.PHONY: all module fixture user unit-build vm-build check check-unit check-lint check-vm demo demo-run clean

@@ -51,24 +51,40 @@ static int session_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/*
+ * Starts @req on the session, or, when the write could not even be parsed
+ * (@parse_err), forgets the previous query and fails with that error.
+ */
+static ssize_t session_submit(struct ptwalk_session *s,
+			      const struct ptwalk_request *req, bool whole,
+			      int parse_err, size_t count)
+{
+	int ret;
+
+	if (mutex_lock_interruptible(&s->lock))
+		return -EINTR;
+	if (parse_err) {
+		ptwalk_session_reset(s);
+		ret = parse_err;
+	} else {
+		ret = ptwalk_session_query(s, req, whole);
+	}
+	if (!ret && s->text)
+		s->text_len = ptwalk_format_header(s->text, PAGE_SIZE, s->pid,
+						   s->cur.addr, s->cur.end);
+	mutex_unlock(&s->lock);
+	return ret ? ret : count;
+}
+
 static ssize_t query_write(struct file *file, const char __user *ubuf,
 			   size_t count, loff_t *ppos)
 {
-	struct ptwalk_session *s = file->private_data;
-	struct ptwalk_request req;
-	int ret;
+	struct ptwalk_request req = {};
 
-	if (count != sizeof(req)) {
-		/* pid 0 of the right ABI: rejected as malformed (EINVAL) */
-		memset(&req, 0, sizeof(req));
-		req.abi_version = PTWALK_ABI_VERSION;
-	} else if (copy_from_user(&req, ubuf, sizeof(req)))
+	if (count == sizeof(req) && copy_from_user(&req, ubuf, sizeof(req)))
 		return -EFAULT;
-	if (mutex_lock_interruptible(&s->lock))
-		return -EINTR;
-	ret = ptwalk_session_query(s, &req, false);
-	mutex_unlock(&s->lock);
-	return ret ? ret : count;
+	return session_submit(file->private_data, &req, false,
+			      count == sizeof(req) ? 0 : -EINVAL, count);
 }
 
 static ssize_t query_read(struct file *file, char __user *ubuf, size_t count,
@@ -115,11 +131,8 @@ out:
 	return ret;
 }
 
-/*
- * Parses "PID" or "PID START END" (numbers in C notation) into @req; a
- * malformed line leaves pid 0, which the query rejects with EINVAL.
- */
-static void text_parse(char *line, struct ptwalk_request *req, bool *whole)
+/* Parses "PID" or "PID START END" (numbers in C notation) into @req. */
+static int text_parse(char *line, struct ptwalk_request *req, bool *whole)
 {
 	char *tok[4];
 	int nr = 0;
@@ -127,48 +140,37 @@ static void text_parse(char *line, struct ptwalk_request *req, bool *whole)
 
 	memset(req, 0, sizeof(*req));
 	req->abi_version = PTWALK_ABI_VERSION;
-	*whole = false;
 	while ((t = strsep(&line, " \t\n")) != NULL) {
 		if (!*t)
 			continue;
 		if (nr == ARRAY_SIZE(tok))
-			return;
+			return -EINVAL;
 		tok[nr++] = t;
 	}
 	if ((nr != 1 && nr != 3) || kstrtos32(tok[0], 10, &req->pid))
-		goto malformed;
+		return -EINVAL;
 	*whole = nr == 1;
 	if (nr == 3 && (kstrtou64(tok[1], 0, &req->start) ||
 			kstrtou64(tok[2], 0, &req->end)))
-		goto malformed;
-	return;
-malformed:
-	req->pid = 0;
+		return -EINVAL;
+	return 0;
 }
 
 static ssize_t text_write(struct file *file, const char __user *ubuf,
 			  size_t count, loff_t *ppos)
 {
-	struct ptwalk_session *s = file->private_data;
-	struct ptwalk_request req;
+	struct ptwalk_request req = {};
+	bool whole = false;
 	char line[96];
-	bool whole;
-	int ret;
+	int err = -EINVAL;
 
-	if (count >= sizeof(line))
-		count = 0;	/* too long: parsed as empty, hence malformed */
-	else if (copy_from_user(line, ubuf, count))
-		return -EFAULT;
-	line[count] = '\0';
-	text_parse(line, &req, &whole);
-	if (mutex_lock_interruptible(&s->lock))
-		return -EINTR;
-	ret = ptwalk_session_query(s, &req, whole);
-	if (!ret)
-		s->text_len = ptwalk_format_header(s->text, PAGE_SIZE, s->pid,
-						   s->cur.addr, s->cur.end);
-	mutex_unlock(&s->lock);
-	return ret ? ret : count;
+	if (count < sizeof(line)) {
+		if (copy_from_user(line, ubuf, count))
+			return -EFAULT;
+		line[count] = '\0';
+		err = text_parse(line, &req, &whole);
+	}
+	return session_submit(file->private_data, &req, whole, err, count);
 }
 
 /* Formats the next chunk of records; 0 with nothing left to read. */

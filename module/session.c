@@ -74,8 +74,7 @@ static struct mm_struct *target_mm(pid_t nr)
 	return mm ? mm : ERR_PTR(-ENXIO);
 }
 
-/* Forgets the query: a failed new query must not leave the old one. */
-static void session_reset(struct ptwalk_session *s)
+void ptwalk_session_reset(struct ptwalk_session *s)
 {
 	if (s->mm)
 		mmdrop(s->mm);
@@ -93,7 +92,7 @@ int ptwalk_session_query(struct ptwalk_session *s,
 	struct mm_struct *mm;
 	int ret;
 
-	session_reset(s);
+	ptwalk_session_reset(s);
 	ret = request_check(req, whole);
 	if (ret)
 		return ret;

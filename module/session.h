@@ -29,6 +29,9 @@ struct ptwalk_session {
 struct ptwalk_session *ptwalk_session_create(bool text);
 void ptwalk_session_destroy(struct ptwalk_session *s);
 
+/* Forgets the query: a failed new query must not leave the old one. */
+void ptwalk_session_reset(struct ptwalk_session *s);
+
 /*
  * Forgets the session's query and starts @req, over the whole user address
  * space of req->pid when @whole.  Returns 0 or the errno the request

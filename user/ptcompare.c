@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "diagnose.h"
+#include "maps.h"
 #include "ptwalk_client.h"
 #include "record_text.h"
 
@@ -54,25 +55,38 @@ static enum module_state ptwalk_module_state(void)
 	return state;
 }
 
+/* Reports a failed query or read about pid; returns the exit status. */
+static int query_failed(int err, pid_t pid)
+{
+	char msg[256];
+	int status = diagnose_query(err, pid, msg, sizeof(msg));
+
+	fprintf(stderr, "ptcompare: %s\n", msg);
+	return status;
+}
+
 /*
- * Walks [start, end) of pid and prints its extents; exit status.  With
- * start == end only checks that pid has an address space to walk.
+ * Asks ptwalk whether pid has an address space at all: a kernel thread has
+ * an empty maps file, and only the module tells "no memory" (ENXIO) from
+ * "nothing mapped".
  */
+static int check_target(int fd, pid_t pid)
+{
+	int ret = ptwalk_query(fd, pid, 0, 4096);
+
+	return ret ? query_failed(-ret, pid) : EXIT_OK;
+}
+
+/* Walks [start, end) of pid and prints its extents; exit status. */
 static int print_range(int fd, pid_t pid, uint64_t start, uint64_t end,
 		       struct ptwalk_record *recs)
 {
-	char line[1024], msg[256];
+	char line[1024];
 	ssize_t n, i;
-	int ret = ptwalk_query(fd, pid, start, start == end ? 4096 : end);
+	int ret = ptwalk_query(fd, pid, start, end);
 
-	if (!ret && start == end)
-		return EXIT_OK;
-	if (ret) {
-		int status = diagnose_query(-ret, pid, msg, sizeof(msg));
-
-		fprintf(stderr, "ptcompare: %s\n", msg);
-		return status;
-	}
+	if (ret)
+		return query_failed(-ret, pid);
 	while ((n = ptwalk_read(fd, recs, BATCH)) > 0) {
 		for (i = 0; i < n; i++) {
 			format_record(line, sizeof(line), &recs[i]);
@@ -80,48 +94,40 @@ static int print_range(int fd, pid_t pid, uint64_t start, uint64_t end,
 				return EXIT_INTERNAL;
 		}
 	}
-	if (n < 0) {
-		int status = diagnose_query((int)-n, pid, msg, sizeof(msg));
-
-		fprintf(stderr, "ptcompare: %s\n", msg);
-		return status;
-	}
-	return EXIT_OK;
+	return n < 0 ? query_failed((int)-n, pid) : EXIT_OK;
 }
 
 /* Every VMA of /proc/PID/maps below the user address space limit. */
 static int print_vmas(int fd, const struct cli_options *o,
 		      struct ptwalk_record *recs)
 {
-	char path[64], line[4096], msg[256];
-	uint64_t start, end;
-	int status = EXIT_OK;
+	struct maps_entry vma;
+	char path[64], *line = NULL;
+	size_t size = 0;
+	int status;
 	FILE *maps;
 
-	/*
-	 * Ask ptwalk first: a kernel thread has an empty maps file, and only
-	 * the module tells "no memory at all" (ENXIO) from "nothing mapped".
-	 */
-	status = print_range(fd, o->pid, 0, 0, NULL);
+	status = check_target(fd, o->pid);
 	if (status != EXIT_OK)
 		return status;
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)o->pid);
 	maps = fopen(path, "re");
-	if (!maps) {
-		status = diagnose_query(errno == ENOENT ? ESRCH : errno, o->pid,
-					msg, sizeof(msg));
-		fprintf(stderr, "ptcompare: %s\n", msg);
-		return status;
-	}
-	while (status == EXIT_OK && fgets(line, sizeof(line), maps)) {
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64, &start, &end) != 2)
-			continue;
+	if (!maps)
+		return query_failed(errno == ENOENT ? ESRCH : errno, o->pid);
+	while (status == EXIT_OK && getline(&line, &size, maps) > 0) {
+		if (!maps_parse_line(line, &vma)) {
+			fprintf(stderr, "ptcompare: unreadable line in %s: %.80s\n",
+				path, line);
+			status = EXIT_INTERNAL;
+			break;
+		}
 		/* [vsyscall] lives in kernel space: no page table of the task. */
-		if (strstr(line, "[vsyscall]"))
+		if (!strcmp(vma.name, "[vsyscall]"))
 			continue;
-		printf("# %s", line);
-		status = print_range(fd, o->pid, start, end, recs);
+		printf("# %s\n", line);
+		status = print_range(fd, o->pid, vma.start, vma.end, recs);
 	}
+	free(line);
 	fclose(maps);
 	return status;
 }
