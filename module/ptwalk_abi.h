@@ -77,6 +77,9 @@ enum ptwalk_kind {
 #define PTWALK_F_PFN_VALID	(1U << 12) /* frame has a struct page */
 #define PTWALK_F_MIGRATION_WRITE (1U << 13) /* writable migration entry */
 #define PTWALK_F_NO_VMA		(1U << 14) /* range not covered by any VMA */
+#define PTWALK_F_COMPOUND	(1U << 15) /* frame is part of a compound page
+					    * (THP, hugetlb, large folio)
+					    */
 
 /* VMA flags (ptwalk_record.vm_flags), a stable encoding of VM_*. */
 #define PTWALK_VM_READ		(1ULL << 0)

@@ -151,8 +151,16 @@ static u32 present_flags(struct ptwalk_walk *w, pte_t entry,
 		flags |= PTWALK_F_SOFT_DIRTY;
 	if (pte_uffd_wp(entry))
 		flags |= PTWALK_F_UFFD_WP;
-	if (pfn_valid(leaf_pfn))
+	if (pfn_valid(leaf_pfn)) {
 		flags |= PTWALK_F_PFN_VALID;
+		/*
+		 * The entry is read under its page table lock, so the page
+		 * stays mapped and cannot be freed; a split racing with us
+		 * only makes this hint stale, as pagemap's own flags are.
+		 */
+		if (PageCompound(pfn_to_page(leaf_pfn)))
+			flags |= PTWALK_F_COMPOUND;
+	}
 	if (level == PTWALK_LEVEL_PTE) {
 		if (pte_special(entry))
 			flags |= PTWALK_F_SPECIAL;

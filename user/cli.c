@@ -91,6 +91,10 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 		} else if (!strcmp(a, "--version")) {
 			opts->version = true;
 			return true;
+		} else if (!strcmp(a, "--json")) {
+			opts->json = true;
+		} else if (!strcmp(a, "--stats")) {
+			opts->stats = true;
 		} else if (!strcmp(a, "--range") || !strcmp(a, "--debugfs")) {
 			if (i + 1 >= argc) {
 				snprintf(err, err_size, "%s needs a value", a);
@@ -128,7 +132,7 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 		}
 	}
 	if (!have_pid) {
-		snprintf(err, err_size, "missing PID (usage: ptcompare [--range START-END] PID)");
+		snprintf(err, err_size, "missing PID (usage: ptcompare [--json] [--range START-END] PID)");
 		return false;
 	}
 	return true;

@@ -14,6 +14,8 @@ struct cli_options {
 	uint64_t start;		/* page aligned */
 	uint64_t end;		/* exclusive, page aligned */
 	const char *debugfs;	/* debugfs mount point */
+	bool json;		/* one JSON document instead of the report */
+	bool stats;		/* a line of counters on stderr at the end */
 	bool help;
 	bool version;
 };

@@ -4,8 +4,8 @@
 #include <string.h>
 #include "diagnose.h"
 
-enum exit_status diagnose_open(int err, enum module_state state,
-			       const char *debugfs, char *msg, size_t size)
+enum failure diagnose_open(int err, enum module_state state,
+			   const char *debugfs, char *msg, size_t size)
 {
 	switch (err) {
 	case ENOENT:
@@ -21,50 +21,93 @@ enum exit_status diagnose_open(int err, enum module_state state,
 				 "%s/ptwalk not found: load ptwalk.ko and mount debugfs at %s",
 				 debugfs, debugfs);
 		}
-		return EXIT_NO_MODULE;
+		return FAIL_NO_MODULE;
 	case EACCES:
 	case EPERM:
 		snprintf(msg, size,
 			 "permission denied on %s/ptwalk: run as root (CAP_SYS_ADMIN in the initial namespace is required)",
 			 debugfs);
-		return EXIT_PRIVILEGE;
+		return FAIL_PRIVILEGE;
 	default:
 		snprintf(msg, size, "cannot open %s/ptwalk: %s", debugfs,
 			 strerror(err));
-		return EXIT_INTERNAL;
+		return FAIL_INTERNAL;
 	}
 }
 
-enum exit_status diagnose_query(int err, pid_t pid, char *msg, size_t size)
+enum failure diagnose_query(int err, pid_t pid, char *msg, size_t size)
 {
 	switch (err) {
 	case ESRCH:
-		snprintf(msg, size,
-			 "no process %d (or it exited during the scan): check the PID",
-			 (int)pid);
-		return EXIT_NO_TARGET;
+		snprintf(msg, size, "no process %d: check the PID", (int)pid);
+		return FAIL_NO_TARGET;
 	case ENXIO:
 		snprintf(msg, size,
 			 "process %d has no user memory (a kernel thread or a zombie): pick a user process",
 			 (int)pid);
-		return EXIT_NO_MM;
+		return FAIL_NO_MM;
 	case ERANGE:
 		snprintf(msg, size,
 			 "range outside the user address space of process %d: check --range",
 			 (int)pid);
-		return EXIT_USAGE;
+		return FAIL_USAGE;
 	case EPERM:
 	case EACCES:
 		snprintf(msg, size,
 			 "ptwalk refused the query: run as root with CAP_SYS_ADMIN");
-		return EXIT_PRIVILEGE;
+		return FAIL_PRIVILEGE;
 	case EPROTO:
 		snprintf(msg, size,
 			 "ptwalk.ko speaks another ABI version than this ptcompare: use the pair from the same build");
-		return EXIT_INTERNAL;
+		return FAIL_INTERNAL;
 	default:
 		snprintf(msg, size, "ptwalk query about process %d failed: %s",
 			 (int)pid, strerror(err));
-		return EXIT_INTERNAL;
+		return FAIL_INTERNAL;
 	}
+}
+
+enum failure diagnose_proc_open(int err, pid_t pid, const char *file,
+				char *msg, size_t size)
+{
+	switch (err) {
+	case ENOENT:
+	case ESRCH:
+		snprintf(msg, size, "no process %d: check the PID", (int)pid);
+		return FAIL_NO_TARGET;
+	case EACCES:
+	case EPERM:
+		snprintf(msg, size,
+			 "cannot read /proc/%d/%s: permission denied: run as root",
+			 (int)pid, file);
+		return FAIL_PRIVILEGE;
+	default:
+		snprintf(msg, size, "cannot read /proc/%d/%s: %s", (int)pid,
+			 file, strerror(err));
+		return FAIL_INTERNAL;
+	}
+}
+
+enum failure diagnose_scan(int err, pid_t pid, int alive, char *msg,
+			   size_t size)
+{
+	if (err == ESRCH || err == ENXIO || !alive) {
+		snprintf(msg, size,
+			 "process %d exited during the scan: no report; run ptcompare again on a live process",
+			 (int)pid);
+		return FAIL_EXITED;
+	}
+	if (err == EPROTO) {
+		snprintf(msg, size,
+			 "ptwalk's records for process %d do not cover the range page by page: a ptwalk.ko bug, please report it",
+			 (int)pid);
+		return FAIL_INTERNAL;
+	}
+	if (err == EINTR) {
+		snprintf(msg, size, "scan of process %d interrupted", (int)pid);
+		return FAIL_INTERNAL;
+	}
+	snprintf(msg, size, "scan of process %d failed: %s", (int)pid,
+		 strerror(err));
+	return FAIL_INTERNAL;
 }

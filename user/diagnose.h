@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What a failure means for the user: one line saying what happened and
- * what to do, and the exit status that names its class.  Pure: the facts
- * (errno, module state) are gathered by the caller.
+ * what to do, and the kind of failure.  Pure: the facts (errno, module
+ * state) are gathered by the caller.
+ *
+ * ptcompare exits 0 when every page is explained, 1 when a mismatch
+ * remains, and 2 for every usage or environment failure below; the
+ * message names which one.
  */
 #ifndef PTCOMPARE_DIAGNOSE_H
 #define PTCOMPARE_DIAGNOSE_H
@@ -12,13 +16,18 @@
 
 enum exit_status {
 	EXIT_OK = 0,
-	EXIT_MISMATCH = 1,	/* an unexplained difference (ptcompare) */
-	EXIT_USAGE = 2,		/* bad command line */
-	EXIT_NO_MODULE = 3,	/* ptwalk not loaded, or debugfs missing */
-	EXIT_PRIVILEGE = 4,	/* not root / no CAP_SYS_ADMIN */
-	EXIT_NO_TARGET = 5,	/* no such pid, or it exited */
-	EXIT_NO_MM = 6,		/* kernel thread or zombie: nothing to walk */
-	EXIT_INTERNAL = 7,	/* ABI mismatch, I/O error, out of memory */
+	EXIT_MISMATCH = 1,	/* an unexplained difference remains */
+	EXIT_ERROR = 2,		/* usage or environment error */
+};
+
+enum failure {
+	FAIL_USAGE,		/* bad command line */
+	FAIL_NO_MODULE,		/* ptwalk not loaded, or debugfs missing */
+	FAIL_PRIVILEGE,		/* not root / no CAP_SYS_ADMIN */
+	FAIL_NO_TARGET,		/* no such pid */
+	FAIL_EXITED,		/* the process exited during the scan */
+	FAIL_NO_MM,		/* kernel thread or zombie: nothing to walk */
+	FAIL_INTERNAL,		/* ABI mismatch, I/O error, out of memory */
 };
 
 enum module_state {
@@ -28,10 +37,21 @@ enum module_state {
 };
 
 /* For a failed open of the ptwalk debugfs file. */
-enum exit_status diagnose_open(int err, enum module_state state,
-			       const char *debugfs, char *msg, size_t size);
+enum failure diagnose_open(int err, enum module_state state,
+			   const char *debugfs, char *msg, size_t size);
 
-/* For a failed query or read about pid. */
-enum exit_status diagnose_query(int err, pid_t pid, char *msg, size_t size);
+/* For a failed query or read about pid before the scan started. */
+enum failure diagnose_query(int err, pid_t pid, char *msg, size_t size);
+
+/* For a failed open of /proc/pid/maps or /proc/pid/pagemap. */
+enum failure diagnose_proc_open(int err, pid_t pid, const char *file,
+				char *msg, size_t size);
+
+/*
+ * For an error during the scan; alive tells whether the process still
+ * exists (a vanished process turns ESRCH and short reads into FAIL_EXITED).
+ */
+enum failure diagnose_scan(int err, pid_t pid, int alive, char *msg,
+			   size_t size);
 
 #endif /* PTCOMPARE_DIAGNOSE_H */

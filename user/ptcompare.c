@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ptcompare (first cut): prints what ptwalk.ko reports for every VMA of a
- * process, one line per extent.  The pagemap comparison builds on this.
+ * ptcompare PID: cross-checks /proc/PID/pagemap against ptwalk.ko, page by
+ * page, and explains every difference.  This file is the I/O shell: the
+ * parsing, comparison and reporting it wires together live in the library
+ * and are unit tested on their own.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -11,26 +13,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include "cli.h"
+#include "compare.h"
 #include "diagnose.h"
 #include "maps.h"
 #include "ptwalk_client.h"
-#include "record_text.h"
+#include "report.h"
+#include "source.h"
 
-#define PTCOMPARE_VERSION "0.1"
-#define BATCH 512
+#define PTCOMPARE_VERSION "0.2"
+/* Pages per pagemap pread: 128 KiB of entries, 64 MiB of address space. */
+#define BATCH_PAGES 16384
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ptcompare [--range START-END] [--debugfs DIR] PID\n"
-		"Prints the frames that back the memory of process PID, as ptwalk.ko\n"
-		"finds them in its page tables, one line per extent.\n"
-		"  --range START-END  only this range (hex, END exclusive)\n"
+		"usage: ptcompare [--json] [--stats] [--range START-END] [--debugfs DIR] PID\n"
+		"Compares, page by page, the frames /proc/PID/pagemap reports with those\n"
+		"ptwalk.ko finds in the process's page tables, and explains every difference.\n"
+		"  --json             one JSON document instead of the report\n"
+		"  --range START-END  only this range (hex, END exclusive, page aligned)\n"
 		"  --debugfs DIR      debugfs mount point (default %s)\n"
-		"Exit status: 0 ok, 2 usage, 3 ptwalk not loaded, 4 not privileged,\n"
-		"5 no such process, 6 process without memory, 7 internal error.\n",
+		"  --stats            print what was read and the peak memory on stderr\n"
+		"  --help, --version\n"
+		"Exit status: 0 every page explained, 1 a mismatch remains,\n"
+		"2 usage or environment error (the message says which).\n",
 		PTWALK_DEFAULT_DEBUGFS);
 }
 
@@ -55,94 +64,202 @@ static enum module_state ptwalk_module_state(void)
 	return state;
 }
 
-/* Reports a failed query or read about pid; returns the exit status. */
-static int query_failed(int err, pid_t pid)
-{
-	char msg[256];
-	int status = diagnose_query(err, pid, msg, sizeof(msg));
+/* Everything one run holds; released by scan_close() whatever happened. */
+struct scan {
+	const struct cli_options *opts;
+	struct proc_source src;
+	struct compare_io io;
+	struct compare_engine *engine;
+	FILE *maps;
+	struct report report;
+	FILE *spool[2];
+	char msg[512];		/* the one-line error, when one occurred */
+};
 
-	fprintf(stderr, "ptcompare: %s\n", msg);
-	return status;
+static int fail(struct scan *s, enum failure f)
+{
+	(void)f;	/* every failure kind exits 2; the message names it */
+	fprintf(stderr, "ptcompare: %s\n", s->msg);
+	return EXIT_ERROR;
 }
 
-/*
- * Asks ptwalk whether pid has an address space at all: a kernel thread has
- * an empty maps file, and only the module tells "no memory" (ENXIO) from
- * "nothing mapped".
- */
-static int check_target(int fd, pid_t pid)
+static int open_walk(struct scan *s)
 {
-	int ret = ptwalk_query(fd, pid, 0, 4096);
+	for (int i = 0; i < NR_COMPARE_STREAMS; i++) {
+		int fd = ptwalk_open(s->opts->debugfs, PTWALK_QUERY_FILE,
+				     O_RDWR);
 
-	return ret ? query_failed(-ret, pid) : EXIT_OK;
+		if (fd < 0)
+			return fail(s, diagnose_open(-fd, ptwalk_module_state(),
+						     s->opts->debugfs, s->msg,
+						     sizeof(s->msg)));
+		s->src.walk_fd[i] = fd;
+	}
+	/*
+	 * Only ptwalk tells a kernel thread or a zombie (no mm: ENXIO) from
+	 * a process with nothing mapped; ask before reading /proc.
+	 */
+	int err = ptwalk_query(s->src.walk_fd[COMPARE_SCAN], s->src.pid, 0,
+			       4096);
+
+	if (err)
+		return fail(s, diagnose_query(-err, s->src.pid, s->msg,
+					      sizeof(s->msg)));
+	return EXIT_OK;
 }
 
-/* Walks [start, end) of pid and prints its extents; exit status. */
-static int print_range(int fd, pid_t pid, uint64_t start, uint64_t end,
-		       struct ptwalk_record *recs)
+static int open_proc(struct scan *s)
 {
-	char line[1024];
-	ssize_t n, i;
-	int ret = ptwalk_query(fd, pid, start, end);
+	char path[64];
 
-	if (ret)
-		return query_failed(-ret, pid);
-	while ((n = ptwalk_read(fd, recs, BATCH)) > 0) {
-		for (i = 0; i < n; i++) {
-			format_record(line, sizeof(line), &recs[i]);
-			if (printf("%s\n", line) < 0)
-				return EXIT_INTERNAL;
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)s->src.pid);
+	s->maps = fopen(path, "re");
+	if (!s->maps)
+		return fail(s, diagnose_proc_open(errno, s->src.pid, "maps",
+						  s->msg, sizeof(s->msg)));
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)s->src.pid);
+	s->src.pagemap_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (s->src.pagemap_fd < 0)
+		return fail(s, diagnose_proc_open(errno, s->src.pid, "pagemap",
+						  s->msg, sizeof(s->msg)));
+	return EXIT_OK;
+}
+
+static int open_output(struct scan *s)
+{
+	for (int i = 0; i < 2; i++) {
+		s->spool[i] = tmpfile();
+		if (!s->spool[i]) {
+			snprintf(s->msg, sizeof(s->msg),
+				 "cannot create a temporary file for the report: %s (set TMPDIR to a writable directory)",
+				 strerror(errno));
+			return fail(s, FAIL_INTERNAL);
 		}
 	}
-	return n < 0 ? query_failed((int)-n, pid) : EXIT_OK;
+	report_init(&s->report, s->opts->json ? REPORT_JSON : REPORT_TEXT,
+		    stdout, s->spool[0], s->spool[1]);
+	s->engine = compare_new(&s->io, BATCH_PAGES);
+	if (!s->engine) {
+		snprintf(s->msg, sizeof(s->msg), "out of memory");
+		return fail(s, FAIL_INTERNAL);
+	}
+	return EXIT_OK;
 }
 
-/* Every VMA of /proc/PID/maps below the user address space limit. */
-static int print_vmas(int fd, const struct cli_options *o,
-		      struct ptwalk_record *recs)
+static int scan_failed(struct scan *s, int err)
+{
+	return fail(s, diagnose_scan(err, s->src.pid, proc_alive(s->src.pid),
+				     s->msg, sizeof(s->msg)));
+}
+
+/* Compares the part of one VMA inside the requested range. */
+static int scan_vma(struct scan *s, const struct maps_entry *vma)
+{
+	const struct cli_options *o = s->opts;
+	uint64_t start = vma->start, end = vma->end;
+	struct compare_summary sum = { 0 };
+	int err;
+
+	if (o->has_range) {
+		start = start > o->start ? start : o->start;
+		end = end < o->end ? end : o->end;
+		if (start >= end)
+			return EXIT_OK;
+	}
+	/* [vsyscall] lives in kernel space: no page table of the task. */
+	if (!strcmp(vma->name, "[vsyscall]")) {
+		report_vma(&s->report, vma, start, end, &sum, false);
+		return EXIT_OK;
+	}
+	err = compare_range(s->engine, start, end, &sum, report_range,
+			    &s->report);
+	if (err)
+		return scan_failed(s, -err);
+	report_vma(&s->report, vma, start, end, &sum, true);
+	return EXIT_OK;
+}
+
+static int scan_all(struct scan *s)
 {
 	struct maps_entry vma;
-	char path[64], *line = NULL;
+	char *line = NULL;
 	size_t size = 0;
-	int status;
-	FILE *maps;
+	int status = EXIT_OK;
 
-	status = check_target(fd, o->pid);
-	if (status != EXIT_OK)
-		return status;
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)o->pid);
-	maps = fopen(path, "re");
-	if (!maps)
-		return query_failed(errno == ENOENT ? ESRCH : errno, o->pid);
-	while (status == EXIT_OK && getline(&line, &size, maps) > 0) {
+	errno = 0;
+	while (status == EXIT_OK && getline(&line, &size, s->maps) > 0) {
 		if (!maps_parse_line(line, &vma)) {
-			fprintf(stderr, "ptcompare: unreadable line in %s: %.80s\n",
-				path, line);
-			status = EXIT_INTERNAL;
+			snprintf(s->msg, sizeof(s->msg),
+				 "unreadable line in /proc/%d/maps: %.80s",
+				 (int)s->src.pid, line);
+			status = fail(s, FAIL_INTERNAL);
 			break;
 		}
-		/* [vsyscall] lives in kernel space: no page table of the task. */
-		if (!strcmp(vma.name, "[vsyscall]"))
-			continue;
-		printf("# %s\n", line);
-		status = print_range(fd, o->pid, vma.start, vma.end, recs);
+		status = scan_vma(s, &vma);
+		errno = 0;
 	}
 	free(line);
-	fclose(maps);
-	return status;
+	if (status != EXIT_OK)
+		return status;
+	if (ferror(s->maps))
+		return scan_failed(s, errno ? errno : EIO);
+	/* A process that exits mid-scan ends its maps early: no half report. */
+	if (!proc_alive(s->src.pid))
+		return scan_failed(s, ESRCH);
+	return EXIT_OK;
+}
+
+static int finish(struct scan *s)
+{
+	struct report_target t = { .pid = s->src.pid };
+	struct utsname u;
+	char comm[64];
+	int err;
+
+	proc_comm(s->src.pid, comm, sizeof(comm));
+	t.comm = comm;
+	t.kernel = uname(&u) ? "?" : u.release;
+	err = report_finish(&s->report, &t);
+	if (err) {
+		snprintf(s->msg, sizeof(s->msg), "cannot write the report: %s",
+			 strerror(-err));
+		return fail(s, FAIL_INTERNAL);
+	}
+	if (s->opts->stats)
+		fprintf(stderr,
+			"ptcompare: stats: pages=%" PRIu64 " vmas=%" PRIu64
+			" rereads=%" PRIu64 " pagemap_bytes=%" PRIu64
+			" ptwalk_queries=%" PRIu64 " ptwalk_records=%" PRIu64
+			" peak_rss_kib=%" PRIu64 "\n",
+			s->report.pages, s->report.nr_vmas, s->report.rereads,
+			s->src.pagemap_bytes, s->src.walk_queries,
+			s->src.walk_records, self_peak_rss_kib());
+	return report_has_mismatch(&s->report) ? EXIT_MISMATCH : EXIT_OK;
+}
+
+static void scan_close(struct scan *s)
+{
+	compare_free(s->engine);
+	for (int i = 0; i < 2; i++)
+		if (s->spool[i])
+			fclose(s->spool[i]);
+	if (s->maps)
+		fclose(s->maps);
+	if (s->src.pagemap_fd >= 0)
+		close(s->src.pagemap_fd);
+	for (int i = 0; i < NR_COMPARE_STREAMS; i++)
+		if (s->src.walk_fd[i] >= 0)
+			close(s->src.walk_fd[i]);
 }
 
 int main(int argc, char **argv)
 {
 	struct cli_options o;
-	struct ptwalk_record *recs;
-	char err[256];
-	int fd, status;
+	struct scan s = { .opts = &o };
+	int status;
 
-	if (!cli_parse(argc, argv, &o, err, sizeof(err))) {
-		fprintf(stderr, "ptcompare: %s\n", err);
-		return EXIT_USAGE;
-	}
+	if (!cli_parse(argc, argv, &o, s.msg, sizeof(s.msg)))
+		return fail(&s, FAIL_USAGE);
 	if (o.help) {
 		usage(stdout);
 		return EXIT_OK;
@@ -152,29 +269,21 @@ int main(int argc, char **argv)
 		       PTWALK_ABI_VERSION);
 		return EXIT_OK;
 	}
-	fd = ptwalk_open(o.debugfs, PTWALK_QUERY_FILE, O_RDWR);
-	if (fd < 0) {
-		status = diagnose_open(-fd, ptwalk_module_state(), o.debugfs,
-				       err, sizeof(err));
-		fprintf(stderr, "ptcompare: %s\n", err);
-		return status;
-	}
-	recs = calloc(BATCH, sizeof(*recs));
-	if (!recs) {
-		fprintf(stderr, "ptcompare: out of memory\n");
-		close(fd);
-		return EXIT_INTERNAL;
-	}
-	if (o.has_range)
-		status = print_range(fd, o.pid, o.start, o.end, recs);
-	else
-		status = print_vmas(fd, &o, recs);
-	free(recs);
-	close(fd);
-	if (fflush(stdout) == EOF) {
-		fprintf(stderr, "ptcompare: cannot write the output: %s\n",
-			strerror(errno));
-		return EXIT_INTERNAL;
-	}
+	s.src.pid = o.pid;
+	s.src.pagemap_fd = -1;
+	for (int i = 0; i < NR_COMPARE_STREAMS; i++)
+		s.src.walk_fd[i] = -1;
+	proc_source_io(&s.src, &s.io);
+
+	status = open_walk(&s);
+	if (status == EXIT_OK)
+		status = open_proc(&s);
+	if (status == EXIT_OK)
+		status = open_output(&s);
+	if (status == EXIT_OK)
+		status = scan_all(&s);
+	if (status == EXIT_OK)
+		status = finish(&s);
+	scan_close(&s);
 	return status;
 }

@@ -36,6 +36,7 @@ void range_merger_push(struct range_merger *m, const struct page_verdict *v)
 	m->cur = (struct verdict_range){
 		.start = v->addr, .pages = 1, .cls = v->cls, .level = v->level,
 		.walk_pfn = v->walk_pfn, .pagemap_pfn = v->pagemap_pfn,
+		.detail = v->detail,
 	};
 	m->have = true;
 }

@@ -13,12 +13,25 @@
 
 #define NO_PFN UINT64_MAX	/* that side has no frame for the page */
 
+/* What each side said about a page beyond its PFN, for the report. */
+enum pagemap_state { PM_STATE_NONE, PM_STATE_PRESENT, PM_STATE_SWAPPED };
+
+struct page_detail {
+	uint8_t walk_kind;		/* enum ptwalk_kind */
+	uint8_t walk_swap_type;
+	uint8_t pm_state;		/* enum pagemap_state */
+	uint8_t pm_swap_type;
+	uint64_t walk_swap_offset;
+	uint64_t pm_swap_offset;
+};
+
 struct page_verdict {
 	uint64_t addr;
 	enum page_class cls;
 	uint8_t level;		/* enum ptwalk_level */
 	uint64_t walk_pfn;
 	uint64_t pagemap_pfn;
+	struct page_detail detail;
 };
 
 struct verdict_range {
@@ -28,6 +41,7 @@ struct verdict_range {
 	uint8_t level;
 	uint64_t walk_pfn;	/* of the first page */
 	uint64_t pagemap_pfn;	/* of the first page */
+	struct page_detail detail;	/* of the first page */
 };
 
 typedef void (*range_emit_fn)(const struct verdict_range *r, void *arg);

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/mman.h>
+#include "ptcompare_run.h"
 #include "vmtest.h"
 
 #define A(x) ((uint64_t)(uintptr_t)(x))
@@ -58,7 +59,8 @@ static bool anon_4k(struct vmtest *t)
 		.level = PTWALK_LEVEL_PTE, .present = true,
 		.flags_set = PTWALK_F_PRESENT | PTWALK_F_WRITE | PTWALK_F_USER |
 			     PTWALK_F_DIRTY | PTWALK_F_PFN_VALID,
-		.flags_clear = PTWALK_F_SPECIAL | PTWALK_F_ZERO_PAGE,
+		.flags_clear = PTWALK_F_SPECIAL | PTWALK_F_ZERO_PAGE |
+			       PTWALK_F_COMPOUND,
 		.vm_set = PTWALK_VM_ANON | PTWALK_VM_READ | PTWALK_VM_WRITE |
 			  PTWALK_VM_NOHUGEPAGE,
 		.vm_clear = PTWALK_VM_PFNMAP | PTWALK_VM_SHARED,
@@ -111,9 +113,10 @@ static bool thp_pmd(struct vmtest *t)
 	struct expect e = {
 		.level = PTWALK_LEVEL_PMD, .present = true,
 		.flags_set = PTWALK_F_PRESENT | PTWALK_F_WRITE | PTWALK_F_DIRTY |
-			     PTWALK_F_PFN_VALID,
+			     PTWALK_F_PFN_VALID | PTWALK_F_COMPOUND,
 		.flags_clear = PTWALK_F_HUGE_ZERO,
 		.vm_set = PTWALK_VM_HUGEPAGE | PTWALK_VM_ANON,
+		.huge = "thp",
 	};
 	bool ok;
 
@@ -136,7 +139,10 @@ static bool thp_split(struct vmtest *t)
 	struct ptwalk_fixture_translate o;
 	struct expect e = {
 		.level = PTWALK_LEVEL_PTE, .present = true,
-		.flags_set = PTWALK_F_PRESENT | PTWALK_F_WRITE,
+		/* a THP mapped by PTEs until khugepaged or a split */
+		.flags_set = PTWALK_F_PRESENT | PTWALK_F_WRITE |
+			     PTWALK_F_COMPOUND,
+		.huge = "thp-pte",
 	};
 	uint64_t first;
 	bool ok;
@@ -181,6 +187,7 @@ static bool huge_zero_page(struct vmtest *t)
 		.level = PTWALK_LEVEL_PMD, .present = true,
 		.flags_set = PTWALK_F_PRESENT | PTWALK_F_HUGE_ZERO,
 		.flags_clear = PTWALK_F_WRITE | PTWALK_F_ZERO_PAGE,
+		.huge = "huge-zero",
 	};
 	bool ok;
 
@@ -199,7 +206,7 @@ static bool huge_zero_page(struct vmtest *t)
 }
 
 static bool hugetlb(struct vmtest *t, size_t size, int size_flag, int level,
-		    size_t stride)
+		    size_t stride, const char *kind)
 {
 	size_t len = 2 * size > GIB ? size : 2 * size;
 	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -210,6 +217,7 @@ static bool hugetlb(struct vmtest *t, size_t size, int size_flag, int level,
 		.flags_set = PTWALK_F_PRESENT | PTWALK_F_WRITE | PTWALK_F_DIRTY |
 			     PTWALK_F_PFN_VALID,
 		.vm_set = PTWALK_VM_HUGETLB,
+		.huge = kind,
 	};
 	bool ok;
 
@@ -229,12 +237,14 @@ static bool hugetlb(struct vmtest *t, size_t size, int size_flag, int level,
 
 static bool hugetlb_2m(struct vmtest *t)
 {
-	return hugetlb(t, 2 * MIB, MAP_HUGE_2MB, PTWALK_LEVEL_PMD, 1);
+	return hugetlb(t, 2 * MIB, MAP_HUGE_2MB, PTWALK_LEVEL_PMD, 1,
+		       "hugetlb-2M");
 }
 
 static bool hugetlb_1g(struct vmtest *t)
 {
-	return hugetlb(t, GIB, MAP_HUGE_1GB, PTWALK_LEVEL_PUD, 4093);
+	return hugetlb(t, GIB, MAP_HUGE_1GB, PTWALK_LEVEL_PUD, 4093,
+		       "hugetlb-1G");
 }
 
 static bool pfnmap_fixture(struct vmtest *t)
@@ -395,6 +405,16 @@ static bool fork_cow(struct vmtest *t)
 	ok = ok && ((ptwalk_find(t->recs, t->nr_recs, A(p) + PAGE)->flags &
 		     PTWALK_F_WRITE) == 0 ||
 		    fail(t, "shared COW page is writable in the child"));
+	/* ptcompare on the child agrees with the child's own oracle. */
+	if (ok) {
+		struct pc_result r;
+
+		ok = pc_json(t, &r, pid, A(p), A(p) + len);
+		for (i = 0; ok && i < 2; i++)
+			ok = pc_check_page(t, &r, A(p) + i * PAGE, &child[i],
+					   "match", "pte");
+		pc_free(&r);
+	}
 	if (write(to_child[1], "x", 1) != 1)
 		ok = fail(t, "cannot release child");
 	waitpid(pid, &status, 0);

@@ -11,6 +11,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "../../module/ptwalk_names.h"
+#include "ptcompare_run.h"
 #include "vmtest.h"
 
 bool fail(struct vmtest *t, const char *fmt, ...)
@@ -88,6 +90,9 @@ bool check_page(struct vmtest *t, uint64_t addr,
 	if (mapped && !!(r->flags & PTWALK_F_ZERO_PAGE) != !!o->zero)
 		return fail(t, "0x%" PRIx64 ": zero page: ptwalk %d oracle %u",
 			    addr, !!(r->flags & PTWALK_F_ZERO_PAGE), o->zero);
+	if (mapped && !!(r->flags & PTWALK_F_COMPOUND) != !!o->compound)
+		return fail(t, "0x%" PRIx64 ": compound: ptwalk %d oracle %u",
+			    addr, !!(r->flags & PTWALK_F_COMPOUND), o->compound);
 	if (e->level >= 0 && r->level != e->level)
 		return fail(t, "0x%" PRIx64 ": level %u, expected %d", addr,
 			    r->level, e->level);
@@ -115,7 +120,40 @@ bool check_range(struct vmtest *t, uint64_t start, uint64_t end,
 			return false;
 	}
 	addr = end - PAGE;
-	return oracle(t, addr, &o) && check_page(t, addr, &o, e);
+	return oracle(t, addr, &o) && check_page(t, addr, &o, e) &&
+	       check_ptcompare(t, start, end, stride, e);
+}
+
+/* What ptcompare must call a page that e describes. */
+static const char *expected_class(const struct expect *e)
+{
+	if (!e->present)
+		return "not_present";
+	return e->vm_set & PTWALK_VM_PFNMAP ? "pfnmap_hidden" : "match";
+}
+
+bool check_ptcompare(struct vmtest *t, uint64_t start, uint64_t end,
+		     size_t stride, const struct expect *e)
+{
+	const char *level = NULL;
+	struct ptwalk_fixture_translate o;
+	struct pc_result r;
+	uint64_t addr;
+	bool ok;
+
+	if (e->level == PTWALK_LEVEL_NONE)
+		level = "null";
+	else if (e->level > 0)
+		level = ptwalk_level_name((unsigned int)e->level);
+	ok = pc_json(t, &r, getpid(), start, end);
+	for (addr = start; ok && addr < end; addr += stride * PAGE)
+		ok = oracle(t, addr, &o) &&
+		     pc_check_page(t, &r, addr, &o, expected_class(e), level);
+	ok = ok && oracle(t, end - PAGE, &o) &&
+	     pc_check_page(t, &r, end - PAGE, &o, expected_class(e), level) &&
+	     (!e->huge || pc_vma_has_huge(t, &r, start, e->huge));
+	pc_free(&r);
+	return ok;
 }
 
 void *map_anon(struct vmtest *t, size_t len, int flags, int advice)
@@ -225,6 +263,7 @@ int main(int argc, char **argv)
 	}
 	run(&t, memory_cases, nr_memory_cases, only);
 	run(&t, error_cases, nr_error_cases, only);
+	run(&t, ptcompare_cases, nr_ptcompare_cases, only);
 	printf("# vmtest: %u passed, %u failed\n", t.passed, t.failed);
 	close(t.fixture_fd);
 	free(t.recs);

@@ -48,14 +48,20 @@ struct expect {
 	uint64_t vm_set;	/* PTWALK_VM_* that must be set */
 	uint64_t vm_clear;	/* PTWALK_VM_* that must be clear */
 	bool present;		/* oracle and ptwalk must both map it */
+	const char *huge;	/* huge kind ptcompare must name, or NULL */
 };
 
 /*
  * Walks [start, end) of this process and compares every stride-th page
- * (and the last) with the oracle and with e.
+ * (and the last) with the oracle and with e; then runs ptcompare on the
+ * same range and checks its JSON against the oracle the same way.
  */
 bool check_range(struct vmtest *t, uint64_t start, uint64_t end,
 		 size_t stride, const struct expect *e);
+
+/* The ptcompare half of check_range(), on its own. */
+bool check_ptcompare(struct vmtest *t, uint64_t start, uint64_t end,
+		     size_t stride, const struct expect *e);
 
 /* Same comparison for already walked records, for another process whose
  * oracle answers were collected by that process.
@@ -83,5 +89,7 @@ extern const struct vmtest_case memory_cases[];
 extern const size_t nr_memory_cases;
 extern const struct vmtest_case error_cases[];
 extern const size_t nr_error_cases;
+extern const struct vmtest_case ptcompare_cases[];
+extern const size_t nr_ptcompare_cases;
 
 #endif /* PTWALK_VMTEST_H */

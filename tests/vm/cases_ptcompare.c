@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptcompare on whole processes: the JSON over every VMA, the human report,
+ * [vvar], a process that exits mid-scan, and memory that stays bounded.
+ * Every memory case of cases_memory.c also runs ptcompare on its range
+ * (check_range), so these cases cover what a single range cannot.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "ptcompare_run.h"
+#include "vmtest.h"
+
+#define A(p) ((uint64_t)(uintptr_t)(p))
+
+static struct json_object *get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	return json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static uint64_t hex(struct json_object *o, const char *key)
+{
+	const char *s = json_object_get_string(get(o, key));
+
+	return s ? strtoull(s, NULL, 16) : 0;
+}
+
+static bool has_string(struct json_object *arr, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(arr); i++)
+		if (!strcmp(json_object_get_string(
+			    json_object_array_get_idx(arr, i)), s))
+			return true;
+	return false;
+}
+
+/* The fixture's remap_pfn_range mapping, and the frames it holds. */
+static char *map_fixture(struct vmtest *t, struct ptwalk_fixture_pfns *known)
+{
+	char *p;
+
+	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PFNS, known)) {
+		fail(t, "fixture pfns: %s", strerror(errno));
+		return NULL;
+	}
+	p = mmap(NULL, PTWALK_FIXTURE_PAGES * PAGE, PROT_READ | PROT_WRITE,
+		 MAP_SHARED, t->fixture_fd, 0);
+	if (p == MAP_FAILED) {
+		fail(t, "mmap fixture: %s", strerror(errno));
+		return NULL;
+	}
+	return p;
+}
+
+/*
+ * Every VMA of the process: ranges cover each examined VMA exactly, in
+ * address order; nothing is a mismatch; the fixture's frames show as
+ * pfnmap_hidden with the frames the fixture mapped.
+ */
+static bool whole_process_json(struct vmtest *t)
+{
+	struct ptwalk_fixture_pfns known;
+	char pid[16], *p = map_fixture(t, &known);
+	const char *argv[] = { "ptcompare", "--json", pid, NULL };
+	struct json_object *vmas, *ranges, *summary;
+	enum json_tokener_error jerr;
+	uint64_t covered = 0, pages = 0, next = 0;
+	struct pc_result r;
+	size_t i, ri = 0;
+	bool ok = true, stack = false;
+
+	if (!p)
+		return false;
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	if (!pc_run(t, &r, argv))
+		return false;
+	if (r.status != 0) {
+		ok = fail(t, "exit %d: %s", r.status, r.err);
+		goto out;
+	}
+	r.doc = json_tokener_parse_verbose(r.out, &jerr);
+	if (!r.doc) {
+		ok = fail(t, "invalid JSON: %s", json_tokener_error_desc(jerr));
+		goto out;
+	}
+	vmas = get(r.doc, "vmas");
+	ranges = get(r.doc, "ranges");
+	summary = get(r.doc, "summary");
+	for (i = 0; ok && i < json_object_array_length(vmas); i++) {
+		struct json_object *v = json_object_array_get_idx(vmas, i);
+		uint64_t s = hex(v, "start"), e = hex(v, "end");
+
+		if (!strcmp(json_object_get_string(get(v, "name")), "[stack]"))
+			stack = has_string(get(v, "vm_flags"), "growsdown");
+		if (!json_object_get_boolean(get(v, "examined")))
+			continue;
+		if (s < next)
+			ok = fail(t, "VMAs out of order at 0x%" PRIx64, s);
+		/* this VMA's ranges follow, in order, covering it exactly */
+		for (next = s; ok && next < e; ri++) {
+			struct json_object *o = json_object_array_get_idx(ranges, ri);
+			uint64_t n = o ? (uint64_t)json_object_get_int64(get(o, "pages")) : 0;
+
+			if (!o || hex(o, "start") != next || !n)
+				ok = fail(t, "no range at 0x%" PRIx64 " in VMA 0x%"
+					  PRIx64 "-0x%" PRIx64, next, s, e);
+			next += n * PAGE;
+			covered += n;
+		}
+		if (ok && next != e)
+			ok = fail(t, "ranges overrun VMA end 0x%" PRIx64, e);
+	}
+	pages = (uint64_t)json_object_get_int64(get(r.doc, "pages"));
+	ok = ok && (ri == json_object_array_length(ranges) ||
+		    fail(t, "%zu ranges outside any VMA",
+			 json_object_array_length(ranges) - ri)) &&
+	     (covered == pages ||
+	      fail(t, "ranges cover %" PRIu64 " pages, document says %" PRIu64,
+		   covered, pages)) &&
+	     (json_object_get_int64(get(summary, "mismatch")) == 0 ||
+	      fail(t, "mismatch on a quiet process: %s", r.out)) &&
+	     (json_object_get_int64(get(summary, "pfnmap_hidden")) >=
+	      PTWALK_FIXTURE_PAGES ||
+	      fail(t, "fixture pages not counted as pfnmap_hidden")) &&
+	     (stack || fail(t, "[stack] without growsdown in vm_flags")) &&
+	     (!strcmp(json_object_get_string(get(r.doc, "verdict")), "ok") ||
+	      fail(t, "verdict not ok"));
+	for (i = 0; ok && i < PTWALK_FIXTURE_PAGES; i++) {
+		struct ptwalk_fixture_translate o = {
+			.status = PTWALK_FIXTURE_MAPPED, .pfn = known.pfn[i],
+		};
+
+		ok = pc_check_page(t, &r, A(p) + i * PAGE, &o, "pfnmap_hidden",
+				   "pte");
+	}
+out:
+	pc_free(&r);
+	munmap(p, PTWALK_FIXTURE_PAGES * PAGE);
+	return ok;
+}
+
+/* The human report: header, table row, finding with the physical address. */
+static bool text_report(struct vmtest *t)
+{
+	struct ptwalk_fixture_pfns known;
+	char pid[16], needle[128], *p = map_fixture(t, &known);
+	const char *argv[] = { "ptcompare", pid, NULL };
+	struct pc_result r;
+	bool ok;
+
+	if (!p)
+		return false;
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	ok = pc_run(t, &r, argv);
+	snprintf(needle, sizeof(needle), "ptcompare: pid %s (vmtest)", pid);
+	ok = ok && (r.status == 0 || fail(t, "exit %d: %s", r.status, r.err)) &&
+	     (strstr(r.out, needle) || fail(t, "no header '%s'", needle)) &&
+	     (strstr(r.out, "\nVMA ") || fail(t, "no table header"));
+	snprintf(needle, sizeof(needle), "0x%012" PRIx64 "-", A(p));
+	ok = ok && (strstr(r.out, needle) || fail(t, "no table row %s", needle));
+	/* the contiguous block is one finding, with its physical address */
+	snprintf(needle, sizeof(needle),
+		 "0x%012" PRIx64 "      8 pages  pfnmap_hidden pte  ptwalk: pfn 0x%"
+		 PRIx64 " (phys 0x%" PRIx64 "); pagemap: hole",
+		 A(p), (uint64_t)known.pfn[0], (uint64_t)known.pfn[0] << 12);
+	ok = ok && (strstr(r.out, needle) || fail(t, "no finding '%s'", needle)) &&
+	     (strstr(r.out, "\nverdict: ok: all ") ||
+	      fail(t, "no ok verdict")) &&
+	     (strstr(r.out, "pfnmap_hidden: a VM_PFNMAP") ||
+	      fail(t, "pfnmap_hidden not explained"));
+	pc_free(&r);
+	munmap(p, PTWALK_FIXTURE_PAGES * PAGE);
+	return ok;
+}
+
+/* [vvar]: frames pagemap never shows; follow_pfn is the oracle. */
+static bool vvar_hidden(struct vmtest *t)
+{
+	struct ptwalk_fixture_translate o;
+	struct timespec ts;
+	uint64_t start, end, addr;
+	unsigned int hidden = 0;
+	struct pc_result r;
+	bool ok;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (!find_mapping("[vvar]", &start, &end))
+		return fail(t, "no [vvar] in /proc/self/maps");
+	ok = pc_json(t, &r, getpid(), start, end);
+	for (addr = start; ok && addr < end; addr += PAGE) {
+		bool mapped;
+
+		ok = oracle(t, addr, &o);
+		mapped = o.status == PTWALK_FIXTURE_MAPPED;
+		ok = ok && pc_check_page(t, &r, addr, &o,
+					 mapped ? "pfnmap_hidden" : "not_present",
+					 NULL);
+		hidden += mapped;
+	}
+	pc_free(&r);
+	return ok && (hidden || fail(t, "no [vvar] page mapped"));
+}
+
+/*
+ * A process killed mid-scan: ptcompare is stopped once it has opened the
+ * target's pagemap, the target is killed and reaped, ptcompare resumes and
+ * must say the process exited, with status 2 and no report.
+ */
+static bool exited_during_scan(struct vmtest *t)
+{
+	size_t len = 512 * MIB;
+	char pidstr[16], fdpath[64], link[64];
+	const char *argv[] = { "ptcompare", "--json", pidstr, NULL };
+	bool caught = false, ok = true;
+	int attempt, status;
+
+	for (attempt = 0; ok && !caught && attempt < 5; attempt++) {
+		posix_spawn_file_actions_t fa;
+		pid_t target, pc;
+		int fd, err, ready[2];
+		char c;
+
+		if (pipe(ready))
+			return fail(t, "pipe: %s", strerror(errno));
+		target = fork();
+		if (target < 0)
+			return fail(t, "fork: %s", strerror(errno));
+		if (target == 0) {
+			char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			if (p == MAP_FAILED)
+				_exit(1);
+			madvise(p, len, MADV_NOHUGEPAGE);
+			touch_write(p, len);
+			if (write(ready[1], "r", 1) != 1)
+				_exit(1);
+			pause();
+			_exit(0);
+		}
+		close(ready[1]);
+		if (read(ready[0], &c, 1) != 1) {
+			close(ready[0]);
+			waitpid(target, NULL, 0);
+			return fail(t, "target could not map %zu bytes", len);
+		}
+		close(ready[0]);
+		snprintf(pidstr, sizeof(pidstr), "%d", (int)target);
+		posix_spawn_file_actions_init(&fa);
+		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+		posix_spawn_file_actions_addopen(&fa, 2, "/tmp/exited.err",
+						 O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		err = posix_spawn(&pc, "/bin/ptcompare", &fa, NULL,
+				  (char *const *)argv, NULL);
+		posix_spawn_file_actions_destroy(&fa);
+		if (err) {
+			kill(target, SIGKILL);
+			waitpid(target, NULL, 0);
+			return fail(t, "spawn: %s", strerror(err));
+		}
+		/* Stop ptcompare as soon as it holds the target's pagemap. */
+		for (int spin = 0; spin < 200000 && !caught; spin++) {
+			for (fd = 3; fd < 8 && !caught; fd++) {
+				ssize_t n;
+
+				snprintf(fdpath, sizeof(fdpath), "/proc/%d/fd/%d",
+					 (int)pc, fd);
+				n = readlink(fdpath, link, sizeof(link) - 1);
+				if (n > 0) {
+					link[n] = '\0';
+					if (strstr(link, "pagemap")) {
+						kill(pc, SIGSTOP);
+						caught = true;
+					}
+				}
+			}
+		}
+		kill(target, SIGKILL);
+		waitpid(target, NULL, 0);
+		if (caught)
+			kill(pc, SIGCONT);
+		waitpid(pc, &status, 0);
+		if (caught) {
+			FILE *f = fopen("/tmp/exited.err", "r");
+			char msg[512] = "";
+
+			if (f) {
+				if (!fgets(msg, sizeof(msg), f))
+					msg[0] = '\0';
+				fclose(f);
+			}
+			/* finished before the stop took effect: try again */
+			if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+				caught = false;
+				continue;
+			}
+			ok = (WIFEXITED(status) && WEXITSTATUS(status) == 2) ?
+			     (strstr(msg, "exited during the scan") != NULL ||
+			      fail(t, "message: %s", msg)) :
+			     fail(t, "status 0x%x, message: %s", status, msg);
+		}
+	}
+	return ok && (caught || fail(t, "could not stop ptcompare mid-scan"));
+}
+
+/*
+ * A sparse 4 GiB mapping with one page touched per MiB: thousands of
+ * ranges, a million pages; ptcompare's peak RSS stays small because the
+ * scan is batched and the output spooled.
+ */
+static bool memory_bounded(struct vmtest *t)
+{
+	size_t len = 4 * GIB, i;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	struct ptwalk_fixture_translate o;
+	struct pc_result r;
+	bool ok;
+
+	if (p == MAP_FAILED)
+		return fail(t, "mmap 4 GiB: %s", strerror(errno));
+	madvise(p, len, MADV_NOHUGEPAGE);
+	for (i = 0; i < len; i += MIB)
+		p[i] = 1;
+	ok = pc_json(t, &r, getpid(), A(p), A(p) + len) &&
+	     (json_object_array_length(json_object_object_get(r.doc, "ranges")) >=
+	      2 * len / MIB - 1 ||
+	      fail(t, "expected a range per touched page and per hole")) &&
+	     (r.peak_rss_kib < 16 * 1024 ||
+	      fail(t, "ptcompare peak RSS %" PRIu64 " KiB", r.peak_rss_kib));
+	for (i = 0; ok && i < len; i += 256 * MIB)
+		ok = oracle(t, A(p) + i, &o) &&
+		     pc_check_page(t, &r, A(p) + i, &o, "match", "pte") &&
+		     oracle(t, A(p) + i + PAGE, &o) &&
+		     pc_check_page(t, &r, A(p) + i + PAGE, &o, "not_present",
+				   "null");
+	if (ok)
+		printf("# memory_bounded: ptcompare peak RSS %" PRIu64
+		       " KiB for %zu pages\n", r.peak_rss_kib, len / PAGE);
+	pc_free(&r);
+	munmap(p, len);
+	return ok;
+}
+
+const struct vmtest_case ptcompare_cases[] = {
+	{ "ptcompare_whole_process_json", whole_process_json },
+	{ "ptcompare_text_report", text_report },
+	{ "ptcompare_vvar_hidden", vvar_hidden },
+	{ "ptcompare_exited_during_scan", exited_during_scan },
+	{ "ptcompare_memory_bounded", memory_bounded },
+};
+const size_t nr_ptcompare_cases =
+	sizeof(ptcompare_cases) / sizeof(ptcompare_cases[0]);

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Runs the real ptcompare binary and checks its JSON, page by page, against
+ * the fixture's oracle.  The JSON is parsed by json-c, so the document's
+ * validity is checked by a parser that is not ours.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "ptcompare_run.h"
+
+#define ERR_FILE "/tmp/ptcompare.stderr"
+
+extern char **environ;
+
+bool pc_run(struct vmtest *t, struct pc_result *r, const char *const argv[])
+{
+	posix_spawn_file_actions_t fa;
+	size_t cap = 1 << 16;
+	int pipefd[2], status, err;
+	pid_t pid;
+	FILE *ef;
+
+	memset(r, 0, sizeof(*r));
+	r->out = malloc(cap);
+	if (!r->out || pipe2(pipefd, O_CLOEXEC))
+		return fail(t, "pc_run setup: %s", strerror(errno));
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 2, ERR_FILE,
+					 O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	/* posix_spawn uses CLONE_VM|CLONE_VFORK: our page tables stay as they are */
+	err = posix_spawn(&pid, "/bin/ptcompare", &fa, NULL,
+			  (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	if (err) {
+		close(pipefd[0]);
+		return fail(t, "spawn ptcompare: %s", strerror(err));
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (r->len + 1 >= cap) {
+			char *bigger = realloc(r->out, cap * 2);
+
+			if (!bigger)
+				break;
+			r->out = bigger;
+			cap *= 2;
+		}
+		n = read(pipefd[0], r->out + r->len, cap - r->len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		r->len += (size_t)n;
+	}
+	r->out[r->len] = '\0';
+	close(pipefd[0]);
+	if (waitpid(pid, &status, 0) != pid)
+		return fail(t, "waitpid ptcompare: %s", strerror(errno));
+	r->status = WIFEXITED(status) ? WEXITSTATUS(status) :
+					128 + WTERMSIG(status);
+	ef = fopen(ERR_FILE, "r");
+	if (ef) {
+		if (!fgets(r->err, sizeof(r->err), ef))
+			r->err[0] = '\0';
+		r->err[strcspn(r->err, "\n")] = '\0';
+		fclose(ef);
+	}
+	return true;
+}
+
+void pc_free(struct pc_result *r)
+{
+	if (r->doc)
+		json_object_put(r->doc);
+	free(r->out);
+	memset(r, 0, sizeof(*r));
+}
+
+static struct json_object *get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	return json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static bool get_hex(struct json_object *v, uint64_t *out)
+{
+	const char *s;
+	char *end;
+
+	if (!v) {		/* JSON null */
+		*out = NO_PFN;
+		return true;
+	}
+	if (!json_object_is_type(v, json_type_string))
+		return false;
+	s = json_object_get_string(v);
+	if (strncmp(s, "0x", 2))
+		return false;
+	errno = 0;
+	*out = strtoull(s + 2, &end, 16);
+	return !errno && !*end && end != s + 2;
+}
+
+/* Checks the schema of a range and decodes it. */
+static bool decode_range(struct vmtest *t, struct json_object *o,
+			 struct pc_range *r)
+{
+	struct json_object *level, *pages = get(o, "pages");
+	struct json_object *cls = get(o, "class");
+
+	if (!json_object_is_type(o, json_type_object) ||
+	    !get_hex(get(o, "start"), &r->start) || r->start == NO_PFN ||
+	    !json_object_is_type(pages, json_type_int) ||
+	    !json_object_is_type(cls, json_type_string) ||
+	    !json_object_object_get_ex(o, "level", &level) ||
+	    !json_object_object_get_ex(o, "walk_pfn", NULL) ||
+	    !json_object_object_get_ex(o, "pagemap_pfn", NULL) ||
+	    !get_hex(get(o, "walk_pfn"), &r->walk_pfn) ||
+	    !get_hex(get(o, "pagemap_pfn"), &r->pagemap_pfn))
+		return fail(t, "range with a bad schema: %s",
+			    json_object_to_json_string(o));
+	r->pages = (uint64_t)json_object_get_int64(pages);
+	snprintf(r->cls, sizeof(r->cls), "%s", json_object_get_string(cls));
+	if (!level)
+		snprintf(r->level, sizeof(r->level), "null");
+	else
+		snprintf(r->level, sizeof(r->level), "%s",
+			 json_object_get_string(level));
+	return r->pages > 0 || fail(t, "empty range at 0x%" PRIx64, r->start);
+}
+
+static const char *const classes[] = {
+	"match", "not_present", "pfnmap_hidden", "pfn_zeroed", "swapped",
+	"transient", "mismatch",
+};
+
+bool pc_json(struct vmtest *t, struct pc_result *r, pid_t pid, uint64_t start,
+	     uint64_t end)
+{
+	char range[64], pidstr[16];
+	const char *argv[] = { "ptcompare", "--json", "--stats", "--range",
+			       range, pidstr, NULL };
+	enum json_tokener_error jerr;
+	struct json_object *summary, *ranges;
+	uint64_t total = 0, sum = 0, next = start;
+	const char *stats;
+	size_t i;
+
+	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, start, end);
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	if (!pc_run(t, r, argv))
+		return false;
+	if (r->status != 0)
+		return fail(t, "ptcompare --json exited %d: %s", r->status,
+			    r->err);
+	r->doc = json_tokener_parse_verbose(r->out, &jerr);
+	if (!r->doc)
+		return fail(t, "ptcompare printed invalid JSON: %s",
+			    json_tokener_error_desc(jerr));
+	stats = strstr(r->err, " peak_rss_kib=");
+	if (strncmp(r->err, "ptcompare: stats: pages=", 24) || !stats ||
+	    sscanf(stats, " peak_rss_kib=%" SCNu64, &r->peak_rss_kib) != 1)
+		return fail(t, "no --stats line on stderr: %s", r->err);
+	summary = get(r->doc, "summary");
+	ranges = get(r->doc, "ranges");
+	if (!json_object_is_type(get(r->doc, "pid"), json_type_int) ||
+	    json_object_get_int(get(r->doc, "pid")) != pid ||
+	    !json_object_is_type(summary, json_type_object) ||
+	    !json_object_is_type(get(r->doc, "vmas"), json_type_array) ||
+	    !json_object_is_type(ranges, json_type_array))
+		return fail(t, "JSON without pid/summary/vmas/ranges");
+	for (i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
+		struct json_object *n = get(summary, classes[i]);
+
+		if (!json_object_is_type(n, json_type_int))
+			return fail(t, "summary lacks %s", classes[i]);
+		sum += (uint64_t)json_object_get_int64(n);
+	}
+	/* The ranges cover the examined pages once, in address order. */
+	for (i = 0; i < json_object_array_length(ranges); i++) {
+		struct pc_range pr;
+
+		if (!decode_range(t, json_object_array_get_idx(ranges, i), &pr))
+			return false;
+		if (pr.start != next)
+			return fail(t, "range %zu starts at 0x%" PRIx64
+				    ", expected 0x%" PRIx64, i, pr.start, next);
+		next = pr.start + pr.pages * PAGE;
+		total += pr.pages;
+	}
+	if (next != end)
+		return fail(t, "ranges end at 0x%" PRIx64 ", not 0x%" PRIx64,
+			    next, end);
+	if (sum != total)
+		return fail(t, "summary counts %" PRIu64 " pages, ranges %" PRIu64,
+			    sum, total);
+	return true;
+}
+
+bool pc_find(struct vmtest *t, const struct pc_result *r, uint64_t addr,
+	     struct pc_range *out)
+{
+	struct json_object *ranges = get(r->doc, "ranges");
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(ranges); i++) {
+		if (!decode_range(t, json_object_array_get_idx(ranges, i), out))
+			return false;
+		if (addr >= out->start && addr < out->start + out->pages * PAGE)
+			return true;
+	}
+	return fail(t, "no ptcompare range covers 0x%" PRIx64, addr);
+}
+
+static uint64_t pfn_at(uint64_t first, const struct pc_range *r, uint64_t addr)
+{
+	return first == NO_PFN ? NO_PFN : first + (addr - r->start) / PAGE;
+}
+
+bool pc_check_page(struct vmtest *t, const struct pc_result *r, uint64_t addr,
+		   const struct ptwalk_fixture_translate *o, const char *cls,
+		   const char *level)
+{
+	struct pc_range pr;
+	uint64_t walk, pm;
+
+	if (!pc_find(t, r, addr, &pr))
+		return false;
+	walk = pfn_at(pr.walk_pfn, &pr, addr);
+	pm = pfn_at(pr.pagemap_pfn, &pr, addr);
+	if (strcmp(pr.cls, cls))
+		return fail(t, "ptcompare 0x%" PRIx64 ": class %s, expected %s",
+			    addr, pr.cls, cls);
+	if (level && strcmp(pr.level, level))
+		return fail(t, "ptcompare 0x%" PRIx64 ": level %s, expected %s",
+			    addr, pr.level, level);
+	if (o->status == PTWALK_FIXTURE_MAPPED ? walk != o->pfn : walk != NO_PFN)
+		return fail(t, "ptcompare 0x%" PRIx64 ": walk_pfn 0x%" PRIx64
+			    ", oracle %s 0x%" PRIx64, addr, walk,
+			    o->status ? "mapped" : "not mapped",
+			    (uint64_t)o->pfn);
+	if (!strcmp(cls, "match") && pm != walk)
+		return fail(t, "ptcompare 0x%" PRIx64 ": match with pagemap_pfn 0x%"
+			    PRIx64 " != walk_pfn 0x%" PRIx64, addr, pm, walk);
+	if ((!strcmp(cls, "pfnmap_hidden") || !strcmp(cls, "not_present")) &&
+	    pm != NO_PFN)
+		return fail(t, "ptcompare 0x%" PRIx64 ": %s with a pagemap pfn",
+			    addr, cls);
+	return true;
+}
+
+bool pc_vma_has_huge(struct vmtest *t, const struct pc_result *r,
+		     uint64_t addr, const char *huge)
+{
+	struct json_object *vmas = get(r->doc, "vmas");
+	size_t i, j;
+
+	for (i = 0; i < json_object_array_length(vmas); i++) {
+		struct json_object *v = json_object_array_get_idx(vmas, i);
+		struct json_object *kinds = get(v, "huge");
+		uint64_t s, e;
+
+		if (!get_hex(get(v, "start"), &s) || !get_hex(get(v, "end"), &e))
+			return fail(t, "VMA with a bad schema: %s",
+				    json_object_to_json_string(v));
+		if (addr < s || addr >= e)
+			continue;
+		for (j = 0; j < json_object_array_length(kinds); j++)
+			if (!strcmp(json_object_get_string(
+				    json_object_array_get_idx(kinds, j)), huge))
+				return true;
+		return fail(t, "VMA at 0x%" PRIx64 " huge %s, expected %s",
+			    s, json_object_to_json_string(kinds), huge);
+	}
+	return fail(t, "no VMA covers 0x%" PRIx64 " in ptcompare's output", addr);
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The few JSON writers ptcompare needs: strings, hex numbers, null. */
+#ifndef PTCOMPARE_JSON_H
+#define PTCOMPARE_JSON_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * Writes s as a JSON string.  Quotes, backslashes and control characters
+ * are escaped; valid UTF-8 passes through; a byte that is not part of valid
+ * UTF-8 (file names are bytes) is written as the code point of the same
+ * value (\u00XX), so the document is always valid.
+ */
+void json_string(FILE *f, const char *s);
+
+/* "0x..." for a hex value, or null when v == none. */
+void json_hex_or_null(FILE *f, uint64_t v, uint64_t none);
+
+#endif /* PTCOMPARE_JSON_H */

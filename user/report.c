@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <string.h>
+#include "report.h"
+#include "report_formats.h"
+
+void report_init(struct report *r, enum report_format fmt, FILE *out,
+		 FILE *vmas, FILE *ranges)
+{
+	memset(r, 0, sizeof(*r));
+	r->fmt = fmt;
+	r->out = out;
+	r->vmas = vmas;
+	r->ranges = ranges;
+}
+
+void report_range(const struct verdict_range *vr, void *arg)
+{
+	struct report *r = arg;
+
+	if (r->fmt == REPORT_JSON)
+		json_range(r, vr);
+	else
+		text_range(r, vr);
+}
+
+void report_vma(struct report *r, const struct maps_entry *m, uint64_t start,
+		uint64_t end, const struct compare_summary *sum, bool examined)
+{
+	if (examined) {
+		for (int c = 0; c < NR_CLASSES; c++) {
+			r->totals[c] += sum->pages[c];
+			r->pages += sum->pages[c];
+		}
+		r->huge |= sum->huge;
+		r->rereads += sum->rereads;
+	}
+	if (r->fmt == REPORT_JSON)
+		json_vma(r, m, start, end, sum, examined);
+	else
+		text_vma(r, m, start, end, sum, examined);
+	r->nr_vmas++;
+}
+
+bool report_has_mismatch(const struct report *r)
+{
+	return r->totals[CLASS_MISMATCH] != 0;
+}
+
+/* Appends a spool to the document. */
+static int copy_spool(FILE *spool, FILE *out)
+{
+	char buf[65536];
+	size_t n;
+
+	if (fflush(spool) == EOF || fseek(spool, 0, SEEK_SET))
+		return -errno;
+	while ((n = fread(buf, 1, sizeof(buf), spool)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			return -errno;
+	return ferror(spool) ? -EIO : 0;
+}
+
+int report_finish(struct report *r, const struct report_target *t)
+{
+	int err;
+
+	if (ferror(r->vmas) || ferror(r->ranges))
+		return -EIO;
+	if (r->fmt == REPORT_JSON)
+		json_head(r, t);
+	else
+		text_head(r, t);
+	err = copy_spool(r->vmas, r->out);
+	if (err)
+		return err;
+	if (r->fmt == REPORT_JSON)
+		json_middle(r);
+	else
+		text_middle(r);
+	err = copy_spool(r->ranges, r->out);
+	if (err)
+		return err;
+	if (r->fmt == REPORT_JSON)
+		json_tail(r);
+	else
+		text_tail(r);
+	if (fflush(r->out) == EOF || ferror(r->out))
+		return errno ? -errno : -EIO;
+	return 0;
+}
