@@ -9,7 +9,7 @@ BUILD := $(CURDIR)/build
 CC ?= cc
 TEST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g
 
-UNIT_TESTS := cli client diagnose maps pagemap classify ranges
+UNIT_TESTS := cli client diagnose maps pagemap classify ranges compare json report
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/unit/test_%)
 
 all: module user
@@ -26,7 +26,7 @@ user:
 
 $(BUILD)/unit/test_%: tests/unit/test_%.c user
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -o $@ $< user/libptcompare.a -lcmocka
+	$(CC) $(TEST_CFLAGS) -o $@ $< user/libptcompare.a -lcmocka -ljson-c
 
 unit-build: user
 	$(MAKE) -C user libptcompare.a

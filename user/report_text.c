@@ -78,6 +78,17 @@ void text_range(struct report *r, const struct verdict_range *vr)
 	r->nr_ranges++;
 }
 
+/* A name as maps prints it: control characters as octal escapes. */
+static void put_name(FILE *f, const char *name)
+{
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f)
+			fprintf(f, "\\%03o", *c);
+		else
+			fputc(*c, f);
+	}
+}
+
 static const char *const column[NR_CLASSES] = {
 	"match", "absent", "pfnmap", "zeroed", "swapped", "transnt", "MISMTCH",
 };
@@ -90,8 +101,10 @@ void text_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 	fprintf(r->vmas, "0x%012" PRIx64 "-0x%012" PRIx64 " %-4s", m->start,
 		m->end, m->perms);
 	if (!examined) {
-		fprintf(r->vmas, " %8s  (not examined: outside the process's page tables) %s\n",
-			"-", m->name);
+		fprintf(r->vmas, " %8s  (not examined: outside the process's page tables) ",
+			"-");
+		put_name(r->vmas, m->name);
+		fputc('\n', r->vmas);
 		return;
 	}
 	fprintf(r->vmas, " %8" PRIu64, (end - start) >> PAGE_SHIFT_4K);
@@ -103,8 +116,9 @@ void text_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 				  ptwalk_vm_flag_name);
 	else
 		snprintf(flags, sizeof(flags), "gone");
-	fprintf(r->vmas, "  %-10s %s%s [%s]\n", huge, m->name,
-		m->deleted ? " (deleted)" : "", flags);
+	fprintf(r->vmas, "  %-10s ", huge);
+	put_name(r->vmas, m->name);
+	fprintf(r->vmas, "%s [%s]\n", m->deleted ? " (deleted)" : "", flags);
 }
 
 void text_head(struct report *r, const struct report_target *t)
@@ -112,7 +126,7 @@ void text_head(struct report *r, const struct report_target *t)
 	fprintf(r->out,
 		"ptcompare: pid %d (%s), kernel %s: %" PRIu64 " pages examined in %" PRIu64 " VMAs\n\n",
 		(int)t->pid, t->comm, t->kernel, r->pages, r->nr_vmas);
-	fprintf(r->out, "%-31s %-4s %8s", "VMA", "PERM", "PAGES");
+	fprintf(r->out, "%-29s %-4s %8s", "VMA", "PERM", "PAGES");
 	for (int c = 0; c < NR_CLASSES; c++)
 		fprintf(r->out, " %7s", column[c]);
 	fprintf(r->out, "  %-10s %s\n", "HUGE", "NAME [VM FLAGS]");

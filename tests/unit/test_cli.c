@@ -30,7 +30,25 @@ static void pid_only(void **state)
 	assert_true(parse(&o, err, 2, "1234"));
 	assert_int_equal(o.pid, 1234);
 	assert_false(o.has_range);
+	assert_false(o.json);
+	assert_false(o.stats);
 	assert_string_equal(o.debugfs, "/sys/kernel/debug");
+}
+
+static void json_and_stats(void **state)
+{
+	struct cli_options o;
+	char err[256];
+
+	(void)state;
+	assert_true(parse(&o, err, 4, "--json", "55", "--stats"));
+	assert_true(o.json);
+	assert_true(o.stats);
+	assert_int_equal(o.pid, 55);
+	assert_false(parse(&o, err, 2, "--json"));
+	assert_non_null(strstr(err, "missing PID"));
+	assert_false(parse(&o, err, 3, "--json=1", "5"));
+	assert_non_null(strstr(err, "unknown option '--json=1'"));
 }
 
 static void range_and_debugfs(void **state)
@@ -114,6 +132,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pid_only),
+		cmocka_unit_test(json_and_stats),
 		cmocka_unit_test(range_and_debugfs),
 		cmocka_unit_test(bad_arguments),
 		cmocka_unit_test(range_twice),

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The comparison engine on synthetic worlds: a fake compare_io serves
+ * pagemap entries and ptwalk records from "worlds" that can change from
+ * one read to the next, the way a live process changes during a scan.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+#include "../../user/compare.h"
+#include "../../user/pagemap.h"
+
+#define BASE	0x7f0000000000ULL
+#define PG	4096ULL
+#define MAXP	32	/* pages in a world */
+#define MAXR	16	/* records in a world */
+#define WORLDS	4
+
+struct world {
+	uint64_t pm[MAXP];
+	struct ptwalk_record recs[MAXR];
+	size_t nrecs;
+};
+
+struct fake {
+	struct world w[WORLDS];
+	int nworlds;
+	int pm_reads, queries;
+	int fail_pagemap_at;	/* -1: never; else the read that fails */
+	struct {
+		const struct world *w;
+		uint64_t start, end;
+		size_t next;
+	} st[NR_COMPARE_STREAMS];
+};
+
+static const struct world *pick(const struct fake *f, int n)
+{
+	return &f->w[n < f->nworlds ? n : f->nworlds - 1];
+}
+
+static int fake_pagemap(void *ctx, uint64_t addr, size_t n, uint64_t *out)
+{
+	struct fake *f = ctx;
+	const struct world *w;
+
+	if (f->pm_reads == f->fail_pagemap_at)
+		return -ESRCH;
+	w = pick(f, f->pm_reads++);
+	memcpy(out, &w->pm[(addr - BASE) / PG], n * sizeof(*out));
+	return 0;
+}
+
+static int fake_query(void *ctx, enum compare_stream s, uint64_t start,
+		      uint64_t end)
+{
+	struct fake *f = ctx;
+
+	f->st[s].w = pick(f, f->queries++);
+	f->st[s].start = start;
+	f->st[s].end = end;
+	f->st[s].next = 0;
+	return 0;
+}
+
+/* The world's records clipped to the query, as the module trims them. */
+static ssize_t fake_read(void *ctx, enum compare_stream s,
+			 struct ptwalk_record *out, size_t max)
+{
+	struct fake *f = ctx;
+	size_t n = 0;
+
+	/* at most two records per read: the engine must refill */
+	while (n < max && n < 2 && f->st[s].next < f->st[s].w->nrecs) {
+		struct ptwalk_record r = f->st[s].w->recs[f->st[s].next++];
+		uint64_t end = r.start + r.nr_pages * PG, skip;
+
+		if (end <= f->st[s].start || r.start >= f->st[s].end)
+			continue;
+		if (r.start < f->st[s].start) {
+			skip = (f->st[s].start - r.start) / PG;
+			r.start = f->st[s].start;
+			r.nr_pages -= skip;
+			if (r.kind == PTWALK_KIND_PRESENT)
+				r.pfn += skip;
+			else if (r.kind != PTWALK_KIND_NONE)
+				r.swap_offset += skip;
+		}
+		if (end > f->st[s].end)
+			r.nr_pages -= (end - f->st[s].end) / PG;
+		out[n++] = r;
+	}
+	return (ssize_t)n;
+}
+
+static struct compare_io fake_io(struct fake *f)
+{
+	struct compare_io io = {
+		.read_pagemap = fake_pagemap, .walk_query = fake_query,
+		.walk_read = fake_read, .ctx = f,
+	};
+	return io;
+}
+
+static void add(struct world *w, uint64_t page, uint64_t pages, int kind,
+		int level, uint64_t pfn, uint64_t vm, uint32_t flags)
+{
+	w->recs[w->nrecs++] = (struct ptwalk_record){
+		.start = BASE + page * PG, .nr_pages = pages,
+		.pfn = kind == PTWALK_KIND_PRESENT ? pfn : PTWALK_PFN_NONE,
+		.swap_offset = kind == PTWALK_KIND_PRESENT ? 0 : pfn,
+		.kind = kind, .level = level, .vm_flags = vm, .flags = flags,
+	};
+}
+
+struct collected {
+	struct verdict_range r[64];
+	size_t n;
+};
+
+static void collect(const struct verdict_range *r, void *arg)
+{
+	struct collected *c = arg;
+
+	assert_true(c->n < 64);
+	c->r[c->n++] = *r;
+}
+
+static int run(struct fake *f, size_t batch, uint64_t first, uint64_t pages,
+	       struct compare_summary *sum, struct collected *c)
+{
+	struct compare_io io = fake_io(f);
+	struct compare_engine *e = compare_new(&io, batch);
+	int err;
+
+	assert_non_null(e);
+	memset(sum, 0, sizeof(*sum));
+	memset(c, 0, sizeof(*c));
+	err = compare_range(e, BASE + first * PG, BASE + (first + pages) * PG,
+			    sum, collect, c);
+	compare_free(e);
+	return err;
+}
+
+static void fake_init(struct fake *f, int worlds)
+{
+	memset(f, 0, sizeof(*f));
+	f->nworlds = worlds;
+	f->fail_pagemap_at = -1;
+}
+
+#define ANON	(PTWALK_VM_ANON | PTWALK_VM_READ | PTWALK_VM_WRITE)
+#define PFNMAP	(PTWALK_VM_PFNMAP | PTWALK_VM_IO | PTWALK_VM_SHARED)
+
+/*
+ * One world, every class but transient: pages 0-3 match, 4-5 empty, 6-7
+ * a pfn map, 8 swapped alike, 9 a zeroed PFN, 10 a lasting mismatch.
+ */
+static void every_class(void **state)
+{
+	struct compare_summary sum;
+	struct collected c;
+	struct fake f;
+	struct world *w = &f.w[0];
+	int i;
+
+	(void)state;
+	fake_init(&f, 1);
+	add(w, 0, 4, PTWALK_KIND_PRESENT, PTWALK_LEVEL_PTE, 0x100, ANON, 0);
+	for (i = 0; i < 4; i++)
+		w->pm[i] = PM_PRESENT | (0x100 + i);
+	add(w, 4, 2, PTWALK_KIND_NONE, PTWALK_LEVEL_NONE, 0, ANON, 0);
+	add(w, 6, 2, PTWALK_KIND_PRESENT, PTWALK_LEVEL_PTE, 0xfd000, PFNMAP, 0);
+	w->pm[6] = w->pm[7] = PM_SOFT_DIRTY;
+	add(w, 8, 1, PTWALK_KIND_SWAP, PTWALK_LEVEL_PTE, 0x42, ANON, 0);
+	w->pm[8] = PM_SWAP | (0x42ULL << PM_SWAP_TYPE_BITS);
+	add(w, 9, 1, PTWALK_KIND_PRESENT, PTWALK_LEVEL_PTE, 0x300, ANON, 0);
+	w->pm[9] = PM_PRESENT;
+	add(w, 10, 1, PTWALK_KIND_PRESENT, PTWALK_LEVEL_PTE, 0x400, ANON, 0);
+	w->pm[10] = PM_PRESENT | 0x401;
+
+	assert_int_equal(run(&f, 8, 0, 11, &sum, &c), 0);
+	assert_int_equal(sum.pages[CLASS_MATCH], 4);
+	assert_int_equal(sum.pages[CLASS_NOT_PRESENT], 2);
+	assert_int_equal(sum.pages[CLASS_PFNMAP_HIDDEN], 2);
+	assert_int_equal(sum.pages[CLASS_SWAPPED], 1);
+	assert_int_equal(sum.pages[CLASS_PFN_ZEROED], 1);
+	assert_int_equal(sum.pages[CLASS_MISMATCH], 1);
+	assert_int_equal(sum.pages[CLASS_TRANSIENT], 0);
+	/* the mismatch was read again, COMPARE_MAX_REREADS times */
+	assert_int_equal(sum.rereads, COMPARE_MAX_REREADS);
+	assert_true(sum.have_vm_flags);
+	assert_int_equal(sum.vm_flags, ANON);
+
+	assert_int_equal(c.n, 6);
+	assert_int_equal(c.r[0].start, BASE);
+	assert_int_equal(c.r[0].pages, 4);
+	assert_int_equal(c.r[0].walk_pfn, 0x100);
+	assert_int_equal(c.r[0].pagemap_pfn, 0x100);
+	assert_int_equal(c.r[1].cls, CLASS_NOT_PRESENT);
+	assert_int_equal(c.r[1].walk_pfn, NO_PFN);
+	assert_int_equal(c.r[1].pagemap_pfn, NO_PFN);
+	assert_int_equal(c.r[2].cls, CLASS_PFNMAP_HIDDEN);
+	assert_int_equal(c.r[2].walk_pfn, 0xfd000);
+	assert_int_equal(c.r[2].pagemap_pfn, NO_PFN);
+	assert_int_equal(c.r[2].detail.pm_state, PM_STATE_NONE);
+	assert_int_equal(c.r[3].cls, CLASS_SWAPPED);
+	assert_int_equal(c.r[3].detail.walk_swap_offset, 0x42);
+	assert_int_equal(c.r[3].detail.pm_swap_offset, 0x42);
+	assert_int_equal(c.r[4].cls, CLASS_PFN_ZEROED);
+	/* a hidden PFN is no PFN, not frame 0 */
+	assert_int_equal(c.r[4].pagemap_pfn, NO_PFN);
+	assert_int_equal(c.r[5].cls, CLASS_MISMATCH);
+	assert_int_equal(c.r[5].walk_pfn, 0x400);
+	assert_int_equal(c.r[5].pagemap_pfn, 0x401);
+}
+
+/*
+ * The process faults page 2 in between the two reads of the first pass;
+ * the re-read sees both sides agree: transient, with the re-read values.
+ */
+static void reread_converges(void **state)
+{
+	struct compare_summary sum;
+	struct collected c;
+	struct fake f;
+	int i;
+
+	(void)state;
+	fake_init(&f, 2);
+	for (int k = 0; k < 2; k++) {
+		add(&f.w[k], 0, 4, PTWALK_KIND_PRESENT, PTWALK_LEVEL_PTE, 0x100,
+		    ANON, 0);
+		for (i = 0; i < 4; i++)
+			f.w[k].pm[i] = PM_PRESENT | (0x100 + i);
+	}
+	f.w[0].pm[2] = 0;	/* pagemap read before the fault */
+
+	assert_int_equal(run(&f, 16, 0, 4, &sum, &c), 0);
+	assert_int_equal(sum.pages[CLASS_MATCH], 3);
+	assert_int_equal(sum.pages[CLASS_TRANSIENT], 1);
+	assert_int_equal(sum.pages[CLASS_MISMATCH], 0);
+	assert_int_equal(sum.rereads, 1);
+	assert_int_equal(c.n, 3);
+	assert_int_equal(c.r[1].cls, CLASS_TRANSIENT);
+	assert_int_equal(c.r[1].start, BASE + 2 * PG);
+	assert_int_equal(c.r[1].pagemap_pfn, 0x102);
+}
+
+/* A difference that needs two re-reads to settle, then one that never does. */
+static void reread_rounds(void **state)
+{
+	struct compare_summary sum;
+	struct collected c;
+	struct fake f;
+
+	(void)state;
+	fake_init(&f, 3);
+	for (int k = 0; k < 3; k++)
+		add(&f.w[k], 0, 1, PTWALK_KIND_PRESENT, PTWALK_LEVEL_PTE, 0x100,
+		    ANON, 0);
+	f.w[0].pm[0] = PM_PRESENT | 0x200;
+	f.w[1].pm[0] = PM_PRESENT | 0x201;
+	f.w[2].pm[0] = PM_PRESENT | 0x100;
+	assert_int_equal(run(&f, 16, 0, 1, &sum, &c), 0);
+	assert_int_equal(sum.pages[CLASS_TRANSIENT], 1);
+	assert_int_equal(sum.rereads, 2);
+
+	fake_init(&f, 1);
+	add(&f.w[0], 0, 1, PTWALK_KIND_PRESENT, PTWALK_LEVEL_PTE, 0x100, ANON, 0);
+	f.w[0].pm[0] = PM_PRESENT | 0x200;
+	assert_int_equal(run(&f, 16, 0, 1, &sum, &c), 0);
+	assert_int_equal(sum.pages[CLASS_MISMATCH], 1);
+	assert_int_equal(sum.rereads, COMPARE_MAX_REREADS);
+	/* one pagemap read for the pass, one per re-read, never per page */
+	assert_int_equal(f.pm_reads, 1 + COMPARE_MAX_REREADS);
+}
+
+/*
+ * A 16-page PMD-like leaf scanned in batches of 5, from its 3rd page: the
+ * engine checks each 4K page against base + index across batch edges,
+ * merges agreeing pages into one range, and isolates a wrong sub-page.
+ */
+static void huge_leaf_across_batches(void **state)
+{
+	struct compare_summary sum;
+	struct collected c;
+	struct fake f;
+	int i;
+
+	(void)state;
+	fake_init(&f, 1);
+	add(&f.w[0], 0, 16, PTWALK_KIND_PRESENT, PTWALK_LEVEL_PMD, 0x2000,
+	    ANON, PTWALK_F_COMPOUND);
+	for (i = 0; i < 16; i++)
+		f.w[0].pm[i] = PM_PRESENT | (0x2000 + i);
+	assert_int_equal(run(&f, 5, 2, 14, &sum, &c), 0);
+	assert_int_equal(c.n, 1);
+	assert_int_equal(c.r[0].pages, 14);
+	assert_int_equal(c.r[0].level, PTWALK_LEVEL_PMD);
+	assert_int_equal(c.r[0].walk_pfn, 0x2002);
+	assert_int_equal(sum.huge, HUGE_THP);
+
+	f.w[0].pm[9] = PM_PRESENT | 0x2000;	/* sub-page 9 points at the head */
+	assert_int_equal(run(&f, 5, 0, 16, &sum, &c), 0);
+	assert_int_equal(sum.pages[CLASS_MISMATCH], 1);
+	assert_int_equal(sum.pages[CLASS_MATCH], 15);
+	assert_int_equal(c.n, 3);
+	assert_int_equal(c.r[1].start, BASE + 9 * PG);
+	assert_int_equal(c.r[1].walk_pfn, 0x2009);
+	assert_int_equal(c.r[1].pagemap_pfn, 0x2000);
+	assert_int_equal(c.r[2].walk_pfn, 0x200a);
+}
+
+static void huge_kinds_and_vm_flags(void **state)
+{
+	struct ptwalk_record r = {
+		.kind = PTWALK_KIND_PRESENT, .level = PTWALK_LEVEL_PUD,
+		.vm_flags = PTWALK_VM_HUGETLB,
+	};
+	struct compare_summary sum;
+	struct collected c;
+	struct fake f;
+
+	(void)state;
+	assert_int_equal(huge_kind_of(&r), HUGE_HUGETLB_1G);
+	r.level = PTWALK_LEVEL_PMD;
+	assert_int_equal(huge_kind_of(&r), HUGE_HUGETLB_2M);
+	r.vm_flags = PTWALK_VM_ANON;
+	assert_int_equal(huge_kind_of(&r), HUGE_THP);
+	r.flags = PTWALK_F_HUGE_ZERO;
+	assert_int_equal(huge_kind_of(&r), HUGE_ZERO);
+	r.vm_flags = PTWALK_VM_PFNMAP;
+	assert_int_equal(huge_kind_of(&r), HUGE_PFNMAP);
+	r = (struct ptwalk_record){ .kind = PTWALK_KIND_PRESENT,
+				    .level = PTWALK_LEVEL_PTE,
+				    .flags = PTWALK_F_COMPOUND };
+	assert_int_equal(huge_kind_of(&r), HUGE_THP_PTE);
+	r.flags = 0;
+	assert_int_equal(huge_kind_of(&r), 0);
+	r.kind = PTWALK_KIND_SWAP;
+	r.level = PTWALK_LEVEL_PMD;
+	assert_int_equal(huge_kind_of(&r), 0);
+	assert_string_equal(huge_kind_name(0), "thp");
+	assert_null(huge_kind_name(NR_HUGE_KINDS));
+
+	/* The VMA's flags come from its first record inside a VMA. */
+	fake_init(&f, 1);
+	add(&f.w[0], 0, 2, PTWALK_KIND_NONE, PTWALK_LEVEL_NONE, 0, 0,
+	    PTWALK_F_NO_VMA);
+	add(&f.w[0], 2, 2, PTWALK_KIND_NONE, PTWALK_LEVEL_NONE, 0, ANON, 0);
+	assert_int_equal(run(&f, 16, 0, 4, &sum, &c), 0);
+	assert_true(sum.have_vm_flags);
+	assert_int_equal(sum.vm_flags, ANON);
+	assert_int_equal(sum.pages[CLASS_NOT_PRESENT], 4);
+}
+
+/* Records that leave a page uncovered are a protocol error, not a verdict. */
+static void broken_partition(void **state)
+{
+	struct compare_summary sum;
+	struct collected c;
+	struct fake f;
+
+	(void)state;
+	fake_init(&f, 1);
+	add(&f.w[0], 0, 2, PTWALK_KIND_NONE, PTWALK_LEVEL_NONE, 0, ANON, 0);
+	add(&f.w[0], 3, 1, PTWALK_KIND_NONE, PTWALK_LEVEL_NONE, 0, ANON, 0);
+	assert_int_equal(run(&f, 16, 0, 4, &sum, &c), -EPROTO);
+	assert_int_equal(c.n, 0);
+	/* records that end early */
+	fake_init(&f, 1);
+	add(&f.w[0], 0, 2, PTWALK_KIND_NONE, PTWALK_LEVEL_NONE, 0, ANON, 0);
+	assert_int_equal(run(&f, 16, 0, 4, &sum, &c), -EPROTO);
+}
+
+/* The process vanishes at the second batch: the error, no partial range. */
+static void source_error_stops(void **state)
+{
+	struct compare_summary sum;
+	struct collected c;
+	struct fake f;
+
+	(void)state;
+	fake_init(&f, 1);
+	add(&f.w[0], 0, 8, PTWALK_KIND_NONE, PTWALK_LEVEL_NONE, 0, ANON, 0);
+	f.fail_pagemap_at = 1;
+	assert_int_equal(run(&f, 4, 0, 8, &sum, &c), -ESRCH);
+	assert_int_equal(c.n, 0);
+	assert_int_equal(sum.pages[CLASS_NOT_PRESENT], 4);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_class),
+		cmocka_unit_test(reread_converges),
+		cmocka_unit_test(reread_rounds),
+		cmocka_unit_test(huge_leaf_across_batches),
+		cmocka_unit_test(huge_kinds_and_vm_flags),
+		cmocka_unit_test(broken_partition),
+		cmocka_unit_test(source_error_stops),
+	};
+
+	return cmocka_run_group_tests_name("compare", tests, NULL, NULL);
+}

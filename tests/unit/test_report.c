@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+#include "../../user/report.h"
+
+#define BASE 0x7f0000000000ULL
+
+struct doc {
+	char *buf;
+	size_t len;
+	FILE *out;
+	struct report r;
+};
+
+static void doc_open(struct doc *d, enum report_format fmt)
+{
+	memset(d, 0, sizeof(*d));
+	d->out = open_memstream(&d->buf, &d->len);
+	assert_non_null(d->out);
+	report_init(&d->r, fmt, d->out, tmpfile(), tmpfile());
+	assert_non_null(d->r.vmas);
+	assert_non_null(d->r.ranges);
+}
+
+static void doc_finish(struct doc *d, const char *comm)
+{
+	struct report_target t = { .pid = 42, .comm = comm, .kernel = "6.1.0" };
+
+	assert_int_equal(report_finish(&d->r, &t), 0);
+	fclose(d->r.vmas);
+	fclose(d->r.ranges);
+	fclose(d->out);
+}
+
+static struct verdict_range range(uint64_t page, uint64_t pages,
+				  enum page_class cls, int level, uint64_t walk,
+				  uint64_t pm)
+{
+	struct verdict_range r = {
+		.start = BASE + page * 4096, .pages = pages, .cls = cls,
+		.level = level, .walk_pfn = walk, .pagemap_pfn = pm,
+	};
+
+	r.detail.walk_kind = walk == NO_PFN ? PTWALK_KIND_NONE :
+					      PTWALK_KIND_PRESENT;
+	r.detail.pm_state = pm == NO_PFN ? PM_STATE_NONE : PM_STATE_PRESENT;
+	return r;
+}
+
+/*
+ * One VMA with a THP, a pfn map finding and a mismatch, one [vsyscall]
+ * that is not examined; the name holds characters JSON must escape.
+ */
+static void feed(struct doc *d, bool with_mismatch)
+{
+	struct maps_entry vma = {
+		.start = BASE, .end = BASE + 0x10000, .perms = "rw-p",
+		.name = "/tmp/we\"ird\\name\n",
+	};
+	struct maps_entry vsys = {
+		.start = 0xffffffffff600000ULL, .end = 0xffffffffff601000ULL,
+		.perms = "--xp", .name = "[vsyscall]",
+	};
+	struct compare_summary sum = {
+		.huge = HUGE_THP | HUGE_THP_PTE,
+		.vm_flags = PTWALK_VM_READ | PTWALK_VM_WRITE | PTWALK_VM_ANON,
+		.have_vm_flags = 1,
+	};
+	struct verdict_range rs[] = {
+		range(0, 8, CLASS_MATCH, PTWALK_LEVEL_PMD, 0x1000, 0x1000),
+		range(8, 4, CLASS_NOT_PRESENT, PTWALK_LEVEL_NONE, NO_PFN, NO_PFN),
+		range(12, 3, CLASS_PFNMAP_HIDDEN, PTWALK_LEVEL_PTE, 0xfd000, NO_PFN),
+		range(15, 1, with_mismatch ? CLASS_MISMATCH : CLASS_PFN_ZEROED,
+		      PTWALK_LEVEL_PTE, 0x2000, with_mismatch ? 0x2001 : NO_PFN),
+	};
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		report_range(&rs[i], &d->r);
+		sum.pages[rs[i].cls] += rs[i].pages;
+	}
+	report_vma(&d->r, &vma, vma.start, vma.end, &sum, true);
+	memset(&sum, 0, sizeof(sum));
+	report_vma(&d->r, &vsys, vsys.start, vsys.end, &sum, false);
+}
+
+static struct json_object *get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	assert_true(json_object_object_get_ex(o, key, &v));
+	return v;
+}
+
+static void json_schema(void **state)
+{
+	struct json_object *o, *vmas, *ranges, *v, *r;
+	struct doc d;
+
+	(void)state;
+	doc_open(&d, REPORT_JSON);
+	feed(&d, true);
+	doc_finish(&d, "we\"ird");
+	o = json_tokener_parse(d.buf);
+	assert_non_null(o);
+	assert_int_equal(json_object_get_int(get(o, "pid")), 42);
+	assert_string_equal(json_object_get_string(get(o, "comm")), "we\"ird");
+	assert_int_equal(json_object_get_int64(get(o, "pages")), 16);
+	assert_string_equal(json_object_get_string(get(o, "verdict")),
+			    "mismatch");
+	assert_int_equal(json_object_get_int64(get(get(o, "summary"), "match")), 8);
+	assert_int_equal(json_object_get_int64(get(get(o, "summary"),
+						   "pfnmap_hidden")), 3);
+	assert_int_equal(json_object_get_int64(get(get(o, "summary"),
+						   "mismatch")), 1);
+	assert_int_equal(json_object_object_length(get(o, "summary")),
+			 NR_CLASSES);
+
+	vmas = get(o, "vmas");
+	assert_int_equal(json_object_array_length(vmas), 2);
+	v = json_object_array_get_idx(vmas, 0);
+	assert_string_equal(json_object_get_string(get(v, "start")),
+			    "0x7f0000000000");
+	assert_string_equal(json_object_get_string(get(v, "end")),
+			    "0x7f0000010000");
+	assert_string_equal(json_object_get_string(get(v, "perms")), "rw-p");
+	assert_string_equal(json_object_get_string(get(v, "name")),
+			    "/tmp/we\"ird\\name\n");
+	assert_int_equal(json_object_array_length(get(v, "vm_flags")), 3);
+	assert_string_equal(json_object_get_string(
+		json_object_array_get_idx(get(v, "vm_flags"), 2)), "anon");
+	assert_string_equal(json_object_get_string(
+		json_object_array_get_idx(get(v, "huge"), 1)), "thp-pte");
+	assert_true(json_object_get_boolean(get(v, "examined")));
+	v = json_object_array_get_idx(vmas, 1);
+	assert_false(json_object_get_boolean(get(v, "examined")));
+	assert_int_equal(json_object_array_length(get(v, "vm_flags")), 0);
+
+	ranges = get(o, "ranges");
+	assert_int_equal(json_object_array_length(ranges), 4);
+	r = json_object_array_get_idx(ranges, 1);
+	assert_string_equal(json_object_get_string(get(r, "start")),
+			    "0x7f0000008000");
+	assert_int_equal(json_object_get_int64(get(r, "pages")), 4);
+	assert_string_equal(json_object_get_string(get(r, "class")),
+			    "not_present");
+	assert_null(get(r, "level"));
+	assert_null(get(r, "walk_pfn"));
+	assert_null(get(r, "pagemap_pfn"));
+	r = json_object_array_get_idx(ranges, 0);
+	assert_string_equal(json_object_get_string(get(r, "level")), "pmd");
+	assert_string_equal(json_object_get_string(get(r, "walk_pfn")),
+			    "0x1000");
+	r = json_object_array_get_idx(ranges, 2);
+	assert_string_equal(json_object_get_string(get(r, "class")),
+			    "pfnmap_hidden");
+	assert_null(get(r, "pagemap_pfn"));
+	json_object_put(o);
+	free(d.buf);
+}
+
+static void json_empty(void **state)
+{
+	struct json_object *o;
+	struct doc d;
+
+	(void)state;
+	doc_open(&d, REPORT_JSON);
+	doc_finish(&d, "");
+	o = json_tokener_parse(d.buf);
+	assert_non_null(o);
+	assert_int_equal(json_object_array_length(get(o, "vmas")), 0);
+	assert_int_equal(json_object_array_length(get(o, "ranges")), 0);
+	assert_string_equal(json_object_get_string(get(o, "verdict")), "ok");
+	json_object_put(o);
+	free(d.buf);
+}
+
+static void text_mismatch(void **state)
+{
+	struct doc d;
+
+	(void)state;
+	doc_open(&d, REPORT_TEXT);
+	feed(&d, true);
+	assert_true(report_has_mismatch(&d.r));
+	doc_finish(&d, "target");
+	assert_non_null(strstr(d.buf,
+		"ptcompare: pid 42 (target), kernel 6.1.0: 16 pages examined in 2 VMAs\n"));
+	/* the table row: counts per class, huge kinds, name, VM flags */
+	assert_non_null(strstr(d.buf,
+		"0x7f0000000000-0x7f0000010000 rw-p       16       8       4       3       0       0       0       1  thp,thp-pte"));
+	assert_non_null(strstr(d.buf, "[read,write,anon]\n"));
+	assert_non_null(strstr(d.buf, "(not examined: outside the process's page tables) [vsyscall]"));
+	/* a name cannot break the table: control characters are escaped */
+	assert_non_null(strstr(d.buf, " /tmp/we\"ird\\name\\012 [read,write,anon]\n"));
+	/* findings: neither match nor not_present, both sides shown */
+	assert_null(strstr(strstr(d.buf, "\nfindings:"), " match "));
+	assert_null(strstr(strstr(d.buf, "\nfindings:"), "not_present"));
+	assert_non_null(strstr(d.buf,
+		"  0x7f000000c000      3 pages  pfnmap_hidden pte  ptwalk: pfn 0xfd000 (phys 0xfd000000); pagemap: hole\n"));
+	assert_non_null(strstr(d.buf,
+		"  0x7f000000f000      1 page   mismatch      pte  ptwalk: pfn 0x2000 (phys 0x2000000); pagemap: pfn 0x2001\n"));
+	assert_non_null(strstr(d.buf, "\n  mismatch: the page tables and pagemap disagree"));
+	assert_non_null(strstr(d.buf,
+		"\nverdict: MISMATCH: 1 of 16 pages differ between the page tables and pagemap\n"));
+	free(d.buf);
+}
+
+static void text_zeroed_said_once(void **state)
+{
+	struct doc d;
+	char *note;
+
+	(void)state;
+	doc_open(&d, REPORT_TEXT);
+	feed(&d, false);
+	feed(&d, false);
+	assert_false(report_has_mismatch(&d.r));
+	doc_finish(&d, "target");
+	/* no finding per zeroed range: one note with the count */
+	assert_null(strstr(d.buf, "pfn_zeroed    pte"));
+	note = strstr(d.buf, "note: pagemap hid the frame numbers of 2 present pages");
+	assert_non_null(note);
+	assert_null(strstr(note + 1, "note: pagemap hid"));
+	assert_non_null(strstr(d.buf,
+		"\nverdict: ok: all 32 pages explained (16 match, 8 not_present, 6 pfnmap_hidden, 2 pfn_zeroed)\n"));
+	free(d.buf);
+}
+
+static void text_nothing(void **state)
+{
+	struct doc d;
+
+	(void)state;
+	doc_open(&d, REPORT_TEXT);
+	doc_finish(&d, "idle");
+	assert_non_null(strstr(d.buf, "\nfindings: none\n"));
+	assert_non_null(strstr(d.buf, "\nverdict: ok: all 0 pages explained (no pages)\n"));
+	free(d.buf);
+}
+
+/* A report whose output cannot be written says so. */
+static void write_error(void **state)
+{
+	struct report_target t = { .pid = 1, .comm = "", .kernel = "" };
+	struct report r;
+	FILE *full = fopen("/dev/full", "w");
+
+	(void)state;
+	if (!full)
+		skip();
+	report_init(&r, REPORT_TEXT, full, tmpfile(), tmpfile());
+	assert_true(report_finish(&r, &t) < 0);
+	fclose(r.vmas);
+	fclose(r.ranges);
+	fclose(full);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(json_schema),
+		cmocka_unit_test(json_empty),
+		cmocka_unit_test(text_mismatch),
+		cmocka_unit_test(text_zeroed_said_once),
+		cmocka_unit_test(text_nothing),
+		cmocka_unit_test(write_error),
+	};
+
+	return cmocka_run_group_tests_name("report", tests, NULL, NULL);
+}
