@@ -357,7 +357,66 @@ static bool memory_bounded(struct vmtest *t)
 	return ok;
 }
 
+/*
+ * The fixture's impostor claims frames that pagemap contradicts on every
+ * read: every page is a mismatch, re-read and still wrong, exit 1, and
+ * both sides' values are those of the impostor and of the oracle.
+ */
+static bool mismatch_exit_1(struct vmtest *t)
+{
+	const char *liar = PTWALK_DEFAULT_DEBUGFS "/ptwalk_fixture_liar";
+	size_t len = 8 * PAGE, i;
+	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	char range[64], pid[16];
+	const char *argv[] = { "ptcompare", "--debugfs", liar, "--range",
+			       range, pid, NULL };
+	struct ptwalk_fixture_translate o;
+	struct pc_result r;
+	struct pc_range pr;
+	bool ok;
+
+	if (!p)
+		return false;
+	touch_write(p, len);
+	ok = pc_json_from(t, &r, getpid(), A(p), A(p) + len, liar, 1) &&
+	     (!strcmp(json_object_get_string(json_object_object_get(r.doc,
+				"verdict")), "mismatch") ||
+	      fail(t, "verdict is not mismatch")) &&
+	     (json_object_get_int64(json_object_object_get(json_object_object_get(
+			r.doc, "summary"), "mismatch")) == 8 ||
+	      fail(t, "expected 8 mismatching pages: %s", r.out)) &&
+	     (strstr(r.err, " rereads=3 ") ||
+	      fail(t, "expected 3 re-reads: %s", r.err));
+	for (i = 0; ok && i < 8; i++) {
+		uint64_t addr = A(p) + i * PAGE;
+
+		ok = oracle(t, addr, &o) && pc_find(t, &r, addr, &pr) &&
+		     (!strcmp(pr.cls, "mismatch") ||
+		      fail(t, "page %zu: %s", i, pr.cls)) &&
+		     (pr.walk_pfn + (addr - pr.start) / PAGE ==
+		      PTWALK_FIXTURE_LIAR_PFN + i ||
+		      fail(t, "page %zu: walk_pfn not the impostor's", i)) &&
+		     (pr.pagemap_pfn + (addr - pr.start) / PAGE == o.pfn ||
+		      fail(t, "page %zu: pagemap_pfn not the oracle's", i));
+	}
+	pc_free(&r);
+	/* the human report says it too, and exits 1 */
+	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, A(p),
+		 A(p) + len);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	ok = ok && pc_run(t, &r, argv) &&
+	     (r.status == 1 || fail(t, "text report exit %d", r.status)) &&
+	     (strstr(r.out, "\nverdict: MISMATCH: 8 of 8 pages differ") ||
+	      fail(t, "no MISMATCH verdict: %s", r.out)) &&
+	     (strstr(r.out, " mismatch      pte  ptwalk: pfn 0x12345 ") ||
+	      fail(t, "no mismatch finding: %s", r.out));
+	pc_free(&r);
+	munmap(p, len);
+	return ok;
+}
+
 const struct vmtest_case ptcompare_cases[] = {
+	{ "ptcompare_mismatch_exit_1", mismatch_exit_1 },
 	{ "ptcompare_whole_process_json", whole_process_json },
 	{ "ptcompare_text_report", text_report },
 	{ "ptcompare_vvar_hidden", vvar_hidden },

@@ -149,9 +149,16 @@ static const char *const classes[] = {
 bool pc_json(struct vmtest *t, struct pc_result *r, pid_t pid, uint64_t start,
 	     uint64_t end)
 {
+	return pc_json_from(t, r, pid, start, end, PTWALK_DEFAULT_DEBUGFS, 0);
+}
+
+bool pc_json_from(struct vmtest *t, struct pc_result *r, pid_t pid,
+		  uint64_t start, uint64_t end, const char *debugfs,
+		  int want_status)
+{
 	char range[64], pidstr[16];
-	const char *argv[] = { "ptcompare", "--json", "--stats", "--range",
-			       range, pidstr, NULL };
+	const char *argv[] = { "ptcompare", "--json", "--stats", "--debugfs",
+			       debugfs, "--range", range, pidstr, NULL };
 	enum json_tokener_error jerr;
 	struct json_object *summary, *ranges;
 	uint64_t total = 0, sum = 0, next = start;
@@ -162,9 +169,9 @@ bool pc_json(struct vmtest *t, struct pc_result *r, pid_t pid, uint64_t start,
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
 	if (!pc_run(t, r, argv))
 		return false;
-	if (r->status != 0)
-		return fail(t, "ptcompare --json exited %d: %s", r->status,
-			    r->err);
+	if (r->status != want_status)
+		return fail(t, "ptcompare --json exited %d, expected %d: %s",
+			    r->status, want_status, r->err);
 	r->doc = json_tokener_parse_verbose(r->out, &jerr);
 	if (!r->doc)
 		return fail(t, "ptcompare printed invalid JSON: %s",

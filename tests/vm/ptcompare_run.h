@@ -35,6 +35,11 @@ void pc_free(struct pc_result *r);
 bool pc_json(struct vmtest *t, struct pc_result *r, pid_t pid, uint64_t start,
 	     uint64_t end);
 
+/* Same, asking the ptwalk under debugfs, expecting exit want_status. */
+bool pc_json_from(struct vmtest *t, struct pc_result *r, pid_t pid,
+		  uint64_t start, uint64_t end, const char *debugfs,
+		  int want_status);
+
 /* The range covering addr. */
 bool pc_find(struct vmtest *t, const struct pc_result *r, uint64_t addr,
 	     struct pc_range *out);
