@@ -118,7 +118,8 @@ void text_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 		snprintf(flags, sizeof(flags), "gone");
 	fprintf(r->vmas, "  %-10s ", huge);
 	put_name(r->vmas, m->name);
-	fprintf(r->vmas, "%s [%s]\n", m->deleted ? " (deleted)" : "", flags);
+	/* the name keeps maps' own " (deleted)" suffix */
+	fprintf(r->vmas, " [%s]\n", flags);
 }
 
 void text_head(struct report *r, const struct report_target *t)

@@ -8,13 +8,27 @@ while [ ! -s /tmp/ranges ]; do sleep 0.1; done
 sleep 0.2
 echo "target pid $pid maps:"
 sed 's/^/  /' /tmp/ranges
+echo
+echo "--- ptcompare $pid"
+ptcompare "$pid"
+echo "(exit status $?)"
+read -r name start end < /tmp/ranges
+echo
+echo "--- ptcompare --json --range $start-$end $pid  ($name)"
+ptcompare --json --range "$start-$end" "$pid"
+echo
+echo "--- what a mismatch looks like: the test fixture's impostor claims frames pagemap contradicts"
+echo "--- ptcompare --debugfs /sys/kernel/debug/ptwalk_fixture_liar --range $start-$end $pid"
+ptcompare --debugfs /sys/kernel/debug/ptwalk_fixture_liar --range "$start-$end" "$pid" > /tmp/liar.txt
+status=$?
+sed -n '/^findings/,$p' /tmp/liar.txt
+echo "(exit status $status)"
+echo
+echo "--- raw pagemap entries of the first page of each mapping"
 while read -r name start end; do
-	echo
-	echo "--- $name: ptcompare --range $start-$end $pid"
-	ptcompare --range "$start-$end" "$pid"
 	pm=$(dd if=/proc/$pid/pagemap bs=8 skip=$((start / 4096)) count=1 2>/dev/null |
 		od -An -tx8 | tr -d ' ')
-	echo "    pagemap entry of the first page: 0x$pm (bit 63 = present, bits 0-54 = pfn)"
+	echo "    $name: 0x$pm (bit 63 = present, bits 0-54 = pfn)"
 done < /tmp/ranges
 bar=$(for d in /sys/bus/pci/devices/*; do
 	[ "$(cat "$d/vendor")" = 0x1234 ] && head -1 "$d/resource" | cut -d' ' -f1; done)
