@@ -91,5 +91,7 @@ extern const struct vmtest_case error_cases[];
 extern const size_t nr_error_cases;
 extern const struct vmtest_case ptcompare_cases[];
 extern const size_t nr_ptcompare_cases;
+extern const struct vmtest_case stress_cases[];
+extern const size_t nr_stress_cases;
 
 #endif /* PTWALK_VMTEST_H */
