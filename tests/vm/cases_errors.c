@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -300,6 +301,15 @@ static int become_nobody(void)
 	return setgid(65534) || setuid(65534) ? -1 : 0;
 }
 
+/*
+ * Root in a new user namespace: every capability there, none in the
+ * initial namespace; the file mode lets it open, ptwalk must refuse.
+ */
+static int enter_user_namespace(void)
+{
+	return unshare(CLONE_NEWUSER);
+}
+
 static bool privileges(struct vmtest *t)
 {
 	struct stat st;
@@ -319,6 +329,11 @@ static bool privileges(struct vmtest *t)
 	err = open_in_child(t, become_nobody);
 	if (err != EACCES)
 		return fail(t, "uid 65534: %s, expected EACCES",
+			    err ? strerror(err) : "opened");
+	err = open_in_child(t, enter_user_namespace);
+	if (err != EPERM)
+		return fail(t, "root in a user namespace: %s, expected EPERM",
+			    err == 200 ? "unshare failed" :
 			    err ? strerror(err) : "opened");
 	return true;
 }

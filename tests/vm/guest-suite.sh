@@ -78,6 +78,14 @@ if out=$(ptcompare $$) && echo "$out" | grep -q "^verdict: ok: all " &&
 else
 	tap FAIL ptcompare_shell_report "exit $?, output: $(echo "$out" | tail -2)"
 fi
+# root in a user namespace has no CAP_SYS_ADMIN in the initial one
+msg=$(unshare -U ptcompare $$ 2>&1 >/dev/null)
+got=$?
+if [ "$got" = 2 ] && echo "$msg" | grep -q "CAP_SYS_ADMIN in the initial namespace"; then
+	tap OK ptcompare_user_namespace
+else
+	tap FAIL ptcompare_user_namespace "exit $got (want 2), said: $msg"
+fi
 ptcompare_exit ptcompare_unknown_option 2 "unknown option" --frobnicate $$
 ptcompare_exit ptcompare_bad_pid 2 "bad PID" 12abc
 if [ "$(cat /sys/kernel/debug/ptwalk/abi_version)" = 1 ]; then

@@ -93,5 +93,7 @@ extern const struct vmtest_case ptcompare_cases[];
 extern const size_t nr_ptcompare_cases;
 extern const struct vmtest_case stress_cases[];
 extern const size_t nr_stress_cases;
+extern const struct vmtest_case fuzz_cases[];
+extern const size_t nr_fuzz_cases;
 
 #endif /* PTWALK_VMTEST_H */
