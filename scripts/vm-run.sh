@@ -36,6 +36,16 @@ cp /bin/busybox "$root/bin/busybox"
 cp "$top/tests/vm/guest-init.sh" "$root/init"
 cp "$top/tests/vm/guest-suite.sh" "$top/tests/vm/demo.sh" "$root/tests/"
 cp "$top/module/ptwalk.ko" "$top/tests/fixture/ptwalk_fixture.ko" "$root/lib/"
+# zram and its allocator, for the swap tests, when the kernel has them as
+# modules (a kernel with them built in needs nothing here)
+for m in zsmalloc zram; do
+	f=$(find "/lib/modules/$krel" -name "$m.ko*" 2>/dev/null | head -1)
+	case $f in
+	*.ko) cp "$f" "$root/lib/" ;;
+	*.ko.xz) xz -dc "$f" > "$root/lib/$m.ko" ;;
+	*.ko.zst) zstd -qdc "$f" > "$root/lib/$m.ko" ;;
+	esac
+done
 printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 

@@ -17,6 +17,9 @@
 #include "ptcompare_run.h"
 #include "vmtest.h"
 
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
 #ifndef MADV_COLLAPSE
 #define MADV_COLLAPSE 25	/* 6.1 */
 #endif
@@ -146,7 +149,127 @@ static bool churn_scans(struct vmtest *t)
 	return ok;
 }
 
+/*
+ * Pages pushed to zram swap with MADV_PAGEOUT: ptwalk sees swap entries,
+ * the oracle sees nothing mapped, ptcompare calls them swapped (same type
+ * and offset on both sides); touched again they come back intact.
+ */
+static bool swapped_pages(struct vmtest *t)
+{
+	size_t len = 256 * PAGE, i, swapped = 0;
+	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	struct ptwalk_fixture_translate o;
+	struct pc_result r = { 0 };
+	struct pc_range pr;
+	bool ok;
+
+	if (!p)
+		return false;
+	for (i = 0; i < len; i++)
+		p[i] = (char)(i * 7 + i / PAGE);
+	if (madvise(p, len, MADV_PAGEOUT))
+		return fail(t, "MADV_PAGEOUT: %s", strerror(errno));
+	ok = walk(t, getpid(), (uint64_t)(uintptr_t)p,
+		  (uint64_t)(uintptr_t)p + len) &&
+	     pc_json(t, &r, getpid(), (uint64_t)(uintptr_t)p,
+		     (uint64_t)(uintptr_t)p + len);
+	for (i = 0; ok && i < len / PAGE; i++) {
+		uint64_t addr = (uint64_t)(uintptr_t)p + i * PAGE;
+		const struct ptwalk_record *rec =
+			ptwalk_find(t->recs, t->nr_recs, addr);
+		bool sw = rec && rec->kind == PTWALK_KIND_SWAP;
+
+		swapped += sw;
+		ok = oracle(t, addr, &o) && pc_find(t, &r, addr, &pr) &&
+		     (!sw || o.status == PTWALK_FIXTURE_NOT_MAPPED ||
+		      fail(t, "page %zu: swap entry, but the oracle maps it", i)) &&
+		     (!strcmp(pr.cls, sw ? "swapped" : "match") ||
+		      fail(t, "page %zu: ptwalk kind %u, ptcompare %s", i,
+			   rec ? rec->kind : 0, pr.cls));
+	}
+	pc_free(&r);
+	ok = ok && (swapped >= len / PAGE / 2 ||
+		    fail(t, "MADV_PAGEOUT swapped only %zu of %zu pages (no swap?)",
+			 swapped, len / PAGE));
+	for (i = 0; ok && i < len; i++)
+		if (p[i] != (char)(i * 7 + i / PAGE))
+			ok = fail(t, "byte %zu changed across swap", i);
+	if (ok)
+		printf("# swapped_pages: %zu of %zu pages swapped, all agreed\n",
+		       swapped, len / PAGE);
+	munmap(p, len);
+	return ok;
+}
+
+/*
+ * Compaction migrates the target's pages while ptcompare scans it: frames
+ * change under the scan, migration entries appear; no scan may call that a
+ * mismatch.  The frames that moved are counted, so the case shows that it
+ * exercised migration at all.
+ */
+static bool migration_during_scans(struct vmtest *t)
+{
+	size_t len = 64 * MIB, i, moved = 0;
+	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	char pidstr[16];
+	const char *argv[] = { "ptcompare", "--json", pidstr, NULL };
+	struct tally tally = { 0 };
+	uint64_t *before;
+	pid_t compactor;
+	bool ok = true;
+	int scan;
+
+	if (!p)
+		return false;
+	before = calloc(len / PAGE, sizeof(*before));
+	if (!before)
+		return fail(t, "out of memory");
+	touch_write(p, len);
+	if (!walk(t, getpid(), (uint64_t)(uintptr_t)p,
+		  (uint64_t)(uintptr_t)p + len))
+		return false;
+	for (i = 0; i < len / PAGE; i++)
+		before[i] = ptwalk_pfn_at(ptwalk_find(t->recs, t->nr_recs,
+			(uint64_t)(uintptr_t)p + i * PAGE),
+			(uint64_t)(uintptr_t)p + i * PAGE);
+	compactor = fork();
+	if (compactor == 0) {
+		for (;;) {
+			FILE *f = fopen("/proc/sys/vm/compact_memory", "w");
+
+			if (f) {
+				fputs("1\n", f);
+				fclose(f);
+			}
+		}
+	}
+	/* this process is the target: it waits in pc_run while scanned */
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)getpid());
+	for (scan = 0; ok && scan < 20; scan++) {
+		struct pc_result r;
+
+		ok = pc_run(t, &r, argv) && scan_done(t, &r, &tally);
+		pc_free(&r);
+	}
+	kill(compactor, SIGKILL);
+	waitpid(compactor, NULL, 0);
+	ok = ok && walk(t, getpid(), (uint64_t)(uintptr_t)p,
+			(uint64_t)(uintptr_t)p + len);
+	for (i = 0; ok && i < len / PAGE; i++)
+		moved += before[i] != ptwalk_pfn_at(ptwalk_find(t->recs,
+			t->nr_recs, (uint64_t)(uintptr_t)p + i * PAGE),
+			(uint64_t)(uintptr_t)p + i * PAGE);
+	printf("# migration: %u scans, %zu of %zu pages moved: transient=%" PRIu64
+	       " swapped=%" PRIu64 " mismatch=%" PRIu64 "\n", tally.scans, moved,
+	       len / PAGE, tally.pages[5], tally.pages[4], tally.pages[6]);
+	free(before);
+	munmap(p, len);
+	return ok && (moved || fail(t, "compaction moved no page: nothing tested"));
+}
+
 const struct vmtest_case stress_cases[] = {
 	{ "ptcompare_churn_no_false_mismatch", churn_scans },
+	{ "swapped_pages", swapped_pages },
+	{ "ptcompare_migration_no_false_mismatch", migration_during_scans },
 };
 const size_t nr_stress_cases = sizeof(stress_cases) / sizeof(stress_cases[0]);
