@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <setjmp.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "../../user/source.h"
+
+/* A "pagemap" of n entries in a temporary file: entry i holds i + 100. */
+static int fake_pagemap(size_t n)
+{
+	FILE *f = tmpfile();
+	size_t i;
+
+	assert_non_null(f);
+	for (i = 0; i < n; i++) {
+		uint64_t v = i + 100;
+
+		assert_int_equal(fwrite(&v, sizeof(v), 1, f), 1);
+	}
+	fflush(f);
+	return dup(fileno(f));	/* the FILE leaks for the test's life: fine */
+}
+
+static void pagemap_reads_and_short_reads(void **state)
+{
+	struct proc_source src = { .pid = getpid() };
+	struct compare_io io;
+	uint64_t out[8];
+
+	(void)state;
+	src.pagemap_fd = fake_pagemap(6);
+	proc_source_io(&src, &io);
+	/* entries 2..5 live at offset 2 * 8: address 2 pages in */
+	assert_int_equal(io.read_pagemap(io.ctx, 2 * 4096, 4, out), 0);
+	assert_int_equal(out[0], 102);
+	assert_int_equal(out[3], 105);
+	assert_int_equal(src.pagemap_bytes, 32);
+	/* a read that runs out (the process lost its mm) is ESRCH */
+	assert_int_equal(io.read_pagemap(io.ctx, 4 * 4096, 4, out), -ESRCH);
+	close(src.pagemap_fd);
+	/* a read error is passed on */
+	src.pagemap_fd = -1;
+	assert_int_equal(io.read_pagemap(io.ctx, 0, 1, out), -EBADF);
+}
+
+static void process_facts(void **state)
+{
+	char comm[64];
+	pid_t child;
+	int status;
+
+	(void)state;
+	assert_true(proc_alive(getpid()));
+	proc_comm(getpid(), comm, sizeof(comm));
+	assert_string_equal(comm, "test_source");
+	assert_true(self_peak_rss_kib() > 0);
+	child = fork();
+	if (child == 0)
+		_exit(0);
+	usleep(100000);
+	assert_false(proc_alive(child));	/* a zombie */
+	waitpid(child, &status, 0);
+	assert_false(proc_alive(child));	/* gone */
+	proc_comm(child, comm, sizeof(comm));
+	assert_string_equal(comm, "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(pagemap_reads_and_short_reads),
+		cmocka_unit_test(process_facts),
+	};
+
+	return cmocka_run_group_tests_name("source", tests, NULL, NULL);
+}
