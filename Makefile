@@ -2,6 +2,7 @@
 #   make                 module/ptwalk.ko and user/ptcompare
 #   make check           unit tests, kernel lint, VM lane; ends "N passed, N failed"
 #   make demo            set up what is missing, boot the VM, show a translation
+#   make bench           boot the VM and measure pagemap vs ptwalk vs ptcompare
 #   make KDIR=/path      build against another kernel tree
 KDIR ?= $(shell $(CURDIR)/scripts/find-kdir.sh)
 KREL = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
@@ -40,6 +41,15 @@ $(BUILD)/vmtest: $(VMTEST_SRCS) $(wildcard tests/vm/*.h) user/ptwalk_client.h mo
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -static -o $@ $(VMTEST_SRCS) -ljson-c
 
+$(BUILD)/ptbench: tests/bench/ptbench.c user/maps.c user/ptwalk_client.c user/maps.h user/ptwalk_client.h
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -static -o $@ tests/bench/ptbench.c user/maps.c user/ptwalk_client.c
+
+# Benchmarks print numbers and ratios; they assert nothing.
+bench: all fixture $(BUILD)/ptbench
+	@echo "booting Debian's $(KREL) under QEMU for the benchmark (several minutes)..."
+	VM_MEM=8G VM_TIMEOUT=3600 scripts/vm-run.sh $(BUILD)/bench $(KREL) bench $(BUILD)/ptbench:/bin/ptbench $(CURDIR)/user/ptcompare:/bin/ptcompare
+
 $(BUILD)/demo_target: tests/vm/demo_target.c tests/fixture/fixture_abi.h
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -static -o $@ $<
@@ -77,4 +87,4 @@ clean:
 	$(MAKE) -C user clean
 	rm -rf $(BUILD)
 
-.PHONY: all module fixture user unit-build vm-build check check-unit check-lint check-vm demo demo-run clean
+.PHONY: bench all module fixture user unit-build vm-build check check-unit check-lint check-vm demo demo-run clean

@@ -6,7 +6,7 @@
 #
 # usage: scripts/vm-run.sh OUTDIR KREL MODE [extra files: SRC:DEST ...]
 #   KREL: kernel release, e.g. 6.1.0-56-amd64 (/boot/vmlinuz-KREL)
-#   MODE: test | demo
+#   MODE: test | demo | bench
 # Env: VM_TIMEOUT (seconds, default 600), VM_MEM (default 4G), VM_ACCEL
 # (tcg, the default, or kvm).
 set -euo pipefail
@@ -34,7 +34,7 @@ chmod 0755 "$root"	# mktemp makes it 0700: unprivileged test users need to reach
 mkdir -p "$root"/{bin,lib,tests,etc,proc,sys,dev,tmp}
 cp /bin/busybox "$root/bin/busybox"
 cp "$top/tests/vm/guest-init.sh" "$root/init"
-cp "$top/tests/vm/guest-suite.sh" "$top/tests/vm/demo.sh" "$root/tests/"
+cp "$top/tests/vm/guest-suite.sh" "$top/tests/vm/demo.sh" "$top/tests/vm/bench.sh" "$root/tests/"
 cp "$top/module/ptwalk.ko" "$top/tests/fixture/ptwalk_fixture.ko" "$root/lib/"
 # zram and its allocator, for the swap tests, when the kernel has them as
 # modules (a kernel with them built in needs nothing here)
@@ -98,7 +98,7 @@ tr -d '\r' < "$out/guest.log" > "$out/guest.txt"
 	fi
 } > "$out/vm.tap"
 sed -n '/^PTWALK-DMESG-BEGIN$/,/^PTWALK-DMESG-END$/p' "$out/guest.txt" > "$out/dmesg.txt"
-if [ "$mode" = demo ]; then
+if [ "$mode" = demo ] || [ "$mode" = bench ]; then
 	sed -n '/^PTWALK-GUEST-BEGIN$/,/^PTWALK-DMESG-BEGIN$/p' "$out/guest.txt" |
 		grep -v -e '^PTWALK-' -e '^ok - insmod'
 fi

@@ -14,6 +14,10 @@ if [ "$mode" = demo ]; then
 	. /tests/demo.sh
 	return 0 2>/dev/null || exit 0
 fi
+if [ "$mode" = bench ]; then
+	. /tests/bench.sh
+	return 0 2>/dev/null || exit 0
+fi
 
 # zram swap, for the swapped-page tests (Debian builds zram as a module)
 [ -e /lib/zram.ko ] && insmod /lib/zsmalloc.ko && insmod /lib/zram.ko

@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * make bench, guest side: for each target process, the time to read
+ *   A  /proc/PID/pagemap for every VMA with large preads (the floor for
+ *      any pagemap-based tool),
+ *   B  ptwalk's records for the same VMAs,
+ *   C  a full `ptcompare PID`,
+ *   D  pagemap one 8-byte pread per page (what most tools do),
+ * the median of several runs each, the ratios, the bytes read, and
+ * ptcompare's peak RSS.  Prints numbers; asserts nothing.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "../../user/maps.h"
+#include "../../user/ptwalk_client.h"
+
+#define PAGE		4096ULL
+#define MIB		(1ULL << 20)
+#define GIB		(1ULL << 30)
+#define RUNS		5
+#define PM_CHUNK	(64 * 1024)	/* entries per pread for A: 512 KiB */
+#define NAIVE_CAP	(1ULL << 20)	/* D reads at most this many pages */
+
+struct vma_list {
+	uint64_t (*r)[2];
+	size_t n;
+};
+
+struct result {
+	double ms;
+	uint64_t bytes;
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The VMAs of pid below the user address space limit. */
+static void read_vmas(pid_t pid, struct vma_list *v)
+{
+	char path[64], *line = NULL;
+	size_t size = 0, cap = 0;
+	struct maps_entry e;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "r");
+	v->n = 0;
+	while (f && getline(&line, &size, f) > 0) {
+		if (!maps_parse_line(line, &e) || !strcmp(e.name, "[vsyscall]"))
+			continue;
+		if (v->n == cap) {
+			cap = cap ? 2 * cap : 256;
+			v->r = realloc(v->r, cap * sizeof(*v->r));
+		}
+		v->r[v->n][0] = e.start;
+		v->r[v->n][1] = e.end;
+		v->n++;
+	}
+	free(line);
+	if (f)
+		fclose(f);
+}
+
+static struct result bench_pagemap(pid_t pid, const struct vma_list *v,
+				   bool naive, uint64_t *pages_done)
+{
+	static uint64_t buf[PM_CHUNK];
+	struct result res = { 0 };
+	char path[64];
+	uint64_t done = 0;
+	double t0;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)pid);
+	fd = open(path, O_RDONLY);
+	t0 = now_ms();
+	for (size_t i = 0; fd >= 0 && i < v->n; i++) {
+		for (uint64_t a = v->r[i][0]; a < v->r[i][1];) {
+			uint64_t n = (v->r[i][1] - a) / PAGE;
+			ssize_t got;
+
+			if (naive && done >= NAIVE_CAP)
+				goto out;
+			if (naive || n > PM_CHUNK)
+				n = naive ? 1 : PM_CHUNK;
+			got = pread(fd, buf, n * 8, (off_t)(a / PAGE * 8));
+			if (got <= 0)
+				goto out;
+			res.bytes += (uint64_t)got;
+			a += (uint64_t)got / 8 * PAGE;
+			done += (uint64_t)got / 8;
+		}
+	}
+out:
+	res.ms = now_ms() - t0;
+	if (fd >= 0)
+		close(fd);
+	if (pages_done)
+		*pages_done = done;
+	return res;
+}
+
+static struct result bench_walk(pid_t pid, const struct vma_list *v)
+{
+	static struct ptwalk_record recs[4096];
+	struct result res = { 0 };
+	int fd = ptwalk_open(PTWALK_DEFAULT_DEBUGFS, PTWALK_QUERY_FILE, O_RDWR);
+	double t0 = now_ms();
+
+	for (size_t i = 0; fd >= 0 && i < v->n; i++) {
+		ssize_t n;
+
+		if (ptwalk_query(fd, pid, v->r[i][0], v->r[i][1]))
+			break;
+		while ((n = ptwalk_read(fd, recs, 4096)) > 0)
+			res.bytes += (uint64_t)n * sizeof(recs[0]);
+	}
+	res.ms = now_ms() - t0;
+	if (fd >= 0)
+		close(fd);
+	return res;
+}
+
+/* A full ptcompare run; its --stats line gives bytes and peak RSS. */
+static struct result bench_ptcompare(pid_t pid, uint64_t *rss_kib)
+{
+	char pidstr[16], line[512] = "";
+	const char *argv[] = { "ptcompare", "--stats", pidstr, NULL };
+	posix_spawn_file_actions_t fa;
+	struct result res = { 0 };
+	unsigned long long pm = 0, recs = 0, rss = 0;
+	const char *s;
+	double t0;
+	pid_t pc;
+	FILE *f;
+
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/tmp/bench.err",
+					 O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	t0 = now_ms();
+	if (posix_spawn(&pc, "/bin/ptcompare", &fa, NULL, (char *const *)argv,
+			NULL) == 0)
+		waitpid(pc, NULL, 0);
+	res.ms = now_ms() - t0;
+	posix_spawn_file_actions_destroy(&fa);
+	f = fopen("/tmp/bench.err", "r");
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	if ((s = strstr(line, "pagemap_bytes=")))
+		sscanf(s, "pagemap_bytes=%llu", &pm);
+	if ((s = strstr(line, "ptwalk_records=")))
+		sscanf(s, "ptwalk_records=%llu", &recs);
+	if ((s = strstr(line, "peak_rss_kib=")))
+		sscanf(s, "peak_rss_kib=%llu", &rss);
+	res.bytes = pm + recs * sizeof(struct ptwalk_record);
+	*rss_kib = rss;
+	return res;
+}
+
+/* Target processes: each maps its memory, says so, and waits. */
+static void touch(char *p, uint64_t len, uint64_t stride)
+{
+	for (uint64_t i = 0; i < len; i += stride)
+		p[i] = 1;
+}
+
+static char *aligned(uint64_t len, uint64_t align, int flags)
+{
+	char *p = mmap(NULL, len + align, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	return (char *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
+}
+
+static bool build_target(int kind)
+{
+	char *p;
+
+	switch (kind) {
+	case 0:	/* 1 GiB of 4K pages */
+		p = aligned(GIB, PAGE, 0);
+		if (!p || madvise(p, GIB, MADV_NOHUGEPAGE))
+			return false;
+		touch(p, GIB, PAGE);
+		return true;
+	case 1:	/* 1 GiB of THP */
+		p = aligned(GIB, 2 * MIB, 0);
+		if (!p || madvise(p, GIB, MADV_HUGEPAGE))
+			return false;
+		touch(p, GIB, PAGE);
+		return true;
+	case 2:	/* 1 GiB of 2 MiB hugetlb pages */
+		p = mmap(NULL, GIB, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+			 MAP_ANONYMOUS | MAP_HUGETLB | (21 << MAP_HUGE_SHIFT),
+			 -1, 0);
+		if (p == MAP_FAILED)
+			return false;
+		touch(p, GIB, 2 * MIB);
+		return true;
+	case 3:	/* one 1 GiB hugetlb page */
+		p = mmap(NULL, GIB, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+			 MAP_ANONYMOUS | MAP_HUGETLB | (30 << MAP_HUGE_SHIFT),
+			 -1, 0);
+		if (p == MAP_FAILED)
+			return false;
+		touch(p, GIB, GIB);
+		return true;
+	case 4:	/* 10,000 small VMAs (alternating protections: no merging) */
+		for (int i = 0; i < 10000; i++) {
+			p = mmap(NULL, 2 * PAGE, i % 2 ? PROT_READ :
+				 PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (p == MAP_FAILED)
+				return false;
+			(void)*(volatile char *)p;
+		}
+		return true;
+	default: /* 64 GiB reserved, 1% of its pages touched */
+		p = aligned(64 * GIB, PAGE, MAP_NORESERVE);
+		if (!p || madvise(p, 64 * GIB, MADV_NOHUGEPAGE))
+			return false;
+		touch(p, 64 * GIB, 100 * PAGE);
+		return true;
+	}
+}
+
+static const char *const target_names[] = {
+	"1G 4K anon", "1G THP", "1G hugetlb 2M", "1G hugetlb 1G",
+	"10000 VMAs", "64G sparse 1%",
+};
+
+static pid_t start_target(int kind)
+{
+	int ready[2];
+	char c = 0;
+	pid_t pid;
+
+	if (pipe(ready))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		c = build_target(kind) ? 'y' : 'n';
+		if (write(ready[1], &c, 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(ready[1]);
+	if (read(ready[0], &c, 1) != 1 || c != 'y') {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		pid = -1;
+	}
+	close(ready[0]);
+	return pid;
+}
+
+static double median(double *v)
+{
+	qsort(v, RUNS, sizeof(*v), cmp_double);
+	return v[RUNS / 2];
+}
+
+int main(void)
+{
+	printf("ptwalk bench: median of %d runs per case, times in ms\n", RUNS);
+	printf("Software emulation (QEMU TCG): compare the ratios within this run, not the times across machines.\n");
+	printf("A = pagemap, 512 KiB preads; B = ptwalk records; C = ptcompare PID; D = pagemap, one 8-byte pread per page\n\n");
+	printf("%-15s %9s %9s %9s %9s %8s %8s %8s %12s %12s %9s\n", "target",
+	       "A ms", "B ms", "C ms", "D ms", "B/A", "C/A", "D/C",
+	       "A bytes", "B bytes", "C RSS KiB");
+	for (int kind = 0; kind < 6; kind++) {
+		double a[RUNS], b[RUNS], c[RUNS], dms;
+		struct result ra, rb, rc, rd;
+		struct vma_list v = { 0 };
+		uint64_t rss = 0, naive_pages = 0, pages = 0;
+		pid_t pid = start_target(kind);
+
+		if (pid < 0) {
+			printf("%-15s could not be set up (memory or hugetlb pages?)\n",
+			       target_names[kind]);
+			continue;
+		}
+		read_vmas(pid, &v);
+		for (size_t i = 0; i < v.n; i++)
+			pages += (v.r[i][1] - v.r[i][0]) / PAGE;
+		for (int run = 0; run < RUNS; run++) {
+			ra = bench_pagemap(pid, &v, false, NULL);
+			rb = bench_walk(pid, &v);
+			rc = bench_ptcompare(pid, &rss);
+			a[run] = ra.ms;
+			b[run] = rb.ms;
+			c[run] = rc.ms;
+		}
+		/* D once, on at most NAIVE_CAP pages, scaled to the whole */
+		rd = bench_pagemap(pid, &v, true, &naive_pages);
+		dms = naive_pages ? rd.ms * (double)pages / (double)naive_pages : 0;
+		double ma = median(a), mb = median(b), mc = median(c);
+
+		printf("%-15s %9.1f %9.1f %9.1f %9.0f%s %7.3f %8.2f %8.1f %12" PRIu64
+		       " %12" PRIu64 " %9" PRIu64 "\n", target_names[kind], ma, mb,
+		       mc, dms, naive_pages < pages ? "*" : " ", mb / ma, mc / ma,
+		       dms / mc, ra.bytes, rb.bytes, rss);
+		fflush(stdout);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		free(v.r);
+	}
+	printf("\n* D measured on the first %llu pages and scaled to the whole process.\n",
+	       (unsigned long long)NAIVE_CAP);
+	return 0;
+}
