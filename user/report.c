@@ -14,14 +14,16 @@ void report_init(struct report *r, enum report_format fmt, FILE *out,
 	r->ranges = ranges;
 }
 
+static const struct report_ops *ops(const struct report *r)
+{
+	return r->fmt == REPORT_JSON ? &report_json_ops : &report_text_ops;
+}
+
 void report_range(const struct verdict_range *vr, void *arg)
 {
 	struct report *r = arg;
 
-	if (r->fmt == REPORT_JSON)
-		json_range(r, vr);
-	else
-		text_range(r, vr);
+	ops(r)->range(r, vr);
 }
 
 void report_vma(struct report *r, const struct maps_entry *m, uint64_t start,
@@ -35,10 +37,7 @@ void report_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 		r->huge |= sum->huge;
 		r->rereads += sum->rereads;
 	}
-	if (r->fmt == REPORT_JSON)
-		json_vma(r, m, start, end, sum, examined);
-	else
-		text_vma(r, m, start, end, sum, examined);
+	ops(r)->vma(r, m, start, end, sum, examined);
 	r->nr_vmas++;
 }
 
@@ -67,24 +66,15 @@ int report_finish(struct report *r, const struct report_target *t)
 
 	if (ferror(r->vmas) || ferror(r->ranges))
 		return -EIO;
-	if (r->fmt == REPORT_JSON)
-		json_head(r, t);
-	else
-		text_head(r, t);
+	ops(r)->head(r, t);
 	err = copy_spool(r->vmas, r->out);
 	if (err)
 		return err;
-	if (r->fmt == REPORT_JSON)
-		json_middle(r);
-	else
-		text_middle(r);
+	ops(r)->middle(r);
 	err = copy_spool(r->ranges, r->out);
 	if (err)
 		return err;
-	if (r->fmt == REPORT_JSON)
-		json_tail(r);
-	else
-		text_tail(r);
+	ops(r)->tail(r);
 	if (fflush(r->out) == EOF || ferror(r->out))
 		return errno ? -errno : -EIO;
 	return 0;

@@ -5,18 +5,19 @@
 
 #include "report.h"
 
-void text_range(struct report *r, const struct verdict_range *vr);
-void text_vma(struct report *r, const struct maps_entry *m, uint64_t start,
-	      uint64_t end, const struct compare_summary *sum, bool examined);
-void text_head(struct report *r, const struct report_target *t);
-void text_middle(struct report *r);
-void text_tail(struct report *r);
+struct report_ops {
+	/* spool one finished range / VMA */
+	void (*range)(struct report *r, const struct verdict_range *vr);
+	void (*vma)(struct report *r, const struct maps_entry *m,
+		    uint64_t start, uint64_t end,
+		    const struct compare_summary *sum, bool examined);
+	/* what goes before the VMAs, between VMAs and ranges, after ranges */
+	void (*head)(struct report *r, const struct report_target *t);
+	void (*middle)(struct report *r);
+	void (*tail)(struct report *r);
+};
 
-void json_range(struct report *r, const struct verdict_range *vr);
-void json_vma(struct report *r, const struct maps_entry *m, uint64_t start,
-	      uint64_t end, const struct compare_summary *sum, bool examined);
-void json_head(struct report *r, const struct report_target *t);
-void json_middle(struct report *r);
-void json_tail(struct report *r);
+extern const struct report_ops report_text_ops;
+extern const struct report_ops report_json_ops;
 
 #endif /* PTCOMPARE_REPORT_FORMATS_H */

@@ -19,7 +19,7 @@ static void class_counts(FILE *f, const uint64_t pages[NR_CLASSES])
 	fputc('}', f);
 }
 
-void json_range(struct report *r, const struct verdict_range *vr)
+static void json_range(struct report *r, const struct verdict_range *vr)
 {
 	FILE *f = r->ranges;
 
@@ -38,7 +38,7 @@ void json_range(struct report *r, const struct verdict_range *vr)
 	r->nr_ranges++;
 }
 
-void json_vma(struct report *r, const struct maps_entry *m, uint64_t start,
+static void json_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 	      uint64_t end, const struct compare_summary *sum, bool examined)
 {
 	FILE *f = r->vmas;
@@ -71,7 +71,7 @@ void json_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 	fputc('}', f);
 }
 
-void json_head(struct report *r, const struct report_target *t)
+static void json_head(struct report *r, const struct report_target *t)
 {
 	FILE *f = r->out;
 
@@ -85,12 +85,17 @@ void json_head(struct report *r, const struct report_target *t)
 	fputs(",\n\"vmas\":[", f);
 }
 
-void json_middle(struct report *r)
+static void json_middle(struct report *r)
 {
 	fputs("],\n\"ranges\":[", r->out);
 }
 
-void json_tail(struct report *r)
+static void json_tail(struct report *r)
 {
 	fputs("]}\n", r->out);
 }
+
+const struct report_ops report_json_ops = {
+	.range = json_range, .vma = json_vma, .head = json_head,
+	.middle = json_middle, .tail = json_tail,
+};

@@ -61,7 +61,7 @@ static void describe_pagemap(char *buf, size_t size,
 		snprintf(buf, size, "hole");
 }
 
-void text_range(struct report *r, const struct verdict_range *vr)
+static void text_range(struct report *r, const struct verdict_range *vr)
 {
 	char walk[96], pm[96];
 
@@ -93,7 +93,7 @@ static const char *const column[NR_CLASSES] = {
 	"match", "absent", "pfnmap", "zeroed", "swapped", "transnt", "MISMTCH",
 };
 
-void text_vma(struct report *r, const struct maps_entry *m, uint64_t start,
+static void text_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 	      uint64_t end, const struct compare_summary *sum, bool examined)
 {
 	char flags[512], huge[128];
@@ -122,7 +122,7 @@ void text_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 	fprintf(r->vmas, " [%s]\n", flags);
 }
 
-void text_head(struct report *r, const struct report_target *t)
+static void text_head(struct report *r, const struct report_target *t)
 {
 	fprintf(r->out,
 		"ptcompare: pid %d (%s), kernel %s: %" PRIu64 " pages examined in %" PRIu64 " VMAs\n\n",
@@ -133,12 +133,12 @@ void text_head(struct report *r, const struct report_target *t)
 	fprintf(r->out, "  %-10s %s\n", "HUGE", "NAME [VM FLAGS]");
 }
 
-void text_middle(struct report *r)
+static void text_middle(struct report *r)
 {
 	fprintf(r->out, "\nfindings%s\n", r->nr_ranges ? ":" : ": none");
 }
 
-void text_tail(struct report *r)
+static void text_tail(struct report *r)
 {
 	uint64_t bad = r->totals[CLASS_MISMATCH];
 	bool first = true, listed = false;
@@ -170,3 +170,8 @@ void text_tail(struct report *r)
 	}
 	fprintf(r->out, "%s)\n", listed ? "" : "no pages");
 }
+
+const struct report_ops report_text_ops = {
+	.range = text_range, .vma = text_vma, .head = text_head,
+	.middle = text_middle, .tail = text_tail,
+};

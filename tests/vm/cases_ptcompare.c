@@ -24,16 +24,9 @@
 
 #define A(p) ((uint64_t)(uintptr_t)(p))
 
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	return json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
 static uint64_t hex(struct json_object *o, const char *key)
 {
-	const char *s = json_object_get_string(get(o, key));
+	const char *s = json_object_get_string(pc_get(o, key));
 
 	return s ? strtoull(s, NULL, 16) : 0;
 }
@@ -98,23 +91,23 @@ static bool whole_process_json(struct vmtest *t)
 		ok = fail(t, "invalid JSON: %s", json_tokener_error_desc(jerr));
 		goto out;
 	}
-	vmas = get(r.doc, "vmas");
-	ranges = get(r.doc, "ranges");
-	summary = get(r.doc, "summary");
+	vmas = pc_get(r.doc, "vmas");
+	ranges = pc_get(r.doc, "ranges");
+	summary = pc_get(r.doc, "summary");
 	for (i = 0; ok && i < json_object_array_length(vmas); i++) {
 		struct json_object *v = json_object_array_get_idx(vmas, i);
 		uint64_t s = hex(v, "start"), e = hex(v, "end");
 
-		if (!strcmp(json_object_get_string(get(v, "name")), "[stack]"))
-			stack = has_string(get(v, "vm_flags"), "growsdown");
-		if (!json_object_get_boolean(get(v, "examined")))
+		if (!strcmp(json_object_get_string(pc_get(v, "name")), "[stack]"))
+			stack = has_string(pc_get(v, "vm_flags"), "growsdown");
+		if (!json_object_get_boolean(pc_get(v, "examined")))
 			continue;
 		if (s < next)
 			ok = fail(t, "VMAs out of order at 0x%" PRIx64, s);
 		/* this VMA's ranges follow, in order, covering it exactly */
 		for (next = s; ok && next < e; ri++) {
 			struct json_object *o = json_object_array_get_idx(ranges, ri);
-			uint64_t n = o ? (uint64_t)json_object_get_int64(get(o, "pages")) : 0;
+			uint64_t n = o ? (uint64_t)json_object_get_int64(pc_get(o, "pages")) : 0;
 
 			if (!o || hex(o, "start") != next || !n)
 				ok = fail(t, "no range at 0x%" PRIx64 " in VMA 0x%"
@@ -125,20 +118,20 @@ static bool whole_process_json(struct vmtest *t)
 		if (ok && next != e)
 			ok = fail(t, "ranges overrun VMA end 0x%" PRIx64, e);
 	}
-	pages = (uint64_t)json_object_get_int64(get(r.doc, "pages"));
+	pages = (uint64_t)json_object_get_int64(pc_get(r.doc, "pages"));
 	ok = ok && (ri == json_object_array_length(ranges) ||
 		    fail(t, "%zu ranges outside any VMA",
 			 json_object_array_length(ranges) - ri)) &&
 	     (covered == pages ||
 	      fail(t, "ranges cover %" PRIu64 " pages, document says %" PRIu64,
 		   covered, pages)) &&
-	     (json_object_get_int64(get(summary, "mismatch")) == 0 ||
+	     (json_object_get_int64(pc_get(summary, "mismatch")) == 0 ||
 	      fail(t, "mismatch on a quiet process: %s", r.out)) &&
-	     (json_object_get_int64(get(summary, "pfnmap_hidden")) >=
+	     (json_object_get_int64(pc_get(summary, "pfnmap_hidden")) >=
 	      PTWALK_FIXTURE_PAGES ||
 	      fail(t, "fixture pages not counted as pfnmap_hidden")) &&
 	     (stack || fail(t, "[stack] without growsdown in vm_flags")) &&
-	     (!strcmp(json_object_get_string(get(r.doc, "verdict")), "ok") ||
+	     (!strcmp(json_object_get_string(pc_get(r.doc, "verdict")), "ok") ||
 	      fail(t, "verdict not ok"));
 	for (i = 0; ok && i < PTWALK_FIXTURE_PAGES; i++) {
 		struct ptwalk_fixture_translate o = {

@@ -87,7 +87,7 @@ void pc_free(struct pc_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static struct json_object *get(struct json_object *o, const char *key)
+struct json_object *pc_get(struct json_object *o, const char *key)
 {
 	struct json_object *v = NULL;
 
@@ -117,18 +117,18 @@ static bool get_hex(struct json_object *v, uint64_t *out)
 static bool decode_range(struct vmtest *t, struct json_object *o,
 			 struct pc_range *r)
 {
-	struct json_object *level, *pages = get(o, "pages");
-	struct json_object *cls = get(o, "class");
+	struct json_object *level, *pages = pc_get(o, "pages");
+	struct json_object *cls = pc_get(o, "class");
 
 	if (!json_object_is_type(o, json_type_object) ||
-	    !get_hex(get(o, "start"), &r->start) || r->start == NO_PFN ||
+	    !get_hex(pc_get(o, "start"), &r->start) || r->start == NO_PFN ||
 	    !json_object_is_type(pages, json_type_int) ||
 	    !json_object_is_type(cls, json_type_string) ||
 	    !json_object_object_get_ex(o, "level", &level) ||
 	    !json_object_object_get_ex(o, "walk_pfn", NULL) ||
 	    !json_object_object_get_ex(o, "pagemap_pfn", NULL) ||
-	    !get_hex(get(o, "walk_pfn"), &r->walk_pfn) ||
-	    !get_hex(get(o, "pagemap_pfn"), &r->pagemap_pfn))
+	    !get_hex(pc_get(o, "walk_pfn"), &r->walk_pfn) ||
+	    !get_hex(pc_get(o, "pagemap_pfn"), &r->pagemap_pfn))
 		return fail(t, "range with a bad schema: %s",
 			    json_object_to_json_string(o));
 	r->pages = (uint64_t)json_object_get_int64(pages);
@@ -180,16 +180,16 @@ bool pc_json_from(struct vmtest *t, struct pc_result *r, pid_t pid,
 	if (strncmp(r->err, "ptcompare: stats: pages=", 24) || !stats ||
 	    sscanf(stats, " peak_rss_kib=%" SCNu64, &r->peak_rss_kib) != 1)
 		return fail(t, "no --stats line on stderr: %s", r->err);
-	summary = get(r->doc, "summary");
-	ranges = get(r->doc, "ranges");
-	if (!json_object_is_type(get(r->doc, "pid"), json_type_int) ||
-	    json_object_get_int(get(r->doc, "pid")) != pid ||
+	summary = pc_get(r->doc, "summary");
+	ranges = pc_get(r->doc, "ranges");
+	if (!json_object_is_type(pc_get(r->doc, "pid"), json_type_int) ||
+	    json_object_get_int(pc_get(r->doc, "pid")) != pid ||
 	    !json_object_is_type(summary, json_type_object) ||
-	    !json_object_is_type(get(r->doc, "vmas"), json_type_array) ||
+	    !json_object_is_type(pc_get(r->doc, "vmas"), json_type_array) ||
 	    !json_object_is_type(ranges, json_type_array))
 		return fail(t, "JSON without pid/summary/vmas/ranges");
 	for (i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
-		struct json_object *n = get(summary, classes[i]);
+		struct json_object *n = pc_get(summary, classes[i]);
 
 		if (!json_object_is_type(n, json_type_int))
 			return fail(t, "summary lacks %s", classes[i]);
@@ -219,7 +219,7 @@ bool pc_json_from(struct vmtest *t, struct pc_result *r, pid_t pid,
 bool pc_find(struct vmtest *t, const struct pc_result *r, uint64_t addr,
 	     struct pc_range *out)
 {
-	struct json_object *ranges = get(r->doc, "ranges");
+	struct json_object *ranges = pc_get(r->doc, "ranges");
 	size_t i;
 
 	for (i = 0; i < json_object_array_length(ranges); i++) {
@@ -271,15 +271,15 @@ bool pc_check_page(struct vmtest *t, const struct pc_result *r, uint64_t addr,
 bool pc_vma_has_huge(struct vmtest *t, const struct pc_result *r,
 		     uint64_t addr, const char *huge)
 {
-	struct json_object *vmas = get(r->doc, "vmas");
+	struct json_object *vmas = pc_get(r->doc, "vmas");
 	size_t i, j;
 
 	for (i = 0; i < json_object_array_length(vmas); i++) {
 		struct json_object *v = json_object_array_get_idx(vmas, i);
-		struct json_object *kinds = get(v, "huge");
+		struct json_object *kinds = pc_get(v, "huge");
 		uint64_t s, e;
 
-		if (!get_hex(get(v, "start"), &s) || !get_hex(get(v, "end"), &e))
+		if (!get_hex(pc_get(v, "start"), &s) || !get_hex(pc_get(v, "end"), &e))
 			return fail(t, "VMA with a bad schema: %s",
 				    json_object_to_json_string(v));
 		if (addr < s || addr >= e)

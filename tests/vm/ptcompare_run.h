@@ -40,6 +40,9 @@ bool pc_json_from(struct vmtest *t, struct pc_result *r, pid_t pid,
 		  uint64_t start, uint64_t end, const char *debugfs,
 		  int want_status);
 
+/* o's member key, NULL if absent or JSON null. */
+struct json_object *pc_get(struct json_object *o, const char *key);
+
 /* The range covering addr. */
 bool pc_find(struct vmtest *t, const struct pc_result *r, uint64_t addr,
 	     struct pc_range *out);
