@@ -201,70 +201,78 @@ static bool swapped_pages(struct vmtest *t)
 	return ok;
 }
 
+#ifndef MADV_SOFT_OFFLINE
+#define MADV_SOFT_OFFLINE 101
+#endif
+
 /*
- * Compaction migrates the target's pages while ptcompare scans it: frames
- * change under the scan, migration entries appear; no scan may call that a
- * mismatch.  The frames that moved are counted, so the case shows that it
- * exercised migration at all.
+ * Migration under the scan: the target soft-offlines its own pages one by
+ * one (MADV_SOFT_OFFLINE migrates a page's contents to a new frame, every
+ * time, unlike compaction which may find nothing to do) while ptcompare
+ * scans it; no scan may call that a mismatch.  The moved frames are
+ * counted, so the case shows it exercised migration.  The old frames stay
+ * offlined: at most 4096 pages (16 MiB) of the VM's memory.
  */
 static bool migration_during_scans(struct vmtest *t)
 {
-	size_t len = 64 * MIB, i, moved = 0;
-	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	size_t len = 16 * MIB, i, moved = 0, pages = len / PAGE;
 	char pidstr[16];
 	const char *argv[] = { "ptcompare", "--json", pidstr, NULL };
 	struct tally tally = { 0 };
-	uint64_t *before;
-	pid_t compactor;
+	uint64_t *before = calloc(pages, sizeof(*before)), base;
 	bool ok = true;
-	int scan;
+	int ready[2], scan;
+	pid_t target;
 
-	if (!p)
-		return false;
-	before = calloc(len / PAGE, sizeof(*before));
-	if (!before)
-		return fail(t, "out of memory");
-	touch_write(p, len);
-	if (!walk(t, getpid(), (uint64_t)(uintptr_t)p,
-		  (uint64_t)(uintptr_t)p + len))
-		return false;
-	for (i = 0; i < len / PAGE; i++)
-		before[i] = ptwalk_pfn_at(ptwalk_find(t->recs, t->nr_recs,
-			(uint64_t)(uintptr_t)p + i * PAGE),
-			(uint64_t)(uintptr_t)p + i * PAGE);
-	compactor = fork();
-	if (compactor == 0) {
-		for (;;) {
-			FILE *f = fopen("/proc/sys/vm/compact_memory", "w");
+	if (!before || pipe(ready))
+		return fail(t, "setup: %s", strerror(errno));
+	target = fork();
+	if (target == 0) {
+		char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS,
+				   MADV_NOHUGEPAGE);
+		uint64_t a = (uint64_t)(uintptr_t)p;
 
-			if (f) {
-				fputs("1\n", f);
-				fclose(f);
-			}
+		if (!p)
+			_exit(1);
+		touch_write(p, len);
+		if (write(ready[1], &a, sizeof(a)) != sizeof(a))
+			_exit(1);
+		usleep(100000);	/* the parent records the frames first */
+		for (i = 0; i < pages; i++) {
+			madvise(p + i * PAGE, PAGE, MADV_SOFT_OFFLINE);
+			usleep(1000);
 		}
+		pause();
+		_exit(0);
 	}
-	/* this process is the target: it waits in pc_run while scanned */
-	snprintf(pidstr, sizeof(pidstr), "%d", (int)getpid());
+	close(ready[1]);
+	if (read(ready[0], &base, sizeof(base)) != sizeof(base)) {
+		waitpid(target, NULL, 0);
+		return fail(t, "target could not map its memory");
+	}
+	close(ready[0]);
+	ok = walk(t, target, base, base + len);
+	for (i = 0; ok && i < pages; i++)
+		before[i] = ptwalk_pfn_at(ptwalk_find(t->recs, t->nr_recs,
+					base + i * PAGE), base + i * PAGE);
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)target);
 	for (scan = 0; ok && scan < 20; scan++) {
 		struct pc_result r;
 
 		ok = pc_run(t, &r, argv) && scan_done(t, &r, &tally);
 		pc_free(&r);
 	}
-	kill(compactor, SIGKILL);
-	waitpid(compactor, NULL, 0);
-	ok = ok && walk(t, getpid(), (uint64_t)(uintptr_t)p,
-			(uint64_t)(uintptr_t)p + len);
-	for (i = 0; ok && i < len / PAGE; i++)
+	ok = ok && walk(t, target, base, base + len);
+	for (i = 0; ok && i < pages; i++)
 		moved += before[i] != ptwalk_pfn_at(ptwalk_find(t->recs,
-			t->nr_recs, (uint64_t)(uintptr_t)p + i * PAGE),
-			(uint64_t)(uintptr_t)p + i * PAGE);
+				t->nr_recs, base + i * PAGE), base + i * PAGE);
+	kill(target, SIGKILL);
+	waitpid(target, NULL, 0);
 	printf("# migration: %u scans, %zu of %zu pages moved: transient=%" PRIu64
 	       " swapped=%" PRIu64 " mismatch=%" PRIu64 "\n", tally.scans, moved,
-	       len / PAGE, tally.pages[5], tally.pages[4], tally.pages[6]);
+	       pages, tally.pages[5], tally.pages[4], tally.pages[6]);
 	free(before);
-	munmap(p, len);
-	return ok && (moved || fail(t, "compaction moved no page: nothing tested"));
+	return ok && (moved || fail(t, "no page moved: nothing tested"));
 }
 
 const struct vmtest_case stress_cases[] = {
