@@ -82,6 +82,38 @@ demo-run: all fixture $(BUILD)/demo_target
 	scripts/vm-run.sh $(BUILD)/demo $(KREL) demo $(BUILD)/demo_target:/bin/demo_target $(CURDIR)/user/ptcompare:/bin/ptcompare
 	@grep -q '^ok - kernel_log_clean' $(BUILD)/demo/vm.tap || { echo "demo: the kernel log has a warning, see $(BUILD)/demo/console.log" >&2; exit 1; }
 
+# Debug kernel lane: Debian's linux-source-6.1 with a small config plus
+# KASAN, lockdep, kmemleak, DEBUG_VM (scripts/debug-kernel.sh; the first
+# build takes a while), ptwalk.ko and the fixture built against it, and the
+# VM suite booting it; writes $(BUILD)/debug-vm.tap.  The modules build from
+# a copy of their sources in $(DEBUG_MOD): an M= build writes its objects and
+# .ko next to the sources, and the Debian-kernel build in module/ must stay
+# untouched.  A file is copied only when its content differs, so kbuild
+# rebuilds exactly what changed.
+DEBUG_KDIR_BUILD ?= $(BUILD)/debug-kernel
+DEBUG_KDIR = $(abspath $(DEBUG_KDIR_BUILD))/linux-source-6.1
+DEBUG_MOD := $(BUILD)/debug-modules
+DEBUG_MOD_SRCS = Kbuild $(wildcard module/Kbuild module/*.[ch] tests/fixture/Kbuild tests/fixture/*.[ch])
+DEBUG_VM_TIMEOUT ?= 900
+
+debug-kernel:
+	scripts/debug-kernel.sh $(DEBUG_KDIR_BUILD)
+
+debug-modules: debug-kernel
+	@for f in $(DEBUG_MOD_SRCS); do \
+		cmp -s $$f $(DEBUG_MOD)/$$f || install -D -m 0644 $$f $(DEBUG_MOD)/$$f || exit 1; \
+	done
+	$(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_MOD) PTWALK_FIXTURE=1 modules
+
+check-debug: debug-modules user $(BUILD)/vmtest
+	krel=$$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(DEBUG_KDIR)/include/generated/utsrelease.h) && \
+	VM_KERNEL=$(DEBUG_KDIR)/arch/x86/boot/bzImage VM_KO_DIR=$(DEBUG_MOD) VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) \
+		scripts/vm-run.sh $(BUILD)/debug-vm $$krel test $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare
+	cp $(BUILD)/debug-vm/vm.tap $(BUILD)/debug-vm.tap
+	scripts/tap-summary.sh $(BUILD)/debug-vm.tap
+
+.PHONY: debug-kernel debug-modules check-debug
+
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) PTWALK_FIXTURE=1 clean
 	$(MAKE) -C user clean

@@ -437,7 +437,8 @@ void ptwalk_walk_chunk(struct ptwalk_walk *w)
 {
 	struct ptwalk_cursor *cur = w->cur;
 
-	mmap_assert_locked(w->mm);
+	/* not mmap_assert_locked(): with DEBUG_VM it calls dump_mm(), unexported before 6.3 */
+	lockdep_assert_held(&w->mm->mmap_lock);
 	while (!w->stop && cur->addr < cur->end) {
 		unsigned long addr = cur->addr;
 		struct vm_area_struct *vma = find_vma(w->mm, addr);

@@ -5,7 +5,8 @@
 set -eu
 PACKAGES="build-essential pkg-config kmod cpio gzip busybox-static \
 qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1 \
-libkmod-dev libcmocka-dev libjson-c-dev sparse"
+libkmod-dev libcmocka-dev libjson-c-dev sparse \
+flex bison bc libelf-dev libssl-dev"
 
 missing=""
 for p in $PACKAGES; do

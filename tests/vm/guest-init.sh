@@ -12,6 +12,24 @@ mount -t tmpfs tmp /tmp
 exec >/dev/ttyS1 2>&1
 echo "PTWALK-GUEST-BEGIN"
 . /tests/guest-suite.sh
+# Debug kernels only (make check-debug): kmemleak reports objects
+# unreferenced for 5 s or more, after two scans; any report fails the run.
+grep -q ' /sys/kernel/debug debugfs ' /proc/mounts ||
+	mount -t debugfs -o mode=755 debugfs /sys/kernel/debug
+if [ -e /sys/kernel/debug/kmemleak ]; then
+	sleep 6
+	if echo scan > /sys/kernel/debug/kmemleak && echo scan > /sys/kernel/debug/kmemleak; then
+		leaks=$(cat /sys/kernel/debug/kmemleak)
+		if [ -z "$leaks" ]; then
+			echo "ok - no_leaked_objects"
+		else
+			echo "not ok - no_leaked_objects # $(echo "$leaks" | grep -c 'unreferenced object') objects, report follows"
+			echo "$leaks"
+		fi
+	else
+		echo "not ok - no_leaked_objects # the kmemleak scan failed (detector disabled?)"
+	fi
+fi
 echo "PTWALK-DMESG-BEGIN"
 dmesg
 echo "PTWALK-DMESG-END"
