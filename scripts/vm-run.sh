@@ -52,7 +52,7 @@ cp "$kodir/module/ptwalk.ko" "$kodir/tests/fixture/ptwalk_fixture.ko" "$root/lib
 # zram and its allocator, for the swap tests, when the kernel has them as
 # modules (a kernel with them built in needs nothing here)
 for m in zsmalloc zram; do
-	f=$(find "/lib/modules/$krel" -name "$m.ko*" 2>/dev/null | head -1)
+	f=$(find "/lib/modules/$krel" -name "$m.ko*" 2>/dev/null | head -1 || true)
 	case $f in
 	*.ko) cp "$f" "$root/lib/" ;;
 	*.ko.xz) xz -dc "$f" > "$root/lib/$m.ko" ;;
