@@ -18,13 +18,6 @@ static bool walk_swapped(const struct ptwalk_record *r)
 	return r->kind != PTWALK_KIND_NONE && r->kind != PTWALK_KIND_PRESENT;
 }
 
-static uint64_t walk_swap_offset(const struct ptwalk_record *r, uint64_t addr)
-{
-	if (r->kind == PTWALK_KIND_MARKER || r->kind == PTWALK_KIND_UNKNOWN)
-		return r->swap_offset;
-	return r->swap_offset + ((addr - r->start) >> 12);
-}
-
 enum page_class classify_page(const struct ptwalk_record *r, uint64_t addr,
 			      const struct pagemap_entry *pm)
 {
@@ -53,10 +46,10 @@ enum page_class classify_page(const struct ptwalk_record *r, uint64_t addr,
 	}
 	if (walk_swapped(r) && pm->swapped) {
 		if (pm->swap_type == 0 && pm->swap_offset == 0 &&
-		    (r->swap_type || walk_swap_offset(r, addr)))
+		    (r->swap_type || ptwalk_swap_offset_at(r, addr)))
 			return CLASS_PFN_ZEROED;
 		if (pm->swap_type == r->swap_type &&
-		    pm->swap_offset == walk_swap_offset(r, addr))
+		    pm->swap_offset == ptwalk_swap_offset_at(r, addr))
 			return CLASS_SWAPPED;
 	}
 	return CLASS_MISMATCH;

@@ -158,10 +158,7 @@ static void fill_verdict(struct page_verdict *v, const struct ptwalk_record *r,
 		.pm_swap_offset = pm.swap_offset,
 	};
 	if (r->kind != PTWALK_KIND_NONE && r->kind != PTWALK_KIND_PRESENT)
-		v->detail.walk_swap_offset = r->swap_offset +
-		      (r->kind == PTWALK_KIND_MARKER ||
-		       r->kind == PTWALK_KIND_UNKNOWN ? 0 :
-		       (addr - r->start) / PAGE_4K);
+		v->detail.walk_swap_offset = ptwalk_swap_offset_at(r, addr);
 }
 
 /*

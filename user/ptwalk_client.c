@@ -84,6 +84,13 @@ uint64_t ptwalk_pfn_at(const struct ptwalk_record *r, uint64_t addr)
 	return r->pfn + ((addr - r->start) >> PAGE_SHIFT_4K);
 }
 
+uint64_t ptwalk_swap_offset_at(const struct ptwalk_record *r, uint64_t addr)
+{
+	if (r->kind == PTWALK_KIND_MARKER || r->kind == PTWALK_KIND_UNKNOWN)
+		return r->swap_offset;
+	return r->swap_offset + ((addr - r->start) >> PAGE_SHIFT_4K);
+}
+
 bool ptwalk_check_partition(const struct ptwalk_record *recs, size_t n,
 			    uint64_t start, uint64_t end, char *why,
 			    size_t why_size)

@@ -37,6 +37,13 @@ uint64_t ptwalk_record_end(const struct ptwalk_record *r);
 uint64_t ptwalk_pfn_at(const struct ptwalk_record *r, uint64_t addr);
 
 /*
+ * Swap offset (as pagemap encodes it) of the page at addr inside a
+ * non-present record: offsets advance per page, except for markers and
+ * entries ptwalk cannot decode, which carry one value.
+ */
+uint64_t ptwalk_swap_offset_at(const struct ptwalk_record *r, uint64_t addr);
+
+/*
  * Checks that recs partition [start, end) exactly, in order, without empty
  * records.  On failure writes why (one line) and returns false.
  */

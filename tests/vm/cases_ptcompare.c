@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ptcompare on whole processes: the JSON over every VMA, the human report,
- * [vvar], a process that exits mid-scan, and memory that stays bounded.
+ * a mismatch, a process that exits mid-scan, and memory that stays bounded.
  * Every memory case of cases_memory.c also runs ptcompare on its range
  * (check_range), so these cases cover what a single range cannot.
  */
@@ -17,7 +17,6 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "ptcompare_run.h"
 #include "vmtest.h"
@@ -179,34 +178,6 @@ static bool text_report(struct vmtest *t)
 	pc_free(&r);
 	munmap(p, PTWALK_FIXTURE_PAGES * PAGE);
 	return ok;
-}
-
-/* [vvar]: frames pagemap never shows; follow_pfn is the oracle. */
-static bool vvar_hidden(struct vmtest *t)
-{
-	struct ptwalk_fixture_translate o;
-	struct timespec ts;
-	uint64_t start, end, addr;
-	unsigned int hidden = 0;
-	struct pc_result r;
-	bool ok;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	if (!find_mapping("[vvar]", &start, &end))
-		return fail(t, "no [vvar] in /proc/self/maps");
-	ok = pc_json(t, &r, getpid(), start, end);
-	for (addr = start; ok && addr < end; addr += PAGE) {
-		bool mapped;
-
-		ok = oracle(t, addr, &o);
-		mapped = o.status == PTWALK_FIXTURE_MAPPED;
-		ok = ok && pc_check_page(t, &r, addr, &o,
-					 mapped ? "pfnmap_hidden" : "not_present",
-					 NULL);
-		hidden += mapped;
-	}
-	pc_free(&r);
-	return ok && (hidden || fail(t, "no [vvar] page mapped"));
 }
 
 /*
@@ -412,7 +383,6 @@ const struct vmtest_case ptcompare_cases[] = {
 	{ "ptcompare_mismatch_exit_1", mismatch_exit_1 },
 	{ "ptcompare_whole_process_json", whole_process_json },
 	{ "ptcompare_text_report", text_report },
-	{ "ptcompare_vvar_hidden", vvar_hidden },
 	{ "ptcompare_exited_during_scan", exited_during_scan },
 	{ "ptcompare_memory_bounded", memory_bounded },
 };
