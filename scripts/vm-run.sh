@@ -11,7 +11,8 @@
 # (tcg, the default, or kvm); VM_KERNEL, a kernel image to boot instead of
 # /boot/vmlinuz-KREL (its release must be KREL; make check-debug uses it);
 # VM_KO_DIR, where module/ptwalk.ko and tests/fixture/ptwalk_fixture.ko are
-# (default: this tree).
+# (default: this tree); VM_ONLY, run only the vmtest case of that name
+# (the shell cases of the guest suite still run).
 set -euo pipefail
 
 out=$1 krel=$2 mode=$3
@@ -87,7 +88,7 @@ timeout "$timeout_s" qemu-system-x86_64 \
 	-vga std -display none -no-reboot -monitor none \
 	-serial "file:$out/console.log" -serial "file:$out/guest.log" \
 	-kernel "$kernel" -initrd "$out/initramfs.gz" \
-	-append "console=ttyS0 loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode hugepagesz=1G hugepages=1 hugepagesz=2M hugepages=16 transparent_hugepage=always"
+	-append "console=ttyS0 loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode${VM_ONLY:+ ptwalk_only=$VM_ONLY} hugepagesz=1G hugepages=1 hugepagesz=2M hugepages=16 transparent_hugepage=always"
 status=$?
 set -e
 tr -d '\r' < "$out/guest.log" > "$out/guest.txt"

@@ -28,7 +28,8 @@ else
 	tap FAIL zram_swap_on "no zram swap: swap tests will fail"
 fi
 
-/bin/vmtest
+only=$(sed -n 's/.*ptwalk_only=\([a-z0-9_]*\).*/\1/p' /proc/cmdline)
+/bin/vmtest $only
 
 # The README's shell idiom for the text view works as documented.
 out=$( { echo $$ >&3; cat <&3; } 3<>/sys/kernel/debug/ptwalk/text )
