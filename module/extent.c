@@ -89,6 +89,13 @@ bool ptwalk_emit(struct ptwalk_walk *w, const struct ptwalk_record *run)
 	return true;
 }
 
+void ptwalk_charge(struct ptwalk_walk *w, unsigned int entries)
+{
+	w->budget -= min(w->budget, entries);
+	if (!w->budget)
+		w->stop = true;
+}
+
 void ptwalk_walk_finish(struct ptwalk_walk *w)
 {
 	struct ptwalk_cursor *cur = w->cur;

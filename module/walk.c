@@ -127,12 +127,35 @@ static bool is_huge_zero(struct ptwalk_walk *w, pte_t entry, u64 pfn)
 	return !PageAnon(pfn_to_page(pfn));
 }
 
+/*
+ * The flags that depend on the frame rather than on the entry's bits:
+ * consecutive entries with equal bits share a record only if these agree.
+ */
+static u32 frame_flags(u64 pfn, enum ptwalk_level level)
+{
+	u32 flags = 0;
+
+	if (pfn_valid(pfn)) {
+		flags |= PTWALK_F_PFN_VALID;
+		/*
+		 * The entry is read under its page table lock, so the page
+		 * stays mapped and cannot be freed; a split racing with us
+		 * only makes this hint stale, as pagemap's own flags are.
+		 */
+		if (PageCompound(pfn_to_page(pfn)))
+			flags |= PTWALK_F_COMPOUND;
+	}
+	if (level == PTWALK_LEVEL_PTE && is_zero_pfn(pfn))
+		flags |= PTWALK_F_ZERO_PAGE;
+	return flags;
+}
+
 /* x86 layout: every level's leaf keeps these bits where a PTE has them. */
 static u32 present_flags(struct ptwalk_walk *w, pte_t entry,
 			 enum ptwalk_level level, u64 leaf_pfn)
 {
 	pteval_t bits = pte_flags(entry);
-	u32 flags = PTWALK_F_PRESENT;
+	u32 flags = PTWALK_F_PRESENT | frame_flags(leaf_pfn, level);
 
 	if (bits & _PAGE_RW)
 		flags |= PTWALK_F_WRITE;
@@ -151,21 +174,9 @@ static u32 present_flags(struct ptwalk_walk *w, pte_t entry,
 		flags |= PTWALK_F_SOFT_DIRTY;
 	if (pte_uffd_wp(entry))
 		flags |= PTWALK_F_UFFD_WP;
-	if (pfn_valid(leaf_pfn)) {
-		flags |= PTWALK_F_PFN_VALID;
-		/*
-		 * The entry is read under its page table lock, so the page
-		 * stays mapped and cannot be freed; a split racing with us
-		 * only makes this hint stale, as pagemap's own flags are.
-		 */
-		if (PageCompound(pfn_to_page(leaf_pfn)))
-			flags |= PTWALK_F_COMPOUND;
-	}
 	if (level == PTWALK_LEVEL_PTE) {
 		if (pte_special(entry))
 			flags |= PTWALK_F_SPECIAL;
-		if (is_zero_pfn(leaf_pfn))
-			flags |= PTWALK_F_ZERO_PAGE;
 	} else if (level == PTWALK_LEVEL_PMD && !w->hugetlb_level &&
 		   is_huge_zero(w, entry, leaf_pfn)) {
 		flags |= PTWALK_F_HUGE_ZERO;
@@ -239,6 +250,38 @@ static void emit_entry(struct ptwalk_walk *w, pte_t entry, u64 leaf_pfn,
 	ptwalk_emit(w, &run);
 }
 
+/*
+ * Number of entries from @pte (at most @max) that one record can hold:
+ * empty ones, or present ones with equal bits, each mapping the frame after
+ * the one before.  Counting them here instead of building a record per
+ * entry is what makes 4K-mapped memory cheap: it is mostly such runs.
+ */
+static unsigned int pte_run_length(pte_t *pte, unsigned int max)
+{
+	pte_t first = ptep_get(pte);
+	pteval_t bits = pte_flags(first);
+	u64 pfn = pte_pfn(first);
+	u32 fflags = frame_flags(pfn, PTWALK_LEVEL_PTE);
+	unsigned int n;
+
+	if (pte_none(first)) {
+		for (n = 1; n < max && pte_none(ptep_get(pte + n)); n++)
+			;
+		return n;
+	}
+	if (!pte_present(first))
+		return 1;
+	for (n = 1; n < max; n++) {
+		pte_t entry = ptep_get(pte + n);
+
+		if (!pte_present(entry) || pte_flags(entry) != bits ||
+		    pte_pfn(entry) != pfn + n ||
+		    frame_flags(pfn + n, PTWALK_LEVEL_PTE) != fflags)
+			break;
+	}
+	return n;
+}
+
 /* Returns false when the table went away under us (6.5+): look again. */
 static bool walk_pte_range(struct ptwalk_walk *w, pmd_t *pmdp,
 			   unsigned long addr, unsigned long end)
@@ -249,13 +292,18 @@ static bool walk_pte_range(struct ptwalk_walk *w, pmd_t *pmdp,
 	start_pte = ptwalk_pte_map_lock(w->mm, pmdp, addr, &ptl);
 	if (ptwalk_pte_map_failed(start_pte))
 		return false;
-	for (pte = start_pte; addr != end; pte++, addr += PAGE_SIZE) {
+	for (pte = start_pte; addr != end;) {
 		pte_t entry = ptep_get(pte);
+		unsigned int n = pte_run_length(pte, (end - addr) >> PAGE_SHIFT);
+		unsigned long next = addr + ((unsigned long)n << PAGE_SHIFT);
 
 		emit_entry(w, entry, pte_pfn(entry), PTWALK_LEVEL_PTE, addr,
-			   addr + PAGE_SIZE);
+			   next);
+		ptwalk_charge(w, n - 1);
 		if (w->stop)
 			break;
+		pte += n;
+		addr = next;
 	}
 	ptwalk_pte_unmap_unlock(start_pte, ptl);
 	return true;

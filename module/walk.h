@@ -50,4 +50,10 @@ void ptwalk_walk_finish(struct ptwalk_walk *w);
 /* Extent building, in extent.c: add one run of pages to the output. */
 bool ptwalk_emit(struct ptwalk_walk *w, const struct ptwalk_record *run);
 
+/*
+ * Counts @entries more examined against the chunk's budget: runs of entries
+ * found without a record each (a PTE run) cost what they examined.
+ */
+void ptwalk_charge(struct ptwalk_walk *w, unsigned int entries);
+
 #endif /* PTWALK_WALK_H */

@@ -63,17 +63,25 @@ done
 printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 
-# Programs with the shared libraries they need (ptcompare uses libkmod).
-add_program() {
-	local src=$1 dest=$2 lib
-	install -D -m 0755 "$src" "$root$dest"
-	for lib in $(ldd "$src" 2>/dev/null | grep -o '/[^ ]*' || true); do
+# Programs with the shared libraries they need; ptcompare opens libkmod
+# only to explain a failure (dlopen), so ldd does not list it: it comes too.
+add_libs() {
+	local lib
+	for lib in $(ldd "$1" 2>/dev/null | grep -o '/[^ ]*' || true); do
 		[ -e "$root$lib" ] || install -D "$lib" "$root$lib"
 	done
+}
+add_program() {
+	install -D -m 0755 "$1" "$root$2"
+	add_libs "$1"
 }
 for spec in "$@"; do
 	add_program "${spec%%:*}" "${spec#*:}"
 done
+libkmod=$(ldconfig -p | sed -n 's/.*libkmod.so.2 (libc6,x86-64) => //p' | head -1)
+[ -n "$libkmod" ] || die "libkmod.so.2 missing: apt-get install libkmod2"
+install -D "$libkmod" "$root$libkmod"
+add_libs "$libkmod"
 chmod +x "$root/init"
 
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/initramfs.gz"

@@ -20,7 +20,14 @@ struct compare_engine {
 	const struct compare_io *io;
 	size_t batch;
 	uint64_t *pm;			/* raw pagemap entries of a batch */
-	struct page_verdict *v;		/* verdicts of a batch */
+	/*
+	 * Verdicts of a batch: after the scan, one per segment (a run of
+	 * pages whose verdicts follow from the first's), seg_pages[i] pages
+	 * each; once expanded for re-reading, one per page.
+	 */
+	struct page_verdict *v;
+	uint32_t *seg_pages;
+	size_t nr_segs;
 	bool *pending;			/* still differing after re-reads */
 	struct record_stream streams[NR_COMPARE_STREAMS];
 };
@@ -64,7 +71,8 @@ struct compare_engine *compare_new(const struct compare_io *io, size_t batch)
 	e->pm = calloc(batch, sizeof(*e->pm));
 	e->v = calloc(batch, sizeof(*e->v));
 	e->pending = calloc(batch, sizeof(*e->pending));
-	if (!e->pm || !e->v || !e->pending)
+	e->seg_pages = calloc(batch, sizeof(*e->seg_pages));
+	if (!e->pm || !e->v || !e->pending || !e->seg_pages)
 		goto fail;
 	e->streams[COMPARE_SCAN].id = COMPARE_SCAN;
 	e->streams[COMPARE_REREAD].id = COMPARE_REREAD;
@@ -81,6 +89,7 @@ void compare_free(struct compare_engine *e)
 	free(e->pm);
 	free(e->v);
 	free(e->pending);
+	free(e->seg_pages);
 	free(e);
 }
 
@@ -178,28 +187,101 @@ static void observe_record(struct compare_summary *sum,
 	}
 }
 
-/* First pass over n pages from addr, on the scan stream. */
+/*
+ * How many pages from i (below end, all inside one record) share the
+ * verdict v of page i but for their position: both sides' frames advance
+ * together (a match), or pagemap's entry repeats while it shows no frame
+ * (hidden, zeroed or not present; the walk's frame, if any, advances on its
+ * own).  The class of each such page follows from classify_page() by the
+ * same argument, so the pages are not classified one by one; differing and
+ * swapped pages always are.
+ */
+static size_t segment_length(const uint64_t *pm, size_t i, size_t end,
+			     const struct page_verdict *v)
+{
+	uint64_t raw = pm[i], step;
+	size_t j;
+
+	if (v->cls == CLASS_MISMATCH || (raw & PM_SWAP) ||
+	    (v->detail.walk_kind != PTWALK_KIND_NONE &&
+	     v->detail.walk_kind != PTWALK_KIND_PRESENT))
+		return 1;
+	step = v->cls == CLASS_MATCH && (raw & PM_PRESENT) ? 1 : 0;
+	for (j = i + 1; j < end && pm[j] == raw + step * (j - i); j++)
+		;
+	return j - i;
+}
+
+/* First pass over n pages from addr, on the scan stream, into segments. */
 static int scan_batch(struct compare_engine *e, uint64_t addr, size_t n,
-		      struct compare_summary *sum)
+		      struct compare_summary *sum, bool *differs)
 {
 	struct record_stream *s = &e->streams[COMPARE_SCAN];
 	uint64_t last_start = UINT64_MAX;
+	size_t i = 0;
 	int err;
 
 	err = e->io->read_pagemap(e->io->ctx, addr, n, e->pm);
 	if (err)
 		return err;
-	for (size_t i = 0; i < n; i++) {
+	e->nr_segs = 0;
+	*differs = false;
+	while (i < n) {
 		uint64_t a = addr + i * PAGE_4K;
 		const struct ptwalk_record *r = stream_at(e, s, a, &err);
+		size_t rec_end;
 
 		if (!r)
 			return err;
 		observe_record(sum, r, &last_start);
-		fill_verdict(&e->v[i], r, a, e->pm[i]);
-		e->pending[i] = e->v[i].cls == CLASS_MISMATCH;
+		rec_end = (ptwalk_record_end(r) - addr) / PAGE_4K;
+		if (rec_end > n)
+			rec_end = n;
+		while (i < rec_end) {
+			struct page_verdict *v = &e->v[e->nr_segs];
+			size_t len;
+
+			fill_verdict(v, r, addr + i * PAGE_4K, e->pm[i]);
+			len = segment_length(e->pm, i, rec_end, v);
+			e->seg_pages[e->nr_segs++] = (uint32_t)len;
+			*differs |= v->cls == CLASS_MISMATCH;
+			i += len;
+		}
 	}
 	return 0;
+}
+
+/* Page k of a segment whose first page has verdict v. */
+static void verdict_at(struct page_verdict *out, const struct page_verdict *v,
+		       uint64_t k)
+{
+	*out = *v;
+	out->addr += k * PAGE_4K;
+	if (out->walk_pfn != NO_PFN)
+		out->walk_pfn += k;
+	if (out->pagemap_pfn != NO_PFN)
+		out->pagemap_pfn += k;
+}
+
+/*
+ * Turns the segments into one verdict per page, for the re-reads.  From
+ * the last segment back: segment s starts at page s or later, so no
+ * segment is overwritten before it is expanded.
+ */
+static void expand_segments(struct compare_engine *e, size_t n)
+{
+	size_t end = n;
+
+	for (size_t s = e->nr_segs; s-- > 0;) {
+		struct page_verdict first = e->v[s];
+		size_t start = end - e->seg_pages[s];
+
+		for (size_t k = end - start; k-- > 0;) {
+			verdict_at(&e->v[start + k], &first, k);
+			e->pending[start + k] = first.cls == CLASS_MISMATCH;
+		}
+		end = start;
+	}
 }
 
 /* Pending pages lie in [*lo, *hi); false if none is left. */
@@ -252,6 +334,26 @@ static int reread_span(struct compare_engine *e, uint64_t addr, size_t lo,
 	return 0;
 }
 
+/* Re-reads the pages of a batch that differ, then hands out every page. */
+static int settle_batch(struct compare_engine *e, uint64_t addr, size_t n,
+			struct compare_summary *sum, struct range_merger *m)
+{
+	size_t lo, hi;
+	int err = 0;
+
+	expand_segments(e, n);
+	for (int round = 0; !err && round < COMPARE_MAX_REREADS &&
+	     pending_span(e, n, &lo, &hi); round++) {
+		sum->rereads++;
+		err = reread_span(e, addr, lo, hi);
+	}
+	for (size_t i = 0; !err && i < n; i++) {
+		sum->pages[e->v[i].cls]++;
+		range_merger_push(m, &e->v[i]);
+	}
+	return err;
+}
+
 int compare_range(struct compare_engine *e, uint64_t start, uint64_t end,
 		  struct compare_summary *sum, range_emit_fn emit, void *arg)
 {
@@ -262,19 +364,21 @@ int compare_range(struct compare_engine *e, uint64_t start, uint64_t end,
 	range_merger_init(&m, emit, arg);
 	err = stream_start(e, &e->streams[COMPARE_SCAN], start, end);
 	for (addr = start; !err && addr < end;) {
-		size_t n = (end - addr) / PAGE_4K, lo, hi;
+		size_t n = (end - addr) / PAGE_4K;
+		bool differs;
 
 		if (n > e->batch)
 			n = e->batch;
-		err = scan_batch(e, addr, n, sum);
-		for (int round = 0; !err && round < COMPARE_MAX_REREADS &&
-		     pending_span(e, n, &lo, &hi); round++) {
-			sum->rereads++;
-			err = reread_span(e, addr, lo, hi);
-		}
-		for (size_t i = 0; !err && i < n; i++) {
-			sum->pages[e->v[i].cls]++;
-			range_merger_push(&m, &e->v[i]);
+		err = scan_batch(e, addr, n, sum, &differs);
+		if (!err && differs) {
+			err = settle_batch(e, addr, n, sum, &m);
+		} else if (!err) {
+			/* the common case: no page differs, whole segments go */
+			for (size_t s = 0; s < e->nr_segs; s++) {
+				sum->pages[e->v[s].cls] += e->seg_pages[s];
+				range_merger_push_run(&m, &e->v[s],
+						      e->seg_pages[s]);
+			}
 		}
 		addr += n * PAGE_4K;
 	}

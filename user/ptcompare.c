@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <libkmod.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include "compare.h"
 #include "diagnose.h"
 #include "maps.h"
+#include "module_state.h"
 #include "ptwalk_client.h"
 #include "report.h"
 #include "source.h"
@@ -41,27 +41,6 @@ static void usage(FILE *f)
 		"Exit status: 0 every page explained, 1 a mismatch remains,\n"
 		"2 usage or environment error (the message says which).\n",
 		PTWALK_DEFAULT_DEBUGFS);
-}
-
-static enum module_state ptwalk_module_state(void)
-{
-	struct kmod_ctx *ctx = kmod_new(NULL, NULL);
-	struct kmod_module *mod = NULL;
-	enum module_state state = MODULE_STATE_UNKNOWN;
-
-	if (!ctx)
-		return state;
-	if (!kmod_module_new_from_name(ctx, "ptwalk", &mod)) {
-		int s = kmod_module_get_initstate(mod);
-
-		if (s == KMOD_MODULE_LIVE || s == KMOD_MODULE_COMING)
-			state = MODULE_LOADED;
-		else if (s == -ENOENT)
-			state = MODULE_NOT_LOADED;
-		kmod_module_unref(mod);
-	}
-	kmod_unref(ctx);
-	return state;
 }
 
 /* Everything one run holds; released by scan_close() whatever happened. */
@@ -90,7 +69,7 @@ static int open_walk(struct scan *s)
 				     O_RDWR);
 
 		if (fd < 0)
-			return fail(s, diagnose_open(-fd, ptwalk_module_state(),
+			return fail(s, diagnose_open(-fd, module_state_of("ptwalk"),
 						     s->opts->debugfs, s->msg,
 						     sizeof(s->msg)));
 		s->src.walk_fd[i] = fd;

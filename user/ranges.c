@@ -28,13 +28,19 @@ static bool continues(const struct verdict_range *r,
 
 void range_merger_push(struct range_merger *m, const struct page_verdict *v)
 {
+	range_merger_push_run(m, v, 1);
+}
+
+void range_merger_push_run(struct range_merger *m,
+			   const struct page_verdict *v, uint64_t pages)
+{
 	if (m->have && continues(&m->cur, v)) {
-		m->cur.pages++;
+		m->cur.pages += pages;
 		return;
 	}
 	range_merger_flush(m);
 	m->cur = (struct verdict_range){
-		.start = v->addr, .pages = 1, .cls = v->cls, .level = v->level,
+		.start = v->addr, .pages = pages, .cls = v->cls, .level = v->level,
 		.walk_pfn = v->walk_pfn, .pagemap_pfn = v->pagemap_pfn,
 		.detail = v->detail,
 	};

@@ -55,6 +55,13 @@ struct range_merger {
 
 void range_merger_init(struct range_merger *m, range_emit_fn emit, void *arg);
 void range_merger_push(struct range_merger *m, const struct page_verdict *v);
+/*
+ * Pushes pages pages at once: v is the first, and each next page continues
+ * the one before it (next address, same class and level, both frames + 1
+ * or both sides without a frame), as range_merger_push() would find.
+ */
+void range_merger_push_run(struct range_merger *m,
+			   const struct page_verdict *v, uint64_t pages);
 void range_merger_flush(struct range_merger *m);
 
 #endif /* PTCOMPARE_RANGES_H */

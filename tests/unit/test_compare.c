@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include "../../user/compare.h"
 #include "../../user/pagemap.h"
+#include "../../user/ptwalk_client.h"
 
 #define BASE	0x7f0000000000ULL
 #define PG	4096ULL
@@ -394,6 +395,120 @@ static void source_error_stops(void **state)
 	assert_int_equal(sum.pages[CLASS_NOT_PRESENT], 4);
 }
 
+/*
+ * What compare_range must produce, computed the slow way: every page
+ * classified on its own and pushed alone.  One world, so nothing changes
+ * between reads and re-reads leave the classes as they are.
+ */
+static void reference(const struct world *w, uint64_t pages,
+		      struct compare_summary *sum, struct collected *c)
+{
+	struct range_merger m;
+
+	memset(sum, 0, sizeof(*sum));
+	memset(c, 0, sizeof(*c));
+	range_merger_init(&m, collect, c);
+	for (uint64_t p = 0, ri = 0; p < pages; p++) {
+		uint64_t addr = BASE + p * PG;
+		struct pagemap_entry pm;
+		struct page_verdict v = { .addr = addr };
+		const struct ptwalk_record *r;
+
+		while (ptwalk_record_end(&w->recs[ri]) <= addr)
+			ri++;
+		r = &w->recs[ri];
+		pagemap_decode(w->pm[p], &pm);
+		v.cls = classify_page(r, addr, &pm);
+		v.level = r->level;
+		v.walk_pfn = r->kind == PTWALK_KIND_PRESENT ?
+			     ptwalk_pfn_at(r, addr) : NO_PFN;
+		v.pagemap_pfn = pm.present && v.cls != CLASS_PFN_ZEROED ?
+				pm.pfn : NO_PFN;
+		sum->pages[v.cls]++;
+		range_merger_push(&m, &v);
+	}
+	range_merger_flush(&m);
+}
+
+/* Deterministic pseudo-random numbers (an LCG), so failures reproduce. */
+static unsigned int next_rand(unsigned int *seed)
+{
+	*seed = *seed * 1103515245U + 12345U;
+	return (*seed >> 16) & 0x7fff;
+}
+
+/* A random world: records partitioning MAXP pages, pagemap mostly agreeing. */
+static void random_world(struct world *w, unsigned int *seed)
+{
+	uint64_t page = 0;
+
+	memset(w, 0, sizeof(*w));
+	while (page < MAXP) {
+		uint64_t len = 1 + (uint64_t)next_rand(seed) % 8;
+		int kind = next_rand(seed) % 4;
+		uint64_t vm = next_rand(seed) % 3 ? ANON : PFNMAP;
+
+		if (len > MAXP - page || w->nrecs == MAXR - 1)
+			len = MAXP - page;
+		kind = kind == 3 ? PTWALK_KIND_SWAP :
+		       kind ? PTWALK_KIND_PRESENT : PTWALK_KIND_NONE;
+		add(w, page, len, kind, kind ? PTWALK_LEVEL_PTE :
+		    PTWALK_LEVEL_NONE, (uint64_t)next_rand(seed) % 64, vm, 0);
+		for (uint64_t i = 0; i < len; i++) {
+			const struct ptwalk_record *r = &w->recs[w->nrecs - 1];
+			uint64_t raw = 0, x = (uint64_t)next_rand(seed) % 16;
+
+			if (kind == PTWALK_KIND_PRESENT && !(vm & PTWALK_VM_PFNMAP))
+				raw = PM_PRESENT | (r->pfn + i);
+			else if (kind == PTWALK_KIND_SWAP)
+				raw = PM_SWAP | ((r->swap_offset + i) << 5);
+			if (x == 0)		/* a lie */
+				raw = PM_PRESENT | (1000 + x);
+			else if (x == 1)	/* hidden frames */
+				raw &= ~PM_PFN_MASK;
+			else if (x == 2)	/* flags that differ page to page */
+				raw |= PM_SOFT_DIRTY;
+			w->pm[page + i] = raw;
+		}
+		page += len;
+	}
+}
+
+/*
+ * The engine classifies runs of pages from their first page; over many
+ * random worlds and batch sizes its ranges and counts equal the page by
+ * page reference.
+ */
+static void runs_equal_page_by_page(void **state)
+{
+	unsigned int seed = 12345;
+
+	(void)state;
+	for (int iter = 0; iter < 3000; iter++) {
+		struct compare_summary sum, want_sum;
+		struct collected c, want;
+		struct fake f;
+		size_t batch = 1 + (size_t)next_rand(&seed) % MAXP;
+
+		fake_init(&f, 1);
+		random_world(&f.w[0], &seed);
+		reference(&f.w[0], MAXP, &want_sum, &want);
+		assert_int_equal(run(&f, batch, 0, MAXP, &sum, &c), 0);
+		assert_memory_equal(sum.pages, want_sum.pages,
+				    sizeof(sum.pages));
+		assert_int_equal(c.n, want.n);
+		for (size_t i = 0; i < c.n; i++) {
+			assert_int_equal(c.r[i].start, want.r[i].start);
+			assert_int_equal(c.r[i].pages, want.r[i].pages);
+			assert_int_equal(c.r[i].cls, want.r[i].cls);
+			assert_int_equal(c.r[i].level, want.r[i].level);
+			assert_int_equal(c.r[i].walk_pfn, want.r[i].walk_pfn);
+			assert_int_equal(c.r[i].pagemap_pfn,
+					 want.r[i].pagemap_pfn);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -404,6 +519,7 @@ int main(void)
 		cmocka_unit_test(huge_kinds_and_vm_flags),
 		cmocka_unit_test(broken_partition),
 		cmocka_unit_test(source_error_stops),
+		cmocka_unit_test(runs_equal_page_by_page),
 	};
 
 	return cmocka_run_group_tests_name("compare", tests, NULL, NULL);
