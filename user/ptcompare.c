@@ -53,6 +53,7 @@ struct scan {
 	struct report report;
 	FILE *spool[2];
 	char msg[512];		/* the one-line error, when one occurred */
+	uint64_t started_ns;	/* when main() began, for --stats */
 };
 
 static int fail(struct scan *s, enum failure f)
@@ -209,10 +210,13 @@ static int finish(struct scan *s)
 			"ptcompare: stats: pages=%" PRIu64 " vmas=%" PRIu64
 			" rereads=%" PRIu64 " pagemap_bytes=%" PRIu64
 			" ptwalk_queries=%" PRIu64 " ptwalk_records=%" PRIu64
-			" peak_rss_kib=%" PRIu64 "\n",
+			" peak_rss_kib=%" PRIu64 " pagemap_us=%" PRIu64
+			" ptwalk_us=%" PRIu64 " run_us=%" PRIu64 "\n",
 			s->report.pages, s->report.nr_vmas, s->report.rereads,
 			s->src.pagemap_bytes, s->src.walk_queries,
-			s->src.walk_records, self_peak_rss_kib());
+			s->src.walk_records, self_peak_rss_kib(),
+			s->src.pagemap_ns / 1000, s->src.walk_ns / 1000,
+			(monotonic_ns() - s->started_ns) / 1000);
 	return report_has_mismatch(&s->report) ? EXIT_MISMATCH : EXIT_OK;
 }
 
@@ -234,7 +238,7 @@ static void scan_close(struct scan *s)
 int main(int argc, char **argv)
 {
 	struct cli_options o;
-	struct scan s = { .opts = &o };
+	struct scan s = { .opts = &o, .started_ns = monotonic_ns() };
 	int status;
 
 	if (!cli_parse(argc, argv, &o, s.msg, sizeof(s.msg)))

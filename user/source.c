@@ -4,50 +4,69 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "ptwalk_client.h"
 #include "source.h"
 
 #define PAGE_SHIFT_4K	12
 
+uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 static int read_pagemap(void *ctx, uint64_t addr, size_t n, uint64_t *out)
 {
 	struct proc_source *src = ctx;
 	size_t want = n * sizeof(*out), got = 0;
 	off_t off = (off_t)(addr >> PAGE_SHIFT_4K) * (off_t)sizeof(*out);
+	uint64_t t0 = monotonic_ns();
+	int err = 0;
 
-	while (got < want) {
+	while (!err && got < want) {
 		ssize_t r = pread(src->pagemap_fd, (char *)out + got,
 				  want - got, off + (off_t)got);
 
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r < 0)
-			return -errno;
-		/* pagemap reads nothing once the process has no mm left */
-		if (r == 0)
-			return -ESRCH;
-		got += (size_t)r;
-		src->pagemap_bytes += (uint64_t)r;
+		if (r < 0) {
+			err = -errno;
+		} else if (r == 0) {
+			/* pagemap reads nothing once the process has no mm left */
+			err = -ESRCH;
+		} else {
+			got += (size_t)r;
+			src->pagemap_bytes += (uint64_t)r;
+		}
 	}
-	return 0;
+	src->pagemap_ns += monotonic_ns() - t0;
+	return err;
 }
 
 static int walk_query(void *ctx, enum compare_stream s, uint64_t start,
 		      uint64_t end)
 {
 	struct proc_source *src = ctx;
+	uint64_t t0 = monotonic_ns();
+	int err = ptwalk_query(src->walk_fd[s], src->pid, start, end);
 
 	src->walk_queries++;
-	return ptwalk_query(src->walk_fd[s], src->pid, start, end);
+	src->walk_ns += monotonic_ns() - t0;
+	return err;
 }
 
 static ssize_t walk_read(void *ctx, enum compare_stream s,
 			 struct ptwalk_record *recs, size_t max)
 {
 	struct proc_source *src = ctx;
+	uint64_t t0 = monotonic_ns();
 	ssize_t n = ptwalk_read(src->walk_fd[s], recs, max);
 
+	src->walk_ns += monotonic_ns() - t0;
 	if (n > 0)
 		src->walk_records += (uint64_t)n;
 	return n;

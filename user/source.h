@@ -18,7 +18,12 @@ struct proc_source {
 	uint64_t pagemap_bytes;
 	uint64_t walk_queries;
 	uint64_t walk_records;
+	uint64_t pagemap_ns;	/* time spent in pagemap reads */
+	uint64_t walk_ns;	/* time spent in ptwalk queries and reads */
 };
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t monotonic_ns(void);
 
 /* Connects io to src (which must outlive io). */
 void proc_source_io(struct proc_source *src, struct compare_io *io);

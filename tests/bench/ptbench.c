@@ -40,6 +40,8 @@ struct vma_list {
 struct result {
 	double ms;
 	uint64_t bytes;
+	double run_ms;		/* C: main() to exit, as ptcompare --stats says */
+	double pagemap_ms;	/* C: of which reading pagemap */
 };
 
 static double median(double *v);
@@ -125,21 +127,22 @@ out:
 	return res;
 }
 
+/*
+ * One query over the span of the VMAs: the gaps between them come back as
+ * one record each, and the per-query cost is paid once, not per VMA.
+ */
 static struct result bench_walk(pid_t pid, const struct vma_list *v)
 {
 	static struct ptwalk_record recs[4096];
 	struct result res = { 0 };
 	int fd = ptwalk_open(PTWALK_DEFAULT_DEBUGFS, PTWALK_QUERY_FILE, O_RDWR);
 	double t0 = now_ms();
+	ssize_t n;
 
-	for (size_t i = 0; fd >= 0 && i < v->n; i++) {
-		ssize_t n;
-
-		if (ptwalk_query(fd, pid, v->r[i][0], v->r[i][1]))
-			break;
+	if (fd >= 0 && v->n && !ptwalk_query(fd, pid, v->r[0][0],
+					     v->r[v->n - 1][1]))
 		while ((n = ptwalk_read(fd, recs, 4096)) > 0)
 			res.bytes += (uint64_t)n * sizeof(recs[0]);
-	}
 	res.ms = now_ms() - t0;
 	if (fd >= 0)
 		close(fd);
@@ -153,7 +156,7 @@ static struct result bench_ptcompare(pid_t pid, uint64_t *rss_kib)
 	const char *argv[] = { "ptcompare", "--stats", pidstr, NULL };
 	posix_spawn_file_actions_t fa;
 	struct result res = { 0 };
-	unsigned long long pm = 0, recs = 0, rss = 0;
+	unsigned long long pm = 0, recs = 0, rss = 0, run_us = 0, pm_us = 0;
 	const char *s;
 	double t0;
 	pid_t pc;
@@ -182,29 +185,38 @@ static struct result bench_ptcompare(pid_t pid, uint64_t *rss_kib)
 		sscanf(s, "ptwalk_records=%llu", &recs);
 	if ((s = strstr(line, "peak_rss_kib=")))
 		sscanf(s, "peak_rss_kib=%llu", &rss);
+	if ((s = strstr(line, "run_us=")))
+		sscanf(s, "run_us=%llu", &run_us);
+	if ((s = strstr(line, "pagemap_us=")))
+		sscanf(s, "pagemap_us=%llu", &pm_us);
 	res.bytes = pm + recs * sizeof(struct ptwalk_record);
+	res.run_ms = run_us / 1e3;
+	if (getenv("PTBENCH_VERBOSE"))
+		printf("    %s", line);
+	res.pagemap_ms = pm_us / 1e3;
 	*rss_kib = rss;
 	return res;
 }
 
 /*
- * ptcompare's fixed cost: starting it (loader, libraries) and printing its
- * version, with no scan at all.
+ * Fixed cost of a process: spawning path with argv (no scan at all), the
+ * median of RUNS; -1 when it cannot be run.
  */
-static double bench_startup(void)
+static double bench_spawn(const char *path, const char *const *argv)
 {
-	const char *argv[] = { "ptcompare", "--version", NULL };
 	posix_spawn_file_actions_t fa;
 	double t[RUNS];
 	pid_t pc;
 
+	if (access(path, X_OK))
+		return -1;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	for (int run = 0; run < RUNS; run++) {
 		double t0 = now_ms();
 
-		if (posix_spawn(&pc, "/bin/ptcompare", &fa, NULL,
-				(char *const *)argv, NULL) == 0)
+		if (posix_spawn(&pc, path, &fa, NULL, (char *const *)argv,
+				NULL) == 0)
 			waitpid(pc, NULL, 0);
 		t[run] = now_ms() - t0;
 	}
@@ -334,16 +346,27 @@ int main(int argc, char **argv)
 {
 	printf("ptwalk bench: median of %d runs per case, times in ms\n", RUNS);
 	printf("Software emulation (QEMU TCG): compare the ratios within this run, not the times across machines.\n");
-	printf("A = pagemap, 512 KiB preads; B = ptwalk records; C = ptcompare PID; D = pagemap, one 8-byte pread per page\n\n");
-	printf("ptcompare start-up alone (--version): %.1f ms\n\n",
-	       bench_startup());
-	printf("%-15s %9s %9s %9s %9s %8s %8s %8s %12s %12s %9s\n", "target",
-	       "A ms", "B ms", "C ms", "D ms", "B/A", "C/A", "D/C",
-	       "A bytes", "B bytes", "C RSS KiB");
+	printf("A = pagemap, 512 KiB preads; B = ptwalk records (one query over the VMAs); C = ptcompare PID (Cin: its own run, start-up excluded, from --stats); D = pagemap, one 8-byte pread per page\n\n");
+	{
+		const char *version[] = { "ptcompare", "--version", NULL };
+		const char *truth[] = { "true", NULL };
+
+		/* S: what C pays before reading anything */
+		printf("S = ptcompare start-up alone (--version): %.1f ms; any process (busybox true): %.1f ms\n",
+		       bench_spawn("/bin/ptcompare", version),
+		       bench_spawn("/bin/true", truth));
+		if (!access("/bin/ptcompare-static", X_OK))
+			printf("ptcompare linked statically (--version): %.1f ms\n",
+			       bench_spawn("/bin/ptcompare-static", version));
+		printf("\n");
+	}
+	printf("%-15s %8s %8s %8s %8s %10s %7s %6s %6s %7s %11s %10s %8s\n",
+	       "target", "A ms", "B ms", "C ms", "Cin ms", "D ms", "B/A", "C/A",
+	       "Cin/A", "D/C", "A bytes", "B bytes", "RSS KiB");
 	for (int kind = 0; kind < 6; kind++) {
 		if (!wanted(kind, argc, argv))
 			continue;
-		double a[RUNS], b[RUNS], c[RUNS], dms;
+		double a[RUNS], b[RUNS], c[RUNS], cin[RUNS], dms;
 		struct result ra, rb, rc, rd;
 		struct vma_list v = { 0 };
 		uint64_t rss = 0, naive_pages = 0, pages = 0;
@@ -364,16 +387,18 @@ int main(int argc, char **argv)
 			a[run] = ra.ms;
 			b[run] = rb.ms;
 			c[run] = rc.ms;
+			cin[run] = rc.run_ms;
 		}
 		/* D once, on at most NAIVE_CAP pages, scaled to the whole */
 		rd = bench_pagemap(pid, &v, true, &naive_pages);
 		dms = naive_pages ? rd.ms * (double)pages / (double)naive_pages : 0;
 		double ma = median(a), mb = median(b), mc = median(c);
+		double mcin = median(cin);
 
-		printf("%-15s %9.1f %9.1f %9.1f %9.0f%s %7.3f %8.2f %8.1f %12" PRIu64
-		       " %12" PRIu64 " %9" PRIu64 "\n", target_names[kind], ma, mb,
-		       mc, dms, naive_pages < pages ? "*" : " ", mb / ma, mc / ma,
-		       dms / mc, ra.bytes, rb.bytes, rss);
+		printf("%-15s %8.1f %8.1f %8.1f %8.1f %9.0f%s %7.3f %6.2f %6.2f %7.1f %11" PRIu64
+		       " %10" PRIu64 " %8" PRIu64 "\n", target_names[kind], ma, mb,
+		       mc, mcin, dms, naive_pages < pages ? "*" : " ", mb / ma,
+		       mc / ma, mcin / ma, dms / mc, ra.bytes, rb.bytes, rss);
 		fflush(stdout);
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
