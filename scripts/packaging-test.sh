@@ -55,8 +55,10 @@ found_page=$(man --manpath="$dest/usr/share/man" -w ptcompare 2>&1)
 check man_finds_installed_page "man -w said '$found_page'" \
 	test "$found_page" = "$dest/usr/share/man/man1/ptcompare.1"
 
-make -s install DESTDIR="$tmp/alt" BINDIR=/opt/pt/bin MANDIR=/opt/pt/man \
-	COMPLETIONDIR=/opt/pt/bash > "$tmp/install-alt.log" 2>&1
+# From the environment: a Makefile that assigns them with := or = would
+# ignore these, unlike command-line overrides.
+BINDIR=/opt/pt/bin MANDIR=/opt/pt/man COMPLETIONDIR=/opt/pt/bash \
+	make -s install DESTDIR="$tmp/alt" > "$tmp/install-alt.log" 2>&1
 check install_dirs_overridable "BINDIR/MANDIR/COMPLETIONDIR not honoured" \
 	test -x "$tmp/alt/opt/pt/bin/ptcompare" -a -f "$tmp/alt/opt/pt/man/man1/ptcompare.1" \
 	-a -f "$tmp/alt/opt/pt/bash/ptcompare"
