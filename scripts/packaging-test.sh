@@ -124,7 +124,7 @@ complete_words() {
 # Processes to complete: a live one, a zombie (its parent never reaps) and,
 # when visible, a kernel thread.
 sleep 600 &
-live=$!
+live_pid=$!
 # perl (Debian's perl-base is essential) forks a child it never reaps.
 perl -e '$| = 1; my $p = fork // die; exit 0 unless $p; print "$p\n"; sleep 600' \
 	> "$tmp/zombie.pid" &
@@ -144,7 +144,7 @@ for d in /proc/[0-9]*; do
 		break
 	fi
 done
-trap 'kill $live $zparent 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'kill $live_pid $zparent 2>/dev/null; rm -rf "$tmp"' EXIT
 
 mkdir -p "$tmp/cwd/dbgdir1" "$tmp/cwd/dbgdir2"
 touch "$tmp/cwd/dbgfile"
@@ -164,11 +164,11 @@ for mode in $modes; do
 	check "completion_${mode}_every_help_option" "not offered: $missing" \
 		test -z "$missing" -a -s "$tmp/help.opts"
 
-	got=$(complete_words "$mode" ptcompare "$live")
-	check "completion_${mode}_pid" "'$live' gave '${got//$'\n'/ }'" grep -qx "$live" <<< "$got"
+	got=$(complete_words "$mode" ptcompare "$live_pid")
+	check "completion_${mode}_pid" "'$live_pid' gave '${got//$'\n'/ }'" grep -qx "$live_pid" <<< "$got"
 	bad=""
-	for p in $(complete_words "$mode" ptcompare "${live:0:1}"); do
-		[[ $p =~ ^[0-9]+$ ]] && [[ $p == "${live:0:1}"* ]] || bad="$bad $p"
+	for p in $(complete_words "$mode" ptcompare "${live_pid:0:1}"); do
+		[[ $p =~ ^[0-9]+$ ]] && [[ $p == "${live_pid:0:1}"* ]] || bad="$bad $p"
 	done
 	check "completion_${mode}_pids_only" "not a matching pid:$bad" test -z "$bad"
 	got=$(complete_words "$mode" ptcompare 999999999)
@@ -188,9 +188,9 @@ for mode in $modes; do
 		ok "completion_${mode}_no_kernel_thread # SKIP no kernel thread visible here"
 	fi
 
-	got=$(complete_words "$mode" ptcompare --vtop 0x1000 "$live")
-	check "completion_${mode}_pid_after_vtop" "gave '${got//$'\n'/ }'" grep -qx "$live" <<< "$got"
-	got=$(complete_words "$mode" ptcompare "$live" "" | tr '\n' ' ')
+	got=$(complete_words "$mode" ptcompare --vtop 0x1000 "$live_pid")
+	check "completion_${mode}_pid_after_vtop" "gave '${got//$'\n'/ }'" grep -qx "$live_pid" <<< "$got"
+	got=$(complete_words "$mode" ptcompare "$live_pid" "" | tr '\n' ' ')
 	check "completion_${mode}_nothing_for_addr" "after PID gave '$got'" test -z "$got"
 	got=$(complete_words "$mode" ptcompare --range "" | tr '\n' ' ')
 	check "completion_${mode}_nothing_after_range" "gave '$got'" test -z "$got"
@@ -208,9 +208,14 @@ else
 	# A fixture build first: kbuild would install every module of the last
 	# build's modules.order, the test fixture included.
 	make -s fixture > "$tmp/fixture.log" 2>&1
+	# A Makefile that loses INSTALL_MOD_PATH installs into the live
+	# system: DEPMOD=true keeps depmod off it, and the check below finds
+	# (and removes) a module that landed there.
+	live_dir=/lib/modules/$krel/extra/module
+	live_before=$(ls "$live_dir" 2>/dev/null)
 	for how in INSTALL_MOD_PATH DESTDIR; do
 		mp=$tmp/mod-$how
-		make modules_install "$how=$mp" > "$tmp/modinst-$how.log" 2>&1 ||
+		make modules_install "$how=$mp" DEPMOD=true > "$tmp/modinst-$how.log" 2>&1 ||
 			echo "make failed" >> "$tmp/modinst-$how.log"
 		kos=$(cd "$mp" 2>/dev/null && find . -name '*.ko*' | sort | tr '\n' ' ')
 		check "modules_install_$how" "modules installed: '$kos' ($(tail -n 2 "$tmp/modinst-$how.log" | tr '\n' ' '))" \
@@ -219,6 +224,14 @@ else
 	vermagic=$(modinfo -F vermagic "$tmp/mod-DESTDIR/lib/modules/$krel/extra/module/ptwalk.ko" 2>&1)
 	check modules_install_vermagic "vermagic '$vermagic', kernel $krel" \
 		test "${vermagic%% *}" = "$krel"
+	live_after=$(ls "$live_dir" 2>/dev/null)
+	if [ "$live_after" != "$live_before" ]; then
+		nok modules_install_staged_only "installed into $live_dir: removed again"
+		[ -z "$live_before" ] && rm -rf "/lib/modules/$krel/extra/module" &&
+			rmdir "/lib/modules/$krel/extra" 2>/dev/null
+	else
+		ok modules_install_staged_only
+	fi
 fi
 
 # --- dkms -------------------------------------------------------------------
