@@ -4,6 +4,9 @@
 #   make demo            set up what is missing, boot the VM, show a translation
 #   make bench           boot the VM and measure pagemap vs ptwalk vs ptcompare
 #   make KDIR=/path      build against another kernel tree
+#   make install         ptcompare, its man page and bash completion (PREFIX, DESTDIR)
+#   make modules_install ptwalk.ko into /lib/modules/KREL/extra (INSTALL_MOD_PATH or DESTDIR)
+#   make dkms-source     the module's sources to /usr/src/ptwalk-VERSION for dkms
 KDIR ?= $(shell $(CURDIR)/scripts/find-kdir.sh)
 KREL = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 BUILD := $(CURDIR)/build
@@ -113,6 +116,52 @@ check-debug: debug-modules user $(BUILD)/vmtest
 	scripts/tap-summary.sh $(BUILD)/debug-vm.tap
 
 .PHONY: debug-kernel debug-modules check-debug
+
+# Installation.  The version lives in user/ptcompare.c (ptcompare --version);
+# dkms.conf and the man page repeat it, and make check-packaging checks that
+# they agree.
+VERSION := $(shell sed -n 's/^\#define PTCOMPARE_VERSION "\(.*\)"/\1/p' $(CURDIR)/user/ptcompare.c)
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+DKMS_SRCDIR ?= /usr/src/ptwalk-$(VERSION)
+INSTALL ?= install
+INSTALLED := $(DESTDIR)$(BINDIR)/ptcompare $(DESTDIR)$(MANDIR)/man1/ptcompare.1 \
+	$(DESTDIR)$(COMPLETIONDIR)/ptcompare
+
+install: user
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR)
+	$(INSTALL) -m 0755 user/ptcompare $(DESTDIR)$(BINDIR)/ptcompare
+	$(INSTALL) -m 0644 man/ptcompare.1 $(DESTDIR)$(MANDIR)/man1/ptcompare.1
+	$(INSTALL) -m 0644 completion/ptcompare $(DESTDIR)$(COMPLETIONDIR)/ptcompare
+
+uninstall:
+	rm -f $(INSTALLED)
+
+# Rebuilding first rewrites modules.order without the test fixture, which
+# kbuild would otherwise install too after a "make fixture".  Kbuild skips
+# depmod when the kernel tree has no System.map (Debian's headers have none),
+# so on the live system it is run here, for modprobe to find ptwalk; a staged
+# install (INSTALL_MOD_PATH or DESTDIR) leaves depmod to whoever installs it.
+INSTALL_MOD_PATH ?= $(DESTDIR)
+DEPMOD ?= depmod
+modules_install: module
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) modules_install
+	$(if $(INSTALL_MOD_PATH),,$(DEPMOD) -a $(KREL))
+
+# Only what dkms builds: "dkms add ." would copy the whole tree, build/ included.
+DKMS_FILES = dkms.conf Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.[ch]))
+dkms-source:
+	@for f in $(DKMS_FILES); do \
+		$(INSTALL) -D -m 0644 $$f $(DESTDIR)$(DKMS_SRCDIR)/$$f || exit 1; \
+	done
+	@echo "dkms-source: $(DESTDIR)$(DKMS_SRCDIR); now: dkms add ptwalk/$(VERSION) && dkms install ptwalk/$(VERSION)"
+
+check-packaging: user
+	KDIR=$(KDIR) scripts/packaging-test.sh $(BUILD)/packaging.tap
+
+.PHONY: install uninstall modules_install dkms-source check-packaging
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) PTWALK_FIXTURE=1 clean
