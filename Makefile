@@ -117,10 +117,11 @@ check-debug: debug-modules user $(BUILD)/vmtest
 
 .PHONY: debug-kernel debug-modules check-debug
 
-# Installation.  The version lives in user/ptcompare.c (ptcompare --version);
+# Installation.  The version lives in module/ptwalk_version.h (modinfo,
+# ptcompare --version);
 # dkms.conf and the man page repeat it, and make check-packaging checks that
 # they agree.
-VERSION := $(shell sed -n 's/^\#define PTCOMPARE_VERSION "\(.*\)"/\1/p' $(CURDIR)/user/ptcompare.c)
+VERSION := $(shell sed -n 's/^\#define PTWALK_VERSION "\(.*\)"/\1/p' $(CURDIR)/module/ptwalk_version.h)
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man

@@ -8,6 +8,7 @@
 #include <linux/module.h>
 #include "debugfs.h"
 #include "ptwalk_abi.h"
+#include "ptwalk_version.h"
 
 static int __init ptwalk_init(void)
 {
@@ -33,4 +34,4 @@ module_exit(ptwalk_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Walk a task's page tables and export its frames through debugfs");
 MODULE_AUTHOR("The ptwalk developers");
-MODULE_VERSION("0.1");
+MODULE_VERSION(PTWALK_VERSION);

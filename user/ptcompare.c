@@ -22,8 +22,10 @@
 #include "ptwalk_client.h"
 #include "report.h"
 #include "source.h"
+#include "spool.h"
 
-#define PTCOMPARE_VERSION "0.2"
+#include "../module/ptwalk_version.h"
+#define PTCOMPARE_VERSION PTWALK_VERSION
 /* Pages per pagemap pread: 128 KiB of entries, 64 MiB of address space. */
 #define BATCH_PAGES 16384
 
@@ -108,11 +110,11 @@ static int open_proc(struct scan *s)
 static int open_output(struct scan *s)
 {
 	for (int i = 0; i < 2; i++) {
-		s->spool[i] = tmpfile();
+		s->spool[i] = spool_open();
 		if (!s->spool[i]) {
 			snprintf(s->msg, sizeof(s->msg),
-				 "cannot create a temporary file for the report: %s (set TMPDIR to a writable directory)",
-				 strerror(errno));
+				 "cannot create a temporary file in %s for the report: %s (set TMPDIR to a writable directory)",
+				 spool_dir(), strerror(errno));
 			return fail(s, FAIL_INTERNAL);
 		}
 	}

@@ -11,7 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <dirent.h>
 #include "../../user/source.h"
+#include "../../user/spool.h"
 
 /* A "pagemap" of n entries in a temporary file: entry i holds i + 100. */
 static int fake_pagemap(size_t n)
@@ -73,11 +75,53 @@ static void process_facts(void **state)
 	assert_string_equal(comm, "");
 }
 
+static int entries_in(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/* Spool files go to $TMPDIR, leave no name behind, and say why they fail. */
+static void spool_in_tmpdir(void **state)
+{
+	char dir[] = "/tmp/ptcompare-test.XXXXXX", line[32];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	setenv("TMPDIR", dir, 1);
+	assert_string_equal(spool_dir(), dir);
+	f = spool_open();
+	assert_non_null(f);
+	assert_int_equal(entries_in(dir), 0);
+	assert_true(fputs("spooled\n", f) >= 0);
+	rewind(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(line, "spooled\n");
+	fclose(f);
+	assert_int_equal(rmdir(dir), 0);
+
+	setenv("TMPDIR", "/nonexistent/ptcompare", 1);
+	errno = 0;
+	assert_null(spool_open());
+	assert_int_equal(errno, ENOENT);
+	unsetenv("TMPDIR");
+	assert_string_equal(spool_dir(), "/tmp");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pagemap_reads_and_short_reads),
 		cmocka_unit_test(process_facts),
+		cmocka_unit_test(spool_in_tmpdir),
 	};
 
 	return cmocka_run_group_tests_name("source", tests, NULL, NULL);
