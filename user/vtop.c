@@ -197,8 +197,8 @@ static void text_levels(FILE *f, const struct ptwalk_vtop *w)
 		if (!state)
 			continue;
 		if (!strcmp(state, "folded")) {
-			fprintf(f, "  %-5s      -  folded into the pgd (4-level paging)\n",
-				ptwalk_vtop_level_name(l));
+			fprintf(f, "  %-5s  %5s  folded into the pgd (4-level paging)\n",
+				ptwalk_vtop_level_name(l), "-");
 			continue;
 		}
 		fprintf(f, "  %-5s  %5u  0x%016" PRIx64 "  %s",
@@ -327,7 +327,7 @@ static void json_levels(FILE *f, const struct ptwalk_vtop *w)
 		if (!strcmp(state, "folded"))
 			fputs("\"index\":null,\"entry\":null", f);
 		else
-			fprintf(f, "\"index\":%u,\"entry\":\"0x%" PRIx64 "\"",
+			fprintf(f, "\"index\":%u,\"entry\":\"0x%016" PRIx64 "\"",
 				w->index[l], (uint64_t)w->entry[l]);
 		fprintf(f, ",\"state\":\"%s\"}", state);
 	}
