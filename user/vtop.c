@@ -367,6 +367,14 @@ static void json_leaf(FILE *f, const struct ptwalk_vtop *w)
 
 static void json_vma(FILE *f, const struct vtop_view *v)
 {
+	/* ptwalk's own view, read with the walk; vma is maps' */
+	fputs(",\"walk_vma\":", f);
+	if (v->walk.flags & PTWALK_F_NO_VMA)
+		fputs("null", f);
+	else
+		fprintf(f, "{\"start\":\"0x%" PRIx64 "\",\"end\":\"0x%" PRIx64
+			"\"}", (uint64_t)v->walk.vma_start,
+			(uint64_t)v->walk.vma_end);
 	fputs(",\"vma\":", f);
 	if (!v->vma.found) {
 		fputs("null", f);

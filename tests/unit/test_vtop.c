@@ -330,6 +330,9 @@ static void json_huge_leaf(void **state)
 	assert_string_equal(str(doc, "leaf_pfn"), "0x144e00");
 	assert_string_equal(str(doc, "leaf_offset"), "0x12345");
 	assert_null(get(doc, "swap_offset"));
+	vma = get(doc, "walk_vma");
+	assert_string_equal(str(vma, "start"), "0x7f18ff000000");
+	assert_string_equal(str(vma, "end"), "0x7f18ff200000");
 	vma = get(doc, "vma");
 	assert_string_equal(str(vma, "start"), "0x7f18ff000000");
 	assert_int_equal(json_object_array_length(get(vma, "vm_flags")), 3);
@@ -368,6 +371,7 @@ static void json_empty_no_vma(void **state)
 	assert_null(get(doc, "pfn"));
 	assert_null(get(doc, "phys"));
 	assert_null(get(doc, "vma"));
+	assert_null(get(doc, "walk_vma"));
 	assert_string_equal(str(doc, "class"), "not_present");
 	json_object_put(doc);
 	free(out);
