@@ -37,6 +37,10 @@ while read -r name2 start2 end2; do
 	echo "(exit status $?)"
 done < /tmp/ranges
 echo
+echo "--- ptcompare $pid 0x1000  (an address no VMA holds)"
+ptcompare "$pid" 0x1000
+echo "(exit status $?)"
+echo
 echo "--- raw pagemap entries of the first page of each mapping"
 while read -r name start end; do
 	pm=$(dd if=/proc/$pid/pagemap bs=8 skip=$((start / 4096)) count=1 2>/dev/null |
