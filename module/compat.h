@@ -152,4 +152,40 @@ static inline int ptwalk_follow_pfn(struct vm_area_struct *vma,
 }
 #endif
 
+/*
+ * The raw PTE of a present 4 KiB page, read by the kernel's follow_pte()
+ * (the test fixture's oracle for ptwalk's vtop): follow_pte() takes the
+ * mm until 6.9 and the vma in 6.10/6.11; 6.12 replaced it by
+ * follow_pfnmap_start(), which gives no raw entry.  follow_pte() refuses
+ * huge and non-present entries, and VM_BUG_ONs on a PMD-mapped THP, so
+ * the caller must rule those out first.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
+static inline int ptwalk_follow_pte_raw(struct vm_area_struct *vma,
+					unsigned long addr, u64 *raw)
+{
+	spinlock_t *ptl;
+	pte_t *ptep;
+	int ret;
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 10, 0)
+	ret = follow_pte(vma->vm_mm, addr, &ptep, &ptl);
+#else
+	ret = follow_pte(vma, addr, &ptep, &ptl);
+#endif
+	if (ret)
+		return ret;
+	__acquire(ptl);	/* for sparse: follow_pte() returned with it held */
+	*raw = pte_val(ptep_get(ptep));
+	pte_unmap_unlock(ptep, ptl);
+	return 0;
+}
+#else
+static inline int ptwalk_follow_pte_raw(struct vm_area_struct *vma,
+					unsigned long addr, u64 *raw)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
 #endif /* PTWALK_COMPAT_H */

@@ -16,6 +16,7 @@
 #include "debugfs.h"
 #include "session.h"
 #include "text.h"
+#include "vtop.h"
 
 static struct dentry *ptwalk_dir;
 
@@ -87,6 +88,26 @@ static ssize_t query_write(struct file *file, const char __user *ubuf,
 			      count == sizeof(req) ? 0 : -EINVAL, count);
 }
 
+/* The answer to a PTWALK_REQ_VTOP query: one struct, then end of file. */
+static ssize_t vtop_read(struct ptwalk_session *s, char __user *ubuf,
+			 size_t count)
+{
+	struct ptwalk_vtop v;
+	int ret;
+
+	if (count < sizeof(v))
+		return -EINVAL;
+	if (s->vtop_done)
+		return 0;
+	ret = ptwalk_vtop(s->mm, s->vtop_addr, &v);
+	if (ret)
+		return ret;
+	if (copy_to_user(ubuf, &v, sizeof(v)))
+		return -EFAULT;
+	s->vtop_done = true;
+	return sizeof(v);
+}
+
 static ssize_t query_read(struct file *file, char __user *ubuf, size_t count,
 			  loff_t *ppos)
 {
@@ -101,6 +122,10 @@ static ssize_t query_read(struct file *file, char __user *ubuf, size_t count,
 		return -EINTR;
 	if (!s->mm) {
 		ret = -ENODATA;
+		goto out;
+	}
+	if (s->vtop) {
+		ret = vtop_read(s, ubuf, count);
 		goto out;
 	}
 	while (done < max && !ptwalk_cursor_done(&s->cur)) {

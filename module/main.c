@@ -16,6 +16,7 @@ static int __init ptwalk_init(void)
 
 	BUILD_BUG_ON(sizeof(struct ptwalk_request) != PTWALK_REQUEST_SIZE);
 	BUILD_BUG_ON(sizeof(struct ptwalk_record) != PTWALK_RECORD_SIZE);
+	BUILD_BUG_ON(sizeof(struct ptwalk_vtop) != PTWALK_VTOP_SIZE);
 	ret = ptwalk_debugfs_init();
 	if (ret)
 		pr_err("ptwalk: cannot create the debugfs files (%d): is debugfs enabled and lockdown off?\n",

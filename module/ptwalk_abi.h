@@ -33,7 +33,7 @@
 
 struct ptwalk_request {
 	__u32 abi_version;	/* must be PTWALK_ABI_VERSION, else EPROTO */
-	__u32 flags;		/* no flags defined yet: must be 0 */
+	__u32 flags;		/* PTWALK_REQ_*; other bits must be 0 */
 	__s32 pid;		/* target, in the caller's pid namespace */
 	__u32 reserved;		/* must be 0 */
 	__u64 start;		/* first address, page aligned */
@@ -119,7 +119,64 @@ struct ptwalk_record {
 	__u8 reserved;		/* 0 */
 };
 
+/*
+ * Translating one address, like crash's vtop (PTWALK_REQ_VTOP in
+ * ptwalk_request.flags): start is the address, any alignment, below the
+ * target's task size (else ERANGE); end must be 0.  The next read() returns
+ * one struct ptwalk_vtop (a smaller buffer is EINVAL), later reads return 0.
+ * Modules older than this flag answer the write with EINVAL.
+ *
+ * The raw entries of the upper levels hold physical addresses of page
+ * tables: like PFNs, they are for CAP_SYS_ADMIN only (the files' rule).
+ */
+#define PTWALK_REQ_VTOP		(1U << 0)
+
+/* Index into ptwalk_vtop.entry/index; bit n of ptwalk_vtop.walked. */
+enum ptwalk_vtop_level {
+	PTWALK_VTOP_PGD = 0,
+	PTWALK_VTOP_P4D = 1,	/* not walked when folded (4-level paging) */
+	PTWALK_VTOP_PUD = 2,
+	PTWALK_VTOP_PMD = 3,
+	PTWALK_VTOP_PTE = 4,
+	PTWALK_VTOP_NR_LEVELS = 5,
+};
+
+/* Why the walk stopped at the last level it read. */
+enum ptwalk_vtop_stop {
+	PTWALK_VTOP_STOP_NONE = 0,	/* an empty entry: nothing there */
+	PTWALK_VTOP_STOP_LEAF = 1,	/* a present leaf: pfn is set */
+	PTWALK_VTOP_STOP_NOT_PRESENT = 2, /* swap, migration, ...: see kind */
+	PTWALK_VTOP_STOP_BAD = 3,	/* neither empty, table nor leaf */
+};
+
+struct ptwalk_vtop {
+	__u64 addr;		/* the address asked about, as given */
+	__u64 entry[PTWALK_VTOP_NR_LEVELS]; /* raw value of each level's
+					     * entry read (pgd_val(), ...);
+					     * 0 where not walked
+					     */
+	__u64 pfn;		/* frame of the page holding addr (leaf frame +
+				 * index inside the leaf), or PTWALK_PFN_NONE
+				 */
+	__u64 swap_offset;	/* non-present kinds, as in ptwalk_record */
+	__u64 vm_flags;		/* PTWALK_VM_* of the VMA holding addr */
+	__u64 vma_start;	/* that VMA; both 0 when there is none */
+	__u64 vma_end;
+	__u32 flags;		/* PTWALK_F_* of the leaf (or last) entry */
+	__u16 index[PTWALK_VTOP_NR_LEVELS]; /* entry's index in its table */
+	__u8 walked;		/* bit n: entry[n] was read */
+	__u8 nr_levels;		/* paging levels: 4, or 5 with LA57 */
+	__u8 level;		/* enum ptwalk_level of the leaf or
+				 * non-present entry, as in ptwalk_record
+				 */
+	__u8 kind;		/* enum ptwalk_kind */
+	__u8 swap_type;
+	__u8 stop;		/* enum ptwalk_vtop_stop */
+	__u8 reserved[4];	/* 0 */
+};
+
 #define PTWALK_REQUEST_SIZE	32
 #define PTWALK_RECORD_SIZE	48
+#define PTWALK_VTOP_SIZE	112
 
 #endif /* PTWALK_ABI_H */

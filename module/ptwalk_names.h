@@ -52,4 +52,22 @@ static inline const char *ptwalk_vm_flag_name(unsigned int bit)
 	return bit < sizeof(names) / sizeof(names[0]) ? names[bit] : (void *)0;
 }
 
+/* Name of enum ptwalk_vtop_level @l: "pgd" ... "pte". */
+static inline const char *ptwalk_vtop_level_name(unsigned int l)
+{
+	static const char *const names[] = { "pgd", "p4d", "pud", "pmd", "pte" };
+
+	return l < sizeof(names) / sizeof(names[0]) ? names[l] : "?";
+}
+
+/* Name of enum ptwalk_vtop_stop @stop. */
+static inline const char *ptwalk_vtop_stop_name(unsigned int stop)
+{
+	static const char *const names[] = {
+		"none", "leaf", "not_present", "bad",
+	};
+
+	return stop < sizeof(names) / sizeof(names[0]) ? names[stop] : "?";
+}
+
 #endif /* PTWALK_NAMES_H */

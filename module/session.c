@@ -43,10 +43,12 @@ static int request_check(const struct ptwalk_request *req, bool whole)
 {
 	if (req->abi_version != PTWALK_ABI_VERSION)
 		return -EPROTO;
-	if (req->flags || req->reserved || req->pid <= 0)
+	if ((req->flags & ~PTWALK_REQ_VTOP) || req->reserved || req->pid <= 0)
 		return -EINVAL;
 	if (whole)
 		return 0;
+	if (req->flags & PTWALK_REQ_VTOP)
+		return req->end ? -EINVAL : 0;
 	if (!PAGE_ALIGNED(req->start) || !PAGE_ALIGNED(req->end))
 		return -EINVAL;
 	if (req->start >= req->end)
@@ -81,6 +83,9 @@ void ptwalk_session_reset(struct ptwalk_session *s)
 	s->mm = NULL;
 	s->pid = 0;
 	ptwalk_cursor_init(&s->cur, 0, 0);
+	s->vtop = false;
+	s->vtop_done = false;
+	s->vtop_addr = 0;
 	s->text_len = 0;
 	s->text_pos = 0;
 }
@@ -89,6 +94,7 @@ int ptwalk_session_query(struct ptwalk_session *s,
 			 const struct ptwalk_request *req, bool whole)
 {
 	u64 start = req->start, end = req->end;
+	bool vtop = req->flags & PTWALK_REQ_VTOP;
 	struct mm_struct *mm;
 	int ret;
 
@@ -102,7 +108,7 @@ int ptwalk_session_query(struct ptwalk_session *s,
 	if (whole) {
 		start = 0;
 		end = mm->task_size;
-	} else if (end > mm->task_size) {
+	} else if (vtop ? start >= mm->task_size : end > mm->task_size) {
 		mmput(mm);
 		return -ERANGE;
 	}
@@ -111,7 +117,12 @@ int ptwalk_session_query(struct ptwalk_session *s,
 	mmput(mm);
 	s->mm = mm;
 	s->pid = req->pid;
-	ptwalk_cursor_init(&s->cur, start, end);
+	if (vtop) {
+		s->vtop = true;
+		s->vtop_addr = start;
+	} else {
+		ptwalk_cursor_init(&s->cur, start, end);
+	}
 	return 0;
 }
 

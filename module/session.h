@@ -19,6 +19,9 @@ struct ptwalk_session {
 	struct mm_struct *mm;		/* mmgrab()bed target; NULL: no query */
 	pid_t pid;
 	struct ptwalk_cursor cur;
+	bool vtop;			/* a PTWALK_REQ_VTOP query of vtop_addr */
+	bool vtop_done;			/* its answer was read */
+	unsigned long vtop_addr;
 	struct ptwalk_record batch[PTWALK_BATCH];
 	/* Text view only: formatted lines not yet read. */
 	char *text;

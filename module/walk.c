@@ -52,7 +52,7 @@ static u64 encode_vm_flags(struct vm_area_struct *vma)
 	return flags;
 }
 
-static void enter_vma(struct ptwalk_walk *w, struct vm_area_struct *vma)
+void enter_vma(struct ptwalk_walk *w, struct vm_area_struct *vma)
 {
 	w->vma = vma;
 	w->area_start = vma->vm_start;
@@ -102,7 +102,7 @@ static void emit_bad(struct ptwalk_walk *w, enum ptwalk_level level,
 }
 
 /* Index of the page at @addr inside the leaf of @level that maps it. */
-static u64 leaf_index(unsigned long addr, enum ptwalk_level level)
+u64 leaf_index(unsigned long addr, enum ptwalk_level level)
 {
 	switch (level) {
 	case PTWALK_LEVEL_PUD:
@@ -151,8 +151,8 @@ static u32 frame_flags(u64 pfn, enum ptwalk_level level)
 }
 
 /* x86 layout: every level's leaf keeps these bits where a PTE has them. */
-static u32 present_flags(struct ptwalk_walk *w, pte_t entry,
-			 enum ptwalk_level level, u64 leaf_pfn)
+u32 present_flags(struct ptwalk_walk *w, pte_t entry,
+		  enum ptwalk_level level, u64 leaf_pfn)
 {
 	pteval_t bits = pte_flags(entry);
 	u32 flags = PTWALK_F_PRESENT | frame_flags(leaf_pfn, level);
@@ -185,7 +185,7 @@ static u32 present_flags(struct ptwalk_walk *w, pte_t entry,
 }
 
 /* A non-present, non-empty entry: swap, migration, marker, ... */
-static void decode_swap(struct ptwalk_record *run, pte_t entry, u64 index)
+void decode_swap(struct ptwalk_record *run, pte_t entry, u64 index)
 {
 	swp_entry_t swp;
 

@@ -59,6 +59,25 @@ bool cli_parse_range(const char *s, uint64_t *start, uint64_t *end,
 	return true;
 }
 
+/* ADDR of `PID ADDR` or `--vtop ADDR`: hex, 0x optional, any alignment. */
+static bool parse_vtop_addr(const char *s, struct cli_options *opts,
+			    char *err, size_t err_size)
+{
+	if (opts->vtop) {
+		snprintf(err, err_size,
+			 "address given twice: use either 'ptcompare PID ADDR' or 'ptcompare --vtop ADDR PID'");
+		return false;
+	}
+	if (!parse_hex(s, &opts->vtop_addr)) {
+		snprintf(err, err_size,
+			 "bad address '%s': expected a hex address, e.g. 0x7f0000001234",
+			 s);
+		return false;
+	}
+	opts->vtop = true;
+	return true;
+}
+
 static bool parse_pid(const char *s, pid_t *pid)
 {
 	char *end;
@@ -77,7 +96,7 @@ static bool parse_pid(const char *s, pid_t *pid)
 bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 	       char *err, size_t err_size)
 {
-	bool have_pid = false;
+	bool have_pid = false, positional_addr = false;
 	int i;
 
 	memset(opts, 0, sizeof(*opts));
@@ -95,6 +114,13 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 			opts->json = true;
 		} else if (!strcmp(a, "--stats")) {
 			opts->stats = true;
+		} else if (!strcmp(a, "--vtop")) {
+			if (i + 1 >= argc) {
+				snprintf(err, err_size, "%s needs a value", a);
+				return false;
+			}
+			if (!parse_vtop_addr(argv[++i], opts, err, err_size))
+				return false;
 		} else if (!strcmp(a, "--range") || !strcmp(a, "--debugfs")) {
 			if (i + 1 >= argc) {
 				snprintf(err, err_size, "%s needs a value", a);
@@ -125,6 +151,10 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 				return false;
 			}
 			have_pid = true;
+		} else if (!positional_addr) {
+			if (!parse_vtop_addr(a, opts, err, err_size))
+				return false;
+			positional_addr = true;
 		} else {
 			snprintf(err, err_size, "unexpected argument '%s' (see --help)",
 				 a);
@@ -132,7 +162,17 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 		}
 	}
 	if (!have_pid) {
-		snprintf(err, err_size, "missing PID (usage: ptcompare [--json] [--range START-END] PID)");
+		snprintf(err, err_size, "missing PID (usage: ptcompare [--json] [--range START-END] PID [ADDR])");
+		return false;
+	}
+	if (opts->vtop && opts->has_range) {
+		snprintf(err, err_size,
+			 "--range does not apply to one address (vtop): give either --range or ADDR");
+		return false;
+	}
+	if (opts->vtop && opts->stats) {
+		snprintf(err, err_size,
+			 "--stats counts a scan, not one address (vtop): drop --stats");
 		return false;
 	}
 	return true;

@@ -10,6 +10,8 @@
 
 struct cli_options {
 	pid_t pid;
+	bool vtop;		/* translate one address: vtop_addr */
+	uint64_t vtop_addr;
 	bool has_range;
 	uint64_t start;		/* page aligned */
 	uint64_t end;		/* exclusive, page aligned */

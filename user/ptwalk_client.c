@@ -15,6 +15,8 @@ _Static_assert(sizeof(struct ptwalk_request) == PTWALK_REQUEST_SIZE,
 	       "request layout");
 _Static_assert(sizeof(struct ptwalk_record) == PTWALK_RECORD_SIZE,
 	       "record layout");
+_Static_assert(sizeof(struct ptwalk_vtop) == PTWALK_VTOP_SIZE,
+	       "vtop layout");
 
 int ptwalk_open(const char *debugfs, const char *file, int flags)
 {
@@ -41,6 +43,27 @@ int ptwalk_query(int fd, pid_t pid, uint64_t start, uint64_t end)
 	if (n < 0)
 		return -errno;
 	return n == sizeof(req) ? 0 : -EIO;
+}
+
+int ptwalk_query_vtop(int fd, pid_t pid, uint64_t addr,
+		      struct ptwalk_vtop *out)
+{
+	struct ptwalk_request req = {
+		.abi_version = PTWALK_ABI_VERSION,
+		.flags = PTWALK_REQ_VTOP,
+		.pid = pid,
+		.start = addr,
+	};
+	ssize_t n = write(fd, &req, sizeof(req));
+
+	if (n < 0)
+		return -errno;
+	if (n != sizeof(req))
+		return -EIO;
+	n = read(fd, out, sizeof(*out));
+	if (n < 0)
+		return -errno;
+	return n == sizeof(*out) ? 0 : -EIO;
 }
 
 ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max)

@@ -20,6 +20,14 @@ int ptwalk_open(const char *debugfs, const char *file, int flags);
 /* Starts a query on fd; 0 or -errno (ESRCH, ENXIO, ERANGE, ...). */
 int ptwalk_query(int fd, pid_t pid, uint64_t start, uint64_t end);
 
+/*
+ * Translates addr of pid (PTWALK_REQ_VTOP) on fd: 0 with out filled, or
+ * -errno: EINVAL from a ptwalk.ko without vtop, ERANGE above the task
+ * size, ESRCH, ENXIO as for queries; EIO for a short answer.
+ */
+int ptwalk_query_vtop(int fd, pid_t pid, uint64_t addr,
+		      struct ptwalk_vtop *out);
+
 /* Reads up to max records; count (0 at the end) or -errno. */
 ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max);
 

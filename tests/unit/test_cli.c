@@ -78,7 +78,7 @@ static void bad_arguments(void **state)
 		{ 2, "-3", NULL, NULL, "unknown option" },
 		{ 2, "12x", NULL, NULL, "bad PID" },
 		{ 2, "99999999999", NULL, NULL, "bad PID" },
-		{ 3, "1", "2", NULL, "unexpected argument" },
+		{ 4, "1", "2", "3", "unexpected argument '3'" },
 		{ 2, "--frobnicate", NULL, NULL, "unknown option" },
 		{ 2, "--range", NULL, NULL, "needs a value" },
 		{ 3, "--range", "400000", NULL, "START-END" },
@@ -116,6 +116,61 @@ static void range_twice(void **state)
 	assert_non_null(strstr(err, "twice"));
 }
 
+static void vtop_forms(void **state)
+{
+	struct cli_options o;
+	char err[256];
+
+	(void)state;
+	assert_true(parse(&o, err, 3, "1234", "0x7f0000001234"));
+	assert_true(o.vtop);
+	assert_int_equal(o.pid, 1234);
+	assert_int_equal(o.vtop_addr, 0x7f0000001234ULL);
+	assert_true(parse(&o, err, 5, "--json", "--vtop", "7f0000000fff", "9"));
+	assert_true(o.vtop && o.json);
+	assert_int_equal(o.pid, 9);
+	assert_int_equal(o.vtop_addr, 0x7f0000000fffULL);
+	assert_true(parse(&o, err, 2, "9"));
+	assert_false(o.vtop);
+}
+
+static void vtop_bad_arguments(void **state)
+{
+	static const struct {
+		int argc;
+		const char *a[5];
+		const char *needle;
+	} cases[] = {
+		{ 3, { "1", "0xzz" }, "bad address '0xzz'" },
+		{ 3, { "1", "0x" }, "bad address" },
+		{ 3, { "1", "0x100000000000000000" }, "bad address" },
+		{ 3, { "--vtop", "g00" }, "bad address 'g00'" },
+		{ 2, { "--vtop" }, "needs a value" },
+		{ 5, { "--vtop", "1000", "1", "2000" }, "address given twice" },
+		{ 5, { "1", "1000", "--vtop", "2000" }, "address given twice" },
+		{ 5, { "--vtop", "1000", "--vtop", "2000" }, "address given twice" },
+		{ 4, { "1", "1000", "2000" }, "unexpected argument '2000'" },
+		{ 5, { "--range", "0-1000", "1", "1000" }, "--range does not apply" },
+		{ 6, { "--vtop", "1000", "--range", "0-1000", "1" }, "--range does not apply" },
+		{ 4, { "--stats", "1", "1000" }, "--stats" },
+		{ 2, { "0x1000" }, "bad PID" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cli_options o;
+		char err[256] = "";
+		bool ok = parse(&o, err, cases[i].argc, cases[i].a[0],
+				cases[i].a[1], cases[i].a[2], cases[i].a[3],
+				cases[i].a[4]);
+
+		if (ok || !strstr(err, cases[i].needle))
+			fail_msg("case %zu: ok=%d err='%s', want '%s'", i, ok,
+				 err, cases[i].needle);
+	}
+}
+
 static void help_and_version(void **state)
 {
 	struct cli_options o;
@@ -136,6 +191,8 @@ int main(void)
 		cmocka_unit_test(range_and_debugfs),
 		cmocka_unit_test(bad_arguments),
 		cmocka_unit_test(range_twice),
+		cmocka_unit_test(vtop_forms),
+		cmocka_unit_test(vtop_bad_arguments),
 		cmocka_unit_test(help_and_version),
 	};
 

@@ -24,6 +24,23 @@ status=$?
 sed -n '/^findings/,$p' /tmp/liar.txt
 echo "(exit status $status)"
 echo
+addr=$(printf '0x%x' $((start + 0x12345)))
+echo "--- ptcompare $pid $addr  (one address of the $name, like crash's vtop)"
+ptcompare "$pid" "$addr"
+echo "(exit status $?)"
+while read -r name2 start2 end2; do
+	[ "$name2" = remap_pfn_range ] || continue
+	addr=$(printf '0x%x' $((start2 + 0x3010)))
+	echo
+	echo "--- ptcompare --json $pid $addr  ($name2)"
+	ptcompare --json "$pid" "$addr"
+	echo "(exit status $?)"
+done < /tmp/ranges
+echo
+echo "--- ptcompare $pid 0x1000  (an address no VMA holds)"
+ptcompare "$pid" 0x1000
+echo "(exit status $?)"
+echo
 echo "--- raw pagemap entries of the first page of each mapping"
 while read -r name start end; do
 	pm=$(dd if=/proc/$pid/pagemap bs=8 skip=$((start / 4096)) count=1 2>/dev/null |

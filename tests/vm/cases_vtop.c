@@ -1,0 +1,634 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptcompare PID ADDR (vtop): one address of this process, translated by
+ * ptwalk level by level, checked against what x86 and the fixture's
+ * oracle say independently: the index at each level from the address
+ * bits, the frame from get_user_pages()/follow_pfn(), the raw PTE from
+ * follow_pte(), the physical address from the oracle's frame and the
+ * address's offset, the leaf's raw entry against the oracle's frame.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <linux/mman.h>
+#include "../../module/ptwalk_names.h"
+#include "ptcompare_run.h"
+#include "vmtest.h"
+
+#define A(x) ((uint64_t)(uintptr_t)(x))
+/* Physical address bits of an x86 entry (bits 12-51). */
+#define ENTRY_ADDR_MASK	0x000ffffffffff000ULL
+#define FIXTURE_LIAR	"/sys/kernel/debug/ptwalk_fixture_liar"
+
+/* What the translation of one address must show. */
+struct want {
+	const char *stop;	/* "leaf", "none", "not_present" */
+	const char *last;	/* level where the walk stops: "pte", ... */
+	const char *cls;	/* ptcompare's class */
+	uint64_t page_size;	/* leaf size, 0 when no leaf */
+	uint64_t vma_start, vma_end;	/* 0, 0: no VMA */
+	bool raw_pte;		/* the PTE must equal follow_pte()'s */
+};
+
+/*
+ * 5-level paging, told without ptwalk: only then does a hint above
+ * 128 TiB give an address there.
+ */
+static bool five_level(void)
+{
+	void *p = mmap((void *)(1UL << 52), PAGE, PROT_READ,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	bool five = p != MAP_FAILED && A(p) >= 1ULL << 47;
+
+	if (p != MAP_FAILED)
+		munmap(p, PAGE);
+	return five;
+}
+
+static unsigned int level_shift(const char *level, int nr_levels)
+{
+	if (!strcmp(level, "pgd"))
+		return nr_levels == 5 ? 48 : 39;
+	if (!strcmp(level, "p4d"))
+		return 39;
+	if (!strcmp(level, "pud"))
+		return 30;
+	return !strcmp(level, "pmd") ? 21 : 12;
+}
+
+static bool hex_of(struct vmtest *t, struct json_object *o, const char *key,
+		   uint64_t *out)
+{
+	struct json_object *v = pc_get(o, key);
+	char *end;
+
+	if (!v) {
+		*out = NO_PFN;
+		return json_object_object_get_ex(o, key, NULL) ||
+		       fail(t, "vtop JSON lacks %s", key);
+	}
+	errno = 0;
+	*out = strtoull(json_object_get_string(v), &end, 16);
+	if (errno || *end || strncmp(json_object_get_string(v), "0x", 2))
+		return fail(t, "vtop JSON %s: not a hex string: %s", key,
+			    json_object_get_string(v));
+	return true;
+}
+
+static const char *str_of(struct json_object *o, const char *key)
+{
+	struct json_object *v = pc_get(o, key);
+
+	return v && json_object_is_type(v, json_type_string) ?
+		json_object_get_string(v) : "(null)";
+}
+
+/* Runs ptcompare --json PID ADDR on this process, expecting exit 0. */
+static bool vtop_json(struct vmtest *t, struct pc_result *r, uint64_t addr)
+{
+	char a[32], pid[16];
+	const char *argv[] = { "ptcompare", "--json", pid, a, NULL };
+	enum json_tokener_error jerr;
+
+	snprintf(a, sizeof(a), "0x%" PRIx64, addr);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	if (!pc_run(t, r, argv))
+		return false;
+	if (r->status != 0)
+		return fail(t, "ptcompare vtop 0x%" PRIx64 " exited %d: %s",
+			    addr, r->status, r->err);
+	r->doc = json_tokener_parse_verbose(r->out, &jerr);
+	if (!r->doc)
+		return fail(t, "ptcompare vtop printed invalid JSON: %s",
+			    json_tokener_error_desc(jerr));
+	return true;
+}
+
+/*
+ * The levels: indexes from the address bits, every level above the last
+ * a present table, the P4D folded exactly when paging has 4 levels.
+ * Returns the raw entry of the last level in *last_entry.
+ */
+static bool check_levels(struct vmtest *t, struct json_object *doc,
+			 uint64_t addr, const struct want *w,
+			 uint64_t *last_entry)
+{
+	struct json_object *levels = pc_get(doc, "levels");
+	int nr = json_object_get_int(pc_get(doc, "paging_levels"));
+	int want_nr = five_level() ? 5 : 4;
+	size_t i, n = json_object_array_length(levels);
+
+	if (nr != want_nr)
+		return fail(t, "vtop: %d-level paging, mmap says %d", nr, want_nr);
+	if (!n || strcmp(str_of(json_object_array_get_idx(levels, n - 1),
+				"level"), w->last))
+		return fail(t, "vtop 0x%" PRIx64 ": walk stops at %s, expected %s",
+			    addr, n ? str_of(json_object_array_get_idx(levels, n - 1),
+					     "level") : "nothing", w->last);
+	for (i = 0; i < n; i++) {
+		struct json_object *l = json_object_array_get_idx(levels, i);
+		const char *name = str_of(l, "level"), *state = str_of(l, "state");
+		uint64_t entry;
+		int index;
+
+		if (strcmp(name, ptwalk_vtop_level_name(i)))
+			return fail(t, "vtop level %zu is %s", i, name);
+		if (i == PTWALK_VTOP_P4D && nr == 4) {
+			if (strcmp(state, "folded"))
+				return fail(t, "4-level paging, p4d %s", state);
+			continue;
+		}
+		if (!strcmp(state, "folded"))
+			return fail(t, "%s folded under %d-level paging", name, nr);
+		index = json_object_get_int(pc_get(l, "index"));
+		if ((uint64_t)index != (addr >> level_shift(name, nr) & 511))
+			return fail(t, "vtop 0x%" PRIx64 ": %s index %d, expected %" PRIu64,
+				    addr, name, index,
+				    addr >> level_shift(name, nr) & 511);
+		if (!hex_of(t, l, "entry", &entry))
+			return false;
+		if (i + 1 < n && (strcmp(state, "table") || !(entry & 1)))
+			return fail(t, "vtop %s: %s entry 0x%" PRIx64
+				    " above the last level", name, state, entry);
+		if (i + 1 == n && strcmp(state, w->stop))
+			return fail(t, "vtop %s: state %s, expected %s", name,
+				    state, w->stop);
+		*last_entry = entry;
+	}
+	return strcmp(str_of(doc, "stop"), w->stop) == 0 ||
+	       fail(t, "vtop stop %s, expected %s", str_of(doc, "stop"), w->stop);
+}
+
+/* Frame, physical address and leaf entry against the oracle. */
+static bool check_frame(struct vmtest *t, struct json_object *doc,
+			uint64_t addr, const struct want *w, uint64_t leaf)
+{
+	struct ptwalk_fixture_translate o;
+	uint64_t pfn, phys, leaf_pfn, size = w->page_size;
+
+	if (!oracle(t, addr, &o) || !hex_of(t, doc, "pfn", &pfn) ||
+	    !hex_of(t, doc, "phys", &phys) ||
+	    !hex_of(t, doc, "leaf_pfn", &leaf_pfn))
+		return false;
+	if (!size)
+		return (o.status == PTWALK_FIXTURE_NOT_MAPPED && pfn == NO_PFN &&
+			phys == NO_PFN) ||
+		       fail(t, "vtop 0x%" PRIx64 ": pfn 0x%" PRIx64
+			    ", oracle %s", addr, pfn,
+			    o.status ? "mapped" : "not mapped");
+	if (o.status != PTWALK_FIXTURE_MAPPED || pfn != o.pfn)
+		return fail(t, "vtop 0x%" PRIx64 ": pfn 0x%" PRIx64
+			    ", oracle %s 0x%" PRIx64, addr, pfn,
+			    o.status ? "mapped" : "not mapped", (uint64_t)o.pfn);
+	if (phys != (o.pfn << 12 | (addr & (PAGE - 1))))
+		return fail(t, "vtop 0x%" PRIx64 ": phys 0x%" PRIx64
+			    ", oracle frame 0x%" PRIx64 " + offset 0x%" PRIx64,
+			    addr, phys, (uint64_t)o.pfn, addr & (PAGE - 1));
+	if (json_object_get_int64(pc_get(doc, "page_size")) != (int64_t)size)
+		return fail(t, "vtop page_size %" PRId64 ", expected %" PRIu64,
+			    json_object_get_int64(pc_get(doc, "page_size")), size);
+	if (leaf_pfn != o.pfn - ((addr & (size - 1)) >> 12))
+		return fail(t, "vtop leaf_pfn 0x%" PRIx64 " for oracle frame 0x%"
+			    PRIx64, leaf_pfn, (uint64_t)o.pfn);
+	/* The leaf's own bits name the leaf's first frame. */
+	if ((leaf & ENTRY_ADDR_MASK & ~(size - 1)) != leaf_pfn << 12)
+		return fail(t, "vtop leaf entry 0x%" PRIx64 " does not encode frame 0x%"
+			    PRIx64, leaf, leaf_pfn);
+	return true;
+}
+
+/* The raw PTE, read by follow_pte() in the fixture. */
+static bool check_raw_pte(struct vmtest *t, uint64_t addr, uint64_t pte)
+{
+	struct ptwalk_fixture_pte p = { .addr = addr & ~(PAGE - 1) };
+
+	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PTE, &p))
+		return fail(t, "fixture pte: %s", strerror(errno));
+	if (p.err)
+		return fail(t, "fixture follow_pte 0x%" PRIx64 ": %s", addr,
+			    strerror(-p.err));
+	return p.pte == pte ||
+	       fail(t, "vtop 0x%" PRIx64 ": pte 0x%" PRIx64 ", follow_pte 0x%"
+		    PRIx64, addr, pte, (uint64_t)p.pte);
+}
+
+static bool check_vma_and_pagemap(struct vmtest *t, struct json_object *doc,
+				  const struct want *w)
+{
+	struct json_object *pm = pc_get(doc, "pagemap");
+	static const char *const keys[] = { "vma", "walk_vma" };
+	uint64_t s, e, pm_pfn, pfn;
+
+	/* maps' VMA, and the one ptwalk found itself */
+	for (size_t i = 0; i < 2; i++) {
+		struct json_object *vma = pc_get(doc, keys[i]);
+
+		if (!w->vma_start && vma)
+			return fail(t, "vtop: a %s where there is none: %s",
+				    keys[i], json_object_to_json_string(vma));
+		if (w->vma_start &&
+		    (!vma || !hex_of(t, vma, "start", &s) ||
+		     !hex_of(t, vma, "end", &e) || s != w->vma_start ||
+		     e != w->vma_end))
+			return fail(t, "vtop %s %s, expected 0x%" PRIx64 "-0x%" PRIx64,
+				    keys[i],
+				    vma ? json_object_to_json_string(vma) : "null",
+				    w->vma_start, w->vma_end);
+	}
+	if (strcmp(str_of(doc, "class"), w->cls))
+		return fail(t, "vtop class %s, expected %s", str_of(doc, "class"),
+			    w->cls);
+	if (!pm || !hex_of(t, pm, "pfn", &pm_pfn) || !hex_of(t, doc, "pfn", &pfn))
+		return fail(t, "vtop JSON without pagemap");
+	/* match: pagemap shows the frame; every other class here: none */
+	if (!strcmp(w->cls, "match") ? pm_pfn != pfn : pm_pfn != NO_PFN)
+		return fail(t, "vtop %s, pagemap pfn 0x%" PRIx64 ", ptwalk 0x%" PRIx64,
+			    w->cls, pm_pfn, pfn);
+	return strcmp(str_of(doc, "verdict"), "ok") == 0 ||
+	       fail(t, "vtop verdict %s", str_of(doc, "verdict"));
+}
+
+static bool check_vtop(struct vmtest *t, uint64_t addr, const struct want *w)
+{
+	struct pc_result r;
+	uint64_t last = 0;
+	bool ok;
+
+	ok = vtop_json(t, &r, addr) && check_levels(t, r.doc, addr, w, &last) &&
+	     check_frame(t, r.doc, addr, w, last) &&
+	     check_vma_and_pagemap(t, r.doc, w) &&
+	     (!w->raw_pte || check_raw_pte(t, addr, last));
+	pc_free(&r);
+	return ok;
+}
+
+static bool vtop_anon_4k(struct vmtest *t)
+{
+	size_t len = 16 * PAGE;
+	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	struct want w = {
+		.stop = "leaf", .last = "pte", .cls = "match", .page_size = PAGE,
+		.vma_start = A(p), .vma_end = A(p) + len, .raw_pte = true,
+	};
+	bool ok;
+
+	if (!p)
+		return false;
+	touch_write(p, len);
+	ok = check_vtop(t, A(p) + 5 * PAGE + 0x9a7, &w) &&
+	     check_vtop(t, A(p) + len - 1, &w);
+	munmap(p, len);
+	return ok;
+}
+
+static bool vtop_thp(struct vmtest *t)
+{
+	size_t len = 2 * MIB;
+	char *p = map_aligned(t, len, 2 * MIB, MADV_HUGEPAGE);
+	struct want w = {
+		.stop = "leaf", .last = "pmd", .cls = "match",
+		.page_size = 2 * MIB, .vma_start = A(p), .vma_end = A(p) + len,
+	};
+	bool ok;
+
+	if (!p)
+		return false;
+	touch_write(p, len);
+	ok = check_vtop(t, A(p) + 0x123456, &w);
+	munmap(p, len);
+	return ok;
+}
+
+static bool vtop_hugetlb(struct vmtest *t, size_t size, int size_flag,
+			 const char *last)
+{
+	char *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | size_flag,
+		       -1, 0);
+	struct want w = {
+		.stop = "leaf", .last = last, .cls = "match", .page_size = size,
+		.vma_start = A(p), .vma_end = A(p) + size,
+	};
+	bool ok;
+
+	if (p == MAP_FAILED)
+		return fail(t, "mmap hugetlb %zu: %s", size, strerror(errno));
+	touch_write(p, size);
+	ok = check_vtop(t, A(p) + size / 2 + 0x3456 + 0x789, &w);
+	munmap(p, size);
+	return ok;
+}
+
+static bool vtop_hugetlb_2m(struct vmtest *t)
+{
+	return vtop_hugetlb(t, 2 * MIB, MAP_HUGE_2MB, "pmd");
+}
+
+static bool vtop_hugetlb_1g(struct vmtest *t)
+{
+	return vtop_hugetlb(t, GIB, MAP_HUGE_1GB, "pud");
+}
+
+/* remap_pfn_range(): pagemap shows holes; ptwalk the fixture's frames. */
+static bool vtop_pfnmap(struct vmtest *t)
+{
+	size_t len = PTWALK_FIXTURE_PAGES * PAGE;
+	struct ptwalk_fixture_pfns known;
+	struct want w = {
+		.stop = "leaf", .last = "pte", .cls = "pfnmap_hidden",
+		.page_size = PAGE, .raw_pte = true,
+	};
+	struct pc_result r = { 0 };
+	uint64_t pfn;
+	char *p;
+	bool ok;
+
+	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PFNS, &known))
+		return fail(t, "fixture pfns: %s", strerror(errno));
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, t->fixture_fd, 0);
+	if (p == MAP_FAILED)
+		return fail(t, "mmap fixture: %s", strerror(errno));
+	w.vma_start = A(p);
+	w.vma_end = A(p) + len;
+	/* a reversed single page: its frame is known to the fixture only */
+	ok = check_vtop(t, A(p) + 12 * PAGE + 0x10, &w) &&
+	     vtop_json(t, &r, A(p) + 12 * PAGE + 0x10);
+	ok = ok && hex_of(t, r.doc, "pfn", &pfn) &&
+	     (pfn == known.pfn[12] ||
+	      fail(t, "vtop pfn 0x%" PRIx64 ", fixture mapped 0x%" PRIx64, pfn,
+		   (uint64_t)known.pfn[12]));
+	if (r.out)
+		pc_free(&r);
+	munmap(p, len);
+	return ok;
+}
+
+static bool vtop_unmapped_in_vma(struct vmtest *t)
+{
+	size_t len = 64 * PAGE;
+	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	struct want w = {
+		.stop = "none", .cls = "not_present",
+		.vma_start = A(p), .vma_end = A(p) + len,
+	};
+	bool ok;
+
+	if (!p)
+		return false;
+	/* one touched page keeps the PTE table: the walk reaches the PTE */
+	touch_write(p, PAGE);
+	w.last = "pte";
+	ok = check_vtop(t, A(p) + 7 * PAGE + 0x42, &w);
+	munmap(p, len);
+	return ok;
+}
+
+/* An address between two VMAs: the walk is shown, no VMA, exit 0. */
+static bool vtop_no_vma(struct vmtest *t)
+{
+	char *p = map_anon(t, 3 * PAGE, MAP_PRIVATE | MAP_ANONYMOUS,
+			   MADV_NOHUGEPAGE);
+	struct want w = { .stop = "none", .last = "pte", .cls = "not_present" };
+	char a[32], pid[16];
+	const char *argv[] = { "ptcompare", pid, a, NULL };
+	struct pc_result r;
+	bool ok;
+
+	if (!p)
+		return false;
+	touch_write(p, 3 * PAGE);
+	munmap(p + PAGE, PAGE);
+	ok = check_vtop(t, A(p) + PAGE + 0x800, &w);
+	snprintf(a, sizeof(a), "0x%" PRIx64, A(p) + PAGE + 0x800);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	ok = ok && pc_run(t, &r, argv);
+	if (ok) {
+		ok = (r.status == 0 && strstr(r.out, "vma:     none: no VMA holds this address") &&
+		      strstr(r.out, "class:   not_present") &&
+		      strstr(r.out, "verdict: ok")) ||
+		     fail(t, "vtop text for no VMA (exit %d): %s", r.status, r.out);
+		pc_free(&r);
+	}
+	munmap(p, 3 * PAGE);
+	return ok;
+}
+
+/* zram swap and MADV_PAGEOUT, as swapped_pages does. */
+static bool vtop_swapped(struct vmtest *t)
+{
+	size_t len = 16 * PAGE;
+	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	struct ptwalk_fixture_translate o;
+	struct pc_result r = { 0 };
+	struct json_object *pm;
+	uint64_t off, pm_off, entry = 0;
+	struct want w = {
+		.stop = "not_present", .last = "pte", .cls = "swapped",
+		.vma_start = A(p), .vma_end = A(p) + len,
+	};
+	uint64_t addr = A(p) + 3 * PAGE + 0x77;
+	bool ok;
+
+	if (!p)
+		return false;
+	memset(p, 0x5a, len);
+	if (madvise(p, len, MADV_PAGEOUT))
+		return fail(t, "MADV_PAGEOUT: %s", strerror(errno));
+	ok = oracle(t, addr, &o) &&
+	     (o.status == PTWALK_FIXTURE_NOT_MAPPED ||
+	      fail(t, "MADV_PAGEOUT left the page mapped (no swap?)")) &&
+	     vtop_json(t, &r, addr) && check_levels(t, r.doc, addr, &w, &entry) &&
+	     check_vma_and_pagemap(t, r.doc, &w) &&
+	     (!strcmp(str_of(r.doc, "kind"), "swap") ||
+	      fail(t, "vtop kind %s", str_of(r.doc, "kind")));
+	pm = ok ? pc_get(r.doc, "pagemap") : NULL;
+	ok = ok && hex_of(t, r.doc, "swap_offset", &off) &&
+	     hex_of(t, pm, "swap_offset", &pm_off) &&
+	     ((off == pm_off && json_object_get_int(pc_get(r.doc, "swap_type")) ==
+				json_object_get_int(pc_get(pm, "swap_type"))) ||
+	      fail(t, "swap entry: ptwalk offset 0x%" PRIx64 ", pagemap 0x%" PRIx64,
+		   off, pm_off)) &&
+	     /* a swap PTE: not present, not empty */
+	     (((entry & 1) == 0 && entry != 0) ||
+	      fail(t, "swap pte 0x%" PRIx64, entry));
+	if (r.out)
+		pc_free(&r);
+	ok = ok && (p[3 * PAGE] == 0x5a || fail(t, "contents changed by swap"));
+	munmap(p, len);
+	return ok;
+}
+
+/* Above 128 TiB only 5-level paging maps: the PGD index is not 0 there. */
+static bool vtop_high_address(struct vmtest *t)
+{
+	char *p;
+	struct want w = {
+		.stop = "leaf", .last = "pte", .cls = "match", .page_size = PAGE,
+		.raw_pte = true,
+	};
+	bool ok;
+
+	if (!five_level()) {
+		printf("# vtop_high_address: 4-level paging, nothing above 128 TiB\n");
+		return true;
+	}
+	p = mmap((void *)(0x5aULL << 48), PAGE, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED || A(p) < 1ULL << 48)
+		return fail(t, "no mapping above 2^48: %p", (void *)p);
+	touch_write(p, PAGE);
+	w.vma_start = A(p);
+	w.vma_end = A(p) + PAGE;
+	ok = check_vtop(t, A(p) + 0xabc, &w);
+	munmap(p, PAGE);
+	return ok;
+}
+
+/* The human form of a 4K translation, line by line. */
+static bool vtop_text(struct vmtest *t)
+{
+	char *p = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	struct ptwalk_fixture_translate o;
+	char a[32], pid[16], line[128];
+	const char *argv[] = { "ptcompare", "--vtop", a, pid, NULL };
+	struct ptwalk_fixture_pte pte;
+	struct pc_result r;
+	uint64_t addr;
+	bool ok;
+
+	if (!p)
+		return false;
+	touch_write(p, PAGE);
+	addr = A(p) + 0x321;
+	pte.addr = A(p);
+	snprintf(a, sizeof(a), "%" PRIx64, addr);	/* without 0x */
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	ok = oracle(t, addr, &o) && !ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PTE, &pte) &&
+	     !pte.err && pc_run(t, &r, argv);
+	if (!ok) {
+		munmap(p, PAGE);
+		return t->why[0] || fail(t, "oracle or follow_pte failed");
+	}
+	snprintf(line, sizeof(line), "  pte    %5" PRIu64 "  0x%016" PRIx64
+		 "  leaf (4K page)\n", addr >> 12 & 511, (uint64_t)pte.pte);
+	ok = (r.status == 0 || fail(t, "exit %d: %s", r.status, r.err)) &&
+	     (strstr(r.out, line) || fail(t, "no line '%s' in: %s", line, r.out));
+	snprintf(line, sizeof(line), "phys:    0x%" PRIx64 " = leaf base 0x%" PRIx64
+		 " + offset 0x321 (pfn 0x%" PRIx64 ")\n", (uint64_t)o.pfn << 12 | 0x321,
+		 (uint64_t)o.pfn << 12, (uint64_t)o.pfn);
+	ok = ok && (strstr(r.out, line) || fail(t, "no line '%s' in: %s", line, r.out)) &&
+	     ((strstr(r.out, "class:   match") && strstr(r.out, "verdict: ok\n")) ||
+	      fail(t, "no match verdict in: %s", r.out));
+	pc_free(&r);
+	munmap(p, PAGE);
+	return ok;
+}
+
+/* ptcompare run with argv: exit status want, stderr holding needle. */
+static bool expect_exit(struct vmtest *t, const char *const argv[], int want,
+			const char *needle)
+{
+	struct pc_result r;
+	bool ok;
+
+	if (!pc_run(t, &r, argv))
+		return false;
+	ok = (r.status == want && strstr(r.err, needle) && !r.len) ||
+	     fail(t, "ptcompare %s %s: exit %d (want %d), said '%s' (want '%s')",
+		  argv[1], argv[2], r.status, want, r.err, needle);
+	pc_free(&r);
+	return ok;
+}
+
+static bool vtop_errors(struct vmtest *t)
+{
+	char pid[16];
+	const char *high[] = { "ptcompare", pid, "0xffff800000000000", NULL };
+	const char *task[] = { "ptcompare", pid, "0x100000000000000", NULL };
+	const char *bad[] = { "ptcompare", pid, "0x12zz", NULL };
+	const char *both[] = { "ptcompare", "--vtop", "1000", pid, "2000", NULL };
+	const char *range[] = { "ptcompare", "--range", "0-1000", pid, "1000", NULL };
+	const char *nopid[] = { "ptcompare", "4194000", "1000", NULL };
+	const char *old[] = { "ptcompare", "--debugfs", FIXTURE_LIAR, pid,
+			      "0x400000", NULL };
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	return expect_exit(t, high, 2, "outside the user address space") &&
+	       /* 2^56: above the task size even with 5-level paging */
+	       expect_exit(t, task, 2, "outside the user address space") &&
+	       expect_exit(t, bad, 2, "bad address '0x12zz'") &&
+	       expect_exit(t, both, 2, "address given twice") &&
+	       expect_exit(t, range, 2, "--range does not apply") &&
+	       (kill(4194000, 0) == 0 || expect_exit(t, nopid, 2, "no process 4194000")) &&
+	       /* the impostor knows no vtop, like a ptwalk.ko before it */
+	       expect_exit(t, old, 2, "ptwalk.ko too old for vtop");
+}
+
+static ssize_t vtop_raw(int fd, pid_t pid, uint32_t flags, uint64_t start,
+			uint64_t end)
+{
+	struct ptwalk_request q = {
+		.abi_version = PTWALK_ABI_VERSION, .flags = flags, .pid = pid,
+		.start = start, .end = end,
+	};
+
+	return write(fd, &q, sizeof(q)) < 0 ? -errno : 0;
+}
+
+/* The debugfs side of vtop: its errnos and its one-answer reads. */
+static bool vtop_interface(struct vmtest *t)
+{
+	int fd = ptwalk_open(PTWALK_DEFAULT_DEBUGFS, PTWALK_QUERY_FILE, O_RDWR);
+	struct ptwalk_vtop v[2];
+	pid_t self = getpid();
+	bool ok;
+
+	if (fd < 0)
+		return fail(t, "open query: %s", strerror(-fd));
+	ok = (vtop_raw(fd, self, PTWALK_REQ_VTOP, 0x400000, 0x401000) == -EINVAL ||
+	      fail(t, "vtop with end != 0 not EINVAL")) &&
+	     (vtop_raw(fd, self, 2, 0x400000, 0x401000) == -EINVAL ||
+	      fail(t, "unknown flag 2 not EINVAL")) &&
+	     (vtop_raw(fd, self, PTWALK_REQ_VTOP, 1ULL << 56, 0) == -ERANGE ||
+	      fail(t, "vtop of 2^56 not ERANGE")) &&
+	     (vtop_raw(fd, 2, PTWALK_REQ_VTOP, 0x400000, 0) == -ENXIO ||
+	      fail(t, "vtop of kthreadd not ENXIO")) &&
+	     (vtop_raw(fd, self, PTWALK_REQ_VTOP, A(&v) + 3, 0) == 0 ||
+	      fail(t, "vtop of an unaligned stack address refused")) &&
+	     ((read(fd, v, sizeof(v[0]) - 1) < 0 && errno == EINVAL) ||
+	      fail(t, "read of %zu bytes not EINVAL", sizeof(v[0]) - 1)) &&
+	     (read(fd, v, sizeof(v)) == sizeof(v[0]) ||
+	      fail(t, "read did not give one struct ptwalk_vtop")) &&
+	     ((v[0].addr == A(&v) + 3 && v[0].stop == PTWALK_VTOP_STOP_LEAF &&
+	       v[0].level == PTWALK_LEVEL_PTE &&
+	       !(v[0].flags & PTWALK_F_NO_VMA)) ||
+	      fail(t, "vtop of the stack: addr 0x%" PRIx64 " stop %u level %u",
+		   (uint64_t)v[0].addr, v[0].stop, v[0].level)) &&
+	     (read(fd, v, sizeof(v)) == 0 || fail(t, "second read not 0"));
+	close(fd);
+	return ok;
+}
+
+const struct vmtest_case vtop_cases[] = {
+	{ "vtop_anon_4k", vtop_anon_4k },
+	{ "vtop_thp_pmd", vtop_thp },
+	{ "vtop_hugetlb_2m", vtop_hugetlb_2m },
+	{ "vtop_hugetlb_1g", vtop_hugetlb_1g },
+	{ "vtop_pfnmap", vtop_pfnmap },
+	{ "vtop_unmapped_in_vma", vtop_unmapped_in_vma },
+	{ "vtop_no_vma", vtop_no_vma },
+	{ "vtop_swapped", vtop_swapped },
+	{ "vtop_high_address", vtop_high_address },
+	{ "vtop_text", vtop_text },
+	{ "vtop_errors", vtop_errors },
+	{ "vtop_interface", vtop_interface },
+};
+const size_t nr_vtop_cases = sizeof(vtop_cases) / sizeof(vtop_cases[0]);
