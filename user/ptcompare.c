@@ -300,7 +300,7 @@ static int run_vtop(const struct cli_options *o, char *msg, size_t size)
 
 	src.walk_fd = ptwalk_open(o->debugfs, PTWALK_QUERY_FILE, O_RDWR);
 	if (src.walk_fd < 0) {
-		diagnose_open(-src.walk_fd, ptwalk_module_state(), o->debugfs,
+		diagnose_open(-src.walk_fd, module_state_of("ptwalk"), o->debugfs,
 			      msg, size);
 		return EXIT_ERROR;
 	}
