@@ -11,6 +11,7 @@ CC ?= cc
 TEST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g
 
 UNIT_TESTS := cli client diagnose maps pagemap classify ranges compare json report source
+UNIT_TESTS += dma progress
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/unit/test_%)
 
 all: module user
