@@ -121,6 +121,8 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 			}
 			if (!parse_vtop_addr(argv[++i], opts, err, err_size))
 				return false;
+		} else if (!strcmp(a, "--no-progress")) {
+			opts->no_progress = true;
 		} else if (!strcmp(a, "--range") || !strcmp(a, "--debugfs")) {
 			if (i + 1 >= argc) {
 				snprintf(err, err_size, "%s needs a value", a);

@@ -18,6 +18,7 @@ struct cli_options {
 	const char *debugfs;	/* debugfs mount point */
 	bool json;		/* one JSON document instead of the report */
 	bool stats;		/* a line of counters on stderr at the end */
+	bool no_progress;	/* no progress line, even on a terminal */
 	bool help;
 	bool version;
 };

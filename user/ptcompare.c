@@ -13,14 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli.h"
 #include "compare.h"
 #include "diagnose.h"
 #include "maps.h"
 #include "module_state.h"
+#include "progress.h"
 #include "ptwalk_client.h"
 #include "report.h"
+#include "report_dma.h"
 #include "source.h"
 #include "spool.h"
 #include "vtop.h"
@@ -33,18 +36,22 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ptcompare [--json] [--stats] [--range START-END] [--debugfs DIR] PID\n"
+		"usage: ptcompare [--json] [--stats] [--no-progress] [--range START-END]\n"
+		"                 [--debugfs DIR] PID\n"
 		"       ptcompare [--json] [--debugfs DIR] PID ADDR   (or --vtop ADDR PID)\n"
 		"Compares, page by page, the frames /proc/PID/pagemap reports with those\n"
 		"ptwalk.ko finds in the process's page tables, and explains every difference.\n"
 		"With ADDR, translates that one address level by level instead (like crash's vtop).\n"
 		"  --json             one JSON document instead of the report\n"
-		"  --range START-END  only this range (hex, END exclusive, page aligned)\n"
+		"  --range START-END  only this range (hex, END exclusive, page aligned),\n"
+		"                     with its DMA view: contiguous runs, 4 GiB, holes, locking\n"
 		"  --vtop ADDR        translate ADDR (hex, any alignment): entries per level,\n"
 		"                     frame, physical address, VMA, pagemap's entry, verdict\n"
 		"  --debugfs DIR      debugfs mount point (default %s)\n"
 		"  --stats            print what was read and the peak memory on stderr\n"
-		"  --help, --version\n"
+		"  --no-progress      no progress line on stderr (shown on a terminal\n"
+		"                     when a scan takes more than a second)\n"
+		"  -h, --help, --version\n"
 		"Exit status: 0 every page explained, 1 a mismatch remains,\n"
 		"2 usage or environment error (the message says which).\n",
 		PTWALK_DEFAULT_DEBUGFS);
@@ -55,17 +62,58 @@ struct scan {
 	const struct cli_options *opts;
 	struct proc_source src;
 	struct compare_io io;
+	struct compare_io proc_io;	/* the real sources io wraps */
 	struct compare_engine *engine;
 	FILE *maps;
 	struct report report;
 	FILE *spool[2];
+	struct report_dma dma;		/* the DMA view, with --range */
+	FILE *dma_spool[2];
+	struct progress progress;
+	uint64_t pages_done;		/* pages of the VMAs done */
+	uint64_t vma_start;		/* examined part of the VMA in progress */
+	uint64_t vma_pos;		/* ... scanned up to here */
 	char msg[512];		/* the one-line error, when one occurred */
 	uint64_t started_ns;	/* when main() began, for --stats */
 };
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Redraws the progress line if one is due (stderr is unbuffered). */
+static void progress_tick(struct scan *s)
+{
+	char line[PROGRESS_MAX_WIDTH + 8];
+	uint64_t now;
+	size_t n;
+
+	if (!s->progress.enabled)
+		return;
+	now = now_ns();
+	if (!progress_due(&s->progress, now))
+		return;
+	n = progress_line(&s->progress, now, line, sizeof(line));
+	fwrite(line, 1, n, stderr);
+}
+
+/* Wipes the progress line: whatever follows starts on a clean line. */
+static void progress_end(struct scan *s)
+{
+	char line[PROGRESS_MAX_WIDTH + 8];
+	size_t n = progress_clear(&s->progress, line, sizeof(line));
+
+	fwrite(line, 1, n, stderr);
+}
+
 static int fail(struct scan *s, enum failure f)
 {
 	(void)f;	/* every failure kind exits 2; the message names it */
+	progress_end(s);
 	fprintf(stderr, "ptcompare: %s\n", s->msg);
 	return EXIT_ERROR;
 }
@@ -125,6 +173,19 @@ static int open_output(struct scan *s)
 	}
 	report_init(&s->report, s->opts->json ? REPORT_JSON : REPORT_TEXT,
 		    stdout, s->spool[0], s->spool[1]);
+	if (s->opts->has_range) {
+		for (int i = 0; i < 2; i++) {
+			s->dma_spool[i] = spool_open();
+			if (!s->dma_spool[i]) {
+				snprintf(s->msg, sizeof(s->msg),
+					 "cannot create a temporary file in %s for the report: %s (set TMPDIR to a writable directory)",
+					 spool_dir(), strerror(errno));
+				return fail(s, FAIL_INTERNAL);
+			}
+		}
+		report_dma_init(&s->dma, &s->report, s->opts->start,
+				s->opts->end, s->dma_spool[0], s->dma_spool[1]);
+	}
 	s->engine = compare_new(&s->io, BATCH_PAGES);
 	if (!s->engine) {
 		snprintf(s->msg, sizeof(s->msg), "out of memory");
@@ -139,30 +200,135 @@ static int scan_failed(struct scan *s, int err)
 				     s->msg, sizeof(s->msg)));
 }
 
+/* The part of vma inside the requested range: false if none. */
+static bool clip(const struct cli_options *o, const struct maps_entry *vma,
+		 uint64_t *start, uint64_t *end)
+{
+	*start = vma->start;
+	*end = vma->end;
+	if (o->has_range) {
+		*start = *start > o->start ? *start : o->start;
+		*end = *end < o->end ? *end : o->end;
+	}
+	return *start < *end;
+}
+
+/* The scan of the VMA in progress has reached addr. */
+static void progress_at(struct scan *s, uint64_t addr)
+{
+	if (addr > s->vma_pos)
+		s->vma_pos = addr;
+	s->progress.pages = s->pages_done + (s->vma_pos - s->vma_start) / 4096;
+	progress_tick(s);
+}
+
+/* Ranges of the VMA in progress: to the report, and the progress line. */
+static void emit_range(const struct verdict_range *vr, void *arg)
+{
+	struct scan *s = arg;
+
+	report_range(vr, &s->report);
+	progress_at(s, vr->start + vr->pages * 4096);
+}
+
+/*
+ * The pagemap reader, seen by the progress line: reads go forward a batch
+ * (64 MiB of address space) at a time, even where no range ends for long.
+ */
+static int read_pagemap_progress(void *ctx, uint64_t addr, size_t n,
+				 uint64_t *out)
+{
+	struct scan *s = ctx;
+
+	progress_at(s, addr);
+	return s->proc_io.read_pagemap(s->proc_io.ctx, addr, n, out);
+}
+
+static int walk_query_progress(void *ctx, enum compare_stream st,
+			       uint64_t start, uint64_t end)
+{
+	struct scan *s = ctx;
+
+	return s->proc_io.walk_query(s->proc_io.ctx, st, start, end);
+}
+
+static ssize_t walk_read_progress(void *ctx, enum compare_stream st,
+				  struct ptwalk_record *recs, size_t max)
+{
+	struct scan *s = ctx;
+
+	return s->proc_io.walk_read(s->proc_io.ctx, st, recs, max);
+}
+
+static void vma_done(struct scan *s, uint64_t start, uint64_t end)
+{
+	s->pages_done += (end - start) / 4096;
+	s->progress.pages = s->pages_done;
+	s->progress.vmas++;
+	progress_tick(s);
+}
+
+/*
+ * What the progress line counts up to: the pages and VMAs maps lists now
+ * (inside the range).  Read apart from the scan; if the process changes
+ * meanwhile, the line shows counts without a total once they pass it.
+ */
+static void progress_total(struct scan *s)
+{
+	struct maps_entry vma;
+	uint64_t start, end;
+	char path[64], *line = NULL;
+	size_t size = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)s->src.pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (getline(&line, &size, f) > 0) {
+		if (!maps_parse_line(line, &vma) ||
+		    !clip(s->opts, &vma, &start, &end))
+			continue;
+		s->progress.total_pages += (end - start) / 4096;
+		s->progress.total_vmas++;
+	}
+	free(line);
+	fclose(f);
+}
+
+/* Puts the progress hooks between the engine and the real sources. */
+static void watch_io(struct scan *s)
+{
+	s->proc_io = s->io;
+	s->io = (struct compare_io){
+		.read_pagemap = read_pagemap_progress,
+		.walk_query = walk_query_progress,
+		.walk_read = walk_read_progress,
+		.ctx = s,
+	};
+}
+
 /* Compares the part of one VMA inside the requested range. */
 static int scan_vma(struct scan *s, const struct maps_entry *vma)
 {
-	const struct cli_options *o = s->opts;
-	uint64_t start = vma->start, end = vma->end;
 	struct compare_summary sum = { 0 };
+	uint64_t start, end;
 	int err;
 
-	if (o->has_range) {
-		start = start > o->start ? start : o->start;
-		end = end < o->end ? end : o->end;
-		if (start >= end)
-			return EXIT_OK;
-	}
+	if (!clip(s->opts, vma, &start, &end))
+		return EXIT_OK;
 	/* [vsyscall] lives in kernel space: no page table of the task. */
 	if (!strcmp(vma->name, "[vsyscall]")) {
 		report_vma(&s->report, vma, start, end, &sum, false);
+		vma_done(s, start, end);
 		return EXIT_OK;
 	}
-	err = compare_range(s->engine, start, end, &sum, report_range,
-			    &s->report);
+	s->vma_start = s->vma_pos = start;
+	err = compare_range(s->engine, start, end, &sum, emit_range, s);
 	if (err)
 		return scan_failed(s, -err);
 	report_vma(&s->report, vma, start, end, &sum, true);
+	vma_done(s, start, end);
 	return EXIT_OK;
 }
 
@@ -172,6 +338,12 @@ static int scan_all(struct scan *s)
 	char *line = NULL;
 	size_t size = 0;
 	int status = EXIT_OK;
+	bool tty = isatty(STDERR_FILENO);
+
+	progress_init(&s->progress, progress_wanted(tty, s->opts->no_progress),
+		      now_ns());
+	if (s->progress.enabled)
+		progress_total(s);
 
 	errno = 0;
 	while (status == EXIT_OK && getline(&line, &size, s->maps) > 0) {
@@ -203,6 +375,7 @@ static int finish(struct scan *s)
 	char comm[64];
 	int err;
 
+	progress_end(s);
 	proc_comm(s->src.pid, comm, sizeof(comm));
 	t.comm = comm;
 	t.kernel = uname(&u) ? "?" : u.release;
@@ -233,6 +406,9 @@ static void scan_close(struct scan *s)
 	for (int i = 0; i < 2; i++)
 		if (s->spool[i])
 			fclose(s->spool[i]);
+	for (int i = 0; i < 2; i++)
+		if (s->dma_spool[i])
+			fclose(s->dma_spool[i]);
 	if (s->maps)
 		fclose(s->maps);
 	if (s->src.pagemap_fd >= 0)
@@ -371,6 +547,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < NR_COMPARE_STREAMS; i++)
 		s.src.walk_fd[i] = -1;
 	proc_source_io(&s.src, &s.io);
+	watch_io(&s);
 
 	status = open_walk(&s);
 	if (status == EXIT_OK)

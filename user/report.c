@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <string.h>
 #include "report.h"
+#include "report_dma.h"
 #include "report_formats.h"
 
 void report_init(struct report *r, enum report_format fmt, FILE *out,
@@ -24,6 +25,8 @@ void report_range(const struct verdict_range *vr, void *arg)
 	struct report *r = arg;
 
 	ops(r)->range(r, vr);
+	if (r->dma)
+		dma_add_range(&r->dma->view, vr);
 }
 
 void report_vma(struct report *r, const struct maps_entry *m, uint64_t start,
@@ -36,6 +39,9 @@ void report_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 		}
 		r->huge |= sum->huge;
 		r->rereads += sum->rereads;
+		if (r->dma)
+			dma_add_vma(&r->dma->view, (end - start) >> DMA_PAGE_SHIFT,
+				    sum->vm_flags, sum->have_vm_flags);
 	}
 	ops(r)->vma(r, m, start, end, sum, examined);
 	r->nr_vmas++;
@@ -60,12 +66,22 @@ static int copy_spool(FILE *spool, FILE *out)
 	return ferror(spool) ? -EIO : 0;
 }
 
+int report_copy_spool(FILE *spool, FILE *out)
+{
+	return copy_spool(spool, out);
+}
+
 int report_finish(struct report *r, const struct report_target *t)
 {
 	int err;
 
 	if (ferror(r->vmas) || ferror(r->ranges))
 		return -EIO;
+	if (r->dma) {
+		dma_finish(&r->dma->view);
+		if (ferror(r->dma->runs) || ferror(r->dma->holes))
+			return -EIO;
+	}
 	ops(r)->head(r, t);
 	err = copy_spool(r->vmas, r->out);
 	if (err)
@@ -75,6 +91,8 @@ int report_finish(struct report *r, const struct report_target *t)
 	if (err)
 		return err;
 	ops(r)->tail(r);
+	if (r->dma && r->dma->err)
+		return r->dma->err;
 	if (fflush(r->out) == EOF || ferror(r->out))
 		return errno ? -errno : -EIO;
 	return 0;

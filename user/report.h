@@ -19,6 +19,8 @@
 
 enum report_format { REPORT_TEXT, REPORT_JSON };
 
+struct report_dma;
+
 struct report_target {
 	pid_t pid;
 	const char *comm;	/* command name, "" if unknown */
@@ -36,6 +38,7 @@ struct report {
 	uint64_t totals[NR_CLASSES];
 	uint64_t rereads;
 	unsigned int huge;	/* HUGE_* over all VMAs */
+	struct report_dma *dma;	/* the DMA view (--range), or NULL */
 };
 
 /*

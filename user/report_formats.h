@@ -17,6 +17,9 @@ struct report_ops {
 	void (*tail)(struct report *r);
 };
 
+/* Appends a spool to the document: 0, or -errno. */
+int report_copy_spool(FILE *spool, FILE *out);
+
 extern const struct report_ops report_text_ops;
 extern const struct report_ops report_json_ops;
 

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include "../module/ptwalk_names.h"
 #include "json.h"
+#include "report_dma.h"
 #include "report_formats.h"
 
 static void class_counts(FILE *f, const uint64_t pages[NR_CLASSES])
@@ -92,7 +93,10 @@ static void json_middle(struct report *r)
 
 static void json_tail(struct report *r)
 {
-	fputs("]}\n", r->out);
+	fputs("]", r->out);
+	if (r->dma)
+		report_dma_json(r);
+	fputs("}\n", r->out);
 }
 
 const struct report_ops report_json_ops = {

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include "../module/ptwalk_names.h"
 #include "record_text.h"
+#include "report_dma.h"
 #include "report_formats.h"
 
 #define PAGE_SHIFT_4K	12
@@ -153,6 +154,8 @@ static void text_tail(struct report *r)
 		fprintf(r->out,
 			"\nnote: pagemap hid the frame numbers of %" PRIu64 " present pages (they read as 0) because ptcompare's pagemap reader lacks CAP_SYS_ADMIN; those pages are counted as pfn_zeroed, not compared by frame.\n",
 			r->totals[CLASS_PFN_ZEROED]);
+	if (r->dma)
+		report_dma_text(r);
 	fprintf(r->out, "\nverdict: ");
 	if (bad) {
 		fprintf(r->out,

@@ -32,6 +32,7 @@ static void pid_only(void **state)
 	assert_false(o.has_range);
 	assert_false(o.json);
 	assert_false(o.stats);
+	assert_false(o.no_progress);
 	assert_string_equal(o.debugfs, "/sys/kernel/debug");
 }
 
@@ -49,6 +50,18 @@ static void json_and_stats(void **state)
 	assert_non_null(strstr(err, "missing PID"));
 	assert_false(parse(&o, err, 3, "--json=1", "5"));
 	assert_non_null(strstr(err, "unknown option '--json=1'"));
+}
+
+static void no_progress(void **state)
+{
+	struct cli_options o;
+	char err[256];
+
+	(void)state;
+	assert_true(parse(&o, err, 3, "--no-progress", "7"));
+	assert_true(o.no_progress);
+	assert_false(parse(&o, err, 3, "--no-progress=1", "7"));
+	assert_non_null(strstr(err, "unknown option '--no-progress=1'"));
 }
 
 static void range_and_debugfs(void **state)
@@ -188,6 +201,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pid_only),
 		cmocka_unit_test(json_and_stats),
+		cmocka_unit_test(no_progress),
 		cmocka_unit_test(range_and_debugfs),
 		cmocka_unit_test(bad_arguments),
 		cmocka_unit_test(range_twice),

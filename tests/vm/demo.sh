@@ -16,6 +16,16 @@ read -r name start end < /tmp/ranges
 echo
 echo "--- ptcompare --json --range $start-$end $pid  ($name)"
 ptcompare --json --range "$start-$end" "$pid"
+bar_start=$(awk '$1 == "pci_bar_vga" { print $2 }' /tmp/ranges)
+thp_end=$(awk '$1 == "thp" { print $3 }' /tmp/ranges)
+if [ -n "$bar_start" ] && [ -n "$thp_end" ]; then
+	echo
+	echo "--- the DMA view of a range: the PCI BAR, the remap_pfn_range mapping, untouched anonymous pages, the THP"
+	echo "--- ptcompare --range $bar_start-$thp_end $pid  (from the findings on)"
+	ptcompare --range "$bar_start-$thp_end" "$pid" | sed -n '/^findings/,$p'
+	echo "--- ptcompare --json --range $bar_start-$thp_end $pid  (the dma object)"
+	ptcompare --json --range "$bar_start-$thp_end" "$pid" | sed -n '/^"dma"/,$p'
+fi
 echo
 echo "--- what a mismatch looks like: the test fixture's impostor claims frames pagemap contradicts"
 echo "--- ptcompare --debugfs /sys/kernel/debug/ptwalk_fixture_liar --range $start-$end $pid"

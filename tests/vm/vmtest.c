@@ -265,6 +265,7 @@ int main(int argc, char **argv)
 	run(&t, error_cases, nr_error_cases, only);
 	run(&t, ptcompare_cases, nr_ptcompare_cases, only);
 	run(&t, vtop_cases, nr_vtop_cases, only);
+	run(&t, dma_cases, nr_dma_cases, only);
 	run(&t, stress_cases, nr_stress_cases, only);
 	run(&t, fuzz_cases, nr_fuzz_cases, only);
 	printf("# vmtest: %u passed, %u failed\n", t.passed, t.failed);

@@ -97,5 +97,7 @@ extern const struct vmtest_case fuzz_cases[];
 extern const size_t nr_fuzz_cases;
 extern const struct vmtest_case vtop_cases[];
 extern const size_t nr_vtop_cases;
+extern const struct vmtest_case dma_cases[];
+extern const size_t nr_dma_cases;
 
 #endif /* PTWALK_VMTEST_H */

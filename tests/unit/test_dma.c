@@ -1,0 +1,575 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+#include "../../user/dma.h"
+#include "../../user/report_dma.h"
+
+#define BASE 0x7f0000000000ULL
+#define PG(n) (BASE + (uint64_t)(n) * 4096)
+#define MAX_OUT 64
+
+struct sink {
+	struct dma_run runs[MAX_OUT];
+	struct dma_hole holes[MAX_OUT];
+	int nr_runs, nr_holes;
+	uint64_t calls;		/* beyond MAX_OUT only counted */
+};
+
+static void on_run(const struct dma_run *r, void *arg)
+{
+	struct sink *s = arg;
+
+	if (s->nr_runs < MAX_OUT)
+		s->runs[s->nr_runs++] = *r;
+	s->calls++;
+}
+
+static void on_hole(const struct dma_hole *h, void *arg)
+{
+	struct sink *s = arg;
+
+	if (s->nr_holes < MAX_OUT)
+		s->holes[s->nr_holes++] = *h;
+	s->calls++;
+}
+
+static void view(struct dma_view *d, struct sink *s, uint64_t first,
+		 uint64_t last)
+{
+	const struct dma_sink k = { .run = on_run, .hole = on_hole, .arg = s };
+
+	memset(s, 0, sizeof(*s));
+	dma_init(d, PG(first), PG(last), &k);
+}
+
+static struct verdict_range vr(uint64_t page, uint64_t pages,
+			       enum page_class cls, uint8_t level,
+			       uint64_t walk, uint8_t walk_kind)
+{
+	struct verdict_range r = {
+		.start = PG(page), .pages = pages, .cls = cls, .level = level,
+		.walk_pfn = walk, .pagemap_pfn = NO_PFN,
+	};
+
+	r.detail.walk_kind = walk_kind;
+	return r;
+}
+
+static void alignment(void **state)
+{
+	(void)state;
+	assert_int_equal(dma_align(0x1000), 0x1000);
+	assert_int_equal(dma_align(0x1437f8000ULL), 0x8000);
+	assert_int_equal(dma_align(0x200000), 0x200000);
+	assert_int_equal(dma_align(0x140000000ULL), DMA_ALIGN_CAP);
+	assert_int_equal(dma_align(0x80000000ULL), DMA_ALIGN_CAP);
+	assert_int_equal(dma_align(0), DMA_ALIGN_CAP);	/* frame 0: any */
+}
+
+/*
+ * Verdict ranges split where class or level change, or where pagemap's
+ * frames stop following; a DMA run only cares about ptwalk's frames.
+ */
+static void runs_join_across_classes_and_levels(void **state)
+{
+	struct verdict_range rs[] = {
+		vr(0, 8, CLASS_PFNMAP_HIDDEN, PTWALK_LEVEL_PTE, 0x100,
+		   PTWALK_KIND_PRESENT),
+		vr(8, 4, CLASS_MATCH, PTWALK_LEVEL_PMD, 0x108,
+		   PTWALK_KIND_PRESENT),
+		vr(12, 1, CLASS_TRANSIENT, PTWALK_LEVEL_PTE, 0x10c,
+		   PTWALK_KIND_PRESENT),
+		vr(13, 1, CLASS_MATCH, PTWALK_LEVEL_PTE, 0x500,	/* jump */
+		   PTWALK_KIND_PRESENT),
+		vr(14, 2, CLASS_MATCH, PTWALK_LEVEL_PTE, 0x4fe,	/* backwards */
+		   PTWALK_KIND_PRESENT),
+	};
+	struct dma_view d;
+	struct sink s;
+
+	(void)state;
+	view(&d, &s, 0, 16);
+	for (size_t i = 0; i < sizeof(rs) / sizeof(rs[0]); i++)
+		dma_add_range(&d, &rs[i]);
+	dma_finish(&d);
+	assert_int_equal(s.nr_runs, 3);
+	assert_int_equal(s.runs[0].start, PG(0));
+	assert_int_equal(s.runs[0].pages, 13);
+	assert_int_equal(s.runs[0].pfn, 0x100);
+	assert_int_equal(s.runs[1].pfn, 0x500);
+	assert_int_equal(s.runs[2].pages, 2);
+	assert_int_equal(s.nr_holes, 0);
+	assert_int_equal(d.t.runs, 3);
+	assert_int_equal(d.t.largest_run, 13);
+	assert_int_equal(d.t.frame_pages, 16);
+	assert_int_equal(d.t.pages, 16);
+	assert_int_equal(d.t.min_align, 0x2000);	/* 0x4fe000 */
+	assert_true(dma_resident(&d));
+}
+
+/* Frames that continue across a virtual gap are two runs, not one. */
+static void virtual_gap_breaks_a_run(void **state)
+{
+	struct dma_view d;
+	struct sink s;
+
+	(void)state;
+	view(&d, &s, 0, 8);
+	dma_add(&d, PG(0), 2, 0x200, DMA_HOLE_NOT_PRESENT);
+	dma_add(&d, PG(3), 2, 0x202, DMA_HOLE_NOT_PRESENT);
+	dma_finish(&d);
+	assert_int_equal(s.nr_runs, 2);
+	assert_int_equal(s.nr_holes, 2);
+	assert_int_equal(s.holes[0].start, PG(2));
+	assert_int_equal(s.holes[0].pages, 1);
+	assert_int_equal(s.holes[0].kind, DMA_HOLE_UNMAPPED);
+	assert_int_equal(s.holes[1].start, PG(5));	/* the range's tail */
+	assert_int_equal(s.holes[1].pages, 3);
+	assert_int_equal(s.holes[1].kind, DMA_HOLE_UNMAPPED);
+	assert_int_equal(d.t.hole_pages[DMA_HOLE_UNMAPPED], 4);
+	assert_int_equal(d.t.pages, 8);
+	assert_false(dma_resident(&d));
+}
+
+static void hole_kinds(void **state)
+{
+	struct verdict_range rs[] = {
+		vr(2, 3, CLASS_NOT_PRESENT, PTWALK_LEVEL_NONE, NO_PFN,
+		   PTWALK_KIND_NONE),
+		vr(5, 1, CLASS_NOT_PRESENT, PTWALK_LEVEL_PTE, NO_PFN,
+		   PTWALK_KIND_MARKER),		/* same kind: joins */
+		vr(6, 2, CLASS_SWAPPED, PTWALK_LEVEL_PTE, NO_PFN,
+		   PTWALK_KIND_SWAP),
+		vr(8, 1, CLASS_SWAPPED, PTWALK_LEVEL_PTE, NO_PFN,
+		   PTWALK_KIND_MIGRATION),
+		vr(9, 1, CLASS_MATCH, PTWALK_LEVEL_PTE, 0x77,
+		   PTWALK_KIND_PRESENT),
+		/* ptwalk is the truth: its hole counts, not pagemap's frame */
+		vr(10, 1, CLASS_MISMATCH, PTWALK_LEVEL_PTE, NO_PFN,
+		   PTWALK_KIND_NONE),
+	};
+	struct dma_view d;
+	struct sink s;
+
+	(void)state;
+	view(&d, &s, 0, 11);
+	for (size_t i = 0; i < sizeof(rs) / sizeof(rs[0]); i++)
+		dma_add_range(&d, &rs[i]);
+	dma_finish(&d);
+	assert_int_equal(s.nr_holes, 5);
+	assert_int_equal(s.holes[0].kind, DMA_HOLE_UNMAPPED);	/* the head */
+	assert_int_equal(s.holes[0].pages, 2);
+	assert_int_equal(s.holes[1].kind, DMA_HOLE_NOT_PRESENT);
+	assert_int_equal(s.holes[1].pages, 4);
+	assert_int_equal(s.holes[2].kind, DMA_HOLE_SWAPPED);
+	assert_int_equal(s.holes[3].kind, DMA_HOLE_OTHER);
+	assert_int_equal(s.holes[4].start, PG(10));
+	assert_int_equal(d.t.holes, 5);
+	assert_int_equal(d.t.hole_pages[DMA_HOLE_NOT_PRESENT], 5);
+	assert_int_equal(d.t.hole_pages[DMA_HOLE_SWAPPED], 2);
+	assert_int_equal(d.t.hole_pages[DMA_HOLE_OTHER], 1);
+	assert_int_equal(d.t.runs, 1);
+	assert_int_equal(d.t.pages, 11);
+	assert_string_equal(dma_hole_kind_name(DMA_HOLE_OTHER), "other_entry");
+}
+
+static void four_gib_line(void **state)
+{
+	uint64_t below4g = (DMA_4G >> 12) - 1;	/* last frame below 4 GiB */
+	struct dma_view d;
+	struct sink s;
+
+	(void)state;
+	view(&d, &s, 0, 16);
+	dma_add(&d, PG(0), 4, 0x100, 0);		/* below */
+	dma_add(&d, PG(4), 3, below4g, 0);		/* crosses: 2 above */
+	dma_add(&d, PG(7), 5, 0x140000, 0);		/* above */
+	dma_add(&d, PG(12), 4, below4g - 3, 0);		/* ends at the line */
+	dma_finish(&d);
+	assert_int_equal(s.nr_runs, 4);
+	assert_false(dma_run_crosses_4g(&s.runs[0]));
+	assert_false(dma_run_above_4g(&s.runs[0]));
+	assert_true(dma_run_crosses_4g(&s.runs[1]));
+	assert_false(dma_run_above_4g(&s.runs[1]));
+	assert_false(dma_run_crosses_4g(&s.runs[2]));
+	assert_true(dma_run_above_4g(&s.runs[2]));
+	assert_false(dma_run_crosses_4g(&s.runs[3]));
+	assert_false(dma_run_above_4g(&s.runs[3]));
+	assert_int_equal(d.t.runs_crossing_4g, 1);
+	assert_int_equal(d.t.runs_above_4g, 1);
+	assert_int_equal(d.t.pages_above_4g, 2 + 5);
+}
+
+static void locked(void **state)
+{
+	struct dma_view d;
+	struct sink s;
+
+	(void)state;
+	view(&d, &s, 0, 8);
+	dma_add_vma(&d, 8, PTWALK_VM_READ | PTWALK_VM_LOCKED, true);
+	dma_add(&d, PG(0), 8, 0x300, 0);
+	dma_finish(&d);
+	assert_true(dma_locked(&d));
+
+	view(&d, &s, 0, 8);
+	dma_add_vma(&d, 4, PTWALK_VM_LOCKED, true);
+	dma_add_vma(&d, 4, PTWALK_VM_READ, true);
+	dma_finish(&d);
+	assert_false(dma_locked(&d));
+	assert_int_equal(d.t.locked_pages, 4);
+
+	/* an unmapped gap is not locked; flags unknown ("gone") neither */
+	view(&d, &s, 0, 8);
+	dma_add_vma(&d, 4, PTWALK_VM_LOCKED, true);
+	dma_add(&d, PG(0), 4, 0x300, 0);
+	dma_finish(&d);
+	assert_false(dma_locked(&d));
+	view(&d, &s, 0, 8);
+	dma_add_vma(&d, 8, PTWALK_VM_LOCKED, false);
+	dma_finish(&d);
+	assert_false(dma_locked(&d));
+	view(&d, &s, 0, 8);
+	dma_finish(&d);
+	assert_false(dma_locked(&d));			/* nothing mapped */
+}
+
+/* Pieces outside the range, or already accounted, are clipped. */
+static void clipping(void **state)
+{
+	struct dma_view d;
+	struct sink s;
+
+	(void)state;
+	view(&d, &s, 4, 12);
+	dma_add(&d, PG(0), 6, 0x400, 0);	/* pages 4, 5 count */
+	dma_add(&d, PG(5), 3, 0x405, 0);	/* page 5 again: 6, 7 */
+	dma_add(&d, PG(10), 8, NO_PFN, DMA_HOLE_SWAPPED); /* 10, 11 */
+	dma_add(&d, PG(40), 8, 0x999, 0);	/* beyond */
+	dma_finish(&d);
+	assert_int_equal(s.nr_runs, 1);
+	assert_int_equal(s.runs[0].start, PG(4));
+	assert_int_equal(s.runs[0].pfn, 0x404);
+	assert_int_equal(s.runs[0].pages, 4);
+	assert_int_equal(s.nr_holes, 2);
+	assert_int_equal(s.holes[0].kind, DMA_HOLE_UNMAPPED);
+	assert_int_equal(s.holes[1].pages, 2);
+	assert_int_equal(d.t.pages, 8);
+}
+
+/* A million scattered pages: every run reaches the sink, memory is fixed. */
+static void many_runs(void **state)
+{
+	const uint64_t n = 1 << 20;
+	struct dma_view d;
+	struct sink s;
+
+	(void)state;
+	view(&d, &s, 0, n);
+	for (uint64_t i = 0; i < n; i++)
+		dma_add(&d, PG(i), 1, (i * 7919) % (1 << 22) * 2,
+			DMA_HOLE_NOT_PRESENT);
+	dma_finish(&d);
+	assert_int_equal(d.t.runs, n);
+	assert_int_equal(s.calls, n);
+	assert_int_equal(d.t.largest_run, 1);
+}
+
+/* --- the report section --- */
+
+struct doc {
+	char *buf;
+	size_t len;
+	FILE *out;
+	struct report r;
+	struct report_dma rd;
+};
+
+static void doc_open(struct doc *d, enum report_format fmt, uint64_t first,
+		     uint64_t last)
+{
+	memset(d, 0, sizeof(*d));
+	d->out = open_memstream(&d->buf, &d->len);
+	assert_non_null(d->out);
+	report_init(&d->r, fmt, d->out, tmpfile(), tmpfile());
+	report_dma_init(&d->rd, &d->r, PG(first), PG(last), tmpfile(),
+			tmpfile());
+	assert_non_null(d->rd.runs);
+	assert_non_null(d->rd.holes);
+}
+
+static void doc_finish(struct doc *d)
+{
+	struct report_target t = { .pid = 42, .comm = "t", .kernel = "6.1.0" };
+
+	assert_int_equal(report_finish(&d->r, &t), 0);
+	fclose(d->r.vmas);
+	fclose(d->r.ranges);
+	fclose(d->rd.runs);
+	fclose(d->rd.holes);
+	fclose(d->out);
+}
+
+/* One locked VMA [2, 14) of a range [0, 16): fixture-like frames. */
+static void feed(struct doc *d, uint64_t vm_flags)
+{
+	struct maps_entry vma = {
+		.start = PG(2), .end = PG(14), .perms = "rw-s", .name = "dev",
+	};
+	struct compare_summary sum = { .vm_flags = vm_flags,
+				       .have_vm_flags = 1 };
+	struct verdict_range rs[] = {
+		vr(2, 4, CLASS_PFNMAP_HIDDEN, PTWALK_LEVEL_PTE, 0x1437f8,
+		   PTWALK_KIND_PRESENT),
+		vr(6, 4, CLASS_PFNMAP_HIDDEN, PTWALK_LEVEL_PTE, 0x1437fc,
+		   PTWALK_KIND_PRESENT),
+		vr(10, 2, CLASS_NOT_PRESENT, PTWALK_LEVEL_NONE, NO_PFN,
+		   PTWALK_KIND_NONE),
+		vr(12, 2, CLASS_MATCH, PTWALK_LEVEL_PTE, 0xfffff,
+		   PTWALK_KIND_PRESENT),
+	};
+
+	for (size_t i = 0; i < sizeof(rs) / sizeof(rs[0]); i++) {
+		report_range(&rs[i], &d->r);
+		sum.pages[rs[i].cls] += rs[i].pages;
+	}
+	report_vma(&d->r, &vma, vma.start, vma.end, &sum, true);
+}
+
+static struct json_object *get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	assert_true(json_object_object_get_ex(o, key, &v));
+	return v;
+}
+
+static int64_t num(struct json_object *o, const char *key)
+{
+	return json_object_get_int64(get(o, key));
+}
+
+static void json_object_dma(void **state)
+{
+	struct json_object *o, *dma, *runs, *holes, *run, *t;
+	struct doc d;
+
+	(void)state;
+	doc_open(&d, REPORT_JSON, 0, 16);
+	feed(&d, PTWALK_VM_LOCKED | PTWALK_VM_PFNMAP);
+	doc_finish(&d);
+	o = json_tokener_parse(d.buf);
+	assert_non_null(o);
+	assert_int_equal(json_object_array_length(get(o, "ranges")), 4);
+	dma = get(o, "dma");
+	assert_string_equal(json_object_get_string(get(dma, "start")),
+			    "0x7f0000000000");
+	assert_string_equal(json_object_get_string(get(dma, "end")),
+			    "0x7f0000010000");
+	assert_int_equal(num(dma, "pages"), 16);
+	assert_false(json_object_get_boolean(get(dma, "resident")));
+	/* the VMA is locked, the pages around it are not mapped at all */
+	assert_false(json_object_get_boolean(get(dma, "locked")));
+	runs = get(dma, "runs");
+	assert_int_equal(json_object_array_length(runs), 2);
+	run = json_object_array_get_idx(runs, 0);
+	assert_string_equal(json_object_get_string(get(run, "start")),
+			    "0x7f0000002000");
+	assert_int_equal(num(run, "pages"), 8);	/* two ranges, one run */
+	assert_string_equal(json_object_get_string(get(run, "pfn")), "0x1437f8");
+	assert_string_equal(json_object_get_string(get(run, "phys")),
+			    "0x1437f8000");
+	assert_int_equal(num(run, "align"), 0x8000);
+	assert_false(json_object_get_boolean(get(run, "crosses_4g")));
+	assert_true(json_object_get_boolean(get(run, "above_4g")));
+	run = json_object_array_get_idx(runs, 1);
+	assert_true(json_object_get_boolean(get(run, "crosses_4g")));
+	assert_false(json_object_get_boolean(get(run, "above_4g")));
+	holes = get(dma, "holes");
+	assert_int_equal(json_object_array_length(holes), 3);
+	assert_string_equal(json_object_get_string(
+		get(json_object_array_get_idx(holes, 0), "kind")), "unmapped");
+	assert_string_equal(json_object_get_string(
+		get(json_object_array_get_idx(holes, 1), "kind")), "not_present");
+	assert_int_equal(num(json_object_array_get_idx(holes, 2), "pages"), 2);
+	t = get(dma, "totals");
+	assert_int_equal(num(t, "runs"), 2);
+	assert_int_equal(num(t, "frame_pages"), 10);
+	assert_int_equal(num(t, "largest_run"), 8);
+	assert_int_equal(num(t, "min_align"), 0x1000);	/* 0xfffff000 */
+	assert_int_equal(num(t, "runs_crossing_4g"), 1);
+	assert_int_equal(num(t, "runs_above_4g"), 1);
+	assert_int_equal(num(t, "pages_above_4g"), 9);
+	assert_int_equal(num(t, "holes"), 3);
+	assert_int_equal(num(get(t, "hole_pages"), "unmapped"), 4);
+	assert_int_equal(num(get(t, "hole_pages"), "not_present"), 2);
+	assert_int_equal(num(t, "vma_pages"), 12);
+	assert_int_equal(num(t, "locked_pages"), 12);
+	json_object_put(o);
+	free(d.buf);
+}
+
+static void json_locked_and_resident(void **state)
+{
+	struct maps_entry vma = {
+		.start = PG(0), .end = PG(4), .perms = "rw-p", .name = "",
+	};
+	struct compare_summary sum = { .vm_flags = PTWALK_VM_LOCKED,
+				       .have_vm_flags = 1,
+				       .pages[CLASS_MATCH] = 4 };
+	struct verdict_range r = vr(0, 4, CLASS_MATCH, PTWALK_LEVEL_PTE,
+				    0x400, PTWALK_KIND_PRESENT);
+	struct json_object *o, *dma;
+	struct doc d;
+
+	(void)state;
+	doc_open(&d, REPORT_JSON, 0, 4);
+	report_range(&r, &d.r);
+	report_vma(&d.r, &vma, vma.start, vma.end, &sum, true);
+	doc_finish(&d);
+	o = json_tokener_parse(d.buf);
+	assert_non_null(o);
+	dma = get(o, "dma");
+	assert_true(json_object_get_boolean(get(dma, "locked")));
+	assert_true(json_object_get_boolean(get(dma, "resident")));
+	assert_int_equal(json_object_array_length(get(dma, "holes")), 0);
+	assert_int_equal(num(get(dma, "totals"), "min_align"), 0x400000);
+	json_object_put(o);
+	free(d.buf);
+}
+
+static void text_section(void **state)
+{
+	struct doc d;
+	char *dma, *verdict;
+
+	(void)state;
+	doc_open(&d, REPORT_TEXT, 0, 16);
+	feed(&d, PTWALK_VM_LOCKED);
+	doc_finish(&d);
+	dma = strstr(d.buf, "\nDMA view of 0x7f0000000000-0x7f0000010000 (16 pages, 64 KiB), from ptwalk's frames:\n");
+	verdict = strstr(d.buf, "\nverdict: ");
+	assert_non_null(dma);
+	assert_non_null(verdict);
+	assert_true(strstr(d.buf, "\nfindings") < dma && dma < verdict);
+	assert_non_null(strstr(dma, "  runs: 2 physically contiguous runs, largest 8 pages (32 KiB), smallest alignment 4 KiB\n"));
+	assert_non_null(strstr(dma, "  4 GiB: 9 pages above 4 GiB, out of reach of 32-bit DMA (1 run wholly above, 1 crossing the line)\n"));
+	assert_non_null(strstr(dma, "  resident: NO: 6 pages without a frame in 3 holes (2 not_present, 4 unmapped): the range is not fully resident\n"));
+	assert_non_null(strstr(dma, "  locked: no (12 of 16 pages in VM_LOCKED VMAs)"));
+	assert_non_null(strstr(dma, "  pins: get_user_pages/pin_user_pages pins are visible to none of the witnesses"));
+	assert_non_null(strstr(dma, "  0x7f0000002000        8  0x1437f8     0x1437f8000       32 KiB  above\n"));
+	assert_non_null(strstr(dma, "  0x7f000000c000        2  0xfffff      0xfffff000         4 KiB  CROSSES\n"));
+	assert_non_null(strstr(dma, "  0x7f000000a000        2 pages  not_present\n"));
+	assert_null(strstr(dma, "more runs"));
+	free(d.buf);
+}
+
+/* Past REPORT_DMA_TEXT_RUNS the text says how many more; JSON lists all. */
+static void text_caps_json_lists_all(void **state)
+{
+	const unsigned int n = 3 * REPORT_DMA_TEXT_RUNS;
+	struct json_object *o;
+	char line[128];
+	struct doc d;
+
+	(void)state;
+	for (int fmt = REPORT_TEXT; fmt <= REPORT_JSON; fmt++) {
+		doc_open(&d, fmt, 0, 2 * n);
+		for (unsigned int i = 0; i < n; i++) {
+			struct verdict_range a = vr(2 * i, 1, CLASS_MATCH,
+						    PTWALK_LEVEL_PTE, 0x1000 + 4 * i,
+						    PTWALK_KIND_PRESENT);
+			struct verdict_range b = vr(2 * i + 1, 1, CLASS_NOT_PRESENT,
+						    PTWALK_LEVEL_NONE, NO_PFN,
+						    PTWALK_KIND_NONE);
+
+			report_range(&a, &d.r);
+			report_range(&b, &d.r);
+		}
+		doc_finish(&d);
+		if (fmt == REPORT_TEXT) {
+			snprintf(line, sizeof(line),
+				 "\n  ... %u more runs (--json lists every run)\n",
+				 n - REPORT_DMA_TEXT_RUNS);
+			assert_non_null(strstr(d.buf, line));
+			snprintf(line, sizeof(line),
+				 "\n  ... %u more holes (--json lists every hole)\n",
+				 n - REPORT_DMA_TEXT_HOLES);
+			assert_non_null(strstr(d.buf, line));
+			/* the last run shown is number REPORT_DMA_TEXT_RUNS */
+			snprintf(line, sizeof(line), "  0x%012llx ",
+				 (unsigned long long)PG(2 * (REPORT_DMA_TEXT_RUNS - 1)));
+			assert_non_null(strstr(d.buf, line));
+			snprintf(line, sizeof(line), "  0x%012llx ",
+				 (unsigned long long)PG(2 * REPORT_DMA_TEXT_RUNS));
+			assert_null(strstr(d.buf, line));
+		} else {
+			o = json_tokener_parse(d.buf);
+			assert_non_null(o);
+			assert_int_equal(json_object_array_length(
+				get(get(o, "dma"), "runs")), n);
+			assert_int_equal(json_object_array_length(
+				get(get(o, "dma"), "holes")), n);
+			json_object_put(o);
+		}
+		free(d.buf);
+	}
+}
+
+/* Without --range there is no DMA view at all. */
+static void absent_without_range(void **state)
+{
+	struct report r;
+	struct report_target t = { .pid = 1, .comm = "", .kernel = "" };
+	struct json_object *o;
+	char *buf;
+	size_t len;
+	FILE *out;
+
+	(void)state;
+	for (int fmt = REPORT_TEXT; fmt <= REPORT_JSON; fmt++) {
+		out = open_memstream(&buf, &len);
+		report_init(&r, fmt, out, tmpfile(), tmpfile());
+		assert_int_equal(report_finish(&r, &t), 0);
+		fclose(r.vmas);
+		fclose(r.ranges);
+		fclose(out);
+		assert_null(strstr(buf, "DMA"));
+		assert_null(strstr(buf, "dma"));
+		if (fmt == REPORT_JSON) {
+			o = json_tokener_parse(buf);
+			assert_non_null(o);
+			json_object_put(o);
+		}
+		free(buf);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(alignment),
+		cmocka_unit_test(runs_join_across_classes_and_levels),
+		cmocka_unit_test(virtual_gap_breaks_a_run),
+		cmocka_unit_test(hole_kinds),
+		cmocka_unit_test(four_gib_line),
+		cmocka_unit_test(locked),
+		cmocka_unit_test(clipping),
+		cmocka_unit_test(many_runs),
+		cmocka_unit_test(json_object_dma),
+		cmocka_unit_test(json_locked_and_resident),
+		cmocka_unit_test(text_section),
+		cmocka_unit_test(text_caps_json_lists_all),
+		cmocka_unit_test(absent_without_range),
+	};
+
+	return cmocka_run_group_tests_name("dma", tests, NULL, NULL);
+}

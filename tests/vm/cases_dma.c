@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptcompare's DMA view of a --range, and its progress line.
+ *
+ * The DMA view is checked against runs and holes the test computes itself
+ * from the fixture's oracle: the frames the fixture mapped with
+ * remap_pfn_range, or get_user_pages' frame of every page.  The progress
+ * line is checked on a pseudo-terminal, where ptcompare must show it, and
+ * on a pipe and with --no-progress, where it must not.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/mman.h>
+#include "ptcompare_run.h"
+#include "vmtest.h"
+
+#define A(p) ((uint64_t)(uintptr_t)(p))
+#define ALIGN_CAP GIB
+#define FOUR_GIB (4ULL * GIB)
+
+extern char **environ;
+
+static uint64_t hex(struct json_object *o, const char *key)
+{
+	const char *s = json_object_get_string(pc_get(o, key));
+
+	return s ? strtoull(s, NULL, 16) : NO_PFN;
+}
+
+static uint64_t num(struct json_object *o, const char *key)
+{
+	return (uint64_t)json_object_get_int64(pc_get(o, key));
+}
+
+static bool flag(struct json_object *o, const char *key)
+{
+	return json_object_get_boolean(pc_get(o, key));
+}
+
+/* Largest power of two dividing phys, capped: the test's own sum. */
+static uint64_t align_of(uint64_t phys)
+{
+	uint64_t a = 1;
+
+	if (!phys)
+		return ALIGN_CAP;
+	while (!(phys & a) && a < ALIGN_CAP)
+		a <<= 1;
+	return a;
+}
+
+/*
+ * The "dma" object of r against the oracle's frames of the n pages from
+ * start (pfn[i], NO_PFN where the oracle maps nothing): every run and hole
+ * in order, each run's alignment and place against 4 GiB, the totals.
+ * Pages with unmapped[i] (unmapped may be NULL) lie outside any VMA:
+ * "unmapped" holes, the others "not_present".
+ */
+static bool check_dma(struct vmtest *t, const struct pc_result *r,
+		      uint64_t start, size_t n, const bool *unmapped,
+		      const uint64_t *pfn, bool locked)
+{
+	struct json_object *dma = pc_get(r->doc, "dma");
+	struct json_object *runs = pc_get(dma, "runs");
+	struct json_object *holes = pc_get(dma, "holes");
+	struct json_object *tot = pc_get(dma, "totals");
+	size_t ri = 0, hi = 0, i = 0, frames = 0, largest = 0;
+
+	if (!json_object_is_type(dma, json_type_object) ||
+	    !json_object_is_type(runs, json_type_array) ||
+	    !json_object_is_type(holes, json_type_array) ||
+	    !json_object_is_type(tot, json_type_object))
+		return fail(t, "no dma object with runs, holes, totals");
+	if (hex(dma, "start") != start || hex(dma, "end") != start + n * PAGE ||
+	    num(dma, "pages") != n)
+		return fail(t, "dma covers %s-%s",
+			    json_object_get_string(pc_get(dma, "start")),
+			    json_object_get_string(pc_get(dma, "end")));
+	while (i < n) {
+		size_t len = 1;
+		uint64_t addr = start + i * PAGE;
+
+		if (pfn[i] == NO_PFN) {
+			struct json_object *h = json_object_array_get_idx(holes, hi++);
+
+			bool out = unmapped && unmapped[i];
+			const char *kind = out ? "unmapped" : "not_present";
+
+			while (i + len < n && pfn[i + len] == NO_PFN &&
+			       (unmapped && unmapped[i + len]) == out)
+				len++;
+			if (!h || hex(h, "start") != addr || num(h, "pages") != len ||
+			    strcmp(json_object_get_string(pc_get(h, "kind")), kind))
+				return fail(t, "expected a %s hole of %zu pages at 0x%"
+					    PRIx64 ", got %s", kind, len, addr,
+					    h ? json_object_to_json_string(h) : "none");
+		} else {
+			struct json_object *o = json_object_array_get_idx(runs, ri++);
+			uint64_t phys = pfn[i] << 12;
+
+			while (i + len < n && pfn[i + len] == pfn[i] + len)
+				len++;
+			if (!o || hex(o, "start") != addr || num(o, "pages") != len ||
+			    hex(o, "pfn") != pfn[i] || hex(o, "phys") != phys)
+				return fail(t, "expected a run of %zu pages at 0x%" PRIx64
+					    " from pfn 0x%" PRIx64 ", got %s", len,
+					    addr, pfn[i],
+					    o ? json_object_to_json_string(o) : "none");
+			if (num(o, "align") != align_of(phys) ||
+			    flag(o, "crosses_4g") !=
+			    (phys < FOUR_GIB && phys + len * PAGE > FOUR_GIB) ||
+			    flag(o, "above_4g") != (phys >= FOUR_GIB))
+				return fail(t, "run at 0x%" PRIx64 ": align or 4 GiB wrong: %s",
+					    addr, json_object_to_json_string(o));
+			frames += len;
+			largest = len > largest ? len : largest;
+		}
+		i += len;
+	}
+	if (ri != json_object_array_length(runs) ||
+	    hi != json_object_array_length(holes))
+		return fail(t, "%zu runs and %zu holes expected, got %zu and %zu",
+			    ri, hi, json_object_array_length(runs),
+			    json_object_array_length(holes));
+	if (num(tot, "runs") != ri || num(tot, "holes") != hi ||
+	    num(tot, "frame_pages") != frames || num(tot, "largest_run") != largest)
+		return fail(t, "totals wrong: %s", json_object_to_json_string(tot));
+	if (flag(dma, "resident") != (frames == n))
+		return fail(t, "resident %d with %zu of %zu pages mapped",
+			    flag(dma, "resident"), frames, n);
+	if (flag(dma, "locked") != locked)
+		return fail(t, "locked %d, expected %d", flag(dma, "locked"),
+			    locked);
+	return true;
+}
+
+/* The oracle's frame of each of the n pages from p. */
+static bool oracle_pfns(struct vmtest *t, const void *p, size_t n,
+			uint64_t *pfn)
+{
+	struct ptwalk_fixture_translate o;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!oracle(t, A(p) + i * PAGE, &o))
+			return false;
+		pfn[i] = o.status == PTWALK_FIXTURE_MAPPED ? o.pfn : NO_PFN;
+	}
+	return true;
+}
+
+/*
+ * ptcompare --json --range over a range with unmapped parts, which
+ * pc_json() refuses (its ranges must cover the whole range).
+ */
+static bool dma_json(struct vmtest *t, struct pc_result *r, uint64_t start,
+		     uint64_t end)
+{
+	char range[64], pid[16];
+	const char *argv[] = { "ptcompare", "--json", "--range", range, pid,
+			       NULL };
+	enum json_tokener_error jerr;
+
+	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, start, end);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	if (!pc_run(t, r, argv))
+		return false;
+	if (r->status)
+		return fail(t, "ptcompare --json exited %d: %s", r->status,
+			    r->err);
+	r->doc = json_tokener_parse_verbose(r->out, &jerr);
+	return r->doc || fail(t, "ptcompare printed invalid JSON: %s",
+			      json_tokener_error_desc(jerr));
+}
+
+/* ptcompare's text report of the range, with its DMA section. */
+static bool text_has(struct vmtest *t, uint64_t start, uint64_t end,
+		     const char *const needles[])
+{
+	char range[64], pid[16];
+	const char *argv[] = { "ptcompare", "--range", range, pid, NULL };
+	struct pc_result r;
+	bool ok;
+
+	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, start, end);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	ok = pc_run(t, &r, argv) &&
+	     (r.status == 0 || fail(t, "text report exit %d: %s", r.status, r.err));
+	for (size_t i = 0; ok && needles[i]; i++) {
+		char *dma = strstr(r.out, "\nDMA view of ");
+
+		ok = (dma && strstr(dma, needles[i]) &&
+		      strstr(dma, "\nverdict: ")) ||
+		     fail(t, "no '%s' in the DMA view: %s", needles[i],
+			  dma ? dma : r.out);
+	}
+	pc_free(&r);
+	return ok;
+}
+
+/*
+ * (a) The fixture's remap_pfn_range pages: pagemap shows holes there, the
+ * DMA view shows the fixture's frames, the contiguous block as one run
+ * although mprotect cut it into two VMAs (so ptcompare sees two ranges).
+ */
+static bool dma_fixture_pfnmap(struct vmtest *t)
+{
+	struct ptwalk_fixture_pfns known;
+	uint64_t pfn[PTWALK_FIXTURE_PAGES];
+	char head[160], run[160];
+	struct pc_result r;
+	char *p;
+	bool ok;
+
+	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PFNS, &known))
+		return fail(t, "fixture pfns: %s", strerror(errno));
+	p = mmap(NULL, PTWALK_FIXTURE_PAGES * PAGE, PROT_READ | PROT_WRITE,
+		 MAP_SHARED, t->fixture_fd, 0);
+	if (p == MAP_FAILED)
+		return fail(t, "mmap fixture: %s", strerror(errno));
+	if (mprotect(p + PTWALK_FIXTURE_CONTIG / 2 * PAGE, PAGE, PROT_READ)) {
+		munmap(p, PTWALK_FIXTURE_PAGES * PAGE);
+		return fail(t, "mprotect fixture: %s", strerror(errno));
+	}
+	for (size_t i = 0; i < PTWALK_FIXTURE_PAGES; i++)
+		pfn[i] = known.pfn[i];
+	ok = pc_json(t, &r, getpid(), A(p), A(p) + PTWALK_FIXTURE_PAGES * PAGE) &&
+	     check_dma(t, &r, A(p), PTWALK_FIXTURE_PAGES, NULL, pfn, false);
+	if (ok) {
+		struct json_object *first = json_object_array_get_idx(
+			pc_get(pc_get(r.doc, "dma"), "runs"), 0);
+
+		ok = num(first, "pages") >= PTWALK_FIXTURE_CONTIG ||
+		     fail(t, "the fixture's contiguous block is not one run");
+	}
+	pc_free(&r);
+	snprintf(head, sizeof(head), "DMA view of 0x%" PRIx64 "-0x%" PRIx64
+		 " (16 pages, 64 KiB)", A(p), A(p) + PTWALK_FIXTURE_PAGES * PAGE);
+	snprintf(run, sizeof(run), "\n  0x%012" PRIx64 " ", A(p));
+	ok = ok && text_has(t, A(p), A(p) + PTWALK_FIXTURE_PAGES * PAGE,
+			    (const char *const[]){ head, run,
+				"  resident: yes, every page has a frame\n",
+				"  locked: no (0 of 16 pages", "  pins: ", NULL });
+	munmap(p, PTWALK_FIXTURE_PAGES * PAGE);
+	return ok;
+}
+
+/* (b) One 2 MiB hugetlb page: one run of 512 pages, 2 MiB aligned. */
+static bool dma_hugetlb_2m(struct vmtest *t)
+{
+	size_t n = 2 * MIB / PAGE;
+	uint64_t *pfn = calloc(n, sizeof(*pfn));
+	struct json_object *run;
+	struct pc_result r;
+	char *p;
+	bool ok;
+
+	if (!pfn)
+		return fail(t, "out of memory");
+	p = mmap(NULL, 2 * MIB, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_HUGE_2MB, -1, 0);
+	if (p == MAP_FAILED) {
+		free(pfn);
+		return fail(t, "mmap hugetlb 2M: %s", strerror(errno));
+	}
+	touch_write(p, 2 * MIB);
+	ok = oracle_pfns(t, p, n, pfn) &&
+	     pc_json(t, &r, getpid(), A(p), A(p) + 2 * MIB) &&
+	     check_dma(t, &r, A(p), n, NULL, pfn, false);
+	if (ok) {
+		run = json_object_array_get_idx(pc_get(pc_get(r.doc, "dma"),
+						       "runs"), 0);
+		ok = (json_object_array_length(pc_get(pc_get(r.doc, "dma"),
+						      "runs")) == 1 &&
+		      num(run, "pages") == n) ||
+		     fail(t, "a hugetlb page is not one run of %zu pages", n);
+		ok = ok && (num(run, "align") >= 2 * MIB ||
+			    fail(t, "hugetlb run aligned to %" PRIu64,
+				 num(run, "align")));
+	}
+	pc_free(&r);
+	munmap(p, 2 * MIB);
+	free(pfn);
+	return ok;
+}
+
+/*
+ * (c) mlocked 4K anonymous pages, locked on fault so some stay holes: runs
+ * and holes as get_user_pages sees them, locked; unlocked after munlock.
+ */
+static bool dma_mlocked(struct vmtest *t)
+{
+	size_t n = 64, len = n * PAGE;
+	uint64_t pfn[64];
+	struct pc_result r;
+	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	bool ok;
+
+	if (!p)
+		return false;
+	if (mlock2(p, len, MLOCK_ONFAULT)) {
+		munmap(p, len);
+		return fail(t, "mlock2: %s", strerror(errno));
+	}
+	for (size_t i = 0; i < n; i++)
+		if (i % 16 < 12)	/* pages 12-15 of every 16 untouched */
+			p[i * PAGE] = 1;
+	ok = oracle_pfns(t, p, n, pfn) &&
+	     pc_json(t, &r, getpid(), A(p), A(p) + len) &&
+	     check_dma(t, &r, A(p), n, NULL, pfn, true) &&
+	     (num(pc_get(pc_get(r.doc, "dma"), "totals"), "locked_pages") == n ||
+	      fail(t, "locked_pages is not %zu", n));
+	pc_free(&r);
+	ok = ok && text_has(t, A(p), A(p) + len, (const char *const[]){
+		"  locked: mlocked (VM_LOCKED on every VMA of the range)",
+		"  resident: NO: 16 pages without a frame in 4 holes (16 not_present)",
+		NULL });
+	if (ok && munlock(p, len))
+		ok = fail(t, "munlock: %s", strerror(errno));
+	ok = ok && oracle_pfns(t, p, n, pfn) &&
+	     pc_json(t, &r, getpid(), A(p), A(p) + len) &&
+	     check_dma(t, &r, A(p), n, NULL, pfn, false);
+	pc_free(&r);
+	munmap(p, len);
+	return ok;
+}
+
+/*
+ * (d) Unpopulated pages, an unmapped gap and an unmapped tail: holes where
+ * the oracle maps nothing, told apart by kind, and the range not resident.
+ */
+static bool dma_holes(struct vmtest *t)
+{
+	size_t n = 48, mapped = 40, len = n * PAGE;
+	bool unmapped[48] = { false };
+	uint64_t pfn[48];
+	struct json_object *dma, *holes, *last;
+	struct pc_result r;
+	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	bool ok;
+
+	if (!p)
+		return false;
+	munmap(p + mapped * PAGE, (n - mapped) * PAGE);
+	munmap(p + 24 * PAGE, 2 * PAGE);
+	for (size_t i = 0; i < n; i++)
+		unmapped[i] = i >= mapped || i == 24 || i == 25;
+	touch_write(p, 8 * PAGE);
+	touch_write(p + 16 * PAGE, 4 * PAGE);
+	p[30 * PAGE] = 1;
+	ok = oracle_pfns(t, p, n, pfn) &&
+	     ((pfn[8] == NO_PFN && pfn[0] != NO_PFN && pfn[n - 1] == NO_PFN) ||
+	      fail(t, "oracle: untouched page mapped or touched page not")) &&
+	     dma_json(t, &r, A(p), A(p) + len) &&
+	     check_dma(t, &r, A(p), n, unmapped, pfn, false);
+	if (ok) {
+		dma = pc_get(r.doc, "dma");
+		holes = pc_get(dma, "holes");
+		last = json_object_array_get_idx(holes,
+			json_object_array_length(holes) - 1);
+		ok = (!strcmp(json_object_get_string(pc_get(last, "kind")),
+			      "unmapped") &&
+		      hex(last, "start") == A(p) + mapped * PAGE) ||
+		     fail(t, "the unmapped tail is not an unmapped hole: %s",
+			  json_object_to_json_string(last));
+		ok = ok && (num(pc_get(pc_get(dma, "totals"), "hole_pages"),
+				"not_present") == mapped - 2 - 13 ||
+			    fail(t, "not_present pages: %s",
+				 json_object_to_json_string(dma)));
+	}
+	pc_free(&r);
+	ok = ok && text_has(t, A(p), A(p) + len, (const char *const[]){
+		"  resident: NO: 35 pages without a frame in 6 holes (25 not_present, 10 unmapped)",
+		NULL });
+	munmap(p, 24 * PAGE);
+	munmap(p + 26 * PAGE, (mapped - 26) * PAGE);
+	return ok;
+}
+
+/* --- the progress line --- */
+
+static double seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Runs ptcompare --range START-END PID [extra] with stdout and stderr on
+ * a new pseudo-terminal (raw: no newline translation); everything it
+ * wrote, in order, into out.
+ */
+static bool run_on_pty(struct vmtest *t, const char *range, const char *extra,
+		       char **out, size_t *len, int *status)
+{
+	char pid[16];
+	const char *argv[] = { "ptcompare", "--range", range, pid, extra, NULL };
+	posix_spawn_file_actions_t fa;
+	size_t cap = 1 << 16;
+	int master, slave, err;
+	struct termios tio;
+	pid_t pc;
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (master < 0 || grantpt(master) || unlockpt(master))
+		return fail(t, "pty: %s", strerror(errno));
+	slave = open(ptsname(master), O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (slave < 0 || tcgetattr(slave, &tio)) {
+		close(master);
+		return fail(t, "pty slave: %s", strerror(errno));
+	}
+	cfmakeraw(&tio);
+	tcsetattr(slave, TCSANOW, &tio);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, slave, 1);
+	posix_spawn_file_actions_adddup2(&fa, slave, 2);
+	err = posix_spawn(&pc, "/bin/ptcompare", &fa, NULL,
+			  (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(slave);
+	if (err) {
+		close(master);
+		return fail(t, "spawn ptcompare: %s", strerror(err));
+	}
+	*out = malloc(cap);
+	*len = 0;
+	for (;;) {
+		ssize_t n;
+
+		if (*out && *len + 1 >= cap) {
+			char *bigger = realloc(*out, cap * 2);
+
+			if (!bigger)
+				break;
+			*out = bigger;
+			cap *= 2;
+		}
+		if (!*out)
+			break;
+		/* EIO once the last slave descriptor is closed */
+		n = read(master, *out + *len, cap - *len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		*len += (size_t)n;
+	}
+	close(master);
+	waitpid(pc, status, 0);
+	if (!*out)
+		return fail(t, "out of memory");
+	(*out)[*len] = '\0';
+	return true;
+}
+
+/*
+ * A sparse mapping with a page touched per MiB, cut into many VMAs by
+ * mprotect, big enough that a scan of it takes more than two seconds
+ * (doubled until it does): the progress line is due after one.
+ */
+static char *slow_target(struct vmtest *t, size_t *len, double *took)
+{
+	for (*len = 4 * GIB; *len <= 64 * GIB; *len *= 2) {
+		char range[64], pid[16];
+		const char *argv[] = { "ptcompare", "--range", range, pid, NULL };
+		struct pc_result r;
+		double t0;
+		char *p = mmap(NULL, *len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		bool ok;
+
+		if (p == MAP_FAILED) {
+			fail(t, "mmap %zu GiB: %s", *len / GIB, strerror(errno));
+			return NULL;
+		}
+		madvise(p, *len, MADV_NOHUGEPAGE);
+		for (size_t i = 0; i < *len; i += MIB)
+			p[i] = 1;
+		for (size_t i = 0; i < *len; i += 4 * MIB)
+			mprotect(p + i, 2 * MIB, PROT_READ);
+		snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, A(p),
+			 A(p) + *len);
+		snprintf(pid, sizeof(pid), "%d", (int)getpid());
+		t0 = seconds();
+		ok = pc_run(t, &r, argv);
+		*took = seconds() - t0;
+		/* stderr is a file here: not a single byte of progress */
+		ok = ok && (r.status == 0 ||
+			    fail(t, "exit %d: %s", r.status, r.err)) &&
+		     (!r.err[0] || fail(t, "stderr not a terminal, yet: '%s'",
+					r.err));
+		pc_free(&r);
+		if (!ok) {
+			munmap(p, *len);
+			return NULL;
+		}
+		if (*took > 2.0)
+			return p;
+		munmap(p, *len);
+	}
+	fail(t, "no scan took more than 2 s, even of 64 GiB");
+	return NULL;
+}
+
+static bool progress_line(struct vmtest *t)
+{
+	size_t len, outlen, lines = 0;
+	char range[64], *out = NULL;
+	const char *head, *s, *last = NULL;
+	double took;
+	int status;
+	char *p = slow_target(t, &len, &took);
+	bool ok;
+
+	if (!p)
+		return false;
+	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, A(p),
+		 A(p) + len);
+	ok = run_on_pty(t, range, NULL, &out, &outlen, &status) &&
+	     ((WIFEXITED(status) && WEXITSTATUS(status) == 0) ||
+	      fail(t, "on a pty: status 0x%x", status));
+	head = ok ? strstr(out, "ptcompare: pid ") : NULL;
+	ok = ok && (head || fail(t, "no report on the pty: %.200s", out));
+	/* the progress lines, each "\rptcompare: N of M pages (P%)..." */
+	for (s = out; ok && (s = strstr(s, "\rptcompare: ")) && s + 1 < head;
+	     s++) {
+		unsigned long long done, total;
+		unsigned int pct;
+
+		if (sscanf(s, "\rptcompare: %llu of %llu pages (%u%%)", &done,
+			   &total, &pct) != 3 || total != len / PAGE ||
+		    done > total || pct > 100)
+			ok = fail(t, "bad progress line: %.80s", s + 1);
+		lines++;
+		last = s + 1;
+	}
+	ok = ok && (lines >= 1 ||
+		    fail(t, "no progress line in a %.1f s scan: %.200s", took, out));
+	/* wiped before the report: "\r", blanks, "\r" right before it */
+	if (ok) {
+		const char *c = head;
+
+		ok = (c > out && c[-1] == '\r') || fail(t, "line not wiped");
+		for (c = head - 2; ok && c > out && *c == ' '; c--)
+			;
+		ok = ok && ((*c == '\r' && head - c > 10) ||
+			    fail(t, "line not blanked before the report"));
+		ok = ok && (!strstr(head, "\rptcompare: ") ||
+			    fail(t, "progress after the report began"));
+		ok = ok && (strstr(head, "\nverdict: ok") ||
+			    fail(t, "no verdict on the pty"));
+	}
+	if (ok)
+		printf("# progress_line: %zu progress lines in a scan of %zu GiB (%.1f s with stderr on a file), the last: %.*s\n",
+		       lines, len / GIB, took, (int)strcspn(last, "\r"), last);
+	free(out);
+	out = NULL;
+	/* --no-progress on the same terminal: the report alone */
+	ok = ok && run_on_pty(t, range, "--no-progress", &out, &outlen, &status) &&
+	     ((WIFEXITED(status) && WEXITSTATUS(status) == 0) ||
+	      fail(t, "--no-progress: status 0x%x", status)) &&
+	     (!strncmp(out, "ptcompare: pid ", 15) ||
+	      fail(t, "--no-progress on a pty: %.120s", out)) &&
+	     (!strchr(out, '\r') || fail(t, "--no-progress: a '\\r' in the output"));
+	free(out);
+	munmap(p, len);
+	return ok;
+}
+
+const struct vmtest_case dma_cases[] = {
+	{ "dma_fixture_pfnmap", dma_fixture_pfnmap },
+	{ "dma_hugetlb_2m", dma_hugetlb_2m },
+	{ "dma_mlocked", dma_mlocked },
+	{ "dma_holes", dma_holes },
+	{ "ptcompare_progress_line", progress_line },
+};
+const size_t nr_dma_cases = sizeof(dma_cases) / sizeof(dma_cases[0]);
