@@ -12,7 +12,7 @@
 # /boot/vmlinuz-KREL (its release must be KREL; make check-debug uses it);
 # VM_KO_DIR, where module/ptwalk.ko and tests/fixture/ptwalk_fixture.ko are
 # (default: this tree); VM_ONLY, run only the vmtest case of that name
-# (the shell cases of the guest suite still run); VM_ICOUNT=1, see below.
+# (the shell cases of the guest suite still run).
 set -euo pipefail
 
 out=$1 krel=$2 mode=$3
@@ -89,14 +89,10 @@ chmod +x "$root/init"
 # Software emulation by default: on the machines this runs on /dev/kvm can
 # exist without working (a guest that never prints).  VM_ACCEL=kvm opts in.
 accel=${VM_ACCEL:-tcg}
-# VM_ICOUNT=1: the guest's clock counts executed instructions (QEMU icount),
-# so timings inside it do not depend on the load of the host.  Slower.
-icount=()
-[ -n "${VM_ICOUNT:-}" ] && icount=(-icount shift=0,sleep=off)
 rm -f "$out/console.log" "$out/guest.log"
 set +e
 timeout "$timeout_s" qemu-system-x86_64 \
-	-machine q35,accel=$accel -cpu max -smp 2 -m "${VM_MEM:-4G}" "${icount[@]}" \
+	-machine q35,accel=$accel -cpu max -smp 2 -m "${VM_MEM:-4G}" \
 	-vga std -display none -no-reboot -monitor none \
 	-serial "file:$out/console.log" -serial "file:$out/guest.log" \
 	-kernel "$kernel" -initrd "$out/initramfs.gz" \
