@@ -23,9 +23,14 @@ enum failure diagnose_open(int err, enum module_state state,
 		}
 		return FAIL_NO_MODULE;
 	case EACCES:
-	case EPERM:
 		snprintf(msg, size,
 			 "permission denied on %s/ptwalk: run as root (CAP_SYS_ADMIN in the initial namespace is required)",
+			 debugfs);
+		return FAIL_PRIVILEGE;
+	case EPERM:
+		/* debugfs under kernel lockdown refuses even root this way */
+		snprintf(msg, size,
+			 "operation not permitted on %s/ptwalk: run as root with CAP_SYS_ADMIN in the initial namespace; if you are, kernel lockdown (/sys/kernel/security/lockdown) forbids debugfs",
 			 debugfs);
 		return FAIL_PRIVILEGE;
 	default:

@@ -26,6 +26,8 @@ static void open_errors(void **state)
 	assert_non_null(strstr(msg, "root"));
 	assert_int_equal(diagnose_open(EPERM, MODULE_LOADED, "/d", msg,
 				       sizeof(msg)), FAIL_PRIVILEGE);
+	assert_non_null(strstr(msg, "CAP_SYS_ADMIN"));
+	assert_non_null(strstr(msg, "lockdown"));
 	assert_int_equal(diagnose_open(EIO, MODULE_LOADED, "/d", msg,
 				       sizeof(msg)), FAIL_INTERNAL);
 }

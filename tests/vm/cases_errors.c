@@ -66,7 +66,10 @@ static bool bad_requests(struct vmtest *t)
 		uint64_t value;
 	} cases[] = {
 		{ "abi version 999", EPROTO, 0, 999 },
-		{ "flags 1", EINVAL, 1, 1 },
+		/* bit 0 is PTWALK_REQ_VTOP, which wants end == 0 */
+		{ "vtop flag with an end", EINVAL, 1, 1 },
+		{ "undefined flag 2", EINVAL, 1, 2 },
+		{ "undefined flag 31", EINVAL, 1, 1ULL << 31 },
 		{ "reserved 1", EINVAL, 2, 1 },
 		{ "pid 0", EINVAL, 3, 0 },
 		{ "pid -5", EINVAL, 3, (uint64_t)-5 },
