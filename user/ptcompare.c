@@ -22,6 +22,8 @@
 #include "ptwalk_client.h"
 #include "report.h"
 #include "source.h"
+#include "witness.h"
+#include "witness_source.h"
 
 #define PTCOMPARE_VERSION "0.2"
 /* Pages per pagemap pread: 128 KiB of entries, 64 MiB of address space. */
@@ -73,6 +75,12 @@ struct scan {
 	FILE *maps;
 	struct report report;
 	FILE *spool[2];
+	/* the witnesses beside pagemap: /proc/iomem, /proc/kpageflags */
+	struct witness_source wsrc;
+	struct witness_io wio;
+	struct witness_report wrep;
+	struct witness *witness;
+	FILE *wspool;
 	char msg[512];		/* the one-line error, when one occurred */
 };
 
@@ -139,10 +147,27 @@ static int open_output(struct scan *s)
 	report_init(&s->report, s->opts->json ? REPORT_JSON : REPORT_TEXT,
 		    stdout, s->spool[0], s->spool[1]);
 	s->engine = compare_new(&s->io, BATCH_PAGES);
-	if (!s->engine) {
+	if (!s->opts->json)
+		s->wspool = s->wrep.spool = tmpfile();
+	s->report.witness = &s->wrep;
+	s->witness = witness_new(&s->wio, &s->wrep, report_range, &s->report);
+	if (!s->engine || !s->witness || (!s->opts->json && !s->wspool)) {
 		snprintf(s->msg, sizeof(s->msg), "out of memory");
 		return fail(s, FAIL_INTERNAL);
 	}
+	return EXIT_OK;
+}
+
+static int open_witness(struct scan *s)
+{
+	int err = witness_source_open(&s->wsrc, s->opts->debugfs, s->src.pid,
+				      &s->wrep);
+
+	if (err)
+		return fail(s, diagnose_open(-err, ptwalk_module_state(),
+					     s->opts->debugfs, s->msg,
+					     sizeof(s->msg)));
+	witness_source_io(&s->wsrc, &s->wio);
 	return EXIT_OK;
 }
 
@@ -171,8 +196,12 @@ static int scan_vma(struct scan *s, const struct maps_entry *vma)
 		report_vma(&s->report, vma, start, end, &sum, false);
 		return EXIT_OK;
 	}
-	err = compare_range(s->engine, start, end, &sum, report_range,
-			    &s->report);
+	err = compare_range(s->engine, start, end, &sum, witness_range,
+			    s->witness);
+	if (err)
+		witness_discard(s->witness);
+	else
+		err = witness_flush(s->witness);
 	if (err)
 		return scan_failed(s, -err);
 	report_vma(&s->report, vma, start, end, &sum, true);
@@ -230,16 +259,22 @@ static int finish(struct scan *s)
 			"ptcompare: stats: pages=%" PRIu64 " vmas=%" PRIu64
 			" rereads=%" PRIu64 " pagemap_bytes=%" PRIu64
 			" ptwalk_queries=%" PRIu64 " ptwalk_records=%" PRIu64
+			" kpageflags_reads=%" PRIu64 " kpageflags_bytes=%" PRIu64
 			" peak_rss_kib=%" PRIu64 "\n",
 			s->report.pages, s->report.nr_vmas, s->report.rereads,
 			s->src.pagemap_bytes, s->src.walk_queries,
-			s->src.walk_records, self_peak_rss_kib());
+			s->src.walk_records, s->wsrc.kpf_reads,
+			s->wsrc.kpf_bytes, self_peak_rss_kib());
 	return report_has_mismatch(&s->report) ? EXIT_MISMATCH : EXIT_OK;
 }
 
 static void scan_close(struct scan *s)
 {
 	compare_free(s->engine);
+	witness_free(s->witness);
+	witness_source_close(&s->wsrc);
+	if (s->wspool)
+		fclose(s->wspool);
 	for (int i = 0; i < 2; i++)
 		if (s->spool[i])
 			fclose(s->spool[i]);
@@ -275,9 +310,12 @@ int main(int argc, char **argv)
 		s.src.walk_fd[i] = -1;
 	proc_source_io(&s.src, &s.io);
 
+	s.wsrc.kpf_fd = s.wsrc.walk_fd = -1;
 	status = open_walk(&s);
 	if (status == EXIT_OK)
 		status = open_proc(&s);
+	if (status == EXIT_OK)
+		status = open_witness(&s);
 	if (status == EXIT_OK)
 		status = open_output(&s);
 	if (status == EXIT_OK)

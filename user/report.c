@@ -3,6 +3,7 @@
 #include <string.h>
 #include "report.h"
 #include "report_formats.h"
+#include "report_witness.h"
 
 void report_init(struct report *r, enum report_format fmt, FILE *out,
 		 FILE *vmas, FILE *ranges)
@@ -43,7 +44,7 @@ void report_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 
 bool report_has_mismatch(const struct report *r)
 {
-	return r->totals[CLASS_MISMATCH] != 0;
+	return r->totals[CLASS_MISMATCH] != 0 || report_witness_bad(r) != 0;
 }
 
 /* Appends a spool to the document. */

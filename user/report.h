@@ -19,6 +19,8 @@
 
 enum report_format { REPORT_TEXT, REPORT_JSON };
 
+struct witness_report;
+
 struct report_target {
 	pid_t pid;
 	const char *comm;	/* command name, "" if unknown */
@@ -36,6 +38,7 @@ struct report {
 	uint64_t totals[NR_CLASSES];
 	uint64_t rereads;
 	unsigned int huge;	/* HUGE_* over all VMAs */
+	struct witness_report *witness;	/* NULL: no witnesses (report_witness.h) */
 };
 
 /*
@@ -59,7 +62,10 @@ void report_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 /* Writes the whole document to out: 0, or -errno on a write error. */
 int report_finish(struct report *r, const struct report_target *t);
 
-/* Exit status the report calls for: mismatch or not. */
+/*
+ * Exit status the report calls for: a mismatch, or a page where
+ * /proc/kpageflags contradicts ptwalk after re-checks, or neither.
+ */
 bool report_has_mismatch(const struct report *r);
 
 #endif /* PTCOMPARE_REPORT_H */

@@ -7,6 +7,7 @@
 #include "../module/ptwalk_names.h"
 #include "json.h"
 #include "report_formats.h"
+#include "report_witness.h"
 
 static void class_counts(FILE *f, const uint64_t pages[NR_CLASSES])
 {
@@ -34,6 +35,7 @@ static void json_range(struct report *r, const struct verdict_range *vr)
 	json_hex_or_null(f, vr->walk_pfn, NO_PFN);
 	fputs(",\"pagemap_pfn\":", f);
 	json_hex_or_null(f, vr->pagemap_pfn, NO_PFN);
+	report_witness_json_range(r, vr);
 	fputc('}', f);
 	r->nr_ranges++;
 }
@@ -92,7 +94,9 @@ static void json_middle(struct report *r)
 
 static void json_tail(struct report *r)
 {
-	fputs("]}\n", r->out);
+	fputc(']', r->out);
+	report_witness_json_tail(r);
+	fputs("}\n", r->out);
 }
 
 const struct report_ops report_json_ops = {
