@@ -10,7 +10,8 @@ BUILD := $(CURDIR)/build
 CC ?= cc
 TEST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g
 
-UNIT_TESTS := cli client diagnose maps pagemap classify ranges compare json report source
+UNIT_TESTS := cli client diagnose maps pagemap classify ranges compare json report source \
+	iomem kpageflags witness
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/unit/test_%)
 
 all: module user
