@@ -36,7 +36,7 @@ unit-build: user
 
 VMTEST_SRCS := tests/vm/vmtest.c tests/vm/cases_memory.c tests/vm/cases_errors.c \
 	tests/vm/cases_ptcompare.c tests/vm/cases_stress.c tests/vm/cases_fuzz.c \
-	tests/vm/ptcompare_run.c \
+	tests/vm/cases_witness.c tests/vm/ptcompare_run.c \
 	user/ptwalk_client.c
 $(BUILD)/vmtest: $(VMTEST_SRCS) $(wildcard tests/vm/*.h) user/ptwalk_client.h module/ptwalk_abi.h tests/fixture/fixture_abi.h
 	@mkdir -p $(dir $@)

@@ -166,8 +166,9 @@ static void text_tail(struct report *r)
 				bad, r->pages);
 		if (witness_bad)
 			fprintf(r->out,
-				"%s%" PRIu64 " pages where /proc/kpageflags contradicts the page tables",
-				bad ? "; " : "", witness_bad);
+				"%s%" PRIu64 " page%s where /proc/kpageflags contradicts the page tables",
+				bad ? "; " : "", witness_bad,
+				witness_bad == 1 ? "" : "s");
 		fputc('\n', r->out);
 		return;
 	}

@@ -80,8 +80,10 @@ void report_witness_text_tail(struct report *r)
 	fprintf(r->out, "  third witness (/proc/kpageflags): %" PRIu64 " present RAM pages checked, ",
 		w->kpf_pages);
 	if (w->bad_pages)
-		fprintf(r->out, "%" PRIu64 " pages in %" PRIu64 " ranges contradict ptwalk after %d re-checks",
-			w->bad_pages, w->bad_ranges, WITNESS_RECHECKS);
+		fprintf(r->out, "%" PRIu64 " page%s in %" PRIu64 " range%s contradict%s ptwalk after %d re-checks",
+			w->bad_pages, w->bad_pages == 1 ? "" : "s",
+			w->bad_ranges, w->bad_ranges == 1 ? "" : "s",
+			w->bad_pages == 1 ? "s" : "", WITNESS_RECHECKS);
 	else
 		fprintf(r->out, "no contradiction");
 	if (w->recheck_cleared)

@@ -526,8 +526,8 @@ static void text_section(void **state)
 	assert_non_null(strstr(buf, "  0x7f0000000000    512 pages  pmd  pfn 0x1000      System RAM, struct page; kpageflags: mmap,anon,compound_head,compound_tail,thp\n"));
 	assert_non_null(strstr(buf, "    CONTRADICTION on 1 page, first 0x7f0000200000 (pfn 0x3000, kpageflags mmap,anon): ptwalk's compound flag"));
 	assert_non_null(strstr(buf, "pfn 0xfd000     PCI Bus 0000:00 > 0000:00:01.0, no struct page\n"));
-	assert_non_null(strstr(buf, "third witness (/proc/kpageflags): 513 present RAM pages checked, 1 pages in 1 ranges contradict ptwalk after 3 re-checks"));
-	assert_non_null(strstr(buf, "\nverdict: MISMATCH: 1 pages where /proc/kpageflags contradicts the page tables\n"));
+	assert_non_null(strstr(buf, "third witness (/proc/kpageflags): 513 present RAM pages checked, 1 page in 1 range contradicts ptwalk after 3 re-checks"));
+	assert_non_null(strstr(buf, "\nverdict: MISMATCH: 1 page where /proc/kpageflags contradicts the page tables\n"));
 	free(buf);
 	buf = report_of(REPORT_TEXT, "/proc/kpageflags: Permission denied", true,
 			&mismatch);

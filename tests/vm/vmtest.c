@@ -264,6 +264,7 @@ int main(int argc, char **argv)
 	run(&t, memory_cases, nr_memory_cases, only);
 	run(&t, error_cases, nr_error_cases, only);
 	run(&t, ptcompare_cases, nr_ptcompare_cases, only);
+	run(&t, witness_cases, nr_witness_cases, only);
 	run(&t, stress_cases, nr_stress_cases, only);
 	run(&t, fuzz_cases, nr_fuzz_cases, only);
 	printf("# vmtest: %u passed, %u failed\n", t.passed, t.failed);

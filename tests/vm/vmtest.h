@@ -95,5 +95,7 @@ extern const struct vmtest_case stress_cases[];
 extern const size_t nr_stress_cases;
 extern const struct vmtest_case fuzz_cases[];
 extern const size_t nr_fuzz_cases;
+extern const struct vmtest_case witness_cases[];
+extern const size_t nr_witness_cases;
 
 #endif /* PTWALK_VMTEST_H */
