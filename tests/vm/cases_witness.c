@@ -11,7 +11,6 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,7 +164,7 @@ static bool consistent(struct vmtest *t, const struct pc_result *r,
 /* The VGA BAR: named by the PCI device sysfs calls it, no struct page. */
 static bool bar_named(struct vmtest *t)
 {
-	char dir[256], want[64], line[128];
+	char dir[256], want[64], line[300];
 	uint64_t bar = 0, bar_end = 0;
 	glob_t g;
 	int fd = -1;
@@ -178,8 +177,9 @@ static bool bar_named(struct vmtest *t)
 	if (glob("/sys/bus/pci/devices/*/resource0", 0, NULL, &g))
 		return fail(t, "no PCI resource0 (the VM runs with -vga std)");
 	for (size_t i = 0; i < g.gl_pathc && fd < 0; i++) {
+		/* ".../0000:00:01.0/resource0" -> ".../0000:00:01.0" */
 		snprintf(dir, sizeof(dir), "%s", g.gl_pathv[i]);
-		snprintf(dir, sizeof(dir), "%s", dirname(dir));
+		*strrchr(dir, '/') = '\0';
 		snprintf(line, sizeof(line), "%s/vendor", dir);
 		f = fopen(line, "r");
 		if (f && fgets(line, sizeof(line), f) &&
@@ -206,7 +206,7 @@ static bool bar_named(struct vmtest *t)
 	if (p == MAP_FAILED)
 		return fail(t, "mmap BAR: %s", strerror(errno));
 	touch_read(p, 64 * 1024);
-	snprintf(want, sizeof(want), "> %s", basename(dir));
+	snprintf(want, sizeof(want), "> %s", strrchr(dir, '/') + 1);
 	ok = pc_json(t, &r, getpid(), A(p), A(p) + 64 * 1024) &&
 	     (o = range_obj(t, &r, A(p))) &&
 	     (!strcmp(json_object_get_string(pc_get(o, "class")), "pfnmap_hidden") ||
@@ -279,17 +279,17 @@ static bool thp_kpageflags(struct vmtest *t)
 	ok = oracle(t, A(p), &o) &&
 	     (o.compound || fail(t, "no THP: the kernel gave small pages")) &&
 	     kpageflags(t, o.pfn, &head) && kpageflags(t, o.pfn + 1, &tail) &&
-	     (head >> KPF_THP & 1 && head >> KPF_COMPOUND_HEAD & 1 &&
-	      tail >> KPF_COMPOUND_TAIL & 1 ||
+	     ((head >> KPF_THP & 1 && head >> KPF_COMPOUND_HEAD & 1 &&
+	       tail >> KPF_COMPOUND_TAIL & 1) ||
 	      fail(t, "kpageflags read here: head 0x%" PRIx64 " tail 0x%" PRIx64,
 		   head, tail)) &&
 	     pc_json(t, &r, getpid(), A(p), A(p) + len) &&
 	     consistent(t, &r, 512, 2) && (obj = range_obj(t, &r, A(p))) &&
 	     named_as(t, obj, o.pfn, true) &&
 	     (kpf = pc_get(obj, "kpageflags")) &&
-	     (has_word(kpf, "thp") && has_word(kpf, "compound_head") &&
-	      has_word(kpf, "compound_tail") && has_word(kpf, "anon") &&
-	      has_word(kpf, "mmap") && !has_word(kpf, "huge") ||
+	     ((has_word(kpf, "thp") && has_word(kpf, "compound_head") &&
+	       has_word(kpf, "compound_tail") && has_word(kpf, "anon") &&
+	       has_word(kpf, "mmap") && !has_word(kpf, "huge")) ||
 	      fail(t, "THP kpageflags: %s", json_object_to_json_string(kpf)));
 	pc_free(&r);
 	munmap(p, len);
@@ -320,9 +320,9 @@ static bool hugetlb_kpageflags(struct vmtest *t, size_t size, int size_flag,
 	      fail(t, "level %s", json_object_get_string(pc_get(obj, "level")))) &&
 	     named_as(t, obj, o.pfn, true) &&
 	     (kpf = pc_get(obj, "kpageflags")) &&
-	     (has_word(kpf, "huge") && has_word(kpf, "compound_head") &&
-	      has_word(kpf, "compound_tail") && has_word(kpf, "mmap") &&
-	      !has_word(kpf, "thp") ||
+	     ((has_word(kpf, "huge") && has_word(kpf, "compound_head") &&
+	       has_word(kpf, "compound_tail") && has_word(kpf, "mmap") &&
+	       !has_word(kpf, "thp")) ||
 	      fail(t, "hugetlb kpageflags: %s", json_object_to_json_string(kpf)));
 	pc_free(&r);
 	munmap(p, size);
@@ -387,9 +387,9 @@ static bool lie_found(struct vmtest *t, uint32_t lie, const char *rule)
 	     (!strcmp(json_object_get_string(pc_get(obj, "class")), "match") ||
 	      fail(t, "the claim's frame is not pagemap's: %s", r.out)) &&
 	     (con = pc_get(obj, "contradiction")) &&
-	     (json_object_get_int64(pc_get(con, "pages")) == 1 &&
-	      strtoull(json_object_get_string(pc_get(con, "pfn")), NULL, 16) ==
-	      o.pfn && has_word(pc_get(con, "rules"), rule) ||
+	     ((json_object_get_int64(pc_get(con, "pages")) == 1 &&
+	       strtoull(json_object_get_string(pc_get(con, "pfn")), NULL, 16) ==
+	       o.pfn && has_word(pc_get(con, "rules"), rule)) ||
 	      fail(t, "contradiction: %s", json_object_to_json_string(con))) &&
 	     (!strcmp(json_object_get_string(pc_get(r.doc, "verdict")),
 		      "mismatch") || fail(t, "verdict is not mismatch")) &&
