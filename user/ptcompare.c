@@ -135,9 +135,12 @@ static int open_proc(struct scan *s)
 
 static int open_output(struct scan *s)
 {
-	for (int i = 0; i < 2; i++) {
-		s->spool[i] = tmpfile();
-		if (!s->spool[i]) {
+	/* the text report spools the witnesses' section too */
+	for (int i = 0; i < (s->opts->json ? 2 : 3); i++) {
+		FILE **f = i < 2 ? &s->spool[i] : &s->wspool;
+
+		*f = tmpfile();
+		if (!*f) {
 			snprintf(s->msg, sizeof(s->msg),
 				 "cannot create a temporary file for the report: %s (set TMPDIR to a writable directory)",
 				 strerror(errno));
@@ -147,11 +150,10 @@ static int open_output(struct scan *s)
 	report_init(&s->report, s->opts->json ? REPORT_JSON : REPORT_TEXT,
 		    stdout, s->spool[0], s->spool[1]);
 	s->engine = compare_new(&s->io, BATCH_PAGES);
-	if (!s->opts->json)
-		s->wspool = s->wrep.spool = tmpfile();
+	s->wrep.spool = s->wspool;
 	s->report.witness = &s->wrep;
 	s->witness = witness_new(&s->wio, &s->wrep, report_range, &s->report);
-	if (!s->engine || !s->witness || (!s->opts->json && !s->wspool)) {
+	if (!s->engine || !s->witness) {
 		snprintf(s->msg, sizeof(s->msg), "out of memory");
 		return fail(s, FAIL_INTERNAL);
 	}

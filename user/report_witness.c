@@ -45,8 +45,8 @@ void report_witness_text_range(struct report *r, const struct verdict_range *vr)
 		phys_name(w, n, name, sizeof(name)),
 		n->struct_page ? "struct page" : "no struct page");
 	if (n->checked)
-		fprintf(w->spool, "; kpageflags: %s",
-			kpf_format(kpf, sizeof(kpf), n->kpf_union));
+		fprintf(w->spool, "; kpageflags: %s", n->kpf_union ?
+			kpf_format(kpf, sizeof(kpf), n->kpf_union) : "none");
 	fputc('\n', w->spool);
 	if (n->bad_pages)
 		fprintf(w->spool,
@@ -77,8 +77,8 @@ void report_witness_text_tail(struct report *r)
 		fprintf(r->out, "  third witness skipped: %s\n", w->kpf_note);
 		return;
 	}
-	fprintf(r->out, "  third witness (/proc/kpageflags): %" PRIu64 " present RAM pages checked, ",
-		w->kpf_pages);
+	fprintf(r->out, "  third witness (/proc/kpageflags): %" PRIu64 " present RAM page%s checked, ",
+		w->kpf_pages, w->kpf_pages == 1 ? "" : "s");
 	if (w->bad_pages)
 		fprintf(r->out, "%" PRIu64 " page%s in %" PRIu64 " range%s contradict%s ptwalk after %d re-checks",
 			w->bad_pages, w->bad_pages == 1 ? "" : "s",

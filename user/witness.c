@@ -143,7 +143,8 @@ static void note_init(struct witness *w, const struct verdict_range *vr,
 				  vr->level == PTWALK_LEVEL_PMD ||
 				  vr->level == PTWALK_LEVEL_PUD ||
 				  (f & PTWALK_F_COMPOUND));
-	if (note->named && m)
+	/* also for unnamed ranges: a contradiction is reported with the name */
+	if (present && m)
 		note->iomem = iomem_find(m, vr->walk_pfn << PAGE_SHIFT_4K);
 	note->struct_page = f & PTWALK_F_PFN_VALID;
 	/* a mismatch is reported as such; its frame is not ptwalk's for sure */
