@@ -11,7 +11,7 @@
 # (tcg, the default, or kvm); VM_KERNEL, a kernel image to boot instead of
 # /boot/vmlinuz-KREL (its release must be KREL; make check-debug uses it);
 # VM_KO_DIR, where module/ptwalk.ko and tests/fixture/ptwalk_fixture.ko are
-# (default: this tree); VM_ONLY, run only the vmtest case of that name
+# (default: this tree); VM_ONLY, run only the vmtest cases whose names start so
 # (the shell cases of the guest suite still run).
 set -euo pipefail
 

@@ -165,6 +165,7 @@ static void fill_verdict(struct page_verdict *v, const struct ptwalk_record *r,
 			    pm.swapped ? PM_STATE_SWAPPED : PM_STATE_NONE,
 		.pm_swap_type = (uint8_t)pm.swap_type,
 		.pm_swap_offset = pm.swap_offset,
+		.walk = { .flags = r->flags, .vm_flags = r->vm_flags },
 	};
 	if (r->kind != PTWALK_KIND_NONE && r->kind != PTWALK_KIND_PRESENT)
 		v->detail.walk_swap_offset = ptwalk_swap_offset_at(r, addr);

@@ -27,6 +27,8 @@
 #include "source.h"
 #include "spool.h"
 #include "vtop.h"
+#include "witness.h"
+#include "witness_source.h"
 
 #include "../module/ptwalk_version.h"
 #define PTCOMPARE_VERSION PTWALK_VERSION
@@ -73,6 +75,12 @@ struct scan {
 	uint64_t pages_done;		/* pages of the VMAs done */
 	uint64_t vma_start;		/* examined part of the VMA in progress */
 	uint64_t vma_pos;		/* ... scanned up to here */
+	/* the witnesses beside pagemap: /proc/iomem, /proc/kpageflags */
+	struct witness_source wsrc;
+	struct witness_io wio;
+	struct witness_report wrep;
+	struct witness *witness;
+	FILE *wspool;
 	char msg[512];		/* the one-line error, when one occurred */
 	uint64_t started_ns;	/* when main() began, for --stats */
 };
@@ -160,11 +168,16 @@ static int open_proc(struct scan *s)
 	return EXIT_OK;
 }
 
+static void emit_range(const struct verdict_range *vr, void *arg);
+
 static int open_output(struct scan *s)
 {
-	for (int i = 0; i < 2; i++) {
-		s->spool[i] = spool_open();
-		if (!s->spool[i]) {
+	/* the text report spools the witnesses' section too */
+	for (int i = 0; i < (s->opts->json ? 2 : 3); i++) {
+		FILE **f = i < 2 ? &s->spool[i] : &s->wspool;
+
+		*f = spool_open();
+		if (!*f) {
 			snprintf(s->msg, sizeof(s->msg),
 				 "cannot create a temporary file in %s for the report: %s (set TMPDIR to a writable directory)",
 				 spool_dir(), strerror(errno));
@@ -187,10 +200,26 @@ static int open_output(struct scan *s)
 				s->opts->end, s->dma_spool[0], s->dma_spool[1]);
 	}
 	s->engine = compare_new(&s->io, BATCH_PAGES);
-	if (!s->engine) {
+	s->wrep.spool = s->wspool;
+	s->report.witness = &s->wrep;
+	s->witness = witness_new(&s->wio, &s->wrep, emit_range, s);
+	if (!s->engine || !s->witness) {
 		snprintf(s->msg, sizeof(s->msg), "out of memory");
 		return fail(s, FAIL_INTERNAL);
 	}
+	return EXIT_OK;
+}
+
+static int open_witness(struct scan *s)
+{
+	int err = witness_source_open(&s->wsrc, s->opts->debugfs, s->src.pid,
+				      &s->wrep);
+
+	if (err)
+		return fail(s, diagnose_open(-err, module_state_of("ptwalk"),
+					     s->opts->debugfs, s->msg,
+					     sizeof(s->msg)));
+	witness_source_io(&s->wsrc, &s->wio);
 	return EXIT_OK;
 }
 
@@ -324,7 +353,12 @@ static int scan_vma(struct scan *s, const struct maps_entry *vma)
 		return EXIT_OK;
 	}
 	s->vma_start = s->vma_pos = start;
-	err = compare_range(s->engine, start, end, &sum, emit_range, s);
+	err = compare_range(s->engine, start, end, &sum, witness_range,
+			    s->witness);
+	if (err)
+		witness_discard(s->witness);
+	else
+		err = witness_flush(s->witness);
 	if (err)
 		return scan_failed(s, -err);
 	report_vma(&s->report, vma, start, end, &sum, true);
@@ -390,11 +424,13 @@ static int finish(struct scan *s)
 			"ptcompare: stats: pages=%" PRIu64 " vmas=%" PRIu64
 			" rereads=%" PRIu64 " pagemap_bytes=%" PRIu64
 			" ptwalk_queries=%" PRIu64 " ptwalk_records=%" PRIu64
+			" kpageflags_reads=%" PRIu64 " kpageflags_bytes=%" PRIu64
 			" peak_rss_kib=%" PRIu64 " pagemap_us=%" PRIu64
 			" ptwalk_us=%" PRIu64 " run_us=%" PRIu64 "\n",
 			s->report.pages, s->report.nr_vmas, s->report.rereads,
 			s->src.pagemap_bytes, s->src.walk_queries,
-			s->src.walk_records, self_peak_rss_kib(),
+			s->src.walk_records, s->wsrc.kpf_reads,
+			s->wsrc.kpf_bytes, self_peak_rss_kib(),
 			s->src.pagemap_ns / 1000, s->src.walk_ns / 1000,
 			(monotonic_ns() - s->started_ns) / 1000);
 	return report_has_mismatch(&s->report) ? EXIT_MISMATCH : EXIT_OK;
@@ -403,6 +439,10 @@ static int finish(struct scan *s)
 static void scan_close(struct scan *s)
 {
 	compare_free(s->engine);
+	witness_free(s->witness);
+	witness_source_close(&s->wsrc);
+	if (s->wspool)
+		fclose(s->wspool);
 	for (int i = 0; i < 2; i++)
 		if (s->spool[i])
 			fclose(s->spool[i]);
@@ -549,9 +589,12 @@ int main(int argc, char **argv)
 	proc_source_io(&s.src, &s.io);
 	watch_io(&s);
 
+	s.wsrc.kpf_fd = s.wsrc.walk_fd = -1;
 	status = open_walk(&s);
 	if (status == EXIT_OK)
 		status = open_proc(&s);
+	if (status == EXIT_OK)
+		status = open_witness(&s);
 	if (status == EXIT_OK)
 		status = open_output(&s);
 	if (status == EXIT_OK)

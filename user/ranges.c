@@ -22,6 +22,8 @@ static bool continues(const struct verdict_range *r,
 {
 	return v->addr == r->start + r->pages * PAGE_SIZE_4K &&
 	       v->cls == r->cls && v->level == r->level &&
+	       !((v->detail.walk.flags ^ r->detail.walk.flags) &
+		 RANGE_SAME_WALK_FLAGS) &&
 	       pfn_continues(r->walk_pfn, r->pages, v->walk_pfn) &&
 	       pfn_continues(r->pagemap_pfn, r->pages, v->pagemap_pfn);
 }

@@ -23,7 +23,20 @@ struct page_detail {
 	uint8_t pm_swap_type;
 	uint64_t walk_swap_offset;
 	uint64_t pm_swap_offset;
+	/* ptwalk's record for the page, for the witnesses (witness.c) */
+	struct walk_bits {
+		uint32_t flags;		/* PTWALK_F_* */
+		uint64_t vm_flags;	/* PTWALK_VM_* */
+	} walk;
 };
+
+/*
+ * Flags a range keeps for all its pages: the witnesses judge a range by
+ * its first page's, so pages that differ in these start a new range.
+ */
+#define RANGE_SAME_WALK_FLAGS (PTWALK_F_PFN_VALID | PTWALK_F_ZERO_PAGE | \
+			       PTWALK_F_HUGE_ZERO | PTWALK_F_COMPOUND |    \
+			       PTWALK_F_SPECIAL)
 
 struct page_verdict {
 	uint64_t addr;

@@ -4,6 +4,7 @@
 #include "report.h"
 #include "report_dma.h"
 #include "report_formats.h"
+#include "report_witness.h"
 
 void report_init(struct report *r, enum report_format fmt, FILE *out,
 		 FILE *vmas, FILE *ranges)
@@ -49,7 +50,7 @@ void report_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 
 bool report_has_mismatch(const struct report *r)
 {
-	return r->totals[CLASS_MISMATCH] != 0;
+	return r->totals[CLASS_MISMATCH] != 0 || report_witness_bad(r) != 0;
 }
 
 /* Appends a spool to the document. */

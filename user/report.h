@@ -20,6 +20,7 @@
 enum report_format { REPORT_TEXT, REPORT_JSON };
 
 struct report_dma;
+struct witness_report;
 
 struct report_target {
 	pid_t pid;
@@ -39,6 +40,7 @@ struct report {
 	uint64_t rereads;
 	unsigned int huge;	/* HUGE_* over all VMAs */
 	struct report_dma *dma;	/* the DMA view (--range), or NULL */
+	struct witness_report *witness;	/* NULL: no witnesses (report_witness.h) */
 };
 
 /*
@@ -62,7 +64,10 @@ void report_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 /* Writes the whole document to out: 0, or -errno on a write error. */
 int report_finish(struct report *r, const struct report_target *t);
 
-/* Exit status the report calls for: mismatch or not. */
+/*
+ * Exit status the report calls for: a mismatch, or a page where
+ * /proc/kpageflags contradicts ptwalk after re-checks, or neither.
+ */
 bool report_has_mismatch(const struct report *r);
 
 #endif /* PTCOMPARE_REPORT_H */

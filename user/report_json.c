@@ -8,6 +8,7 @@
 #include "json.h"
 #include "report_dma.h"
 #include "report_formats.h"
+#include "report_witness.h"
 
 static void class_counts(FILE *f, const uint64_t pages[NR_CLASSES])
 {
@@ -35,6 +36,7 @@ static void json_range(struct report *r, const struct verdict_range *vr)
 	json_hex_or_null(f, vr->walk_pfn, NO_PFN);
 	fputs(",\"pagemap_pfn\":", f);
 	json_hex_or_null(f, vr->pagemap_pfn, NO_PFN);
+	report_witness_json_range(r, vr);
 	fputc('}', f);
 	r->nr_ranges++;
 }
@@ -93,7 +95,8 @@ static void json_middle(struct report *r)
 
 static void json_tail(struct report *r)
 {
-	fputs("]", r->out);
+	fputc(']', r->out);
+	report_witness_json_tail(r);
 	if (r->dma)
 		report_dma_json(r);
 	fputs("}\n", r->out);

@@ -8,6 +8,7 @@
 #include "record_text.h"
 #include "report_dma.h"
 #include "report_formats.h"
+#include "report_witness.h"
 
 #define PAGE_SHIFT_4K	12
 
@@ -66,6 +67,7 @@ static void text_range(struct report *r, const struct verdict_range *vr)
 {
 	char walk[96], pm[96];
 
+	report_witness_text_range(r, vr);
 	if (vr->cls == CLASS_MATCH || vr->cls == CLASS_NOT_PRESENT ||
 	    vr->cls == CLASS_PFN_ZEROED)
 		return;
@@ -142,6 +144,7 @@ static void text_middle(struct report *r)
 static void text_tail(struct report *r)
 {
 	uint64_t bad = r->totals[CLASS_MISMATCH];
+	uint64_t witness_bad = report_witness_bad(r);
 	bool first = true, listed = false;
 
 	for (int c = 0; c < NR_CLASSES; c++) {
@@ -154,13 +157,22 @@ static void text_tail(struct report *r)
 		fprintf(r->out,
 			"\nnote: pagemap hid the frame numbers of %" PRIu64 " present pages (they read as 0) because ptcompare's pagemap reader lacks CAP_SYS_ADMIN; those pages are counted as pfn_zeroed, not compared by frame.\n",
 			r->totals[CLASS_PFN_ZEROED]);
+	report_witness_text_tail(r);
 	if (r->dma)
 		report_dma_text(r);
 	fprintf(r->out, "\nverdict: ");
-	if (bad) {
-		fprintf(r->out,
-			"MISMATCH: %" PRIu64 " of %" PRIu64 " pages differ between the page tables and pagemap\n",
-			bad, r->pages);
+	if (bad || witness_bad) {
+		fprintf(r->out, "MISMATCH: ");
+		if (bad)
+			fprintf(r->out,
+				"%" PRIu64 " of %" PRIu64 " pages differ between the page tables and pagemap",
+				bad, r->pages);
+		if (witness_bad)
+			fprintf(r->out,
+				"%s%" PRIu64 " page%s where /proc/kpageflags contradicts the page tables",
+				bad ? "; " : "", witness_bad,
+				witness_bad == 1 ? "" : "s");
+		fputc('\n', r->out);
 		return;
 	}
 	fprintf(r->out, "ok: all %" PRIu64 " pages explained (", r->pages);

@@ -69,6 +69,7 @@ static void churn(void)
 struct tally {
 	uint64_t pages[7];
 	unsigned int scans;
+	uint64_t kpf_pages, kpf_cleared;	/* the third witness */
 };
 
 static const char *const class_names[7] = {
@@ -79,7 +80,7 @@ static const char *const class_names[7] = {
 static bool scan_done(struct vmtest *t, struct pc_result *r,
 		      struct tally *tally)
 {
-	struct json_object *doc, *summary = NULL;
+	struct json_object *doc, *summary = NULL, *w = NULL;
 	size_t i;
 
 	if (r->status != 0)
@@ -94,6 +95,12 @@ static bool scan_done(struct vmtest *t, struct pc_result *r,
 	for (i = 0; i < 7; i++)
 		tally->pages[i] += (uint64_t)json_object_get_int64(
 			json_object_object_get(summary, class_names[i]));
+	if (json_object_object_get_ex(doc, "witnesses", &w)) {
+		tally->kpf_pages += (uint64_t)json_object_get_int64(
+			json_object_object_get(w, "kpageflags_pages"));
+		tally->kpf_cleared += (uint64_t)json_object_get_int64(
+			json_object_object_get(w, "cleared_on_recheck"));
+	}
 	json_object_put(doc);
 	tally->scans++;
 	return true;
@@ -145,7 +152,9 @@ static bool churn_scans(struct vmtest *t)
 	printf("# churn: %u scans:", tally.scans);
 	for (i = 0; i < 7; i++)
 		printf(" %s=%" PRIu64, class_names[i], tally.pages[i]);
-	printf("\n");
+	printf("; kpageflags: %" PRIu64 " pages checked, %" PRIu64
+	       " contradicted once and agreed when checked again\n",
+	       tally.kpf_pages, tally.kpf_cleared);
 	return ok;
 }
 
@@ -269,8 +278,10 @@ static bool migration_during_scans(struct vmtest *t)
 	kill(target, SIGKILL);
 	waitpid(target, NULL, 0);
 	printf("# migration: %u scans, %zu of %zu pages moved: transient=%" PRIu64
-	       " swapped=%" PRIu64 " mismatch=%" PRIu64 "\n", tally.scans, moved,
-	       pages, tally.pages[5], tally.pages[4], tally.pages[6]);
+	       " swapped=%" PRIu64 " mismatch=%" PRIu64 "; kpageflags: %" PRIu64
+	       " pages checked, %" PRIu64 " contradicted once and agreed when checked again\n",
+	       tally.scans, moved, pages, tally.pages[5], tally.pages[4],
+	       tally.pages[6], tally.kpf_pages, tally.kpf_cleared);
 	free(before);
 	return ok && (moved || fail(t, "no page moved: nothing tested"));
 }

@@ -51,6 +51,30 @@ echo "--- ptcompare $pid 0x1000  (an address no VMA holds)"
 ptcompare "$pid" 0x1000
 echo "(exit status $?)"
 echo
+# u64 little-endian, as printf octal escapes (busybox has no \x)
+le64() {
+	v=$1 i=0
+	while [ $i -lt 8 ]; do
+		printf "\\$(printf %03o $((v & 255)))"
+		v=$((v >> 8)) i=$((i + 1))
+	done
+}
+read -r name start end < /tmp/ranges
+pm=$(dd if=/proc/$pid/pagemap bs=8 skip=$((start / 4096)) count=1 2>/dev/null |
+	od -An -tx8 | tr -d ' ')
+pfn=$((0x$pm & 0x7fffffffffffff))
+echo "--- a contradiction only the third witness sees: the impostor now tells the true frame"
+echo "--- of the $name's first page (pagemap agrees) but calls it a plain 4 KiB page, not part of a compound page"
+{ le64 "$start"; le64 $((start + 4096)); le64 "$pfn"; le64 $((0x10403))
+  le64 $((0x1007 | 1 << 32)); } > /tmp/claim
+# one write of the whole struct ptwalk_fixture_liar_claim
+dd if=/tmp/claim of=/sys/kernel/debug/ptwalk_fixture_liar/claim bs=40 count=1 2>/dev/null
+echo "--- ptcompare --debugfs /sys/kernel/debug/ptwalk_fixture_liar --range $start-$(printf 0x%x $((start + 4096))) $pid"
+ptcompare --debugfs /sys/kernel/debug/ptwalk_fixture_liar --range "$start-$(printf 0x%x $((start + 4096)))" "$pid" > /tmp/liar.txt
+status=$?
+sed -n '/^physical memory/,$p' /tmp/liar.txt
+echo "(exit status $status)"
+echo
 echo "--- raw pagemap entries of the first page of each mapping"
 while read -r name start end; do
 	pm=$(dd if=/proc/$pid/pagemap bs=8 skip=$((start / 4096)) count=1 2>/dev/null |

@@ -231,7 +231,7 @@ static void run(struct vmtest *t, const struct vmtest_case *cases, size_t n,
 	for (i = 0; i < n; i++) {
 		bool ok;
 
-		if (only && strcmp(only, cases[i].name))
+		if (only && strncmp(only, cases[i].name, strlen(only)))
 			continue;
 		t->why[0] = '\0';
 		ok = cases[i].fn(t);
@@ -266,6 +266,7 @@ int main(int argc, char **argv)
 	run(&t, ptcompare_cases, nr_ptcompare_cases, only);
 	run(&t, vtop_cases, nr_vtop_cases, only);
 	run(&t, dma_cases, nr_dma_cases, only);
+	run(&t, witness_cases, nr_witness_cases, only);
 	run(&t, stress_cases, nr_stress_cases, only);
 	run(&t, fuzz_cases, nr_fuzz_cases, only);
 	printf("# vmtest: %u passed, %u failed\n", t.passed, t.failed);
