@@ -123,6 +123,8 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 				return false;
 		} else if (!strcmp(a, "--no-progress")) {
 			opts->no_progress = true;
+		} else if (!strcmp(a, "--kpageflags")) {
+			opts->kpageflags = true;
 		} else if (!strcmp(a, "--range") || !strcmp(a, "--debugfs")) {
 			if (i + 1 >= argc) {
 				snprintf(err, err_size, "%s needs a value", a);
@@ -175,6 +177,11 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 	if (opts->vtop && opts->stats) {
 		snprintf(err, err_size,
 			 "--stats counts a scan, not one address (vtop): drop --stats");
+		return false;
+	}
+	if (opts->vtop && opts->kpageflags) {
+		snprintf(err, err_size,
+			 "--kpageflags checks a scan, not one address (vtop): drop --kpageflags");
 		return false;
 	}
 	return true;

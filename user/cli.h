@@ -19,6 +19,7 @@ struct cli_options {
 	bool json;		/* one JSON document instead of the report */
 	bool stats;		/* a line of counters on stderr at the end */
 	bool no_progress;	/* no progress line, even on a terminal */
+	bool kpageflags;	/* the third witness, /proc/kpageflags */
 	bool help;
 	bool version;
 };

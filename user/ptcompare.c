@@ -38,8 +38,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ptcompare [--json] [--stats] [--no-progress] [--range START-END]\n"
-		"                 [--debugfs DIR] PID\n"
+		"usage: ptcompare [--json] [--stats] [--no-progress] [--kpageflags]\n"
+		"                 [--range START-END] [--debugfs DIR] PID\n"
 		"       ptcompare [--json] [--debugfs DIR] PID ADDR   (or --vtop ADDR PID)\n"
 		"Compares, page by page, the frames /proc/PID/pagemap reports with those\n"
 		"ptwalk.ko finds in the process's page tables, and explains every difference.\n"
@@ -51,6 +51,8 @@ static void usage(FILE *f)
 		"                     frame, physical address, VMA, pagemap's entry, verdict\n"
 		"  --debugfs DIR      debugfs mount point (default %s)\n"
 		"  --stats            print what was read and the peak memory on stderr\n"
+		"  --kpageflags       cross-check present frames with /proc/kpageflags too\n"
+		"                     (a third witness; it reads 8 bytes per frame)\n"
 		"  --no-progress      no progress line on stderr (shown on a terminal\n"
 		"                     when a scan takes more than a second)\n"
 		"  -h, --help, --version\n"
@@ -213,7 +215,7 @@ static int open_output(struct scan *s)
 static int open_witness(struct scan *s)
 {
 	int err = witness_source_open(&s->wsrc, s->opts->debugfs, s->src.pid,
-				      &s->wrep);
+				      s->opts->kpageflags, &s->wrep);
 
 	if (err)
 		return fail(s, diagnose_open(-err, module_state_of("ptwalk"),
@@ -426,12 +428,14 @@ static int finish(struct scan *s)
 			" ptwalk_queries=%" PRIu64 " ptwalk_records=%" PRIu64
 			" kpageflags_reads=%" PRIu64 " kpageflags_bytes=%" PRIu64
 			" peak_rss_kib=%" PRIu64 " pagemap_us=%" PRIu64
-			" ptwalk_us=%" PRIu64 " run_us=%" PRIu64 "\n",
+			" ptwalk_us=%" PRIu64 " kpageflags_us=%" PRIu64
+			" run_us=%" PRIu64 "\n",
 			s->report.pages, s->report.nr_vmas, s->report.rereads,
 			s->src.pagemap_bytes, s->src.walk_queries,
 			s->src.walk_records, s->wsrc.kpf_reads,
 			s->wsrc.kpf_bytes, self_peak_rss_kib(),
 			s->src.pagemap_ns / 1000, s->src.walk_ns / 1000,
+			s->wsrc.kpf_ns / 1000,
 			(monotonic_ns() - s->started_ns) / 1000);
 	return report_has_mismatch(&s->report) ? EXIT_MISMATCH : EXIT_OK;
 }

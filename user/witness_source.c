@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "ptwalk_client.h"
+#include "source.h"
 #include "witness_source.h"
 
 static void open_iomem(struct witness_source *s, struct witness_report *rep)
@@ -53,7 +54,7 @@ static void open_kpageflags(struct witness_source *s,
 }
 
 int witness_source_open(struct witness_source *s, const char *debugfs,
-			pid_t pid, struct witness_report *rep)
+			pid_t pid, bool kpageflags, struct witness_report *rep)
 {
 	memset(s, 0, sizeof(*s));
 	s->pid = pid;
@@ -62,7 +63,15 @@ int witness_source_open(struct witness_source *s, const char *debugfs,
 	if (s->walk_fd < 0)
 		return s->walk_fd;
 	open_iomem(s, rep);
-	open_kpageflags(s, rep);
+	/*
+	 * Off unless asked for: the kernel's per-frame flags cost more to read
+	 * than pagemap itself (make bench: 86 ms against 15 ms for 1 GiB).
+	 */
+	if (kpageflags)
+		open_kpageflags(s, rep);
+	else
+		snprintf(rep->kpf_note, sizeof(rep->kpf_note),
+			 "not asked for (--kpageflags adds it)");
 	return 0;
 }
 
@@ -81,6 +90,7 @@ static ssize_t read_kpf(void *ctx, uint64_t pfn, size_t n, uint64_t *out)
 	struct witness_source *s = ctx;
 	size_t want = n * sizeof(*out), got = 0;
 	off_t off = (off_t)(pfn * sizeof(*out));
+	uint64_t t0 = monotonic_ns();
 
 	while (got < want) {
 		ssize_t r = pread(s->kpf_fd, (char *)out + got, want - got,
@@ -88,14 +98,17 @@ static ssize_t read_kpf(void *ctx, uint64_t pfn, size_t n, uint64_t *out)
 
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r < 0)
+		if (r < 0) {
+			s->kpf_ns += monotonic_ns() - t0;
 			return -errno;
+		}
 		s->kpf_reads++;
 		s->kpf_bytes += (uint64_t)r;
 		if (r == 0)
 			break;	/* beyond the last frame the kernel describes */
 		got += (size_t)r;
 	}
+	s->kpf_ns += monotonic_ns() - t0;
 	return (ssize_t)(got / sizeof(*out));
 }
 

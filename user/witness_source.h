@@ -9,6 +9,7 @@
 #define PTCOMPARE_WITNESS_SOURCE_H
 
 #include <stdint.h>
+#include <stdbool.h>
 #include <sys/types.h>
 #include "iomem.h"
 #include "report_witness.h"
@@ -22,6 +23,7 @@ struct witness_source {
 	/* what was read, for --stats */
 	uint64_t kpf_reads;
 	uint64_t kpf_bytes;
+	uint64_t kpf_ns;	/* time spent in kpageflags reads */
 };
 
 /*
@@ -30,7 +32,7 @@ struct witness_source {
  * under debugfs (the caller has opened that file before: it diagnoses).
  */
 int witness_source_open(struct witness_source *s, const char *debugfs,
-			pid_t pid, struct witness_report *rep);
+			pid_t pid, bool kpageflags, struct witness_report *rep);
 void witness_source_close(struct witness_source *s);
 
 /* Connects io to s (which must outlive io). */

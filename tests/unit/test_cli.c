@@ -33,6 +33,7 @@ static void pid_only(void **state)
 	assert_false(o.json);
 	assert_false(o.stats);
 	assert_false(o.no_progress);
+	assert_false(o.kpageflags);	/* the third witness is opt-in */
 	assert_string_equal(o.debugfs, "/sys/kernel/debug");
 }
 
@@ -62,6 +63,18 @@ static void no_progress(void **state)
 	assert_true(o.no_progress);
 	assert_false(parse(&o, err, 3, "--no-progress=1", "7"));
 	assert_non_null(strstr(err, "unknown option '--no-progress=1'"));
+}
+
+static void kpageflags_opt_in(void **state)
+{
+	struct cli_options o;
+	char err[256];
+
+	(void)state;
+	assert_true(parse(&o, err, 3, "--kpageflags", "7"));
+	assert_true(o.kpageflags);
+	assert_false(parse(&o, err, 4, "--kpageflags", "7", "0x1000"));
+	assert_non_null(strstr(err, "drop --kpageflags"));
 }
 
 static void range_and_debugfs(void **state)
@@ -202,6 +215,7 @@ int main(void)
 		cmocka_unit_test(pid_only),
 		cmocka_unit_test(json_and_stats),
 		cmocka_unit_test(no_progress),
+		cmocka_unit_test(kpageflags_opt_in),
 		cmocka_unit_test(range_and_debugfs),
 		cmocka_unit_test(bad_arguments),
 		cmocka_unit_test(range_twice),

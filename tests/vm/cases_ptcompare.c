@@ -72,6 +72,7 @@ static bool whole_process_json(struct vmtest *t)
 	struct json_object *vmas, *ranges, *summary;
 	enum json_tokener_error jerr;
 	uint64_t covered = 0, pages = 0, next = 0;
+	const char *skipped;
 	struct pc_result r;
 	size_t i, ri = 0;
 	bool ok = true, stack = false;
@@ -131,7 +132,12 @@ static bool whole_process_json(struct vmtest *t)
 	      fail(t, "fixture pages not counted as pfnmap_hidden")) &&
 	     (stack || fail(t, "[stack] without growsdown in vm_flags")) &&
 	     (!strcmp(json_object_get_string(pc_get(r.doc, "verdict")), "ok") ||
-	      fail(t, "verdict not ok"));
+	      fail(t, "verdict not ok")) &&
+	     /* without --kpageflags, the third witness is off, and says so */
+	     (((skipped = json_object_get_string(pc_get(pc_get(r.doc,
+			"witnesses"), "kpageflags_skipped"))) &&
+	       strstr(skipped, "--kpageflags")) ||
+	      fail(t, "kpageflags_skipped does not name --kpageflags"));
 	for (i = 0; ok && i < PTWALK_FIXTURE_PAGES; i++) {
 		struct ptwalk_fixture_translate o = {
 			.status = PTWALK_FIXTURE_MAPPED, .pfn = known.pfn[i],

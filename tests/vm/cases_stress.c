@@ -110,7 +110,8 @@ static bool churn_scans(struct vmtest *t)
 {
 	struct tally tally = { 0 };
 	char pidstr[16];
-	const char *argv[] = { "ptcompare", "--json", pidstr, NULL };
+	const char *argv[] = { "ptcompare", "--json", "--kpageflags", pidstr,
+			       NULL };
 	bool ok = true;
 	pid_t target;
 	int i;
@@ -226,7 +227,8 @@ static bool migration_during_scans(struct vmtest *t)
 {
 	size_t len = 16 * MIB, i, moved = 0, pages = len / PAGE;
 	char pidstr[16];
-	const char *argv[] = { "ptcompare", "--json", pidstr, NULL };
+	const char *argv[] = { "ptcompare", "--json", "--kpageflags", pidstr,
+			       NULL };
 	struct tally tally = { 0 };
 	uint64_t *before = calloc(pages, sizeof(*before)), base;
 	bool ok = true;

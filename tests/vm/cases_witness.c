@@ -365,8 +365,8 @@ static bool lie_found(struct vmtest *t, uint32_t lie, const char *rule)
 	struct json_object *obj, *con;
 	struct pc_result r = { 0 };
 	char range[64], pid[16];
-	const char *argv[] = { "ptcompare", "--debugfs", LIAR, "--range",
-			       range, pid, NULL };
+	const char *argv[] = { "ptcompare", "--kpageflags", "--debugfs", LIAR,
+			       "--range", range, pid, NULL };
 	bool ok;
 
 	if (!p)

@@ -9,13 +9,13 @@ sleep 0.2
 echo "target pid $pid maps:"
 sed 's/^/  /' /tmp/ranges
 echo
-echo "--- ptcompare $pid"
-ptcompare "$pid"
+echo "--- ptcompare --kpageflags $pid"
+ptcompare --kpageflags "$pid"
 echo "(exit status $?)"
 read -r name start end < /tmp/ranges
 echo
-echo "--- ptcompare --json --range $start-$end $pid  ($name)"
-ptcompare --json --range "$start-$end" "$pid"
+echo "--- ptcompare --json --kpageflags --range $start-$end $pid  ($name)"
+ptcompare --json --kpageflags --range "$start-$end" "$pid"
 bar_start=$(awk '$1 == "pci_bar_vga" { print $2 }' /tmp/ranges)
 thp_end=$(awk '$1 == "thp" { print $3 }' /tmp/ranges)
 if [ -n "$bar_start" ] && [ -n "$thp_end" ]; then
@@ -28,8 +28,8 @@ if [ -n "$bar_start" ] && [ -n "$thp_end" ]; then
 fi
 echo
 echo "--- what a mismatch looks like: the test fixture's impostor claims frames pagemap contradicts"
-echo "--- ptcompare --debugfs /sys/kernel/debug/ptwalk_fixture_liar --range $start-$end $pid"
-ptcompare --debugfs /sys/kernel/debug/ptwalk_fixture_liar --range "$start-$end" "$pid" > /tmp/liar.txt
+echo "--- ptcompare --kpageflags --debugfs /sys/kernel/debug/ptwalk_fixture_liar --range $start-$end $pid"
+ptcompare --kpageflags --debugfs /sys/kernel/debug/ptwalk_fixture_liar --range "$start-$end" "$pid" > /tmp/liar.txt
 status=$?
 sed -n '/^findings/,$p' /tmp/liar.txt
 echo "(exit status $status)"
@@ -69,8 +69,8 @@ echo "--- of the $name's first page (pagemap agrees) but calls it a plain 4 KiB 
   le64 $((0x1007 | 1 << 32)); } > /tmp/claim
 # one write of the whole struct ptwalk_fixture_liar_claim
 dd if=/tmp/claim of=/sys/kernel/debug/ptwalk_fixture_liar/claim bs=40 count=1 2>/dev/null
-echo "--- ptcompare --debugfs /sys/kernel/debug/ptwalk_fixture_liar --range $start-$(printf 0x%x $((start + 4096))) $pid"
-ptcompare --debugfs /sys/kernel/debug/ptwalk_fixture_liar --range "$start-$(printf 0x%x $((start + 4096)))" "$pid" > /tmp/liar.txt
+echo "--- ptcompare --kpageflags --debugfs /sys/kernel/debug/ptwalk_fixture_liar --range $start-$(printf 0x%x $((start + 4096))) $pid"
+ptcompare --kpageflags --debugfs /sys/kernel/debug/ptwalk_fixture_liar --range "$start-$(printf 0x%x $((start + 4096)))" "$pid" > /tmp/liar.txt
 status=$?
 sed -n '/^physical memory/,$p' /tmp/liar.txt
 echo "(exit status $status)"

@@ -157,7 +157,7 @@ bool pc_json_from(struct vmtest *t, struct pc_result *r, pid_t pid,
 		  int want_status)
 {
 	char range[64], pidstr[16];
-	const char *argv[] = { "ptcompare", "--json", "--stats", "--debugfs",
+	const char *argv[] = { "ptcompare", "--json", "--stats", "--kpageflags", "--debugfs",
 			       debugfs, "--range", range, pidstr, NULL };
 	enum json_tokener_error jerr;
 	struct json_object *summary, *ranges;
