@@ -4,5 +4,4 @@
 echo 512 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
 echo "hugetlb 2M pages: $(cat /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages), kernel $(uname -r)"
 # ptwalk_only=035 (make bench VM_ONLY=035) measures targets 0, 3 and 5 only
-grep -q ptwalk_verbose /proc/cmdline && export PTBENCH_VERBOSE=1
 /bin/ptbench $(sed -n 's/.*ptwalk_only=\([0-9]*\).*/\1/p' /proc/cmdline)
