@@ -30,6 +30,16 @@ int ptwalk_open(const char *debugfs, const char *file, int flags)
 	return fd < 0 ? -errno : fd;
 }
 
+/* One request in one write(), as the module wants it. */
+static int send_request(int fd, const struct ptwalk_request *req)
+{
+	ssize_t n = write(fd, req, sizeof(*req));
+
+	if (n < 0)
+		return -errno;
+	return n == sizeof(*req) ? 0 : -EIO;
+}
+
 int ptwalk_query(int fd, pid_t pid, uint64_t start, uint64_t end)
 {
 	struct ptwalk_request req = {
@@ -38,11 +48,8 @@ int ptwalk_query(int fd, pid_t pid, uint64_t start, uint64_t end)
 		.start = start,
 		.end = end,
 	};
-	ssize_t n = write(fd, &req, sizeof(req));
 
-	if (n < 0)
-		return -errno;
-	return n == sizeof(req) ? 0 : -EIO;
+	return send_request(fd, &req);
 }
 
 int ptwalk_query_vtop(int fd, pid_t pid, uint64_t addr,
@@ -54,12 +61,11 @@ int ptwalk_query_vtop(int fd, pid_t pid, uint64_t addr,
 		.pid = pid,
 		.start = addr,
 	};
-	ssize_t n = write(fd, &req, sizeof(req));
+	int err = send_request(fd, &req);
+	ssize_t n;
 
-	if (n < 0)
-		return -errno;
-	if (n != sizeof(req))
-		return -EIO;
+	if (err)
+		return err;
 	n = read(fd, out, sizeof(*out));
 	if (n < 0)
 		return -errno;

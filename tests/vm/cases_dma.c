@@ -223,12 +223,9 @@ static bool dma_fixture_pfnmap(struct vmtest *t)
 	char *p;
 	bool ok;
 
-	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PFNS, &known))
-		return fail(t, "fixture pfns: %s", strerror(errno));
-	p = mmap(NULL, PTWALK_FIXTURE_PAGES * PAGE, PROT_READ | PROT_WRITE,
-		 MAP_SHARED, t->fixture_fd, 0);
-	if (p == MAP_FAILED)
-		return fail(t, "mmap fixture: %s", strerror(errno));
+	p = vm_map_fixture(t, &known);
+	if (!p)
+		return false;
 	if (mprotect(p + PTWALK_FIXTURE_CONTIG / 2 * PAGE, PAGE, PROT_READ)) {
 		munmap(p, PTWALK_FIXTURE_PAGES * PAGE);
 		return fail(t, "mprotect fixture: %s", strerror(errno));

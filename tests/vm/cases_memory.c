@@ -260,11 +260,9 @@ static bool pfnmap_fixture(struct vmtest *t)
 	char *p;
 	bool ok;
 
-	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PFNS, &known))
-		return fail(t, "fixture pfns: %s", strerror(errno));
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, t->fixture_fd, 0);
-	if (p == MAP_FAILED)
-		return fail(t, "mmap fixture: %s", strerror(errno));
+	p = vm_map_fixture(t, &known);
+	if (!p)
+		return false;
 	ok = check_range(t, A(p), A(p) + len, 1, &e);
 	for (i = 0; ok && i < PTWALK_FIXTURE_PAGES; i++) {
 		uint64_t addr = A(p) + i * PAGE;

@@ -42,23 +42,6 @@ static bool has_string(struct json_object *arr, const char *s)
 }
 
 /* The fixture's remap_pfn_range mapping, and the frames it holds. */
-static char *map_fixture(struct vmtest *t, struct ptwalk_fixture_pfns *known)
-{
-	char *p;
-
-	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PFNS, known)) {
-		fail(t, "fixture pfns: %s", strerror(errno));
-		return NULL;
-	}
-	p = mmap(NULL, PTWALK_FIXTURE_PAGES * PAGE, PROT_READ | PROT_WRITE,
-		 MAP_SHARED, t->fixture_fd, 0);
-	if (p == MAP_FAILED) {
-		fail(t, "mmap fixture: %s", strerror(errno));
-		return NULL;
-	}
-	return p;
-}
-
 /*
  * Every VMA of the process: ranges cover each examined VMA exactly, in
  * address order; nothing is a mismatch; the fixture's frames show as
@@ -67,7 +50,7 @@ static char *map_fixture(struct vmtest *t, struct ptwalk_fixture_pfns *known)
 static bool whole_process_json(struct vmtest *t)
 {
 	struct ptwalk_fixture_pfns known;
-	char pid[16], *p = map_fixture(t, &known);
+	char pid[16], *p = vm_map_fixture(t, &known);
 	const char *argv[] = { "ptcompare", "--json", pid, NULL };
 	struct json_object *vmas, *ranges, *summary;
 	enum json_tokener_error jerr;
@@ -156,7 +139,7 @@ out:
 static bool text_report(struct vmtest *t)
 {
 	struct ptwalk_fixture_pfns known;
-	char pid[16], needle[128], *p = map_fixture(t, &known);
+	char pid[16], needle[128], *p = vm_map_fixture(t, &known);
 	const char *argv[] = { "ptcompare", pid, NULL };
 	struct pc_result r;
 	bool ok;

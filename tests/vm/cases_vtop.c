@@ -351,11 +351,9 @@ static bool vtop_pfnmap(struct vmtest *t)
 	char *p;
 	bool ok;
 
-	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PFNS, &known))
-		return fail(t, "fixture pfns: %s", strerror(errno));
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, t->fixture_fd, 0);
-	if (p == MAP_FAILED)
-		return fail(t, "mmap fixture: %s", strerror(errno));
+	p = vm_map_fixture(t, &known);
+	if (!p)
+		return false;
 	w.vma_start = A(p);
 	w.vma_end = A(p) + len;
 	/* a reversed single page: its frame is known to the fixture only */

@@ -236,11 +236,9 @@ static bool fixture_named(struct vmtest *t)
 	char *p;
 	bool ok;
 
-	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PFNS, &known))
-		return fail(t, "fixture pfns: %s", strerror(errno));
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, t->fixture_fd, 0);
-	if (p == MAP_FAILED)
-		return fail(t, "mmap fixture: %s", strerror(errno));
+	p = vm_map_fixture(t, &known);
+	if (!p)
+		return false;
 	ok = pc_json(t, &r, getpid(), A(p), A(p) + len) &&
 	     consistent(t, &r, PTWALK_FIXTURE_PAGES, PTWALK_FIXTURE_PAGES);
 	for (size_t i = 0; ok && i < PTWALK_FIXTURE_PAGES; i++) {

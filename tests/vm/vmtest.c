@@ -15,6 +15,23 @@
 #include "ptcompare_run.h"
 #include "vmtest.h"
 
+char *vm_map_fixture(struct vmtest *t, struct ptwalk_fixture_pfns *known)
+{
+	char *p;
+
+	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PFNS, known)) {
+		fail(t, "fixture pfns: %s", strerror(errno));
+		return NULL;
+	}
+	p = mmap(NULL, PTWALK_FIXTURE_PAGES * PAGE, PROT_READ | PROT_WRITE,
+		 MAP_SHARED, t->fixture_fd, 0);
+	if (p == MAP_FAILED) {
+		fail(t, "mmap fixture: %s", strerror(errno));
+		return NULL;
+	}
+	return p;
+}
+
 bool fail(struct vmtest *t, const char *fmt, ...)
 {
 	va_list ap;

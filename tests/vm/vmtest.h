@@ -31,6 +31,13 @@ struct vmtest {
 bool fail(struct vmtest *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * The fixture's remap_pfn_range() pages mapped into this process (shared,
+ * read-write, PTWALK_FIXTURE_PAGES pages) and their frames in *known; NULL
+ * with t->why set on failure.
+ */
+char *vm_map_fixture(struct vmtest *t, struct ptwalk_fixture_pfns *known);
+
 /* Queries ptwalk about [start, end) of pid into t->recs; checks the
  * partition invariant.  False (with t->why) on any error.
  */
