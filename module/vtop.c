@@ -2,7 +2,7 @@
 /*
  * One address, level by level, like crash's vtop: the raw entry and the
  * index read at each level, and the leaf (or non-present entry) decoded
- * with walk.c's decoders, so that it says what a ptwalk_record would.
+ * with decode.c's decoders, so that it says what a ptwalk_record would.
  *
  * Locking as in walk.c: the mmap read lock keeps VMAs and the upper levels
  * stable; PUD and PMD leaves and non-present entries are re-read and
@@ -15,7 +15,9 @@
 #include <linux/mmap_lock.h>
 #include <linux/pgtable.h>
 #include <linux/sched/mm.h>
+#include "arch.h"
 #include "compat.h"
+#include "decode.h"
 #include "vtop.h"
 #include "walk.h"
 
@@ -41,33 +43,27 @@ static void stop_bad(struct vtop_walk *vw, enum ptwalk_level level)
 }
 
 /*
- * The entry that ends the walk at @level, read as a PTE (x86 leaves share
- * its layout); @leaf_pfn decoded by the caller with its level's helper.
- * Called under the lock that guards the entry.
+ * The entry that ends the walk at @level, read as a PTE (arch.h's
+ * ptwalk_pmd_pte()/ptwalk_pud_pte()); @leaf_pfn decoded by the caller with
+ * its level's helper.  Called under the lock that guards the entry.
  */
 static void decode_leaf(struct vtop_walk *vw, pte_t entry, u64 leaf_pfn,
 			enum ptwalk_level level)
 {
 	struct ptwalk_vtop *v = vw->v;
-	u64 index = leaf_index(vw->addr, level);
-	struct ptwalk_record run = {};
+	struct ptwalk_record rec = { .pfn = PTWALK_PFN_NONE };
 
 	if (pte_none(entry))
 		return;		/* stop stays PTWALK_VTOP_STOP_NONE */
-	v->level = level;
-	if (pte_present(entry)) {
-		v->stop = PTWALK_VTOP_STOP_LEAF;
-		v->kind = PTWALK_KIND_PRESENT;
-		v->pfn = leaf_pfn + index;
-		v->flags |= present_flags(&vw->w, entry, level, leaf_pfn);
-		return;
-	}
-	decode_swap(&run, entry, index);
-	v->stop = PTWALK_VTOP_STOP_NOT_PRESENT;
-	v->kind = run.kind;
-	v->flags |= run.flags;
-	v->swap_type = run.swap_type;
-	v->swap_offset = run.swap_offset;
+	ptwalk_decode_entry(&rec, vw->w.vma, entry, leaf_pfn, level, vw->addr);
+	v->stop = rec.kind == PTWALK_KIND_PRESENT ? PTWALK_VTOP_STOP_LEAF :
+						     PTWALK_VTOP_STOP_NOT_PRESENT;
+	v->level = rec.level;
+	v->kind = rec.kind;
+	v->pfn = rec.pfn;
+	v->flags |= rec.flags;
+	v->swap_type = rec.swap_type;
+	v->swap_offset = rec.swap_offset;
 }
 
 static void vtop_hugetlb(struct vtop_walk *vw, pte_t *ptep,
@@ -115,7 +111,7 @@ static bool vtop_pmd_leaf(struct vtop_walk *vw, pmd_t *pmdp)
 	else if (pmd_present(pmd) && !ptwalk_pmd_is_leaf(pmd))
 		stop_bad(vw, PTWALK_LEVEL_PMD);
 	else
-		decode_leaf(vw, __pte(pmd_val(pmd)), pmd_pfn(pmd),
+		decode_leaf(vw, ptwalk_pmd_pte(pmd), pmd_pfn(pmd),
 			    PTWALK_LEVEL_PMD);
 	spin_unlock(ptl);
 	return done;
@@ -153,7 +149,7 @@ static bool vtop_pud_leaf(struct vtop_walk *vw, pud_t *pudp)
 	if (pud_present(pud) && !ptwalk_pud_is_leaf(pud))
 		done = false;
 	else
-		decode_leaf(vw, __pte(pud_val(pud)), pud_pfn(pud),
+		decode_leaf(vw, ptwalk_pud_pte(pud), pud_pfn(pud),
 			    PTWALK_LEVEL_PUD);
 	spin_unlock(ptl);
 	return done;
@@ -228,7 +224,7 @@ static void vtop_walk(struct mm_struct *mm, unsigned long addr,
 	memset(v, 0, sizeof(*v));
 	v->addr = addr;
 	v->pfn = PTWALK_PFN_NONE;
-	v->nr_levels = pgtable_l5_enabled() ? 5 : 4;
+	v->nr_levels = ptwalk_pgtable_levels();
 	if (vma) {
 		enter_vma(&vw.w, vma);
 		v->vm_flags = vw.w.vm_flags;

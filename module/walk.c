@@ -12,51 +12,16 @@
 #include <linux/mm.h>
 #include <linux/hugetlb.h>
 #include <linux/pgtable.h>
-#include <linux/swapops.h>
+#include "arch.h"
 #include "compat.h"
+#include "decode.h"
 #include "walk.h"
-
-static const struct {
-	unsigned long vm;
-	u64 ptwalk;
-} vm_flag_map[] = {
-	{ VM_READ, PTWALK_VM_READ },
-	{ VM_WRITE, PTWALK_VM_WRITE },
-	{ VM_EXEC, PTWALK_VM_EXEC },
-	{ VM_SHARED, PTWALK_VM_SHARED },
-	{ VM_MAYSHARE, PTWALK_VM_MAYSHARE },
-	{ VM_IO, PTWALK_VM_IO },
-	{ VM_PFNMAP, PTWALK_VM_PFNMAP },
-	{ VM_MIXEDMAP, PTWALK_VM_MIXEDMAP },
-	{ VM_HUGETLB, PTWALK_VM_HUGETLB },
-	{ VM_LOCKED, PTWALK_VM_LOCKED },
-	{ VM_HUGEPAGE, PTWALK_VM_HUGEPAGE },
-	{ VM_NOHUGEPAGE, PTWALK_VM_NOHUGEPAGE },
-	{ VM_DONTDUMP, PTWALK_VM_DONTDUMP },
-	{ VM_SOFTDIRTY, PTWALK_VM_SOFTDIRTY },
-	{ VM_GROWSDOWN, PTWALK_VM_GROWSDOWN },
-	{ VM_DONTEXPAND, PTWALK_VM_DONTEXPAND },
-	{ VM_UFFD_WP, PTWALK_VM_UFFD_WP },
-};
-
-static u64 encode_vm_flags(struct vm_area_struct *vma)
-{
-	u64 flags = 0;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(vm_flag_map); i++)
-		if (vm_flag_map[i].vm && (vma->vm_flags & vm_flag_map[i].vm))
-			flags |= vm_flag_map[i].ptwalk;
-	if (vma_is_anonymous(vma))
-		flags |= PTWALK_VM_ANON;
-	return flags;
-}
 
 void enter_vma(struct ptwalk_walk *w, struct vm_area_struct *vma)
 {
 	w->vma = vma;
 	w->area_start = vma->vm_start;
-	w->vm_flags = encode_vm_flags(vma);
+	w->vm_flags = ptwalk_vm_flags(vma);
 	w->hugetlb_level = PTWALK_LEVEL_NONE;
 	if (is_vm_hugetlb_page(vma)) {
 		unsigned long size = huge_page_size(hstate_vma(vma));
@@ -101,128 +66,6 @@ static void emit_bad(struct ptwalk_walk *w, enum ptwalk_level level,
 	ptwalk_emit(w, &run);
 }
 
-/* Index of the page at @addr inside the leaf of @level that maps it. */
-u64 leaf_index(unsigned long addr, enum ptwalk_level level)
-{
-	switch (level) {
-	case PTWALK_LEVEL_PUD:
-		return (addr & ~PUD_MASK) >> PAGE_SHIFT;
-	case PTWALK_LEVEL_PMD:
-		return (addr & ~PMD_MASK) >> PAGE_SHIFT;
-	default:
-		return 0;
-	}
-}
-
-/*
- * A private anonymous VMA maps at PMD level either an anonymous THP or the
- * huge zero page, which is the only one that is not PageAnon().  The
- * kernel's own test, is_huge_zero_pmd(), uses a symbol it does not export.
- */
-static bool is_huge_zero(struct ptwalk_walk *w, pte_t entry, u64 pfn)
-{
-	if (!w->vma || !vma_is_anonymous(w->vma) || pte_write(entry) ||
-	    !pfn_valid(pfn))
-		return false;
-	return !PageAnon(pfn_to_page(pfn));
-}
-
-/*
- * The flags that depend on the frame rather than on the entry's bits:
- * consecutive entries with equal bits share a record only if these agree.
- */
-static u32 frame_flags(u64 pfn, enum ptwalk_level level)
-{
-	u32 flags = 0;
-
-	if (pfn_valid(pfn)) {
-		flags |= PTWALK_F_PFN_VALID;
-		/*
-		 * The entry is read under its page table lock, so the page
-		 * stays mapped and cannot be freed; a split racing with us
-		 * only makes this hint stale, as pagemap's own flags are.
-		 */
-		if (PageCompound(pfn_to_page(pfn)))
-			flags |= PTWALK_F_COMPOUND;
-	}
-	if (level == PTWALK_LEVEL_PTE && is_zero_pfn(pfn))
-		flags |= PTWALK_F_ZERO_PAGE;
-	return flags;
-}
-
-/* x86 layout: every level's leaf keeps these bits where a PTE has them. */
-u32 present_flags(struct ptwalk_walk *w, pte_t entry,
-		  enum ptwalk_level level, u64 leaf_pfn)
-{
-	pteval_t bits = pte_flags(entry);
-	u32 flags = PTWALK_F_PRESENT | frame_flags(leaf_pfn, level);
-
-	if (bits & _PAGE_RW)
-		flags |= PTWALK_F_WRITE;
-	if (bits & _PAGE_USER)
-		flags |= PTWALK_F_USER;
-	if (bits & _PAGE_DIRTY)
-		flags |= PTWALK_F_DIRTY;
-	if (bits & _PAGE_ACCESSED)
-		flags |= PTWALK_F_ACCESSED;
-	if (bits & _PAGE_NX)
-		flags |= PTWALK_F_NX;
-	/* _PAGE_PROTNONE aliases _PAGE_GLOBAL, which user entries never set */
-	if ((bits & (_PAGE_PROTNONE | _PAGE_PRESENT)) == _PAGE_PROTNONE)
-		flags |= PTWALK_F_PROTNONE;
-	if (pte_soft_dirty(entry))
-		flags |= PTWALK_F_SOFT_DIRTY;
-	if (pte_uffd_wp(entry))
-		flags |= PTWALK_F_UFFD_WP;
-	if (level == PTWALK_LEVEL_PTE) {
-		if (pte_special(entry))
-			flags |= PTWALK_F_SPECIAL;
-	} else if (level == PTWALK_LEVEL_PMD && !w->hugetlb_level &&
-		   is_huge_zero(w, entry, leaf_pfn)) {
-		flags |= PTWALK_F_HUGE_ZERO;
-	}
-	return flags;
-}
-
-/* A non-present, non-empty entry: swap, migration, marker, ... */
-void decode_swap(struct ptwalk_record *run, pte_t entry, u64 index)
-{
-	swp_entry_t swp;
-
-	if (pte_swp_soft_dirty(entry))
-		run->flags |= PTWALK_F_SOFT_DIRTY;
-	if (pte_swp_uffd_wp(entry))
-		run->flags |= PTWALK_F_UFFD_WP;
-	swp = pte_to_swp_entry(entry);
-	run->swap_type = swp_type(swp);
-	if (is_pte_marker_entry(swp)) {
-		run->kind = PTWALK_KIND_MARKER;
-		run->swap_offset = swp_offset(swp);
-		return;
-	}
-	/* Same offset as pagemap reports: the PFN for PFN swap entries. */
-	if (is_pfn_swap_entry(swp))
-		run->swap_offset = swp_offset_pfn(swp) + index;
-	else
-		run->swap_offset = swp_offset(swp) + index;
-
-	if (!non_swap_entry(swp)) {
-		run->kind = PTWALK_KIND_SWAP;
-	} else if (is_migration_entry(swp)) {
-		run->kind = PTWALK_KIND_MIGRATION;
-		if (is_writable_migration_entry(swp))
-			run->flags |= PTWALK_F_MIGRATION_WRITE;
-	} else if (is_device_private_entry(swp)) {
-		run->kind = PTWALK_KIND_DEVICE_PRIVATE;
-	} else if (is_device_exclusive_entry(swp)) {
-		run->kind = PTWALK_KIND_DEVICE_EXCLUSIVE;
-	} else if (is_hwpoison_entry(swp)) {
-		run->kind = PTWALK_KIND_HWPOISON;
-	} else {
-		run->kind = PTWALK_KIND_UNKNOWN;
-	}
-}
-
 /*
  * Emits [addr, end), all mapped by one entry of @level.  @entry is read as
  * a PTE (x86 leaves share the PTE layout); @leaf_pfn is the frame of the
@@ -234,19 +77,9 @@ static void emit_entry(struct ptwalk_walk *w, pte_t entry, u64 leaf_pfn,
 		       unsigned long end)
 {
 	struct ptwalk_record run;
-	u64 index = leaf_index(addr, level);
 
 	run_init(w, &run, addr, end);
-	if (!pte_none(entry)) {
-		run.level = level;
-		if (pte_present(entry)) {
-			run.kind = PTWALK_KIND_PRESENT;
-			run.pfn = leaf_pfn + index;
-			run.flags |= present_flags(w, entry, level, leaf_pfn);
-		} else {
-			decode_swap(&run, entry, index);
-		}
-	}
+	ptwalk_decode_entry(&run, w->vma, entry, leaf_pfn, level, addr);
 	ptwalk_emit(w, &run);
 }
 
@@ -259,9 +92,9 @@ static void emit_entry(struct ptwalk_walk *w, pte_t entry, u64 leaf_pfn,
 static unsigned int pte_run_length(pte_t *pte, unsigned int max)
 {
 	pte_t first = ptep_get(pte);
-	pteval_t bits = pte_flags(first);
+	pteval_t attrs = ptwalk_pte_attrs(first);
 	u64 pfn = pte_pfn(first);
-	u32 fflags = frame_flags(pfn, PTWALK_LEVEL_PTE);
+	u32 fflags = ptwalk_frame_flags(pfn, PTWALK_LEVEL_PTE);
 	unsigned int n;
 
 	if (pte_none(first)) {
@@ -274,9 +107,9 @@ static unsigned int pte_run_length(pte_t *pte, unsigned int max)
 	for (n = 1; n < max; n++) {
 		pte_t entry = ptep_get(pte + n);
 
-		if (!pte_present(entry) || pte_flags(entry) != bits ||
+		if (!pte_present(entry) || ptwalk_pte_attrs(entry) != attrs ||
 		    pte_pfn(entry) != pfn + n ||
-		    frame_flags(pfn + n, PTWALK_LEVEL_PTE) != fflags)
+		    ptwalk_frame_flags(pfn + n, PTWALK_LEVEL_PTE) != fflags)
 			break;
 	}
 	return n;
@@ -330,7 +163,7 @@ static bool walk_pmd_leaf(struct ptwalk_walk *w, pmd_t *pmdp,
 	else if (pmd_present(pmd) && !ptwalk_pmd_is_leaf(pmd))
 		emit_bad(w, PTWALK_LEVEL_PMD, addr, end);
 	else
-		emit_entry(w, __pte(pmd_val(pmd)), pmd_pfn(pmd),
+		emit_entry(w, ptwalk_pmd_pte(pmd), pmd_pfn(pmd),
 			   PTWALK_LEVEL_PMD, addr, end);
 	spin_unlock(ptl);
 	return done;
@@ -396,7 +229,7 @@ static bool walk_pud_leaf(struct ptwalk_walk *w, pud_t *pudp,
 	if (pud_present(pud) && !ptwalk_pud_is_leaf(pud))
 		done = false;
 	else
-		emit_entry(w, __pte(pud_val(pud)), pud_pfn(pud),
+		emit_entry(w, ptwalk_pud_pte(pud), pud_pfn(pud),
 			   PTWALK_LEVEL_PUD, addr, end);
 	spin_unlock(ptl);
 	return done;

@@ -47,16 +47,8 @@ void ptwalk_walk_chunk(struct ptwalk_walk *w);
 /* Moves the finished pending run to out once the range is walked. */
 void ptwalk_walk_finish(struct ptwalk_walk *w);
 
-/*
- * Decoders shared with vtop.c: the area a walk is in, the index of addr's
- * page inside a leaf of @level, the PTWALK_F_* of a present entry, and the
- * fields of a non-present one.  Entries are decoded under their table lock.
- */
+/* Enters @vma: the area runs are merged in, its flags, its hugetlb level. */
 void enter_vma(struct ptwalk_walk *w, struct vm_area_struct *vma);
-u64 leaf_index(unsigned long addr, enum ptwalk_level level);
-u32 present_flags(struct ptwalk_walk *w, pte_t entry, enum ptwalk_level level,
-		  u64 leaf_pfn);
-void decode_swap(struct ptwalk_record *run, pte_t entry, u64 index);
 
 /* Extent building, in extent.c: add one run of pages to the output. */
 bool ptwalk_emit(struct ptwalk_walk *w, const struct ptwalk_record *run);
