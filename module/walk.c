@@ -20,7 +20,6 @@
 void enter_vma(struct ptwalk_walk *w, struct vm_area_struct *vma)
 {
 	w->vma = vma;
-	w->area_start = vma->vm_start;
 	w->vm_flags = ptwalk_vm_flags(vma);
 	w->hugetlb_level = PTWALK_LEVEL_NONE;
 	if (is_vm_hugetlb_page(vma)) {
@@ -51,7 +50,7 @@ static void emit_empty(struct ptwalk_walk *w, unsigned long addr,
 	struct ptwalk_record run;
 
 	run_init(w, &run, addr, end);
-	ptwalk_emit(w, &run);
+	ptwalk_emit(w->x, &run);
 }
 
 /* An entry that is neither empty, nor a table, nor a leaf: a corrupt one. */
@@ -63,7 +62,7 @@ static void emit_bad(struct ptwalk_walk *w, enum ptwalk_level level,
 	run_init(w, &run, addr, end);
 	run.level = level;
 	run.kind = PTWALK_KIND_UNKNOWN;
-	ptwalk_emit(w, &run);
+	ptwalk_emit(w->x, &run);
 }
 
 /*
@@ -80,7 +79,7 @@ static void emit_entry(struct ptwalk_walk *w, pte_t entry, u64 leaf_pfn,
 
 	run_init(w, &run, addr, end);
 	ptwalk_decode_entry(&run, w->vma, entry, leaf_pfn, level, addr);
-	ptwalk_emit(w, &run);
+	ptwalk_emit(w->x, &run);
 }
 
 /*
@@ -132,8 +131,8 @@ static bool walk_pte_range(struct ptwalk_walk *w, pmd_t *pmdp,
 
 		emit_entry(w, entry, pte_pfn(entry), PTWALK_LEVEL_PTE, addr,
 			   next);
-		ptwalk_charge(w, n - 1);
-		if (w->stop)
+		ptwalk_charge(w->x, n - 1);
+		if (w->x->stop)
 			break;
 		pte += n;
 		addr = next;
@@ -213,7 +212,7 @@ static void walk_pmd_range(struct ptwalk_walk *w, pud_t *pudp,
 			walk_hugetlb_entry(w, (pte_t *)pmdp, addr, next);
 		else
 			walk_pmd_entry(w, pmdp, addr, next);
-		if (w->stop)
+		if (w->x->stop)
 			return;
 	} while (pmdp++, addr = next, addr != end);
 }
@@ -267,7 +266,7 @@ static void walk_pud_range(struct ptwalk_walk *w, p4d_t *p4dp,
 			walk_hugetlb_entry(w, (pte_t *)pudp, addr, next);
 		else
 			walk_pud_entry(w, pudp, addr, next);
-		if (w->stop)
+		if (w->x->stop)
 			return;
 	} while (pudp++, addr = next, addr != end);
 }
@@ -288,7 +287,7 @@ static void walk_p4d_range(struct ptwalk_walk *w, pgd_t *pgdp,
 			emit_bad(w, PTWALK_LEVEL_NONE, addr, next);
 		else
 			walk_pud_range(w, p4dp, addr, next);
-		if (w->stop)
+		if (w->x->stop)
 			return;
 	} while (p4dp++, addr = next, addr != end);
 }
@@ -309,24 +308,25 @@ static void walk_pgd_range(struct ptwalk_walk *w, unsigned long addr,
 			emit_bad(w, PTWALK_LEVEL_NONE, addr, next);
 		else
 			walk_p4d_range(w, pgdp, addr, next);
-		if (w->stop)
+		if (w->x->stop)
 			return;
 	} while (pgdp++, addr = next, addr != end);
 }
 
-void ptwalk_walk_chunk(struct ptwalk_walk *w)
+void ptwalk_walk_chunk(struct mm_struct *mm, struct ptwalk_extents *x)
 {
-	struct ptwalk_cursor *cur = w->cur;
+	struct ptwalk_walk walk = { .mm = mm, .x = x }, *w = &walk;
+	struct ptwalk_cursor *cur = x->cur;
 
 	/* not mmap_assert_locked(): with DEBUG_VM it calls dump_mm(), unexported before 6.3 */
-	lockdep_assert_held(&w->mm->mmap_lock);
-	while (!w->stop && cur->addr < cur->end) {
+	lockdep_assert_held(&mm->mmap_lock);
+	while (!x->stop && cur->addr < cur->end) {
 		unsigned long addr = cur->addr;
-		struct vm_area_struct *vma = find_vma(w->mm, addr);
+		struct vm_area_struct *vma = find_vma(mm, addr);
 
 		if (!vma || vma->vm_start > addr) {
 			w->vma = NULL;
-			w->area_start = addr;
+			x->area_start = addr;
 			w->vm_flags = 0;
 			w->hugetlb_level = PTWALK_LEVEL_NONE;
 			emit_empty(w, addr,
@@ -334,6 +334,7 @@ void ptwalk_walk_chunk(struct ptwalk_walk *w)
 			continue;
 		}
 		enter_vma(w, vma);
+		x->area_start = vma->vm_start;
 		walk_pgd_range(w, addr, min(vma->vm_end, cur->end));
 	}
 }
