@@ -11,8 +11,8 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include "range.h"
 #include "session.h"
-#include "walk.h"
 
 struct ptwalk_session *ptwalk_session_create(bool text)
 {
@@ -144,7 +144,7 @@ int ptwalk_session_fill(struct ptwalk_session *s, unsigned int max)
 			mmput(s->mm);
 			return -EINTR;
 		}
-		ptwalk_walk_chunk(s->mm, &x);
+		ptwalk_range_chunk(s->mm, &x);
 		mmap_read_unlock(s->mm);
 		mmput(s->mm);
 	}

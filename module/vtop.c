@@ -19,10 +19,13 @@
 #include "compat.h"
 #include "decode.h"
 #include "vtop.h"
-#include "walk.h"
 
 struct vtop_walk {
-	struct ptwalk_walk w;		/* mm, VMA and its flags: decoder input */
+	struct {
+		struct mm_struct *mm;
+		struct vm_area_struct *vma;
+		enum ptwalk_level hugetlb_level;
+	} w;
 	unsigned long addr;
 	struct ptwalk_vtop *v;
 };
@@ -226,8 +229,16 @@ static void vtop_walk(struct mm_struct *mm, unsigned long addr,
 	v->pfn = PTWALK_PFN_NONE;
 	v->nr_levels = ptwalk_pgtable_levels();
 	if (vma) {
-		enter_vma(&vw.w, vma);
-		v->vm_flags = vw.w.vm_flags;
+		vw.w.vma = vma;
+		if (is_vm_hugetlb_page(vma)) {
+			unsigned long size = huge_page_size(hstate_vma(vma));
+
+			if (size == PUD_SIZE)
+				vw.w.hugetlb_level = PTWALK_LEVEL_PUD;
+			else if (size == PMD_SIZE)
+				vw.w.hugetlb_level = PTWALK_LEVEL_PMD;
+		}
+		v->vm_flags = ptwalk_vm_flags(vma);
 		v->vma_start = vma->vm_start;
 		v->vma_end = vma->vm_end;
 	} else {
