@@ -144,13 +144,13 @@ static const struct ptwalk_walk_ops range_ops = {
 	.pte_range = range_pte_range,
 };
 
-/* Runs from now on come from @vma, or from the gap at @start. */
+/* Runs from now on come from @vma, or from a gap (NULL), at @start. */
 static void enter_area(struct range_walk *rw, struct vm_area_struct *vma,
 		       unsigned long start)
 {
 	rw->vma = vma;
 	rw->vm_flags = vma ? ptwalk_vm_flags(vma) : 0;
-	rw->x->area_start = vma ? vma->vm_start : start;
+	rw->x->area_start = start;
 }
 
 void ptwalk_range_chunk(struct mm_struct *mm, struct ptwalk_extents *x)
@@ -174,7 +174,7 @@ void ptwalk_range_chunk(struct mm_struct *mm, struct ptwalk_extents *x)
 				   vma ? min(vma->vm_start, cur->end) : cur->end);
 			continue;
 		}
-		enter_area(&rw, vma, 0);
+		enter_area(&rw, vma, vma->vm_start);
 		ptwalk_walk_range(&walk, vma, addr, min(vma->vm_end, cur->end));
 	}
 }
