@@ -16,6 +16,7 @@ TEST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g
 UNIT_TESTS := cli client diagnose maps pagemap classify ranges compare json report source vtop
 UNIT_TESTS += dma progress
 UNIT_TESTS += iomem kpageflags witness
+UNIT_TESTS += extent
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/unit/test_%)
 
 all: module user
@@ -33,6 +34,12 @@ user:
 $(BUILD)/unit/test_%: tests/unit/test_%.c user
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -o $@ $< user/libptcompare.a -lcmocka -ljson-c
+
+# module/extent.c, kernel code that needs no kernel, built in userspace
+# against the few kernel headers tests/unit/kshim stands in for.
+$(BUILD)/unit/test_extent: tests/unit/test_extent.c module/extent.c module/extent.h module/ptwalk_abi.h $(wildcard tests/unit/kshim/linux/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -Itests/unit/kshim -o $@ tests/unit/test_extent.c module/extent.c -lcmocka
 
 unit-build: user
 	$(MAKE) -C user libptcompare.a
