@@ -13,10 +13,11 @@ BUILD := $(CURDIR)/build
 CC ?= cc
 TEST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g
 
-UNIT_TESTS := cli client diagnose maps pagemap classify ranges compare json report source vtop
-UNIT_TESTS += dma progress
-UNIT_TESTS += iomem kpageflags witness
-UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/unit/test_%)
+# Userspace tests include user/ headers by their folder ("engine/compare.h").
+USER_INCLUDES := -I$(CURDIR)/user -I$(CURDIR)
+
+# Every tests/unit/test_*.c is a cmocka program.
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(wildcard tests/unit/test_*.c))
 
 all: module user
 
@@ -32,24 +33,25 @@ user:
 
 $(BUILD)/unit/test_%: tests/unit/test_%.c user
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -o $@ $< user/libptcompare.a -lcmocka -ljson-c
+	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -o $@ $< user/libptcompare.a -lcmocka -ljson-c
 
 unit-build: user
 	$(MAKE) -C user libptcompare.a
 	$(MAKE) $(UNIT_BINS)
 
-VMTEST_SRCS := tests/vm/vmtest.c tests/vm/cases_memory.c tests/vm/cases_errors.c \
-	tests/vm/cases_ptcompare.c tests/vm/cases_stress.c tests/vm/cases_fuzz.c \
-	tests/vm/cases_vtop.c tests/vm/cases_dma.c tests/vm/cases_witness.c \
-	tests/vm/ptcompare_run.c \
-	user/ptwalk_client.c
-$(BUILD)/vmtest: $(VMTEST_SRCS) $(wildcard tests/vm/*.h) user/ptwalk_client.h module/ptwalk_abi.h tests/fixture/fixture_abi.h
+# The VM suite: every tests/vm/*.c but the demo's target (a program of its
+# own), and the few user/ files it shares with ptcompare.
+VMTEST_USER_SRCS := user/io/ptwalk_client.c
+VMTEST_SRCS := $(filter-out tests/vm/demo_target.c,$(wildcard tests/vm/*.c)) \
+	$(VMTEST_USER_SRCS)
+$(BUILD)/vmtest: $(VMTEST_SRCS) $(wildcard tests/vm/*.h) $(wildcard user/*/*.h) module/ptwalk_abi.h tests/fixture/fixture_abi.h
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -static -o $@ $(VMTEST_SRCS) -ljson-c
+	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -static -o $@ $(VMTEST_SRCS) -ljson-c
 
-$(BUILD)/ptbench: tests/bench/ptbench.c user/maps.c user/ptwalk_client.c user/maps.h user/ptwalk_client.h
+PTBENCH_SRCS := tests/bench/ptbench.c user/parse/maps.c user/io/ptwalk_client.c
+$(BUILD)/ptbench: $(PTBENCH_SRCS) $(wildcard user/*/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -static -o $@ tests/bench/ptbench.c user/maps.c user/ptwalk_client.c
+	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -static -o $@ $(PTBENCH_SRCS)
 
 # Benchmarks print numbers and ratios; they assert nothing.
 bench: all fixture $(BUILD)/ptbench

@@ -6,8 +6,8 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../user/ptwalk_client.h"
-#include "../../user/record_text.h"
+#include "io/ptwalk_client.h"
+#include "model/record_text.h"
 
 static const struct ptwalk_record recs[] = {
 	{ .start = 0x1000, .nr_pages = 2, .pfn = 0x500, .kind = 1, .level = 1 },

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include <json-c/json.h>
-#include "../../user/dma.h"
-#include "../../user/report_dma.h"
+#include "engine/dma.h"
+#include "report/report_dma.h"
 
 #define BASE 0x7f0000000000ULL
 #define PG(n) (BASE + (uint64_t)(n) * 4096)

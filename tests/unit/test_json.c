@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include <json-c/json.h>
-#include "../../user/json.h"
+#include "report/json.h"
 
 /* json_string(s) as a C string (caller frees). */
 static char *quoted(const char *s)

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include <json-c/json.h>
-#include "../../user/report.h"
+#include "report/report.h"
 
 #define BASE 0x7f0000000000ULL
 

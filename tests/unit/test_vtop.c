@@ -10,9 +10,9 @@
 #include <string.h>
 #include <cmocka.h>
 #include <json-c/json.h>
-#include "../../user/compare.h"
-#include "../../user/pagemap.h"
-#include "../../user/vtop.h"
+#include "engine/compare.h"
+#include "parse/pagemap.h"
+#include "engine/vtop.h"
 
 #define THP_BASE	0x7f18ff000000ULL
 #define THP_ADDR	(THP_BASE + 0x12345)

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include "../../user/kpageflags.h"
-#include "../../user/report.h"
-#include "../../user/witness.h"
+#include "engine/kpageflags.h"
+#include "report/report.h"
+#include "engine/witness.h"
 
 #define NR_FRAMES	0x10000
 #define VA		0x7f0000000000ULL

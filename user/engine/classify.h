@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The verdict on one page: what ptwalk found in the page tables against
+ * what /proc/PID/pagemap reported.  Pure: both sides are given.
+ */
+#ifndef PTCOMPARE_CLASSIFY_H
+#define PTCOMPARE_CLASSIFY_H
+
+#include <stdint.h>
+#include "module/ptwalk_abi.h"
+#include "parse/pagemap.h"
+
+enum page_class {
+	CLASS_MATCH,		/* both agree (zero page included) */
+	CLASS_NOT_PRESENT,	/* neither maps a frame nor holds swap */
+	CLASS_PFNMAP_HIDDEN,	/* VM_PFNMAP/VM_IO frame pagemap shows as hole */
+	CLASS_PFN_ZEROED,	/* pagemap hides PFNs (no CAP_SYS_ADMIN) */
+	CLASS_SWAPPED,		/* both report the same swap entry */
+	CLASS_TRANSIENT,	/* differed, agreed after a re-read */
+	CLASS_MISMATCH,		/* a difference that survives re-reading */
+	NR_CLASSES,
+};
+
+const char *page_class_name(enum page_class c);
+
+/* Classifies the page at addr; r is the ptwalk record covering it. */
+enum page_class classify_page(const struct ptwalk_record *r, uint64_t addr,
+			      const struct pagemap_entry *pm);
+
+/* A page's class once the range was re-read after a first verdict. */
+enum page_class classify_reread(enum page_class first, enum page_class again);
+
+#endif /* PTCOMPARE_CLASSIFY_H */
