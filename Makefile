@@ -41,14 +41,15 @@ unit-build: user
 
 # The VM suite: every tests/vm/*.c but the demo's target (a program of its
 # own), and the few user/ files it shares with ptcompare.
-VMTEST_USER_SRCS := user/io/ptwalk_client.c
+VMTEST_USER_SRCS := user/io/ptwalk_client.c user/parse/record.c
 VMTEST_SRCS := $(filter-out tests/vm/demo_target.c,$(wildcard tests/vm/*.c)) \
 	$(VMTEST_USER_SRCS)
 $(BUILD)/vmtest: $(VMTEST_SRCS) $(wildcard tests/vm/*.h) $(wildcard user/*/*.h) module/ptwalk_abi.h tests/fixture/fixture_abi.h
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -static -o $@ $(VMTEST_SRCS) -ljson-c
 
-PTBENCH_SRCS := tests/bench/ptbench.c user/parse/maps.c user/io/ptwalk_client.c
+PTBENCH_SRCS := tests/bench/ptbench.c user/parse/maps.c user/parse/record.c \
+	user/io/ptwalk_client.c
 $(BUILD)/ptbench: $(PTBENCH_SRCS) $(wildcard user/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -static -o $@ $(PTBENCH_SRCS)

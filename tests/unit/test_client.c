@@ -6,7 +6,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "io/ptwalk_client.h"
+#include "parse/record.h"
 #include "model/record_text.h"
 
 static const struct ptwalk_record recs[] = {

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include "engine/compare.h"
 #include "parse/pagemap.h"
-#include "io/ptwalk_client.h"
+#include "parse/record.h"
 
 #define BASE	0x7f0000000000ULL
 #define PG	4096ULL

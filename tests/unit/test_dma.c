@@ -290,6 +290,7 @@ struct doc {
 	size_t len;
 	FILE *out;
 	struct report r;
+	struct dma_view view;
 	struct report_dma rd;
 };
 
@@ -300,16 +301,34 @@ static void doc_open(struct doc *d, enum report_format fmt, uint64_t first,
 	d->out = open_memstream(&d->buf, &d->len);
 	assert_non_null(d->out);
 	report_init(&d->r, fmt, d->out, tmpfile(), tmpfile());
-	report_dma_init(&d->rd, &d->r, PG(first), PG(last), tmpfile(),
-			tmpfile());
+	report_dma_init(&d->rd, &d->r, &d->view, tmpfile(), tmpfile());
 	assert_non_null(d->rd.runs);
 	assert_non_null(d->rd.holes);
+	struct dma_sink sink = report_dma_sink(&d->rd);
+
+	dma_init(&d->view, PG(first), PG(last), &sink);
+}
+
+/* What ptcompare does with each range and VMA of a --range scan. */
+static void doc_range(struct doc *d, const struct verdict_range *vr)
+{
+	report_range(&d->r, vr, NULL);
+	dma_add_range(&d->view, vr);
+}
+
+static void doc_vma(struct doc *d, const struct maps_entry *vma,
+		    const struct compare_summary *sum)
+{
+	report_vma(&d->r, vma, vma->start, vma->end, sum, true);
+	dma_add_vma(&d->view, (vma->end - vma->start) / 4096, sum->vm_flags,
+		    sum->have_vm_flags);
 }
 
 static void doc_finish(struct doc *d)
 {
 	struct report_target t = { .pid = 42, .comm = "t", .kernel = "6.1.0" };
 
+	dma_finish(&d->view);
 	assert_int_equal(report_finish(&d->r, &t), 0);
 	fclose(d->r.vmas);
 	fclose(d->r.ranges);
@@ -338,10 +357,10 @@ static void feed(struct doc *d, uint64_t vm_flags)
 	};
 
 	for (size_t i = 0; i < sizeof(rs) / sizeof(rs[0]); i++) {
-		report_range(&rs[i], &d->r);
+		doc_range(d, &rs[i]);
 		sum.pages[rs[i].cls] += rs[i].pages;
 	}
-	report_vma(&d->r, &vma, vma.start, vma.end, &sum, true);
+	doc_vma(d, &vma, &sum);
 }
 
 static struct json_object *get(struct json_object *o, const char *key)
@@ -432,8 +451,8 @@ static void json_locked_and_resident(void **state)
 
 	(void)state;
 	doc_open(&d, REPORT_JSON, 0, 4);
-	report_range(&r, &d.r);
-	report_vma(&d.r, &vma, vma.start, vma.end, &sum, true);
+	doc_range(&d, &r);
+	doc_vma(&d, &vma, &sum);
 	doc_finish(&d);
 	o = json_tokener_parse(d.buf);
 	assert_non_null(o);
@@ -491,8 +510,8 @@ static void text_caps_json_lists_all(void **state)
 						    PTWALK_LEVEL_NONE, NO_PFN,
 						    PTWALK_KIND_NONE);
 
-			report_range(&a, &d.r);
-			report_range(&b, &d.r);
+			doc_range(&d, &a);
+			doc_range(&d, &b);
 		}
 		doc_finish(&d);
 		if (fmt == REPORT_TEXT) {

@@ -84,7 +84,7 @@ static void feed(struct doc *d, bool with_mismatch)
 	size_t i;
 
 	for (i = 0; i < 4; i++) {
-		report_range(&rs[i], &d->r);
+		report_range(&d->r, &rs[i], NULL);
 		sum.pages[rs[i].cls] += rs[i].pages;
 	}
 	report_vma(&d->r, &vma, vma.start, vma.end, &sum, true);

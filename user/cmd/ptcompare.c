@@ -4,6 +4,23 @@
  * page, and explains every difference.  This file is the I/O shell: the
  * parsing, comparison and reporting it wires together live in the library
  * and are unit tested on their own.
+ *
+ * A scan is one pipeline, VMA by VMA (scan_vma()):
+ *
+ *   compare_range()        pagemap against ptwalk, page by page, merged
+ *                          into ranges (engine/compare.c)
+ *   -> witness_range()     held in a bounded batch; witness_flush() names
+ *                          the frames and checks them against kpageflags
+ *                          (engine/witness.c)
+ *   -> range_done()        each range in address order, with its note:
+ *        report_range()      the findings and physical names (report/)
+ *        dma_add_range()     the DMA view of --range (engine/dma.c)
+ *        progress_at()       the progress line on a terminal
+ *   vma_done()             the VMA's counts: report_vma(), dma_add_vma(),
+ *                          the progress line
+ *
+ * and at the end (finish()) dma_finish(), then report_finish() writes the
+ * document.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,20 +32,21 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
-#include "parse/cli.h"
+#include "cmd/vtop_run.h"
 #include "engine/compare.h"
-#include "report/diagnose.h"
-#include "parse/maps.h"
+#include "engine/witness.h"
 #include "io/module_state.h"
-#include "report/progress.h"
 #include "io/ptwalk_client.h"
-#include "report/report.h"
-#include "report/report_dma.h"
 #include "io/source.h"
 #include "io/spool.h"
-#include "cmd/vtop_run.h"
-#include "engine/witness.h"
 #include "io/witness_source.h"
+#include "model/page.h"
+#include "parse/cli.h"
+#include "parse/maps.h"
+#include "report/diagnose.h"
+#include "report/progress.h"
+#include "report/report.h"
+#include "report/report_dma.h"
 
 #include "module/ptwalk_version.h"
 #define PTCOMPARE_VERSION PTWALK_VERSION
@@ -75,7 +93,8 @@ struct scan {
 	FILE *maps;
 	struct report report;
 	FILE *spool[2];
-	struct report_dma dma;		/* the DMA view, with --range */
+	struct dma_view dma;		/* the DMA view, with --range */
+	struct report_dma dma_report;	/* ... and its section of the report */
 	FILE *dma_spool[2];
 	struct progress progress;
 	uint64_t pages_done;		/* pages of the VMAs done */
@@ -84,7 +103,7 @@ struct scan {
 	/* the witnesses beside pagemap: /proc/iomem, /proc/kpageflags */
 	struct witness_source wsrc;
 	struct witness_io wio;
-	struct witness_report wrep;
+	struct witness_totals wtotals;
 	struct witness *witness;
 	FILE *wspool;
 	char msg[512];		/* the one-line error, when one occurred */
@@ -149,7 +168,7 @@ static int open_walk(struct scan *s)
 	 * a process with nothing mapped; ask before reading /proc.
 	 */
 	int err = ptwalk_query(s->src.walk_fd[COMPARE_SCAN], s->src.pid, 0,
-			       4096);
+			       PAGE_SIZE_4K);
 
 	if (err)
 		return fail(s, diagnose_query(-err, s->src.pid, s->msg,
@@ -174,7 +193,8 @@ static int open_proc(struct scan *s)
 	return EXIT_OK;
 }
 
-static void emit_range(const struct verdict_range *vr, void *arg);
+static void range_done(const struct verdict_range *vr,
+		       const struct witness_note *note, void *arg);
 
 static int open_output(struct scan *s)
 {
@@ -202,13 +222,15 @@ static int open_output(struct scan *s)
 				return fail(s, FAIL_INTERNAL);
 			}
 		}
-		report_dma_init(&s->dma, &s->report, s->opts->start,
-				s->opts->end, s->dma_spool[0], s->dma_spool[1]);
+		report_dma_init(&s->dma_report, &s->report, &s->dma,
+				s->dma_spool[0], s->dma_spool[1]);
+		struct dma_sink sink = report_dma_sink(&s->dma_report);
+
+		dma_init(&s->dma, s->opts->start, s->opts->end, &sink);
 	}
+	report_add_witnesses(&s->report, &s->wtotals, s->wspool);
 	s->engine = compare_new(&s->io, BATCH_PAGES);
-	s->wrep.spool = s->wspool;
-	s->report.witness = &s->wrep;
-	s->witness = witness_new(&s->wio, &s->wrep, emit_range, s);
+	s->witness = witness_new(&s->wio, &s->wtotals, range_done, s);
 	if (!s->engine || !s->witness) {
 		snprintf(s->msg, sizeof(s->msg), "out of memory");
 		return fail(s, FAIL_INTERNAL);
@@ -219,7 +241,7 @@ static int open_output(struct scan *s)
 static int open_witness(struct scan *s)
 {
 	int err = witness_source_open(&s->wsrc, s->opts->debugfs, s->src.pid,
-				      s->opts->kpageflags, &s->wrep);
+				      s->opts->kpageflags, &s->wtotals);
 
 	if (err)
 		return fail(s, diagnose_open(-err, module_state_of("ptwalk"),
@@ -253,17 +275,21 @@ static void progress_at(struct scan *s, uint64_t addr)
 {
 	if (addr > s->vma_pos)
 		s->vma_pos = addr;
-	s->progress.pages = s->pages_done + (s->vma_pos - s->vma_start) / 4096;
+	s->progress.pages = s->pages_done +
+			    ((s->vma_pos - s->vma_start) >> PAGE_SHIFT_4K);
 	progress_tick(s);
 }
 
-/* Ranges of the VMA in progress: to the report, and the progress line. */
-static void emit_range(const struct verdict_range *vr, void *arg)
+/* The end of the pipeline: one range of the VMA in progress. */
+static void range_done(const struct verdict_range *vr,
+		       const struct witness_note *note, void *arg)
 {
 	struct scan *s = arg;
 
-	report_range(vr, &s->report);
-	progress_at(s, vr->start + vr->pages * 4096);
+	report_range(&s->report, vr, note);
+	if (s->opts->has_range)
+		dma_add_range(&s->dma, vr);
+	progress_at(s, vr->start + vr->pages * PAGE_SIZE_4K);
 }
 
 /*
@@ -295,9 +321,16 @@ static ssize_t walk_read_progress(void *ctx, enum compare_stream st,
 	return s->proc_io.walk_read(s->proc_io.ctx, st, recs, max);
 }
 
-static void vma_done(struct scan *s, uint64_t start, uint64_t end)
+/* A VMA is done: examined, or not (see scan_vma()). */
+static void vma_done(struct scan *s, const struct maps_entry *vma,
+		     uint64_t start, uint64_t end,
+		     const struct compare_summary *sum, bool examined)
 {
-	s->pages_done += (end - start) / 4096;
+	report_vma(&s->report, vma, start, end, sum, examined);
+	if (s->opts->has_range && examined)
+		dma_add_vma(&s->dma, (end - start) >> PAGE_SHIFT_4K,
+			    sum->vm_flags, sum->have_vm_flags);
+	s->pages_done += (end - start) >> PAGE_SHIFT_4K;
 	s->progress.pages = s->pages_done;
 	s->progress.vmas++;
 	progress_tick(s);
@@ -324,7 +357,7 @@ static void progress_total(struct scan *s)
 		if (!maps_parse_line(line, &vma) ||
 		    !clip(s->opts, &vma, &start, &end))
 			continue;
-		s->progress.total_pages += (end - start) / 4096;
+		s->progress.total_pages += (end - start) >> PAGE_SHIFT_4K;
 		s->progress.total_vmas++;
 	}
 	free(line);
@@ -354,8 +387,7 @@ static int scan_vma(struct scan *s, const struct maps_entry *vma)
 		return EXIT_OK;
 	/* [vsyscall] lives in kernel space: no page table of the task. */
 	if (!strcmp(vma->name, "[vsyscall]")) {
-		report_vma(&s->report, vma, start, end, &sum, false);
-		vma_done(s, start, end);
+		vma_done(s, vma, start, end, &sum, false);
 		return EXIT_OK;
 	}
 	s->vma_start = s->vma_pos = start;
@@ -367,8 +399,7 @@ static int scan_vma(struct scan *s, const struct maps_entry *vma)
 		err = witness_flush(s->witness);
 	if (err)
 		return scan_failed(s, -err);
-	report_vma(&s->report, vma, start, end, &sum, true);
-	vma_done(s, start, end);
+	vma_done(s, vma, start, end, &sum, true);
 	return EXIT_OK;
 }
 
@@ -419,6 +450,8 @@ static int finish(struct scan *s)
 	proc_comm(s->src.pid, comm, sizeof(comm));
 	t.comm = comm;
 	t.kernel = uname(&u) ? "?" : u.release;
+	if (s->opts->has_range)
+		dma_finish(&s->dma);
 	err = report_finish(&s->report, &t);
 	if (err) {
 		snprintf(s->msg, sizeof(s->msg), "cannot write the report: %s",

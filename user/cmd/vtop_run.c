@@ -11,12 +11,12 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#include "report/diagnose.h"
+#include "cmd/vtop_run.h"
+#include "engine/vtop.h"
 #include "io/module_state.h"
 #include "io/ptwalk_client.h"
 #include "io/source.h"
-#include "engine/vtop.h"
-#include "cmd/vtop_run.h"
+#include "report/diagnose.h"
 
 /* vtop: one ptwalk session and pagemap, for one address. */
 struct vtop_source {

@@ -1,16 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "engine/classify.h"
-#include "io/ptwalk_client.h"
-
-const char *page_class_name(enum page_class c)
-{
-	static const char *const names[NR_CLASSES] = {
-		"match", "not_present", "pfnmap_hidden", "pfn_zeroed",
-		"swapped", "transient", "mismatch",
-	};
-
-	return c < NR_CLASSES ? names[c] : "?";
-}
+#include "parse/record.h"
 
 /* Kinds whose swap_offset pagemap reports as a swap entry (bit 62). */
 static bool walk_swapped(const struct ptwalk_record *r)

@@ -7,21 +7,9 @@
 #define PTCOMPARE_CLASSIFY_H
 
 #include <stdint.h>
+#include "model/page_class.h"
 #include "module/ptwalk_abi.h"
 #include "parse/pagemap.h"
-
-enum page_class {
-	CLASS_MATCH,		/* both agree (zero page included) */
-	CLASS_NOT_PRESENT,	/* neither maps a frame nor holds swap */
-	CLASS_PFNMAP_HIDDEN,	/* VM_PFNMAP/VM_IO frame pagemap shows as hole */
-	CLASS_PFN_ZEROED,	/* pagemap hides PFNs (no CAP_SYS_ADMIN) */
-	CLASS_SWAPPED,		/* both report the same swap entry */
-	CLASS_TRANSIENT,	/* differed, agreed after a re-read */
-	CLASS_MISMATCH,		/* a difference that survives re-reading */
-	NR_CLASSES,
-};
-
-const char *page_class_name(enum page_class c);
 
 /* Classifies the page at addr; r is the ptwalk record covering it. */
 enum page_class classify_page(const struct ptwalk_record *r, uint64_t addr,

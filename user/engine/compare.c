@@ -3,7 +3,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include "engine/compare.h"
-#include "io/ptwalk_client.h"
+#include "parse/record.h"
 
 #define PAGE_4K		4096ULL
 #define STREAM_RECS	256	/* records buffered per ptwalk stream */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "module/ptwalk_abi.h"
 #include "engine/dma.h"
+#include "module/ptwalk_abi.h"
 
 #define PAGE_4K (1ULL << DMA_PAGE_SHIFT)
 

@@ -15,7 +15,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "engine/ranges.h"
+#include "model/verdict.h"
 
 #define DMA_PAGE_SHIFT	12
 #define DMA_ALIGN_CAP	(1ULL << 30)	/* alignment beyond 1 GiB is not told */

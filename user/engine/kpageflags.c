@@ -28,8 +28,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "module/ptwalk_abi.h"
 #include "engine/kpageflags.h"
+#include "module/ptwalk_abi.h"
 
 const char *kpf_bit_name(unsigned int b)
 {

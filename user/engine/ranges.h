@@ -9,26 +9,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "engine/classify.h"
-
-#define NO_PFN UINT64_MAX	/* that side has no frame for the page */
-
-/* What each side said about a page beyond its PFN, for the report. */
-enum pagemap_state { PM_STATE_NONE, PM_STATE_PRESENT, PM_STATE_SWAPPED };
-
-struct page_detail {
-	uint8_t walk_kind;		/* enum ptwalk_kind */
-	uint8_t walk_swap_type;
-	uint8_t pm_state;		/* enum pagemap_state */
-	uint8_t pm_swap_type;
-	uint64_t walk_swap_offset;
-	uint64_t pm_swap_offset;
-	/* ptwalk's record for the page, for the witnesses (engine/witness.c) */
-	struct walk_bits {
-		uint32_t flags;		/* PTWALK_F_* */
-		uint64_t vm_flags;	/* PTWALK_VM_* */
-	} walk;
-};
+#include "model/verdict.h"
+#include "module/ptwalk_abi.h"
 
 /*
  * Flags a range keeps for all its pages: the witnesses judge a range by
@@ -37,27 +19,6 @@ struct page_detail {
 #define RANGE_SAME_WALK_FLAGS (PTWALK_F_PFN_VALID | PTWALK_F_ZERO_PAGE | \
 			       PTWALK_F_HUGE_ZERO | PTWALK_F_COMPOUND |    \
 			       PTWALK_F_SPECIAL)
-
-struct page_verdict {
-	uint64_t addr;
-	enum page_class cls;
-	uint8_t level;		/* enum ptwalk_level */
-	uint64_t walk_pfn;
-	uint64_t pagemap_pfn;
-	struct page_detail detail;
-};
-
-struct verdict_range {
-	uint64_t start;
-	uint64_t pages;
-	enum page_class cls;
-	uint8_t level;
-	uint64_t walk_pfn;	/* of the first page */
-	uint64_t pagemap_pfn;	/* of the first page */
-	struct page_detail detail;	/* of the first page */
-};
-
-typedef void (*range_emit_fn)(const struct verdict_range *r, void *arg);
 
 struct range_merger {
 	bool have;

@@ -3,13 +3,13 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include "module/ptwalk_names.h"
 #include "engine/compare.h"
-#include "report/json.h"
+#include "engine/vtop.h"
+#include "model/record_text.h"
+#include "module/ptwalk_names.h"
 #include "parse/maps.h"
 #include "parse/pagemap.h"
-#include "model/record_text.h"
-#include "engine/vtop.h"
+#include "report/json.h"
 
 #define PAGE_SHIFT_4K	12
 #define PAGE_4K		4096ULL

@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
-#include "module/ptwalk_abi.h"
 #include "engine/classify.h"
+#include "module/ptwalk_abi.h"
 #include "report/diagnose.h"
 
 struct vtop_io {

@@ -10,13 +10,14 @@
  * Only pages that contradict in every round are reported.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "module/ptwalk_abi.h"
 #include "engine/classify.h"
 #include "engine/kpageflags.h"
-#include "io/ptwalk_client.h"
 #include "engine/witness.h"
+#include "module/ptwalk_abi.h"
+#include "parse/record.h"
 
 #define PAGE_4K		4096ULL
 #define PAGE_SHIFT_4K	12
@@ -30,8 +31,8 @@ struct kpf_run {
 
 struct witness {
 	const struct witness_io *io;
-	struct witness_report *rep;
-	range_emit_fn emit;
+	struct witness_totals *totals;
+	witnessed_emit_fn emit;
 	void *arg;
 	struct verdict_range *held;
 	struct witness_note *notes;
@@ -44,15 +45,15 @@ struct witness {
 };
 
 struct witness *witness_new(const struct witness_io *io,
-			    struct witness_report *rep, range_emit_fn emit,
-			    void *arg)
+			    struct witness_totals *totals,
+			    witnessed_emit_fn emit, void *arg)
 {
 	struct witness *w = calloc(1, sizeof(*w));
 
 	if (!w)
 		return NULL;
 	w->io = io;
-	w->rep = rep;
+	w->totals = totals;
 	w->emit = emit;
 	w->arg = arg;
 	w->held = calloc(WITNESS_BATCH, sizeof(*w->held));
@@ -81,12 +82,12 @@ void witness_free(struct witness *w)
 
 static bool kpf_on(const struct witness *w)
 {
-	return w->io->read_kpf && !w->rep->kpf_note[0];
+	return w->io->read_kpf && !w->totals->kpf_note[0];
 }
 
 static const struct iomem *names(const struct witness *w)
 {
-	const struct iomem *m = w->rep->iomem;
+	const struct iomem *m = w->totals->iomem;
 
 	return m && !m->zeroed ? m : NULL;
 }
@@ -170,7 +171,7 @@ static int by_pfn(const void *a, const void *b)
 
 static void kpf_failed(struct witness *w, int err)
 {
-	snprintf(w->rep->kpf_note, sizeof(w->rep->kpf_note),
+	snprintf(w->totals->kpf_note, sizeof(w->totals->kpf_note),
 		 "reading /proc/kpageflags failed: %s", strerror(-err));
 }
 
@@ -319,7 +320,7 @@ static int recheck(struct witness *w, size_t i)
 	}
 	if (!note->bad_pages) {
 		note->bad_rules = 0;
-		w->rep->recheck_cleared += first;
+		w->totals->recheck_cleared += first;
 	}
 	return 0;
 }
@@ -353,22 +354,20 @@ static void check_batch(struct witness *w)
 
 int witness_flush(struct witness *w)
 {
-	struct witness_report *rep = w->rep;
+	struct witness_totals *t = w->totals;
 
 	if (!w->err)
 		check_batch(w);
 	for (size_t i = 0; i < w->n && !w->err; i++) {
 		const struct witness_note *note = &w->notes[i];
 
-		rep->kpf_pages += note->kpf_pages;
+		t->kpf_pages += note->kpf_pages;
 		if (note->bad_pages) {
-			rep->bad_pages += note->bad_pages;
-			rep->bad_ranges++;
+			t->bad_pages += note->bad_pages;
+			t->bad_ranges++;
 		}
-		rep->cur = note;
-		w->emit(&w->held[i], w->arg);
+		w->emit(&w->held[i], note, w->arg);
 	}
-	rep->cur = NULL;
 	w->n = 0;
 	return w->err;
 }

@@ -4,8 +4,9 @@
  * the report: ranges come in through witness_range() (a range_emit_fn),
  * are held in a bounded batch, annotated (physical names, kpageflags
  * checked in preads of runs of contiguous frames, contradictions
- * re-checked) and passed on in order, each with its witness_note set in
- * the witness_report the report reads.
+ * re-checked) and passed on in order, each with its witness_note, to the
+ * next stage; what the witnesses did over the whole scan adds up in a
+ * struct witness_totals.
  *
  * No I/O of its own: kpageflags and the re-check's ptwalk session come
  * through struct witness_io, so unit tests drive it with fakes.
@@ -16,10 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "engine/ranges.h"
 #include "module/ptwalk_abi.h"
 #include "parse/iomem.h"
-#include "engine/ranges.h"
-#include "report/report_witness.h"
 
 /* How often a contradiction is checked again before it is reported. */
 #define WITNESS_RECHECKS	3
@@ -29,6 +29,37 @@
 #define WITNESS_KPF_WINDOW	8192
 /* Frames between two runs read in one pread rather than two. */
 #define WITNESS_KPF_GAP		64
+
+/* What the witnesses found about one range. */
+struct witness_note {
+	bool named;		/* pfnmap_hidden or huge: gets a physical name */
+	size_t iomem;		/* innermost /proc/iomem entry, IOMEM_NONE */
+	bool struct_page;	/* ptwalk: PTWALK_F_PFN_VALID */
+	bool checked;		/* kpageflags was read for its pages */
+	uint64_t kpf_pages;	/* pages whose kpageflags were read */
+	uint64_t kpf_union;	/* kpageflags bits seen on them (KPF_SHOWN) */
+	/* contradictions that survived the re-checks */
+	uint64_t bad_pages;
+	unsigned int bad_rules;	/* KPF_RULE_* bits */
+	uint64_t bad_addr;	/* first contradicting page */
+	uint64_t bad_pfn;
+	uint64_t bad_kpf;	/* its kpageflags */
+};
+
+/* What the witnesses had and did over the whole scan. */
+struct witness_totals {
+	const struct iomem *iomem;	/* NULL or zeroed: nothing named */
+	char iomem_note[160];	/* why nothing is named, "" if named */
+	char kpf_note[160];	/* why kpageflags was skipped, "" if read */
+	uint64_t kpf_pages;	/* pages checked against kpageflags */
+	uint64_t recheck_cleared;	/* contradicting pages gone on re-check */
+	uint64_t bad_pages;	/* pages still contradicting */
+	uint64_t bad_ranges;
+};
+
+/* The next stage: each range, in address order, with its note. */
+typedef void (*witnessed_emit_fn)(const struct verdict_range *vr,
+				  const struct witness_note *note, void *arg);
 
 struct witness_io {
 	/*
@@ -46,12 +77,13 @@ struct witness_io {
 struct witness;
 
 /*
- * rep: where notes and totals go (rep->iomem: names, NULL for none);
- * emit/arg: the next stage (report_range and the report).
+ * totals: where the totals go, and the names it reads (totals->iomem,
+ * NULL for none; totals->kpf_note set: the third witness is off);
+ * emit/arg: the next stage.
  */
 struct witness *witness_new(const struct witness_io *io,
-			    struct witness_report *rep, range_emit_fn emit,
-			    void *arg);
+			    struct witness_totals *totals,
+			    witnessed_emit_fn emit, void *arg);
 void witness_free(struct witness *w);
 
 /* range_emit_fn for compare_range(): arg is the struct witness. */

@@ -9,14 +9,15 @@
 #include "io/source.h"
 #include "io/witness_source.h"
 
-static void open_iomem(struct witness_source *s, struct witness_report *rep)
+static void open_iomem(struct witness_source *s,
+		       struct witness_totals *totals)
 {
 	FILE *f = fopen("/proc/iomem", "re");
 	char why[128] = "";
 	int err;
 
 	if (!f) {
-		snprintf(rep->iomem_note, sizeof(rep->iomem_note),
+		snprintf(totals->iomem_note, sizeof(totals->iomem_note),
 			 "cannot read /proc/iomem (%s): physical ranges are not named",
 			 strerror(errno));
 		return;
@@ -24,37 +25,38 @@ static void open_iomem(struct witness_source *s, struct witness_report *rep)
 	err = iomem_parse_file(&s->iomem, f, why, sizeof(why));
 	fclose(f);
 	if (err) {
-		snprintf(rep->iomem_note, sizeof(rep->iomem_note),
+		snprintf(totals->iomem_note, sizeof(totals->iomem_note),
 			 "/proc/iomem unreadable (%s): physical ranges are not named",
 			 err == -EINVAL ? why : strerror(-err));
 		return;
 	}
 	if (s->iomem.zeroed)
-		snprintf(rep->iomem_note, sizeof(rep->iomem_note),
+		snprintf(totals->iomem_note, sizeof(totals->iomem_note),
 			 "physical names need root: /proc/iomem shows every address as 0 to a reader without CAP_SYS_ADMIN");
-	rep->iomem = &s->iomem;
+	totals->iomem = &s->iomem;
 }
 
 static void open_kpageflags(struct witness_source *s,
-			    struct witness_report *rep)
+			    struct witness_totals *totals)
 {
 	s->kpf_fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
 	if (s->kpf_fd >= 0)
 		return;
 	if (errno == EACCES || errno == EPERM)
-		snprintf(rep->kpf_note, sizeof(rep->kpf_note),
+		snprintf(totals->kpf_note, sizeof(totals->kpf_note),
 			 "/proc/kpageflags: %s (it needs root with CAP_SYS_ADMIN)",
 			 strerror(errno));
 	else if (errno == ENOENT)
-		snprintf(rep->kpf_note, sizeof(rep->kpf_note),
+		snprintf(totals->kpf_note, sizeof(totals->kpf_note),
 			 "/proc/kpageflags does not exist (a kernel without CONFIG_PROC_PAGE_MONITOR)");
 	else
-		snprintf(rep->kpf_note, sizeof(rep->kpf_note),
+		snprintf(totals->kpf_note, sizeof(totals->kpf_note),
 			 "/proc/kpageflags: %s", strerror(errno));
 }
 
 int witness_source_open(struct witness_source *s, const char *debugfs,
-			pid_t pid, bool kpageflags, struct witness_report *rep)
+			pid_t pid, bool kpageflags,
+			struct witness_totals *totals)
 {
 	memset(s, 0, sizeof(*s));
 	s->pid = pid;
@@ -62,15 +64,15 @@ int witness_source_open(struct witness_source *s, const char *debugfs,
 	s->walk_fd = ptwalk_open(debugfs, PTWALK_QUERY_FILE, O_RDWR);
 	if (s->walk_fd < 0)
 		return s->walk_fd;
-	open_iomem(s, rep);
+	open_iomem(s, totals);
 	/*
 	 * Off unless asked for: the kernel's per-frame flags cost more to read
 	 * than pagemap itself (make bench: 86 ms against 15 ms for 1 GiB).
 	 */
 	if (kpageflags)
-		open_kpageflags(s, rep);
+		open_kpageflags(s, totals);
 	else
-		snprintf(rep->kpf_note, sizeof(rep->kpf_note),
+		snprintf(totals->kpf_note, sizeof(totals->kpf_note),
 			 "not asked for (--kpageflags adds it)");
 	return 0;
 }

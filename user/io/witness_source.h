@@ -3,17 +3,16 @@
  * The real sources behind struct witness_io: /proc/iomem parsed once,
  * /proc/kpageflags read in preads of runs, and a ptwalk session of its
  * own for the re-checks.  What cannot be opened is said once in the
- * witness_report, never an error: the witnesses are extra evidence.
+ * witness_totals, never an error: the witnesses are extra evidence.
  */
 #ifndef PTCOMPARE_WITNESS_SOURCE_H
 #define PTCOMPARE_WITNESS_SOURCE_H
 
-#include <stdint.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
-#include "parse/iomem.h"
-#include "report/report_witness.h"
 #include "engine/witness.h"
+#include "parse/iomem.h"
 
 struct witness_source {
 	pid_t pid;
@@ -27,12 +26,13 @@ struct witness_source {
 };
 
 /*
- * Opens everything; notes in rep what is missing, and points rep->iomem
- * at the parsed names.  0, or the -errno of opening the ptwalk session
+ * Opens everything; notes in totals what is missing, and points
+ * totals->iomem at the parsed names.  0, or the -errno of opening the ptwalk session
  * under debugfs (the caller has opened that file before: it diagnoses).
  */
 int witness_source_open(struct witness_source *s, const char *debugfs,
-			pid_t pid, bool kpageflags, struct witness_report *rep);
+			pid_t pid, bool kpageflags,
+			struct witness_totals *totals);
 void witness_source_close(struct witness_source *s);
 
 /* Connects io to s (which must outlive io). */

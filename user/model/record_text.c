@@ -2,9 +2,9 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include "module/ptwalk_names.h"
 #include "model/record_text.h"
-#include "io/ptwalk_client.h"
+#include "module/ptwalk_names.h"
+#include "parse/record.h"
 
 /* snprintf that keeps len within size and tells how far it got. */
 static size_t append(char *buf, size_t size, size_t len, const char *fmt,

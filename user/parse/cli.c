@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/defaults.h"
 #include "parse/cli.h"
-#include "io/ptwalk_client.h"
 
 #define PAGE_MASK_4K 0xfffULL
 

@@ -21,13 +21,17 @@ static const struct report_ops *ops(const struct report *r)
 	return r->fmt == REPORT_JSON ? &report_json_ops : &report_text_ops;
 }
 
-void report_range(const struct verdict_range *vr, void *arg)
+void report_add_witnesses(struct report *r, const struct witness_totals *w,
+			  FILE *physical)
 {
-	struct report *r = arg;
+	r->witness = w;
+	r->physical = physical;
+}
 
-	ops(r)->range(r, vr);
-	if (r->dma)
-		dma_add_range(&r->dma->view, vr);
+void report_range(struct report *r, const struct verdict_range *vr,
+		  const struct witness_note *note)
+{
+	ops(r)->range(r, vr, note);
 }
 
 void report_vma(struct report *r, const struct maps_entry *m, uint64_t start,
@@ -40,9 +44,6 @@ void report_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 		}
 		r->huge |= sum->huge;
 		r->rereads += sum->rereads;
-		if (r->dma)
-			dma_add_vma(&r->dma->view, (end - start) >> DMA_PAGE_SHIFT,
-				    sum->vm_flags, sum->have_vm_flags);
 	}
 	ops(r)->vma(r, m, start, end, sum, examined);
 	r->nr_vmas++;
@@ -78,11 +79,8 @@ int report_finish(struct report *r, const struct report_target *t)
 
 	if (ferror(r->vmas) || ferror(r->ranges))
 		return -EIO;
-	if (r->dma) {
-		dma_finish(&r->dma->view);
-		if (ferror(r->dma->runs) || ferror(r->dma->holes))
-			return -EIO;
-	}
+	if (r->dma && (ferror(r->dma->runs) || ferror(r->dma->holes)))
+		return -EIO;
 	ops(r)->head(r, t);
 	err = copy_spool(r->vmas, r->out);
 	if (err)

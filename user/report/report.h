@@ -2,9 +2,12 @@
 /*
  * ptcompare's output, human or JSON.  Results arrive while the scan runs
  * (ranges as they are merged, a VMA once it is done) but the document puts
- * the totals first, so the parts are spooled to two temporary files and
+ * the totals first, so the parts are spooled to temporary files and
  * assembled at the end: memory stays constant however large the process.
- * Everything is written to the FILE streams given: no other I/O.
+ * Everything is written to the FILE streams given: no other I/O.  What a
+ * writer prints comes in as its arguments: the range and what the
+ * witnesses noted about it, the VMA and its counts; the sections after the
+ * findings (witnesses, DMA view) are attached before the scan.
  */
 #ifndef PTCOMPARE_REPORT_H
 #define PTCOMPARE_REPORT_H
@@ -14,13 +17,13 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include "engine/compare.h"
+#include "engine/witness.h"
+#include "model/verdict.h"
 #include "parse/maps.h"
-#include "engine/ranges.h"
 
 enum report_format { REPORT_TEXT, REPORT_JSON };
 
 struct report_dma;
-struct witness_report;
 
 struct report_target {
 	pid_t pid;
@@ -40,7 +43,10 @@ struct report {
 	uint64_t rereads;
 	unsigned int huge;	/* HUGE_* over all VMAs */
 	struct report_dma *dma;	/* the DMA view (--range), or NULL */
-	struct witness_report *witness;	/* NULL: no witnesses (report_witness.h) */
+	/* the witnesses (report_add_witnesses), or NULL */
+	const struct witness_totals *witness;
+	FILE *physical;		/* text: spool of the "physical memory" lines */
+	uint64_t nr_physical;	/* lines spooled there */
 };
 
 /*
@@ -50,8 +56,17 @@ struct report {
 void report_init(struct report *r, enum report_format fmt, FILE *out,
 		 FILE *vmas, FILE *ranges);
 
-/* range_emit_fn for compare_range(): arg is the struct report. */
-void report_range(const struct verdict_range *vr, void *arg);
+/*
+ * Adds the witnesses' section: w is read at report_finish() (and for the
+ * physical names of each range), physical is the text report's spool of
+ * that section (NULL for JSON).
+ */
+void report_add_witnesses(struct report *r, const struct witness_totals *w,
+			  FILE *physical);
+
+/* One range, in address order; note: the witnesses', NULL without them. */
+void report_range(struct report *r, const struct verdict_range *vr,
+		  const struct witness_note *note);
 
 /*
  * A VMA is done: m as /proc/PID/maps gave it, [start, end) the part that

@@ -63,7 +63,7 @@ static void spool_run(const struct dma_run *run, void *arg)
 {
 	struct report_dma *rd = arg;
 
-	if (rd->report->fmt == REPORT_JSON)
+	if (rd->fmt == REPORT_JSON)
 		json_run(run, rd);
 	else
 		text_run(run, rd);
@@ -73,7 +73,7 @@ static void spool_hole(const struct dma_hole *h, void *arg)
 {
 	struct report_dma *rd = arg;
 
-	if (rd->report->fmt == REPORT_JSON) {
+	if (rd->fmt == REPORT_JSON) {
 		fprintf(rd->holes, "%s\n{\"start\":\"0x%" PRIx64 "\",\"pages\":%"
 			PRIu64 ",\"kind\":\"%s\"}", rd->nr_holes ? "," : "",
 			h->start, h->pages, dma_hole_kind_name(h->kind));
@@ -87,16 +87,18 @@ static void spool_hole(const struct dma_hole *h, void *arg)
 	rd->nr_holes++;
 }
 
-void report_dma_init(struct report_dma *rd, struct report *r, uint64_t start,
-		     uint64_t end, FILE *runs, FILE *holes)
+void report_dma_init(struct report_dma *rd, struct report *r,
+		     const struct dma_view *view, FILE *runs, FILE *holes)
 {
-	const struct dma_sink sink = {
-		.run = spool_run, .hole = spool_hole, .arg = rd,
-	};
-
-	*rd = (struct report_dma){ .report = r, .runs = runs, .holes = holes };
-	dma_init(&rd->view, start, end, &sink);
+	*rd = (struct report_dma){ .view = view, .fmt = r->fmt, .runs = runs,
+				   .holes = holes };
 	r->dma = rd;
+}
+
+struct dma_sink report_dma_sink(struct report_dma *rd)
+{
+	return (struct dma_sink){ .run = spool_run, .hole = spool_hole,
+				  .arg = rd };
 }
 
 static void copy(struct report_dma *rd, FILE *spool, FILE *out)
@@ -160,10 +162,10 @@ static void text_summary(FILE *f, const struct dma_view *d)
 void report_dma_text(struct report *r)
 {
 	struct report_dma *rd = r->dma;
-	const struct dma_totals *t = &rd->view.t;
+	const struct dma_totals *t = &rd->view->t;
 	FILE *f = r->out;
 
-	text_summary(f, &rd->view);
+	text_summary(f, rd->view);
 	if (t->runs) {
 		fprintf(f, "\n  %-14s %8s  %-12s %-15s %8s  %s\n", "VIRTUAL",
 			"PAGES", "PFN", "PHYS", "ALIGN", "4 GiB");
@@ -184,7 +186,7 @@ void report_dma_text(struct report *r)
 void report_dma_json(struct report *r)
 {
 	struct report_dma *rd = r->dma;
-	const struct dma_view *d = &rd->view;
+	const struct dma_view *d = rd->view;
 	const struct dma_totals *t = &d->t;
 	FILE *f = r->out;
 

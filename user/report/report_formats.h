@@ -6,8 +6,9 @@
 #include "report/report.h"
 
 struct report_ops {
-	/* spool one finished range / VMA */
-	void (*range)(struct report *r, const struct verdict_range *vr);
+	/* spool one finished range (with the witnesses' note) / VMA */
+	void (*range)(struct report *r, const struct verdict_range *vr,
+		      const struct witness_note *note);
 	void (*vma)(struct report *r, const struct maps_entry *m,
 		    uint64_t start, uint64_t end,
 		    const struct compare_summary *sum, bool examined);

@@ -21,7 +21,8 @@ static void class_counts(FILE *f, const uint64_t pages[NR_CLASSES])
 	fputc('}', f);
 }
 
-static void json_range(struct report *r, const struct verdict_range *vr)
+static void json_range(struct report *r, const struct verdict_range *vr,
+		       const struct witness_note *note)
 {
 	FILE *f = r->ranges;
 
@@ -36,7 +37,7 @@ static void json_range(struct report *r, const struct verdict_range *vr)
 	json_hex_or_null(f, vr->walk_pfn, NO_PFN);
 	fputs(",\"pagemap_pfn\":", f);
 	json_hex_or_null(f, vr->pagemap_pfn, NO_PFN);
-	report_witness_json_range(r, vr);
+	report_witness_json_range(r, note);
 	fputc('}', f);
 	r->nr_ranges++;
 }

@@ -4,8 +4,8 @@
  * neither match nor not_present), what each finding means, verdict.
  */
 #include <inttypes.h>
-#include "module/ptwalk_names.h"
 #include "model/record_text.h"
+#include "module/ptwalk_names.h"
 #include "report/report_dma.h"
 #include "report/report_formats.h"
 #include "report/report_witness.h"
@@ -63,11 +63,12 @@ static void describe_pagemap(char *buf, size_t size,
 		snprintf(buf, size, "hole");
 }
 
-static void text_range(struct report *r, const struct verdict_range *vr)
+static void text_range(struct report *r, const struct verdict_range *vr,
+		       const struct witness_note *note)
 {
 	char walk[96], pm[96];
 
-	report_witness_text_range(r, vr);
+	report_witness_text_range(r, vr, note);
 	if (vr->cls == CLASS_MATCH || vr->cls == CLASS_NOT_PRESENT ||
 	    vr->cls == CLASS_PFN_ZEROED)
 		return;

@@ -6,21 +6,16 @@
  * optional keys on range objects and a "witnesses" object at the end.
  */
 #include <inttypes.h>
+#include "engine/kpageflags.h"
+#include "engine/witness.h"
 #include "module/ptwalk_names.h"
 #include "report/json.h"
-#include "engine/kpageflags.h"
 #include "report/report.h"
 #include "report/report_witness.h"
-#include "engine/witness.h"
 
 #define PAGE_SHIFT_4K	12
 
-static const struct witness_note *current(const struct report *r)
-{
-	return r->witness ? r->witness->cur : NULL;
-}
-
-static const char *phys_name(const struct witness_report *w,
+static const char *phys_name(const struct witness_totals *w,
 			     const struct witness_note *n, char *buf,
 			     size_t size)
 {
@@ -31,45 +26,47 @@ static const char *phys_name(const struct witness_report *w,
 	return iomem_path(w->iomem, n->iomem, buf, size);
 }
 
-void report_witness_text_range(struct report *r, const struct verdict_range *vr)
+void report_witness_text_range(struct report *r, const struct verdict_range *vr,
+			       const struct witness_note *n)
 {
-	const struct witness_note *n = current(r);
-	struct witness_report *w = r->witness;
+	const struct witness_totals *w = r->witness;
+	FILE *f = r->physical;
 	char name[256], kpf[256];
 
-	if (!n || (!n->named && !n->bad_pages))
+	if (!w || !n || (!n->named && !n->bad_pages))
 		return;
-	fprintf(w->spool, "  0x%012" PRIx64 " %6" PRIu64 " page%s  %-4s pfn 0x%-9" PRIx64 " %s, %s",
+	fprintf(f, "  0x%012" PRIx64 " %6" PRIu64 " page%s  %-4s pfn 0x%-9" PRIx64 " %s, %s",
 		vr->start, vr->pages, vr->pages == 1 ? " " : "s",
 		ptwalk_level_name(vr->level), vr->walk_pfn,
 		phys_name(w, n, name, sizeof(name)),
 		n->struct_page ? "struct page" : "no struct page");
 	if (n->checked)
-		fprintf(w->spool, "; kpageflags: %s", n->kpf_union ?
+		fprintf(f, "; kpageflags: %s", n->kpf_union ?
 			kpf_format(kpf, sizeof(kpf), n->kpf_union) : "none");
-	fputc('\n', w->spool);
+	fputc('\n', f);
 	if (n->bad_pages)
-		fprintf(w->spool,
+		fprintf(f,
 			"    CONTRADICTION on %" PRIu64 " page%s, first 0x%" PRIx64 " (pfn 0x%" PRIx64 ", kpageflags %s): %s\n",
 			n->bad_pages, n->bad_pages == 1 ? "" : "s",
 			n->bad_addr, n->bad_pfn,
 			kpf_format(kpf, sizeof(kpf), n->bad_kpf),
 			kpf_rule_text(kpf_first_rule(n->bad_rules)));
-	w->named++;
+	r->nr_physical++;
 }
 
 void report_witness_text_tail(struct report *r)
 {
-	struct witness_report *w = r->witness;
+	const struct witness_totals *w = r->witness;
 	char buf[65536];
 	size_t got;
 
 	if (!w)
 		return;
 	fprintf(r->out, "\nphysical memory (pfnmap_hidden and huge ranges: /proc/iomem name, struct page, /proc/kpageflags)%s\n",
-		w->named ? ":" : ": none");
-	if (w->spool && !fflush(w->spool) && !fseek(w->spool, 0, SEEK_SET))
-		while ((got = fread(buf, 1, sizeof(buf), w->spool)) > 0)
+		r->nr_physical ? ":" : ": none");
+	if (r->physical && !fflush(r->physical) &&
+	    !fseek(r->physical, 0, SEEK_SET))
+		while ((got = fread(buf, 1, sizeof(buf), r->physical)) > 0)
 			fwrite(buf, 1, got, r->out);
 	if (w->iomem_note[0])
 		fprintf(r->out, "  note: %s\n", w->iomem_note);
@@ -103,16 +100,14 @@ static void json_kpf(FILE *f, uint64_t flags)
 	fputc(']', f);
 }
 
-void report_witness_json_range(struct report *r, const struct verdict_range *vr)
+void report_witness_json_range(struct report *r, const struct witness_note *n)
 {
-	const struct witness_note *n = current(r);
-	const struct witness_report *w = r->witness;
+	const struct witness_totals *w = r->witness;
 	FILE *f = r->ranges;
 	char name[256];
 	unsigned int k = 0;
 
-	(void)vr;
-	if (!n)
+	if (!w || !n)
 		return;
 	if (n->named) {
 		fputs(",\"iomem\":", f);
@@ -146,7 +141,7 @@ void report_witness_json_range(struct report *r, const struct verdict_range *vr)
 
 void report_witness_json_tail(struct report *r)
 {
-	const struct witness_report *w = r->witness;
+	const struct witness_totals *w = r->witness;
 	FILE *f = r->out;
 
 	if (!w)
