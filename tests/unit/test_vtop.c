@@ -13,6 +13,8 @@
 #include "engine/compare.h"
 #include "parse/pagemap.h"
 #include "engine/vtop.h"
+#include "report/diagnose.h"
+#include "report/vtop_print.h"
 
 #define THP_BASE	0x7f18ff000000ULL
 #define THP_ADDR	(THP_BASE + 0x12345)

@@ -14,9 +14,12 @@
 #include "cmd/vtop_run.h"
 #include "engine/vtop.h"
 #include "io/module_state.h"
+#include "io/proc_read.h"
 #include "io/ptwalk_client.h"
 #include "io/source.h"
+#include "model/page.h"
 #include "report/diagnose.h"
+#include "report/vtop_print.h"
 
 /* vtop: one ptwalk session and pagemap, for one address. */
 struct vtop_source {
@@ -28,11 +31,12 @@ struct vtop_source {
 static int vtop_read_pagemap(void *ctx, uint64_t addr, uint64_t *raw)
 {
 	struct vtop_source *src = ctx;
-	ssize_t n = pread(src->pagemap_fd, raw, sizeof(*raw),
-			  (off_t)(addr >> 12) * (off_t)sizeof(*raw));
+	ssize_t n = proc_pread(src->pagemap_fd, raw, sizeof(*raw),
+			       (off_t)(addr >> PAGE_SHIFT_4K) *
+			       (off_t)sizeof(*raw), NULL);
 
 	if (n < 0)
-		return -errno;
+		return (int)n;
 	/* pagemap reads nothing once the process has no mm left */
 	return n == sizeof(*raw) ? 0 : -ESRCH;
 }

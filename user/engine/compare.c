@@ -3,9 +3,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include "engine/compare.h"
+#include "model/page.h"
 #include "parse/record.h"
 
-#define PAGE_4K		4096ULL
 #define STREAM_RECS	256	/* records buffered per ptwalk stream */
 
 /* A ptwalk query read in order, a buffer of records at a time. */
@@ -228,21 +228,21 @@ static int scan_batch(struct compare_engine *e, uint64_t addr, size_t n,
 	e->nr_segs = 0;
 	*differs = false;
 	while (i < n) {
-		uint64_t a = addr + i * PAGE_4K;
+		uint64_t a = addr + i * PAGE_SIZE_4K;
 		const struct ptwalk_record *r = stream_at(e, s, a, &err);
 		size_t rec_end;
 
 		if (!r)
 			return err;
 		observe_record(sum, r, &last_start);
-		rec_end = (ptwalk_record_end(r) - addr) / PAGE_4K;
+		rec_end = (ptwalk_record_end(r) - addr) / PAGE_SIZE_4K;
 		if (rec_end > n)
 			rec_end = n;
 		while (i < rec_end) {
 			struct page_verdict *v = &e->v[e->nr_segs];
 			size_t len;
 
-			fill_verdict(v, r, addr + i * PAGE_4K, e->pm[i]);
+			fill_verdict(v, r, addr + i * PAGE_SIZE_4K, e->pm[i]);
 			len = segment_length(e->pm, i, rec_end, v);
 			e->seg_pages[e->nr_segs++] = (uint32_t)len;
 			*differs |= v->cls == CLASS_MISMATCH;
@@ -257,7 +257,7 @@ static void verdict_at(struct page_verdict *out, const struct page_verdict *v,
 		       uint64_t k)
 {
 	*out = *v;
-	out->addr += k * PAGE_4K;
+	out->addr += k * PAGE_SIZE_4K;
 	if (out->walk_pfn != NO_PFN)
 		out->walk_pfn += k;
 	if (out->pagemap_pfn != NO_PFN)
@@ -310,24 +310,24 @@ static int reread_span(struct compare_engine *e, uint64_t addr, size_t lo,
 		       size_t hi)
 {
 	struct record_stream *s = &e->streams[COMPARE_REREAD];
-	uint64_t first = addr + lo * PAGE_4K;
+	uint64_t first = addr + lo * PAGE_SIZE_4K;
 	int err;
 
 	err = e->io->read_pagemap(e->io->ctx, first, hi - lo, e->pm + lo);
 	if (!err)
-		err = stream_start(e, s, first, addr + hi * PAGE_4K);
+		err = stream_start(e, s, first, addr + hi * PAGE_SIZE_4K);
 	if (err)
 		return err;
 	for (size_t i = lo; i < hi; i++) {
 		struct page_verdict again;
 		const struct ptwalk_record *r;
 
-		r = stream_at(e, s, addr + i * PAGE_4K, &err);
+		r = stream_at(e, s, addr + i * PAGE_SIZE_4K, &err);
 		if (!r)
 			return err;
 		if (!e->pending[i])
 			continue;
-		fill_verdict(&again, r, addr + i * PAGE_4K, e->pm[i]);
+		fill_verdict(&again, r, addr + i * PAGE_SIZE_4K, e->pm[i]);
 		again.cls = classify_reread(CLASS_MISMATCH, again.cls);
 		e->v[i] = again;
 		e->pending[i] = again.cls == CLASS_MISMATCH;
@@ -365,7 +365,7 @@ int compare_range(struct compare_engine *e, uint64_t start, uint64_t end,
 	range_merger_init(&m, emit, arg);
 	err = stream_start(e, &e->streams[COMPARE_SCAN], start, end);
 	for (addr = start; !err && addr < end;) {
-		size_t n = (end - addr) / PAGE_4K;
+		size_t n = (end - addr) / PAGE_SIZE_4K;
 		bool differs;
 
 		if (n > e->batch)
@@ -381,7 +381,7 @@ int compare_range(struct compare_engine *e, uint64_t start, uint64_t end,
 						      e->seg_pages[s]);
 			}
 		}
-		addr += n * PAGE_4K;
+		addr += n * PAGE_SIZE_4K;
 	}
 	/* After an error the range is abandoned: no partial range either. */
 	if (!err)

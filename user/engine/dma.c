@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "engine/dma.h"
+#include "model/page.h"
 #include "module/ptwalk_abi.h"
-
-#define PAGE_4K (1ULL << DMA_PAGE_SHIFT)
 
 void dma_init(struct dma_view *d, uint64_t start, uint64_t end,
 	      const struct dma_sink *sink)
@@ -20,23 +19,23 @@ uint64_t dma_align(uint64_t phys)
 
 static uint64_t run_phys_end(const struct dma_run *r)
 {
-	return (r->pfn + r->pages) << DMA_PAGE_SHIFT;
+	return (r->pfn + r->pages) << PAGE_SHIFT_4K;
 }
 
 bool dma_run_crosses_4g(const struct dma_run *r)
 {
-	return (r->pfn << DMA_PAGE_SHIFT) < DMA_4G && run_phys_end(r) > DMA_4G;
+	return (r->pfn << PAGE_SHIFT_4K) < DMA_4G && run_phys_end(r) > DMA_4G;
 }
 
 bool dma_run_above_4g(const struct dma_run *r)
 {
-	return (r->pfn << DMA_PAGE_SHIFT) >= DMA_4G;
+	return (r->pfn << PAGE_SHIFT_4K) >= DMA_4G;
 }
 
 static void flush_run(struct dma_view *d)
 {
 	const struct dma_run *r = &d->run;
-	uint64_t first_high = DMA_4G >> DMA_PAGE_SHIFT, align;
+	uint64_t first_high = DMA_4G >> PAGE_SHIFT_4K, align;
 	struct dma_totals *t = &d->t;
 
 	if (!d->have_run)
@@ -45,7 +44,7 @@ static void flush_run(struct dma_view *d)
 	t->runs++;
 	if (r->pages > t->largest_run)
 		t->largest_run = r->pages;
-	align = dma_align(r->pfn << DMA_PAGE_SHIFT);
+	align = dma_align(r->pfn << PAGE_SHIFT_4K);
 	if (!t->min_align || align < t->min_align)
 		t->min_align = align;
 	if (dma_run_crosses_4g(r))
@@ -74,7 +73,7 @@ static void add_frames(struct dma_view *d, uint64_t vstart, uint64_t pages,
 
 	flush_hole(d);
 	d->t.frame_pages += pages;
-	if (d->have_run && vstart == r->start + (r->pages << DMA_PAGE_SHIFT) &&
+	if (d->have_run && vstart == r->start + (r->pages << PAGE_SHIFT_4K) &&
 	    pfn == r->pfn + r->pages) {
 		r->pages += pages;
 		return;
@@ -92,7 +91,7 @@ static void add_hole(struct dma_view *d, uint64_t vstart, uint64_t pages,
 	flush_run(d);
 	d->t.hole_pages[kind] += pages;
 	if (d->have_hole && h->kind == kind &&
-	    vstart == h->start + (h->pages << DMA_PAGE_SHIFT)) {
+	    vstart == h->start + (h->pages << PAGE_SHIFT_4K)) {
 		h->pages += pages;
 		return;
 	}
@@ -104,25 +103,25 @@ static void add_hole(struct dma_view *d, uint64_t vstart, uint64_t pages,
 void dma_add(struct dma_view *d, uint64_t vstart, uint64_t pages, uint64_t pfn,
 	     enum dma_hole_kind kind)
 {
-	uint64_t end = vstart + (pages << DMA_PAGE_SHIFT);
+	uint64_t end = vstart + (pages << PAGE_SHIFT_4K);
 
 	if (end > d->end)
 		end = d->end;
 	/* what lies before d->next was accounted already */
 	if (vstart < d->next) {
 		if (pfn != NO_PFN)
-			pfn += (d->next - vstart) >> DMA_PAGE_SHIFT;
+			pfn += (d->next - vstart) >> PAGE_SHIFT_4K;
 		vstart = d->next;
 	}
 	if (vstart >= end)
 		return;
 	if (vstart > d->next) {
-		uint64_t gap = (vstart - d->next) >> DMA_PAGE_SHIFT;
+		uint64_t gap = (vstart - d->next) >> PAGE_SHIFT_4K;
 
 		add_hole(d, d->next, gap, DMA_HOLE_UNMAPPED);
 		d->t.pages += gap;
 	}
-	pages = (end - vstart) >> DMA_PAGE_SHIFT;
+	pages = (end - vstart) >> PAGE_SHIFT_4K;
 	if (pfn == NO_PFN)
 		add_hole(d, vstart, pages, kind);
 	else
@@ -164,7 +163,7 @@ void dma_add_vma(struct dma_view *d, uint64_t pages, uint64_t vm_flags,
 void dma_finish(struct dma_view *d)
 {
 	if (d->next < d->end) {
-		uint64_t gap = (d->end - d->next) >> DMA_PAGE_SHIFT;
+		uint64_t gap = (d->end - d->next) >> PAGE_SHIFT_4K;
 
 		add_hole(d, d->next, gap, DMA_HOLE_UNMAPPED);
 		d->t.pages += gap;

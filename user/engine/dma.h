@@ -17,7 +17,6 @@
 #include <stdint.h>
 #include "model/verdict.h"
 
-#define DMA_PAGE_SHIFT	12
 #define DMA_ALIGN_CAP	(1ULL << 30)	/* alignment beyond 1 GiB is not told */
 #define DMA_4G		(1ULL << 32)	/* end of 32-bit DMA's reach */
 

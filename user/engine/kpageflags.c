@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "engine/kpageflags.h"
+#include "model/flag_names.h"
 #include "module/ptwalk_abi.h"
 
 const char *kpf_bit_name(unsigned int b)
@@ -63,23 +64,7 @@ const char *kpf_bit_name(unsigned int b)
 
 char *kpf_format(char *buf, size_t size, uint64_t flags)
 {
-	size_t used = 0;
-
-	if (!size)
-		return buf;
-	buf[0] = '\0';
-	for (unsigned int b = 0; b < 64 && used < size; b++) {
-		const char *name = kpf_bit_name(b);
-		int n;
-
-		if (!(flags & KPF_SHOWN & 1ULL << b) || !name)
-			continue;
-		n = snprintf(buf + used, size - used, "%s%s", used ? "," : "",
-			     name);
-		if (n < 0)
-			break;
-		used += (size_t)n;
-	}
+	flag_names_join(buf, size, flags & KPF_SHOWN, kpf_bit_name, "");
 	return buf;
 }
 

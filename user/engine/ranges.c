@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "engine/ranges.h"
-
-#define PAGE_SIZE_4K 4096ULL
+#include "model/page.h"
 
 void range_merger_init(struct range_merger *m, range_emit_fn emit, void *arg)
 {

@@ -2,18 +2,18 @@
 /*
  * ptcompare PID ADDR: one address translated level by level by ptwalk,
  * beside pagemap's entry for its page, and the verdict on the two.  Pure:
- * both sources come through struct vtop_io, output goes to a FILE*.
+ * both sources come through struct vtop_io; report/vtop_print.h writes
+ * the result.
  */
 #ifndef PTCOMPARE_VTOP_H
 #define PTCOMPARE_VTOP_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <sys/types.h>
-#include "engine/classify.h"
+#include "model/outcome.h"
+#include "model/page_class.h"
 #include "module/ptwalk_abi.h"
-#include "report/diagnose.h"
 
 struct vtop_io {
 	/* pagemap's raw entry for the page holding addr: 0 or -errno */
@@ -64,18 +64,7 @@ bool vtop_vma_from_line(char *line, uint64_t addr, struct vtop_vma *vma);
 /* Bytes mapped by the leaf of level (enum ptwalk_level); 0 for none. */
 uint64_t vtop_leaf_size(unsigned int level);
 
-void vtop_print_text(FILE *f, const struct vtop_view *v);
-void vtop_print_json(FILE *f, const struct vtop_view *v);
-
 /* EXIT_MISMATCH for a mismatch that survived the re-reads, else EXIT_OK. */
 enum exit_status vtop_exit_status(const struct vtop_view *v);
-
-/*
- * For a failed vtop query of addr in pid (errno from ptwalk): EINVAL means
- * a ptwalk.ko that predates vtop, ERANGE an address above the task size;
- * the rest as diagnose_query().
- */
-enum failure vtop_diagnose(int err, pid_t pid, uint64_t addr, char *msg,
-			   size_t size);
 
 #endif /* PTCOMPARE_VTOP_H */

@@ -16,11 +16,10 @@
 #include "engine/classify.h"
 #include "engine/kpageflags.h"
 #include "engine/witness.h"
+#include "model/page.h"
 #include "module/ptwalk_abi.h"
 #include "parse/record.h"
 
-#define PAGE_4K		4096ULL
-#define PAGE_SHIFT_4K	12
 #define RECHECK_RECS	64
 
 struct kpf_run {
@@ -103,9 +102,9 @@ static bool frame_in_ram(const struct witness *w, uint64_t pfn)
 static bool leaf_head(uint8_t level, uint64_t addr)
 {
 	if (level == PTWALK_LEVEL_PMD)
-		return !(addr & ((PAGE_4K << 9) - 1));
+		return !(addr & ((PAGE_SIZE_4K << 9) - 1));
 	if (level == PTWALK_LEVEL_PUD)
-		return !(addr & ((PAGE_4K << 18) - 1));
+		return !(addr & ((PAGE_SIZE_4K << 18) - 1));
 	return false;
 }
 
@@ -189,7 +188,7 @@ static void judge_run(struct witness *w, struct kpf_run *r, uint64_t base,
 
 	for (; r->done < r->n && r->pfn + r->done < to; r->done++) {
 		uint64_t pfn = r->pfn + r->done;
-		uint64_t addr = vr->start + r->done * PAGE_4K;
+		uint64_t addr = vr->start + r->done * PAGE_SIZE_4K;
 
 		if (pfn - base >= got)
 			continue;	/* beyond what kpageflags describes */
@@ -268,7 +267,7 @@ static int recheck_span(struct witness *w, uint64_t start, uint64_t end,
 				continue;
 			while (a < stop) {
 				uint64_t pfn = ptwalk_pfn_at(r, a);
-				size_t cnt = (size_t)((stop - a) / PAGE_4K);
+				size_t cnt = (size_t)((stop - a) / PAGE_SIZE_4K);
 				ssize_t got;
 
 				if (cnt > WITNESS_KPF_WINDOW)
@@ -281,13 +280,14 @@ static int recheck_span(struct witness *w, uint64_t start, uint64_t end,
 				}
 				e.system_ram = frame_in_ram(w, pfn);
 				for (ssize_t j = 0; j < got; j++) {
-					uint64_t pa = a + (uint64_t)j * PAGE_4K;
+					uint64_t pa = a + (uint64_t)j *
+							   PAGE_SIZE_4K;
 
 					e.leaf_head = leaf_head(r->level, pa);
 					judge(again, bad_last, &e, pa,
 					      pfn + (uint64_t)j, w->kpf[j]);
 				}
-				a += cnt * PAGE_4K;
+				a += cnt * PAGE_SIZE_4K;
 			}
 		}
 	}
@@ -305,7 +305,8 @@ static int recheck(struct witness *w, size_t i)
 		struct witness_note again = { 0 };
 		uint64_t last = 0;
 		int err = recheck_span(w, note->bad_addr,
-				       w->bad_last[i] + PAGE_4K, &again, &last);
+				       w->bad_last[i] + PAGE_SIZE_4K, &again,
+				       &last);
 
 		if (err)
 			return err;

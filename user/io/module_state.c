@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <libkmod.h>
+#include <stddef.h>
 #include "io/module_state.h"
 
 struct kmod_api {

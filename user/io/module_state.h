@@ -4,7 +4,7 @@
 #define PTCOMPARE_MODULE_STATE_H
 
 #include <stdbool.h>
-#include "report/diagnose.h"
+#include "model/outcome.h"
 
 /* The library opened at run time (package libkmod2). */
 #define LIBKMOD_SONAME "libkmod.so.2"

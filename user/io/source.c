@@ -6,10 +6,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "io/proc_read.h"
 #include "io/ptwalk_client.h"
 #include "io/source.h"
-
-#define PAGE_SHIFT_4K	12
+#include "model/page.h"
 
 uint64_t monotonic_ns(void)
 {
@@ -22,29 +22,18 @@ uint64_t monotonic_ns(void)
 static int read_pagemap(void *ctx, uint64_t addr, size_t n, uint64_t *out)
 {
 	struct proc_source *src = ctx;
-	size_t want = n * sizeof(*out), got = 0;
+	size_t want = n * sizeof(*out);
 	off_t off = (off_t)(addr >> PAGE_SHIFT_4K) * (off_t)sizeof(*out);
+	struct read_count count = { 0 };
 	uint64_t t0 = monotonic_ns();
-	int err = 0;
+	ssize_t got = proc_pread(src->pagemap_fd, out, want, off, &count);
 
-	while (!err && got < want) {
-		ssize_t r = pread(src->pagemap_fd, (char *)out + got,
-				  want - got, off + (off_t)got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			err = -errno;
-		} else if (r == 0) {
-			/* pagemap reads nothing once the process has no mm left */
-			err = -ESRCH;
-		} else {
-			got += (size_t)r;
-			src->pagemap_bytes += (uint64_t)r;
-		}
-	}
+	src->pagemap_bytes += count.bytes;
 	src->pagemap_ns += monotonic_ns() - t0;
-	return err;
+	if (got < 0)
+		return (int)got;
+	/* pagemap reads nothing once the process has no mm left */
+	return (size_t)got == want ? 0 : -ESRCH;
 }
 
 static int walk_query(void *ctx, enum compare_stream s, uint64_t start,
@@ -90,7 +79,7 @@ bool proc_alive(pid_t pid)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = proc_pread(fd, buf, sizeof(buf) - 1, 0, NULL);
 	close(fd);
 	if (n <= 0)
 		return false;
@@ -130,7 +119,7 @@ void proc_comm(pid_t pid, char *buf, size_t size)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	n = read(fd, buf, size - 1);
+	n = proc_pread(fd, buf, size - 1, 0, NULL);
 	close(fd);
 	if (n <= 0) {
 		buf[0] = '\0';

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "io/proc_read.h"
 #include "io/ptwalk_client.h"
 #include "io/source.h"
 #include "io/witness_source.h"
@@ -90,28 +91,16 @@ void witness_source_close(struct witness_source *s)
 static ssize_t read_kpf(void *ctx, uint64_t pfn, size_t n, uint64_t *out)
 {
 	struct witness_source *s = ctx;
-	size_t want = n * sizeof(*out), got = 0;
 	off_t off = (off_t)(pfn * sizeof(*out));
+	struct read_count count = { 0 };
 	uint64_t t0 = monotonic_ns();
+	/* short beyond the last frame the kernel describes */
+	ssize_t got = proc_pread(s->kpf_fd, out, n * sizeof(*out), off, &count);
 
-	while (got < want) {
-		ssize_t r = pread(s->kpf_fd, (char *)out + got, want - got,
-				  off + (off_t)got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			s->kpf_ns += monotonic_ns() - t0;
-			return -errno;
-		}
-		s->kpf_reads++;
-		s->kpf_bytes += (uint64_t)r;
-		if (r == 0)
-			break;	/* beyond the last frame the kernel describes */
-		got += (size_t)r;
-	}
+	s->kpf_reads += count.calls;
+	s->kpf_bytes += count.bytes;
 	s->kpf_ns += monotonic_ns() - t0;
-	return (ssize_t)(got / sizeof(*out));
+	return got < 0 ? got : got / (ssize_t)sizeof(*out);
 }
 
 static int walk_query(void *ctx, uint64_t start, uint64_t end)

@@ -2,7 +2,8 @@
 /*
  * The classes of a page: what ptwalk found in the page tables against
  * what /proc/PID/pagemap reported, after re-reads.  engine/classify.c
- * decides them; the names here are the ones every output uses.
+ * decides them; the table behind page_class_info() is the one place that
+ * words them, for every output and for the documentation.
  */
 #ifndef PTCOMPARE_MODEL_PAGE_CLASS_H
 #define PTCOMPARE_MODEL_PAGE_CLASS_H
@@ -17,6 +18,28 @@ enum page_class {
 	CLASS_MISMATCH,		/* a difference that survives re-reading */
 	NR_CLASSES,
 };
+
+struct page_class_info {
+	/* "pfnmap_hidden": JSON keys and values, findings, the verdict */
+	const char *name;
+	/* the head of its column in the text report's VMA table */
+	const char *column;
+	/* vtop: what the class says about the one page translated */
+	const char *page;
+	/*
+	 * The text report, once if the class was seen: why it is, or is not,
+	 * a problem; NULL when there is nothing to say.
+	 */
+	const char *note;
+	/*
+	 * The reference: the man page's CLASSES section and the docs' class
+	 * table say this (tests/layout/class-docs.sh checks them).
+	 */
+	const char *doc;
+};
+
+/* The class's entry of the table; NULL beyond the classes. */
+const struct page_class_info *page_class_info(enum page_class c);
 
 /* "match", "not_present", ...; "?" beyond the classes. */
 const char *page_class_name(enum page_class c);

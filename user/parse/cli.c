@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/defaults.h"
+#include "model/page.h"
 #include "parse/cli.h"
-
-#define PAGE_MASK_4K 0xfffULL
 
 static bool parse_hex(const char *s, uint64_t *out)
 {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include "report/diagnose.h"
@@ -115,4 +116,22 @@ enum failure diagnose_scan(int err, pid_t pid, int alive, char *msg,
 	snprintf(msg, size, "scan of process %d failed: %s", (int)pid,
 		 strerror(err));
 	return FAIL_INTERNAL;
+}
+
+enum failure vtop_diagnose(int err, pid_t pid, uint64_t addr, char *msg,
+			   size_t size)
+{
+	switch (err) {
+	case EINVAL:
+		snprintf(msg, size,
+			 "ptwalk.ko too old for vtop (it refused the request): rebuild and reload it ('rmmod ptwalk; insmod ptwalk.ko')");
+		return FAIL_INTERNAL;
+	case ERANGE:
+		snprintf(msg, size,
+			 "address 0x%" PRIx64 " is outside the user address space of process %d (at or above its task size): give a user address",
+			 addr, (int)pid);
+		return FAIL_USAGE;
+	default:
+		return diagnose_query(err, pid, msg, size);
+	}
 }

@@ -1,40 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What a failure means for the user: one line saying what happened and
- * what to do, and the kind of failure.  Pure: the facts (errno, module
- * state) are gathered by the caller.
- *
- * ptcompare exits 0 when every page is explained, 1 when a mismatch
- * remains, and 2 for every usage or environment failure below; the
- * message names which one.
+ * what to do, and the kind of failure (model/outcome.h).  Pure: the facts
+ * (errno, module state) are gathered by the caller.
  */
 #ifndef PTCOMPARE_DIAGNOSE_H
 #define PTCOMPARE_DIAGNOSE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
-
-enum exit_status {
-	EXIT_OK = 0,
-	EXIT_MISMATCH = 1,	/* an unexplained difference remains */
-	EXIT_ERROR = 2,		/* usage or environment error */
-};
-
-enum failure {
-	FAIL_USAGE,		/* bad command line */
-	FAIL_NO_MODULE,		/* ptwalk not loaded, or debugfs missing */
-	FAIL_PRIVILEGE,		/* not root / no CAP_SYS_ADMIN */
-	FAIL_NO_TARGET,		/* no such pid */
-	FAIL_EXITED,		/* the process exited during the scan */
-	FAIL_NO_MM,		/* kernel thread or zombie: nothing to walk */
-	FAIL_INTERNAL,		/* ABI mismatch, I/O error, out of memory */
-};
-
-enum module_state {
-	MODULE_STATE_UNKNOWN,	/* libkmod could not tell */
-	MODULE_NOT_LOADED,
-	MODULE_LOADED,
-};
+#include "model/outcome.h"
 
 /* For a failed open of the ptwalk debugfs file. */
 enum failure diagnose_open(int err, enum module_state state,
@@ -52,6 +28,14 @@ enum failure diagnose_proc_open(int err, pid_t pid, const char *file,
  * exists (a vanished process turns ESRCH and short reads into FAIL_EXITED).
  */
 enum failure diagnose_scan(int err, pid_t pid, int alive, char *msg,
+			   size_t size);
+
+/*
+ * For a failed vtop query of addr in pid (errno from ptwalk): EINVAL means
+ * a ptwalk.ko that predates vtop, ERANGE an address above the task size;
+ * the rest as diagnose_query().
+ */
+enum failure vtop_diagnose(int err, pid_t pid, uint64_t addr, char *msg,
 			   size_t size);
 
 #endif /* PTCOMPARE_DIAGNOSE_H */

@@ -65,3 +65,19 @@ void json_hex_or_null(FILE *f, uint64_t v, uint64_t none)
 	else
 		fprintf(f, "\"0x%" PRIx64 "\"", v);
 }
+
+void json_flag_names(FILE *f, uint64_t bits, bit_name_fn name)
+{
+	unsigned int bit = 0;
+	const char *n;
+	bool first = true;
+
+	fputc('[', f);
+	while ((n = flag_names_next(bits, name, &bit))) {
+		if (!first)
+			fputc(',', f);
+		json_string(f, n);
+		first = false;
+	}
+	fputc(']', f);
+}

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The few JSON writers ptcompare needs: strings, hex numbers, null. */
+/* The few JSON writers ptcompare needs: strings, hex numbers, null, flags. */
 #ifndef PTCOMPARE_JSON_H
 #define PTCOMPARE_JSON_H
 
 #include <stdint.h>
 #include <stdio.h>
+#include "model/flag_names.h"
 
 /*
  * Writes s as a JSON string.  Quotes, backslashes and control characters
@@ -16,5 +17,8 @@ void json_string(FILE *f, const char *s);
 
 /* "0x..." for a hex value, or null when v == none. */
 void json_hex_or_null(FILE *f, uint64_t v, uint64_t none);
+
+/* The names of the named bits of bits as an array: ["read","write"]. */
+void json_flag_names(FILE *f, uint64_t bits, bit_name_fn name);
 
 #endif /* PTCOMPARE_JSON_H */

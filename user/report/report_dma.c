@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include "model/page.h"
 #include "report/report_dma.h"
 #include "report/report_formats.h"
 
@@ -34,7 +35,7 @@ static const char *four_gib(const struct dma_run *run)
 
 static void text_run(const struct dma_run *run, struct report_dma *rd)
 {
-	uint64_t phys = run->pfn << DMA_PAGE_SHIFT;
+	uint64_t phys = run->pfn << PAGE_SHIFT_4K;
 	char align[32];
 
 	if (rd->nr_runs >= REPORT_DMA_TEXT_RUNS)
@@ -48,7 +49,7 @@ static void text_run(const struct dma_run *run, struct report_dma *rd)
 
 static void json_run(const struct dma_run *run, struct report_dma *rd)
 {
-	uint64_t phys = run->pfn << DMA_PAGE_SHIFT;
+	uint64_t phys = run->pfn << PAGE_SHIFT_4K;
 
 	fprintf(rd->runs, "%s\n{\"start\":\"0x%" PRIx64 "\",\"pages\":%" PRIu64
 		",\"pfn\":\"0x%" PRIx64 "\",\"phys\":\"0x%" PRIx64
@@ -115,13 +116,13 @@ static void text_summary(FILE *f, const struct dma_view *d)
 	char size[32], largest[32], align[32];
 	uint64_t holes = t->pages - t->frame_pages;
 
-	format_size(size, sizeof(size), t->pages << DMA_PAGE_SHIFT);
+	format_size(size, sizeof(size), t->pages << PAGE_SHIFT_4K);
 	fprintf(f, "\nDMA view of 0x%" PRIx64 "-0x%" PRIx64
 		" (%" PRIu64 " pages, %s), from ptwalk's frames:\n",
 		d->start, d->end, t->pages, size);
 	if (t->runs) {
 		format_size(largest, sizeof(largest),
-			    t->largest_run << DMA_PAGE_SHIFT);
+			    t->largest_run << PAGE_SHIFT_4K);
 		format_size(align, sizeof(align), t->min_align);
 		fprintf(f, "  runs: %" PRIu64 " physically contiguous run%s, largest %"
 			PRIu64 " page%s (%s), smallest alignment %s\n", t->runs,

@@ -46,26 +46,18 @@ static void json_vma(struct report *r, const struct maps_entry *m, uint64_t star
 	      uint64_t end, const struct compare_summary *sum, bool examined)
 {
 	FILE *f = r->vmas;
-	unsigned int bit, n = 0;
 
 	fprintf(f, "%s\n{\"start\":\"0x%" PRIx64 "\",\"end\":\"0x%" PRIx64
 		"\",\"perms\":", r->nr_vmas ? "," : "", m->start, m->end);
 	json_string(f, m->perms);
 	fputs(",\"name\":", f);
 	json_string(f, m->name);
-	fprintf(f, ",\"deleted\":%s,\"vm_flags\":[", m->deleted ? "true" : "false");
-	for (bit = 0; sum->have_vm_flags && bit < 64; bit++) {
-		const char *name = ptwalk_vm_flag_name(bit);
-
-		if ((sum->vm_flags >> bit & 1) && name)
-			fprintf(f, "%s\"%s\"", n++ ? "," : "", name);
-	}
-	fputs("],\"huge\":[", f);
-	for (bit = 0, n = 0; bit < NR_HUGE_KINDS; bit++)
-		if (sum->huge >> bit & 1)
-			fprintf(f, "%s\"%s\"", n++ ? "," : "",
-				huge_kind_name(bit));
-	fprintf(f, "],\"examined\":%s", examined ? "true" : "false");
+	fprintf(f, ",\"deleted\":%s,\"vm_flags\":", m->deleted ? "true" : "false");
+	json_flag_names(f, sum->have_vm_flags ? sum->vm_flags : 0,
+			ptwalk_vm_flag_name);
+	fputs(",\"huge\":", f);
+	json_flag_names(f, sum->huge, huge_kind_name);
+	fprintf(f, ",\"examined\":%s", examined ? "true" : "false");
 	if (examined) {
 		fprintf(f, ",\"examined_start\":\"0x%" PRIx64
 			"\",\"examined_end\":\"0x%" PRIx64 "\",\"pages\":",

@@ -4,25 +4,12 @@
  * neither match nor not_present), what each finding means, verdict.
  */
 #include <inttypes.h>
-#include "model/record_text.h"
+#include "model/flag_names.h"
+#include "model/page.h"
 #include "module/ptwalk_names.h"
 #include "report/report_dma.h"
 #include "report/report_formats.h"
 #include "report/report_witness.h"
-
-#define PAGE_SHIFT_4K	12
-
-/* Why a class is not a problem, or why it is; printed once if seen. */
-static const char *const class_meaning[NR_CLASSES] = {
-	[CLASS_PFNMAP_HIDDEN] =
-		"pfnmap_hidden: a VM_PFNMAP/VM_IO mapping (remap_pfn_range, /dev/mem, a PCI BAR, [vvar]); pagemap skips these and shows holes, ptwalk read the frames from the page tables. Expected.",
-	[CLASS_SWAPPED] =
-		"swapped: not in memory; both sides show the same swap entry.",
-	[CLASS_TRANSIENT] =
-		"transient: the process changed these pages during the scan (fault, reclaim, migration, unmap); they differed once and agreed when read again.",
-	[CLASS_MISMATCH] =
-		"mismatch: the page tables and pagemap disagree, and kept disagreeing when read again. This is what ptcompare looks for.",
-};
 
 static void describe_walk(char *buf, size_t size, const struct verdict_range *vr)
 {
@@ -93,10 +80,6 @@ static void put_name(FILE *f, const char *name)
 	}
 }
 
-static const char *const column[NR_CLASSES] = {
-	"match", "absent", "pfnmap", "zeroed", "swapped", "transnt", "MISMTCH",
-};
-
 static void text_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 	      uint64_t end, const struct compare_summary *sum, bool examined)
 {
@@ -114,10 +97,10 @@ static void text_vma(struct report *r, const struct maps_entry *m, uint64_t star
 	fprintf(r->vmas, " %8" PRIu64, (end - start) >> PAGE_SHIFT_4K);
 	for (int c = 0; c < NR_CLASSES; c++)
 		fprintf(r->vmas, " %7" PRIu64, sum->pages[c]);
-	format_flag_names(huge, sizeof(huge), sum->huge, huge_kind_name);
+	flag_names_join(huge, sizeof(huge), sum->huge, huge_kind_name, "-");
 	if (sum->have_vm_flags)
-		format_flag_names(flags, sizeof(flags), sum->vm_flags,
-				  ptwalk_vm_flag_name);
+		flag_names_join(flags, sizeof(flags), sum->vm_flags,
+				ptwalk_vm_flag_name, "-");
 	else
 		snprintf(flags, sizeof(flags), "gone");
 	fprintf(r->vmas, "  %-10s ", huge);
@@ -133,7 +116,7 @@ static void text_head(struct report *r, const struct report_target *t)
 		(int)t->pid, t->comm, t->kernel, r->pages, r->nr_vmas);
 	fprintf(r->out, "%-29s %-4s %8s", "VMA", "PERM", "PAGES");
 	for (int c = 0; c < NR_CLASSES; c++)
-		fprintf(r->out, " %7s", column[c]);
+		fprintf(r->out, " %7s", page_class_info(c)->column);
 	fprintf(r->out, "  %-10s %s\n", "HUGE", "NAME [VM FLAGS]");
 }
 
@@ -148,10 +131,14 @@ static void text_tail(struct report *r)
 	uint64_t witness_bad = report_witness_bad(r);
 	bool first = true, listed = false;
 
+	/* what each class seen means, once, when it is worth a word */
 	for (int c = 0; c < NR_CLASSES; c++) {
-		if (!class_meaning[c] || !r->totals[c])
+		const struct page_class_info *k = page_class_info(c);
+
+		if (!k->note || !r->totals[c])
 			continue;
-		fprintf(r->out, "%s  %s\n", first ? "\n" : "", class_meaning[c]);
+		fprintf(r->out, "%s  %s: %s\n", first ? "\n" : "", k->name,
+			k->note);
 		first = false;
 	}
 	if (r->totals[CLASS_PFN_ZEROED])

@@ -13,8 +13,6 @@
 #include "report/report.h"
 #include "report/report_witness.h"
 
-#define PAGE_SHIFT_4K	12
-
 static const char *phys_name(const struct witness_totals *w,
 			     const struct witness_note *n, char *buf,
 			     size_t size)
@@ -91,13 +89,13 @@ void report_witness_text_tail(struct report *r)
 
 static void json_kpf(FILE *f, uint64_t flags)
 {
-	unsigned int n = 0;
+	json_flag_names(f, flags & KPF_SHOWN, kpf_bit_name);
+}
 
-	fputc('[', f);
-	for (unsigned int b = 0; b < 64; b++)
-		if (flags & KPF_SHOWN & 1ULL << b && kpf_bit_name(b))
-			fprintf(f, "%s\"%s\"", n++ ? "," : "", kpf_bit_name(b));
-	fputc(']', f);
+/* The rules as bits: KPF_RULE_* bit i is named kpf_rule_name(i). */
+static const char *rule_bit_name(unsigned int bit)
+{
+	return bit < NR_KPF_RULES ? kpf_rule_name((enum kpf_rule)bit) : NULL;
 }
 
 void report_witness_json_range(struct report *r, const struct witness_note *n)
@@ -105,7 +103,6 @@ void report_witness_json_range(struct report *r, const struct witness_note *n)
 	const struct witness_totals *w = r->witness;
 	FILE *f = r->ranges;
 	char name[256];
-	unsigned int k = 0;
 
 	if (!w || !n)
 		return;
@@ -129,12 +126,9 @@ void report_witness_json_range(struct report *r, const struct witness_note *n)
 		"\",\"pfn\":\"0x%" PRIx64 "\",\"kpageflags\":",
 		n->bad_pages, n->bad_addr, n->bad_pfn);
 	json_kpf(f, n->bad_kpf);
-	fputs(",\"rules\":[", f);
-	for (unsigned int i = 0; i < NR_KPF_RULES; i++)
-		if (n->bad_rules & 1U << i)
-			fprintf(f, "%s\"%s\"", k++ ? "," : "",
-				kpf_rule_name((enum kpf_rule)i));
-	fputs("],\"why\":", f);
+	fputs(",\"rules\":", f);
+	json_flag_names(f, n->bad_rules, rule_bit_name);
+	fputs(",\"why\":", f);
 	json_string(f, kpf_rule_text(kpf_first_rule(n->bad_rules)));
 	fputc('}', f);
 }

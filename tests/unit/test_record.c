@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Pure helpers over record arrays, and the shared record formatting. */
+/* Pure helpers over ptwalk's records (parse/record.h). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -7,7 +7,6 @@
 #include <string.h>
 #include <cmocka.h>
 #include "parse/record.h"
-#include "model/record_text.h"
 
 static const struct ptwalk_record recs[] = {
 	{ .start = 0x1000, .nr_pages = 2, .pfn = 0x500, .kind = 1, .level = 1 },
@@ -61,72 +60,13 @@ static void partition_ok_and_broken(void **state)
 	assert_non_null(strstr(why, "empty"));
 }
 
-static void format_present_and_swap(void **state)
-{
-	struct ptwalk_record r = {
-		.start = 0x7f0000000000, .nr_pages = 512, .pfn = 0x12a400,
-		.level = PTWALK_LEVEL_PMD, .kind = PTWALK_KIND_PRESENT,
-		.flags = PTWALK_F_PRESENT | PTWALK_F_WRITE | PTWALK_F_PFN_VALID,
-		.vm_flags = PTWALK_VM_READ | PTWALK_VM_HUGEPAGE,
-	};
-	char buf[512];
-
-	(void)state;
-	format_record(buf, sizeof(buf), &r);
-	assert_string_equal(buf,
-		"0x7f0000000000-0x7f0000200000      512 pmd  present   pfn=0x12a400 present,write,pfn_valid vm=read,hugepage");
-	r.pfn = PTWALK_PFN_NONE;
-	r.kind = PTWALK_KIND_SWAP;
-	r.level = PTWALK_LEVEL_PTE;
-	r.swap_type = 1;
-	r.swap_offset = 0x42;
-	r.flags = 0;
-	r.vm_flags = 0;
-	format_record(buf, sizeof(buf), &r);
-	assert_non_null(strstr(buf, "pte  swap      type=1 offset=0x42 - vm=-"));
-}
-
-static void format_truncates_safely(void **state)
-{
-	struct ptwalk_record r = {
-		.start = 0x1000, .nr_pages = 1, .pfn = 1, .kind = 1,
-		.flags = 0x7fff, .vm_flags = 0x3ffff,
-	};
-	char buf[40];
-	size_t len;
-
-	(void)state;
-	memset(buf, 'x', sizeof(buf));
-	len = format_record(buf, sizeof(buf), &r);
-	assert_true(len < sizeof(buf));
-	assert_int_equal(strlen(buf), len);
-}
-
-static const char *no_names(unsigned int bit)
-{
-	(void)bit;
-	return NULL;
-}
-
-static void unnamed_bits_are_skipped(void **state)
-{
-	char buf[16];
-
-	(void)state;
-	format_flag_names(buf, sizeof(buf), ~0ULL, no_names);
-	assert_string_equal(buf, "-");
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(find_covers_boundaries),
 		cmocka_unit_test(pfn_at_advances_per_page),
 		cmocka_unit_test(partition_ok_and_broken),
-		cmocka_unit_test(format_present_and_swap),
-		cmocka_unit_test(format_truncates_safely),
-		cmocka_unit_test(unnamed_bits_are_skipped),
 	};
 
-	return cmocka_run_group_tests_name("client", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("record", tests, NULL, NULL);
 }
