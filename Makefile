@@ -16,8 +16,10 @@ TEST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g
 # Userspace tests include user/ headers by their folder ("engine/compare.h").
 USER_INCLUDES := -I$(CURDIR)/user -I$(CURDIR)
 
-# Every tests/unit/test_*.c is a cmocka program.
+# Every tests/unit/test_*.c is a cmocka program; the other tests/unit/*.c
+# are helpers they share, linked into each.
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(wildcard tests/unit/test_*.c))
+UNIT_HELPERS := $(filter-out tests/unit/test_%.c,$(wildcard tests/unit/*.c))
 
 all: module user
 
@@ -31,9 +33,9 @@ fixture:
 user:
 	$(MAKE) -C user
 
-$(BUILD)/unit/test_%: tests/unit/test_%.c user
+$(BUILD)/unit/test_%: tests/unit/test_%.c $(UNIT_HELPERS) $(wildcard tests/unit/*.h) user
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -o $@ $< user/libptcompare.a -lcmocka -ljson-c
+	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -o $@ $< $(UNIT_HELPERS) user/libptcompare.a -lcmocka -ljson-c
 
 unit-build: user
 	$(MAKE) -C user libptcompare.a
@@ -41,7 +43,8 @@ unit-build: user
 
 # The VM suite: every tests/vm/*.c but the demo's target (a program of its
 # own), and the few user/ files it shares with ptcompare.
-VMTEST_USER_SRCS := user/io/ptwalk_client.c user/parse/record.c
+VMTEST_USER_SRCS := user/io/ptwalk_client.c user/parse/record.c \
+	user/model/page_class.c
 VMTEST_SRCS := $(filter-out tests/vm/demo_target.c,$(wildcard tests/vm/*.c)) \
 	$(VMTEST_USER_SRCS)
 $(BUILD)/vmtest: $(VMTEST_SRCS) $(wildcard tests/vm/*.h) $(wildcard user/*/*.h) module/ptwalk_abi.h tests/fixture/fixture_abi.h

@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 #include "engine/dma.h"
 #include "report/report_dma.h"
+#include "json_get.h"
 
 #define BASE 0x7f0000000000ULL
 #define PG(n) (BASE + (uint64_t)(n) * 4096)
@@ -363,19 +364,6 @@ static void feed(struct doc *d, uint64_t vm_flags)
 	doc_vma(d, &vma, &sum);
 }
 
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	assert_true(json_object_object_get_ex(o, key, &v));
-	return v;
-}
-
-static int64_t num(struct json_object *o, const char *key)
-{
-	return json_object_get_int64(get(o, key));
-}
-
 static void json_object_dma(void **state)
 {
 	struct json_object *o, *dma, *runs, *holes, *run, *t;
@@ -387,51 +375,51 @@ static void json_object_dma(void **state)
 	doc_finish(&d);
 	o = json_tokener_parse(d.buf);
 	assert_non_null(o);
-	assert_int_equal(json_object_array_length(get(o, "ranges")), 4);
-	dma = get(o, "dma");
-	assert_string_equal(json_object_get_string(get(dma, "start")),
+	assert_int_equal(json_object_array_length(json_get(o, "ranges")), 4);
+	dma = json_get(o, "dma");
+	assert_string_equal(json_object_get_string(json_get(dma, "start")),
 			    "0x7f0000000000");
-	assert_string_equal(json_object_get_string(get(dma, "end")),
+	assert_string_equal(json_object_get_string(json_get(dma, "end")),
 			    "0x7f0000010000");
-	assert_int_equal(num(dma, "pages"), 16);
-	assert_false(json_object_get_boolean(get(dma, "resident")));
+	assert_int_equal(json_num(dma, "pages"), 16);
+	assert_false(json_object_get_boolean(json_get(dma, "resident")));
 	/* the VMA is locked, the pages around it are not mapped at all */
-	assert_false(json_object_get_boolean(get(dma, "locked")));
-	runs = get(dma, "runs");
+	assert_false(json_object_get_boolean(json_get(dma, "locked")));
+	runs = json_get(dma, "runs");
 	assert_int_equal(json_object_array_length(runs), 2);
 	run = json_object_array_get_idx(runs, 0);
-	assert_string_equal(json_object_get_string(get(run, "start")),
+	assert_string_equal(json_object_get_string(json_get(run, "start")),
 			    "0x7f0000002000");
-	assert_int_equal(num(run, "pages"), 8);	/* two ranges, one run */
-	assert_string_equal(json_object_get_string(get(run, "pfn")), "0x1437f8");
-	assert_string_equal(json_object_get_string(get(run, "phys")),
+	assert_int_equal(json_num(run, "pages"), 8);	/* two ranges, one run */
+	assert_string_equal(json_object_get_string(json_get(run, "pfn")), "0x1437f8");
+	assert_string_equal(json_object_get_string(json_get(run, "phys")),
 			    "0x1437f8000");
-	assert_int_equal(num(run, "align"), 0x8000);
-	assert_false(json_object_get_boolean(get(run, "crosses_4g")));
-	assert_true(json_object_get_boolean(get(run, "above_4g")));
+	assert_int_equal(json_num(run, "align"), 0x8000);
+	assert_false(json_object_get_boolean(json_get(run, "crosses_4g")));
+	assert_true(json_object_get_boolean(json_get(run, "above_4g")));
 	run = json_object_array_get_idx(runs, 1);
-	assert_true(json_object_get_boolean(get(run, "crosses_4g")));
-	assert_false(json_object_get_boolean(get(run, "above_4g")));
-	holes = get(dma, "holes");
+	assert_true(json_object_get_boolean(json_get(run, "crosses_4g")));
+	assert_false(json_object_get_boolean(json_get(run, "above_4g")));
+	holes = json_get(dma, "holes");
 	assert_int_equal(json_object_array_length(holes), 3);
 	assert_string_equal(json_object_get_string(
-		get(json_object_array_get_idx(holes, 0), "kind")), "unmapped");
+		json_get(json_object_array_get_idx(holes, 0), "kind")), "unmapped");
 	assert_string_equal(json_object_get_string(
-		get(json_object_array_get_idx(holes, 1), "kind")), "not_present");
-	assert_int_equal(num(json_object_array_get_idx(holes, 2), "pages"), 2);
-	t = get(dma, "totals");
-	assert_int_equal(num(t, "runs"), 2);
-	assert_int_equal(num(t, "frame_pages"), 10);
-	assert_int_equal(num(t, "largest_run"), 8);
-	assert_int_equal(num(t, "min_align"), 0x1000);	/* 0xfffff000 */
-	assert_int_equal(num(t, "runs_crossing_4g"), 1);
-	assert_int_equal(num(t, "runs_above_4g"), 1);
-	assert_int_equal(num(t, "pages_above_4g"), 9);
-	assert_int_equal(num(t, "holes"), 3);
-	assert_int_equal(num(get(t, "hole_pages"), "unmapped"), 4);
-	assert_int_equal(num(get(t, "hole_pages"), "not_present"), 2);
-	assert_int_equal(num(t, "vma_pages"), 12);
-	assert_int_equal(num(t, "locked_pages"), 12);
+		json_get(json_object_array_get_idx(holes, 1), "kind")), "not_present");
+	assert_int_equal(json_num(json_object_array_get_idx(holes, 2), "pages"), 2);
+	t = json_get(dma, "totals");
+	assert_int_equal(json_num(t, "runs"), 2);
+	assert_int_equal(json_num(t, "frame_pages"), 10);
+	assert_int_equal(json_num(t, "largest_run"), 8);
+	assert_int_equal(json_num(t, "min_align"), 0x1000);	/* 0xfffff000 */
+	assert_int_equal(json_num(t, "runs_crossing_4g"), 1);
+	assert_int_equal(json_num(t, "runs_above_4g"), 1);
+	assert_int_equal(json_num(t, "pages_above_4g"), 9);
+	assert_int_equal(json_num(t, "holes"), 3);
+	assert_int_equal(json_num(json_get(t, "hole_pages"), "unmapped"), 4);
+	assert_int_equal(json_num(json_get(t, "hole_pages"), "not_present"), 2);
+	assert_int_equal(json_num(t, "vma_pages"), 12);
+	assert_int_equal(json_num(t, "locked_pages"), 12);
 	json_object_put(o);
 	free(d.buf);
 }
@@ -456,11 +444,11 @@ static void json_locked_and_resident(void **state)
 	doc_finish(&d);
 	o = json_tokener_parse(d.buf);
 	assert_non_null(o);
-	dma = get(o, "dma");
-	assert_true(json_object_get_boolean(get(dma, "locked")));
-	assert_true(json_object_get_boolean(get(dma, "resident")));
-	assert_int_equal(json_object_array_length(get(dma, "holes")), 0);
-	assert_int_equal(num(get(dma, "totals"), "min_align"), 0x400000);
+	dma = json_get(o, "dma");
+	assert_true(json_object_get_boolean(json_get(dma, "locked")));
+	assert_true(json_object_get_boolean(json_get(dma, "resident")));
+	assert_int_equal(json_object_array_length(json_get(dma, "holes")), 0);
+	assert_int_equal(json_num(json_get(dma, "totals"), "min_align"), 0x400000);
 	json_object_put(o);
 	free(d.buf);
 }
@@ -534,9 +522,9 @@ static void text_caps_json_lists_all(void **state)
 			o = json_tokener_parse(d.buf);
 			assert_non_null(o);
 			assert_int_equal(json_object_array_length(
-				get(get(o, "dma"), "runs")), n);
+				json_get(json_get(o, "dma"), "runs")), n);
 			assert_int_equal(json_object_array_length(
-				get(get(o, "dma"), "holes")), n);
+				json_get(json_get(o, "dma"), "holes")), n);
 			json_object_put(o);
 		}
 		free(d.buf);

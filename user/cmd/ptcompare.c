@@ -196,32 +196,32 @@ static int open_proc(struct scan *s)
 static void range_done(const struct verdict_range *vr,
 		       const struct witness_note *note, void *arg);
 
-static int open_output(struct scan *s)
+/* Temporary files for n parts of the report: EXIT_OK, or the failure. */
+static int open_spools(struct scan *s, FILE **f, int n)
 {
-	/* the text report spools the witnesses' section too */
-	for (int i = 0; i < (s->opts->json ? 2 : 3); i++) {
-		FILE **f = i < 2 ? &s->spool[i] : &s->wspool;
-
-		*f = spool_open();
-		if (!*f) {
+	for (int i = 0; i < n; i++) {
+		f[i] = spool_open();
+		if (!f[i]) {
 			snprintf(s->msg, sizeof(s->msg),
 				 "cannot create a temporary file in %s for the report: %s (set TMPDIR to a writable directory)",
 				 spool_dir(), strerror(errno));
 			return fail(s, FAIL_INTERNAL);
 		}
 	}
+	return EXIT_OK;
+}
+
+static int open_output(struct scan *s)
+{
+	/* the text report spools the witnesses' section too */
+	if (open_spools(s, s->spool, 2) ||
+	    (!s->opts->json && open_spools(s, &s->wspool, 1)))
+		return EXIT_ERROR;
 	report_init(&s->report, s->opts->json ? REPORT_JSON : REPORT_TEXT,
 		    stdout, s->spool[0], s->spool[1]);
 	if (s->opts->has_range) {
-		for (int i = 0; i < 2; i++) {
-			s->dma_spool[i] = spool_open();
-			if (!s->dma_spool[i]) {
-				snprintf(s->msg, sizeof(s->msg),
-					 "cannot create a temporary file in %s for the report: %s (set TMPDIR to a writable directory)",
-					 spool_dir(), strerror(errno));
-				return fail(s, FAIL_INTERNAL);
-			}
-		}
+		if (open_spools(s, s->dma_spool, 2))
+			return EXIT_ERROR;
 		report_dma_init(&s->dma_report, &s->report, &s->dma,
 				s->dma_spool[0], s->dma_spool[1]);
 		struct dma_sink sink = report_dma_sink(&s->dma_report);
