@@ -31,7 +31,7 @@ void report_witness_text_range(struct report *r, const struct verdict_range *vr,
 	FILE *f = r->physical;
 	char name[256], kpf[256];
 
-	if (!w || !n || (!n->named && !n->bad_pages))
+	if (!w || !f || !n || (!n->named && !n->bad_pages))
 		return;
 	fprintf(f, "  0x%012" PRIx64 " %6" PRIu64 " page%s  %-4s pfn 0x%-9" PRIx64 " %s, %s",
 		vr->start, vr->pages, vr->pages == 1 ? " " : "s",
