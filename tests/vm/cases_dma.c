@@ -32,13 +32,6 @@
 
 extern char **environ;
 
-static uint64_t hex(struct json_object *o, const char *key)
-{
-	const char *s = json_object_get_string(pc_get(o, key));
-
-	return s ? strtoull(s, NULL, 16) : NO_PFN;
-}
-
 static uint64_t num(struct json_object *o, const char *key)
 {
 	return (uint64_t)json_object_get_int64(pc_get(o, key));
@@ -83,7 +76,7 @@ static bool check_dma(struct vmtest *t, const struct pc_result *r,
 	    !json_object_is_type(holes, json_type_array) ||
 	    !json_object_is_type(tot, json_type_object))
 		return fail(t, "no dma object with runs, holes, totals");
-	if (hex(dma, "start") != start || hex(dma, "end") != start + n * PAGE ||
+	if (pc_hex_or_none(dma, "start") != start || pc_hex_or_none(dma, "end") != start + n * PAGE ||
 	    num(dma, "pages") != n)
 		return fail(t, "dma covers %s-%s",
 			    json_object_get_string(pc_get(dma, "start")),
@@ -101,7 +94,7 @@ static bool check_dma(struct vmtest *t, const struct pc_result *r,
 			while (i + len < n && pfn[i + len] == NO_PFN &&
 			       (unmapped && unmapped[i + len]) == out)
 				len++;
-			if (!h || hex(h, "start") != addr || num(h, "pages") != len ||
+			if (!h || pc_hex_or_none(h, "start") != addr || num(h, "pages") != len ||
 			    strcmp(json_object_get_string(pc_get(h, "kind")), kind))
 				return fail(t, "expected a %s hole of %zu pages at 0x%"
 					    PRIx64 ", got %s", kind, len, addr,
@@ -112,8 +105,8 @@ static bool check_dma(struct vmtest *t, const struct pc_result *r,
 
 			while (i + len < n && pfn[i + len] == pfn[i] + len)
 				len++;
-			if (!o || hex(o, "start") != addr || num(o, "pages") != len ||
-			    hex(o, "pfn") != pfn[i] || hex(o, "phys") != phys)
+			if (!o || pc_hex_or_none(o, "start") != addr || num(o, "pages") != len ||
+			    pc_hex_or_none(o, "pfn") != pfn[i] || pc_hex_or_none(o, "phys") != phys)
 				return fail(t, "expected a run of %zu pages at 0x%" PRIx64
 					    " from pfn 0x%" PRIx64 ", got %s", len,
 					    addr, pfn[i],
@@ -368,7 +361,7 @@ static bool dma_holes(struct vmtest *t)
 			json_object_array_length(holes) - 1);
 		ok = (!strcmp(json_object_get_string(pc_get(last, "kind")),
 			      "unmapped") &&
-		      hex(last, "start") == A(p) + mapped * PAGE) ||
+		      pc_hex_or_none(last, "start") == A(p) + mapped * PAGE) ||
 		     fail(t, "the unmapped tail is not an unmapped hole: %s",
 			  json_object_to_json_string(last));
 		ok = ok && (num(pc_get(pc_get(dma, "totals"), "hole_pages"),

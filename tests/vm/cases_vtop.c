@@ -67,20 +67,9 @@ static unsigned int level_shift(const char *level, int nr_levels)
 static bool hex_of(struct vmtest *t, struct json_object *o, const char *key,
 		   uint64_t *out)
 {
-	struct json_object *v = pc_get(o, key);
-	char *end;
-
-	if (!v) {
-		*out = NO_PFN;
-		return json_object_object_get_ex(o, key, NULL) ||
-		       fail(t, "vtop JSON lacks %s", key);
-	}
-	errno = 0;
-	*out = strtoull(json_object_get_string(v), &end, 16);
-	if (errno || *end || strncmp(json_object_get_string(v), "0x", 2))
-		return fail(t, "vtop JSON %s: not a hex string: %s", key,
-			    json_object_get_string(v));
-	return true;
+	return pc_hex(o, key, out) ||
+	       fail(t, "vtop JSON %s: absent, or not null nor a hex string: %s",
+		    key, json_object_to_json_string(o));
 }
 
 static const char *str_of(struct json_object *o, const char *key)
