@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * --json: one document.  Key order is pid, comm, kernel, pages, verdict,
- * summary, vmas, ranges; the schema is in README.md.
+ * summary, vmas, ranges; the schema is in docs/json.md.
  */
 #include <inttypes.h>
 #include "module/ptwalk_names.h"
