@@ -41,7 +41,7 @@ for t in "$@"; do
 	secs=$(echo "$(date +%s.%N) - $t0" | bc)
 	runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log")
 	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
-	why=$(grep -m1 -E '^fuzz: |runtime error:|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|deadly signal' "$log")
+	why=$(grep -a -m1 -E '^fuzz: |runtime error:|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|deadly signal' "$log" | cut -c1-240 | tr -c "[:print:]\n" "?")
 	if [ $status -eq 0 ] && [ -n "$runs" ] && [ -z "$why" ]; then
 		printf 'ok - fuzz_%s # %s runs in %.1f s, %s\n' "$t" "$runs" "$secs" "$cov" >> "$tap"
 	else
