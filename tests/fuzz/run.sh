@@ -1,8 +1,9 @@
 #!/bin/sh
 # Runs libFuzzer targets, one TAP line each into TAP.
-# usage: tests/fuzz/run.sh runs|seconds DIR TAP TARGET...
-#   runs     FUZZ_RUNS inputs per target with -seed=1, from the seed corpus
-#            in the tree (make check: the same inputs every time)
+# usage: tests/fuzz/run.sh runs|seconds DIR TAP TARGET[:RUNS]...
+#   runs     RUNS inputs per target (default FUZZ_RUNS) with -seed=1, from
+#            the seed corpus in the tree (make check: the same inputs every
+#            time)
 #   seconds  FUZZ_SECONDS per target, new inputs kept in DIR/corpus/TARGET
 #            (make fuzz: the corpus grows from run to run)
 # A crash, a sanitizer report or a broken invariant (fuzz.h) fails the
@@ -14,7 +15,9 @@ shift 3
 seeds=$(cd "$(dirname "$0")" && pwd)/corpus
 mkdir -p "$dir/artifacts"
 : > "$tap"
-for t in "$@"; do
+for spec in "$@"; do
+	t=${spec%%:*} runs_wanted=${FUZZ_RUNS:-20000}
+	[ "$t" = "$spec" ] || runs_wanted=${spec#*:}
 	bin=$dir/fuzz_$t
 	work=$dir/corpus/$t
 	log=$dir/$t.log
@@ -27,7 +30,7 @@ for t in "$@"; do
 	case $mode in
 	runs)	# new inputs go to a scratch directory, never into the tree
 		rm -rf "$work"
-		limit="-runs=${FUZZ_RUNS:-20000} -seed=1" ;;
+		limit="-runs=$runs_wanted -seed=1" ;;
 	seconds)
 		limit="-max_total_time=${FUZZ_SECONDS:-60}" ;;
 	*)	echo "usage: $0 runs|seconds DIR TAP TARGET..." >&2; exit 2 ;;
