@@ -36,8 +36,9 @@ static bool sanitizer_clean(struct vmtest *t, pid_t pid)
 	f = fopen(path, "r");
 	if (!f)
 		return true;
+	/* past the separator line of '=' */
 	while (fgets(line, sizeof(line), f) &&
-	       (line[0] == '=' || line[0] == '\n'))
+	       strspn(line, "=") == strcspn(line, "\n"))
 		;
 	fclose(f);
 	line[strcspn(line, "\n")] = '\0';
