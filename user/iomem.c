@@ -139,10 +139,7 @@ int iomem_parse_string(struct iomem *m, const char *text, char *why,
 	memset(m, 0, sizeof(*m));
 	for (const char *c = text; *c; c++)
 		lines += *c == '\n';
-	/* PLANTED BUG (throwaway commit): one byte short for the NUL */
-	m->names = malloc(strlen(text));
-	if (m->names)
-		memcpy(m->names, text, strlen(text) + 1);
+	m->names = strdup(text);
 	m->e = calloc(lines, sizeof(*m->e));
 	/* stack[d]: the last entry at depth d */
 	stack = calloc(lines + 1, sizeof(*stack));
