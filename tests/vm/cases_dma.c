@@ -457,11 +457,29 @@ static bool run_on_pty(struct vmtest *t, const char *range, const char *extra,
 }
 
 /*
+ * How long a scan lasted at least, from ptcompare's --stats line in out:
+ * the time spent in its pagemap and ptwalk reads (run_us would count the
+ * report's writing too, after the scan and its progress line).  -1 if
+ * there is no stats line.
+ */
+static double scan_seconds(const char *out)
+{
+	const char *pm = strstr(out, " pagemap_us="), *pw = strstr(out, " ptwalk_us=");
+	double a, b;
+
+	if (!pm || !pw || sscanf(pm, " pagemap_us=%lf", &a) != 1 ||
+	    sscanf(pw, " ptwalk_us=%lf", &b) != 1)
+		return -1;
+	return (a + b) / 1e6;
+}
+
+/*
  * A sparse mapping with a page touched per MiB, cut into many VMAs by
- * mprotect, big enough that a scan of it takes more than two seconds
+ * mprotect, big enough that a scan of it takes more than min_s seconds
  * (doubled until it does): the progress line is due after one.  The time
- * is ptcompare's own (--stats run_us): a sanitized build spends more
- * around the scan, starting and at exit (the leak check), than a plain one.
+ * is the scan's own, read from --stats (scan_seconds()), not the wall
+ * time around the child: a sanitized build spends more around the scan,
+ * starting and at exit (the leak check), than a plain one.
  */
 static char *slow_target(struct vmtest *t, double min_s, size_t *len,
 			 double *took)
@@ -470,7 +488,6 @@ static char *slow_target(struct vmtest *t, double min_s, size_t *len,
 		char range[64], pid[16];
 		const char *argv[] = { "ptcompare", "--stats", "--range", range,
 				       pid, NULL };
-		const char *run_us;
 		struct pc_result r;
 		char *p = mmap(NULL, *len, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -489,15 +506,13 @@ static char *slow_target(struct vmtest *t, double min_s, size_t *len,
 			 A(p) + *len);
 		snprintf(pid, sizeof(pid), "%d", (int)getpid());
 		ok = pc_run(t, &r, argv);
-		run_us = strstr(r.err, " run_us=");
+		*took = scan_seconds(r.err);
 		/* stderr is a file here: not a single byte of progress */
 		ok = ok && (r.status == 0 ||
 			    fail(t, "exit %d: %s", r.status, r.err)) &&
 		     (!strncmp(r.err, "ptcompare: stats: ", 18) ||
 		      fail(t, "stderr not a terminal, yet: '%s'", r.err)) &&
-		     ((run_us && sscanf(run_us, " run_us=%lf", took) == 1) ||
-		      fail(t, "no run_us in '%s'", r.err));
-		*took /= 1e6;
+		     (*took >= 0 || fail(t, "no timings in '%s'", r.err));
 		pc_free(&r);
 		if (!ok) {
 			munmap(p, *len);
@@ -511,28 +526,20 @@ static char *slow_target(struct vmtest *t, double min_s, size_t *len,
 	return NULL;
 }
 
-/* The scan's own time (--stats run_us) in ptcompare's output, -1 if none. */
-static double run_seconds(const char *out)
-{
-	const char *s = strstr(out, " run_us=");
-	double us;
-
-	return s && sscanf(s, " run_us=%lf", &us) == 1 ? us / 1e6 : -1;
-}
 
 /*
  * The line is due after 1 s of a scan on a terminal.  How long a scan
  * lasts varies from run to run on a busy machine (by half or double
- * under TCG): a scan on the pty that itself ran under 1.5 s (its
- * --stats run_us) proves nothing either way, and is run again on a
- * mapping that took twice as long, up to three times.
+ * under TCG): a scan on the pty that itself lasted under 1.25 s (by its
+ * --stats) proves nothing either way, and is run again on a mapping that
+ * took twice as long, up to three times.
  */
 static bool progress_line(struct vmtest *t)
 {
 	size_t len, outlen, lines;
 	char range[64], *out = NULL, *p = NULL;
 	const char *head, *s, *last;
-	double took, on_pty = 0, min_s = 2.0;
+	double took, on_pty = 0, min_s = 1.5;
 	int status;
 	bool ok = true;
 
@@ -550,9 +557,9 @@ static bool progress_line(struct vmtest *t)
 		ok = run_on_pty(t, range, "--stats", &out, &outlen, &status) &&
 		     ((WIFEXITED(status) && WEXITSTATUS(status) == 0) ||
 		      fail(t, "on a pty: status 0x%x", status));
-		on_pty = ok ? run_seconds(out) : 0;
-		ok = ok && (on_pty >= 0 || fail(t, "no run_us on the pty"));
-		if (!ok || on_pty >= 1.5 || strstr(out, "\rptcompare: "))
+		on_pty = ok ? scan_seconds(out) : 0;
+		ok = ok && (on_pty >= 0 || fail(t, "no timings on the pty"));
+		if (!ok || on_pty >= 1.25 || strstr(out, "\rptcompare: "))
 			break;
 	}
 	lines = 0;
