@@ -11,6 +11,7 @@
  * non-empty line, cut safely to any buffer size.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -20,25 +21,25 @@
 
 #define MAX_ARGS 24
 
+/* "0x" optional, hex digits, at most 16 of them after the leading zeros. */
 static bool ref_hex(const char *s, size_t len, uint64_t *out)
 {
-	uint64_t v = 0;
-	size_t i = 0;
+	size_t i = len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ?
+		   2 : 0;
+	char digits[17];
 
-	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		i = 2;
 	if (i == len)
 		return false;
-	for (; i < len; i++) {
-		const char *digits = "0123456789abcdef", *d;
-		char c = s[i] >= 'A' && s[i] <= 'F' ? s[i] - 'A' + 'a' : s[i];
-
-		d = c ? strchr(digits, c) : NULL;
-		if (!d || v >> 60)
+	for (size_t k = i; k < len; k++)
+		if (!isxdigit((unsigned char)s[k]))
 			return false;
-		v = v << 4 | (uint64_t)(d - digits);
-	}
-	*out = v;
+	while (i < len && s[i] == '0')
+		i++;
+	if (len - i > 16)
+		return false;
+	memcpy(digits, s + i, len - i);
+	digits[len - i] = '\0';
+	*out = strtoull(digits, NULL, 16);
 	return true;
 }
 

@@ -13,9 +13,9 @@
  * Oracles: on success the emitted ranges cover the range once, in order,
  * merged as far as ranges.h allows, with summary counts equal to their
  * pages; over a partition every page's class, level and frames are those
- * classify_page() gives that page alone (the engine classifies runs of
- * pages at once): a first mismatch that a re-read contradicts is
- * transient; raw records either pass as a partition or fail with EPROTO;
+ * compare_page_verdict() gives that page alone (the engine classifies
+ * runs of pages at once, in batches, re-reading what differs): a first
+ * mismatch that a re-read contradicts is transient; raw records either pass as a partition or fail with EPROTO;
  * an I/O error comes back unchanged.
  */
 #define _GNU_SOURCE
@@ -161,29 +161,20 @@ static bool continues(const struct verdict_range *a,
 }
 
 /*
- * One page on its own: its class after the engine's re-reads.  A first
- * mismatch is settled by what the re-read saw (pagemap's later word).
+ * One page on its own, after the engine's re-reads: a first mismatch is
+ * settled by what the re-read saw (pagemap's later word).
  */
 static void expect_page(const struct fake *f, uint64_t addr,
 			struct page_verdict *v)
 {
 	const struct ptwalk_record *r = ptwalk_find(f->recs, f->n, addr);
 	size_t i = (addr - START) / 4096;
-	struct pagemap_entry pm;
-	enum page_class first;
 
-	pagemap_decode(f->pm[i], &pm);
-	v->cls = first = classify_page(r, addr, &pm);
-	if (first == CLASS_MISMATCH) {
-		pagemap_decode(f->pm[i] ^ f->reread_xor, &pm);
-		v->cls = classify_page(r, addr, &pm);
+	compare_page_verdict(v, r, addr, f->pm[i]);
+	if (v->cls == CLASS_MISMATCH) {
+		compare_page_verdict(v, r, addr, f->pm[i] ^ f->reread_xor);
+		v->cls = classify_reread(CLASS_MISMATCH, v->cls);
 	}
-	v->level = r->level;
-	v->walk_pfn = r->kind == PTWALK_KIND_PRESENT ? ptwalk_pfn_at(r, addr) :
-						       NO_PFN;
-	v->pagemap_pfn = pm.present && v->cls != CLASS_PFN_ZEROED ? pm.pfn :
-								    NO_PFN;
-	v->cls = classify_reread(first, v->cls);
 }
 
 static void check_pages(const struct fake *f, const struct out *o)
