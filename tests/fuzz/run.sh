@@ -9,6 +9,7 @@
 # A crash, a sanitizer report or a broken invariant (fuzz.h) fails the
 # target; its input is saved as DIR/artifacts/TARGET-crash-*; rerun it
 # with DIR/fuzz_TARGET FILE.  The log of each run is DIR/TARGET.log.
+# Exits 1 when a target failed.
 set -u
 mode=$1 dir=$2 tap=$3
 shift 3
@@ -53,3 +54,4 @@ for spec in "$@"; do
 	fi
 done
 cat "$tap"
+! grep -q '^not ok' "$tap"
