@@ -1,6 +1,7 @@
 # ptwalk: kernel module, userspace comparator, tests.
 #   make                 module/ptwalk.ko and user/ptcompare
-#   make check           unit tests, kernel lint, source layout, VM lane; ends "N passed, N failed"
+#   make check           unit tests (plain and sanitized), fuzz targets, kernel lint,
+#                        source layout, VM lane; ends "N passed, N failed"
 #   make demo            set up what is missing, boot the VM, show a translation
 #   make bench           boot the VM and measure pagemap vs ptwalk vs ptcompare
 #   make KDIR=/path      build against another kernel tree
@@ -98,6 +99,28 @@ check-vm: vm-build
 	scripts/vm-run.sh $(BUILD)/vm $(KREL) test $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare
 	cp $(BUILD)/vm/vm.tap $(BUILD)/vm.tap
 
+# --- Sanitizer lanes and fuzzing: the build rules are in tests/fuzz/Makefile.
+#   make check-unit-asan  the unit suite under ASan+UBSan: build/unit-asan.tap
+#   make check-fuzz       each libFuzzer target for a fixed count of inputs: build/fuzz.tap
+#   make fuzz             each target for FUZZ_SECONDS (default 60), corpus kept in build/fuzz
+# make check-debug boots its VM with the sanitized ptcompare (asan-ptcompare).
+SAN_MAKE = $(MAKE) -f tests/fuzz/Makefile BUILD=$(BUILD)
+
+check-unit-asan:
+	$(SAN_MAKE) check-unit-asan
+
+check-fuzz:
+	$(SAN_MAKE) check-fuzz
+
+fuzz:
+	$(SAN_MAKE) fuzz $(if $(FUZZ_SECONDS),FUZZ_SECONDS=$(FUZZ_SECONDS))
+
+asan-ptcompare:
+	$(SAN_MAKE) asan-ptcompare
+
+.PHONY: check-unit-asan check-fuzz fuzz asan-ptcompare
+# --- end of the sanitizer and fuzzing block
+
 # Installing first, then a fresh make: KDIR and KREL are evaluated only
 # once the kernel headers are there.
 demo:
@@ -132,10 +155,14 @@ debug-modules: debug-kernel
 	done
 	$(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_MOD) PTWALK_FIXTURE=1 modules
 
-check-debug: debug-modules user $(BUILD)/vmtest
+# ptcompare is the ASan+UBSan build here (VM_SANITIZED=1: the guest sets
+# the sanitizers' options and fails the run on any report), so that every
+# ptcompare case of the VM suite runs sanitized once per CI without a boot
+# of its own; make check-vm runs the plain build.
+check-debug: debug-modules asan-ptcompare $(BUILD)/vmtest
 	krel=$$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(DEBUG_KDIR)/include/generated/utsrelease.h) && \
-	VM_KERNEL=$(DEBUG_KDIR)/arch/x86/boot/bzImage VM_KO_DIR=$(DEBUG_MOD) VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) \
-		scripts/vm-run.sh $(BUILD)/debug-vm $$krel test $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare
+	VM_KERNEL=$(DEBUG_KDIR)/arch/x86/boot/bzImage VM_KO_DIR=$(DEBUG_MOD) VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) VM_SANITIZED=1 \
+		scripts/vm-run.sh $(BUILD)/debug-vm $$krel test $(BUILD)/vmtest:/bin/vmtest $(BUILD)/asan/ptcompare:/bin/ptcompare
 	cp $(BUILD)/debug-vm/vm.tap $(BUILD)/debug-vm.tap
 	scripts/tap-summary.sh $(BUILD)/debug-vm.tap
 
