@@ -16,6 +16,7 @@ TEST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g
 UNIT_TESTS := cli client diagnose maps pagemap classify ranges compare json report source vtop
 UNIT_TESTS += dma progress
 UNIT_TESTS += iomem kpageflags witness
+UNIT_TESTS += endpoint
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/unit/test_%)
 
 all: module user
@@ -41,6 +42,7 @@ unit-build: user
 VMTEST_SRCS := tests/vm/vmtest.c tests/vm/cases_memory.c tests/vm/cases_errors.c \
 	tests/vm/cases_ptcompare.c tests/vm/cases_stress.c tests/vm/cases_fuzz.c \
 	tests/vm/cases_vtop.c tests/vm/cases_dma.c tests/vm/cases_witness.c \
+	tests/vm/cases_device.c tests/vm/cases_lockdown.c \
 	tests/vm/ptcompare_run.c \
 	user/ptwalk_client.c
 $(BUILD)/vmtest: $(VMTEST_SRCS) $(wildcard tests/vm/*.h) user/ptwalk_client.h module/ptwalk_abi.h tests/fixture/fixture_abi.h

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <sys/types.h>
+#include "lockdown.h"
 
 enum exit_status {
 	EXIT_OK = 0,
@@ -23,6 +24,7 @@ enum exit_status {
 enum failure {
 	FAIL_USAGE,		/* bad command line */
 	FAIL_NO_MODULE,		/* ptwalk not loaded, or debugfs missing */
+	FAIL_LOCKDOWN,		/* lockdown refuses debugfs, no device */
 	FAIL_PRIVILEGE,		/* not root / no CAP_SYS_ADMIN */
 	FAIL_NO_TARGET,		/* no such pid */
 	FAIL_EXITED,		/* the process exited during the scan */
@@ -36,9 +38,23 @@ enum module_state {
 	MODULE_LOADED,
 };
 
-/* For a failed open of the ptwalk debugfs file. */
-enum failure diagnose_open(int err, enum module_state state,
-			   const char *debugfs, char *msg, size_t size);
+/*
+ * What is known after ptwalk could not be reached: the errno of each way
+ * in that was tried (user/endpoint.h), whether the module is loaded, and
+ * the lockdown mode.
+ */
+struct open_failure {
+	const char *debugfs;	/* debugfs mount point tried; NULL: not tried */
+	int debugfs_err;	/* errno of opening <debugfs>/ptwalk/query */
+	const char *device;	/* device node tried; NULL: not tried */
+	int device_err;		/* errno of opening it */
+	enum module_state module;
+	enum lockdown_mode lockdown;
+};
+
+/* For a failed open of ptwalk's query file or device. */
+enum failure diagnose_endpoint(const struct open_failure *f, char *msg,
+			       size_t size);
 
 /* For a failed query or read about pid before the scan started. */
 enum failure diagnose_query(int err, pid_t pid, char *msg, size_t size);

@@ -13,6 +13,8 @@
 #include "../module/ptwalk_abi.h"
 
 #define PTWALK_DEFAULT_DEBUGFS	"/sys/kernel/debug"
+/* The same protocol on a device, where kernel lockdown refuses debugfs. */
+#define PTWALK_DEFAULT_DEVICE	"/dev/" PTWALK_DEVICE_NAME
 
 /* Opens <debugfs>/ptwalk/<file>; returns an fd or -errno. */
 int ptwalk_open(const char *debugfs, const char *file, int flags);
