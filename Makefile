@@ -7,6 +7,7 @@
 #   make install         ptcompare, its man page and bash completion (PREFIX, DESTDIR)
 #   make modules_install ptwalk.ko into /lib/modules/KREL/extra (INSTALL_MOD_PATH or DESTDIR)
 #   make dkms-source     the module's sources to /usr/src/ptwalk-VERSION for dkms
+#   make deb             build/deb/ptwalk-dkms_VERSION_all.deb, ptcompare_VERSION_ARCH.deb
 KDIR ?= $(shell $(CURDIR)/scripts/find-kdir.sh)
 KREL = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 BUILD := $(CURDIR)/build
@@ -167,7 +168,12 @@ dkms-source:
 check-packaging: user
 	KDIR=$(KDIR) scripts/packaging-test.sh $(BUILD)/packaging.tap
 
-.PHONY: install uninstall modules_install dkms-source check-packaging
+# Debian packages (debian/: debhelper and dh-dkms), built from a copy of
+# the tree, into build/deb/.
+deb:
+	scripts/build-deb.sh $(BUILD)/deb
+
+.PHONY: install uninstall modules_install dkms-source check-packaging deb
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) PTWALK_FIXTURE=1 clean
