@@ -169,11 +169,21 @@ check-packaging: user
 	KDIR=$(KDIR) scripts/packaging-test.sh $(BUILD)/packaging.tap
 
 # Debian packages (debian/: debhelper and dh-dkms), built from a copy of
-# the tree, into build/deb/.
+# the tree, into build/deb/.  check-deb: their part of check-packaging
+# alone; deb-chroot: the bookworm chroot it installs them into (cached
+# under build/; CI starts it early, in the background).
 deb:
 	scripts/build-deb.sh $(BUILD)/deb
 
-.PHONY: install uninstall modules_install dkms-source check-packaging deb
+check-deb:
+	rm -f $(BUILD)/deb.tap
+	scripts/deb-test.sh $(BUILD)/deb.tap
+	@cat $(BUILD)/deb.tap
+
+deb-chroot:
+	scripts/deb-chroot.sh $(BUILD)/deb-chroot/bookworm
+
+.PHONY: install uninstall modules_install dkms-source check-packaging deb check-deb deb-chroot
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) PTWALK_FIXTURE=1 clean

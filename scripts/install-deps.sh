@@ -7,7 +7,8 @@ PACKAGES="build-essential pkg-config kmod cpio gzip busybox-static \
 qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1 \
 libkmod-dev libcmocka-dev libjson-c-dev sparse \
 flex bison bc libelf-dev libssl-dev \
-man-db groff-base mandoc bash-completion dkms"
+man-db groff-base mandoc bash-completion dkms \
+dpkg-dev debhelper dh-dkms lintian debootstrap"
 
 missing=""
 for p in $PACKAGES; do
