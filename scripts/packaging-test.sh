@@ -200,6 +200,9 @@ for mode in $modes; do
 	check "completion_${mode}_nothing_after_vtop" "gave '$got'" test -z "$got"
 	got=$( (cd "$tmp/cwd" && complete_words "$mode" ptcompare --json --debugfs dbg) | sort | tr '\n' ' ')
 	check "completion_${mode}_debugfs_dirs" "gave '$got'" test "$got" = "dbgdir1 dbgdir2 "
+	# --device takes a file (a device node): files and directories offered
+	got=$( (cd "$tmp/cwd" && complete_words "$mode" ptcompare --device dbg) | sort | tr '\n' ' ')
+	check "completion_${mode}_device_files" "gave '$got'" test "$got" = "dbgdir1 dbgdir2 dbgfile "
 done
 
 # --- make modules_install ---------------------------------------------------
