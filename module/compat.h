@@ -12,10 +12,6 @@
 #include <linux/mm.h>
 #include <linux/pgtable.h>
 
-#ifndef CONFIG_X86_64
-#error "ptwalk decodes x86-64 page table entries; other architectures are not supported"
-#endif
-
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
 /* pmdp_get_lockless() became available to all x86 kernels in 6.5. */
 static inline pmd_t ptwalk_pmdp_get(pmd_t *pmdp)
@@ -84,22 +80,6 @@ static inline void ptwalk_pte_unmap_unlock(pte_t *pte, spinlock_t *ptl)
 
 #define ptwalk_pte_map_failed(pte)	(!(pte))
 #endif
-
-/*
- * pmd_leaf()/pud_leaf() exist since long before 6.1 and are what 6.9/6.10
- * kept when they removed pmd_large()/pud_large() and pXd_huge(): use only
- * them.  On x86 pud_leaf() also requires _PAGE_PRESENT, so a PROT_NONE
- * 1 GiB entry is recognised by its PSE bit instead.
- */
-static inline bool ptwalk_pud_is_leaf(pud_t pud)
-{
-	return pud_flags(pud) & _PAGE_PSE;
-}
-
-static inline bool ptwalk_pmd_is_leaf(pmd_t pmd)
-{
-	return pmd_flags(pmd) & _PAGE_PSE;
-}
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
 /* 6.5 dropped the vmas argument of get_user_pages(). */

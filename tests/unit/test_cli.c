@@ -5,7 +5,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../user/cli.h"
+#include "parse/cli.h"
 
 static bool parse(struct cli_options *o, char *err, int argc, ...)
 {

@@ -6,7 +6,8 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../user/diagnose.h"
+#include "io/lockdown_state.h"
+#include "report/diagnose.h"
 
 /* debugfs alone (--debugfs), as before the device existed. */
 static enum failure debugfs_only(int err, enum module_state state,

@@ -11,7 +11,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../user/endpoint.h"
+#include "io/endpoint.h"
 
 #define QUERY "/dbg/ptwalk/query"
 #define DEV "/dev/ptwalk"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include "../../user/iomem.h"
+#include "parse/iomem.h"
 
 /* Shaped like /proc/iomem of the test VM (QEMU pc, -vga std), abridged. */
 static const char vm_iomem[] =

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../user/maps.h"
+#include "parse/maps.h"
 
 static bool parse(const char *text, struct maps_entry *e, char *buf,
 		  size_t size)

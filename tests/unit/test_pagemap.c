@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include "../../user/pagemap.h"
+#include "parse/pagemap.h"
 
 static void present_entry(void **state)
 {

@@ -23,13 +23,6 @@
 
 #define A(p) ((uint64_t)(uintptr_t)(p))
 
-static uint64_t hex(struct json_object *o, const char *key)
-{
-	const char *s = json_object_get_string(pc_get(o, key));
-
-	return s ? strtoull(s, NULL, 16) : 0;
-}
-
 static bool has_string(struct json_object *arr, const char *s)
 {
 	size_t i;
@@ -79,8 +72,14 @@ static bool whole_process_json(struct vmtest *t)
 	summary = pc_get(r.doc, "summary");
 	for (i = 0; ok && i < json_object_array_length(vmas); i++) {
 		struct json_object *v = json_object_array_get_idx(vmas, i);
-		uint64_t s = hex(v, "start"), e = hex(v, "end");
+		uint64_t s = pc_hex_or_none(v, "start");
+		uint64_t e = pc_hex_or_none(v, "end");
 
+		if (s == NO_PFN || e == NO_PFN) {
+			ok = fail(t, "VMA without a start or end: %s",
+				  json_object_to_json_string(v));
+			break;
+		}
 		if (!strcmp(json_object_get_string(pc_get(v, "name")), "[stack]"))
 			stack = has_string(pc_get(v, "vm_flags"), "growsdown");
 		if (!json_object_get_boolean(pc_get(v, "examined")))
@@ -92,7 +91,7 @@ static bool whole_process_json(struct vmtest *t)
 			struct json_object *o = json_object_array_get_idx(ranges, ri);
 			uint64_t n = o ? (uint64_t)json_object_get_int64(pc_get(o, "pages")) : 0;
 
-			if (!o || hex(o, "start") != next || !n)
+			if (!o || pc_hex_or_none(o, "start") != next || !n)
 				ok = fail(t, "no range at 0x%" PRIx64 " in VMA 0x%"
 					  PRIx64 "-0x%" PRIx64, next, s, e);
 			next += n * PAGE;

@@ -31,7 +31,7 @@ fi
 only=$(sed -n 's/.*ptwalk_only=\([a-z0-9_]*\).*/\1/p' /proc/cmdline)
 /bin/vmtest $only
 
-# The README's shell idiom for the text view works as documented.
+# The shell idiom for the text view (docs/interface.md) works as documented.
 out=$( { echo $$ >&3; cat <&3; } 3<>/sys/kernel/debug/ptwalk/text )
 if echo "$out" | grep -q "^# ptwalk pid $$" && echo "$out" | grep -q " present "; then
 	tap OK text_view_shell_idiom

@@ -5,6 +5,7 @@
  * validity is checked by a parser that is not ours.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -94,11 +95,14 @@ struct json_object *pc_get(struct json_object *o, const char *key)
 	return json_object_object_get_ex(o, key, &v) ? v : NULL;
 }
 
-static bool get_hex(struct json_object *v, uint64_t *out)
+bool pc_hex(struct json_object *o, const char *key, uint64_t *out)
 {
+	struct json_object *v = NULL;
 	const char *s;
 	char *end;
 
+	if (!json_object_object_get_ex(o, key, &v))
+		return false;
 	if (!v) {		/* JSON null */
 		*out = NO_PFN;
 		return true;
@@ -106,11 +110,18 @@ static bool get_hex(struct json_object *v, uint64_t *out)
 	if (!json_object_is_type(v, json_type_string))
 		return false;
 	s = json_object_get_string(v);
-	if (strncmp(s, "0x", 2))
+	if (strncmp(s, "0x", 2) || !isxdigit((unsigned char)s[2]))
 		return false;
 	errno = 0;
 	*out = strtoull(s + 2, &end, 16);
-	return !errno && !*end && end != s + 2;
+	return !errno && !*end;
+}
+
+uint64_t pc_hex_or_none(struct json_object *o, const char *key)
+{
+	uint64_t v;
+
+	return pc_hex(o, key, &v) ? v : NO_PFN;
 }
 
 /* Checks the schema of a range and decodes it. */
@@ -121,14 +132,14 @@ static bool decode_range(struct vmtest *t, struct json_object *o,
 	struct json_object *cls = pc_get(o, "class");
 
 	if (!json_object_is_type(o, json_type_object) ||
-	    !get_hex(pc_get(o, "start"), &r->start) || r->start == NO_PFN ||
+	    !pc_hex(o, "start", &r->start) || r->start == NO_PFN ||
 	    !json_object_is_type(pages, json_type_int) ||
 	    !json_object_is_type(cls, json_type_string) ||
 	    !json_object_object_get_ex(o, "level", &level) ||
 	    !json_object_object_get_ex(o, "walk_pfn", NULL) ||
 	    !json_object_object_get_ex(o, "pagemap_pfn", NULL) ||
-	    !get_hex(pc_get(o, "walk_pfn"), &r->walk_pfn) ||
-	    !get_hex(pc_get(o, "pagemap_pfn"), &r->pagemap_pfn))
+	    !pc_hex(o, "walk_pfn", &r->walk_pfn) ||
+	    !pc_hex(o, "pagemap_pfn", &r->pagemap_pfn))
 		return fail(t, "range with a bad schema: %s",
 			    json_object_to_json_string(o));
 	r->pages = (uint64_t)json_object_get_int64(pages);
@@ -290,7 +301,7 @@ bool pc_vma_has_huge(struct vmtest *t, const struct pc_result *r,
 		struct json_object *kinds = pc_get(v, "huge");
 		uint64_t s, e;
 
-		if (!get_hex(pc_get(v, "start"), &s) || !get_hex(pc_get(v, "end"), &e))
+		if (!pc_hex(v, "start", &s) || !pc_hex(v, "end", &e))
 			return fail(t, "VMA with a bad schema: %s",
 				    json_object_to_json_string(v));
 		if (addr < s || addr >= e)

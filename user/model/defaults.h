@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Where ptcompare looks for ptwalk.ko unless told otherwise. */
+#ifndef PTCOMPARE_MODEL_DEFAULTS_H
+#define PTCOMPARE_MODEL_DEFAULTS_H
+
+/* debugfs mount point (--debugfs DIR); ptwalk's files are in DIR/ptwalk */
+#define PTWALK_DEFAULT_DEBUGFS	"/sys/kernel/debug"
+/*
+ * ptwalk's device (--device DEV): the same protocol where debugfs cannot
+ * be used (kernel lockdown); PTWALK_DEVICE_NAME of module/ptwalk_abi.h.
+ */
+#define PTWALK_DEFAULT_DEVICE	"/dev/ptwalk"
+
+#endif /* PTCOMPARE_MODEL_DEFAULTS_H */
