@@ -5,8 +5,10 @@
  * which are only registrations of these.  Every open file is a private
  * session, so two callers never see each other's query.  The files are
  * stream files (no offsets, no pread): an answer is consumed as it is
- * read.  .owner makes debugfs and the misc core hold a module reference
- * while a file is open, so unloading waits.
+ * read; stream_open() makes lseek fail with ESPIPE (no .llseek: 6.12
+ * removed no_llseek, and NULL has meant the same on every kernel).
+ * .owner makes debugfs and the misc core hold a module reference while a
+ * file is open, so unloading waits.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -259,7 +261,6 @@ const struct file_operations ptwalk_query_fops = {
 	.release = session_release,
 	.read = query_read,
 	.write = query_write,
-	.llseek = no_llseek,
 };
 
 const struct file_operations ptwalk_text_fops = {
@@ -268,5 +269,4 @@ const struct file_operations ptwalk_text_fops = {
 	.release = session_release,
 	.read = text_read,
 	.write = text_write,
-	.llseek = no_llseek,
 };

@@ -127,6 +127,8 @@ static bool bad_sizes(struct vmtest *t)
 			  EINVAL) &&
 	     expect_errno(t, "pread",
 			  pread(fd, &rec, sizeof(rec), 0) < 0 ? -errno : 0,
+			  ESPIPE) &&
+	     expect_errno(t, "lseek", lseek(fd, 0, SEEK_SET) < 0 ? -errno : 0,
 			  ESPIPE);
 	/* A failed query forgets the previous one. */
 	r.end = r.start;
