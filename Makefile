@@ -8,6 +8,7 @@
 #   make install         ptcompare, its man page and bash completion (PREFIX, DESTDIR)
 #   make modules_install ptwalk.ko into /lib/modules/KREL/extra (INSTALL_MOD_PATH or DESTDIR)
 #   make dkms-source     the module's sources to /usr/src/ptwalk-VERSION for dkms
+#   make deb             build/deb/ptwalk-dkms_VERSION_all.deb, ptcompare_VERSION_ARCH.deb
 KDIR ?= $(shell $(CURDIR)/scripts/find-kdir.sh)
 KREL = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 BUILD := $(CURDIR)/build
@@ -213,7 +214,22 @@ dkms-source:
 check-packaging: user
 	KDIR=$(KDIR) scripts/packaging-test.sh $(BUILD)/packaging.tap
 
-.PHONY: install uninstall modules_install dkms-source check-packaging
+# Debian packages (debian/: debhelper and dh-dkms), built from a copy of
+# the tree, into build/deb/.  check-deb: their part of check-packaging
+# alone; deb-chroot: the bookworm chroot it installs them into (cached
+# under build/; CI starts it early, in the background).
+deb:
+	scripts/build-deb.sh $(BUILD)/deb
+
+check-deb:
+	rm -f $(BUILD)/deb.tap
+	scripts/deb-test.sh $(BUILD)/deb.tap
+	@cat $(BUILD)/deb.tap
+
+deb-chroot:
+	scripts/deb-chroot.sh $(BUILD)/deb-chroot/bookworm
+
+.PHONY: install uninstall modules_install dkms-source check-packaging deb check-deb deb-chroot
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) PTWALK_FIXTURE=1 clean

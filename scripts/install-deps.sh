@@ -11,7 +11,8 @@ qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1 \
 libkmod-dev libcmocka-dev libjson-c-dev sparse \
 flex bison bc libelf-dev libssl-dev \
 man-db groff-base mandoc bash-completion dkms \
-clang-14 libclang-rt-14-dev llvm-14"
+clang-14 libclang-rt-14-dev llvm-14 \
+dpkg-dev debhelper dh-dkms lintian debootstrap"
 
 missing=""
 for p in $PACKAGES; do

@@ -50,7 +50,7 @@ chmod 0755 "$root"	# mktemp makes it 0700: unprivileged test users need to reach
 mkdir -p "$root"/{bin,lib,tests,etc,proc,sys,dev,tmp}
 cp /bin/busybox "$root/bin/busybox"
 cp "$top/tests/vm/guest-init.sh" "$root/init"
-cp "$top/tests/vm/guest-suite.sh" "$top/tests/vm/demo.sh" "$top/tests/vm/bench.sh" "$root/tests/"
+cp "$top/tests/vm/guest-suite.sh" "$top/tests/vm/guest-lockdown.sh" "$top/tests/vm/demo.sh" "$top/tests/vm/bench.sh" "$root/tests/"
 cp "$kodir/module/ptwalk.ko" "$kodir/tests/fixture/ptwalk_fixture.ko" "$root/lib/"
 # zram and its allocator, for the swap tests, when the kernel has them as
 # modules (a kernel with them built in needs nothing here)
