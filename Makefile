@@ -73,9 +73,16 @@ check-unit: unit-build
 check-lint:
 	KDIR=$(KDIR) scripts/kernel-lint.sh $(BUILD)/lint.tap
 
+# KERNEL=5.10|6.1|6.12|newest: that kernel of the matrix instead (Debian's,
+# fetched to build/kernels/KERNEL; see check-kernels).
+ifeq ($(KERNEL),)
 check-vm: vm-build
 	scripts/vm-run.sh $(BUILD)/vm $(KREL) test $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare
 	cp $(BUILD)/vm/vm.tap $(BUILD)/vm.tap
+else
+check-vm: user $(BUILD)/vmtest
+	scripts/kernel-check.sh $(KERNEL) $(MOD_SRCS)
+endif
 
 # Installing first, then a fresh make: KDIR and KREL are evaluated only
 # once the kernel headers are there.
@@ -94,21 +101,19 @@ demo-run: all fixture $(BUILD)/demo_target
 # VM suite booting it; writes $(BUILD)/debug-vm.tap.  The modules build from
 # a copy of their sources in $(DEBUG_MOD): an M= build writes its objects and
 # .ko next to the sources, and the Debian-kernel build in module/ must stay
-# untouched.  A file is copied only when its content differs, so kbuild
-# rebuilds exactly what changed.
+# untouched (scripts/copy-changed.sh).
 DEBUG_KDIR_BUILD ?= $(BUILD)/debug-kernel
 DEBUG_KDIR = $(abspath $(DEBUG_KDIR_BUILD))/linux-source-6.1
 DEBUG_MOD := $(BUILD)/debug-modules
-DEBUG_MOD_SRCS = Kbuild $(wildcard module/Kbuild module/*.[ch] tests/fixture/Kbuild tests/fixture/*.[ch])
+# The sources of ptwalk.ko and the fixture, for builds in a copy.
+MOD_SRCS = Kbuild $(filter-out %.mod.c,$(wildcard module/Kbuild module/*.[ch] tests/fixture/Kbuild tests/fixture/*.[ch]))
 DEBUG_VM_TIMEOUT ?= 900
 
 debug-kernel:
 	scripts/debug-kernel.sh $(DEBUG_KDIR_BUILD)
 
 debug-modules: debug-kernel
-	@for f in $(DEBUG_MOD_SRCS); do \
-		cmp -s $$f $(DEBUG_MOD)/$$f || install -D -m 0644 $$f $(DEBUG_MOD)/$$f || exit 1; \
-	done
+	@scripts/copy-changed.sh $(DEBUG_MOD) $(MOD_SRCS)
 	$(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_MOD) PTWALK_FIXTURE=1 modules
 
 check-debug: debug-modules user $(BUILD)/vmtest

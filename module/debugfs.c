@@ -268,7 +268,6 @@ static const struct file_operations query_fops = {
 	.release = session_release,
 	.read = query_read,
 	.write = query_write,
-	.llseek = no_llseek,
 };
 
 static const struct file_operations text_fops = {
@@ -277,7 +276,6 @@ static const struct file_operations text_fops = {
 	.release = session_release,
 	.read = text_read,
 	.write = text_write,
-	.llseek = no_llseek,
 };
 
 static const struct file_operations abi_fops = {

@@ -74,7 +74,7 @@ static void vtop_hugetlb(struct vtop_walk *vw, pte_t *ptep,
 			 enum ptwalk_vtop_level l, unsigned long index)
 {
 	spinlock_t *ptl = huge_pte_lock(hstate_vma(vw->w.vma), vw->w.mm, ptep);
-	pte_t entry = huge_ptep_get(ptep);
+	pte_t entry = ptwalk_huge_ptep_get(vw->w.mm, vw->addr, ptep);
 
 	note(vw, l, pte_val(entry), index);
 	decode_leaf(vw, entry, pte_pfn(entry), vw->w.hugetlb_level);
@@ -222,7 +222,7 @@ static void vtop_walk(struct mm_struct *mm, unsigned long addr,
 		      struct ptwalk_vtop *v)
 {
 	struct vtop_walk vw = { .w = { .mm = mm }, .addr = addr, .v = v };
-	struct vm_area_struct *vma = vma_lookup(mm, addr);
+	struct vm_area_struct *vma = ptwalk_vma_lookup(mm, addr);
 
 	lockdep_assert_held(&mm->mmap_lock);
 	memset(v, 0, sizeof(*v));

@@ -12,7 +12,6 @@
 #include <linux/mm.h>
 #include <linux/hugetlb.h>
 #include <linux/pgtable.h>
-#include <linux/swapops.h>
 #include "compat.h"
 #include "walk.h"
 
@@ -187,36 +186,33 @@ u32 present_flags(struct ptwalk_walk *w, pte_t entry,
 /* A non-present, non-empty entry: swap, migration, marker, ... */
 void decode_swap(struct ptwalk_record *run, pte_t entry, u64 index)
 {
-	swp_entry_t swp;
+	ptwalk_swp_t swp;
 
 	if (pte_swp_soft_dirty(entry))
 		run->flags |= PTWALK_F_SOFT_DIRTY;
 	if (pte_swp_uffd_wp(entry))
 		run->flags |= PTWALK_F_UFFD_WP;
-	swp = pte_to_swp_entry(entry);
+	swp = ptwalk_pte_to_swp(entry);
 	run->swap_type = swp_type(swp);
-	if (is_pte_marker_entry(swp)) {
+	if (ptwalk_swp_is_marker(swp)) {
 		run->kind = PTWALK_KIND_MARKER;
 		run->swap_offset = swp_offset(swp);
 		return;
 	}
 	/* Same offset as pagemap reports: the PFN for PFN swap entries. */
-	if (is_pfn_swap_entry(swp))
-		run->swap_offset = swp_offset_pfn(swp) + index;
-	else
-		run->swap_offset = swp_offset(swp) + index;
+	run->swap_offset = ptwalk_swp_offset_pfn(swp) + index;
 
-	if (!non_swap_entry(swp)) {
+	if (ptwalk_swp_is_swap(swp)) {
 		run->kind = PTWALK_KIND_SWAP;
-	} else if (is_migration_entry(swp)) {
+	} else if (ptwalk_swp_is_migration(swp)) {
 		run->kind = PTWALK_KIND_MIGRATION;
-		if (is_writable_migration_entry(swp))
+		if (ptwalk_swp_is_migration_write(swp))
 			run->flags |= PTWALK_F_MIGRATION_WRITE;
-	} else if (is_device_private_entry(swp)) {
+	} else if (ptwalk_swp_is_device_private(swp)) {
 		run->kind = PTWALK_KIND_DEVICE_PRIVATE;
-	} else if (is_device_exclusive_entry(swp)) {
+	} else if (ptwalk_swp_is_device_exclusive(swp)) {
 		run->kind = PTWALK_KIND_DEVICE_EXCLUSIVE;
-	} else if (is_hwpoison_entry(swp)) {
+	} else if (ptwalk_swp_is_hwpoison(swp)) {
 		run->kind = PTWALK_KIND_HWPOISON;
 	} else {
 		run->kind = PTWALK_KIND_UNKNOWN;
@@ -362,7 +358,7 @@ static void walk_hugetlb_entry(struct ptwalk_walk *w, pte_t *ptep,
 			       unsigned long addr, unsigned long end)
 {
 	spinlock_t *ptl = huge_pte_lock(hstate_vma(w->vma), w->mm, ptep);
-	pte_t entry = huge_ptep_get(ptep);
+	pte_t entry = ptwalk_huge_ptep_get(w->mm, addr, ptep);
 
 	emit_entry(w, entry, pte_pfn(entry), w->hugetlb_level, addr, end);
 	spin_unlock(ptl);
