@@ -1,6 +1,7 @@
 # ptwalk: kernel module, userspace comparator, tests.
 #   make                 module/ptwalk.ko and user/ptcompare
 #   make check           unit tests, kernel lint, VM lane; ends "N passed, N failed"
+#   make check-kernels   build and VM suite on Debian's 5.10, 6.1, 6.12, newest kernels
 #   make demo            set up what is missing, boot the VM, show a translation
 #   make bench           boot the VM and measure pagemap vs ptwalk vs ptcompare
 #   make KDIR=/path      build against another kernel tree
@@ -124,6 +125,17 @@ check-debug: debug-modules user $(BUILD)/vmtest
 	scripts/tap-summary.sh $(BUILD)/debug-vm.tap
 
 .PHONY: debug-kernel debug-modules check-debug
+
+# Kernel matrix: Debian's 5.10 (bullseye), 6.1 (bookworm), 6.12
+# (bookworm-backports) and newest (unstable), each at the version current
+# in its suite, fetched into build/kernels/ (scripts/kernel-fetch.sh),
+# ptwalk.ko and the fixture built W=1 and sparse clean against its headers,
+# and the whole VM suite booted on it; ends "N passed, N failed".
+# KERNELS="6.12 newest" runs some; make check-vm KERNEL=6.12 runs one.
+check-kernels: user $(BUILD)/vmtest
+	scripts/kernel-matrix.sh $(MOD_SRCS)
+
+.PHONY: check-kernels
 
 # Installation.  The version lives in module/ptwalk_version.h (modinfo,
 # ptcompare --version);
