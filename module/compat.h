@@ -152,7 +152,7 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
 #include <linux/swap.h>		/* 5.10's swapops.h needs it, unincluded */
 #include <linux/swapops.h>
 
-typedef swp_entry_t ptwalk_swp_t;
+#define ptwalk_swp_t				swp_entry_t
 
 #define ptwalk_pte_to_swp(pte)			pte_to_swp_entry(pte)
 #define ptwalk_swp_is_swap(swp)			(!non_swap_entry(swp))
@@ -193,7 +193,7 @@ typedef swp_entry_t ptwalk_swp_t;
 #else /* 6.19: softleaf_t */
 #include <linux/leafops.h>
 
-typedef softleaf_t ptwalk_swp_t;
+#define ptwalk_swp_t				softleaf_t
 
 #define ptwalk_pte_to_swp(pte)			softleaf_from_pte(pte)
 #define ptwalk_swp_is_swap(swp)			softleaf_is_swap(swp)

@@ -53,8 +53,9 @@ if [ ! -x "$cp" ] && [ -r /usr/src/linux-source-6.1.tar.xz ]; then
 		linux-source-6.1/scripts/checkpatch.pl linux-source-6.1/scripts/spelling.txt \
 		linux-source-6.1/scripts/const_structs.checkpatch 2>/dev/null
 fi
-# Ignores are per file and each for a reason: compat.h is where version
-# guards belong; ptwalk_names.h is shared with userspace (no ARRAY_SIZE).
+# Ignores are per file and each for a reason: the compat headers are where
+# version guards belong; ptwalk_names.h is shared with userspace (no
+# ARRAY_SIZE).
 checkpatch() { # checkpatch EXTRA_IGNORES FILE...
 	ign=$1
 	shift
@@ -65,8 +66,9 @@ checkpatch() { # checkpatch EXTRA_IGNORES FILE...
 if [ -x "$cp" ]; then
 	out=$(
 		checkpatch "" $(ls "$top"/module/*.[ch] "$top"/tests/fixture/*.[ch] |
-			grep -v -e /compat.h -e /ptwalk_names.h)
-		checkpatch ",LINUX_VERSION_CODE,CONSTANT_COMPARISON" "$top/module/compat.h"
+			grep -v -e /compat.h -e /fixture_compat.h -e /ptwalk_names.h)
+		checkpatch ",LINUX_VERSION_CODE,CONSTANT_COMPARISON" "$top/module/compat.h" \
+			"$top/tests/fixture/fixture_compat.h"
 		checkpatch ",ARRAY_SIZE" "$top/module/ptwalk_names.h"
 	)
 	if [ -z "$out" ]; then
