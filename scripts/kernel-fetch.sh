@@ -105,17 +105,22 @@ while [ ${#todo[@]} -gt 0 ]; do
 	done
 done
 
-# Download what the cache lacks; drop debs that are no longer current.
-debs=()
+# Download what the cache lacks (or holds damaged: the archive's SHA256
+# decides); drop debs that are no longer current.
+debs=() sums=()
 for p in "${want[@]}"; do
-	fields=$(acache show --no-all-versions "$p" | sed -n 's/^\(Version\|Architecture\): //p' | tr '\n' ' ')
-	read -r ver arch <<< "$fields"
-	[ -n "$arch" ] || die "apt-cache show $p gave no version"
+	fields=$(acache show --no-all-versions "$p" | sed -n 's/^\(Version\|Architecture\|SHA256\): //p' | tr '\n' ' ')
+	read -r ver arch sum <<< "$fields"
+	[ -n "$sum" ] || die "apt-cache show $p gave no version, architecture or SHA256"
 	debs+=("${p}_${ver//:/%3a}_$arch.deb")
+	sums+=("$sum")
 done
+cached() { # INDEX: the deb is there, whole
+	[ "$(sha256sum < "$kdir/debs/${debs[$1]}" 2>/dev/null | cut -d' ' -f1)" = "${sums[$1]}" ]
+}
 missing=()
 for i in "${!want[@]}"; do
-	[ -s "$kdir/debs/${debs[$i]}" ] || missing+=("${want[$i]}")
+	cached "$i" || missing+=("${want[$i]}")
 done
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "kernel-fetch: $kernel: downloading ${missing[*]}"
@@ -123,7 +128,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 		die "apt-get download ${missing[*]} failed (log: $kdir/download.log): $(grep -m1 -E '^(E|Err):' "$kdir/download.log")"
 fi
 for i in "${!want[@]}"; do
-	[ -s "$kdir/debs/${debs[$i]}" ] || die "apt-get download left no $kdir/debs/${debs[$i]}"
+	cached "$i" || die "apt-get download left no intact $kdir/debs/${debs[$i]}"
 done
 for f in "$kdir"/debs/*.deb; do
 	case " ${debs[*]} " in *" ${f##*/} "*) ;; *) rm -f "$f" ;; esac
