@@ -2,6 +2,7 @@
 #   make                 module/ptwalk.ko and user/ptcompare
 #   make check           unit tests (plain and sanitized), fuzz targets, kernel lint,
 #                        source layout, VM lane; ends "N passed, N failed"
+#   make check-kernels   build and VM suite on Debian's 5.10, 6.1, 6.12, newest kernels
 #   make demo            set up what is missing, boot the VM, show a translation
 #   make bench           boot the VM and measure pagemap vs ptwalk vs ptcompare
 #   make KDIR=/path      build against another kernel tree
@@ -96,9 +97,16 @@ $(BUILD)/class_table: tests/layout/class_table.c user/model/page_class.c user/mo
 check-layout: $(BUILD)/class_table
 	tests/layout/run.sh $(BUILD) $(BUILD)/class_table
 
+# KERNEL=5.10|6.1|6.12|newest: that kernel of the matrix instead (Debian's,
+# fetched to build/kernels/KERNEL; see check-kernels).
+ifeq ($(KERNEL),)
 check-vm: vm-build
 	scripts/vm-run.sh $(BUILD)/vm $(KREL) test $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare
 	cp $(BUILD)/vm/vm.tap $(BUILD)/vm.tap
+else
+check-vm: user $(BUILD)/vmtest
+	scripts/kernel-check.sh $(KERNEL) $(MOD_SRCS)
+endif
 
 # --- Sanitizer lanes and fuzzing: the build rules are in tests/fuzz/Makefile.
 #   make check-unit-asan  the unit suite under ASan+UBSan: build/unit-asan.tap
@@ -139,21 +147,19 @@ demo-run: all fixture $(BUILD)/demo_target
 # VM suite booting it; writes $(BUILD)/debug-vm.tap.  The modules build from
 # a copy of their sources in $(DEBUG_MOD): an M= build writes its objects and
 # .ko next to the sources, and the Debian-kernel build in module/ must stay
-# untouched.  A file is copied only when its content differs, so kbuild
-# rebuilds exactly what changed.
+# untouched (scripts/copy-changed.sh).
 DEBUG_KDIR_BUILD ?= $(BUILD)/debug-kernel
 DEBUG_KDIR = $(abspath $(DEBUG_KDIR_BUILD))/linux-source-6.1
 DEBUG_MOD := $(BUILD)/debug-modules
-DEBUG_MOD_SRCS = Kbuild $(wildcard module/Kbuild module/*.[ch] tests/fixture/Kbuild tests/fixture/*.[ch])
+# The sources of ptwalk.ko and the fixture, for builds in a copy.
+MOD_SRCS = Kbuild $(filter-out %.mod.c,$(wildcard module/Kbuild module/*.[ch] tests/fixture/Kbuild tests/fixture/*.[ch]))
 DEBUG_VM_TIMEOUT ?= 900
 
 debug-kernel:
 	scripts/debug-kernel.sh $(DEBUG_KDIR_BUILD)
 
 debug-modules: debug-kernel
-	@for f in $(DEBUG_MOD_SRCS); do \
-		cmp -s $$f $(DEBUG_MOD)/$$f || install -D -m 0644 $$f $(DEBUG_MOD)/$$f || exit 1; \
-	done
+	@scripts/copy-changed.sh $(DEBUG_MOD) $(MOD_SRCS)
 	$(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_MOD) PTWALK_FIXTURE=1 modules
 
 # ptcompare is the ASan+UBSan build here (VM_SANITIZED=1: the guest sets
@@ -168,6 +174,17 @@ check-debug: debug-modules asan-ptcompare $(BUILD)/vmtest
 	scripts/tap-summary.sh $(BUILD)/debug-vm.tap
 
 .PHONY: debug-kernel debug-modules check-debug
+
+# Kernel matrix: Debian's 5.10 (bullseye), 6.1 (bookworm), 6.12
+# (bookworm-backports) and newest (unstable), each at the version current
+# in its suite, fetched into build/kernels/ (scripts/kernel-fetch.sh),
+# ptwalk.ko and the fixture built W=1 and sparse clean against its headers,
+# and the whole VM suite booted on it; ends "N passed, N failed".
+# KERNELS="6.12 newest" runs some; make check-vm KERNEL=6.12 runs one.
+check-kernels: user $(BUILD)/vmtest
+	scripts/kernel-matrix.sh $(MOD_SRCS)
+
+.PHONY: check-kernels
 
 # Installation.  The version lives in module/ptwalk_version.h (modinfo,
 # ptcompare --version);

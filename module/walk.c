@@ -146,7 +146,7 @@ static int walk_hugetlb_entry(struct ptwalk_walk *walk, pte_t *ptep,
 			      unsigned long end)
 {
 	spinlock_t *ptl = huge_pte_lock(hstate_vma(walk->vma), walk->mm, ptep);
-	pte_t entry = huge_ptep_get(ptep);
+	pte_t entry = ptwalk_huge_ptep_get(walk->mm, addr, ptep);
 	int err;
 
 	walk_entry(walk, table, pte_val(entry));

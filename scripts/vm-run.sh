@@ -11,10 +11,12 @@
 # (tcg, the default, or kvm); VM_KERNEL, a kernel image to boot instead of
 # /boot/vmlinuz-KREL (its release must be KREL; make check-debug uses it);
 # VM_KO_DIR, where module/ptwalk.ko and tests/fixture/ptwalk_fixture.ko are
-# (default: this tree); VM_ONLY, run only the vmtest cases whose names start so
-# (the shell cases of the guest suite still run); VM_SANITIZED=1, the
-# /bin/ptcompare given is the ASan+UBSan build (make check-debug): the guest
-# sets the sanitizers' options, and any report fails the run.
+# (default: this tree); VM_MODTREE, the booted kernel's modules tree, where
+# the kernel modules the suite needs come from (default /lib/modules/KREL);
+# VM_ONLY, run only the vmtest cases whose names start so (the shell cases of
+# the guest suite still run); VM_SANITIZED=1, the /bin/ptcompare given is the
+# ASan+UBSan build (make check-debug): the guest sets the sanitizers'
+# options, and any report fails the run.
 set -euo pipefail
 
 out=$1 krel=$2 mode=$3
@@ -52,16 +54,40 @@ cp /bin/busybox "$root/bin/busybox"
 cp "$top/tests/vm/guest-init.sh" "$root/init"
 cp "$top/tests/vm/guest-suite.sh" "$top/tests/vm/guest-lockdown.sh" "$top/tests/vm/demo.sh" "$top/tests/vm/bench.sh" "$root/tests/"
 cp "$kodir/module/ptwalk.ko" "$kodir/tests/fixture/ptwalk_fixture.ko" "$root/lib/"
-# zram and its allocator, for the swap tests, when the kernel has them as
-# modules (a kernel with them built in needs nothing here)
-for m in zsmalloc zram; do
-	f=$(find "/lib/modules/$krel" -name "$m.ko*" 2>/dev/null | head -1 || true)
-	case $f in
-	*.ko) cp "$f" "$root/lib/" ;;
-	*.ko.xz) xz -dc "$f" > "$root/lib/$m.ko" ;;
-	*.ko.zst) zstd -qdc "$f" > "$root/lib/$m.ko" ;;
+# Kernel modules the suite needs (zram, for the swap tests), with every
+# module they depend on, from the booted kernel's own tree: modules.dep
+# lists a module's dependencies so that modprobe loads them last to first;
+# one the kernel has built in (modules.builtin) needs nothing.  The guest
+# insmods /lib/kmods/* in the order of /lib/kmods.load.
+modtree=${VM_MODTREE:-/lib/modules/$krel}
+[ -r "$modtree/modules.dep" ] || die "no $modtree/modules.dep: the modules of $krel are not there"
+mkdir -p "$root/lib/kmods"
+: > "$root/lib/kmods.load"
+add_kmod_file() { # PATH relative to the modules tree
+	local name
+	name=$(basename "$1")
+	name=${name%%.ko*}.ko
+	grep -qxF "/lib/kmods/$name" "$root/lib/kmods.load" && return 0
+	case $1 in
+	*.ko) cp "$modtree/$1" "$root/lib/kmods/$name" ;;
+	*.ko.xz) xz -dc "$modtree/$1" > "$root/lib/kmods/$name" ;;
+	*.ko.zst) zstd -qdc "$modtree/$1" > "$root/lib/kmods/$name" ;;
+	*.ko.gz) gzip -dc "$modtree/$1" > "$root/lib/kmods/$name" ;;
+	*) die "$1: unknown module compression" ;;
 	esac
-done
+	echo "/lib/kmods/$name" >> "$root/lib/kmods.load"
+}
+add_kmod() { # NAME
+	local line dep
+	grep -qE "(^|/)$1\.ko\$" "$modtree/modules.builtin" && return 0
+	line=$(grep -E "(^|/)$1\.ko(\.[a-z]+)?:" "$modtree/modules.dep") ||
+		die "kernel module $1 is neither in $modtree/modules.dep nor built in"
+	for dep in $(echo "${line#*:}" | tr ' ' '\n' | tac); do
+		add_kmod_file "$dep"
+	done
+	add_kmod_file "${line%%:*}"
+}
+add_kmod zram
 printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 

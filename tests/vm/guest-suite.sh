@@ -19,9 +19,13 @@ if [ "$mode" = bench ]; then
 	return 0 2>/dev/null || exit 0
 fi
 
-# zram swap, for the swapped-page tests (Debian builds zram as a module)
-[ -e /lib/zram.ko ] && insmod /lib/zsmalloc.ko && insmod /lib/zram.ko
-if [ -e /sys/block/zram0 ] && echo 512M > /sys/block/zram0/disksize &&
+# zram swap, for the swapped-page tests: the modules scripts/vm-run.sh
+# resolved from the kernel's modules.dep, in load order (none when built in)
+kmods=true
+while read -r ko; do
+	insmod "$ko" || kmods=false
+done < /lib/kmods.load
+if $kmods && [ -e /sys/block/zram0 ] && echo 512M > /sys/block/zram0/disksize &&
 	mkswap /dev/zram0 >/dev/null && swapon /dev/zram0; then
 	tap OK zram_swap_on
 else

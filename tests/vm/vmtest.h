@@ -91,6 +91,13 @@ void touch_read(void *p, size_t len);
 /* Address range of the mapping called name in /proc/self/maps. */
 bool find_mapping(const char *name, uint64_t *start, uint64_t *end);
 
+/*
+ * Whether the VmFlags of the mapping called name in /proc/self/smaps hold
+ * flag ("pf", "io", "mm", ...): what the running kernel did, not what a
+ * test assumes.  False when the mapping or its VmFlags line is missing.
+ */
+bool vm_flag_of(const char *name, const char *flag, bool *set);
+
 typedef bool (*vmtest_case_fn)(struct vmtest *t);
 struct vmtest_case {
 	const char *name;
