@@ -19,7 +19,8 @@
 struct fake_fs {
 	int debugfs_result;	/* fd or -errno for QUERY */
 	int device_result;	/* fd or -errno for DEV */
-	const char *tried[4];	/* paths, in the order opened */
+	char tried[4][64];	/* paths, in the order opened (copies: the
+				 * caller's may be on its stack) */
 	int nr_tried;
 };
 
@@ -28,7 +29,8 @@ static int fake_open(void *ctx, const char *path)
 	struct fake_fs *fs = ctx;
 
 	assert_true(fs->nr_tried < 4);
-	fs->tried[fs->nr_tried++] = path;
+	assert_true(strlen(path) < sizeof(fs->tried[0]));
+	strcpy(fs->tried[fs->nr_tried++], path);
 	if (!strcmp(path, QUERY))
 		return fs->debugfs_result;
 	if (!strcmp(path, DEV))
