@@ -1,6 +1,7 @@
 # ptwalk: kernel module, userspace comparator, tests.
 #   make                 module/ptwalk.ko and user/ptcompare
-#   make check           unit tests, kernel lint, VM lane; ends "N passed, N failed"
+#   make check           unit tests (plain and sanitized), fuzz targets, kernel lint,
+#                        source layout, VM lane; ends "N passed, N failed"
 #   make check-kernels   build and VM suite on Debian's 5.10, 6.1, 6.12, newest kernels
 #   make demo            set up what is missing, boot the VM, show a translation
 #   make bench           boot the VM and measure pagemap vs ptwalk vs ptcompare
@@ -14,10 +15,13 @@ BUILD := $(CURDIR)/build
 CC ?= cc
 TEST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g
 
-UNIT_TESTS := cli client diagnose maps pagemap classify ranges compare json report source vtop
-UNIT_TESTS += dma progress
-UNIT_TESTS += iomem kpageflags witness
-UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/unit/test_%)
+# Userspace tests include user/ headers by their folder ("engine/compare.h").
+USER_INCLUDES := -I$(CURDIR)/user -I$(CURDIR)
+
+# Every tests/unit/test_*.c is a cmocka program; the other tests/unit/*.c
+# are helpers they share, linked into each.
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(wildcard tests/unit/test_*.c))
+UNIT_HELPERS := $(filter-out tests/unit/test_%.c,$(wildcard tests/unit/*.c))
 
 all: module user
 
@@ -31,26 +35,35 @@ fixture:
 user:
 	$(MAKE) -C user
 
-$(BUILD)/unit/test_%: tests/unit/test_%.c user
+$(BUILD)/unit/test_%: tests/unit/test_%.c $(UNIT_HELPERS) $(wildcard tests/unit/*.h) user
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -o $@ $< user/libptcompare.a -lcmocka -ljson-c
+	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -o $@ $< $(UNIT_HELPERS) user/libptcompare.a -lcmocka -ljson-c
+
+# module/extent.c, kernel code that needs no kernel, built in userspace
+# against the few kernel headers tests/unit/kshim stands in for.
+$(BUILD)/unit/test_extent: tests/unit/test_extent.c module/extent.c module/extent.h module/ptwalk_abi.h $(wildcard tests/unit/kshim/linux/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -Itests/unit/kshim -o $@ tests/unit/test_extent.c module/extent.c -lcmocka
 
 unit-build: user
 	$(MAKE) -C user libptcompare.a
 	$(MAKE) $(UNIT_BINS)
 
-VMTEST_SRCS := tests/vm/vmtest.c tests/vm/cases_memory.c tests/vm/cases_errors.c \
-	tests/vm/cases_ptcompare.c tests/vm/cases_stress.c tests/vm/cases_fuzz.c \
-	tests/vm/cases_vtop.c tests/vm/cases_dma.c tests/vm/cases_witness.c \
-	tests/vm/ptcompare_run.c \
-	user/ptwalk_client.c
-$(BUILD)/vmtest: $(VMTEST_SRCS) $(wildcard tests/vm/*.h) user/ptwalk_client.h module/ptwalk_abi.h tests/fixture/fixture_abi.h
+# The VM suite: every tests/vm/*.c but the demo's target (a program of its
+# own), and the few user/ files it shares with ptcompare.
+VMTEST_USER_SRCS := user/io/ptwalk_client.c user/parse/record.c \
+	user/model/page_class.c
+VMTEST_SRCS := $(filter-out tests/vm/demo_target.c,$(wildcard tests/vm/*.c)) \
+	$(VMTEST_USER_SRCS)
+$(BUILD)/vmtest: $(VMTEST_SRCS) $(wildcard tests/vm/*.h) $(wildcard user/*/*.h) module/ptwalk_abi.h tests/fixture/fixture_abi.h
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -static -o $@ $(VMTEST_SRCS) -ljson-c
+	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -static -o $@ $(VMTEST_SRCS) -ljson-c
 
-$(BUILD)/ptbench: tests/bench/ptbench.c user/maps.c user/ptwalk_client.c user/maps.h user/ptwalk_client.h
+PTBENCH_SRCS := tests/bench/ptbench.c user/parse/maps.c user/parse/record.c \
+	user/io/ptwalk_client.c
+$(BUILD)/ptbench: $(PTBENCH_SRCS) $(wildcard user/*/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -static -o $@ tests/bench/ptbench.c user/maps.c user/ptwalk_client.c
+	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -static -o $@ $(PTBENCH_SRCS)
 
 # Benchmarks print numbers and ratios; they assert nothing.
 bench: all fixture $(BUILD)/ptbench
@@ -74,6 +87,15 @@ check-unit: unit-build
 check-lint:
 	KDIR=$(KDIR) scripts/kernel-lint.sh $(BUILD)/lint.tap
 
+# The shape of the source (tests/layout): user/'s layers include one way
+# only; the man page and the docs word the classes as the code does.
+$(BUILD)/class_table: tests/layout/class_table.c user/model/page_class.c user/model/page_class.h
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -o $@ tests/layout/class_table.c user/model/page_class.c
+
+check-layout: $(BUILD)/class_table
+	tests/layout/run.sh $(BUILD) $(BUILD)/class_table
+
 # KERNEL=5.10|6.1|6.12|newest: that kernel of the matrix instead (Debian's,
 # fetched to build/kernels/KERNEL; see check-kernels).
 ifeq ($(KERNEL),)
@@ -84,6 +106,28 @@ else
 check-vm: user $(BUILD)/vmtest
 	scripts/kernel-check.sh $(KERNEL) $(MOD_SRCS)
 endif
+
+# --- Sanitizer lanes and fuzzing: the build rules are in tests/fuzz/Makefile.
+#   make check-unit-asan  the unit suite under ASan+UBSan: build/unit-asan.tap
+#   make check-fuzz       each libFuzzer target for a fixed count of inputs: build/fuzz.tap
+#   make fuzz             each target for FUZZ_SECONDS (default 60), corpus kept in build/fuzz
+# make check-debug boots its VM with the sanitized ptcompare (asan-ptcompare).
+SAN_MAKE = $(MAKE) -f tests/fuzz/Makefile BUILD=$(BUILD)
+
+check-unit-asan:
+	$(SAN_MAKE) check-unit-asan
+
+check-fuzz:
+	$(SAN_MAKE) check-fuzz
+
+fuzz:
+	$(SAN_MAKE) fuzz $(if $(FUZZ_SECONDS),FUZZ_SECONDS=$(FUZZ_SECONDS))
+
+asan-ptcompare:
+	$(SAN_MAKE) asan-ptcompare
+
+.PHONY: check-unit-asan check-fuzz fuzz asan-ptcompare
+# --- end of the sanitizer and fuzzing block
 
 # Installing first, then a fresh make: KDIR and KREL are evaluated only
 # once the kernel headers are there.
@@ -117,10 +161,14 @@ debug-modules: debug-kernel
 	@scripts/copy-changed.sh $(DEBUG_MOD) $(MOD_SRCS)
 	$(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_MOD) PTWALK_FIXTURE=1 modules
 
-check-debug: debug-modules user $(BUILD)/vmtest
+# ptcompare is the ASan+UBSan build here (VM_SANITIZED=1: the guest sets
+# the sanitizers' options and fails the run on any report), so that every
+# ptcompare case of the VM suite runs sanitized once per CI without a boot
+# of its own; make check-vm runs the plain build.
+check-debug: debug-modules asan-ptcompare $(BUILD)/vmtest
 	krel=$$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(DEBUG_KDIR)/include/generated/utsrelease.h) && \
-	VM_KERNEL=$(DEBUG_KDIR)/arch/x86/boot/bzImage VM_KO_DIR=$(DEBUG_MOD) VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) \
-		scripts/vm-run.sh $(BUILD)/debug-vm $$krel test $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare
+	VM_KERNEL=$(DEBUG_KDIR)/arch/x86/boot/bzImage VM_KO_DIR=$(DEBUG_MOD) VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) VM_SANITIZED=1 \
+		scripts/vm-run.sh $(BUILD)/debug-vm $$krel test $(BUILD)/vmtest:/bin/vmtest $(BUILD)/asan/ptcompare:/bin/ptcompare
 	cp $(BUILD)/debug-vm/vm.tap $(BUILD)/debug-vm.tap
 	scripts/tap-summary.sh $(BUILD)/debug-vm.tap
 
@@ -189,4 +237,4 @@ clean:
 	$(MAKE) -C user clean
 	rm -rf $(BUILD)
 
-.PHONY: bench all module fixture user unit-build vm-build check check-unit check-lint check-vm demo demo-run clean
+.PHONY: bench all module fixture user unit-build vm-build check check-unit check-lint check-layout check-vm demo demo-run clean

@@ -4,7 +4,7 @@
  * that changed the interface (the test fixture's own are in
  * tests/fixture/fixture_compat.h).  make check-kernels builds and tests
  * Debian's 5.10, 6.1, 6.12 and the newest (7.2 when written); a branch
- * that only a release between those takes (6.10/6.11, 6.19 to 7.1) says
+ * that only a release between those takes (6.11, 6.19 to 7.1) says
  * "untested" where it is chosen.
  *
  * Changes that need no guard: 6.12 removed no_llseek, and a NULL .llseek
@@ -18,9 +18,6 @@
 #include <linux/mm.h>
 #include <linux/pgtable.h>
 
-#ifndef CONFIG_X86_64
-#error "ptwalk decodes x86-64 page table entries; other architectures are not supported"
-#endif
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 10, 0)
 #error "ptwalk needs Linux 5.10 or newer"
 #endif
@@ -104,22 +101,6 @@ static inline void ptwalk_pte_unmap_unlock(pte_t *pte, spinlock_t *ptl)
 #define ptwalk_pte_map_failed(pte)	(!(pte))
 #endif
 
-/*
- * pmd_leaf()/pud_leaf() exist since long before 6.1 and are what 6.9/6.10
- * kept when they removed pmd_large()/pud_large() and pXd_huge(): use only
- * them.  On x86 pud_leaf() also requires _PAGE_PRESENT, so a PROT_NONE
- * 1 GiB entry is recognised by its PSE bit instead.
- */
-static inline bool ptwalk_pud_is_leaf(pud_t pud)
-{
-	return pud_flags(pud) & _PAGE_PSE;
-}
-
-static inline bool ptwalk_pmd_is_leaf(pmd_t pmd)
-{
-	return pmd_flags(pmd) & _PAGE_PSE;
-}
-
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 14, 0)
 /* vma_lookup() came in 5.14: the VMA that contains @addr, or NULL. */
 static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
@@ -148,8 +129,9 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
  * swp_entry_t there, so swp_type()/swp_offset() read both.  A kind that a
  * kernel does not have cannot occur on it: its test is false.
  */
+/* swapops.h (5.10's, and 7.2's through leafops.h) uses it, unincluded */
+#include <linux/swap.h>
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 19, 0)
-#include <linux/swap.h>		/* 5.10's swapops.h needs it, unincluded */
 #include <linux/swapops.h>
 
 #define ptwalk_swp_t				swp_entry_t

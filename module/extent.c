@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Extent building: runs of pages come in from the walker in address order
- * and leave as records, each run merged into the one before it when nothing
- * but its position differs.
+ * Extent building (extent.h): a run merges into the pending record when
+ * it continues it in address, frame (or swap offset), area and attributes.
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
-#include "walk.h"
+#include "extent.h"
 
 void ptwalk_cursor_init(struct ptwalk_cursor *cur, unsigned long start,
 			unsigned long end)
@@ -58,51 +57,46 @@ static bool run_continues(const struct ptwalk_cursor *cur, unsigned long area,
 	return run->swap_offset == p->swap_offset + step;
 }
 
-/*
- * Adds @run, which must start at the cursor.  Returns false, leaving the
- * cursor where it was, when the run starts a new record and the output has
- * no room for the one it completes: the walk stops and resumes there.
- */
-bool ptwalk_emit(struct ptwalk_walk *w, const struct ptwalk_record *run)
+bool ptwalk_emit(struct ptwalk_extents *x, const struct ptwalk_record *run)
 {
-	struct ptwalk_cursor *cur = w->cur;
+	struct ptwalk_cursor *cur = x->cur;
 
-	if (cur->have_pending && run_continues(cur, w->area_start, run)) {
+	if (cur->have_pending && run_continues(cur, x->area_start, run)) {
 		cur->pending.nr_pages += run->nr_pages;
 	} else {
 		if (cur->have_pending) {
-			if (w->nr_out >= w->max_out) {
-				w->stop = true;
+			if (x->nr_out >= x->max_out) {
+				x->stop = true;
 				return false;
 			}
-			w->out[w->nr_out++] = cur->pending;
+			x->out[x->nr_out++] = cur->pending;
 		}
 		cur->pending = *run;
-		cur->pending_area = w->area_start;
+		cur->pending_area = x->area_start;
 		cur->have_pending = true;
 	}
 	cur->addr = run->start + (run->nr_pages << PAGE_SHIFT);
-	if (w->budget)
-		w->budget--;
-	if (!w->budget)
-		w->stop = true;
+	if (x->budget)
+		x->budget--;
+	if (!x->budget)
+		x->stop = true;
 	return true;
 }
 
-void ptwalk_charge(struct ptwalk_walk *w, unsigned int entries)
+void ptwalk_charge(struct ptwalk_extents *x, unsigned int entries)
 {
-	w->budget -= min(w->budget, entries);
-	if (!w->budget)
-		w->stop = true;
+	x->budget -= min(x->budget, entries);
+	if (!x->budget)
+		x->stop = true;
 }
 
-void ptwalk_walk_finish(struct ptwalk_walk *w)
+void ptwalk_extents_finish(struct ptwalk_extents *x)
 {
-	struct ptwalk_cursor *cur = w->cur;
+	struct ptwalk_cursor *cur = x->cur;
 
 	if (cur->addr < cur->end || !cur->have_pending ||
-	    w->nr_out >= w->max_out)
+	    x->nr_out >= x->max_out)
 		return;
-	w->out[w->nr_out++] = cur->pending;
+	x->out[x->nr_out++] = cur->pending;
 	cur->have_pending = false;
 }

@@ -11,6 +11,7 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include "range.h"
 #include "session.h"
 
 struct ptwalk_session *ptwalk_session_create(bool text)
@@ -128,8 +129,7 @@ int ptwalk_session_query(struct ptwalk_session *s,
 
 int ptwalk_session_fill(struct ptwalk_session *s, unsigned int max)
 {
-	struct ptwalk_walk w = {
-		.mm = s->mm,
+	struct ptwalk_extents x = {
 		.cur = &s->cur,
 		.out = s->batch,
 		.max_out = min_t(unsigned int, max, PTWALK_BATCH),
@@ -144,10 +144,10 @@ int ptwalk_session_fill(struct ptwalk_session *s, unsigned int max)
 			mmput(s->mm);
 			return -EINTR;
 		}
-		ptwalk_walk_chunk(&w);
+		ptwalk_range_chunk(s->mm, &x);
 		mmap_read_unlock(s->mm);
 		mmput(s->mm);
 	}
-	ptwalk_walk_finish(&w);
-	return w.nr_out;
+	ptwalk_extents_finish(&x);
+	return x.nr_out;
 }

@@ -9,7 +9,7 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 #include "ptwalk_abi.h"
-#include "walk.h"
+#include "extent.h"
 
 /* Records walked per chunk; the only per-query memory besides text. */
 #define PTWALK_BATCH		64

@@ -1,7 +1,37 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The page table walker: turns a task's page tables into ptwalk_record
- * extents, in bounded chunks that the caller runs under the mmap read lock.
+ * The page table walker, pgd -> p4d -> pud -> pmd -> pte, with hooks for
+ * its callers like walk_page_range() and struct mm_walk_ops (which are not
+ * exported to modules).  It alone takes page table locks, re-reads entries
+ * under them, and looks again when a THP split or a retracted PTE table
+ * changed an entry under it.  Its callers: range.c, a range of a task into
+ * ptwalk_records, and vtop.c, one address level by level.
+ *
+ * The contract between the walker and its hooks:
+ *
+ * - The caller holds mmap_read_lock(walk->mm) and a reference on its users
+ *   (mmget) for the whole walk.  VMAs and the PGD, P4D and PUD tables are
+ *   stable under it; PUD leaves and PMD and PTE entries are not (faults,
+ *   zaps, THP splits and collapses, migration change them under their own
+ *   locks).
+ * - An entry handed to leaf or pte_range was read under the lock that
+ *   guards it, held until the hook returns: pud_lock() for a PUD leaf or
+ *   non-present PUD, pmd_lock() for a PMD leaf or non-present PMD, the
+ *   PTE table's lock for PTEs (since 6.5 inside rcu_read_lock() too),
+ *   huge_pte_lock() for hugetlb entries.  The entry, and so the frame it
+ *   maps, cannot change while the hook runs.
+ * - Hooks may run under a spinlock: they must not sleep, fault, copy to or
+ *   from user memory (the target may be the caller, whose mmap lock is
+ *   held), allocate other than GFP_ATOMIC, or take the mmap lock or any
+ *   page table lock.
+ * - A hook returns 0 to go on, anything else to stop: the walker drops
+ *   what locks it took and ptwalk_walk_range() returns that value at once,
+ *   leaving the rest of the range unvisited.
+ * - Unless stopped, every page of the range reaches exactly one of hole,
+ *   bad, leaf and pte_range, once, in address order: a retry happens only
+ *   before any of them was called for the entry retried.
+ * - NULL hooks do nothing.  Without pte_range the walker reads each PTE
+ *   itself and hands it to entry and then to hole or leaf, one page each.
  */
 #ifndef PTWALK_WALK_H
 #define PTWALK_WALK_H
@@ -9,62 +39,58 @@
 #include <linux/mm_types.h>
 #include "ptwalk_abi.h"
 
-/* Where a query stands between two chunks; lives in the session. */
-struct ptwalk_cursor {
-	unsigned long addr;		/* next address to examine */
-	unsigned long end;		/* exclusive end of the query */
-	bool have_pending;		/* pending holds a run still growing */
-	unsigned long pending_area;	/* start of the VMA (or gap) of pending */
-	struct ptwalk_record pending;
+struct ptwalk_walk;
+
+struct ptwalk_walk_ops {
+	/*
+	 * Sees each entry the walker reads from a table of level @table
+	 * (named as ptwalk_vtop's levels, PTWALK_VTOP_PGD to _PTE): the
+	 * lockless reads and the re-reads under the lock, so that a level
+	 * may be seen more than once and its last value is the one the walk
+	 * acted on.  A PMD or PUD hugetlb entry is seen at its table's level.
+	 * With 4-level paging the P4D is folded and seen with the PGD's value.
+	 */
+	void (*entry)(struct ptwalk_walk *walk, enum ptwalk_vtop_level table,
+		      u64 val);
+	/* [addr, end) has no entry: an empty entry of some level. */
+	int (*hole)(struct ptwalk_walk *walk, unsigned long addr,
+		    unsigned long end);
+	/*
+	 * [addr, end) is below an entry that is neither empty, a table nor a
+	 * leaf: a PMD or PUD of @level, or a PGD or P4D (PTWALK_LEVEL_NONE).
+	 */
+	int (*bad)(struct ptwalk_walk *walk, enum ptwalk_level level,
+		   unsigned long addr, unsigned long end);
+	/*
+	 * [addr, end) is mapped by @entry, a non-empty leaf or non-present
+	 * entry of @level read as a PTE (see arch.h); @leaf_pfn is its first
+	 * frame, decoded with its level's pXd_pfn().  decode.h decodes both.
+	 */
+	int (*leaf)(struct ptwalk_walk *walk, pte_t entry, u64 leaf_pfn,
+		    enum ptwalk_level level, unsigned long addr,
+		    unsigned long end);
+	/*
+	 * The PTEs of [addr, end), all in one table, mapped and locked; @pte
+	 * points to addr's.  Read them with ptep_get(), none beyond end.
+	 */
+	int (*pte_range)(struct ptwalk_walk *walk, pte_t *pte,
+			 unsigned long addr, unsigned long end);
 };
 
-/* One chunk of walking: what it may produce and what it is looking at. */
 struct ptwalk_walk {
+	const struct ptwalk_walk_ops *ops;
 	struct mm_struct *mm;
-	struct ptwalk_cursor *cur;
-	struct ptwalk_record *out;	/* finished records of this chunk */
-	unsigned int nr_out;
-	unsigned int max_out;
-	unsigned int budget;		/* entries left before yielding */
-	bool stop;			/* out is full or budget is spent */
-	/* The area being walked: a VMA or a gap between VMAs. */
-	struct vm_area_struct *vma;
-	unsigned long area_start;
-	u64 vm_flags;			/* PTWALK_VM_* of vma */
+	void *private;			/* the caller's */
+	/* Set by ptwalk_walk_range() for the hooks: */
+	struct vm_area_struct *vma;	/* the VMA walked; NULL: none */
 	enum ptwalk_level hugetlb_level; /* leaf level of a hugetlb vma */
 };
 
-/* Entries a chunk may examine before it returns to drop the locks. */
-#define PTWALK_CHUNK_BUDGET	4096
-
-void ptwalk_cursor_init(struct ptwalk_cursor *cur, unsigned long start,
-			unsigned long end);
-bool ptwalk_cursor_done(const struct ptwalk_cursor *cur);
-
-/* Caller holds mmap_read_lock(w->mm) and a reference on w->mm's users. */
-void ptwalk_walk_chunk(struct ptwalk_walk *w);
-
-/* Moves the finished pending run to out once the range is walked. */
-void ptwalk_walk_finish(struct ptwalk_walk *w);
-
 /*
- * Decoders shared with vtop.c: the area a walk is in, the index of addr's
- * page inside a leaf of @level, the PTWALK_F_* of a present entry, and the
- * fields of a non-present one.  Entries are decoded under their table lock.
+ * Walks [@start, @end), page aligned, inside @vma or, with @vma NULL,
+ * where no VMA is.  Returns 0, or the first non-zero value a hook returned.
  */
-void enter_vma(struct ptwalk_walk *w, struct vm_area_struct *vma);
-u64 leaf_index(unsigned long addr, enum ptwalk_level level);
-u32 present_flags(struct ptwalk_walk *w, pte_t entry, enum ptwalk_level level,
-		  u64 leaf_pfn);
-void decode_swap(struct ptwalk_record *run, pte_t entry, u64 index);
-
-/* Extent building, in extent.c: add one run of pages to the output. */
-bool ptwalk_emit(struct ptwalk_walk *w, const struct ptwalk_record *run);
-
-/*
- * Counts @entries more examined against the chunk's budget: runs of entries
- * found without a record each (a PTE run) cost what they examined.
- */
-void ptwalk_charge(struct ptwalk_walk *w, unsigned int entries);
+int ptwalk_walk_range(struct ptwalk_walk *walk, struct vm_area_struct *vma,
+		      unsigned long start, unsigned long end);
 
 #endif /* PTWALK_WALK_H */

@@ -1,6 +1,7 @@
 #!/bin/bash
 # make check-packaging: make install/uninstall, the man page, the bash
-# completion, make modules_install and dkms, each checked on its result.
+# completion, make modules_install and dkms, each checked on its result, and
+# the documentation against the tree (scripts/doc-check.sh).
 # Writes TAP to OUT (build/packaging.tap) and prints it.
 # Everything happens under one temporary directory: dkms runs with its own
 # source, dkms and install trees, its own signing key and no depmod, so the
@@ -298,5 +299,11 @@ else
 		find "/lib/modules/$krel" -newer "$tmp/stamp" 2>/dev/null)
 	check dkms_system_untouched "changed on the machine: ${touched//$'\n'/ }" test -z "$touched"
 fi
+
+# --- documentation ----------------------------------------------------------
+
+# README.md, docs/*.md and the man page: every tree path, function, make
+# target, identifier and link they cite exists (one case per document).
+KDIR=$kdir scripts/doc-check.sh >> "$out"
 
 cat "$out"

@@ -13,8 +13,10 @@
 # VM_KO_DIR, where module/ptwalk.ko and tests/fixture/ptwalk_fixture.ko are
 # (default: this tree); VM_MODTREE, the booted kernel's modules tree, where
 # the kernel modules the suite needs come from (default /lib/modules/KREL);
-# VM_ONLY, run only the vmtest cases whose names start so
-# (the shell cases of the guest suite still run).
+# VM_ONLY, run only the vmtest cases whose names start so (the shell cases
+# of the guest suite still run); VM_SANITIZED=1, the /bin/ptcompare given is
+# the ASan+UBSan build (make check-debug): the guest sets the sanitizers'
+# options, and any report fails the run.
 set -euo pipefail
 
 out=$1 krel=$2 mode=$3
@@ -122,7 +124,7 @@ timeout "$timeout_s" qemu-system-x86_64 \
 	-vga std -display none -no-reboot -monitor none \
 	-serial "file:$out/console.log" -serial "file:$out/guest.log" \
 	-kernel "$kernel" -initrd "$out/initramfs.gz" \
-	-append "console=ttyS0 loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode${VM_ONLY:+ ptwalk_only=$VM_ONLY} hugepagesz=1G hugepages=1 hugepagesz=2M hugepages=16 transparent_hugepage=always"
+	-append "console=ttyS0 loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode${VM_ONLY:+ ptwalk_only=$VM_ONLY}${VM_SANITIZED:+ ptwalk_sanitized=1} hugepagesz=1G hugepages=1 hugepagesz=2M hugepages=16 transparent_hugepage=always"
 status=$?
 set -e
 tr -d '\r' < "$out/guest.log" > "$out/guest.txt"
@@ -144,6 +146,15 @@ tr -d '\r' < "$out/guest.log" > "$out/guest.txt"
 		echo "not ok - kernel_log_clean # $(grep -Eh "$splat" "$out/console.log" "$out/guest.txt" | head -1)"
 	else
 		echo "ok - kernel_log_clean"
+	fi
+	# The guest prints the sanitized ptcompare's reports: any fails the run.
+	if [ -n "${VM_SANITIZED:-}" ]; then
+		san='(runtime error:|ERROR: (Address|Leak)Sanitizer)'
+		if grep -Eaq "$san" "$out/guest.txt"; then
+			echo "not ok - ptcompare_sanitizer_clean # $(grep -Eah "$san" "$out/guest.txt" | head -1)"
+		else
+			echo "ok - ptcompare_sanitizer_clean"
+		fi
 	fi
 } > "$out/vm.tap"
 sed -n '/^PTWALK-DMESG-BEGIN$/,/^PTWALK-DMESG-END$/p' "$out/guest.txt" > "$out/dmesg.txt"

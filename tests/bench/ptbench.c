@@ -22,8 +22,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "../../user/maps.h"
-#include "../../user/ptwalk_client.h"
+#include "parse/maps.h"
+#include "io/ptwalk_client.h"
 
 #define PAGE		4096ULL
 #define MIB		(1ULL << 20)

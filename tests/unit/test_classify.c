@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include "../../user/classify.h"
+#include "engine/classify.h"
 
 #define BASE 0x7f0000000000ULL
 

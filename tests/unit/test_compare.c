@@ -11,9 +11,9 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../user/compare.h"
-#include "../../user/pagemap.h"
-#include "../../user/ptwalk_client.h"
+#include "engine/compare.h"
+#include "parse/pagemap.h"
+#include "parse/record.h"
 
 #define BASE	0x7f0000000000ULL
 #define PG	4096ULL

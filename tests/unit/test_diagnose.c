@@ -6,7 +6,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../user/diagnose.h"
+#include "report/diagnose.h"
 
 static void open_errors(void **state)
 {

@@ -9,8 +9,9 @@
 #include <string.h>
 #include <cmocka.h>
 #include <json-c/json.h>
-#include "../../user/dma.h"
-#include "../../user/report_dma.h"
+#include "engine/dma.h"
+#include "report/report_dma.h"
+#include "json_get.h"
 
 #define BASE 0x7f0000000000ULL
 #define PG(n) (BASE + (uint64_t)(n) * 4096)
@@ -290,6 +291,7 @@ struct doc {
 	size_t len;
 	FILE *out;
 	struct report r;
+	struct dma_view view;
 	struct report_dma rd;
 };
 
@@ -300,16 +302,34 @@ static void doc_open(struct doc *d, enum report_format fmt, uint64_t first,
 	d->out = open_memstream(&d->buf, &d->len);
 	assert_non_null(d->out);
 	report_init(&d->r, fmt, d->out, tmpfile(), tmpfile());
-	report_dma_init(&d->rd, &d->r, PG(first), PG(last), tmpfile(),
-			tmpfile());
+	report_dma_init(&d->rd, &d->r, &d->view, tmpfile(), tmpfile());
 	assert_non_null(d->rd.runs);
 	assert_non_null(d->rd.holes);
+	struct dma_sink sink = report_dma_sink(&d->rd);
+
+	dma_init(&d->view, PG(first), PG(last), &sink);
+}
+
+/* What ptcompare does with each range and VMA of a --range scan. */
+static void doc_range(struct doc *d, const struct verdict_range *vr)
+{
+	report_range(&d->r, vr, NULL);
+	dma_add_range(&d->view, vr);
+}
+
+static void doc_vma(struct doc *d, const struct maps_entry *vma,
+		    const struct compare_summary *sum)
+{
+	report_vma(&d->r, vma, vma->start, vma->end, sum, true);
+	dma_add_vma(&d->view, (vma->end - vma->start) / 4096, sum->vm_flags,
+		    sum->have_vm_flags);
 }
 
 static void doc_finish(struct doc *d)
 {
 	struct report_target t = { .pid = 42, .comm = "t", .kernel = "6.1.0" };
 
+	dma_finish(&d->view);
 	assert_int_equal(report_finish(&d->r, &t), 0);
 	fclose(d->r.vmas);
 	fclose(d->r.ranges);
@@ -338,23 +358,10 @@ static void feed(struct doc *d, uint64_t vm_flags)
 	};
 
 	for (size_t i = 0; i < sizeof(rs) / sizeof(rs[0]); i++) {
-		report_range(&rs[i], &d->r);
+		doc_range(d, &rs[i]);
 		sum.pages[rs[i].cls] += rs[i].pages;
 	}
-	report_vma(&d->r, &vma, vma.start, vma.end, &sum, true);
-}
-
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	assert_true(json_object_object_get_ex(o, key, &v));
-	return v;
-}
-
-static int64_t num(struct json_object *o, const char *key)
-{
-	return json_object_get_int64(get(o, key));
+	doc_vma(d, &vma, &sum);
 }
 
 static void json_object_dma(void **state)
@@ -368,51 +375,51 @@ static void json_object_dma(void **state)
 	doc_finish(&d);
 	o = json_tokener_parse(d.buf);
 	assert_non_null(o);
-	assert_int_equal(json_object_array_length(get(o, "ranges")), 4);
-	dma = get(o, "dma");
-	assert_string_equal(json_object_get_string(get(dma, "start")),
+	assert_int_equal(json_object_array_length(json_get(o, "ranges")), 4);
+	dma = json_get(o, "dma");
+	assert_string_equal(json_object_get_string(json_get(dma, "start")),
 			    "0x7f0000000000");
-	assert_string_equal(json_object_get_string(get(dma, "end")),
+	assert_string_equal(json_object_get_string(json_get(dma, "end")),
 			    "0x7f0000010000");
-	assert_int_equal(num(dma, "pages"), 16);
-	assert_false(json_object_get_boolean(get(dma, "resident")));
+	assert_int_equal(json_num(dma, "pages"), 16);
+	assert_false(json_object_get_boolean(json_get(dma, "resident")));
 	/* the VMA is locked, the pages around it are not mapped at all */
-	assert_false(json_object_get_boolean(get(dma, "locked")));
-	runs = get(dma, "runs");
+	assert_false(json_object_get_boolean(json_get(dma, "locked")));
+	runs = json_get(dma, "runs");
 	assert_int_equal(json_object_array_length(runs), 2);
 	run = json_object_array_get_idx(runs, 0);
-	assert_string_equal(json_object_get_string(get(run, "start")),
+	assert_string_equal(json_object_get_string(json_get(run, "start")),
 			    "0x7f0000002000");
-	assert_int_equal(num(run, "pages"), 8);	/* two ranges, one run */
-	assert_string_equal(json_object_get_string(get(run, "pfn")), "0x1437f8");
-	assert_string_equal(json_object_get_string(get(run, "phys")),
+	assert_int_equal(json_num(run, "pages"), 8);	/* two ranges, one run */
+	assert_string_equal(json_object_get_string(json_get(run, "pfn")), "0x1437f8");
+	assert_string_equal(json_object_get_string(json_get(run, "phys")),
 			    "0x1437f8000");
-	assert_int_equal(num(run, "align"), 0x8000);
-	assert_false(json_object_get_boolean(get(run, "crosses_4g")));
-	assert_true(json_object_get_boolean(get(run, "above_4g")));
+	assert_int_equal(json_num(run, "align"), 0x8000);
+	assert_false(json_object_get_boolean(json_get(run, "crosses_4g")));
+	assert_true(json_object_get_boolean(json_get(run, "above_4g")));
 	run = json_object_array_get_idx(runs, 1);
-	assert_true(json_object_get_boolean(get(run, "crosses_4g")));
-	assert_false(json_object_get_boolean(get(run, "above_4g")));
-	holes = get(dma, "holes");
+	assert_true(json_object_get_boolean(json_get(run, "crosses_4g")));
+	assert_false(json_object_get_boolean(json_get(run, "above_4g")));
+	holes = json_get(dma, "holes");
 	assert_int_equal(json_object_array_length(holes), 3);
 	assert_string_equal(json_object_get_string(
-		get(json_object_array_get_idx(holes, 0), "kind")), "unmapped");
+		json_get(json_object_array_get_idx(holes, 0), "kind")), "unmapped");
 	assert_string_equal(json_object_get_string(
-		get(json_object_array_get_idx(holes, 1), "kind")), "not_present");
-	assert_int_equal(num(json_object_array_get_idx(holes, 2), "pages"), 2);
-	t = get(dma, "totals");
-	assert_int_equal(num(t, "runs"), 2);
-	assert_int_equal(num(t, "frame_pages"), 10);
-	assert_int_equal(num(t, "largest_run"), 8);
-	assert_int_equal(num(t, "min_align"), 0x1000);	/* 0xfffff000 */
-	assert_int_equal(num(t, "runs_crossing_4g"), 1);
-	assert_int_equal(num(t, "runs_above_4g"), 1);
-	assert_int_equal(num(t, "pages_above_4g"), 9);
-	assert_int_equal(num(t, "holes"), 3);
-	assert_int_equal(num(get(t, "hole_pages"), "unmapped"), 4);
-	assert_int_equal(num(get(t, "hole_pages"), "not_present"), 2);
-	assert_int_equal(num(t, "vma_pages"), 12);
-	assert_int_equal(num(t, "locked_pages"), 12);
+		json_get(json_object_array_get_idx(holes, 1), "kind")), "not_present");
+	assert_int_equal(json_num(json_object_array_get_idx(holes, 2), "pages"), 2);
+	t = json_get(dma, "totals");
+	assert_int_equal(json_num(t, "runs"), 2);
+	assert_int_equal(json_num(t, "frame_pages"), 10);
+	assert_int_equal(json_num(t, "largest_run"), 8);
+	assert_int_equal(json_num(t, "min_align"), 0x1000);	/* 0xfffff000 */
+	assert_int_equal(json_num(t, "runs_crossing_4g"), 1);
+	assert_int_equal(json_num(t, "runs_above_4g"), 1);
+	assert_int_equal(json_num(t, "pages_above_4g"), 9);
+	assert_int_equal(json_num(t, "holes"), 3);
+	assert_int_equal(json_num(json_get(t, "hole_pages"), "unmapped"), 4);
+	assert_int_equal(json_num(json_get(t, "hole_pages"), "not_present"), 2);
+	assert_int_equal(json_num(t, "vma_pages"), 12);
+	assert_int_equal(json_num(t, "locked_pages"), 12);
 	json_object_put(o);
 	free(d.buf);
 }
@@ -432,16 +439,16 @@ static void json_locked_and_resident(void **state)
 
 	(void)state;
 	doc_open(&d, REPORT_JSON, 0, 4);
-	report_range(&r, &d.r);
-	report_vma(&d.r, &vma, vma.start, vma.end, &sum, true);
+	doc_range(&d, &r);
+	doc_vma(&d, &vma, &sum);
 	doc_finish(&d);
 	o = json_tokener_parse(d.buf);
 	assert_non_null(o);
-	dma = get(o, "dma");
-	assert_true(json_object_get_boolean(get(dma, "locked")));
-	assert_true(json_object_get_boolean(get(dma, "resident")));
-	assert_int_equal(json_object_array_length(get(dma, "holes")), 0);
-	assert_int_equal(num(get(dma, "totals"), "min_align"), 0x400000);
+	dma = json_get(o, "dma");
+	assert_true(json_object_get_boolean(json_get(dma, "locked")));
+	assert_true(json_object_get_boolean(json_get(dma, "resident")));
+	assert_int_equal(json_object_array_length(json_get(dma, "holes")), 0);
+	assert_int_equal(json_num(json_get(dma, "totals"), "min_align"), 0x400000);
 	json_object_put(o);
 	free(d.buf);
 }
@@ -491,8 +498,8 @@ static void text_caps_json_lists_all(void **state)
 						    PTWALK_LEVEL_NONE, NO_PFN,
 						    PTWALK_KIND_NONE);
 
-			report_range(&a, &d.r);
-			report_range(&b, &d.r);
+			doc_range(&d, &a);
+			doc_range(&d, &b);
 		}
 		doc_finish(&d);
 		if (fmt == REPORT_TEXT) {
@@ -515,9 +522,9 @@ static void text_caps_json_lists_all(void **state)
 			o = json_tokener_parse(d.buf);
 			assert_non_null(o);
 			assert_int_equal(json_object_array_length(
-				get(get(o, "dma"), "runs")), n);
+				json_get(json_get(o, "dma"), "runs")), n);
 			assert_int_equal(json_object_array_length(
-				get(get(o, "dma"), "holes")), n);
+				json_get(json_get(o, "dma"), "holes")), n);
 			json_object_put(o);
 		}
 		free(d.buf);

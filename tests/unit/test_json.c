@@ -9,7 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include <json-c/json.h>
-#include "../../user/json.h"
+#include "module/ptwalk_names.h"
+#include "report/json.h"
 
 /* json_string(s) as a C string (caller frees). */
 static char *quoted(const char *s)
@@ -93,12 +94,41 @@ static void hex_or_null(void **state)
 	free(buf);
 }
 
+/* Flag sets as arrays of names: the same walk as the text's lists. */
+static void flag_names(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json_object *o;
+
+	(void)state;
+	json_flag_names(f, PTWALK_F_PRESENT | PTWALK_F_WRITE |
+			PTWALK_F_PFN_VALID | 1ULL << 63, ptwalk_flag_name);
+	fputc(' ', f);
+	json_flag_names(f, 0, ptwalk_flag_name);
+	fputc(' ', f);
+	json_flag_names(f, PTWALK_VM_READ | PTWALK_VM_HUGEPAGE,
+			ptwalk_vm_flag_name);
+	fclose(f);
+	/* bit 63 has no name: left out */
+	assert_string_equal(buf,
+		"[\"present\",\"write\",\"pfn_valid\"] [] [\"read\",\"hugepage\"]");
+	*strchr(buf, ' ') = '\0';
+	o = json_tokener_parse(buf);
+	assert_non_null(o);
+	assert_int_equal(json_object_array_length(o), 3);
+	json_object_put(o);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(escapes),
 		cmocka_unit_test(utf8),
 		cmocka_unit_test(hex_or_null),
+		cmocka_unit_test(flag_names),
 	};
 
 	return cmocka_run_group_tests_name("json", tests, NULL, NULL);

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include "../../user/kpageflags.h"
+#include "engine/kpageflags.h"
 #include "../../module/ptwalk_abi.h"
 
 #define RULE(r)		(1U << KPF_RULE_##r)

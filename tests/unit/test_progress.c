@@ -5,7 +5,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../user/progress.h"
+#include "report/progress.h"
 
 #define MS 1000000ULL
 #define T0 (5000 * MS)		/* the clock does not start at 0 */

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include "../../user/ranges.h"
+#include "engine/ranges.h"
 
 #define BASE 0x10000000ULL
 #define MAX_OUT 16

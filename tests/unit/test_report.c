@@ -9,7 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include <json-c/json.h>
-#include "../../user/report.h"
+#include "report/report.h"
+#include "json_get.h"
 
 #define BASE 0x7f0000000000ULL
 
@@ -84,20 +85,12 @@ static void feed(struct doc *d, bool with_mismatch)
 	size_t i;
 
 	for (i = 0; i < 4; i++) {
-		report_range(&rs[i], &d->r);
+		report_range(&d->r, &rs[i], NULL);
 		sum.pages[rs[i].cls] += rs[i].pages;
 	}
 	report_vma(&d->r, &vma, vma.start, vma.end, &sum, true);
 	memset(&sum, 0, sizeof(sum));
 	report_vma(&d->r, &vsys, vsys.start, vsys.end, &sum, false);
-}
-
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	assert_true(json_object_object_get_ex(o, key, &v));
-	return v;
 }
 
 static void json_schema(void **state)
@@ -111,58 +104,58 @@ static void json_schema(void **state)
 	doc_finish(&d, "we\"ird");
 	o = json_tokener_parse(d.buf);
 	assert_non_null(o);
-	assert_int_equal(json_object_get_int(get(o, "pid")), 42);
-	assert_string_equal(json_object_get_string(get(o, "comm")), "we\"ird");
-	assert_int_equal(json_object_get_int64(get(o, "pages")), 16);
-	assert_string_equal(json_object_get_string(get(o, "verdict")),
+	assert_int_equal(json_object_get_int(json_get(o, "pid")), 42);
+	assert_string_equal(json_object_get_string(json_get(o, "comm")), "we\"ird");
+	assert_int_equal(json_object_get_int64(json_get(o, "pages")), 16);
+	assert_string_equal(json_object_get_string(json_get(o, "verdict")),
 			    "mismatch");
-	assert_int_equal(json_object_get_int64(get(get(o, "summary"), "match")), 8);
-	assert_int_equal(json_object_get_int64(get(get(o, "summary"),
+	assert_int_equal(json_object_get_int64(json_get(json_get(o, "summary"), "match")), 8);
+	assert_int_equal(json_object_get_int64(json_get(json_get(o, "summary"),
 						   "pfnmap_hidden")), 3);
-	assert_int_equal(json_object_get_int64(get(get(o, "summary"),
+	assert_int_equal(json_object_get_int64(json_get(json_get(o, "summary"),
 						   "mismatch")), 1);
-	assert_int_equal(json_object_object_length(get(o, "summary")),
+	assert_int_equal(json_object_object_length(json_get(o, "summary")),
 			 NR_CLASSES);
 
-	vmas = get(o, "vmas");
+	vmas = json_get(o, "vmas");
 	assert_int_equal(json_object_array_length(vmas), 2);
 	v = json_object_array_get_idx(vmas, 0);
-	assert_string_equal(json_object_get_string(get(v, "start")),
+	assert_string_equal(json_object_get_string(json_get(v, "start")),
 			    "0x7f0000000000");
-	assert_string_equal(json_object_get_string(get(v, "end")),
+	assert_string_equal(json_object_get_string(json_get(v, "end")),
 			    "0x7f0000010000");
-	assert_string_equal(json_object_get_string(get(v, "perms")), "rw-p");
-	assert_string_equal(json_object_get_string(get(v, "name")),
+	assert_string_equal(json_object_get_string(json_get(v, "perms")), "rw-p");
+	assert_string_equal(json_object_get_string(json_get(v, "name")),
 			    "/tmp/we\"ird\\name\n");
-	assert_int_equal(json_object_array_length(get(v, "vm_flags")), 3);
+	assert_int_equal(json_object_array_length(json_get(v, "vm_flags")), 3);
 	assert_string_equal(json_object_get_string(
-		json_object_array_get_idx(get(v, "vm_flags"), 2)), "anon");
+		json_object_array_get_idx(json_get(v, "vm_flags"), 2)), "anon");
 	assert_string_equal(json_object_get_string(
-		json_object_array_get_idx(get(v, "huge"), 1)), "thp-pte");
-	assert_true(json_object_get_boolean(get(v, "examined")));
+		json_object_array_get_idx(json_get(v, "huge"), 1)), "thp-pte");
+	assert_true(json_object_get_boolean(json_get(v, "examined")));
 	v = json_object_array_get_idx(vmas, 1);
-	assert_false(json_object_get_boolean(get(v, "examined")));
-	assert_int_equal(json_object_array_length(get(v, "vm_flags")), 0);
+	assert_false(json_object_get_boolean(json_get(v, "examined")));
+	assert_int_equal(json_object_array_length(json_get(v, "vm_flags")), 0);
 
-	ranges = get(o, "ranges");
+	ranges = json_get(o, "ranges");
 	assert_int_equal(json_object_array_length(ranges), 4);
 	r = json_object_array_get_idx(ranges, 1);
-	assert_string_equal(json_object_get_string(get(r, "start")),
+	assert_string_equal(json_object_get_string(json_get(r, "start")),
 			    "0x7f0000008000");
-	assert_int_equal(json_object_get_int64(get(r, "pages")), 4);
-	assert_string_equal(json_object_get_string(get(r, "class")),
+	assert_int_equal(json_object_get_int64(json_get(r, "pages")), 4);
+	assert_string_equal(json_object_get_string(json_get(r, "class")),
 			    "not_present");
-	assert_null(get(r, "level"));
-	assert_null(get(r, "walk_pfn"));
-	assert_null(get(r, "pagemap_pfn"));
+	assert_null(json_get(r, "level"));
+	assert_null(json_get(r, "walk_pfn"));
+	assert_null(json_get(r, "pagemap_pfn"));
 	r = json_object_array_get_idx(ranges, 0);
-	assert_string_equal(json_object_get_string(get(r, "level")), "pmd");
-	assert_string_equal(json_object_get_string(get(r, "walk_pfn")),
+	assert_string_equal(json_object_get_string(json_get(r, "level")), "pmd");
+	assert_string_equal(json_object_get_string(json_get(r, "walk_pfn")),
 			    "0x1000");
 	r = json_object_array_get_idx(ranges, 2);
-	assert_string_equal(json_object_get_string(get(r, "class")),
+	assert_string_equal(json_object_get_string(json_get(r, "class")),
 			    "pfnmap_hidden");
-	assert_null(get(r, "pagemap_pfn"));
+	assert_null(json_get(r, "pagemap_pfn"));
 	json_object_put(o);
 	free(d.buf);
 }
@@ -177,9 +170,9 @@ static void json_empty(void **state)
 	doc_finish(&d, "");
 	o = json_tokener_parse(d.buf);
 	assert_non_null(o);
-	assert_int_equal(json_object_array_length(get(o, "vmas")), 0);
-	assert_int_equal(json_object_array_length(get(o, "ranges")), 0);
-	assert_string_equal(json_object_get_string(get(o, "verdict")), "ok");
+	assert_int_equal(json_object_array_length(json_get(o, "vmas")), 0);
+	assert_int_equal(json_object_array_length(json_get(o, "ranges")), 0);
+	assert_string_equal(json_object_get_string(json_get(o, "verdict")), "ok");
 	json_object_put(o);
 	free(d.buf);
 }

@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include <dirent.h>
-#include "../../user/source.h"
-#include "../../user/spool.h"
+#include "io/source.h"
+#include "io/spool.h"
 
 /* A "pagemap" of n entries in a temporary file: entry i holds i + 100. */
 static int fake_pagemap(size_t n)

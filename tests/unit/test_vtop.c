@@ -10,9 +10,12 @@
 #include <string.h>
 #include <cmocka.h>
 #include <json-c/json.h>
-#include "../../user/compare.h"
-#include "../../user/pagemap.h"
-#include "../../user/vtop.h"
+#include "engine/compare.h"
+#include "parse/pagemap.h"
+#include "engine/vtop.h"
+#include "report/diagnose.h"
+#include "report/vtop_print.h"
+#include "json_get.h"
 
 #define THP_BASE	0x7f18ff000000ULL
 #define THP_ADDR	(THP_BASE + 0x12345)
@@ -286,22 +289,6 @@ static void text_empty_no_vma(void **state)
 	free(out);
 }
 
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	assert_true(json_object_object_get_ex(o, key, &v));
-	return v;
-}
-
-static const char *str(struct json_object *o, const char *key)
-{
-	struct json_object *v = get(o, key);
-
-	assert_true(json_object_is_type(v, json_type_string));
-	return json_object_get_string(v);
-}
-
 static void json_huge_leaf(void **state)
 {
 	struct vtop_view v = thp_view();
@@ -310,38 +297,38 @@ static void json_huge_leaf(void **state)
 
 	(void)state;
 	assert_non_null(doc);
-	assert_int_equal(json_object_get_int(get(doc, "pid")), 97);
-	assert_string_equal(str(doc, "comm"), "demo \"target\"");
-	assert_string_equal(str(doc, "addr"), "0x7f18ff012345");
-	assert_int_equal(json_object_get_int(get(doc, "paging_levels")), 5);
-	levels = get(doc, "levels");
+	assert_int_equal(json_object_get_int(json_get(doc, "pid")), 97);
+	assert_string_equal(json_str(doc, "comm"), "demo \"target\"");
+	assert_string_equal(json_str(doc, "addr"), "0x7f18ff012345");
+	assert_int_equal(json_object_get_int(json_get(doc, "paging_levels")), 5);
+	levels = json_get(doc, "levels");
 	assert_int_equal(json_object_array_length(levels), 4);
-	assert_string_equal(str(json_object_array_get_idx(levels, 3), "level"), "pmd");
-	assert_string_equal(str(json_object_array_get_idx(levels, 3), "state"), "leaf");
-	assert_string_equal(str(json_object_array_get_idx(levels, 3), "entry"),
+	assert_string_equal(json_str(json_object_array_get_idx(levels, 3), "level"), "pmd");
+	assert_string_equal(json_str(json_object_array_get_idx(levels, 3), "state"), "leaf");
+	assert_string_equal(json_str(json_object_array_get_idx(levels, 3), "entry"),
 			    "0x8000000144e008e7");
-	assert_int_equal(json_object_get_int(get(json_object_array_get_idx(levels, 1),
+	assert_int_equal(json_object_get_int(json_get(json_object_array_get_idx(levels, 1),
 						 "index")), 254);
-	assert_string_equal(str(doc, "stop"), "leaf");
-	assert_string_equal(str(doc, "level"), "pmd");
-	assert_int_equal(json_object_get_int64(get(doc, "page_size")), 2 << 20);
-	assert_string_equal(str(doc, "pfn"), "0x144e12");
-	assert_string_equal(str(doc, "phys"), "0x144e12345");
-	assert_string_equal(str(doc, "leaf_pfn"), "0x144e00");
-	assert_string_equal(str(doc, "leaf_offset"), "0x12345");
-	assert_null(get(doc, "swap_offset"));
-	vma = get(doc, "walk_vma");
-	assert_string_equal(str(vma, "start"), "0x7f18ff000000");
-	assert_string_equal(str(vma, "end"), "0x7f18ff200000");
-	vma = get(doc, "vma");
-	assert_string_equal(str(vma, "start"), "0x7f18ff000000");
-	assert_int_equal(json_object_array_length(get(vma, "vm_flags")), 3);
-	pm = get(doc, "pagemap");
-	assert_string_equal(str(pm, "entry"), "0x8100000000144e12");
-	assert_string_equal(str(pm, "pfn"), "0x144e12");
-	assert_true(json_object_get_boolean(get(pm, "exclusive")));
-	assert_string_equal(str(doc, "class"), "match");
-	assert_string_equal(str(doc, "verdict"), "ok");
+	assert_string_equal(json_str(doc, "stop"), "leaf");
+	assert_string_equal(json_str(doc, "level"), "pmd");
+	assert_int_equal(json_object_get_int64(json_get(doc, "page_size")), 2 << 20);
+	assert_string_equal(json_str(doc, "pfn"), "0x144e12");
+	assert_string_equal(json_str(doc, "phys"), "0x144e12345");
+	assert_string_equal(json_str(doc, "leaf_pfn"), "0x144e00");
+	assert_string_equal(json_str(doc, "leaf_offset"), "0x12345");
+	assert_null(json_get(doc, "swap_offset"));
+	vma = json_get(doc, "walk_vma");
+	assert_string_equal(json_str(vma, "start"), "0x7f18ff000000");
+	assert_string_equal(json_str(vma, "end"), "0x7f18ff200000");
+	vma = json_get(doc, "vma");
+	assert_string_equal(json_str(vma, "start"), "0x7f18ff000000");
+	assert_int_equal(json_object_array_length(json_get(vma, "vm_flags")), 3);
+	pm = json_get(doc, "pagemap");
+	assert_string_equal(json_str(pm, "entry"), "0x8100000000144e12");
+	assert_string_equal(json_str(pm, "pfn"), "0x144e12");
+	assert_true(json_object_get_boolean(json_get(pm, "exclusive")));
+	assert_string_equal(json_str(doc, "class"), "match");
+	assert_string_equal(json_str(doc, "verdict"), "ok");
 	json_object_put(doc);
 	free(out);
 }
@@ -358,21 +345,21 @@ static void json_empty_no_vma(void **state)
 
 	(void)state;
 	assert_non_null(doc);
-	levels = get(doc, "levels");
+	levels = json_get(doc, "levels");
 	/* pgd, the folded p4d, pud, pmd */
 	assert_int_equal(json_object_array_length(levels), 4);
 	p4d = json_object_array_get_idx(levels, 1);
-	assert_string_equal(str(p4d, "state"), "folded");
-	assert_null(get(p4d, "entry"));
-	assert_string_equal(str(json_object_array_get_idx(levels, 3), "state"),
+	assert_string_equal(json_str(p4d, "state"), "folded");
+	assert_null(json_get(p4d, "entry"));
+	assert_string_equal(json_str(json_object_array_get_idx(levels, 3), "state"),
 			    "none");
-	assert_string_equal(str(doc, "stop"), "none");
-	assert_null(get(doc, "level"));
-	assert_null(get(doc, "pfn"));
-	assert_null(get(doc, "phys"));
-	assert_null(get(doc, "vma"));
-	assert_null(get(doc, "walk_vma"));
-	assert_string_equal(str(doc, "class"), "not_present");
+	assert_string_equal(json_str(doc, "stop"), "none");
+	assert_null(json_get(doc, "level"));
+	assert_null(json_get(doc, "pfn"));
+	assert_null(json_get(doc, "phys"));
+	assert_null(json_get(doc, "vma"));
+	assert_null(json_get(doc, "walk_vma"));
+	assert_string_equal(json_str(doc, "class"), "not_present");
 	json_object_put(doc);
 	free(out);
 }

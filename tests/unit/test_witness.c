@@ -14,9 +14,9 @@
 #include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include "../../user/kpageflags.h"
-#include "../../user/report.h"
-#include "../../user/witness.h"
+#include "engine/kpageflags.h"
+#include "report/report.h"
+#include "engine/witness.h"
 
 #define NR_FRAMES	0x10000
 #define VA		0x7f0000000000ULL
@@ -42,7 +42,6 @@ struct fake {
 	struct verdict_range out[MAX_OUT];
 	struct witness_note notes[MAX_OUT];
 	int n;
-	struct witness_report *rep;
 };
 
 static ssize_t fake_kpf(void *ctx, uint64_t pfn, size_t n, uint64_t *out)
@@ -52,6 +51,7 @@ static ssize_t fake_kpf(void *ctx, uint64_t pfn, size_t n, uint64_t *out)
 
 	if (f->kpf_err)
 		return -f->kpf_err;
+	assert_true(n > 0);	/* a read of nothing makes no progress */
 	f->kpf_reads++;
 	for (i = 0; i < n && pfn + i < NR_FRAMES; i++)
 		out[i] = f->kpf[pfn + i];
@@ -86,20 +86,21 @@ static ssize_t fake_read(void *ctx, struct ptwalk_record *recs, size_t max)
 	return (ssize_t)f->nr_recs;
 }
 
-static void sink(const struct verdict_range *vr, void *arg)
+static void sink(const struct verdict_range *vr,
+		 const struct witness_note *note, void *arg)
 {
 	struct fake *f = arg;
 
 	assert_true(f->n < MAX_OUT);
-	assert_non_null(f->rep->cur);
+	assert_non_null(note);
 	f->out[f->n] = *vr;
-	f->notes[f->n++] = *f->rep->cur;
+	f->notes[f->n++] = *note;
 }
 
 struct setup {
 	struct fake *f;
 	struct witness_io io;
-	struct witness_report rep;
+	struct witness_totals totals;
 	struct iomem iomem;
 	struct witness *w;
 };
@@ -117,15 +118,14 @@ static void start(struct setup *s, bool with_kpf)
 	memset(s, 0, sizeof(*s));
 	s->f = calloc(1, sizeof(*s->f));
 	assert_non_null(s->f);
-	s->f->rep = &s->rep;
 	s->io = (struct witness_io){
 		.read_kpf = with_kpf ? fake_kpf : NULL,
 		.walk_query = fake_query, .walk_read = fake_read, .ctx = s->f,
 	};
 	assert_int_equal(iomem_parse_string(&s->iomem, iomem_text, why,
 					    sizeof(why)), 0);
-	s->rep.iomem = &s->iomem;
-	s->w = witness_new(&s->io, &s->rep, sink, s->f);
+	s->totals.iomem = &s->iomem;
+	s->w = witness_new(&s->io, &s->totals, sink, s->f);
 	assert_non_null(s->w);
 }
 
@@ -185,8 +185,8 @@ static void reads_runs_not_pages(void **state)
 	assert_int_equal(witness_flush(s.w), 0);
 	assert_int_equal(s.f->n, 19);
 	assert_int_equal(s.f->kpf_reads, 2);
-	assert_int_equal(s.rep.kpf_pages, 512 + 16);
-	assert_int_equal(s.rep.bad_pages, 0);
+	assert_int_equal(s.totals.kpf_pages, 512 + 16);
+	assert_int_equal(s.totals.bad_pages, 0);
 	assert_int_equal(s.f->queries, 0);
 	/* order kept, notes attached */
 	assert_int_equal(s.f->out[0].start, VA);
@@ -239,7 +239,7 @@ static void bounded_batch(void **state)
 	assert_int_equal(witness_flush(s.w), 0);
 	assert_int_equal(s.f->n, 63);
 	assert_int_equal(s.f->kpf_reads, 63);
-	assert_int_equal(s.rep.kpf_pages, 63);
+	assert_int_equal(s.totals.kpf_pages, 63);
 	stop(&s);
 }
 
@@ -268,33 +268,57 @@ static void lasting_contradiction(void **state)
 	assert_int_equal(s.f->notes[0].bad_pfn, 0x2000);
 	assert_int_equal(s.f->notes[0].bad_kpf, ANON_PAGE);
 	assert_true(s.f->notes[0].named);	/* compound: named */
-	assert_int_equal(s.rep.bad_pages, 1);
-	assert_int_equal(s.rep.bad_ranges, 1);
-	assert_int_equal(s.rep.recheck_cleared, 0);
+	assert_int_equal(s.totals.bad_pages, 1);
+	assert_int_equal(s.totals.bad_ranges, 1);
+	assert_int_equal(s.totals.recheck_cleared, 0);
 	stop(&s);
 }
 
-/* The page was freed after the walk: the re-check finds it unmapped. */
-static void freed_between_reads(void **state)
+/*
+ * A free page ptwalk maps: a contradiction, which the re-check's fresh
+ * query answered by again clears.
+ */
+static void cleared_by_recheck(struct ptwalk_record again)
 {
 	struct setup s;
 
-	(void)state;
 	start(&s, true);
 	s.f->kpf[0x2000] = KPF(BUDDY);
-	s.f->recs[0] = (struct ptwalk_record){
-		.start = VA, .nr_pages = 1, .pfn = PTWALK_PFN_NONE,
-		.vm_flags = ANON_VMA, .kind = PTWALK_KIND_NONE,
-	};
+	s.f->recs[0] = again;
 	s.f->nr_recs = 1;
 	push(&s, range(VA, 1, CLASS_MATCH, PTWALK_LEVEL_PTE, 0x2000, VALID,
 		       ANON_VMA));
 	assert_int_equal(witness_flush(s.w), 0);
 	assert_int_equal(s.f->queries, 1);
 	assert_int_equal(s.f->notes[0].bad_pages, 0);
-	assert_int_equal(s.rep.bad_pages, 0);
-	assert_int_equal(s.rep.recheck_cleared, 1);
+	assert_int_equal(s.totals.bad_pages, 0);
+	assert_int_equal(s.totals.recheck_cleared, 1);
 	stop(&s);
+}
+
+/* The page was freed after the walk: the re-check finds it unmapped. */
+static void freed_between_reads(void **state)
+{
+	(void)state;
+	cleared_by_recheck((struct ptwalk_record){
+		.start = VA, .nr_pages = 1, .pfn = PTWALK_PFN_NONE,
+		.vm_flags = ANON_VMA, .kind = PTWALK_KIND_NONE,
+	});
+}
+
+/*
+ * A re-check answered by a record that does not start on a page (a
+ * broken module): ignored, instead of a loop reading nothing for ever
+ * (fuzz_witness).
+ */
+static void recheck_record_off_page(void **state)
+{
+	(void)state;
+	cleared_by_recheck((struct ptwalk_record){
+		.start = VA + 0x800, .nr_pages = 1, .pfn = 0x2000,
+		.vm_flags = ANON_VMA, .flags = VALID,
+		.level = PTWALK_LEVEL_PTE, .kind = PTWALK_KIND_PRESENT,
+	});
 }
 
 /* Still mapped, and kpageflags agrees on the second read. */
@@ -318,8 +342,8 @@ static void agrees_on_second_read(void **state)
 		       ANON_VMA));
 	assert_int_equal(witness_flush(s.w), 0);
 	assert_int_equal(s.f->queries, 1);
-	assert_int_equal(s.rep.bad_pages, 0);
-	assert_int_equal(s.rep.recheck_cleared, 1);
+	assert_int_equal(s.totals.bad_pages, 0);
+	assert_int_equal(s.totals.recheck_cleared, 1);
 	assert_true(s.f->notes[0].checked);
 	stop(&s);
 }
@@ -336,8 +360,8 @@ static void kpageflags_errors_and_absence(void **state)
 	assert_int_equal(witness_flush(s.w), 0);
 	assert_int_equal(s.f->n, 1);
 	assert_false(s.f->notes[0].checked);
-	assert_non_null(strstr(s.rep.kpf_note, "Input/output error"));
-	assert_int_equal(s.rep.kpf_pages, 0);
+	assert_non_null(strstr(s.totals.kpf_note, "Input/output error"));
+	assert_int_equal(s.totals.kpf_pages, 0);
 	stop(&s);
 	/* without kpageflags: names only */
 	start(&s, false);
@@ -355,7 +379,7 @@ static void kpageflags_errors_and_absence(void **state)
 	s.f->kpf[NR_FRAMES - 2] = s.f->kpf[NR_FRAMES - 1] = ANON_PAGE;
 	assert_int_equal(witness_flush(s.w), 0);
 	assert_int_equal(s.f->notes[0].kpf_pages, 2);
-	assert_int_equal(s.rep.bad_pages, 0);
+	assert_int_equal(s.totals.bad_pages, 0);
 	stop(&s);
 }
 
@@ -393,8 +417,14 @@ static void gigantic_leaf_in_windows(void **state)
 	assert_int_equal(witness_flush(s.w), 0);
 	assert_int_equal(s.f->kpf_reads, (int)(pages / WITNESS_KPF_WINDOW));
 	assert_int_equal(s.f->notes[0].kpf_pages, pages);
-	assert_int_equal(s.rep.bad_pages, 0);
+	assert_int_equal(s.totals.bad_pages, 0);
 	stop(&s);
+}
+
+static void to_report(const struct verdict_range *vr,
+		      const struct witness_note *note, void *arg)
+{
+	report_range(arg, vr, note);
 }
 
 /* Through the report: one document of each format. */
@@ -417,15 +447,14 @@ static char *report_of(enum report_format fmt, const char *kpf_note,
 	start(&s, !kpf_note);
 	s.iomem.zeroed = zeroed;
 	if (zeroed)
-		snprintf(s.rep.iomem_note, sizeof(s.rep.iomem_note),
+		snprintf(s.totals.iomem_note, sizeof(s.totals.iomem_note),
 			 "physical names need root");
 	if (kpf_note)
-		snprintf(s.rep.kpf_note, sizeof(s.rep.kpf_note), "%s", kpf_note);
+		snprintf(s.totals.kpf_note, sizeof(s.totals.kpf_note), "%s", kpf_note);
 	report_init(&r, fmt, out, tmpfile(), tmpfile());
-	r.witness = &s.rep;
-	s.rep.spool = fmt == REPORT_TEXT ? wspool : NULL;
+	report_add_witnesses(&r, &s.totals, fmt == REPORT_TEXT ? wspool : NULL);
 	witness_free(s.w);
-	s.w = witness_new(&s.io, &s.rep, report_range, &r);
+	s.w = witness_new(&s.io, &s.totals, to_report, &r);
 	for (int i = 0; i < 512; i++)
 		s.f->kpf[0x1000 + i] = ANON_PAGE | KPF(THP) |
 			(i ? KPF(COMPOUND_TAIL) : KPF(COMPOUND_HEAD));
@@ -546,6 +575,7 @@ int main(void)
 		cmocka_unit_test(bounded_batch),
 		cmocka_unit_test(lasting_contradiction),
 		cmocka_unit_test(freed_between_reads),
+		cmocka_unit_test(recheck_record_off_page),
 		cmocka_unit_test(agrees_on_second_read),
 		cmocka_unit_test(kpageflags_errors_and_absence),
 		cmocka_unit_test(recheck_walk_error),

@@ -2,7 +2,8 @@
 /*
  * ptcompare against a process that changes while it is scanned: every
  * difference the target's own changes cause must end up transient, never
- * mismatch, scan after scan, with two scanners at once for part of them.
+ * mismatch, scan after scan, with two scanners at once for part of them;
+ * and some must end up transient, or no race was caught.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "model/page_class.h"
 #include "ptcompare_run.h"
 #include "vmtest.h"
 
@@ -67,14 +69,9 @@ static void churn(void)
 }
 
 struct tally {
-	uint64_t pages[7];
+	uint64_t pages[NR_CLASSES];
 	unsigned int scans;
 	uint64_t kpf_pages, kpf_cleared;	/* the third witness */
-};
-
-static const char *const class_names[7] = {
-	"match", "not_present", "pfnmap_hidden", "pfn_zeroed", "swapped",
-	"transient", "mismatch",
 };
 
 static bool scan_done(struct vmtest *t, struct pc_result *r,
@@ -92,9 +89,9 @@ static bool scan_done(struct vmtest *t, struct pc_result *r,
 			json_object_put(doc);
 		return fail(t, "scan %u: no JSON summary", tally->scans);
 	}
-	for (i = 0; i < 7; i++)
+	for (i = 0; i < NR_CLASSES; i++)
 		tally->pages[i] += (uint64_t)json_object_get_int64(
-			json_object_object_get(summary, class_names[i]));
+			json_object_object_get(summary, page_class_name(i)));
 	if (json_object_object_get_ex(doc, "witnesses", &w)) {
 		tally->kpf_pages += (uint64_t)json_object_get_int64(
 			json_object_object_get(w, "kpageflags_pages"));
@@ -151,12 +148,15 @@ static bool churn_scans(struct vmtest *t)
 	kill(target, SIGKILL);
 	waitpid(target, NULL, 0);
 	printf("# churn: %u scans:", tally.scans);
-	for (i = 0; i < 7; i++)
-		printf(" %s=%" PRIu64, class_names[i], tally.pages[i]);
+	for (i = 0; i < NR_CLASSES; i++)
+		printf(" %s=%" PRIu64, page_class_name(i), tally.pages[i]);
 	printf("; kpageflags: %" PRIu64 " pages checked, %" PRIu64
 	       " contradicted once and agreed when checked again\n",
 	       tally.kpf_pages, tally.kpf_cleared);
-	return ok;
+	/* the scans must have met the churn, or they proved nothing */
+	return ok && (tally.pages[CLASS_TRANSIENT] ||
+		      fail(t, "no transient page in %u scans of a churning process: no race was caught",
+			   tally.scans));
 }
 
 /*
@@ -282,8 +282,9 @@ static bool migration_during_scans(struct vmtest *t)
 	printf("# migration: %u scans, %zu of %zu pages moved: transient=%" PRIu64
 	       " swapped=%" PRIu64 " mismatch=%" PRIu64 "; kpageflags: %" PRIu64
 	       " pages checked, %" PRIu64 " contradicted once and agreed when checked again\n",
-	       tally.scans, moved, pages, tally.pages[5], tally.pages[4],
-	       tally.pages[6], tally.kpf_pages, tally.kpf_cleared);
+	       tally.scans, moved, pages, tally.pages[CLASS_TRANSIENT],
+	       tally.pages[CLASS_SWAPPED], tally.pages[CLASS_MISMATCH],
+	       tally.kpf_pages, tally.kpf_cleared);
 	free(before);
 	return ok && (moved || fail(t, "no page moved: nothing tested"));
 }

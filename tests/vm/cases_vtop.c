@@ -67,20 +67,9 @@ static unsigned int level_shift(const char *level, int nr_levels)
 static bool hex_of(struct vmtest *t, struct json_object *o, const char *key,
 		   uint64_t *out)
 {
-	struct json_object *v = pc_get(o, key);
-	char *end;
-
-	if (!v) {
-		*out = NO_PFN;
-		return json_object_object_get_ex(o, key, NULL) ||
-		       fail(t, "vtop JSON lacks %s", key);
-	}
-	errno = 0;
-	*out = strtoull(json_object_get_string(v), &end, 16);
-	if (errno || *end || strncmp(json_object_get_string(v), "0x", 2))
-		return fail(t, "vtop JSON %s: not a hex string: %s", key,
-			    json_object_get_string(v));
-	return true;
+	return pc_hex(o, key, out) ||
+	       fail(t, "vtop JSON %s: absent, or not null nor a hex string: %s",
+		    key, json_object_to_json_string(o));
 }
 
 static const char *str_of(struct json_object *o, const char *key)
@@ -581,6 +570,33 @@ static ssize_t vtop_raw(int fd, pid_t pid, uint32_t flags, uint64_t start,
 	return write(fd, &q, sizeof(q)) < 0 ? -errno : 0;
 }
 
+/*
+ * A walk that reached a PTE read every level, the P4D only when it is not
+ * folded into the PGD (ptwalk_abi.h's walked), each at its address bits.
+ */
+static bool walked_every_level(struct vmtest *t, const struct ptwalk_vtop *v)
+{
+	static const unsigned int shift[] = { 39, 39, 30, 21, 12 };
+	unsigned int want = 1U << PTWALK_VTOP_PGD | 1U << PTWALK_VTOP_PUD |
+			    1U << PTWALK_VTOP_PMD | 1U << PTWALK_VTOP_PTE;
+	int l;
+
+	if (v->nr_levels == 5)
+		want |= 1U << PTWALK_VTOP_P4D;
+	if (v->walked != want || (v->nr_levels < 5 && v->entry[PTWALK_VTOP_P4D]))
+		return fail(t, "vtop with %u levels: walked 0x%x, p4d entry 0x%" PRIx64,
+			    v->nr_levels, v->walked,
+			    (uint64_t)v->entry[PTWALK_VTOP_P4D]);
+	for (l = 0; l < PTWALK_VTOP_NR_LEVELS; l++) {
+		unsigned int s = l == PTWALK_VTOP_PGD && v->nr_levels == 5 ? 48 : shift[l];
+
+		if ((want >> l & 1) && v->index[l] != (v->addr >> s & 511))
+			return fail(t, "vtop 0x%" PRIx64 ": index %u at level %d",
+				    (uint64_t)v->addr, v->index[l], l);
+	}
+	return true;
+}
+
 /* The debugfs side of vtop: its errnos and its one-answer reads. */
 static bool vtop_interface(struct vmtest *t)
 {
@@ -610,6 +626,7 @@ static bool vtop_interface(struct vmtest *t)
 	       !(v[0].flags & PTWALK_F_NO_VMA)) ||
 	      fail(t, "vtop of the stack: addr 0x%" PRIx64 " stop %u level %u",
 		   (uint64_t)v[0].addr, v[0].stop, v[0].level)) &&
+	     walked_every_level(t, &v[0]) &&
 	     (read(fd, v, sizeof(v)) == 0 || fail(t, "second read not 0"));
 	close(fd);
 	return ok;

@@ -92,8 +92,7 @@ static struct json_object *range_obj(struct vmtest *t,
 
 	for (size_t i = 0; i < json_object_array_length(ranges); i++) {
 		struct json_object *o = json_object_array_get_idx(ranges, i);
-		uint64_t start = strtoull(json_object_get_string(pc_get(o,
-						"start")), NULL, 16);
+		uint64_t start = pc_hex_or_none(o, "start");
 		uint64_t pages = (uint64_t)json_object_get_int64(pc_get(o,
 						"pages"));
 
@@ -211,8 +210,7 @@ static bool bar_named(struct vmtest *t)
 	     (o = range_obj(t, &r, A(p))) &&
 	     (!strcmp(json_object_get_string(pc_get(o, "class")), "pfnmap_hidden") ||
 	      fail(t, "BAR range class %s", json_object_get_string(pc_get(o, "class")))) &&
-	     (strtoull(json_object_get_string(pc_get(o, "walk_pfn")), NULL, 16) ==
-	      bar >> 12 || fail(t, "BAR frame is not sysfs's 0x%" PRIx64, bar)) &&
+	     (pc_hex_or_none(o, "walk_pfn") == bar >> 12 || fail(t, "BAR frame is not sysfs's 0x%" PRIx64, bar)) &&
 	     named_as(t, o, bar >> 12, false) &&
 	     (strstr(json_object_get_string(pc_get(o, "iomem")), want) ||
 	      fail(t, "iomem name \"%s\" lacks the device %s",
@@ -244,8 +242,7 @@ static bool fixture_named(struct vmtest *t)
 	for (size_t i = 0; ok && i < PTWALK_FIXTURE_PAGES; i++) {
 		uint64_t addr = A(p) + i * PAGE;
 		struct json_object *o = range_obj(t, &r, addr);
-		uint64_t first = o ? strtoull(json_object_get_string(
-					pc_get(o, "start")), NULL, 16) : 0;
+		uint64_t first = o ? pc_hex_or_none(o, "start") : 0;
 
 		ok = o && named_as(t, o, known.pfn[i - (addr - first) / PAGE],
 				   true) &&
@@ -386,8 +383,7 @@ static bool lie_found(struct vmtest *t, uint32_t lie, const char *rule)
 	      fail(t, "the claim's frame is not pagemap's: %s", r.out)) &&
 	     (con = pc_get(obj, "contradiction")) &&
 	     ((json_object_get_int64(pc_get(con, "pages")) == 1 &&
-	       strtoull(json_object_get_string(pc_get(con, "pfn")), NULL, 16) ==
-	       o.pfn && has_word(pc_get(con, "rules"), rule)) ||
+	       pc_hex_or_none(con, "pfn") == o.pfn && has_word(pc_get(con, "rules"), rule)) ||
 	      fail(t, "contradiction: %s", json_object_to_json_string(con))) &&
 	     (!strcmp(json_object_get_string(pc_get(r.doc, "verdict")),
 		      "mismatch") || fail(t, "verdict is not mismatch")) &&

@@ -32,10 +32,33 @@ else
 	tap FAIL zram_swap_on "no zram swap: swap tests will fail"
 fi
 
+# make check-debug: /bin/ptcompare is the ASan+UBSan build.  Each report
+# goes to a file of its own (SAN_LOG.PID), whoever ran ptcompare and
+# wherever its stderr went; pc_run() fails the case whose run wrote one,
+# the end of this suite any left.  The guest has no symbolizer
+# (symbolize=0): the reports' "(/bin/ptcompare+0xOFFSET)" resolve on the
+# host, llvm-symbolizer-14 -e build/asan/ptcompare 0xOFFSET.  Exit status
+# 86 is no status of ptcompare's.
+SAN_LOG=/tmp/ptcompare-sanitizer
+sanitized=$(sed -n 's/.*ptwalk_sanitized=\([01]\).*/\1/p' /proc/cmdline)
+if [ "$sanitized" = 1 ]; then
+	# /bin/ptcompare carries both runtimes, or this lane checks nothing
+	if ASAN_OPTIONS=help=1 ptcompare --version 2>&1 |
+		grep -q "Available flags for AddressSanitizer" &&
+		grep -q __ubsan_handle_ /bin/ptcompare; then
+		tap OK ptcompare_is_sanitized
+	else
+		tap FAIL ptcompare_is_sanitized "/bin/ptcompare lacks the ASan or UBSan runtime"
+	fi
+	export ASAN_OPTIONS=halt_on_error=1:exitcode=86:detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_string_checks=1:symbolize=0:log_path=$SAN_LOG
+	export UBSAN_OPTIONS=halt_on_error=1:exitcode=86:print_stacktrace=1:symbolize=0:log_path=$SAN_LOG
+	export PTWALK_SANITIZED=1
+fi
+
 only=$(sed -n 's/.*ptwalk_only=\([a-z0-9_]*\).*/\1/p' /proc/cmdline)
 /bin/vmtest $only
 
-# The README's shell idiom for the text view works as documented.
+# The shell idiom for the text view (docs/interface.md) works as documented.
 out=$( { echo $$ >&3; cat <&3; } 3<>/sys/kernel/debug/ptwalk/text )
 if echo "$out" | grep -q "^# ptwalk pid $$" && echo "$out" | grep -q " present "; then
 	tap OK text_view_shell_idiom
@@ -135,4 +158,15 @@ if [ "$(cat /sys/kernel/debug/ptwalk/abi_version)" = 1 ]; then
 	tap OK abi_version_file
 else
 	tap FAIL abi_version_file "abi_version reads '$(cat /sys/kernel/debug/ptwalk/abi_version)'"
+fi
+
+# After every ptcompare run of the suite: no sanitizer report anywhere.
+if [ "$sanitized" = 1 ]; then
+	reports=$(ls "$SAN_LOG".* 2>/dev/null)
+	if [ -z "$reports" ]; then
+		tap OK sanitizer_reports_none
+	else
+		tap FAIL sanitizer_reports_none "$(echo "$reports" | wc -l) reports, they follow"
+		cat $reports
+	fi
 fi

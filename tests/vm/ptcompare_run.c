@@ -5,6 +5,7 @@
  * validity is checked by a parser that is not ours.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -17,8 +18,33 @@
 #include "ptcompare_run.h"
 
 #define ERR_FILE "/tmp/ptcompare.stderr"
+/* A sanitized ptcompare's reports, SAN_LOG.PID (guest-suite.sh's log_path). */
+#define SAN_LOG "/tmp/ptcompare-sanitizer"
 
 extern char **environ;
+
+/*
+ * The sanitized build (make check-debug) writes each report to a file of
+ * its own: one from this run fails the case, with the report's first
+ * line; the file stays for the guest suite's final check to print.
+ */
+static bool sanitizer_clean(struct vmtest *t, pid_t pid)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), SAN_LOG ".%d", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return true;
+	/* past the separator line of '=' */
+	while (fgets(line, sizeof(line), f) &&
+	       strspn(line, "=") == strcspn(line, "\n"))
+		;
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	return fail(t, "ptcompare's sanitizer report (%s): %s", path, line);
+}
 
 bool pc_run(struct vmtest *t, struct pc_result *r, const char *const argv[])
 {
@@ -69,6 +95,8 @@ bool pc_run(struct vmtest *t, struct pc_result *r, const char *const argv[])
 		return fail(t, "waitpid ptcompare: %s", strerror(errno));
 	r->status = WIFEXITED(status) ? WEXITSTATUS(status) :
 					128 + WTERMSIG(status);
+	if (!sanitizer_clean(t, pid))
+		return false;
 	ef = fopen(ERR_FILE, "r");
 	if (ef) {
 		if (!fgets(r->err, sizeof(r->err), ef))
@@ -94,11 +122,14 @@ struct json_object *pc_get(struct json_object *o, const char *key)
 	return json_object_object_get_ex(o, key, &v) ? v : NULL;
 }
 
-static bool get_hex(struct json_object *v, uint64_t *out)
+bool pc_hex(struct json_object *o, const char *key, uint64_t *out)
 {
+	struct json_object *v = NULL;
 	const char *s;
 	char *end;
 
+	if (!json_object_object_get_ex(o, key, &v))
+		return false;
 	if (!v) {		/* JSON null */
 		*out = NO_PFN;
 		return true;
@@ -106,11 +137,18 @@ static bool get_hex(struct json_object *v, uint64_t *out)
 	if (!json_object_is_type(v, json_type_string))
 		return false;
 	s = json_object_get_string(v);
-	if (strncmp(s, "0x", 2))
+	if (strncmp(s, "0x", 2) || !isxdigit((unsigned char)s[2]))
 		return false;
 	errno = 0;
 	*out = strtoull(s + 2, &end, 16);
-	return !errno && !*end && end != s + 2;
+	return !errno && !*end;
+}
+
+uint64_t pc_hex_or_none(struct json_object *o, const char *key)
+{
+	uint64_t v;
+
+	return pc_hex(o, key, &v) ? v : NO_PFN;
 }
 
 /* Checks the schema of a range and decodes it. */
@@ -121,14 +159,14 @@ static bool decode_range(struct vmtest *t, struct json_object *o,
 	struct json_object *cls = pc_get(o, "class");
 
 	if (!json_object_is_type(o, json_type_object) ||
-	    !get_hex(pc_get(o, "start"), &r->start) || r->start == NO_PFN ||
+	    !pc_hex(o, "start", &r->start) || r->start == NO_PFN ||
 	    !json_object_is_type(pages, json_type_int) ||
 	    !json_object_is_type(cls, json_type_string) ||
 	    !json_object_object_get_ex(o, "level", &level) ||
 	    !json_object_object_get_ex(o, "walk_pfn", NULL) ||
 	    !json_object_object_get_ex(o, "pagemap_pfn", NULL) ||
-	    !get_hex(pc_get(o, "walk_pfn"), &r->walk_pfn) ||
-	    !get_hex(pc_get(o, "pagemap_pfn"), &r->pagemap_pfn))
+	    !pc_hex(o, "walk_pfn", &r->walk_pfn) ||
+	    !pc_hex(o, "pagemap_pfn", &r->pagemap_pfn))
 		return fail(t, "range with a bad schema: %s",
 			    json_object_to_json_string(o));
 	r->pages = (uint64_t)json_object_get_int64(pages);
@@ -279,7 +317,7 @@ bool pc_vma_has_huge(struct vmtest *t, const struct pc_result *r,
 		struct json_object *kinds = pc_get(v, "huge");
 		uint64_t s, e;
 
-		if (!get_hex(pc_get(v, "start"), &s) || !get_hex(pc_get(v, "end"), &e))
+		if (!pc_hex(v, "start", &s) || !pc_hex(v, "end", &e))
 			return fail(t, "VMA with a bad schema: %s",
 				    json_object_to_json_string(v));
 		if (addr < s || addr >= e)

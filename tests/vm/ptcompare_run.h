@@ -43,6 +43,16 @@ bool pc_json_from(struct vmtest *t, struct pc_result *r, pid_t pid,
 /* o's member key, NULL if absent or JSON null. */
 struct json_object *pc_get(struct json_object *o, const char *key);
 
+/*
+ * o's member key, a "0x..." hex string as ptcompare writes addresses and
+ * frames, into *out (NO_PFN for JSON null); false when the member is
+ * absent or not such a string.
+ */
+bool pc_hex(struct json_object *o, const char *key, uint64_t *out);
+
+/* The same as a value: NO_PFN also when absent or not a hex string. */
+uint64_t pc_hex_or_none(struct json_object *o, const char *key);
+
 /* The range covering addr. */
 bool pc_find(struct vmtest *t, const struct pc_result *r, uint64_t addr,
 	     struct pc_range *out);

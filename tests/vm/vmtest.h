@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "../../user/ptwalk_client.h"
+#include "io/ptwalk_client.h"
 #include "../fixture/fixture_abi.h"
 
 #define PAGE	4096UL

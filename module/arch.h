@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one place that knows which architecture ptwalk decodes.  Each
+ * architecture has a header of its own beside this one, arch_<arch>.h,
+ * that gives, as static inlines:
+ *
+ *   bool ptwalk_pmd_is_leaf(pmd_t), ptwalk_pud_is_leaf(pud_t)
+ *	whether a PMD/PUD entry, present or not, maps memory itself;
+ *   pte_t ptwalk_pmd_pte(pmd_t), ptwalk_pud_pte(pud_t)
+ *	a PMD/PUD leaf in the layout of a PTE, for the decoders;
+ *   pteval_t ptwalk_pte_attrs(pte_t)
+ *	the bits of a PTE other than its frame: two present PTEs with equal
+ *	attributes decode to equal PTWALK_F_* (given equal frame flags);
+ *   u32 ptwalk_arch_present_flags(pte_t)
+ *	the PTWALK_F_* that the hardware bits of a present leaf say
+ *	(write, user, dirty, accessed, no-execute, PROT_NONE);
+ *   unsigned int ptwalk_pgtable_levels(void)
+ *	how many levels the page tables have now (4, or 5 with LA57).
+ *
+ * Memory-type decodes (x86 PAT, arm64 MAIR indexes) belong there too.
+ */
+#ifndef PTWALK_ARCH_H
+#define PTWALK_ARCH_H
+
+#if defined(CONFIG_X86_64)
+#include "arch_x86_64.h"
+#else
+#error "ptwalk decodes x86-64 page table entries; other architectures are not supported"
+#endif
+
+#endif /* PTWALK_ARCH_H */

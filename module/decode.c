@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Decoders: VMA flags, frame flags and the leaf or non-present entry that
+ * maps a page, into the fields of a ptwalk_record.  The x86 entry bits are
+ * arch.h's; what is decoded here is the same on every architecture.
+ */
+#include <linux/hugetlb.h>
+#include <linux/mm.h>
+#include <linux/pgtable.h>
+#include "arch.h"
+#include "compat.h"
+#include "decode.h"
+
+static const struct {
+	unsigned long vm;
+	u64 ptwalk;
+} vm_flag_map[] = {
+	{ VM_READ, PTWALK_VM_READ },
+	{ VM_WRITE, PTWALK_VM_WRITE },
+	{ VM_EXEC, PTWALK_VM_EXEC },
+	{ VM_SHARED, PTWALK_VM_SHARED },
+	{ VM_MAYSHARE, PTWALK_VM_MAYSHARE },
+	{ VM_IO, PTWALK_VM_IO },
+	{ VM_PFNMAP, PTWALK_VM_PFNMAP },
+	{ VM_MIXEDMAP, PTWALK_VM_MIXEDMAP },
+	{ VM_HUGETLB, PTWALK_VM_HUGETLB },
+	{ VM_LOCKED, PTWALK_VM_LOCKED },
+	{ VM_HUGEPAGE, PTWALK_VM_HUGEPAGE },
+	{ VM_NOHUGEPAGE, PTWALK_VM_NOHUGEPAGE },
+	{ VM_DONTDUMP, PTWALK_VM_DONTDUMP },
+	{ VM_SOFTDIRTY, PTWALK_VM_SOFTDIRTY },
+	{ VM_GROWSDOWN, PTWALK_VM_GROWSDOWN },
+	{ VM_DONTEXPAND, PTWALK_VM_DONTEXPAND },
+	{ VM_UFFD_WP, PTWALK_VM_UFFD_WP },
+};
+
+u64 ptwalk_vm_flags(struct vm_area_struct *vma)
+{
+	u64 flags = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(vm_flag_map); i++)
+		if (vm_flag_map[i].vm && (vma->vm_flags & vm_flag_map[i].vm))
+			flags |= vm_flag_map[i].ptwalk;
+	if (vma_is_anonymous(vma))
+		flags |= PTWALK_VM_ANON;
+	return flags;
+}
+
+/* Index of the page at @addr inside the leaf of @level that maps it. */
+static u64 leaf_index(unsigned long addr, enum ptwalk_level level)
+{
+	switch (level) {
+	case PTWALK_LEVEL_PUD:
+		return (addr & ~PUD_MASK) >> PAGE_SHIFT;
+	case PTWALK_LEVEL_PMD:
+		return (addr & ~PMD_MASK) >> PAGE_SHIFT;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * A private anonymous VMA maps at PMD level either an anonymous THP or the
+ * huge zero page, which is the only one that is not PageAnon().  The
+ * kernel's own test, is_huge_zero_pmd(), uses a symbol it does not export.
+ */
+static bool is_huge_zero(struct vm_area_struct *vma, pte_t entry, u64 pfn)
+{
+	if (!vma || is_vm_hugetlb_page(vma) || !vma_is_anonymous(vma) ||
+	    pte_write(entry) || !pfn_valid(pfn))
+		return false;
+	return !PageAnon(pfn_to_page(pfn));
+}
+
+u32 ptwalk_frame_flags(u64 pfn, enum ptwalk_level level)
+{
+	u32 flags = 0;
+
+	if (pfn_valid(pfn)) {
+		flags |= PTWALK_F_PFN_VALID;
+		/*
+		 * The entry is read under its page table lock, so the page
+		 * stays mapped and cannot be freed; a split racing with us
+		 * only makes this hint stale, as pagemap's own flags are.
+		 */
+		if (PageCompound(pfn_to_page(pfn)))
+			flags |= PTWALK_F_COMPOUND;
+	}
+	if (level == PTWALK_LEVEL_PTE && is_zero_pfn(pfn))
+		flags |= PTWALK_F_ZERO_PAGE;
+	return flags;
+}
+
+static u32 present_flags(struct vm_area_struct *vma, pte_t entry,
+			 enum ptwalk_level level, u64 leaf_pfn)
+{
+	u32 flags = PTWALK_F_PRESENT | ptwalk_frame_flags(leaf_pfn, level) |
+		    ptwalk_arch_present_flags(entry);
+
+	if (pte_soft_dirty(entry))
+		flags |= PTWALK_F_SOFT_DIRTY;
+	if (pte_uffd_wp(entry))
+		flags |= PTWALK_F_UFFD_WP;
+	if (level == PTWALK_LEVEL_PTE) {
+		if (pte_special(entry))
+			flags |= PTWALK_F_SPECIAL;
+	} else if (level == PTWALK_LEVEL_PMD &&
+		   is_huge_zero(vma, entry, leaf_pfn)) {
+		flags |= PTWALK_F_HUGE_ZERO;
+	}
+	return flags;
+}
+
+/* A non-present, non-empty entry: swap, migration, marker, ... */
+static void decode_swap(struct ptwalk_record *rec, pte_t entry, u64 index)
+{
+	ptwalk_swp_t swp;
+
+	if (pte_swp_soft_dirty(entry))
+		rec->flags |= PTWALK_F_SOFT_DIRTY;
+	if (pte_swp_uffd_wp(entry))
+		rec->flags |= PTWALK_F_UFFD_WP;
+	swp = ptwalk_pte_to_swp(entry);
+	rec->swap_type = swp_type(swp);
+	if (ptwalk_swp_is_marker(swp)) {
+		rec->kind = PTWALK_KIND_MARKER;
+		rec->swap_offset = swp_offset(swp);
+		return;
+	}
+	/* Same offset as pagemap reports: the PFN for PFN swap entries. */
+	rec->swap_offset = ptwalk_swp_offset_pfn(swp) + index;
+
+	if (ptwalk_swp_is_swap(swp)) {
+		rec->kind = PTWALK_KIND_SWAP;
+	} else if (ptwalk_swp_is_migration(swp)) {
+		rec->kind = PTWALK_KIND_MIGRATION;
+		if (ptwalk_swp_is_migration_write(swp))
+			rec->flags |= PTWALK_F_MIGRATION_WRITE;
+	} else if (ptwalk_swp_is_device_private(swp)) {
+		rec->kind = PTWALK_KIND_DEVICE_PRIVATE;
+	} else if (ptwalk_swp_is_device_exclusive(swp)) {
+		rec->kind = PTWALK_KIND_DEVICE_EXCLUSIVE;
+	} else if (ptwalk_swp_is_hwpoison(swp)) {
+		rec->kind = PTWALK_KIND_HWPOISON;
+	} else {
+		rec->kind = PTWALK_KIND_UNKNOWN;
+	}
+}
+
+void ptwalk_decode_entry(struct ptwalk_record *rec, struct vm_area_struct *vma,
+			 pte_t entry, u64 leaf_pfn, enum ptwalk_level level,
+			 unsigned long addr)
+{
+	u64 index = leaf_index(addr, level);
+
+	if (pte_none(entry))
+		return;
+	rec->level = level;
+	if (pte_present(entry)) {
+		rec->kind = PTWALK_KIND_PRESENT;
+		rec->pfn = leaf_pfn + index;
+		rec->flags |= present_flags(vma, entry, level, leaf_pfn);
+	} else {
+		decode_swap(rec, entry, index);
+	}
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the walker finds, in ptwalk's ABI terms: pure helpers that neither
+ * walk nor lock (as fs/proc/task_mmu.c's pte_to_pagemap_entry() is apart
+ * from its walk).  Entries are decoded under the table lock that guards
+ * them, which the walker holds; their architecture's bits come from arch.h.
+ */
+#ifndef PTWALK_DECODE_H
+#define PTWALK_DECODE_H
+
+#include <linux/mm_types.h>
+#include "ptwalk_abi.h"
+
+/* The PTWALK_VM_* of @vma. */
+u64 ptwalk_vm_flags(struct vm_area_struct *vma);
+
+/*
+ * The flags that depend on the frame rather than on the entry's bits:
+ * consecutive entries with equal bits share a record only if these agree.
+ */
+u32 ptwalk_frame_flags(u64 pfn, enum ptwalk_level level);
+
+/*
+ * Fills in @rec's level, kind, pfn, flags (added to those it has) and swap
+ * fields from @entry, a leaf or non-present entry of @level read as a PTE
+ * (arch.h's ptwalk_pmd_pte()/ptwalk_pud_pte() for the upper levels) in
+ * @vma (NULL: outside any VMA).  @leaf_pfn is the leaf's first frame,
+ * decoded with its level's pXd_pfn(); @addr is a page the leaf maps, and
+ * pfn and swap_offset are those of that page.  An empty entry leaves @rec
+ * as it is, so @rec starts as an empty range (pfn PTWALK_PFN_NONE).
+ */
+void ptwalk_decode_entry(struct ptwalk_record *rec, struct vm_area_struct *vma,
+			 pte_t entry, u64 leaf_pfn, enum ptwalk_level level,
+			 unsigned long addr);
+
+#endif /* PTWALK_DECODE_H */

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Bit sets by name (model/flag_names.h): the walk and the text list. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+#include "engine/compare.h"
+#include "engine/kpageflags.h"
+#include "model/flag_names.h"
+#include "module/ptwalk_names.h"
+
+static const char *no_names(unsigned int bit)
+{
+	(void)bit;
+	return NULL;
+}
+
+static const char *even_names(unsigned int bit)
+{
+	static const char *const names[] = { "b0", NULL, "b2", NULL, "b4" };
+
+	return bit < 5 ? names[bit] : bit == 63 ? "b63" : NULL;
+}
+
+/* Named set bits in order, unnamed ones skipped, up to bit 63. */
+static void next_walks_named_bits(void **state)
+{
+	unsigned int bit = 0;
+
+	(void)state;
+	assert_string_equal(flag_names_next(0x1fULL | 1ULL << 63, even_names,
+					    &bit), "b0");
+	assert_int_equal(bit, 1);
+	assert_string_equal(flag_names_next(0x1fULL | 1ULL << 63, even_names,
+					    &bit), "b2");
+	assert_string_equal(flag_names_next(0x1fULL | 1ULL << 63, even_names,
+					    &bit), "b4");
+	assert_string_equal(flag_names_next(0x1fULL | 1ULL << 63, even_names,
+					    &bit), "b63");
+	assert_null(flag_names_next(0x1fULL | 1ULL << 63, even_names, &bit));
+	bit = 0;
+	assert_null(flag_names_next(~0ULL, no_names, &bit));
+	assert_int_equal(bit, 64);
+}
+
+static void join_record_flags(void **state)
+{
+	char buf[512];
+
+	(void)state;
+	flag_names_join(buf, sizeof(buf), PTWALK_F_PRESENT | PTWALK_F_WRITE |
+			PTWALK_F_PFN_VALID, ptwalk_flag_name, "-");
+	assert_string_equal(buf, "present,write,pfn_valid");
+	flag_names_join(buf, sizeof(buf), PTWALK_VM_READ | PTWALK_VM_HUGEPAGE,
+			ptwalk_vm_flag_name, "-");
+	assert_string_equal(buf, "read,hugepage");
+	flag_names_join(buf, sizeof(buf), 0, ptwalk_vm_flag_name, "-");
+	assert_string_equal(buf, "-");
+	flag_names_join(buf, sizeof(buf), HUGE_THP | HUGE_HUGETLB_1G,
+			huge_kind_name, "-");
+	assert_string_equal(buf, "thp,hugetlb-1G");
+	/* kpageflags shows only KPF_SHOWN, and nothing as nothing */
+	assert_string_equal(kpf_format(buf, sizeof(buf), KPF(MMAP) |
+				       KPF(LRU) | KPF(ANON)), "mmap,anon");
+	assert_string_equal(kpf_format(buf, sizeof(buf), KPF(LRU)), "");
+}
+
+static void unnamed_bits_are_skipped(void **state)
+{
+	char buf[16];
+
+	(void)state;
+	flag_names_join(buf, sizeof(buf), ~0ULL, no_names, "-");
+	assert_string_equal(buf, "-");
+}
+
+/* A small buffer holds a terminated prefix, and the length says so. */
+static void join_truncates_safely(void **state)
+{
+	char full[512], buf[12];
+	size_t len;
+
+	(void)state;
+	flag_names_join(full, sizeof(full), 0x7fff, ptwalk_flag_name, "-");
+	memset(buf, 'x', sizeof(buf));
+	len = flag_names_join(buf, sizeof(buf), 0x7fff, ptwalk_flag_name, "-");
+	assert_true(len < sizeof(buf));
+	assert_int_equal(strlen(buf), len);
+	assert_memory_equal(buf, full, len);
+	assert_int_equal(flag_names_join(buf, 0, 0x7fff, ptwalk_flag_name, "-"),
+			 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(next_walks_named_bits),
+		cmocka_unit_test(join_record_flags),
+		cmocka_unit_test(unnamed_bits_are_skipped),
+		cmocka_unit_test(join_truncates_safely),
+	};
+
+	return cmocka_run_group_tests_name("flag_names", tests, NULL, NULL);
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Pure helpers over ptwalk's records (parse/record.h). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+#include "parse/record.h"
+
+static const struct ptwalk_record recs[] = {
+	{ .start = 0x1000, .nr_pages = 2, .pfn = 0x500, .kind = 1, .level = 1 },
+	{ .start = 0x3000, .nr_pages = 512, .pfn = PTWALK_PFN_NONE },
+	{ .start = 0x203000, .nr_pages = 1, .pfn = 0x900, .kind = 1, .level = 1 },
+};
+
+static void find_covers_boundaries(void **state)
+{
+	(void)state;
+	assert_null(ptwalk_find(recs, 3, 0x0));
+	assert_ptr_equal(ptwalk_find(recs, 3, 0x1000), &recs[0]);
+	assert_ptr_equal(ptwalk_find(recs, 3, 0x2fff), &recs[0]);
+	assert_ptr_equal(ptwalk_find(recs, 3, 0x3000), &recs[1]);
+	assert_ptr_equal(ptwalk_find(recs, 3, 0x202fff), &recs[1]);
+	assert_ptr_equal(ptwalk_find(recs, 3, 0x203000), &recs[2]);
+	assert_null(ptwalk_find(recs, 3, 0x204000));
+	assert_null(ptwalk_find(recs, 0, 0x1000));
+}
+
+static void pfn_at_advances_per_page(void **state)
+{
+	(void)state;
+	assert_int_equal(ptwalk_pfn_at(&recs[0], 0x1000), 0x500);
+	assert_int_equal(ptwalk_pfn_at(&recs[0], 0x2abc), 0x501);
+	assert_true(ptwalk_pfn_at(&recs[1], 0x4000) == PTWALK_PFN_NONE);
+}
+
+static void partition_ok_and_broken(void **state)
+{
+	struct ptwalk_record gap[3], empty[3];
+	char why[128];
+
+	(void)state;
+	assert_true(ptwalk_check_partition(recs, 3, 0x1000, 0x204000, why,
+					   sizeof(why)));
+	assert_false(ptwalk_check_partition(recs, 3, 0x0, 0x204000, why,
+					    sizeof(why)));
+	assert_non_null(strstr(why, "record 0 starts at 0x1000"));
+	assert_false(ptwalk_check_partition(recs, 3, 0x1000, 0x205000, why,
+					    sizeof(why)));
+	assert_non_null(strstr(why, "records end at 0x204000"));
+	memcpy(gap, recs, sizeof(gap));
+	gap[2].start += 0x1000;
+	assert_false(ptwalk_check_partition(gap, 3, 0x1000, 0x205000, why,
+					    sizeof(why)));
+	memcpy(empty, recs, sizeof(empty));
+	empty[1].nr_pages = 0;
+	assert_false(ptwalk_check_partition(empty, 3, 0x1000, 0x204000, why,
+					    sizeof(why)));
+	assert_non_null(strstr(why, "empty"));
+	/*
+	 * 2^52 pages more: the end address wraps around to the same value
+	 * (fuzz_record); so does one record covering the whole range and more.
+	 */
+	memcpy(gap, recs, sizeof(gap));
+	gap[1].nr_pages += 1ULL << 52;
+	assert_false(ptwalk_check_partition(gap, 3, 0x1000, 0x204000, why,
+					    sizeof(why)));
+	assert_non_null(strstr(why, "record 1 ("));
+	assert_non_null(strstr(why, "runs past 0x204000"));
+	assert_false(ptwalk_check_partition(recs, 3, 0x1000, 0x3000, why,
+					    sizeof(why)));
+	assert_non_null(strstr(why, "record 1 (512 pages at 0x3000) runs past 0x3000"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(find_covers_boundaries),
+		cmocka_unit_test(pfn_at_advances_per_page),
+		cmocka_unit_test(partition_ok_and_broken),
+	};
+
+	return cmocka_run_group_tests_name("record", tests, NULL, NULL);
+}

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptcompare PID ADDR: the I/O around engine/vtop.c (ptwalk's vtop answer,
+ * one pagemap entry, the VMA from /proc/PID/maps, the output).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include "cmd/vtop_run.h"
+#include "engine/vtop.h"
+#include "io/module_state.h"
+#include "io/proc_read.h"
+#include "io/ptwalk_client.h"
+#include "io/source.h"
+#include "model/page.h"
+#include "report/diagnose.h"
+#include "report/vtop_print.h"
+
+/* vtop: one ptwalk session and pagemap, for one address. */
+struct vtop_source {
+	pid_t pid;
+	int walk_fd;
+	int pagemap_fd;
+};
+
+static int vtop_read_pagemap(void *ctx, uint64_t addr, uint64_t *raw)
+{
+	struct vtop_source *src = ctx;
+	ssize_t n = proc_pread(src->pagemap_fd, raw, sizeof(*raw),
+			       (off_t)(addr >> PAGE_SHIFT_4K) *
+			       (off_t)sizeof(*raw), NULL);
+
+	if (n < 0)
+		return (int)n;
+	/* pagemap reads nothing once the process has no mm left */
+	return n == sizeof(*raw) ? 0 : -ESRCH;
+}
+
+static int vtop_walk(void *ctx, uint64_t addr, struct ptwalk_vtop *out)
+{
+	struct vtop_source *src = ctx;
+
+	return ptwalk_query_vtop(src->walk_fd, src->pid, addr, out);
+}
+
+/* The VMA of maps holding addr; a missing one is not an error. */
+static int vtop_find_vma(pid_t pid, uint64_t addr, struct vtop_vma *vma,
+			 char *msg, size_t size)
+{
+	char path[64], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f) {
+		diagnose_proc_open(errno, pid, "maps", msg, size);
+		return EXIT_ERROR;
+	}
+	while (getline(&line, &cap, f) > 0 && !vtop_vma_from_line(line, addr, vma))
+		;
+	free(line);
+	fclose(f);
+	return EXIT_OK;
+}
+
+int vtop_run(const struct cli_options *o, char *msg, size_t size)
+{
+	struct vtop_source src = { .pid = o->pid, .pagemap_fd = -1 };
+	struct vtop_io io = { vtop_read_pagemap, vtop_walk, &src };
+	struct vtop_view v = { .pid = o->pid };
+	char path[64], comm[64];
+	struct utsname u;
+	int status = EXIT_ERROR, err;
+
+	src.walk_fd = ptwalk_open(o->debugfs, PTWALK_QUERY_FILE, O_RDWR);
+	if (src.walk_fd < 0) {
+		diagnose_open(-src.walk_fd, module_state_of("ptwalk"), o->debugfs,
+			      msg, size);
+		return EXIT_ERROR;
+	}
+	/* ptwalk first: it alone tells ERANGE and an old module apart. */
+	err = ptwalk_query_vtop(src.walk_fd, o->pid, o->vtop_addr, &v.walk);
+	if (err) {
+		vtop_diagnose(-err, o->pid, o->vtop_addr, msg, size);
+		goto out;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)o->pid);
+	src.pagemap_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (src.pagemap_fd < 0) {
+		diagnose_proc_open(errno, o->pid, "pagemap", msg, size);
+		goto out;
+	}
+	if (vtop_find_vma(o->pid, o->vtop_addr, &v.vma, msg, size))
+		goto out;
+	err = vtop_resolve(&io, o->vtop_addr, &v);
+	if (err) {
+		diagnose_scan(-err, o->pid, proc_alive(o->pid), msg, size);
+		goto out;
+	}
+	proc_comm(o->pid, comm, sizeof(comm));
+	v.comm = comm;
+	v.kernel = uname(&u) ? "?" : u.release;
+	if (o->json)
+		vtop_print_json(stdout, &v);
+	else
+		vtop_print_text(stdout, &v);
+	if (fflush(stdout)) {
+		snprintf(msg, size, "cannot write the output: %s",
+			 strerror(errno));
+		goto out;
+	}
+	status = vtop_exit_status(&v);
+out:
+	if (src.pagemap_fd >= 0)
+		close(src.pagemap_fd);
+	close(src.walk_fd);
+	return status;
+}
+

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* ptcompare's vtop mode: one address, level by level (engine/vtop.c). */
+#ifndef PTCOMPARE_VTOP_RUN_H
+#define PTCOMPARE_VTOP_RUN_H
+
+#include <stddef.h>
+#include "parse/cli.h"
+
+/* Runs it for o->pid, o->vtop_addr: the exit status, msg set on EXIT_ERROR. */
+int vtop_run(const struct cli_options *o, char *msg, size_t size);
+
+#endif /* PTCOMPARE_VTOP_RUN_H */

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "engine/classify.h"
+#include "parse/record.h"
+
+/* Kinds whose swap_offset pagemap reports as a swap entry (bit 62). */
+static bool walk_swapped(const struct ptwalk_record *r)
+{
+	return r->kind != PTWALK_KIND_NONE && r->kind != PTWALK_KIND_PRESENT;
+}
+
+enum page_class classify_page(const struct ptwalk_record *r, uint64_t addr,
+			      const struct pagemap_entry *pm)
+{
+	bool walk_present = r->kind == PTWALK_KIND_PRESENT;
+
+	if (walk_present && pm->present) {
+		uint64_t pfn = ptwalk_pfn_at(r, addr);
+
+		if (pm->pfn == pfn)
+			return CLASS_MATCH;
+		/* Frame 0 is never a user page: pagemap zeroed it. */
+		return pm->pfn == 0 ? CLASS_PFN_ZEROED : CLASS_MISMATCH;
+	}
+	if (walk_present && !pm->swapped)
+		/* The generic walker skips VM_PFNMAP: holes, by design. */
+		return r->vm_flags & PTWALK_VM_PFNMAP ? CLASS_PFNMAP_HIDDEN :
+							CLASS_MISMATCH;
+	if (!walk_present && !pm->present && !pm->swapped) {
+		/*
+		 * Non-present hugetlb entries (migration, hwpoison) show in
+		 * pagemap as not present without the swap bit.
+		 */
+		if (!walk_swapped(r) || (r->vm_flags & PTWALK_VM_HUGETLB))
+			return CLASS_NOT_PRESENT;
+		return CLASS_MISMATCH;
+	}
+	if (walk_swapped(r) && pm->swapped) {
+		if (pm->swap_type == 0 && pm->swap_offset == 0 &&
+		    (r->swap_type || ptwalk_swap_offset_at(r, addr)))
+			return CLASS_PFN_ZEROED;
+		if (pm->swap_type == r->swap_type &&
+		    pm->swap_offset == ptwalk_swap_offset_at(r, addr))
+			return CLASS_SWAPPED;
+	}
+	return CLASS_MISMATCH;
+}
+
+enum page_class classify_reread(enum page_class first, enum page_class again)
+{
+	if (first == CLASS_MISMATCH && again != CLASS_MISMATCH)
+		return CLASS_TRANSIENT;
+	return again;
+}

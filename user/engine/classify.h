@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The verdict on one page: what ptwalk found in the page tables against
+ * what /proc/PID/pagemap reported.  Pure: both sides are given.
+ */
+#ifndef PTCOMPARE_CLASSIFY_H
+#define PTCOMPARE_CLASSIFY_H
+
+#include <stdint.h>
+#include "model/page_class.h"
+#include "module/ptwalk_abi.h"
+#include "parse/pagemap.h"
+
+/* Classifies the page at addr; r is the ptwalk record covering it. */
+enum page_class classify_page(const struct ptwalk_record *r, uint64_t addr,
+			      const struct pagemap_entry *pm);
+
+/* A page's class once the range was re-read after a first verdict. */
+enum page_class classify_reread(enum page_class first, enum page_class again);
+
+#endif /* PTCOMPARE_CLASSIFY_H */

@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include "engine/compare.h"
+#include "model/page.h"
+#include "parse/record.h"
+
+#define STREAM_RECS	256	/* records buffered per ptwalk stream */
+
+/* A ptwalk query read in order, a buffer of records at a time. */
+struct record_stream {
+	enum compare_stream id;
+	struct ptwalk_record recs[STREAM_RECS];
+	size_t n, pos;
+	bool eof;
+};
+
+struct compare_engine {
+	const struct compare_io *io;
+	size_t batch;
+	uint64_t *pm;			/* raw pagemap entries of a batch */
+	/*
+	 * Verdicts of a batch: after the scan, one per segment (a run of
+	 * pages whose verdicts follow from the first's), seg_pages[i] pages
+	 * each; once expanded for re-reading, one per page.
+	 */
+	struct page_verdict *v;
+	uint32_t *seg_pages;
+	size_t nr_segs;
+	bool *pending;			/* still differing after re-reads */
+	struct record_stream streams[NR_COMPARE_STREAMS];
+};
+
+const char *huge_kind_name(unsigned int i)
+{
+	static const char *const names[NR_HUGE_KINDS] = {
+		"thp", "thp-pte", "huge-zero", "hugetlb-2M", "hugetlb-1G",
+		"pfnmap-huge",
+	};
+
+	return i < NR_HUGE_KINDS ? names[i] : NULL;
+}
+
+unsigned int huge_kind_of(const struct ptwalk_record *r)
+{
+	bool hugetlb = r->vm_flags & PTWALK_VM_HUGETLB;
+
+	if (r->kind != PTWALK_KIND_PRESENT)
+		return 0;
+	if (hugetlb)
+		return r->level == PTWALK_LEVEL_PUD ? HUGE_HUGETLB_1G :
+		       r->level == PTWALK_LEVEL_PMD ? HUGE_HUGETLB_2M : 0;
+	if (r->level == PTWALK_LEVEL_PTE)
+		return r->flags & PTWALK_F_COMPOUND ? HUGE_THP_PTE : 0;
+	if (r->vm_flags & PTWALK_VM_PFNMAP)
+		return HUGE_PFNMAP;
+	if (r->flags & PTWALK_F_HUGE_ZERO)
+		return HUGE_ZERO;
+	return r->level == PTWALK_LEVEL_PMD ? HUGE_THP : 0;
+}
+
+struct compare_engine *compare_new(const struct compare_io *io, size_t batch)
+{
+	struct compare_engine *e = calloc(1, sizeof(*e));
+
+	if (!e || !batch)
+		goto fail;
+	e->io = io;
+	e->batch = batch;
+	e->pm = calloc(batch, sizeof(*e->pm));
+	e->v = calloc(batch, sizeof(*e->v));
+	e->pending = calloc(batch, sizeof(*e->pending));
+	e->seg_pages = calloc(batch, sizeof(*e->seg_pages));
+	if (!e->pm || !e->v || !e->pending || !e->seg_pages)
+		goto fail;
+	e->streams[COMPARE_SCAN].id = COMPARE_SCAN;
+	e->streams[COMPARE_REREAD].id = COMPARE_REREAD;
+	return e;
+fail:
+	compare_free(e);
+	return NULL;
+}
+
+void compare_free(struct compare_engine *e)
+{
+	if (!e)
+		return;
+	free(e->pm);
+	free(e->v);
+	free(e->pending);
+	free(e->seg_pages);
+	free(e);
+}
+
+static int stream_start(struct compare_engine *e, struct record_stream *s,
+			uint64_t start, uint64_t end)
+{
+	s->n = s->pos = 0;
+	s->eof = false;
+	return e->io->walk_query(e->io->ctx, s->id, start, end);
+}
+
+/*
+ * The record covering addr.  Addresses only grow within one query, so
+ * records before it are dropped for good.  NULL with *err set when the
+ * records end early or skip addr (-EPROTO) or the read fails.
+ */
+static const struct ptwalk_record *stream_at(struct compare_engine *e,
+					     struct record_stream *s,
+					     uint64_t addr, int *err)
+{
+	for (;;) {
+		while (s->pos < s->n) {
+			const struct ptwalk_record *r = &s->recs[s->pos];
+
+			if (addr < r->start) {
+				*err = -EPROTO;
+				return NULL;
+			}
+			if (addr < ptwalk_record_end(r))
+				return r;
+			s->pos++;
+		}
+		if (s->eof) {
+			*err = -EPROTO;
+			return NULL;
+		}
+		ssize_t n = e->io->walk_read(e->io->ctx, s->id, s->recs,
+					     STREAM_RECS);
+		if (n < 0) {
+			*err = (int)n;
+			return NULL;
+		}
+		for (ssize_t i = 0; i < n; i++) {
+			if (!s->recs[i].nr_pages) {
+				*err = -EPROTO;
+				return NULL;
+			}
+		}
+		s->n = (size_t)n;
+		s->pos = 0;
+		s->eof = n == 0;
+	}
+}
+
+void compare_page_verdict(struct page_verdict *v,
+			  const struct ptwalk_record *r, uint64_t addr,
+			  uint64_t raw)
+{
+	struct pagemap_entry pm;
+
+	pagemap_decode(raw, &pm);
+	v->addr = addr;
+	v->cls = classify_page(r, addr, &pm);
+	v->level = r->level;
+	v->walk_pfn = r->kind == PTWALK_KIND_PRESENT ? ptwalk_pfn_at(r, addr) :
+						       NO_PFN;
+	/* A zeroed PFN is hidden, not frame 0: that side shows none. */
+	v->pagemap_pfn = pm.present && v->cls != CLASS_PFN_ZEROED ? pm.pfn :
+								    NO_PFN;
+	v->detail = (struct page_detail){
+		.walk_kind = r->kind,
+		.walk_swap_type = r->swap_type,
+		.pm_state = pm.present ? PM_STATE_PRESENT :
+			    pm.swapped ? PM_STATE_SWAPPED : PM_STATE_NONE,
+		.pm_swap_type = (uint8_t)pm.swap_type,
+		.pm_swap_offset = pm.swap_offset,
+		.walk = { .flags = r->flags, .vm_flags = r->vm_flags },
+	};
+	if (r->kind != PTWALK_KIND_NONE && r->kind != PTWALK_KIND_PRESENT)
+		v->detail.walk_swap_offset = ptwalk_swap_offset_at(r, addr);
+}
+
+/*
+ * Notes what a record tells about the VMA, once per record: records of one
+ * query never share a start address.
+ */
+static void observe_record(struct compare_summary *sum,
+			   const struct ptwalk_record *r, uint64_t *last_start)
+{
+	if (r->start == *last_start)
+		return;
+	*last_start = r->start;
+	sum->huge |= huge_kind_of(r);
+	if (!sum->have_vm_flags && !(r->flags & PTWALK_F_NO_VMA)) {
+		sum->vm_flags = r->vm_flags;
+		sum->have_vm_flags = 1;
+	}
+}
+
+/*
+ * How many pages from i (below end, all inside one record) share the
+ * verdict v of page i but for their position: both sides' frames advance
+ * together (a match), or pagemap's entry repeats while it shows no frame
+ * (hidden, zeroed or not present; the walk's frame, if any, advances on its
+ * own).  The class of each such page follows from classify_page() by the
+ * same argument, so the pages are not classified one by one; differing and
+ * swapped pages always are.
+ */
+static size_t segment_length(const uint64_t *pm, size_t i, size_t end,
+			     const struct page_verdict *v)
+{
+	uint64_t raw = pm[i], step;
+	size_t j;
+
+	if (v->cls == CLASS_MISMATCH || (raw & PM_SWAP) ||
+	    (v->detail.walk_kind != PTWALK_KIND_NONE &&
+	     v->detail.walk_kind != PTWALK_KIND_PRESENT))
+		return 1;
+	step = v->cls == CLASS_MATCH && (raw & PM_PRESENT) ? 1 : 0;
+	for (j = i + 1; j < end && pm[j] == raw + step * (j - i); j++)
+		;
+	return j - i;
+}
+
+/* First pass over n pages from addr, on the scan stream, into segments. */
+static int scan_batch(struct compare_engine *e, uint64_t addr, size_t n,
+		      struct compare_summary *sum, bool *differs)
+{
+	struct record_stream *s = &e->streams[COMPARE_SCAN];
+	uint64_t last_start = UINT64_MAX;
+	size_t i = 0;
+	int err;
+
+	err = e->io->read_pagemap(e->io->ctx, addr, n, e->pm);
+	if (err)
+		return err;
+	e->nr_segs = 0;
+	*differs = false;
+	while (i < n) {
+		uint64_t a = addr + i * PAGE_SIZE_4K;
+		const struct ptwalk_record *r = stream_at(e, s, a, &err);
+		size_t rec_end;
+
+		if (!r)
+			return err;
+		observe_record(sum, r, &last_start);
+		rec_end = (ptwalk_record_end(r) - addr) / PAGE_SIZE_4K;
+		if (rec_end > n)
+			rec_end = n;
+		while (i < rec_end) {
+			struct page_verdict *v = &e->v[e->nr_segs];
+			size_t len;
+
+			compare_page_verdict(v, r, addr + i * PAGE_SIZE_4K, e->pm[i]);
+			len = segment_length(e->pm, i, rec_end, v);
+			e->seg_pages[e->nr_segs++] = (uint32_t)len;
+			*differs |= v->cls == CLASS_MISMATCH;
+			i += len;
+		}
+	}
+	return 0;
+}
+
+/* Page k of a segment whose first page has verdict v. */
+static void verdict_at(struct page_verdict *out, const struct page_verdict *v,
+		       uint64_t k)
+{
+	*out = *v;
+	out->addr += k * PAGE_SIZE_4K;
+	if (out->walk_pfn != NO_PFN)
+		out->walk_pfn += k;
+	if (out->pagemap_pfn != NO_PFN)
+		out->pagemap_pfn += k;
+}
+
+/*
+ * Turns the segments into one verdict per page, for the re-reads.  From
+ * the last segment back: segment s starts at page s or later, so no
+ * segment is overwritten before it is expanded.
+ */
+static void expand_segments(struct compare_engine *e, size_t n)
+{
+	size_t end = n;
+
+	for (size_t s = e->nr_segs; s-- > 0;) {
+		struct page_verdict first = e->v[s];
+		size_t start = end - e->seg_pages[s];
+
+		for (size_t k = end - start; k-- > 0;) {
+			verdict_at(&e->v[start + k], &first, k);
+			e->pending[start + k] = first.cls == CLASS_MISMATCH;
+		}
+		end = start;
+	}
+}
+
+/* Pending pages lie in [*lo, *hi); false if none is left. */
+static bool pending_span(const struct compare_engine *e, size_t n, size_t *lo,
+			 size_t *hi)
+{
+	size_t i;
+
+	for (i = 0; i < n && !e->pending[i]; i++)
+		;
+	if (i == n)
+		return false;
+	*lo = i;
+	for (i = n; !e->pending[i - 1]; i--)
+		;
+	*hi = i;
+	return true;
+}
+
+/*
+ * Reads the span of differing pages again, both sides close together in
+ * time, and settles each page that now agrees as transient.
+ */
+static int reread_span(struct compare_engine *e, uint64_t addr, size_t lo,
+		       size_t hi)
+{
+	struct record_stream *s = &e->streams[COMPARE_REREAD];
+	uint64_t first = addr + lo * PAGE_SIZE_4K;
+	int err;
+
+	err = e->io->read_pagemap(e->io->ctx, first, hi - lo, e->pm + lo);
+	if (!err)
+		err = stream_start(e, s, first, addr + hi * PAGE_SIZE_4K);
+	if (err)
+		return err;
+	for (size_t i = lo; i < hi; i++) {
+		struct page_verdict again;
+		const struct ptwalk_record *r;
+
+		r = stream_at(e, s, addr + i * PAGE_SIZE_4K, &err);
+		if (!r)
+			return err;
+		if (!e->pending[i])
+			continue;
+		compare_page_verdict(&again, r, addr + i * PAGE_SIZE_4K, e->pm[i]);
+		again.cls = classify_reread(CLASS_MISMATCH, again.cls);
+		e->v[i] = again;
+		e->pending[i] = again.cls == CLASS_MISMATCH;
+	}
+	return 0;
+}
+
+/* Re-reads the pages of a batch that differ, then hands out every page. */
+static int settle_batch(struct compare_engine *e, uint64_t addr, size_t n,
+			struct compare_summary *sum, struct range_merger *m)
+{
+	size_t lo, hi;
+	int err = 0;
+
+	expand_segments(e, n);
+	for (int round = 0; !err && round < COMPARE_MAX_REREADS &&
+	     pending_span(e, n, &lo, &hi); round++) {
+		sum->rereads++;
+		err = reread_span(e, addr, lo, hi);
+	}
+	for (size_t i = 0; !err && i < n; i++) {
+		sum->pages[e->v[i].cls]++;
+		range_merger_push(m, &e->v[i]);
+	}
+	return err;
+}
+
+int compare_range(struct compare_engine *e, uint64_t start, uint64_t end,
+		  struct compare_summary *sum, range_emit_fn emit, void *arg)
+{
+	struct range_merger m;
+	uint64_t addr;
+	int err;
+
+	range_merger_init(&m, emit, arg);
+	err = stream_start(e, &e->streams[COMPARE_SCAN], start, end);
+	for (addr = start; !err && addr < end;) {
+		size_t n = (end - addr) / PAGE_SIZE_4K;
+		bool differs;
+
+		if (n > e->batch)
+			n = e->batch;
+		err = scan_batch(e, addr, n, sum, &differs);
+		if (!err && differs) {
+			err = settle_batch(e, addr, n, sum, &m);
+		} else if (!err) {
+			/* the common case: no page differs, whole segments go */
+			for (size_t s = 0; s < e->nr_segs; s++) {
+				sum->pages[e->v[s].cls] += e->seg_pages[s];
+				range_merger_push_run(&m, &e->v[s],
+						      e->seg_pages[s]);
+			}
+		}
+		addr += n * PAGE_SIZE_4K;
+	}
+	/* After an error the range is abandoned: no partial range either. */
+	if (!err)
+		range_merger_flush(&m);
+	return err;
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The comparison engine: walks a range page by page, pagemap entries on one
+ * side and ptwalk records on the other, classifies every page, re-reads
+ * what differs, and hands out merged ranges in address order.
+ *
+ * It does no I/O itself: both sources come through struct compare_io, so
+ * unit tests drive it with synthetic data.  Memory is fixed when the engine
+ * is created (one batch of pages and one buffer of records per stream),
+ * whatever the size of the range.
+ */
+#ifndef PTCOMPARE_COMPARE_H
+#define PTCOMPARE_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "engine/classify.h"
+#include "engine/ranges.h"
+
+/* How often a differing range is read again before it is a mismatch. */
+#define COMPARE_MAX_REREADS	3
+
+enum compare_stream {
+	COMPARE_SCAN,		/* the pass over the whole range */
+	COMPARE_REREAD,		/* re-reads of differing pages */
+	NR_COMPARE_STREAMS,
+};
+
+struct compare_io {
+	/*
+	 * Fills out[0..n) with the raw pagemap entries of the n pages from
+	 * addr.  0, or -errno (-ESRCH when the process is gone).
+	 */
+	int (*read_pagemap)(void *ctx, uint64_t addr, size_t n, uint64_t *out);
+	/* Starts a ptwalk query for [start, end) on stream s: 0 or -errno. */
+	int (*walk_query)(void *ctx, enum compare_stream s, uint64_t start,
+			  uint64_t end);
+	/* Next records of stream s: count, 0 at the end, or -errno. */
+	ssize_t (*walk_read)(void *ctx, enum compare_stream s,
+			     struct ptwalk_record *recs, size_t max);
+	void *ctx;
+};
+
+/* Huge-page kinds seen in a range (bits of compare_summary.huge). */
+#define HUGE_THP		(1U << 0) /* THP mapped by a PMD */
+#define HUGE_THP_PTE		(1U << 1) /* compound page mapped by PTEs */
+#define HUGE_ZERO		(1U << 2) /* the huge zero page */
+#define HUGE_HUGETLB_2M		(1U << 3)
+#define HUGE_HUGETLB_1G		(1U << 4)
+#define HUGE_PFNMAP		(1U << 5) /* PMD/PUD leaf in a VM_PFNMAP VMA */
+#define NR_HUGE_KINDS		6
+
+/* Name of huge kind bit number i ("thp", "hugetlb-2M", ...), or NULL. */
+const char *huge_kind_name(unsigned int i);
+
+/* What the kernel said about one record: which huge kind it shows. */
+unsigned int huge_kind_of(const struct ptwalk_record *r);
+
+struct compare_summary {
+	uint64_t pages[NR_CLASSES];
+	unsigned int huge;	/* HUGE_* seen */
+	uint64_t vm_flags;	/* PTWALK_VM_* of the VMA, as ptwalk saw it */
+	int have_vm_flags;	/* a record inside a VMA was seen */
+	uint64_t rereads;	/* ranges read a second time (or more) */
+};
+
+/*
+ * The verdict on one page on its own: r is the record covering addr, raw
+ * its pagemap entry.  compare_range() gives every page this verdict (a
+ * re-read's, after a first mismatch), whether it judges the page alone
+ * or as part of a run.
+ */
+void compare_page_verdict(struct page_verdict *v,
+			  const struct ptwalk_record *r, uint64_t addr,
+			  uint64_t raw);
+
+struct compare_engine;
+
+/* batch: pages per pagemap read (also bounds the re-read span). */
+struct compare_engine *compare_new(const struct compare_io *io,
+				   size_t batch);
+void compare_free(struct compare_engine *e);
+
+/*
+ * Compares [start, end) (page aligned, typically one VMA).  Adds the
+ * per-class counts to *sum and emits every page's range through emit, in
+ * address order; the last range is flushed before returning.  0, or
+ * -errno: -ESRCH (process gone), -EPROTO (records that do not partition
+ * the range), or an error of io.
+ */
+int compare_range(struct compare_engine *e, uint64_t start, uint64_t end,
+		  struct compare_summary *sum, range_emit_fn emit, void *arg);
+
+#endif /* PTCOMPARE_COMPARE_H */

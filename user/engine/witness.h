@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The witnesses beside pagemap, as a stage between compare_range() and
+ * the report: ranges come in through witness_range() (a range_emit_fn),
+ * are held in a bounded batch, annotated (physical names, kpageflags
+ * checked in preads of runs of contiguous frames, contradictions
+ * re-checked) and passed on in order, each with its witness_note, to the
+ * next stage; what the witnesses did over the whole scan adds up in a
+ * struct witness_totals.
+ *
+ * No I/O of its own: kpageflags and the re-check's ptwalk session come
+ * through struct witness_io, so unit tests drive it with fakes.
+ */
+#ifndef PTCOMPARE_WITNESS_H
+#define PTCOMPARE_WITNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "engine/ranges.h"
+#include "module/ptwalk_abi.h"
+#include "parse/iomem.h"
+
+/* How often a contradiction is checked again before it is reported. */
+#define WITNESS_RECHECKS	3
+/* Ranges held before they are checked and passed on. */
+#define WITNESS_BATCH		1024
+/* kpageflags entries per pread (64 KiB). */
+#define WITNESS_KPF_WINDOW	8192
+/* Frames between two runs read in one pread rather than two. */
+#define WITNESS_KPF_GAP		64
+
+/* What the witnesses found about one range. */
+struct witness_note {
+	bool named;		/* pfnmap_hidden or huge: gets a physical name */
+	size_t iomem;		/* innermost /proc/iomem entry, IOMEM_NONE */
+	bool struct_page;	/* ptwalk: PTWALK_F_PFN_VALID */
+	bool checked;		/* kpageflags was read for its pages */
+	uint64_t kpf_pages;	/* pages whose kpageflags were read */
+	uint64_t kpf_union;	/* kpageflags bits seen on them (KPF_SHOWN) */
+	/* contradictions that survived the re-checks */
+	uint64_t bad_pages;
+	unsigned int bad_rules;	/* KPF_RULE_* bits */
+	uint64_t bad_addr;	/* first contradicting page */
+	uint64_t bad_pfn;
+	uint64_t bad_kpf;	/* its kpageflags */
+};
+
+/* What the witnesses had and did over the whole scan. */
+struct witness_totals {
+	const struct iomem *iomem;	/* NULL or zeroed: nothing named */
+	char iomem_note[160];	/* why nothing is named, "" if named */
+	char kpf_note[160];	/* why kpageflags was skipped, "" if read */
+	uint64_t kpf_pages;	/* pages checked against kpageflags */
+	uint64_t recheck_cleared;	/* contradicting pages gone on re-check */
+	uint64_t bad_pages;	/* pages still contradicting */
+	uint64_t bad_ranges;
+};
+
+/* The next stage: each range, in address order, with its note. */
+typedef void (*witnessed_emit_fn)(const struct verdict_range *vr,
+				  const struct witness_note *note, void *arg);
+
+struct witness_io {
+	/*
+	 * kpageflags of frames pfn .. pfn+n into out: entries read (fewer
+	 * beyond the last frame the kernel describes), or -errno.  NULL when
+	 * the third witness is off.
+	 */
+	ssize_t (*read_kpf)(void *ctx, uint64_t pfn, size_t n, uint64_t *out);
+	/* A ptwalk query of the target on the witness's own session. */
+	int (*walk_query)(void *ctx, uint64_t start, uint64_t end);
+	ssize_t (*walk_read)(void *ctx, struct ptwalk_record *recs, size_t max);
+	void *ctx;
+};
+
+struct witness;
+
+/*
+ * totals: where the totals go, and the names it reads (totals->iomem,
+ * NULL for none; totals->kpf_note set: the third witness is off);
+ * emit/arg: the next stage.
+ */
+struct witness *witness_new(const struct witness_io *io,
+			    struct witness_totals *totals,
+			    witnessed_emit_fn emit, void *arg);
+void witness_free(struct witness *w);
+
+/* range_emit_fn for compare_range(): arg is the struct witness. */
+void witness_range(const struct verdict_range *vr, void *arg);
+
+/*
+ * Checks and passes on every range held; call after each compare_range().
+ * 0, or the -errno of a ptwalk re-check (-ESRCH: the process is gone).
+ * A kpageflags read error turns the third witness off, with a note.
+ */
+int witness_flush(struct witness *w);
+
+/* Drops the ranges held (after a failed compare_range). */
+void witness_discard(struct witness *w);
+
+#endif /* PTCOMPARE_WITNESS_H */

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "io/ptwalk_client.h"
+
+_Static_assert(sizeof(struct ptwalk_request) == PTWALK_REQUEST_SIZE,
+	       "request layout");
+_Static_assert(sizeof(struct ptwalk_record) == PTWALK_RECORD_SIZE,
+	       "record layout");
+_Static_assert(sizeof(struct ptwalk_vtop) == PTWALK_VTOP_SIZE,
+	       "vtop layout");
+
+int ptwalk_open(const char *debugfs, const char *file, int flags)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/%s/%s", debugfs,
+		     PTWALK_DEBUGFS_DIR, file) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, flags | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* One request in one write(), as the module wants it. */
+static int send_request(int fd, const struct ptwalk_request *req)
+{
+	ssize_t n = write(fd, req, sizeof(*req));
+
+	if (n < 0)
+		return -errno;
+	return n == sizeof(*req) ? 0 : -EIO;
+}
+
+int ptwalk_query(int fd, pid_t pid, uint64_t start, uint64_t end)
+{
+	struct ptwalk_request req = {
+		.abi_version = PTWALK_ABI_VERSION,
+		.pid = pid,
+		.start = start,
+		.end = end,
+	};
+
+	return send_request(fd, &req);
+}
+
+int ptwalk_query_vtop(int fd, pid_t pid, uint64_t addr,
+		      struct ptwalk_vtop *out)
+{
+	struct ptwalk_request req = {
+		.abi_version = PTWALK_ABI_VERSION,
+		.flags = PTWALK_REQ_VTOP,
+		.pid = pid,
+		.start = addr,
+	};
+	int err = send_request(fd, &req);
+	ssize_t n;
+
+	if (err)
+		return err;
+	n = read(fd, out, sizeof(*out));
+	if (n < 0)
+		return -errno;
+	return n == sizeof(*out) ? 0 : -EIO;
+}
+
+ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max)
+{
+	ssize_t n = read(fd, recs, max * sizeof(*recs));
+
+	if (n < 0)
+		return -errno;
+	if (n % sizeof(*recs))
+		return -EIO;
+	return n / (ssize_t)sizeof(*recs);
+}

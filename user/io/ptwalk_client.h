@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Userspace side of the ptwalk binary interface: thin I/O wrappers.  The
+ * pure helpers over the records they return are in parse/record.h,
+ * included here so that a caller of the client has them at hand.
+ */
+#ifndef PTWALK_CLIENT_H
+#define PTWALK_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "model/defaults.h"
+#include "module/ptwalk_abi.h"
+#include "parse/record.h"
+
+/* Opens <debugfs>/ptwalk/<file>; returns an fd or -errno. */
+int ptwalk_open(const char *debugfs, const char *file, int flags);
+
+/* Starts a query on fd; 0 or -errno (ESRCH, ENXIO, ERANGE, ...). */
+int ptwalk_query(int fd, pid_t pid, uint64_t start, uint64_t end);
+
+/*
+ * Translates addr of pid (PTWALK_REQ_VTOP) on fd: 0 with out filled, or
+ * -errno: EINVAL from a ptwalk.ko without vtop, ERANGE above the task
+ * size, ESRCH, ENXIO as for queries; EIO for a short answer.
+ */
+int ptwalk_query_vtop(int fd, pid_t pid, uint64_t addr,
+		      struct ptwalk_vtop *out);
+
+/* Reads up to max records; count (0 at the end) or -errno. */
+ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max);
+
+#endif /* PTWALK_CLIENT_H */

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "io/proc_read.h"
+#include "io/ptwalk_client.h"
+#include "io/source.h"
+#include "model/page.h"
+
+uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int read_pagemap(void *ctx, uint64_t addr, size_t n, uint64_t *out)
+{
+	struct proc_source *src = ctx;
+	size_t want = n * sizeof(*out);
+	off_t off = (off_t)(addr >> PAGE_SHIFT_4K) * (off_t)sizeof(*out);
+	struct read_count count = { 0 };
+	uint64_t t0 = monotonic_ns();
+	ssize_t got = proc_pread(src->pagemap_fd, out, want, off, &count);
+
+	src->pagemap_bytes += count.bytes;
+	src->pagemap_ns += monotonic_ns() - t0;
+	if (got < 0)
+		return (int)got;
+	/* pagemap reads nothing once the process has no mm left */
+	return (size_t)got == want ? 0 : -ESRCH;
+}
+
+static int walk_query(void *ctx, enum compare_stream s, uint64_t start,
+		      uint64_t end)
+{
+	struct proc_source *src = ctx;
+	uint64_t t0 = monotonic_ns();
+	int err = ptwalk_query(src->walk_fd[s], src->pid, start, end);
+
+	src->walk_queries++;
+	src->walk_ns += monotonic_ns() - t0;
+	return err;
+}
+
+static ssize_t walk_read(void *ctx, enum compare_stream s,
+			 struct ptwalk_record *recs, size_t max)
+{
+	struct proc_source *src = ctx;
+	uint64_t t0 = monotonic_ns();
+	ssize_t n = ptwalk_read(src->walk_fd[s], recs, max);
+
+	src->walk_ns += monotonic_ns() - t0;
+	if (n > 0)
+		src->walk_records += (uint64_t)n;
+	return n;
+}
+
+void proc_source_io(struct proc_source *src, struct compare_io *io)
+{
+	io->read_pagemap = read_pagemap;
+	io->walk_query = walk_query;
+	io->walk_read = walk_read;
+	io->ctx = src;
+}
+
+bool proc_alive(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = proc_pread(fd, buf, sizeof(buf) - 1, 0, NULL);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* "pid (comm) S ...": comm may hold spaces and parentheses */
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+/*
+ * Not getrusage(): its ru_maxrss also counts the image before exec, which
+ * for a vfork()ed child is its parent's.
+ */
+uint64_t self_peak_rss_kib(void)
+{
+	unsigned long long kib = 0;
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %llu kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+void proc_comm(pid_t pid, char *buf, size_t size)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = proc_pread(fd, buf, size - 1, 0, NULL);
+	close(fd);
+	if (n <= 0) {
+		buf[0] = '\0';
+		return;
+	}
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The real sources behind struct compare_io: /proc/PID/pagemap read in
+ * large preads, and two ptwalk sessions (the scan and the re-reads).
+ */
+#ifndef PTCOMPARE_SOURCE_H
+#define PTCOMPARE_SOURCE_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include "engine/compare.h"
+
+struct proc_source {
+	pid_t pid;
+	int pagemap_fd;
+	int walk_fd[NR_COMPARE_STREAMS];
+	/* what was read, for --stats */
+	uint64_t pagemap_bytes;
+	uint64_t walk_queries;
+	uint64_t walk_records;
+	uint64_t pagemap_ns;	/* time spent in pagemap reads */
+	uint64_t walk_ns;	/* time spent in ptwalk queries and reads */
+};
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t monotonic_ns(void);
+
+/* Connects io to src (which must outlive io). */
+void proc_source_io(struct proc_source *src, struct compare_io *io);
+
+/* Whether pid still exists and is not a zombie. */
+bool proc_alive(pid_t pid);
+
+/* Peak resident set of this process's current image (VmHWM), KiB; 0 if unknown. */
+uint64_t self_peak_rss_kib(void);
+
+/* /proc/PID/comm without its newline, "" if unreadable. */
+void proc_comm(pid_t pid, char *buf, size_t size);
+
+#endif /* PTCOMPARE_SOURCE_H */

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A verdict: the class of a page with what each side said about it, and
+ * the merged range of pages that share one (engine/ranges.h merges them).
+ * What the engine hands to the witnesses, the report and the DMA view.
+ */
+#ifndef PTCOMPARE_MODEL_VERDICT_H
+#define PTCOMPARE_MODEL_VERDICT_H
+
+#include <stdint.h>
+#include "model/page_class.h"
+
+#define NO_PFN UINT64_MAX	/* that side has no frame for the page */
+
+/* What each side said about a page beyond its PFN, for the report. */
+enum pagemap_state { PM_STATE_NONE, PM_STATE_PRESENT, PM_STATE_SWAPPED };
+
+struct page_detail {
+	uint8_t walk_kind;		/* enum ptwalk_kind */
+	uint8_t walk_swap_type;
+	uint8_t pm_state;		/* enum pagemap_state */
+	uint8_t pm_swap_type;
+	uint64_t walk_swap_offset;
+	uint64_t pm_swap_offset;
+	/* ptwalk's record for the page, for the witnesses (engine/witness.c) */
+	struct walk_bits {
+		uint32_t flags;		/* PTWALK_F_* */
+		uint64_t vm_flags;	/* PTWALK_VM_* */
+	} walk;
+};
+
+struct page_verdict {
+	uint64_t addr;
+	enum page_class cls;
+	uint8_t level;		/* enum ptwalk_level */
+	uint64_t walk_pfn;
+	uint64_t pagemap_pfn;
+	struct page_detail detail;
+};
+
+struct verdict_range {
+	uint64_t start;
+	uint64_t pages;
+	enum page_class cls;
+	uint8_t level;
+	uint64_t walk_pfn;	/* of the first page */
+	uint64_t pagemap_pfn;	/* of the first page */
+	struct page_detail detail;	/* of the first page */
+};
+
+/* Where finished ranges go, in address order. */
+typedef void (*range_emit_fn)(const struct verdict_range *r, void *arg);
+
+#endif /* PTCOMPARE_MODEL_VERDICT_H */

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/defaults.h"
+#include "model/page.h"
+#include "parse/cli.h"
+
+/* Bytes of an argument an error message quotes, "..." included. */
+#define SHOWN_SIZE 128
+
+/*
+ * arg as an error message quotes it: a control character (a newline would
+ * split the one-line message) as '?', a long one cut.  Returns buf.
+ */
+static const char *shown(const char *arg, char buf[SHOWN_SIZE])
+{
+	size_t i;
+
+	for (i = 0; arg[i] && i < SHOWN_SIZE - 4; i++)
+		buf[i] = (unsigned char)arg[i] < 0x20 || arg[i] == 0x7f ?
+			 '?' : arg[i];
+	if (arg[i]) {
+		memcpy(buf + i, "...", 3);
+		i += 3;
+	}
+	buf[i] = '\0';
+	return buf;
+}
+
+/*
+ * The len bytes at s as a hex number, "0x" optional: digits only (strtoull
+ * would also take spaces, a sign, a second "0x"), at most 64 bits.
+ */
+static bool parse_hex_n(const char *s, size_t len, uint64_t *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	uint64_t v = 0;
+	size_t i = 0;
+
+	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		i = 2;
+	if (i == len)
+		return false;
+	for (; i < len; i++) {
+		const char *d = memchr(digits, tolower((unsigned char)s[i]), 16);
+
+		if (!d || v >> 60)
+			return false;
+		v = v << 4 | (uint64_t)(d - digits);
+	}
+	*out = v;
+	return true;
+}
+
+static bool parse_hex(const char *s, uint64_t *out)
+{
+	return parse_hex_n(s, strlen(s), out);
+}
+
+bool cli_parse_range(const char *s, uint64_t *start, uint64_t *end,
+		     char *err, size_t err_size)
+{
+	const char *dash = strchr(s, '-');
+	char q[SHOWN_SIZE];
+
+	if (!dash) {
+		snprintf(err, err_size,
+			 "bad range '%s': expected START-END in hex, e.g. 0x400000-0x600000",
+			 shown(s, q));
+		return false;
+	}
+	if (!parse_hex_n(s, (size_t)(dash - s), start) ||
+	    !parse_hex(dash + 1, end)) {
+		snprintf(err, err_size,
+			 "bad range '%s': START and END must be hex numbers",
+			 shown(s, q));
+		return false;
+	}
+	if ((*start & PAGE_MASK_4K) || (*end & PAGE_MASK_4K)) {
+		snprintf(err, err_size,
+			 "bad range '%s': START and END must be multiples of 0x1000",
+			 shown(s, q));
+		return false;
+	}
+	if (*start >= *end) {
+		snprintf(err, err_size,
+			 "bad range '%s': START must be below END (END is exclusive)",
+			 shown(s, q));
+		return false;
+	}
+	return true;
+}
+
+/* ADDR of `PID ADDR` or `--vtop ADDR`: hex, 0x optional, any alignment. */
+static bool parse_vtop_addr(const char *s, struct cli_options *opts,
+			    char *err, size_t err_size)
+{
+	if (opts->vtop) {
+		snprintf(err, err_size,
+			 "address given twice: use either 'ptcompare PID ADDR' or 'ptcompare --vtop ADDR PID'");
+		return false;
+	}
+	if (!parse_hex(s, &opts->vtop_addr)) {
+		char q[SHOWN_SIZE];
+
+		snprintf(err, err_size,
+			 "bad address '%s': expected a hex address, e.g. 0x7f0000001234",
+			 shown(s, q));
+		return false;
+	}
+	opts->vtop = true;
+	return true;
+}
+
+static bool parse_pid(const char *s, pid_t *pid)
+{
+	char *end;
+	long v;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v <= 0 || v > INT_MAX)
+		return false;
+	*pid = (pid_t)v;
+	return true;
+}
+
+bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
+	       char *err, size_t err_size)
+{
+	bool have_pid = false, positional_addr = false;
+	char q[SHOWN_SIZE];
+	int i;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->debugfs = PTWALK_DEFAULT_DEBUGFS;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			opts->help = true;
+			return true;
+		} else if (!strcmp(a, "--version")) {
+			opts->version = true;
+			return true;
+		} else if (!strcmp(a, "--json")) {
+			opts->json = true;
+		} else if (!strcmp(a, "--stats")) {
+			opts->stats = true;
+		} else if (!strcmp(a, "--vtop")) {
+			if (i + 1 >= argc) {
+				snprintf(err, err_size, "%s needs a value", a);
+				return false;
+			}
+			if (!parse_vtop_addr(argv[++i], opts, err, err_size))
+				return false;
+		} else if (!strcmp(a, "--no-progress")) {
+			opts->no_progress = true;
+		} else if (!strcmp(a, "--kpageflags")) {
+			opts->kpageflags = true;
+		} else if (!strcmp(a, "--range") || !strcmp(a, "--debugfs")) {
+			if (i + 1 >= argc) {
+				snprintf(err, err_size, "%s needs a value", a);
+				return false;
+			}
+			if (a[2] == 'd') {
+				opts->debugfs = argv[++i];
+			} else {
+				if (opts->has_range) {
+					snprintf(err, err_size,
+						 "--range given twice");
+					return false;
+				}
+				if (!cli_parse_range(argv[++i], &opts->start,
+						     &opts->end, err, err_size))
+					return false;
+				opts->has_range = true;
+			}
+		} else if (a[0] == '-' && a[1]) {
+			snprintf(err, err_size, "unknown option '%s' (see --help)",
+				 shown(a, q));
+			return false;
+		} else if (!have_pid) {
+			if (!parse_pid(a, &opts->pid)) {
+				snprintf(err, err_size,
+					 "bad PID '%s': expected a positive decimal process id",
+					 shown(a, q));
+				return false;
+			}
+			have_pid = true;
+		} else if (!positional_addr) {
+			if (!parse_vtop_addr(a, opts, err, err_size))
+				return false;
+			positional_addr = true;
+		} else {
+			snprintf(err, err_size, "unexpected argument '%s' (see --help)",
+				 shown(a, q));
+			return false;
+		}
+	}
+	if (!have_pid) {
+		snprintf(err, err_size, "missing PID (usage: ptcompare [--json] [--range START-END] PID [ADDR])");
+		return false;
+	}
+	if (opts->vtop && opts->has_range) {
+		snprintf(err, err_size,
+			 "--range does not apply to one address (vtop): give either --range or ADDR");
+		return false;
+	}
+	if (opts->vtop && opts->stats) {
+		snprintf(err, err_size,
+			 "--stats counts a scan, not one address (vtop): drop --stats");
+		return false;
+	}
+	if (opts->vtop && opts->kpageflags) {
+		snprintf(err, err_size,
+			 "--kpageflags checks a scan, not one address (vtop): drop --kpageflags");
+		return false;
+	}
+	return true;
+}

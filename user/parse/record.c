@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
+#include <stdio.h>
+#include "model/page.h"
+#include "parse/record.h"
+
+uint64_t ptwalk_record_end(const struct ptwalk_record *r)
+{
+	return r->start + (r->nr_pages << PAGE_SHIFT_4K);
+}
+
+const struct ptwalk_record *ptwalk_find(const struct ptwalk_record *recs,
+					size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ptwalk_record_end(&recs[mid]) <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < n && recs[lo].start <= addr)
+		return &recs[lo];
+	return NULL;
+}
+
+uint64_t ptwalk_pfn_at(const struct ptwalk_record *r, uint64_t addr)
+{
+	if (r->pfn == PTWALK_PFN_NONE)
+		return PTWALK_PFN_NONE;
+	return r->pfn + ((addr - r->start) >> PAGE_SHIFT_4K);
+}
+
+uint64_t ptwalk_swap_offset_at(const struct ptwalk_record *r, uint64_t addr)
+{
+	if (r->kind == PTWALK_KIND_MARKER || r->kind == PTWALK_KIND_UNKNOWN)
+		return r->swap_offset;
+	return r->swap_offset + ((addr - r->start) >> PAGE_SHIFT_4K);
+}
+
+bool ptwalk_check_partition(const struct ptwalk_record *recs, size_t n,
+			    uint64_t start, uint64_t end, char *why,
+			    size_t why_size)
+{
+	uint64_t expect = start;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (recs[i].start != expect) {
+			snprintf(why, why_size,
+				 "record %zu starts at 0x%" PRIx64
+				 ", expected 0x%" PRIx64,
+				 i, (uint64_t)recs[i].start, expect);
+			return false;
+		}
+		if (!recs[i].nr_pages) {
+			snprintf(why, why_size, "record %zu is empty", i);
+			return false;
+		}
+		/* also a length whose end wraps around to a plausible address */
+		if (expect > end ||
+		    recs[i].nr_pages > (end - expect) >> PAGE_SHIFT_4K) {
+			snprintf(why, why_size,
+				 "record %zu (%" PRIu64 " pages at 0x%" PRIx64
+				 ") runs past 0x%" PRIx64, i,
+				 (uint64_t)recs[i].nr_pages, expect, end);
+			return false;
+		}
+		expect = ptwalk_record_end(&recs[i]);
+	}
+	if (expect != end) {
+		snprintf(why, why_size,
+			 "records end at 0x%" PRIx64 ", expected 0x%" PRIx64,
+			 expect, end);
+		return false;
+	}
+	return true;
+}

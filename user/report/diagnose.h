@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a failure means for the user: one line saying what happened and
+ * what to do, and the kind of failure (model/outcome.h).  Pure: the facts
+ * (errno, module state) are gathered by the caller.
+ */
+#ifndef PTCOMPARE_DIAGNOSE_H
+#define PTCOMPARE_DIAGNOSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "model/outcome.h"
+
+/* For a failed open of the ptwalk debugfs file. */
+enum failure diagnose_open(int err, enum module_state state,
+			   const char *debugfs, char *msg, size_t size);
+
+/* For a failed query or read about pid before the scan started. */
+enum failure diagnose_query(int err, pid_t pid, char *msg, size_t size);
+
+/* For a failed open of /proc/pid/maps or /proc/pid/pagemap. */
+enum failure diagnose_proc_open(int err, pid_t pid, const char *file,
+				char *msg, size_t size);
+
+/*
+ * For an error during the scan; alive tells whether the process still
+ * exists (a vanished process turns ESRCH and short reads into FAIL_EXITED).
+ */
+enum failure diagnose_scan(int err, pid_t pid, int alive, char *msg,
+			   size_t size);
+
+/*
+ * For a failed vtop query of addr in pid (errno from ptwalk): EINVAL means
+ * a ptwalk.ko that predates vtop, ERANGE an address above the task size;
+ * the rest as diagnose_query().
+ */
+enum failure vtop_diagnose(int err, pid_t pid, uint64_t addr, char *msg,
+			   size_t size);
+
+#endif /* PTCOMPARE_DIAGNOSE_H */

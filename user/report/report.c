@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <string.h>
+#include "report/report.h"
+#include "report/report_dma.h"
+#include "report/report_formats.h"
+#include "report/report_witness.h"
+
+void report_init(struct report *r, enum report_format fmt, FILE *out,
+		 FILE *vmas, FILE *ranges)
+{
+	memset(r, 0, sizeof(*r));
+	r->fmt = fmt;
+	r->out = out;
+	r->vmas = vmas;
+	r->ranges = ranges;
+}
+
+static const struct report_ops *ops(const struct report *r)
+{
+	return r->fmt == REPORT_JSON ? &report_json_ops : &report_text_ops;
+}
+
+void report_add_witnesses(struct report *r, const struct witness_totals *w,
+			  FILE *physical)
+{
+	r->witness = w;
+	r->physical = physical;
+}
+
+void report_range(struct report *r, const struct verdict_range *vr,
+		  const struct witness_note *note)
+{
+	ops(r)->range(r, vr, note);
+}
+
+void report_vma(struct report *r, const struct maps_entry *m, uint64_t start,
+		uint64_t end, const struct compare_summary *sum, bool examined)
+{
+	if (examined) {
+		for (int c = 0; c < NR_CLASSES; c++) {
+			r->totals[c] += sum->pages[c];
+			r->pages += sum->pages[c];
+		}
+		r->huge |= sum->huge;
+		r->rereads += sum->rereads;
+	}
+	ops(r)->vma(r, m, start, end, sum, examined);
+	r->nr_vmas++;
+}
+
+bool report_has_mismatch(const struct report *r)
+{
+	return r->totals[CLASS_MISMATCH] != 0 || report_witness_bad(r) != 0;
+}
+
+/* Appends a spool to the document. */
+static int copy_spool(FILE *spool, FILE *out)
+{
+	char buf[65536];
+	size_t n;
+
+	if (fflush(spool) == EOF || fseek(spool, 0, SEEK_SET))
+		return -errno;
+	while ((n = fread(buf, 1, sizeof(buf), spool)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			return -errno;
+	return ferror(spool) ? -EIO : 0;
+}
+
+int report_copy_spool(FILE *spool, FILE *out)
+{
+	return copy_spool(spool, out);
+}
+
+int report_finish(struct report *r, const struct report_target *t)
+{
+	int err;
+
+	if (ferror(r->vmas) || ferror(r->ranges))
+		return -EIO;
+	if (r->dma && (ferror(r->dma->runs) || ferror(r->dma->holes)))
+		return -EIO;
+	ops(r)->head(r, t);
+	err = copy_spool(r->vmas, r->out);
+	if (err)
+		return err;
+	ops(r)->middle(r);
+	err = copy_spool(r->ranges, r->out);
+	if (err)
+		return err;
+	ops(r)->tail(r);
+	if (r->dma && r->dma->err)
+		return r->dma->err;
+	if (fflush(r->out) == EOF || ferror(r->out))
+		return errno ? -errno : -EIO;
+	return 0;
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ptcompare's output, human or JSON.  Results arrive while the scan runs
+ * (ranges as they are merged, a VMA once it is done) but the document puts
+ * the totals first, so the parts are spooled to temporary files and
+ * assembled at the end: memory stays constant however large the process.
+ * Everything is written to the FILE streams given: no other I/O.  What a
+ * writer prints comes in as its arguments: the range and what the
+ * witnesses noted about it, the VMA and its counts; the sections after the
+ * findings (witnesses, DMA view) are attached before the scan.
+ */
+#ifndef PTCOMPARE_REPORT_H
+#define PTCOMPARE_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include "engine/compare.h"
+#include "engine/witness.h"
+#include "model/verdict.h"
+#include "parse/maps.h"
+
+enum report_format { REPORT_TEXT, REPORT_JSON };
+
+struct report_dma;
+
+struct report_target {
+	pid_t pid;
+	const char *comm;	/* command name, "" if unknown */
+	const char *kernel;	/* kernel release */
+};
+
+struct report {
+	enum report_format fmt;
+	FILE *out;		/* where the document goes */
+	FILE *vmas;		/* spool: table rows / JSON VMA objects */
+	FILE *ranges;		/* spool: findings / JSON range objects */
+	uint64_t nr_vmas;
+	uint64_t nr_ranges;	/* ranges (JSON) or findings (text) spooled */
+	uint64_t pages;		/* pages examined */
+	uint64_t totals[NR_CLASSES];
+	uint64_t rereads;
+	unsigned int huge;	/* HUGE_* over all VMAs */
+	struct report_dma *dma;	/* the DMA view (--range), or NULL */
+	/* the witnesses (report_add_witnesses), or NULL */
+	const struct witness_totals *witness;
+	FILE *physical;		/* text: spool of the "physical memory" lines */
+	uint64_t nr_physical;	/* lines spooled there */
+};
+
+/*
+ * Prepares a report written to out at report_finish(); vmas and ranges
+ * are the spools (normally tmpfile()s, any read/write stream will do).
+ */
+void report_init(struct report *r, enum report_format fmt, FILE *out,
+		 FILE *vmas, FILE *ranges);
+
+/*
+ * Adds the witnesses' section: w is read at report_finish() (and for the
+ * physical names of each range), physical is the text report's spool of
+ * that section (NULL for JSON).
+ */
+void report_add_witnesses(struct report *r, const struct witness_totals *w,
+			  FILE *physical);
+
+/* One range, in address order; note: the witnesses', NULL without them. */
+void report_range(struct report *r, const struct verdict_range *vr,
+		  const struct witness_note *note);
+
+/*
+ * A VMA is done: m as /proc/PID/maps gave it, [start, end) the part that
+ * was examined, sum its counts; examined false for a VMA ptcompare cannot
+ * examine (the [vsyscall] page lives outside the task's page tables).
+ */
+void report_vma(struct report *r, const struct maps_entry *m, uint64_t start,
+		uint64_t end, const struct compare_summary *sum, bool examined);
+
+/* Writes the whole document to out: 0, or -errno on a write error. */
+int report_finish(struct report *r, const struct report_target *t);
+
+/*
+ * Exit status the report calls for: a mismatch, or a page where
+ * /proc/kpageflags contradicts ptwalk after re-checks, or neither.
+ */
+bool report_has_mismatch(const struct report *r);
+
+#endif /* PTCOMPARE_REPORT_H */

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The DMA view (engine/dma.h) as a section of ptcompare's report, for
+ * --range.  The view is the caller's, fed as the scan goes; its runs and
+ * holes come here through report_dma_sink() and are spooled like the rest
+ * of the report: JSON lists them all, the text shows the first few and
+ * says how many more there are.
+ */
+#ifndef PTCOMPARE_REPORT_DMA_H
+#define PTCOMPARE_REPORT_DMA_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "engine/dma.h"
+#include "report/report.h"
+
+#define REPORT_DMA_TEXT_RUNS	32
+#define REPORT_DMA_TEXT_HOLES	16
+
+struct report_dma {
+	const struct dma_view *view;	/* what the section describes */
+	enum report_format fmt;
+	FILE *runs;		/* spool: run objects, or the text lines shown */
+	FILE *holes;		/* spool: hole objects, or the text lines shown */
+	uint64_t nr_runs;	/* runs spooled */
+	uint64_t nr_holes;	/* holes spooled */
+	int err;		/* -errno of a failed spool copy */
+};
+
+/*
+ * Adds the section on view to r (after report_init()); rd lives as long
+ * as r.  view must send its runs and holes to report_dma_sink(rd), and be
+ * finished (dma_finish()) before report_finish() writes the section after
+ * the findings.
+ */
+void report_dma_init(struct report_dma *rd, struct report *r,
+		     const struct dma_view *view, FILE *runs, FILE *holes);
+
+/* The sink of a dma_view that spools into rd. */
+struct dma_sink report_dma_sink(struct report_dma *rd);
+
+/* The section, written to r->out by the formats' tails. */
+void report_dma_text(struct report *r);
+void report_dma_json(struct report *r);
+
+#endif /* PTCOMPARE_REPORT_DMA_H */

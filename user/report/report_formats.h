@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The two formats behind report.h; only report.c calls these. */
+#ifndef PTCOMPARE_REPORT_FORMATS_H
+#define PTCOMPARE_REPORT_FORMATS_H
+
+#include "report/report.h"
+
+struct report_ops {
+	/* spool one finished range (with the witnesses' note) / VMA */
+	void (*range)(struct report *r, const struct verdict_range *vr,
+		      const struct witness_note *note);
+	void (*vma)(struct report *r, const struct maps_entry *m,
+		    uint64_t start, uint64_t end,
+		    const struct compare_summary *sum, bool examined);
+	/* what goes before the VMAs, between VMAs and ranges, after ranges */
+	void (*head)(struct report *r, const struct report_target *t);
+	void (*middle)(struct report *r);
+	void (*tail)(struct report *r);
+};
+
+/* Appends a spool to the document: 0, or -errno. */
+int report_copy_spool(FILE *spool, FILE *out);
+
+extern const struct report_ops report_text_ops;
+extern const struct report_ops report_json_ops;
+
+#endif /* PTCOMPARE_REPORT_FORMATS_H */

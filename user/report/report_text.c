@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The human report: header, per-VMA table, findings (every range that is
+ * neither match nor not_present), what each finding means, verdict.
+ */
+#include <inttypes.h>
+#include "model/flag_names.h"
+#include "model/page.h"
+#include "module/ptwalk_names.h"
+#include "report/report_dma.h"
+#include "report/report_formats.h"
+#include "report/report_witness.h"
+
+static void describe_walk(char *buf, size_t size, const struct verdict_range *vr)
+{
+	const struct page_detail *d = &vr->detail;
+
+	switch (d->walk_kind) {
+	case PTWALK_KIND_PRESENT:
+		snprintf(buf, size, "pfn 0x%" PRIx64 " (phys 0x%" PRIx64 ")",
+			 vr->walk_pfn, vr->walk_pfn << PAGE_SHIFT_4K);
+		break;
+	case PTWALK_KIND_NONE:
+		snprintf(buf, size, "not mapped");
+		break;
+	case PTWALK_KIND_SWAP:
+		snprintf(buf, size, "swap type %u offset 0x%" PRIx64,
+			 d->walk_swap_type, d->walk_swap_offset);
+		break;
+	default:
+		snprintf(buf, size, "%s entry 0x%" PRIx64,
+			 ptwalk_kind_name(d->walk_kind), d->walk_swap_offset);
+		break;
+	}
+}
+
+static void describe_pagemap(char *buf, size_t size,
+			     const struct verdict_range *vr)
+{
+	const struct page_detail *d = &vr->detail;
+
+	if (d->pm_state == PM_STATE_PRESENT && vr->pagemap_pfn == NO_PFN)
+		snprintf(buf, size, "present, pfn hidden");
+	else if (d->pm_state == PM_STATE_PRESENT)
+		snprintf(buf, size, "pfn 0x%" PRIx64, vr->pagemap_pfn);
+	else if (d->pm_state == PM_STATE_SWAPPED)
+		snprintf(buf, size, "swap type %u offset 0x%" PRIx64,
+			 d->pm_swap_type, d->pm_swap_offset);
+	else
+		snprintf(buf, size, "hole");
+}
+
+static void text_range(struct report *r, const struct verdict_range *vr,
+		       const struct witness_note *note)
+{
+	char walk[96], pm[96];
+
+	report_witness_text_range(r, vr, note);
+	if (vr->cls == CLASS_MATCH || vr->cls == CLASS_NOT_PRESENT ||
+	    vr->cls == CLASS_PFN_ZEROED)
+		return;
+	describe_walk(walk, sizeof(walk), vr);
+	describe_pagemap(pm, sizeof(pm), vr);
+	fprintf(r->ranges,
+		"  0x%012" PRIx64 " %6" PRIu64 " page%s  %-13s %-4s ptwalk: %s; pagemap: %s%s\n",
+		vr->start, vr->pages, vr->pages == 1 ? " " : "s",
+		page_class_name(vr->cls), ptwalk_level_name(vr->level), walk,
+		pm, vr->cls == CLASS_TRANSIENT ? " (as re-read)" : "");
+	r->nr_ranges++;
+}
+
+/* A name as maps prints it: control characters as octal escapes. */
+static void put_name(FILE *f, const char *name)
+{
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f)
+			fprintf(f, "\\%03o", *c);
+		else
+			fputc(*c, f);
+	}
+}
+
+static void text_vma(struct report *r, const struct maps_entry *m, uint64_t start,
+	      uint64_t end, const struct compare_summary *sum, bool examined)
+{
+	char flags[512], huge[128];
+
+	fprintf(r->vmas, "0x%012" PRIx64 "-0x%012" PRIx64 " %-4s", m->start,
+		m->end, m->perms);
+	if (!examined) {
+		fprintf(r->vmas, " %8s  (not examined: outside the process's page tables) ",
+			"-");
+		put_name(r->vmas, m->name);
+		fputc('\n', r->vmas);
+		return;
+	}
+	fprintf(r->vmas, " %8" PRIu64, (end - start) >> PAGE_SHIFT_4K);
+	for (int c = 0; c < NR_CLASSES; c++)
+		fprintf(r->vmas, " %7" PRIu64, sum->pages[c]);
+	flag_names_join(huge, sizeof(huge), sum->huge, huge_kind_name, "-");
+	if (sum->have_vm_flags)
+		flag_names_join(flags, sizeof(flags), sum->vm_flags,
+				ptwalk_vm_flag_name, "-");
+	else
+		snprintf(flags, sizeof(flags), "gone");
+	fprintf(r->vmas, "  %-10s ", huge);
+	put_name(r->vmas, m->name);
+	/* the name keeps maps' own " (deleted)" suffix */
+	fprintf(r->vmas, " [%s]\n", flags);
+}
+
+static void text_head(struct report *r, const struct report_target *t)
+{
+	fprintf(r->out,
+		"ptcompare: pid %d (%s), kernel %s: %" PRIu64 " pages examined in %" PRIu64 " VMAs\n\n",
+		(int)t->pid, t->comm, t->kernel, r->pages, r->nr_vmas);
+	fprintf(r->out, "%-29s %-4s %8s", "VMA", "PERM", "PAGES");
+	for (int c = 0; c < NR_CLASSES; c++)
+		fprintf(r->out, " %7s", page_class_info(c)->column);
+	fprintf(r->out, "  %-10s %s\n", "HUGE", "NAME [VM FLAGS]");
+}
+
+static void text_middle(struct report *r)
+{
+	fprintf(r->out, "\nfindings%s\n", r->nr_ranges ? ":" : ": none");
+}
+
+static void text_tail(struct report *r)
+{
+	uint64_t bad = r->totals[CLASS_MISMATCH];
+	uint64_t witness_bad = report_witness_bad(r);
+	bool first = true, listed = false;
+
+	/* what each class seen means, once, when it is worth a word */
+	for (int c = 0; c < NR_CLASSES; c++) {
+		const struct page_class_info *k = page_class_info(c);
+
+		if (!k->note || !r->totals[c])
+			continue;
+		fprintf(r->out, "%s  %s: %s\n", first ? "\n" : "", k->name,
+			k->note);
+		first = false;
+	}
+	if (r->totals[CLASS_PFN_ZEROED])
+		fprintf(r->out,
+			"\nnote: pagemap hid the frame numbers of %" PRIu64 " present pages (they read as 0) because ptcompare's pagemap reader lacks CAP_SYS_ADMIN; those pages are counted as pfn_zeroed, not compared by frame.\n",
+			r->totals[CLASS_PFN_ZEROED]);
+	report_witness_text_tail(r);
+	if (r->dma)
+		report_dma_text(r);
+	fprintf(r->out, "\nverdict: ");
+	if (bad || witness_bad) {
+		fprintf(r->out, "MISMATCH: ");
+		if (bad)
+			fprintf(r->out,
+				"%" PRIu64 " of %" PRIu64 " pages differ between the page tables and pagemap",
+				bad, r->pages);
+		if (witness_bad)
+			fprintf(r->out,
+				"%s%" PRIu64 " page%s where /proc/kpageflags contradicts the page tables",
+				bad ? "; " : "", witness_bad,
+				witness_bad == 1 ? "" : "s");
+		fputc('\n', r->out);
+		return;
+	}
+	fprintf(r->out, "ok: all %" PRIu64 " pages explained (", r->pages);
+	for (int c = 0; c < NR_CLASSES; c++) {
+		if (!r->totals[c])
+			continue;
+		fprintf(r->out, "%s%" PRIu64 " %s", listed ? ", " : "",
+			r->totals[c], page_class_name(c));
+		listed = true;
+	}
+	fprintf(r->out, "%s)\n", listed ? "" : "no pages");
+}
+
+const struct report_ops report_text_ops = {
+	.range = text_range, .vma = text_vma, .head = text_head,
+	.middle = text_middle, .tail = text_tail,
+};

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The witnesses' part of both reports.  Text: a "physical" section after
+ * the findings, one line per pfnmap_hidden or huge range and per range
+ * with a lasting contradiction, then what the third witness did.  JSON:
+ * optional keys on range objects and a "witnesses" object at the end.
+ */
+#include <inttypes.h>
+#include "engine/kpageflags.h"
+#include "engine/witness.h"
+#include "module/ptwalk_names.h"
+#include "report/json.h"
+#include "report/report.h"
+#include "report/report_witness.h"
+
+static const char *phys_name(const struct witness_totals *w,
+			     const struct witness_note *n, char *buf,
+			     size_t size)
+{
+	if (!w->iomem || w->iomem->zeroed)
+		return "?";
+	if (n->iomem == IOMEM_NONE)
+		return "(not in /proc/iomem)";
+	return iomem_path(w->iomem, n->iomem, buf, size);
+}
+
+void report_witness_text_range(struct report *r, const struct verdict_range *vr,
+			       const struct witness_note *n)
+{
+	const struct witness_totals *w = r->witness;
+	FILE *f = r->physical;
+	char name[256], kpf[256];
+
+	if (!w || !f || !n || (!n->named && !n->bad_pages))
+		return;
+	fprintf(f, "  0x%012" PRIx64 " %6" PRIu64 " page%s  %-4s pfn 0x%-9" PRIx64 " %s, %s",
+		vr->start, vr->pages, vr->pages == 1 ? " " : "s",
+		ptwalk_level_name(vr->level), vr->walk_pfn,
+		phys_name(w, n, name, sizeof(name)),
+		n->struct_page ? "struct page" : "no struct page");
+	if (n->checked)
+		fprintf(f, "; kpageflags: %s", n->kpf_union ?
+			kpf_format(kpf, sizeof(kpf), n->kpf_union) : "none");
+	fputc('\n', f);
+	if (n->bad_pages)
+		fprintf(f,
+			"    CONTRADICTION on %" PRIu64 " page%s, first 0x%" PRIx64 " (pfn 0x%" PRIx64 ", kpageflags %s): %s\n",
+			n->bad_pages, n->bad_pages == 1 ? "" : "s",
+			n->bad_addr, n->bad_pfn,
+			kpf_format(kpf, sizeof(kpf), n->bad_kpf),
+			kpf_rule_text(kpf_first_rule(n->bad_rules)));
+	r->nr_physical++;
+}
+
+void report_witness_text_tail(struct report *r)
+{
+	const struct witness_totals *w = r->witness;
+	char buf[65536];
+	size_t got;
+
+	if (!w)
+		return;
+	fprintf(r->out, "\nphysical memory (pfnmap_hidden and huge ranges: /proc/iomem name, struct page, /proc/kpageflags)%s\n",
+		r->nr_physical ? ":" : ": none");
+	if (r->physical && !fflush(r->physical) &&
+	    !fseek(r->physical, 0, SEEK_SET))
+		while ((got = fread(buf, 1, sizeof(buf), r->physical)) > 0)
+			fwrite(buf, 1, got, r->out);
+	if (w->iomem_note[0])
+		fprintf(r->out, "  note: %s\n", w->iomem_note);
+	if (w->kpf_note[0]) {
+		fprintf(r->out, "  third witness skipped: %s\n", w->kpf_note);
+		return;
+	}
+	fprintf(r->out, "  third witness (/proc/kpageflags): %" PRIu64 " present RAM page%s checked, ",
+		w->kpf_pages, w->kpf_pages == 1 ? "" : "s");
+	if (w->bad_pages)
+		fprintf(r->out, "%" PRIu64 " page%s in %" PRIu64 " range%s contradict%s ptwalk after %d re-checks",
+			w->bad_pages, w->bad_pages == 1 ? "" : "s",
+			w->bad_ranges, w->bad_ranges == 1 ? "" : "s",
+			w->bad_pages == 1 ? "s" : "", WITNESS_RECHECKS);
+	else
+		fprintf(r->out, "no contradiction");
+	if (w->recheck_cleared)
+		fprintf(r->out, " (%" PRIu64 " pages contradicted once and agreed when checked again)",
+			w->recheck_cleared);
+	fputc('\n', r->out);
+}
+
+static void json_kpf(FILE *f, uint64_t flags)
+{
+	json_flag_names(f, flags & KPF_SHOWN, kpf_bit_name);
+}
+
+/* The rules as bits: KPF_RULE_* bit i is named kpf_rule_name(i). */
+static const char *rule_bit_name(unsigned int bit)
+{
+	return bit < NR_KPF_RULES ? kpf_rule_name((enum kpf_rule)bit) : NULL;
+}
+
+void report_witness_json_range(struct report *r, const struct witness_note *n)
+{
+	const struct witness_totals *w = r->witness;
+	FILE *f = r->ranges;
+	char name[256];
+
+	if (!w || !n)
+		return;
+	if (n->named) {
+		fputs(",\"iomem\":", f);
+		if (!w->iomem || w->iomem->zeroed || n->iomem == IOMEM_NONE)
+			fputs("null", f);
+		else
+			json_string(f, iomem_path(w->iomem, n->iomem, name,
+						  sizeof(name)));
+		fprintf(f, ",\"struct_page\":%s",
+			n->struct_page ? "true" : "false");
+	}
+	if (n->checked) {
+		fputs(",\"kpageflags\":", f);
+		json_kpf(f, n->kpf_union);
+	}
+	if (!n->bad_pages)
+		return;
+	fprintf(f, ",\"contradiction\":{\"pages\":%" PRIu64 ",\"addr\":\"0x%" PRIx64
+		"\",\"pfn\":\"0x%" PRIx64 "\",\"kpageflags\":",
+		n->bad_pages, n->bad_addr, n->bad_pfn);
+	json_kpf(f, n->bad_kpf);
+	fputs(",\"rules\":", f);
+	json_flag_names(f, n->bad_rules, rule_bit_name);
+	fputs(",\"why\":", f);
+	json_string(f, kpf_rule_text(kpf_first_rule(n->bad_rules)));
+	fputc('}', f);
+}
+
+void report_witness_json_tail(struct report *r)
+{
+	const struct witness_totals *w = r->witness;
+	FILE *f = r->out;
+
+	if (!w)
+		return;
+	fputs(",\n\"witnesses\":{\"iomem_skipped\":", f);
+	if (w->iomem_note[0])
+		json_string(f, w->iomem_note);
+	else
+		fputs("null", f);
+	fputs(",\"kpageflags_skipped\":", f);
+	if (w->kpf_note[0])
+		json_string(f, w->kpf_note);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"kpageflags_pages\":%" PRIu64 ",\"contradicting_pages\":%" PRIu64
+		",\"contradicting_ranges\":%" PRIu64 ",\"cleared_on_recheck\":%" PRIu64 "}",
+		w->kpf_pages, w->bad_pages, w->bad_ranges, w->recheck_cleared);
+}
+
+uint64_t report_witness_bad(const struct report *r)
+{
+	return r->witness ? r->witness->bad_pages : 0;
+}
