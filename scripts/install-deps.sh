@@ -5,16 +5,16 @@
 set -eu
 # clang-14 with libclang-rt-14-dev (the sanitizer and libFuzzer runtimes) and
 # llvm-14 (llvm-symbolizer: reports with file and line) build the sanitizer
-# lanes and the fuzz targets (tests/fuzz/Makefile).  debootstrap: make
-# check-kernels' unstable chroot; dwarves: pahole, for the BTF that 6.12's
-# headers (they ship a vmlinux) make kbuild generate.
+# lanes and the fuzz targets (tests/fuzz/Makefile).
+# debootstrap: make check-kernels' unstable chroot; dwarves: pahole, for the
+# BTF that 6.12's headers (they ship a vmlinux) make kbuild generate.
 PACKAGES="build-essential pkg-config kmod cpio gzip busybox-static \
 qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1 \
 libkmod-dev libcmocka-dev libjson-c-dev sparse \
 flex bison bc libelf-dev libssl-dev \
 man-db groff-base mandoc bash-completion dkms \
 clang-14 libclang-rt-14-dev llvm-14 \
-debootstrap dwarves"
+dpkg-dev debhelper dh-dkms lintian debootstrap dwarves"
 
 missing=""
 for p in $PACKAGES; do

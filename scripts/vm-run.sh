@@ -13,9 +13,9 @@
 # VM_KO_DIR, where module/ptwalk.ko and tests/fixture/ptwalk_fixture.ko are
 # (default: this tree); VM_MODTREE, the booted kernel's modules tree, where
 # the kernel modules the suite needs come from (default /lib/modules/KREL);
-# VM_ONLY, run only the vmtest cases whose names start so (the shell cases
-# of the guest suite still run); VM_SANITIZED=1, the /bin/ptcompare given is
-# the ASan+UBSan build (make check-debug): the guest sets the sanitizers'
+# VM_ONLY, run only the vmtest cases whose names start so (the shell cases of
+# the guest suite still run); VM_SANITIZED=1, the /bin/ptcompare given is the
+# ASan+UBSan build (make check-debug): the guest sets the sanitizers'
 # options, and any report fails the run.
 set -euo pipefail
 
@@ -52,7 +52,7 @@ chmod 0755 "$root"	# mktemp makes it 0700: unprivileged test users need to reach
 mkdir -p "$root"/{bin,lib,tests,etc,proc,sys,dev,tmp}
 cp /bin/busybox "$root/bin/busybox"
 cp "$top/tests/vm/guest-init.sh" "$root/init"
-cp "$top/tests/vm/guest-suite.sh" "$top/tests/vm/demo.sh" "$top/tests/vm/bench.sh" "$root/tests/"
+cp "$top/tests/vm/guest-suite.sh" "$top/tests/vm/guest-lockdown.sh" "$top/tests/vm/demo.sh" "$top/tests/vm/bench.sh" "$root/tests/"
 cp "$kodir/module/ptwalk.ko" "$kodir/tests/fixture/ptwalk_fixture.ko" "$root/lib/"
 # Kernel modules the suite needs (zram, for the swap tests), with every
 # module they depend on, from the booted kernel's own tree: modules.dep

@@ -35,6 +35,26 @@ static void pid_only(void **state)
 	assert_false(o.no_progress);
 	assert_false(o.kpageflags);	/* the third witness is opt-in */
 	assert_string_equal(o.debugfs, "/sys/kernel/debug");
+	assert_false(o.debugfs_given);
+	assert_string_equal(o.device, "/dev/ptwalk");
+	assert_false(o.device_given);
+}
+
+static void device_option(void **state)
+{
+	struct cli_options o;
+	char err[256];
+
+	(void)state;
+	assert_true(parse(&o, err, 4, "--device", "/dev/pw", "7"));
+	assert_string_equal(o.device, "/dev/pw");
+	assert_true(o.device_given);
+	assert_false(o.debugfs_given);
+	assert_true(parse(&o, err, 5, "7", "0x1000", "--device", "/dev/pw"));
+	assert_true(o.vtop);
+	assert_true(o.device_given);
+	assert_false(parse(&o, err, 3, "7", "--device"));
+	assert_non_null(strstr(err, "--device needs a value"));
 }
 
 static void json_and_stats(void **state)
@@ -89,6 +109,8 @@ static void range_and_debugfs(void **state)
 	assert_int_equal(o.start, 0x400000);
 	assert_int_equal(o.end, 0x600000);
 	assert_string_equal(o.debugfs, "/mnt/dbg");
+	assert_true(o.debugfs_given);
+	assert_false(o.device_given);
 	assert_int_equal(o.pid, 7);
 }
 
@@ -267,6 +289,7 @@ int main(void)
 		cmocka_unit_test(no_progress),
 		cmocka_unit_test(kpageflags_opt_in),
 		cmocka_unit_test(range_and_debugfs),
+		cmocka_unit_test(device_option),
 		cmocka_unit_test(bad_arguments),
 		cmocka_unit_test(messages_quote_safely),
 		cmocka_unit_test(range_leading_zeros),

@@ -74,6 +74,19 @@ else
 	tap OK unload_refused_while_open
 fi
 exec 4<&-
+# ... and for the device (checked first: a failed exec redirection would
+# end the suite)
+if [ ! -c /dev/ptwalk ]; then
+	tap FAIL unload_refused_while_device_open "no /dev/ptwalk"
+else
+	exec 4</dev/ptwalk
+	if rmmod ptwalk 2>/dev/null; then
+		tap FAIL unload_refused_while_device_open "rmmod succeeded with /dev/ptwalk open"
+	else
+		tap OK unload_refused_while_device_open
+	fi
+	exec 4<&-
+fi
 
 # ptcompare_exit NAME STATUS NEEDLE ARGS...: exit status and message.
 ptcompare_exit() {
@@ -89,9 +102,9 @@ ptcompare_exit() {
 	fi
 }
 
-if rmmod ptwalk && [ ! -e /sys/kernel/debug/ptwalk ]; then
+if rmmod ptwalk && [ ! -e /sys/kernel/debug/ptwalk ] && [ ! -e /dev/ptwalk ]; then
 	ptcompare_exit ptcompare_module_not_loaded 2 "insmod ptwalk.ko" $$
-	if insmod /lib/ptwalk.ko && [ -e /sys/kernel/debug/ptwalk/query ]; then
+	if insmod /lib/ptwalk.ko && [ -e /sys/kernel/debug/ptwalk/query ] && [ -c /dev/ptwalk ]; then
 		tap OK unload_and_reload
 	else
 		tap FAIL unload_and_reload "insmod after rmmod failed"
@@ -125,7 +138,18 @@ else
 fi
 kill $target
 umount /sys/kernel/debug
+# Without debugfs, ptcompare goes through /dev/ptwalk and says so.
+msg=$(ptcompare --stats $$ 2>&1 >/dev/null)
+got=$?
+if [ "$got" = 0 ] && echo "$msg" | grep -q " interface=device$"; then
+	tap OK ptcompare_device_without_debugfs
+else
+	tap FAIL ptcompare_device_without_debugfs "exit $got, said: $msg"
+fi
+# Without either, it asks for debugfs.
+mv /dev/ptwalk /dev/ptwalk.hidden
 ptcompare_exit ptcompare_debugfs_not_mounted 2 "mount -t debugfs" $$
+mv /dev/ptwalk.hidden /dev/ptwalk
 mount -t debugfs -o mode=755 debugfs /sys/kernel/debug
 ptcompare_exit ptcompare_no_such_pid 2 "no process 4194000" 4194000
 ptcompare_exit ptcompare_kernel_thread 2 "kernel thread" 2

@@ -187,21 +187,27 @@ static const char *const classes[] = {
 bool pc_json(struct vmtest *t, struct pc_result *r, pid_t pid, uint64_t start,
 	     uint64_t end)
 {
-	return pc_json_from(t, r, pid, start, end, PTWALK_DEFAULT_DEBUGFS, 0);
+	return pc_json_from(t, r, pid, start, end, NULL, 0);
 }
 
 bool pc_json_from(struct vmtest *t, struct pc_result *r, pid_t pid,
 		  uint64_t start, uint64_t end, const char *debugfs,
 		  int want_status)
 {
-	char range[64], pidstr[16];
-	const char *argv[] = { "ptcompare", "--json", "--stats", "--kpageflags", "--debugfs",
-			       debugfs, "--range", range, pidstr, NULL };
+	char range[64], pidstr[16], via[32];
+	const char *argv[] = { "ptcompare", "--json", "--stats", "--kpageflags",
+			       "--range", range, pidstr, NULL, NULL, NULL };
+	const char *want_via = debugfs ? "debugfs" : t->interface;
 	enum json_tokener_error jerr;
 	struct json_object *summary, *ranges;
 	uint64_t total = 0, sum = 0, next = start;
 	const char *stats;
 	size_t i;
+
+	if (debugfs) {
+		argv[7] = "--debugfs";
+		argv[8] = debugfs;
+	}
 
 	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, start, end);
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
@@ -218,6 +224,11 @@ bool pc_json_from(struct vmtest *t, struct pc_result *r, pid_t pid,
 	if (strncmp(r->err, "ptcompare: stats: pages=", 24) || !stats ||
 	    sscanf(stats, " peak_rss_kib=%" SCNu64, &r->peak_rss_kib) != 1)
 		return fail(t, "no --stats line on stderr: %s", r->err);
+	stats = strstr(r->err, " interface=");
+	if (!stats || sscanf(stats, " interface=%31s", via) != 1 ||
+	    strcmp(via, want_via))
+		return fail(t, "ptcompare used interface %s, expected %s",
+			    stats ? via : "(none said)", want_via);
 	summary = pc_get(r->doc, "summary");
 	ranges = pc_get(r->doc, "ranges");
 	if (!json_object_is_type(pc_get(r->doc, "pid"), json_type_int) ||

@@ -21,6 +21,8 @@
 
 struct vmtest {
 	int fixture_fd;
+	const char *query_path;		/* ptwalk's query file or device */
+	const char *interface;		/* the one ptcompare must say it used */
 	struct ptwalk_record *recs;	/* MAX_RECS, reused by every case */
 	size_t nr_recs;
 	char why[512];			/* failure reason of the current case */
@@ -37,6 +39,9 @@ bool fail(struct vmtest *t, const char *fmt, ...)
  * with t->why set on failure.
  */
 char *vm_map_fixture(struct vmtest *t, struct ptwalk_fixture_pfns *known);
+
+/* Opens t->query_path for a session: an fd, or -1 with t->why set. */
+int vm_open_query(struct vmtest *t);
 
 /* Queries ptwalk about [start, end) of pid into t->recs; checks the
  * partition invariant.  False (with t->why) on any error.
@@ -115,5 +120,10 @@ extern const struct vmtest_case dma_cases[];
 extern const size_t nr_dma_cases;
 extern const struct vmtest_case witness_cases[];
 extern const size_t nr_witness_cases;
+extern const struct vmtest_case device_cases[];
+extern const size_t nr_device_cases;
+/* Run last, once the guest has raised kernel lockdown: vmtest --lockdown. */
+extern const struct vmtest_case lockdown_cases[];
+extern const size_t nr_lockdown_cases;
 
 #endif /* PTWALK_VMTEST_H */

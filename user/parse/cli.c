@@ -141,6 +141,7 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 
 	memset(opts, 0, sizeof(*opts));
 	opts->debugfs = PTWALK_DEFAULT_DEBUGFS;
+	opts->device = PTWALK_DEFAULT_DEVICE;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -165,13 +166,18 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 			opts->no_progress = true;
 		} else if (!strcmp(a, "--kpageflags")) {
 			opts->kpageflags = true;
-		} else if (!strcmp(a, "--range") || !strcmp(a, "--debugfs")) {
+		} else if (!strcmp(a, "--range") || !strcmp(a, "--debugfs") ||
+			   !strcmp(a, "--device")) {
 			if (i + 1 >= argc) {
 				snprintf(err, err_size, "%s needs a value", a);
 				return false;
 			}
-			if (a[2] == 'd') {
+			if (!strcmp(a, "--debugfs")) {
 				opts->debugfs = argv[++i];
+				opts->debugfs_given = true;
+			} else if (!strcmp(a, "--device")) {
+				opts->device = argv[++i];
+				opts->device_given = true;
 			} else {
 				if (opts->has_range) {
 					snprintf(err, err_size,
