@@ -132,6 +132,36 @@ static bool thp_pmd(struct vmtest *t)
 	return ok;
 }
 
+/*
+ * A PROT_NONE THP: a PMD leaf without the present bit (PROTNONE|PSE), which
+ * ptwalk must still call a present PMD leaf, as pagemap and the oracle do.
+ */
+static bool thp_prot_none(struct vmtest *t)
+{
+	size_t len = 2 * MIB;
+	char *p = make_thp(t, len);
+	struct expect e = {
+		.level = PTWALK_LEVEL_PMD, .present = true,
+		.flags_set = PTWALK_F_PRESENT | PTWALK_F_PROTNONE |
+			     PTWALK_F_PFN_VALID | PTWALK_F_COMPOUND,
+		.flags_clear = PTWALK_F_WRITE | PTWALK_F_HUGE_ZERO,
+		.vm_set = PTWALK_VM_HUGEPAGE | PTWALK_VM_ANON,
+		.vm_clear = PTWALK_VM_READ | PTWALK_VM_WRITE,
+		.huge = "thp",
+	};
+	bool ok;
+
+	if (!p)
+		return false;
+	if (mprotect(p, len, PROT_NONE))
+		ok = fail(t, "mprotect: %s", strerror(errno));
+	else
+		ok = check_range(t, A(p), A(p) + len, 1, &e) &&
+		     expect_records(t, 1);
+	munmap(p, len);
+	return ok;
+}
+
 static bool thp_split(struct vmtest *t)
 {
 	size_t len = 2 * MIB;
@@ -505,6 +535,7 @@ const struct vmtest_case memory_cases[] = {
 	{ "untouched", untouched },
 	{ "zero_page", zero_page },
 	{ "thp_pmd", thp_pmd },
+	{ "thp_prot_none", thp_prot_none },
 	{ "thp_split_to_ptes", thp_split },
 	{ "huge_zero_page", huge_zero_page },
 	{ "hugetlb_2m", hugetlb_2m },

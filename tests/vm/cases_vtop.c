@@ -4,7 +4,10 @@
  * ptwalk level by level, checked against what x86 and the fixture's
  * oracle say independently: the index at each level from the address
  * bits, the frame from get_user_pages()/follow_pfn(), the raw PTE from
- * follow_pte(), the physical address from the oracle's frame and the
+ * the fixture (the kernel's own PTE lookup: follow_pte() until 6.11,
+ * apply_to_page_range() or follow_pfnmap_start() since 6.12, compared bit
+ * for bit, software bits such as soft-dirty and special included), the
+ * physical address from the oracle's frame and the
  * address's offset, the leaf's raw entry against the oracle's frame.
  */
 #define _GNU_SOURCE
@@ -35,7 +38,7 @@ struct want {
 	const char *cls;	/* ptcompare's class */
 	uint64_t page_size;	/* leaf size, 0 when no leaf */
 	uint64_t vma_start, vma_end;	/* 0, 0: no VMA */
-	bool raw_pte;		/* the PTE must equal follow_pte()'s */
+	bool raw_pte;		/* the PTE must equal the fixture's */
 };
 
 /*
@@ -194,7 +197,7 @@ static bool check_frame(struct vmtest *t, struct json_object *doc,
 	return true;
 }
 
-/* The raw PTE, read by follow_pte() in the fixture. */
+/* The raw PTE, read by the kernel's own lookup in the fixture. */
 static bool check_raw_pte(struct vmtest *t, uint64_t addr, uint64_t pte)
 {
 	struct ptwalk_fixture_pte p = { .addr = addr & ~(PAGE - 1) };
@@ -202,10 +205,10 @@ static bool check_raw_pte(struct vmtest *t, uint64_t addr, uint64_t pte)
 	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PTE, &p))
 		return fail(t, "fixture pte: %s", strerror(errno));
 	if (p.err)
-		return fail(t, "fixture follow_pte 0x%" PRIx64 ": %s", addr,
+		return fail(t, "fixture raw pte 0x%" PRIx64 ": %s", addr,
 			    strerror(-p.err));
 	return p.pte == pte ||
-	       fail(t, "vtop 0x%" PRIx64 ": pte 0x%" PRIx64 ", follow_pte 0x%"
+	       fail(t, "vtop 0x%" PRIx64 ": pte 0x%" PRIx64 ", fixture 0x%"
 		    PRIx64, addr, pte, (uint64_t)p.pte);
 }
 
@@ -502,7 +505,7 @@ static bool vtop_text(struct vmtest *t)
 	     !pte.err && pc_run(t, &r, argv);
 	if (!ok) {
 		munmap(p, PAGE);
-		return t->why[0] || fail(t, "oracle or follow_pte failed");
+		return t->why[0] || fail(t, "oracle or fixture raw pte failed");
 	}
 	snprintf(line, sizeof(line), "  pte    %5" PRIu64 "  0x%016" PRIx64
 		 "  leaf (4K page)\n", addr >> 12 & 511, (uint64_t)pte.pte);
