@@ -80,7 +80,9 @@ resolve() {
 		die "bookworm has no linux-image-arm64:arm64"
 	abi=$(echo "$meta" | sed -n 's/^Depends: .*linux-image-\([0-9.]*-[0-9]*\)-arm64 .*/\1/p' | head -1)
 	kver=$(echo "$meta" | sed -n 's/^Version: //p' | head -1)
-	[ -n "$abi" ] && [ -n "$kver" ] || die "cannot tell the kernel ABI from linux-image-arm64:arm64"
+	if [ -z "$abi" ] || [ -z "$kver" ]; then
+		die "cannot tell the kernel ABI from linux-image-arm64:arm64"
+	fi
 	libs=$(apt_cache depends --recurse --no-recommends --no-suggests \
 		--no-conflicts --no-breaks --no-replaces --no-enhances libkmod2:arm64 |
 		sed -n 's/^\([a-z0-9][a-z0-9.+-]*\):arm64$/\1/p' | sort -u |
@@ -93,15 +95,16 @@ linux-headers-$abi-common:all=$kver linux-kbuild-6.1:amd64=$kver"
 	done
 	# apt-cache takes "name:all" as "name"; apt names a download
 	# name_version_arch.deb, an epoch's colon written %3a.
+	want=$(echo "$want" | sed 's/:all=/=/')
 	# shellcheck disable=SC2086
-	apt_cache show --no-all-versions $(echo $want | sed 's/:all=/=/') |
+	apt_cache show --no-all-versions $want |
 		awk -F': ' '/^Package: /{p=$2} /^Architecture: /{a=$2}
 			/^Version: /{v=$2}
 			/^$/{ if (p) { f=v; sub(/:/, "%3a", f); print p ":" a, v, p "_" f "_" a ".deb" } p="" }
 			END{ if (p) { f=v; sub(/:/, "%3a", f); print p ":" a, v, p "_" f "_" a ".deb" } }'
 }
 specs=$out/apt/specs
-if [ ! -s "$specs" ] || [ "$stamp" -nt "$specs" ]; then
+if [ ! -s "$specs" ] || [ -n "$(find "$stamp" -newer "$specs")" ]; then
 	resolve > "$specs.new" || die "cannot resolve the packages"
 	mv "$specs.new" "$specs"
 fi

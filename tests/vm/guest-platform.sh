@@ -5,9 +5,11 @@
 # mapped (QEMU's display), and ptcompare's run-time pieces (its loader and
 # libc; libkmod, which it opens only to explain a failure).
 
-# Each hugepagesz=SIZE hugepages=N pair of the command line: a pool of N.
-pools="" pools_ok=true size=""
-for arg in $(cat /proc/cmdline); do
+# Every hugetlb page size the kernel offers has the pool the command line
+# asks for (hugepagesz=SIZE hugepages=N): none left out, none short.
+asked="" size=""
+read -r cmdline < /proc/cmdline
+for arg in $cmdline; do
 	case $arg in
 	hugepagesz=*) size=${arg#*=} ;;
 	hugepages=*)
@@ -17,23 +19,31 @@ for arg in $(cat /proc/cmdline); do
 		*G) kb=$((${size%G} * 1048576)) ;;
 		*) kb=unknown ;;
 		esac
-		got=$(cat "/sys/kernel/mm/hugepages/hugepages-${kb}kB/nr_hugepages" 2>/dev/null)
-		pools="$pools $size:${got:-none}/${arg#*=}"
-		[ "$got" = "${arg#*=}" ] || pools_ok=false ;;
+		asked="$asked ${kb}kB:${arg#*=}" ;;
 	esac
+done
+pools="" pools_ok=true
+for pool in /sys/kernel/mm/hugepages/hugepages-*; do
+	kb=${pool##*-}
+	want=$(echo "$asked" | tr ' ' '\n' | sed -n "s/^$kb://p")
+	got=$(cat "$pool/nr_hugepages")
+	pools="$pools $kb:$got/${want:-unasked}"
+	[ -n "$want" ] && [ "$got" = "$want" ] || pools_ok=false
 done
 if [ -n "$pools" ] && $pools_ok; then
 	tap OK hugetlb_pools_reserved
 	echo "# hugetlb pools (size:reserved/asked):$pools"
 else
-	tap FAIL hugetlb_pools_reserved "pools (size:reserved/asked):${pools:- none asked}"
+	tap FAIL hugetlb_pools_reserved "pools (size:reserved/asked):${pools:- none}"
 fi
 
 # QEMU's display (vendor 0x1234): BAR 0 mappable uncached and write-combined.
 bar=""
 for dev in /sys/bus/pci/devices/*; do
 	[ "$(cat "$dev/vendor" 2>/dev/null)" = 0x1234 ] || continue
-	[ -e "$dev/resource0" ] && [ -e "$dev/resource0_wc" ] || continue
+	if [ ! -e "$dev/resource0" ] || [ ! -e "$dev/resource0_wc" ]; then
+		continue
+	fi
 	len=$(stat -c %s "$dev/resource0")
 	[ "$len" -gt 0 ] && [ "$(stat -c %s "$dev/resource0_wc")" = "$len" ] &&
 		bar="$dev $len bytes"
