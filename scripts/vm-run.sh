@@ -127,6 +127,9 @@ for m in zsmalloc zram; do
 	*.ko.zst) zstd -qdc "$f" > "$root/lib/$m.ko" ;;
 	esac
 done
+printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$root/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
+
 # The channel's modules, which /init loads before it writes there: each
 # after the modules it depends on (modules.dep lists them so that modprobe
 # loads them last to first), uncompressed, in /lib/chan/ in the order of
@@ -151,8 +154,6 @@ add_chan_kmod() { # NAME
 for m in $chan_kmods; do
 	add_chan_kmod "$m"
 done
-printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$root/etc/passwd"
-printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 
 # Programs with the shared libraries they need; ptcompare opens libkmod
 # only to explain a failure (dlopen), so ldd does not list it: it comes too.

@@ -19,8 +19,6 @@ if [ "$mode" = bench ]; then
 	return 0 2>/dev/null || exit 0
 fi
 
-. /tests/guest-platform.sh
-
 # zram swap, for the swapped-page tests (Debian builds zram as a module)
 [ -e /lib/zram.ko ] && insmod /lib/zsmalloc.ko && insmod /lib/zram.ko
 if [ -e /sys/block/zram0 ] && echo 512M > /sys/block/zram0/disksize &&
@@ -29,6 +27,8 @@ if [ -e /sys/block/zram0 ] && echo 512M > /sys/block/zram0/disksize &&
 else
 	tap FAIL zram_swap_on "no zram swap: swap tests will fail"
 fi
+
+. /tests/guest-platform.sh
 
 only=$(sed -n 's/.*ptwalk_only=\([a-z0-9_]*\).*/\1/p' /proc/cmdline)
 /bin/vmtest $only
