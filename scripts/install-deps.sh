@@ -8,6 +8,9 @@ qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1 \
 libkmod-dev libcmocka-dev libjson-c-dev sparse \
 flex bison bc libelf-dev libssl-dev \
 man-db groff-base mandoc bash-completion dkms"
+# make check-arm64: the cross compiler with its libc headers, QEMU for
+# arm64 (the kernel and arm64 libraries come from scripts/arm64-fetch.sh)
+PACKAGES="$PACKAGES gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
 
 missing=""
 for p in $PACKAGES; do

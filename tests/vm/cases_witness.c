@@ -64,9 +64,11 @@ static bool iomem_name(struct vmtest *t, uint64_t phys, char *out, size_t size)
 	out[0] = '\0';
 	for (int d = 0; d <= depth; d++) {
 		size_t used = strlen(out);
+		int n = snprintf(out + used, size - used, "%s%s",
+				 d ? " > " : "", chain[d]);
 
-		snprintf(out + used, size - used, "%s%s", d ? " > " : "",
-			 chain[d]);
+		if (n < 0 || (size_t)n >= size - used)
+			break;	/* full: what fitted names the region */
 	}
 	return depth >= 0 || fail(t, "0x%" PRIx64 " not in /proc/iomem", phys);
 }

@@ -1,6 +1,6 @@
 #!/bin/busybox sh
 # /init of the test VM: mount the basics, load the modules, run the guest
-# suite with its TAP output on the second serial port, then power off.
+# suite with its TAP output on the channel to the host, then power off.
 /bin/busybox --install -s /bin
 mkdir -p /proc /sys /dev /tmp
 mount -t proc proc /proc
@@ -12,9 +12,24 @@ mount -t devpts -o ptmxmode=0666 devpts /dev/pts
 # mode=755: lets tests show that ptwalk's own file modes refuse other users
 mount -t debugfs -o mode=755 debugfs /sys/kernel/debug
 mount -t tmpfs tmp /tmp
-exec >/dev/ttyS1 2>&1
+# The channel to the host (ptwalk_chan= on the command line; ttyS1 when
+# none is named), after the modules it needs (scripts/vm-run.sh lists them);
+# its device node may come a moment after the driver.
+while read -r ko; do
+	insmod "/lib/chan/$ko" || echo "init: insmod $ko failed" > /dev/console
+done < /lib/chan/load
+chan=/dev/$(sed -n 's/.*ptwalk_chan=\([a-zA-Z0-9]*\).*/\1/p' /proc/cmdline)
+[ "$chan" = /dev/ ] && chan=/dev/ttyS1
+i=0
+while [ ! -c "$chan" ] && [ $i -lt 100 ]; do
+	usleep 50000
+	i=$((i + 1))
+done
+exec >"$chan" 2>&1
 echo "PTWALK-GUEST-BEGIN"
+echo "# guest suite starts at uptime $(cut -d' ' -f1 /proc/uptime) s"
 . /tests/guest-suite.sh
+echo "# guest suite ends at uptime $(cut -d' ' -f1 /proc/uptime) s"
 # Debug kernels only (make check-debug): kmemleak reports objects
 # unreferenced for 5 s or more, after two scans; any report fails the run.
 grep -q ' /sys/kernel/debug debugfs ' /proc/mounts ||
