@@ -64,6 +64,9 @@ static inline u32 ptwalk_arch_present_flags(pte_t entry)
 	return flags;
 }
 
+/* No contiguous-entry hint (arm64's PTE_CONT) on x86. */
+#define PTWALK_ARCH_ABSENT_FLAGS	PTWALK_F_CONT
+
 static inline unsigned int ptwalk_pgtable_levels(void)
 {
 	return pgtable_l5_enabled() ? 5 : 4;

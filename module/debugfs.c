@@ -14,6 +14,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include "debugfs.h"
+#include "decode.h"
 #include "session.h"
 #include "text.h"
 #include "vtop.h"
@@ -262,6 +263,15 @@ static ssize_t abi_read(struct file *file, char __user *ubuf, size_t count,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
+static ssize_t absent_read(struct file *file, char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	char buf[16];
+	int len = scnprintf(buf, sizeof(buf), "0x%x\n", ptwalk_absent_flags());
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
 static const struct file_operations query_fops = {
 	.owner = THIS_MODULE,
 	.open = query_open,
@@ -286,6 +296,12 @@ static const struct file_operations abi_fops = {
 	.llseek = default_llseek,
 };
 
+static const struct file_operations absent_fops = {
+	.owner = THIS_MODULE,
+	.read = absent_read,
+	.llseek = default_llseek,
+};
+
 int ptwalk_debugfs_init(void)
 {
 	static const struct {
@@ -296,6 +312,7 @@ int ptwalk_debugfs_init(void)
 		{ PTWALK_QUERY_FILE, 0600, &query_fops },
 		{ PTWALK_TEXT_FILE, 0600, &text_fops },
 		{ PTWALK_ABI_FILE, 0400, &abi_fops },
+		{ PTWALK_ABSENT_FILE, 0400, &absent_fops },
 	};
 	struct dentry *d;
 	size_t i;

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * arm64 page table entries as ptwalk reads them (the interface is in
+ * arch.h; include that, not this).  4 KiB granule: a table entry has bits
+ * [1:0] = 0b11, a block (PMD/PUD leaf) 0b01; PROT_NONE clears PTE_VALID
+ * and sets the software PTE_PROT_NONE; "dirty" is either the software
+ * PTE_DIRTY or hardware-managed (writable, DBM, and PTE_RDONLY clear).
+ * The bits are read through the kernel's own pte_*() accessors wherever
+ * it has them.
+ */
+#ifndef PTWALK_ARCH_ARM64_H
+#define PTWALK_ARCH_ARM64_H
+
+#include <linux/pgtable.h>
+#include "ptwalk_abi.h"
+
+/*
+ * pmd_leaf()/pud_leaf() require the entry to be present, and pmd_bad()/
+ * pud_bad() are true for blocks: a non-empty entry without the table bit
+ * is a leaf, present (a block), PROT_NONE or not present (a THP migration
+ * entry, whose low two bits are 0 too).
+ */
+static inline bool ptwalk_pud_is_leaf(pud_t pud)
+{
+	return !pud_none(pud) && !(pud_val(pud) & PUD_TABLE_BIT);
+}
+
+static inline bool ptwalk_pmd_is_leaf(pmd_t pmd)
+{
+	return !pmd_none(pmd) && !(pmd_val(pmd) & PMD_TABLE_BIT);
+}
+
+/* Blocks keep their attributes where a page (PTE) entry has them. */
+static inline pte_t ptwalk_pmd_pte(pmd_t pmd)
+{
+	return pmd_pte(pmd);
+}
+
+static inline pte_t ptwalk_pud_pte(pud_t pud)
+{
+	return pud_pte(pud);
+}
+
+static inline pteval_t ptwalk_pte_attrs(pte_t pte)
+{
+	return pte_val(pte) & ~PTE_ADDR_MASK;
+}
+
+static inline u32 ptwalk_arch_present_flags(pte_t entry)
+{
+	u32 flags = 0;
+
+	if (pte_write(entry))
+		flags |= PTWALK_F_WRITE;
+	if (pte_user(entry))
+		flags |= PTWALK_F_USER;
+	if (pte_dirty(entry))
+		flags |= PTWALK_F_DIRTY;
+	if (pte_young(entry))
+		flags |= PTWALK_F_ACCESSED;
+	/* UXN: the user may not execute, as x86's NX */
+	if (!pte_user_exec(entry))
+		flags |= PTWALK_F_NX;
+	if ((pte_val(entry) & (PTE_VALID | PTE_PROT_NONE)) == PTE_PROT_NONE)
+		flags |= PTWALK_F_PROTNONE;
+	if (pte_cont(entry))
+		flags |= PTWALK_F_CONT;
+	return flags;
+}
+
+/* Fixed at build time: no run-time switch (LPA2) before 6.9. */
+static inline unsigned int ptwalk_pgtable_levels(void)
+{
+	return CONFIG_PGTABLE_LEVELS;
+}
+
+/* Soft-dirty and uffd-wp follow the kernel's configuration (decode.c). */
+#define PTWALK_ARCH_ABSENT_FLAGS	0U
+
+#endif /* PTWALK_ARCH_ARM64_H */
