@@ -24,8 +24,6 @@
 #include "vmtest.h"
 
 #define A(x) ((uint64_t)(uintptr_t)(x))
-/* Physical address bits of an x86 entry (bits 12-51). */
-#define ENTRY_ADDR_MASK	0x000ffffffffff000ULL
 #define FIXTURE_LIAR	"/sys/kernel/debug/ptwalk_fixture_liar"
 
 /* What the translation of one address must show. */
@@ -37,21 +35,6 @@ struct want {
 	uint64_t vma_start, vma_end;	/* 0, 0: no VMA */
 	bool raw_pte;		/* the PTE must equal follow_pte()'s */
 };
-
-/*
- * 5-level paging, told without ptwalk: only then does a hint above
- * 128 TiB give an address there.
- */
-static bool five_level(void)
-{
-	void *p = mmap((void *)(1UL << 52), PAGE, PROT_READ,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	bool five = p != MAP_FAILED && A(p) >= 1ULL << 47;
-
-	if (p != MAP_FAILED)
-		munmap(p, PAGE);
-	return five;
-}
 
 static unsigned int level_shift(const char *level, int nr_levels)
 {
@@ -112,7 +95,7 @@ static bool check_levels(struct vmtest *t, struct json_object *doc,
 {
 	struct json_object *levels = pc_get(doc, "levels");
 	int nr = json_object_get_int(pc_get(doc, "paging_levels"));
-	int want_nr = five_level() ? 5 : 4;
+	int want_nr = user_paging_levels();
 	size_t i, n = json_object_array_length(levels);
 
 	if (nr != want_nr)
@@ -453,9 +436,15 @@ static bool vtop_swapped(struct vmtest *t)
 	return ok;
 }
 
-/* Above 128 TiB only 5-level paging maps: the PGD index is not 0 there. */
+/*
+ * The top of the user address space, where the PGD index is highest:
+ * above 2^48 with 5-level paging (x86-64 LA57), else the last page below
+ * the task size (x86-64: 2^47 - 4 KiB, PGD index 255; arm64 with 48-bit
+ * VAs: 2^48, PGD index 511).
+ */
 static bool vtop_high_address(struct vmtest *t)
 {
+	uint64_t top = user_task_size();
 	char *p;
 	struct want w = {
 		.stop = "leaf", .last = "pte", .cls = "match", .page_size = PAGE,
@@ -463,14 +452,22 @@ static bool vtop_high_address(struct vmtest *t)
 	};
 	bool ok;
 
-	if (!five_level()) {
-		printf("# vtop_high_address: 4-level paging, nothing above 128 TiB\n");
-		return true;
-	}
-	p = mmap((void *)(0x5aULL << 48), PAGE, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED || A(p) < 1ULL << 48)
+	if (user_paging_levels() == 5)
+		p = mmap((void *)(0x5aULL << 48), PAGE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	else
+		p = mmap((void *)(uintptr_t)(top - PAGE), PAGE,
+			 PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p == MAP_FAILED)
+		return fail(t, "no mapping at the top of user space (0x%" PRIx64 "): %s",
+			    top, strerror(errno));
+	if (user_paging_levels() == 5 && A(p) < 1ULL << 48) {
+		munmap(p, PAGE);
 		return fail(t, "no mapping above 2^48: %p", (void *)p);
+	}
+	printf("# vtop_high_address: %d-level paging, task size 0x%" PRIx64 ", page at %p\n",
+	       user_paging_levels(), top, (void *)p);
 	touch_write(p, PAGE);
 	w.vma_start = A(p);
 	w.vma_end = A(p) + PAGE;

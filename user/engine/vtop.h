@@ -62,7 +62,7 @@ enum page_class vtop_classify(const struct ptwalk_vtop *w, uint64_t raw);
 bool vtop_vma_from_line(char *line, uint64_t addr, struct vtop_vma *vma);
 
 /* Bytes mapped by the leaf of level (enum ptwalk_level); 0 for none. */
-uint64_t vtop_leaf_size(unsigned int level);
+uint64_t vtop_leaf_size(const struct ptwalk_vtop *w);
 
 /* EXIT_MISMATCH for a mismatch that survived the re-reads, else EXIT_OK. */
 enum exit_status vtop_exit_status(const struct vtop_view *v);

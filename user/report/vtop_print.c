@@ -51,14 +51,14 @@ static const char *level_state(const struct ptwalk_vtop *w, int l)
 /* Frame of the leaf's first page, and where addr lies inside the leaf. */
 static uint64_t leaf_pfn(const struct ptwalk_vtop *w)
 {
-	uint64_t size = vtop_leaf_size(w->level);
+	uint64_t size = vtop_leaf_size(w);
 
 	return w->pfn - ((w->addr & (size - 1)) >> PAGE_SHIFT_4K);
 }
 
 static uint64_t leaf_offset(const struct ptwalk_vtop *w)
 {
-	return w->addr & (vtop_leaf_size(w->level) - 1);
+	return w->addr & (vtop_leaf_size(w) - 1);
 }
 
 static uint64_t phys_of(const struct ptwalk_vtop *w)
@@ -69,7 +69,7 @@ static uint64_t phys_of(const struct ptwalk_vtop *w)
 static bool has_frame(const struct ptwalk_vtop *w)
 {
 	return w->stop == PTWALK_VTOP_STOP_LEAF && w->pfn != PTWALK_PFN_NONE &&
-	       vtop_leaf_size(w->level);
+	       vtop_leaf_size(w);
 }
 
 static void text_levels(FILE *f, const struct ptwalk_vtop *w)
@@ -217,7 +217,7 @@ static void json_leaf(FILE *f, const struct ptwalk_vtop *w)
 		fputs("null,\"page_size\":null", f);
 	else
 		fprintf(f, "\"%s\",\"page_size\":%" PRIu64,
-			ptwalk_level_name(w->level), vtop_leaf_size(w->level));
+			ptwalk_level_name(w->level), vtop_leaf_size(w));
 	fprintf(f, ",\"kind\":\"%s\",\"pfn\":", ptwalk_kind_name(w->kind));
 	json_hex_or_null(f, frame ? w->pfn : PTWALK_PFN_NONE, PTWALK_PFN_NONE);
 	fputs(",\"phys\":", f);
