@@ -175,6 +175,14 @@ void vtop_print_text(FILE *f, const struct vtop_view *v)
 	text_levels(f, &v->walk);
 	fputc('\n', f);
 	text_entry(f, &v->walk);
+	if (v->absent_flags) {
+		char absent[256];
+
+		flag_names_join(absent, sizeof(absent), v->absent_flags,
+				ptwalk_flag_name, ",");
+		fprintf(f, "absent:  %s (not on this architecture: never set, not false)\n",
+			absent);
+	}
 	text_vma(f, v);
 	text_pagemap(f, v->pagemap);
 	fprintf(f, "class:   %s: %s\n", page_class_name(v->cls),
@@ -297,6 +305,8 @@ void vtop_print_json(FILE *f, const struct vtop_view *v)
 	json_string(f, v->comm);
 	fputs(",\"kernel\":", f);
 	json_string(f, v->kernel);
+	fputs(",\"absent_flags\":", f);
+	json_flag_names(f, v->absent_flags, ptwalk_flag_name);
 	fprintf(f, ",\"addr\":\"0x%" PRIx64 "\",\"paging_levels\":%u,",
 		v->addr, v->walk.nr_levels);
 	json_levels(f, &v->walk);
