@@ -6,7 +6,9 @@
  * and sets the software PTE_PROT_NONE; "dirty" is either the software
  * PTE_DIRTY or hardware-managed (writable, DBM, and PTE_RDONLY clear).
  * The bits are read through the kernel's own pte_*() accessors wherever
- * it has them.
+ * it has them: pte_write() tests PTE_WRITE (DBM), pte_user() PTE_USER
+ * (AP[1]), pte_young() PTE_AF, pte_user_exec() PTE_UXN, pte_special()
+ * PTE_SPECIAL, pte_cont() PTE_CONT.
  */
 #ifndef PTWALK_ARCH_ARM64_H
 #define PTWALK_ARCH_ARM64_H
