@@ -14,14 +14,15 @@ mount -t debugfs -o mode=755 debugfs /sys/kernel/debug
 mount -t tmpfs tmp /tmp
 # The channel to the host (ptwalk_chan= on the command line; ttyS1 when
 # none is named), after the modules it needs (scripts/vm-run.sh lists them);
-# its device node may come a moment after the driver.
+# its device node may come a moment after the driver, and open with ENODEV
+# a moment longer (hvc0 before virtio_console's port is up).
 while read -r ko; do
 	insmod "/lib/chan/$ko" || echo "init: insmod $ko failed" > /dev/console
 done < /lib/chan/load
 chan=/dev/$(sed -n 's/.*ptwalk_chan=\([a-zA-Z0-9]*\).*/\1/p' /proc/cmdline)
 [ "$chan" = /dev/ ] && chan=/dev/ttyS1
 i=0
-while [ ! -c "$chan" ] && [ $i -lt 100 ]; do
+while ! (: >"$chan") 2>/dev/null && [ $i -lt 100 ]; do
 	usleep 50000
 	i=$((i + 1))
 done
