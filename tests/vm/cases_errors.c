@@ -21,8 +21,6 @@
 #include <linux/capability.h>
 #include "vmtest.h"
 
-#define TASK_SIZE_4L 0x7ffffffff000ULL
-
 static int open_query(struct vmtest *t)
 {
 	int fd = ptwalk_open(PTWALK_DEFAULT_DEBUGFS, PTWALK_QUERY_FILE, O_RDWR);
@@ -178,7 +176,7 @@ static bool exits_during_scan(struct vmtest *t)
 	fd = open_query(t);
 	if (fd < 0)
 		return false;
-	ret = ptwalk_query(fd, pid, 0, TASK_SIZE_4L);
+	ret = ptwalk_query(fd, pid, 0, user_task_size());
 	if (ret) {
 		close(fd);
 		return fail(t, "query: %s", strerror(-ret));
@@ -244,7 +242,7 @@ static bool stream_one_by_one(struct vmtest *t)
 
 	if (fd < 0)
 		return false;
-	ret = ptwalk_query(fd, getpid(), 0, TASK_SIZE_4L);
+	ret = ptwalk_query(fd, getpid(), 0, user_task_size());
 	if (ret) {
 		close(fd);
 		return fail(t, "query: %s", strerror(-ret));
@@ -255,11 +253,11 @@ static bool stream_one_by_one(struct vmtest *t)
 	if (got < 0)
 		return fail(t, "read: %s", strerror((int)-got));
 	t->nr_recs = n;
-	if (!ptwalk_check_partition(t->recs, n, 0, TASK_SIZE_4L, t->why,
+	if (!ptwalk_check_partition(t->recs, n, 0, user_task_size(), t->why,
 				    sizeof(t->why)))
 		return false;
 	/* Same answer as a walk with a large buffer (nothing changed). */
-	if (!walk(t, getpid(), 0, TASK_SIZE_4L))
+	if (!walk(t, getpid(), 0, user_task_size()))
 		return false;
 	return t->nr_recs == n ||
 	       fail(t, "%zu records one by one, %zu at once", n, t->nr_recs);
