@@ -15,11 +15,21 @@
 #include "report/json.h"
 #include "report/vtop_print.h"
 
-static const char *size_name(unsigned int level)
+/* The leaf's size as "4K", "64K", "2M", "32M", "1G"; "-" for none. */
+static const char *size_name(char *buf, size_t size,
+			     const struct ptwalk_vtop *w)
 {
-	static const char *const names[] = { "-", "4K", "2M", "1G" };
+	uint64_t bytes = vtop_leaf_size(w);
 
-	return level < 4 ? names[level] : "?";
+	if (!bytes)
+		return "-";
+	if (bytes >= 1ULL << 30)
+		snprintf(buf, size, "%" PRIu64 "G", bytes >> 30);
+	else if (bytes >= 1ULL << 20)
+		snprintf(buf, size, "%" PRIu64 "M", bytes >> 20);
+	else
+		snprintf(buf, size, "%" PRIu64 "K", bytes >> 10);
+	return buf;
 }
 
 /* The highest level the walk read: where it stopped. */
@@ -74,6 +84,8 @@ static bool has_frame(const struct ptwalk_vtop *w)
 
 static void text_levels(FILE *f, const struct ptwalk_vtop *w)
 {
+	char size[16];
+
 	fprintf(f, "  level  index  entry\n");
 	for (int l = 0; l < PTWALK_VTOP_NR_LEVELS; l++) {
 		const char *state = level_state(w, l);
@@ -89,14 +101,15 @@ static void text_levels(FILE *f, const struct ptwalk_vtop *w)
 			ptwalk_vtop_level_name(l), w->index[l],
 			(uint64_t)w->entry[l], state);
 		if (w->stop == PTWALK_VTOP_STOP_LEAF && l == last_level(w))
-			fprintf(f, " (%s page)", size_name(w->level));
+			fprintf(f, " (%s page)",
+				size_name(size, sizeof(size), w));
 		fputc('\n', f);
 	}
 }
 
 static void text_entry(FILE *f, const struct ptwalk_vtop *w)
 {
-	char flags[512];
+	char flags[512], size[16];
 
 	flag_names_join(flags, sizeof(flags), w->flags, ptwalk_flag_name, "-");
 	switch (w->stop) {
@@ -105,7 +118,7 @@ static void text_entry(FILE *f, const struct ptwalk_vtop *w)
 			break;
 		fprintf(f, "leaf:    %s, %s page at pfn 0x%" PRIx64
 			" (phys 0x%" PRIx64 ")\n", ptwalk_level_name(w->level),
-			size_name(w->level), leaf_pfn(w),
+			size_name(size, sizeof(size), w), leaf_pfn(w),
 			leaf_pfn(w) << PAGE_SHIFT_4K);
 		fprintf(f, "phys:    0x%" PRIx64 " = leaf base 0x%" PRIx64
 			" + offset 0x%" PRIx64 " (pfn 0x%" PRIx64 ")\n",
