@@ -309,6 +309,19 @@ static bool vtop_hugetlb_1g(struct vmtest *t)
 	return vtop_hugetlb(t, GIB, MAP_HUGE_1GB, "pud");
 }
 
+#if defined(__aarch64__)
+/* arm64's contiguous groups: the leaf is the 64K/32M page, not one entry. */
+static bool vtop_hugetlb_64k(struct vmtest *t)
+{
+	return vtop_hugetlb(t, 64 * 1024, MAP_HUGE_64KB, "pte");
+}
+
+static bool vtop_hugetlb_32m(struct vmtest *t)
+{
+	return vtop_hugetlb(t, 32 * MIB, MAP_HUGE_32MB, "pmd");
+}
+#endif
+
 /* remap_pfn_range(): pagemap shows holes; ptwalk the fixture's frames. */
 static bool vtop_pfnmap(struct vmtest *t)
 {
@@ -634,6 +647,10 @@ const struct vmtest_case vtop_cases[] = {
 	{ "vtop_thp_pmd", vtop_thp },
 	{ "vtop_hugetlb_2m", vtop_hugetlb_2m },
 	{ "vtop_hugetlb_1g", vtop_hugetlb_1g },
+#if defined(__aarch64__)
+	{ "vtop_hugetlb_64k", vtop_hugetlb_64k },
+	{ "vtop_hugetlb_32m", vtop_hugetlb_32m },
+#endif
 	{ "vtop_pfnmap", vtop_pfnmap },
 	{ "vtop_unmapped_in_vma", vtop_unmapped_in_vma },
 	{ "vtop_no_vma", vtop_no_vma },

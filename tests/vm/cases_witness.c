@@ -314,6 +314,23 @@ static bool hugetlb_1g_kpageflags(struct vmtest *t)
 	return hugetlb_kpageflags(t, GIB, MAP_HUGE_1GB, "pud", 33);
 }
 
+#if defined(__aarch64__)
+/*
+ * arm64's contiguous pages: one compound page under 16 entries; only the
+ * group's first page is its head (the 15 PMDs after the first of a 32M
+ * page map tails: no contradiction).
+ */
+static bool hugetlb_64k_kpageflags(struct vmtest *t)
+{
+	return hugetlb_kpageflags(t, 64 * 1024, MAP_HUGE_64KB, "pte", 2);
+}
+
+static bool hugetlb_32m_kpageflags(struct vmtest *t)
+{
+	return hugetlb_kpageflags(t, 32 * MIB, MAP_HUGE_32MB, "pmd", 2);
+}
+#endif
+
 static bool claim(struct vmtest *t, const struct ptwalk_fixture_liar_claim *c)
 {
 	int fd = open(LIAR "/" PTWALK_FIXTURE_LIAR_CLAIM, O_WRONLY);
@@ -423,6 +440,10 @@ const struct vmtest_case witness_cases[] = {
 	{ "witness_thp_kpageflags", thp_kpageflags },
 	{ "witness_hugetlb_2m_kpageflags", hugetlb_2m_kpageflags },
 	{ "witness_hugetlb_1g_kpageflags", hugetlb_1g_kpageflags },
+#if defined(__aarch64__)
+	{ "witness_hugetlb_64k_kpageflags", hugetlb_64k_kpageflags },
+	{ "witness_hugetlb_32m_kpageflags", hugetlb_32m_kpageflags },
+#endif
 	{ "witness_honest_anon", honest_anon },
 	{ "witness_lie_compound", lie_compound },
 	{ "witness_lie_zero_page", lie_zero_page },
