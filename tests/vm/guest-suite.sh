@@ -136,3 +136,19 @@ if [ "$(cat /sys/kernel/debug/ptwalk/abi_version)" = 1 ]; then
 else
 	tap FAIL abi_version_file "abi_version reads '$(cat /sys/kernel/debug/ptwalk/abi_version)'"
 fi
+# The entry bits the architecture lacks: x86-64 the contiguous hint
+# (PTWALK_F_CONT, bit 16); arm64 soft-dirty and uffd-wp (bits 7 and 8).
+# ptcompare says so under its first line.
+case $(uname -m) in
+x86_64) want_absent=0x10000 want_names=cont ;;
+aarch64) want_absent=0x180 want_names=soft_dirty,uffd_wp ;;
+*) want_absent=unknown want_names=unknown ;;
+esac
+absent=$(cat /sys/kernel/debug/ptwalk/absent_flags)
+out=$(ptcompare $$ 2>&1)
+if [ "$absent" = "$want_absent" ] &&
+	echo "$out" | grep -qx "entry bits not on this architecture (never set, not false): $want_names"; then
+	tap OK absent_flags_file
+else
+	tap FAIL absent_flags_file "absent_flags reads '$absent' (want $want_absent); ptcompare: $(echo "$out" | sed -n 3p)"
+fi
