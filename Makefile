@@ -173,6 +173,13 @@ arm64-fixture: arm64-need-fetch
 	@scripts/copy-changed.sh $(ARM64)/modules $(ARM64_MOD_SRCS)
 	$(ARM64_MAKE) M=$(ARM64)/modules/tests/fixture modules
 
+# W=1 and sparse (C=2) on the cross build, in a copy of its own; any
+# warning fails it (-Werror, -Wsparse-error).
+arm64-lint: arm64-need-fetch
+	@scripts/copy-changed.sh $(ARM64)/lint $(ARM64_MOD_SRCS)
+	$(ARM64_MAKE) M=$(ARM64)/lint PTWALK_FIXTURE=1 W=1 C=2 \
+		KCFLAGS=-Werror CF=-Wsparse-error modules
+
 arm64-user: arm64-need-fetch
 	@scripts/copy-changed.sh $(ARM64)/src $(ARM64_USER_SRCS)
 	$(MAKE) -C $(ARM64)/src/user CC="$(ARM64_CC)" ptcompare
@@ -191,7 +198,7 @@ arm64-vm: arm64-need-fetch
 check-arm64:
 	scripts/arm64-check.sh
 
-.PHONY: arm64-fetch arm64-need-fetch arm64-module arm64-fixture arm64-user arm64-vmtest arm64-vm check-arm64
+.PHONY: arm64-fetch arm64-need-fetch arm64-module arm64-fixture arm64-lint arm64-user arm64-vmtest arm64-vm check-arm64
 
 # Installation.  The version lives in module/ptwalk_version.h (modinfo,
 # ptcompare --version);
