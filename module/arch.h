@@ -16,6 +16,11 @@
  *	(write, user, dirty, accessed, no-execute, PROT_NONE, contiguous);
  *   unsigned int ptwalk_pgtable_levels(void)
  *	how many levels the page tables have now (4, or 5 with LA57);
+ *   pte_t ptwalk_arch_huge_ptep_get(struct mm_struct *mm,
+ *	unsigned long addr, pte_t *ptep, pte_t *first, unsigned long ncontig)
+ *	the hugetlb entry at @ptep (mapping @addr) as huge_ptep_get() sees
+ *	it, for a page made of @ncontig entries from @first (1: one entry);
+ *	under huge_pte_lock();
  *   PTWALK_ARCH_ABSENT_FLAGS
  *	the PTWALK_F_* entry bits the architecture does not have at all
  *	(those its kernels may or may not have are decode.c's to say).

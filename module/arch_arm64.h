@@ -70,6 +70,34 @@ static inline u32 ptwalk_arch_present_flags(pte_t entry)
 	return flags;
 }
 
+/*
+ * arm64's huge_ptep_get() is not exported: the same read.  A hugetlb page
+ * larger than its level's entry (64K: 16 PTEs, 32M: 16 PMD blocks) is
+ * @ncontig contiguous entries from @first, each holding its own frame, and
+ * the MMU may set the dirty and young bits in any of them: they are
+ * gathered from the whole group; the frame stays @ptep's own.
+ */
+static inline pte_t ptwalk_arch_huge_ptep_get(struct mm_struct *mm,
+					      unsigned long addr, pte_t *ptep,
+					      pte_t *first,
+					      unsigned long ncontig)
+{
+	pte_t entry = ptep_get(ptep);
+	unsigned long i;
+
+	if (ncontig <= 1 || !pte_present(entry))
+		return entry;
+	for (i = 0; i < ncontig; i++) {
+		pte_t other = ptep_get(first + i);
+
+		if (pte_dirty(other))
+			entry = pte_mkdirty(entry);
+		if (pte_young(other))
+			entry = pte_mkyoung(entry);
+	}
+	return entry;
+}
+
 /* Fixed at build time: no run-time switch (LPA2) before 6.9. */
 static inline unsigned int ptwalk_pgtable_levels(void)
 {

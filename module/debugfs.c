@@ -1,258 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The debugfs files.  Every open file is a private session, so two callers
- * never see each other's query.  The files are stream files (no offsets,
- * no pread): an answer is consumed as it is read.  .owner makes debugfs
- * hold a module reference while a file is open, so unloading waits.
+ * The debugfs files: the session file operations (session_fops.c) under
+ * <debugfs>/ptwalk/, the ABI version and the entry bits this kernel lacks
+ * (absent_flags).  Under kernel lockdown debugfs refuses to open the two
+ * writable files (debugfs_locked_down(), EPERM); /dev/ptwalk (chardev.c)
+ * serves the same sessions there.
  */
-#include <linux/capability.h>
-#include <linux/cred.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
-#include <linux/module.h>
-#include <linux/sched/signal.h>
-#include <linux/string.h>
-#include <linux/uaccess.h>
+#include <linux/kernel.h>
 #include "debugfs.h"
 #include "decode.h"
-#include "session.h"
-#include "text.h"
-#include "vtop.h"
+#include "ptwalk_abi.h"
+#include "session_fops.h"
 
 static struct dentry *ptwalk_dir;
-
-static int session_open(struct inode *inode, struct file *file, bool text)
-{
-	struct ptwalk_session *s;
-
-	/* PFNs are sensitive: the rule pagemap uses to show them at all. */
-	if (!file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN))
-		return -EPERM;
-	s = ptwalk_session_create(text);
-	if (!s)
-		return -ENOMEM;
-	if (text)
-		s->text_len = ptwalk_format_usage(s->text, PAGE_SIZE);
-	file->private_data = s;
-	return stream_open(inode, file);
-}
-
-static int query_open(struct inode *inode, struct file *file)
-{
-	return session_open(inode, file, false);
-}
-
-static int text_open(struct inode *inode, struct file *file)
-{
-	return session_open(inode, file, true);
-}
-
-static int session_release(struct inode *inode, struct file *file)
-{
-	ptwalk_session_destroy(file->private_data);
-	return 0;
-}
-
-/*
- * Starts @req on the session, or, when the write could not even be parsed
- * (@parse_err), forgets the previous query and fails with that error.
- */
-static ssize_t session_submit(struct ptwalk_session *s,
-			      const struct ptwalk_request *req, bool whole,
-			      int parse_err, size_t count)
-{
-	int ret;
-
-	if (mutex_lock_interruptible(&s->lock))
-		return -EINTR;
-	if (parse_err) {
-		ptwalk_session_reset(s);
-		ret = parse_err;
-	} else {
-		ret = ptwalk_session_query(s, req, whole);
-	}
-	if (!ret && s->text)
-		s->text_len = ptwalk_format_header(s->text, PAGE_SIZE, s->pid,
-						   s->cur.addr, s->cur.end);
-	mutex_unlock(&s->lock);
-	return ret ? ret : count;
-}
-
-static ssize_t query_write(struct file *file, const char __user *ubuf,
-			   size_t count, loff_t *ppos)
-{
-	struct ptwalk_request req = {};
-
-	if (count == sizeof(req) && copy_from_user(&req, ubuf, sizeof(req)))
-		return -EFAULT;
-	return session_submit(file->private_data, &req, false,
-			      count == sizeof(req) ? 0 : -EINVAL, count);
-}
-
-/* The answer to a PTWALK_REQ_VTOP query: one struct, then end of file. */
-static ssize_t vtop_read(struct ptwalk_session *s, char __user *ubuf,
-			 size_t count)
-{
-	struct ptwalk_vtop v;
-	int ret;
-
-	if (count < sizeof(v))
-		return -EINVAL;
-	if (s->vtop_done)
-		return 0;
-	ret = ptwalk_vtop(s->mm, s->vtop_addr, &v);
-	if (ret)
-		return ret;
-	if (copy_to_user(ubuf, &v, sizeof(v)))
-		return -EFAULT;
-	s->vtop_done = true;
-	return sizeof(v);
-}
-
-static ssize_t query_read(struct file *file, char __user *ubuf, size_t count,
-			  loff_t *ppos)
-{
-	struct ptwalk_session *s = file->private_data;
-	size_t max = count / sizeof(struct ptwalk_record);
-	size_t done = 0;
-	ssize_t ret = 0;
-
-	if (!max)
-		return -EINVAL;
-	if (mutex_lock_interruptible(&s->lock))
-		return -EINTR;
-	if (!s->mm) {
-		ret = -ENODATA;
-		goto out;
-	}
-	if (s->vtop) {
-		ret = vtop_read(s, ubuf, count);
-		goto out;
-	}
-	while (done < max && !ptwalk_cursor_done(&s->cur)) {
-		int n = ptwalk_session_fill(s, min_t(size_t, max - done,
-						     PTWALK_BATCH));
-
-		if (n < 0) {
-			ret = n;
-			break;
-		}
-		if (copy_to_user(ubuf + done * sizeof(struct ptwalk_record),
-				 s->batch, n * sizeof(struct ptwalk_record))) {
-			ret = -EFAULT;
-			break;
-		}
-		done += n;
-		if (fatal_signal_pending(current)) {
-			ret = -EINTR;
-			break;
-		}
-		cond_resched();
-	}
-	/* Records already copied are reported; the error recurs next read. */
-	if (done)
-		ret = done * sizeof(struct ptwalk_record);
-out:
-	mutex_unlock(&s->lock);
-	return ret;
-}
-
-/* Parses "PID" or "PID START END" (numbers in C notation) into @req. */
-static int text_parse(char *line, struct ptwalk_request *req, bool *whole)
-{
-	char *tok[4];
-	int nr = 0;
-	char *t;
-
-	memset(req, 0, sizeof(*req));
-	req->abi_version = PTWALK_ABI_VERSION;
-	while ((t = strsep(&line, " \t\n")) != NULL) {
-		if (!*t)
-			continue;
-		if (nr == ARRAY_SIZE(tok))
-			return -EINVAL;
-		tok[nr++] = t;
-	}
-	if ((nr != 1 && nr != 3) || kstrtos32(tok[0], 10, &req->pid))
-		return -EINVAL;
-	*whole = nr == 1;
-	if (nr == 3 && (kstrtou64(tok[1], 0, &req->start) ||
-			kstrtou64(tok[2], 0, &req->end)))
-		return -EINVAL;
-	return 0;
-}
-
-static ssize_t text_write(struct file *file, const char __user *ubuf,
-			  size_t count, loff_t *ppos)
-{
-	struct ptwalk_request req = {};
-	bool whole = false;
-	char line[96];
-	int err = -EINVAL;
-
-	if (count < sizeof(line)) {
-		if (copy_from_user(line, ubuf, count))
-			return -EFAULT;
-		line[count] = '\0';
-		err = text_parse(line, &req, &whole);
-	}
-	return session_submit(file->private_data, &req, whole, err, count);
-}
-
-/* Formats the next chunk of records; 0 with nothing left to read. */
-static int text_refill(struct ptwalk_session *s)
-{
-	int n, i;
-
-	n = ptwalk_session_fill(s, PAGE_SIZE / PTWALK_TEXT_LINE_MAX);
-	if (n < 0)
-		return n;
-	s->text_pos = 0;
-	s->text_len = 0;
-	for (i = 0; i < n; i++) {
-		if (s->batch[i].flags & PTWALK_F_NO_VMA)
-			continue;
-		s->text_len += ptwalk_format_record(s->text + s->text_len,
-						    PAGE_SIZE - s->text_len,
-						    &s->batch[i]);
-	}
-	return 0;
-}
-
-static ssize_t text_read(struct file *file, char __user *ubuf, size_t count,
-			 loff_t *ppos)
-{
-	struct ptwalk_session *s = file->private_data;
-	ssize_t ret;
-	size_t n;
-
-	if (mutex_lock_interruptible(&s->lock))
-		return -EINTR;
-	while (s->text_pos == s->text_len) {
-		if (!s->mm || ptwalk_cursor_done(&s->cur)) {
-			ret = 0;
-			goto out;
-		}
-		ret = text_refill(s);
-		if (ret)
-			goto out;
-		if (fatal_signal_pending(current)) {
-			ret = -EINTR;
-			goto out;
-		}
-		cond_resched();
-	}
-	n = min(count, s->text_len - s->text_pos);
-	if (copy_to_user(ubuf, s->text + s->text_pos, n)) {
-		ret = -EFAULT;
-		goto out;
-	}
-	s->text_pos += n;
-	ret = n;
-out:
-	mutex_unlock(&s->lock);
-	return ret;
-}
 
 static ssize_t abi_read(struct file *file, char __user *ubuf, size_t count,
 			loff_t *ppos)
@@ -271,24 +33,6 @@ static ssize_t absent_read(struct file *file, char __user *ubuf,
 
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
-
-static const struct file_operations query_fops = {
-	.owner = THIS_MODULE,
-	.open = query_open,
-	.release = session_release,
-	.read = query_read,
-	.write = query_write,
-	.llseek = no_llseek,
-};
-
-static const struct file_operations text_fops = {
-	.owner = THIS_MODULE,
-	.open = text_open,
-	.release = session_release,
-	.read = text_read,
-	.write = text_write,
-	.llseek = no_llseek,
-};
 
 static const struct file_operations abi_fops = {
 	.owner = THIS_MODULE,
@@ -309,8 +53,8 @@ int ptwalk_debugfs_init(void)
 		umode_t mode;
 		const struct file_operations *fops;
 	} files[] = {
-		{ PTWALK_QUERY_FILE, 0600, &query_fops },
-		{ PTWALK_TEXT_FILE, 0600, &text_fops },
+		{ PTWALK_QUERY_FILE, 0600, &ptwalk_query_fops },
+		{ PTWALK_TEXT_FILE, 0600, &ptwalk_text_fops },
 		{ PTWALK_ABI_FILE, 0400, &abi_fops },
 		{ PTWALK_ABSENT_FILE, 0400, &absent_fops },
 	};
@@ -325,6 +69,7 @@ int ptwalk_debugfs_init(void)
 					ptwalk_dir, NULL, files[i].fops);
 		if (IS_ERR(d)) {
 			debugfs_remove(ptwalk_dir);
+			ptwalk_dir = NULL;
 			return PTR_ERR(d);
 		}
 	}

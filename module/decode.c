@@ -8,8 +8,8 @@
 #include <linux/hugetlb.h>
 #include <linux/mm.h>
 #include <linux/pgtable.h>
-#include <linux/swapops.h>
 #include "arch.h"
+#include "compat.h"
 #include "decode.h"
 
 static const struct {
@@ -127,36 +127,33 @@ static u32 present_flags(struct vm_area_struct *vma, pte_t entry,
 /* A non-present, non-empty entry: swap, migration, marker, ... */
 static void decode_swap(struct ptwalk_record *rec, pte_t entry, u64 index)
 {
-	swp_entry_t swp;
+	ptwalk_swp_t swp;
 
 	if (pte_swp_soft_dirty(entry))
 		rec->flags |= PTWALK_F_SOFT_DIRTY;
 	if (pte_swp_uffd_wp(entry))
 		rec->flags |= PTWALK_F_UFFD_WP;
-	swp = pte_to_swp_entry(entry);
+	swp = ptwalk_pte_to_swp(entry);
 	rec->swap_type = swp_type(swp);
-	if (is_pte_marker_entry(swp)) {
+	if (ptwalk_swp_is_marker(swp)) {
 		rec->kind = PTWALK_KIND_MARKER;
 		rec->swap_offset = swp_offset(swp);
 		return;
 	}
 	/* Same offset as pagemap reports: the PFN for PFN swap entries. */
-	if (is_pfn_swap_entry(swp))
-		rec->swap_offset = swp_offset_pfn(swp) + index;
-	else
-		rec->swap_offset = swp_offset(swp) + index;
+	rec->swap_offset = ptwalk_swp_offset_pfn(swp) + index;
 
-	if (!non_swap_entry(swp)) {
+	if (ptwalk_swp_is_swap(swp)) {
 		rec->kind = PTWALK_KIND_SWAP;
-	} else if (is_migration_entry(swp)) {
+	} else if (ptwalk_swp_is_migration(swp)) {
 		rec->kind = PTWALK_KIND_MIGRATION;
-		if (is_writable_migration_entry(swp))
+		if (ptwalk_swp_is_migration_write(swp))
 			rec->flags |= PTWALK_F_MIGRATION_WRITE;
-	} else if (is_device_private_entry(swp)) {
+	} else if (ptwalk_swp_is_device_private(swp)) {
 		rec->kind = PTWALK_KIND_DEVICE_PRIVATE;
-	} else if (is_device_exclusive_entry(swp)) {
+	} else if (ptwalk_swp_is_device_exclusive(swp)) {
 		rec->kind = PTWALK_KIND_DEVICE_EXCLUSIVE;
-	} else if (is_hwpoison_entry(swp)) {
+	} else if (ptwalk_swp_is_hwpoison(swp)) {
 		rec->kind = PTWALK_KIND_HWPOISON;
 	} else {
 		rec->kind = PTWALK_KIND_UNKNOWN;

@@ -2,10 +2,12 @@
 /*
  * ptwalk: walks a task's page tables itself and reports the frames, leaf
  * levels and entry bits it finds, VM_PFNMAP and VM_IO mappings included,
- * through <debugfs>/ptwalk/.  See ptwalk_abi.h for the interface.
+ * through <debugfs>/ptwalk/ and /dev/ptwalk.  See ptwalk_abi.h for the
+ * interface.
  */
 #include <linux/build_bug.h>
 #include <linux/module.h>
+#include "chardev.h"
 #include "debugfs.h"
 #include "ptwalk_abi.h"
 #include "ptwalk_version.h"
@@ -17,15 +19,26 @@ static int __init ptwalk_init(void)
 	BUILD_BUG_ON(sizeof(struct ptwalk_request) != PTWALK_REQUEST_SIZE);
 	BUILD_BUG_ON(sizeof(struct ptwalk_record) != PTWALK_RECORD_SIZE);
 	BUILD_BUG_ON(sizeof(struct ptwalk_vtop) != PTWALK_VTOP_SIZE);
+	/*
+	 * The device alone is enough: debugfs may be disabled (debugfs=off,
+	 * CONFIG_DEBUG_FS=n), and under lockdown its files cannot be used.
+	 */
 	ret = ptwalk_debugfs_init();
 	if (ret)
-		pr_err("ptwalk: cannot create the debugfs files (%d): is debugfs enabled and lockdown off?\n",
-		       ret);
+		pr_notice("ptwalk: no debugfs files (%d): only /dev/%s answers\n",
+			  ret, PTWALK_DEVICE_NAME);
+	ret = ptwalk_chardev_init();
+	if (ret) {
+		pr_err("ptwalk: cannot register /dev/%s (%d)\n",
+		       PTWALK_DEVICE_NAME, ret);
+		ptwalk_debugfs_exit();
+	}
 	return ret;
 }
 
 static void __exit ptwalk_exit(void)
 {
+	ptwalk_chardev_exit();
 	ptwalk_debugfs_exit();
 }
 
@@ -33,6 +46,6 @@ module_init(ptwalk_init);
 module_exit(ptwalk_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("Walk a task's page tables and export its frames through debugfs");
+MODULE_DESCRIPTION("Walk a task's page tables and export its frames through debugfs and /dev/ptwalk");
 MODULE_AUTHOR("The ptwalk developers");
 MODULE_VERSION(PTWALK_VERSION);

@@ -2,7 +2,8 @@
 /*
  * ptwalk binary interface, shared by ptwalk.ko and its userspace clients.
  *
- * Protocol (debugfs file <debugfs>/ptwalk/query, mode 0600):
+ * Protocol (debugfs file <debugfs>/ptwalk/query, mode 0600, or the misc
+ * character device /dev/ptwalk, mode 0600, which kernel lockdown allows):
  *   1. open() the file; each open file description is one private session.
  *   2. write() exactly one struct ptwalk_request in a single call.
  *   3. read() returns whole struct ptwalk_record entries (never a partial
@@ -41,6 +42,13 @@
  * lacks PTWALK_F_CONT; arm64 lacks PTWALK_F_SOFT_DIRTY and PTWALK_F_UFFD_WP
  * (and so PTE markers, which exist only for uffd-wp).
  */
+
+/*
+ * The same query protocol on a misc character device, /dev/<name>; its
+ * ABI version, in decimal, in /sys/class/misc/<name>/abi_version.
+ */
+#define PTWALK_DEVICE_NAME	"ptwalk"
+#define PTWALK_DEVICE_ABI_ATTR	"abi_version"
 
 struct ptwalk_request {
 	__u32 abi_version;	/* must be PTWALK_ABI_VERSION, else EPROTO */

@@ -12,6 +12,7 @@
 #include <linux/pgtable.h>
 #include <linux/sched/mm.h>
 #include "arch.h"
+#include "compat.h"
 #include "decode.h"
 #include "vtop.h"
 #include "walk.h"
@@ -101,7 +102,7 @@ static void vtop_walk(struct mm_struct *mm, unsigned long addr,
 {
 	struct vtop_walk vw = { .addr = addr, .v = v };
 	struct ptwalk_walk walk = { .ops = &vtop_ops, .mm = mm, .private = &vw };
-	struct vm_area_struct *vma = vma_lookup(mm, addr);
+	struct vm_area_struct *vma = ptwalk_vma_lookup(mm, addr);
 	unsigned long page = addr & PAGE_MASK;
 
 	memset(v, 0, sizeof(*v));

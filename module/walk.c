@@ -152,33 +152,19 @@ static unsigned long level_size(enum ptwalk_level level)
 }
 
 /*
- * The hugetlb entry at @ptep, which maps @addr.  A hugetlb page larger
- * than its level's entry (arm64's 64K and 32M pages) is a group of
- * contiguous entries, each holding its own frame, and the MMU may set the
- * dirty and young bits in any of them: as arm64's huge_ptep_get() (not
- * exported) does, they are gathered from the whole group; the frame stays
- * this entry's own.
+ * The hugetlb entry at @ptep, which maps @addr: read by the architecture
+ * (arch.h), told the group of entries the page is made of when it is
+ * larger than one entry of its level (arm64's 64K and 32M pages).
  */
 static pte_t hugetlb_entry_get(struct ptwalk_walk *walk, pte_t *ptep,
 			       unsigned long addr)
 {
 	unsigned long size = huge_page_size(hstate_vma(walk->vma));
 	unsigned long lsize = level_size(walk->hugetlb_level);
-	unsigned long i, ncontig = size / lsize;
-	pte_t entry = ptep_get(ptep);
-	pte_t *first = ptep - ((addr & (size - 1)) / lsize);
 
-	if (ncontig <= 1 || !pte_present(entry))
-		return entry;
-	for (i = 0; i < ncontig; i++) {
-		pte_t other = ptep_get(first + i);
-
-		if (pte_dirty(other))
-			entry = pte_mkdirty(entry);
-		if (pte_young(other))
-			entry = pte_mkyoung(entry);
-	}
-	return entry;
+	return ptwalk_arch_huge_ptep_get(walk->mm, addr, ptep,
+					 ptep - (addr & (size - 1)) / lsize,
+					 size / lsize);
 }
 
 /*

@@ -6,14 +6,19 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 build=$top/build
 mkdir -p "$build"
-rm -f "$build"/unit.tap "$build"/lint.tap "$build"/layout.tap "$build"/vm.tap "$build"/packaging.tap
+rm -f "$build"/unit.tap "$build"/lint.tap "$build"/layout.tap "$build"/vm.tap "$build"/packaging.tap \
+	"$build"/unit-asan.tap "$build"/fuzz.tap
 
 make all || echo "not ok - build # make all failed" > "$build/build.tap"
 [ -e "$build/build.tap" ] || echo "ok - build" > "$build/build.tap"
 make check-unit
+make check-unit-asan
+make check-fuzz
 make check-lint
 make check-layout
 make check-vm
 make check-packaging
 echo "=== summary ==="
-exec scripts/tap-summary.sh "$build/build.tap" "$build/unit.tap" "$build/lint.tap" "$build/layout.tap" "$build/vm.tap" "$build/packaging.tap"
+exec scripts/tap-summary.sh "$build/build.tap" "$build/unit.tap" \
+	"$build/unit-asan.tap" "$build/fuzz.tap" \
+	"$build/lint.tap" "$build/layout.tap" "$build/vm.tap" "$build/packaging.tap"

@@ -3,11 +3,18 @@
 # run its tests; installs nothing that is already there.
 # usage: scripts/install-deps.sh [--check]   (--check: only list what is missing)
 set -eu
+# clang-14 with libclang-rt-14-dev (the sanitizer and libFuzzer runtimes) and
+# llvm-14 (llvm-symbolizer: reports with file and line) build the sanitizer
+# lanes and the fuzz targets (tests/fuzz/Makefile).
+# debootstrap: make check-kernels' unstable chroot; dwarves: pahole, for the
+# BTF that 6.12's headers (they ship a vmlinux) make kbuild generate.
 PACKAGES="build-essential pkg-config kmod cpio gzip busybox-static \
 qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1 \
 libkmod-dev libcmocka-dev libjson-c-dev sparse \
 flex bison bc libelf-dev libssl-dev \
-man-db groff-base mandoc bash-completion dkms"
+man-db groff-base mandoc bash-completion dkms \
+clang-14 libclang-rt-14-dev llvm-14 \
+dpkg-dev debhelper dh-dkms lintian debootstrap dwarves"
 # make check-arm64: the cross compiler with its libc headers, QEMU for
 # arm64 (the kernel and arm64 libraries come from scripts/arm64-fetch.sh)
 PACKAGES="$PACKAGES gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"

@@ -3,17 +3,39 @@
 # W=1 and sparse (C=2) without a single warning, and checkpatch (from
 # Debian's linux-source tarball, when installed) finds nothing.
 # usage: KDIR=... scripts/kernel-lint.sh OUT.tap
+# The kernel matrix (scripts/kernel-check.sh) builds a copy of the sources
+# against other headers with: LINT_SRC, the directory to build (M=, default
+# this tree); LINT_CHROOT, a directory to run make in with chroot (KDIR and
+# LINT_SRC are then paths inside it); LINT_CC, a compiler to use instead
+# of the one the headers name; LINT_CHECKPATCH=no, no checkpatch case
+# (it does not depend on the kernel).
 set -u
 tap=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
-log=$(dirname "$tap")/lint-build.log
+src=${LINT_SRC:-$top}
+log=$(dirname "$tap")/$(basename "$tap" .tap)-build.log
 : > "$tap"
 mkdir -p "$(dirname "$tap")"
 
-if ! command -v sparse >/dev/null; then
+kmake() {
+	if [ -n "${LINT_CHROOT:-}" ]; then
+		# objtool reads /proc: mounted in a private namespace, gone after
+		unshare --mount --propagation private sh -c \
+			'mount -t proc proc "$0/proc" && exec chroot "$0" make "$@"' \
+			"$LINT_CHROOT" ${LINT_CC:+CC=$LINT_CC} "$@"
+	else
+		make ${LINT_CC:+CC=$LINT_CC} "$@"
+	fi
+}
+# The compiler warns only about what it compiles: start from clean objects,
+# the module's and the fixture's (kbuild's M= clean would sweep the whole
+# tree: build/'s fetched kernels, their modules and sysroots with it).
+if ! ${LINT_CHROOT:+chroot "$LINT_CHROOT"} sh -c 'command -v sparse' >/dev/null; then
 	echo "not ok - module_w1_sparse_clean # sparse missing: apt-get install sparse" >> "$tap"
-elif make -C "$KDIR" M="$top" PTWALK_FIXTURE=1 W=1 C=2 modules > "$log" 2>&1; then
-	warnings=$(grep -E 'warning:|error:' "$log" | grep -v 'Skipping BTF' || true)
+elif find "${LINT_CHROOT:-}$src/module" "${LINT_CHROOT:-}$src/tests/fixture" \
+	-name '*.o' -type f -delete > "$log" 2>&1 &&
+     kmake -C "$KDIR" M="$src" PTWALK_FIXTURE=1 W=1 C=2 modules > "$log" 2>&1; then
+	warnings=$(grep -E 'warning:|error:|specified, but' "$log" | grep -v 'Skipping BTF' || true)
 	if [ -z "$warnings" ]; then
 		echo "ok - module_w1_sparse_clean" >> "$tap"
 	else
@@ -23,6 +45,10 @@ else
 	echo "not ok - module_w1_sparse_clean # build failed: $(grep -m1 -E 'error' "$log")" >> "$tap"
 fi
 
+if [ "${LINT_CHECKPATCH:-yes}" = no ]; then
+	cat "$tap"
+	exit 0
+fi
 cp=$top/build/checkpatch/scripts/checkpatch.pl
 if [ ! -x "$cp" ] && [ -r /usr/src/linux-source-6.1.tar.xz ]; then
 	mkdir -p "$top/build/checkpatch"
@@ -30,8 +56,9 @@ if [ ! -x "$cp" ] && [ -r /usr/src/linux-source-6.1.tar.xz ]; then
 		linux-source-6.1/scripts/checkpatch.pl linux-source-6.1/scripts/spelling.txt \
 		linux-source-6.1/scripts/const_structs.checkpatch 2>/dev/null
 fi
-# Ignores are per file and each for a reason: compat.h is where version
-# guards belong; ptwalk_names.h is shared with userspace (no ARRAY_SIZE).
+# Ignores are per file and each for a reason: the compat headers are where
+# version guards belong; ptwalk_names.h is shared with userspace (no
+# ARRAY_SIZE).
 checkpatch() { # checkpatch EXTRA_IGNORES FILE...
 	ign=$1
 	shift
@@ -42,8 +69,9 @@ checkpatch() { # checkpatch EXTRA_IGNORES FILE...
 if [ -x "$cp" ]; then
 	out=$(
 		checkpatch "" $(ls "$top"/module/*.[ch] "$top"/tests/fixture/*.[ch] |
-			grep -v -e /compat.h -e /ptwalk_names.h)
-		checkpatch ",LINUX_VERSION_CODE,CONSTANT_COMPARISON" "$top/module/compat.h"
+			grep -v -e /compat.h -e /fixture_compat.h -e /ptwalk_names.h)
+		checkpatch ",LINUX_VERSION_CODE,CONSTANT_COMPARISON" "$top/module/compat.h" \
+			"$top/tests/fixture/fixture_compat.h"
 		checkpatch ",ARRAY_SIZE" "$top/module/ptwalk_names.h"
 	)
 	if [ -z "$out" ]; then

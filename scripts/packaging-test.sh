@@ -1,7 +1,9 @@
 #!/bin/bash
 # make check-packaging: make install/uninstall, the man page, the bash
 # completion, make modules_install and dkms, each checked on its result, and
-# the documentation against the tree (scripts/doc-check.sh).
+# the documentation against the tree (scripts/doc-check.sh); then the Debian
+# packages (scripts/deb-test.sh: make deb, lintian, install into and purge
+# from a bookworm chroot with 6.1 and 6.12 headers).
 # Writes TAP to OUT (build/packaging.tap) and prints it.
 # Everything happens under one temporary directory: dkms runs with its own
 # source, dkms and install trees, its own signing key and no depmod, so the
@@ -199,6 +201,9 @@ for mode in $modes; do
 	check "completion_${mode}_nothing_after_vtop" "gave '$got'" test -z "$got"
 	got=$( (cd "$tmp/cwd" && complete_words "$mode" ptcompare --json --debugfs dbg) | sort | tr '\n' ' ')
 	check "completion_${mode}_debugfs_dirs" "gave '$got'" test "$got" = "dbgdir1 dbgdir2 "
+	# --device takes a file (a device node): files and directories offered
+	got=$( (cd "$tmp/cwd" && complete_words "$mode" ptcompare --device dbg) | sort | tr '\n' ' ')
+	check "completion_${mode}_device_files" "gave '$got'" test "$got" = "dbgdir1 dbgdir2 dbgfile "
 done
 
 # --- make modules_install ---------------------------------------------------
@@ -305,5 +310,9 @@ fi
 # README.md, docs/*.md and the man page: every tree path, function, make
 # target, identifier and link they cite exists (one case per document).
 KDIR=$kdir scripts/doc-check.sh >> "$out"
+
+# --- Debian packages ---------------------------------------------------------
+
+scripts/deb-test.sh "$out"
 
 cat "$out"

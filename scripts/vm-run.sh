@@ -11,13 +11,16 @@
 # (tcg, the default, or kvm); VM_KERNEL, a kernel image to boot instead of
 # /boot/vmlinuz-KREL (its release must be KREL; make check-debug uses it);
 # VM_KO_DIR, where module/ptwalk.ko and tests/fixture/ptwalk_fixture.ko are
-# (default: this tree); VM_ONLY, run only the vmtest cases whose names start so
-# (the shell cases of the guest suite still run).
+# (default: this tree); VM_MODTREE, the booted kernel's modules tree, where
+# the kernel modules the suite needs come from (default /lib/modules/KREL);
+# VM_ONLY, run only the vmtest cases whose names start so (the shell cases of
+# the guest suite still run); VM_SANITIZED=1, the /bin/ptcompare given is the
+# ASan+UBSan build (make check-debug): the guest sets the sanitizers'
+# options, and any report fails the run.
 # Other architectures (make check-arm64): VM_ARCH (x86_64, the default, or
 # arm64; a KREL ending in -arm64 implies arm64), VM_SYSROOT (the guest's
 # busybox and the shared libraries the cross toolchain does not supply:
-# scripts/arm64-fetch.sh's tree), VM_MODTREE (the booted kernel's modules,
-# default /lib/modules/KREL), VM_MISSING_KO=ok (boot without the ptwalk
+# scripts/arm64-fetch.sh's tree), VM_MISSING_KO=ok (boot without the ptwalk
 # modules that did not build: the guest suite's insmod cases then fail).
 set -euo pipefail
 
@@ -112,48 +115,53 @@ chmod 0755 "$root"	# mktemp makes it 0700: unprivileged test users need to reach
 mkdir -p "$root"/{bin,lib,tests,etc,proc,sys,dev,tmp}
 cp "$sysroot/bin/busybox" "$root/bin/busybox"
 cp "$top/tests/vm/guest-init.sh" "$root/init"
-cp "$top/tests/vm/guest-suite.sh" "$top/tests/vm/guest-platform.sh" \
-	"$top/tests/vm/demo.sh" "$top/tests/vm/bench.sh" "$root/tests/"
+cp "$top/tests/vm/guest-suite.sh" "$top/tests/vm/guest-lockdown.sh" \
+	"$top/tests/vm/guest-platform.sh" "$top/tests/vm/demo.sh" \
+	"$top/tests/vm/bench.sh" "$root/tests/"
 for ko in module/ptwalk.ko tests/fixture/ptwalk_fixture.ko; do
 	[ ! -r "$kodir/$ko" ] || cp "$kodir/$ko" "$root/lib/"
 done
-# zram and its allocator, for the swap tests, when the kernel has them as
-# modules (a kernel with them built in needs nothing here)
-for m in zsmalloc zram; do
-	f=$(find "$modtree" -name "$m.ko*" 2>/dev/null | head -1 || true)
-	case $f in
-	*.ko) cp "$f" "$root/lib/" ;;
-	*.ko.xz) xz -dc "$f" > "$root/lib/$m.ko" ;;
-	*.ko.zst) zstd -qdc "$f" > "$root/lib/$m.ko" ;;
+# Kernel modules the guest needs, with every module they depend on, from
+# the booted kernel's own tree: modules.dep lists a module's dependencies
+# so that modprobe loads them last to first; one the kernel has built in
+# (modules.builtin) needs nothing.  /init insmods the channel's (arm64's
+# virtio-console) in the order of /lib/chan.load before it writes there,
+# the guest suite zram's (for the swap tests) in the order of
+# /lib/kmods.load; the modules themselves are in /lib/kmods/.
+[ -r "$modtree/modules.dep" ] || die "no $modtree/modules.dep: the modules of $krel are not there"
+mkdir -p "$root/lib/kmods"
+: > "$root/lib/kmods.load"
+: > "$root/lib/chan.load"
+add_kmod_file() { # LOAD PATH: PATH relative to the modules tree
+	local name
+	name=$(basename "$2")
+	name=${name%%.ko*}.ko
+	grep -qxF "/lib/kmods/$name" "$root/lib/kmods.load" "$root/lib/chan.load" && return 0
+	case $2 in
+	*.ko) cp "$modtree/$2" "$root/lib/kmods/$name" ;;
+	*.ko.xz) xz -dc "$modtree/$2" > "$root/lib/kmods/$name" ;;
+	*.ko.zst) zstd -qdc "$modtree/$2" > "$root/lib/kmods/$name" ;;
+	*.ko.gz) gzip -dc "$modtree/$2" > "$root/lib/kmods/$name" ;;
+	*) die "$2: unknown module compression" ;;
 	esac
-done
-printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$root/etc/passwd"
-printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
-
-# The channel's modules, which /init loads before it writes there: each
-# after the modules it depends on (modules.dep lists them so that modprobe
-# loads them last to first), uncompressed, in /lib/chan/ in the order of
-# /lib/chan/load.
-mkdir -p "$root/lib/chan"
-: > "$root/lib/chan/load"
-add_chan_kmod() { # NAME
-	local line f
-	line=$(grep -E "(^|/)$1\.ko(\.[a-z]+)?:" "$modtree/modules.dep") ||
-		die "the channel needs kernel module $1, not in $modtree/modules.dep"
-	for f in $(echo "${line#*:}" | tr ' ' '\n' | tac) "${line%%:*}"; do
-		grep -qxF "$(basename "${f%%.ko*}").ko" "$root/lib/chan/load" && continue
-		case $f in
-		*.ko) cp "$modtree/$f" "$root/lib/chan/" ;;
-		*.ko.xz) xz -dc "$modtree/$f" > "$root/lib/chan/$(basename "${f%.xz}")" ;;
-		*.ko.zst) zstd -qdc "$modtree/$f" > "$root/lib/chan/$(basename "${f%.zst}")" ;;
-		*) die "$f: unknown module compression" ;;
-		esac
-		basename "${f%%.ko*}.ko" >> "$root/lib/chan/load"
+	echo "/lib/kmods/$name" >> "$root/lib/$1"
+}
+add_kmod() { # LOAD NAME
+	local line dep
+	grep -qE "(^|/)$2\.ko\$" "$modtree/modules.builtin" && return 0
+	line=$(grep -E "(^|/)$2\.ko(\.[a-z]+)?:" "$modtree/modules.dep") ||
+		die "kernel module $2 is neither in $modtree/modules.dep nor built in"
+	for dep in $(echo "${line#*:}" | tr ' ' '\n' | tac); do
+		add_kmod_file "$1" "$dep"
 	done
+	add_kmod_file "$1" "${line%%:*}"
 }
 for m in $chan_kmods; do
-	add_chan_kmod "$m"
+	add_kmod chan.load "$m"
 done
+add_kmod kmods.load zram
+printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$root/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 
 # Programs with the shared libraries they need; ptcompare opens libkmod
 # only to explain a failure (dlopen), so ldd does not list it: it comes too.
@@ -219,7 +227,7 @@ timeout "$timeout_s" $qemu \
 	-display none -no-reboot -monitor none \
 	-serial "file:$out/console.log" "${chan_args[@]}" \
 	-kernel "$kernel" -initrd "$out/initramfs.gz" \
-	-append "console=$console loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode ptwalk_chan=$chan${VM_ONLY:+ ptwalk_only=$VM_ONLY} $hugepages transparent_hugepage=always"
+	-append "console=$console loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode ptwalk_chan=$chan${VM_ONLY:+ ptwalk_only=$VM_ONLY}${VM_SANITIZED:+ ptwalk_sanitized=1} $hugepages transparent_hugepage=always"
 status=$?
 set -e
 tr -d '\r' < "$out/guest.log" > "$out/guest.txt"
@@ -241,6 +249,15 @@ tr -d '\r' < "$out/guest.log" > "$out/guest.txt"
 		echo "not ok - kernel_log_clean # $(grep -Eh "$splat" "$out/console.log" "$out/guest.txt" | head -1)"
 	else
 		echo "ok - kernel_log_clean"
+	fi
+	# The guest prints the sanitized ptcompare's reports: any fails the run.
+	if [ -n "${VM_SANITIZED:-}" ]; then
+		san='(runtime error:|ERROR: (Address|Leak)Sanitizer)'
+		if grep -Eaq "$san" "$out/guest.txt"; then
+			echo "not ok - ptcompare_sanitizer_clean # $(grep -Eah "$san" "$out/guest.txt" | head -1)"
+		else
+			echo "ok - ptcompare_sanitizer_clean"
+		fi
 	fi
 } > "$out/vm.tap"
 sed -n '/^PTWALK-DMESG-BEGIN$/,/^PTWALK-DMESG-END$/p' "$out/guest.txt" > "$out/dmesg.txt"

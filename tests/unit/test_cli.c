@@ -35,6 +35,26 @@ static void pid_only(void **state)
 	assert_false(o.no_progress);
 	assert_false(o.kpageflags);	/* the third witness is opt-in */
 	assert_string_equal(o.debugfs, "/sys/kernel/debug");
+	assert_false(o.debugfs_given);
+	assert_string_equal(o.device, "/dev/ptwalk");
+	assert_false(o.device_given);
+}
+
+static void device_option(void **state)
+{
+	struct cli_options o;
+	char err[256];
+
+	(void)state;
+	assert_true(parse(&o, err, 4, "--device", "/dev/pw", "7"));
+	assert_string_equal(o.device, "/dev/pw");
+	assert_true(o.device_given);
+	assert_false(o.debugfs_given);
+	assert_true(parse(&o, err, 5, "7", "0x1000", "--device", "/dev/pw"));
+	assert_true(o.vtop);
+	assert_true(o.device_given);
+	assert_false(parse(&o, err, 3, "7", "--device"));
+	assert_non_null(strstr(err, "--device needs a value"));
 }
 
 static void json_and_stats(void **state)
@@ -89,6 +109,8 @@ static void range_and_debugfs(void **state)
 	assert_int_equal(o.start, 0x400000);
 	assert_int_equal(o.end, 0x600000);
 	assert_string_equal(o.debugfs, "/mnt/dbg");
+	assert_true(o.debugfs_given);
+	assert_false(o.device_given);
 	assert_int_equal(o.pid, 7);
 }
 
@@ -115,6 +137,16 @@ static void bad_arguments(void **state)
 		{ 3, "--range", "0x1000-", NULL, "hex numbers" },
 		{ 3, "--range", "0x1000--0x2000", NULL, "hex numbers" },
 		{ 3, "--range", "0x1000-0x100000000000000000", NULL, "hex numbers" },
+		/* what strtoull takes beyond digits (fuzz_cli) */
+		{ 3, "--range", "0x0x1000-0x2000", NULL, "hex numbers" },
+		{ 3, "--range", " 0x1000-0x2000", NULL, "hex numbers" },
+		{ 3, "--range", "0x1000-0x 2000", NULL, "hex numbers" },
+		{ 3, "1", "0x0x7f00", NULL, "bad address" },
+		{ 3, "1", "\t7f00", NULL, "bad address" },
+		/* empty START, hex too wide */
+		{ 3, "--range", "-0x2000", NULL, "hex numbers" },
+		{ 3, "--range", "0x-0x2000", NULL, "hex numbers" },
+		{ 3, "--range", "0x10000000000000000-0x2000", NULL, "hex numbers" },
 	};
 	size_t i;
 
@@ -129,6 +161,46 @@ static void bad_arguments(void **state)
 			fail_msg("case %zu: ok=%d err='%s', want '%s'", i, ok,
 				 err, cases[i].needle);
 	}
+}
+
+/* An argument a message quotes keeps the message on one line (fuzz_cli). */
+static void messages_quote_safely(void **state)
+{
+	static const char *const args[][2] = {
+		{ "12\nx", NULL }, { "--no\nsuch", NULL },
+		{ "--range", "0x1000\n-0x2000" }, { "1", "0x12\r\n" },
+		{ "1", "2\x1b[2J" },
+	};
+	char err[256], long_arg[600];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+		struct cli_options o;
+
+		assert_false(parse(&o, err, args[i][1] ? 3 : 2, args[i][0],
+				   args[i][1]));
+		if (strpbrk(err, "\n\r\x1b"))
+			fail_msg("case %zu: control character in '%s'", i, err);
+		assert_non_null(strchr(err, '?'));
+	}
+	memset(long_arg, 'z', sizeof(long_arg) - 1);
+	long_arg[sizeof(long_arg) - 1] = '\0';
+	assert_false(parse(&(struct cli_options){ 0 }, err, 2, long_arg));
+	assert_non_null(strstr(err, "zzz...': expected"));
+}
+
+/* Leading zeros are digits like any other, however many (fuzz_cli). */
+static void range_leading_zeros(void **state)
+{
+	char range[128] = "0x", err[256];
+	struct cli_options o;
+
+	(void)state;
+	memset(range + 2, '0', 70);
+	strcpy(range + 72, "1000-0x0000000000000000000000000000000002000");
+	assert_true(parse(&o, err, 4, "--range", range, "42"));
+	assert_int_equal(o.start, 0x1000);
+	assert_int_equal(o.end, 0x2000);
 }
 
 static void range_twice(void **state)
@@ -217,7 +289,10 @@ int main(void)
 		cmocka_unit_test(no_progress),
 		cmocka_unit_test(kpageflags_opt_in),
 		cmocka_unit_test(range_and_debugfs),
+		cmocka_unit_test(device_option),
 		cmocka_unit_test(bad_arguments),
+		cmocka_unit_test(messages_quote_safely),
+		cmocka_unit_test(range_leading_zeros),
 		cmocka_unit_test(range_twice),
 		cmocka_unit_test(vtop_forms),
 		cmocka_unit_test(vtop_bad_arguments),

@@ -6,30 +6,169 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
+#include "io/lockdown_state.h"
 #include "report/diagnose.h"
+
+/* debugfs alone (--debugfs), as before the device existed. */
+static enum failure debugfs_only(int err, enum module_state state,
+				 enum lockdown_mode lockdown, char *msg,
+				 size_t size)
+{
+	struct open_failure f = {
+		.debugfs = "/d", .debugfs_err = err, .module = state,
+		.lockdown = lockdown,
+	};
+
+	return diagnose_endpoint(&f, msg, size);
+}
 
 static void open_errors(void **state)
 {
 	char msg[256];
 
 	(void)state;
-	assert_int_equal(diagnose_open(ENOENT, MODULE_NOT_LOADED, "/d", msg,
-				       sizeof(msg)), FAIL_NO_MODULE);
+	assert_int_equal(debugfs_only(ENOENT, MODULE_NOT_LOADED, LOCKDOWN_NONE,
+				      msg, sizeof(msg)), FAIL_NO_MODULE);
 	assert_non_null(strstr(msg, "insmod ptwalk.ko"));
-	assert_int_equal(diagnose_open(ENOENT, MODULE_LOADED, "/d", msg,
-				       sizeof(msg)), FAIL_NO_MODULE);
+	assert_int_equal(debugfs_only(ENOENT, MODULE_LOADED, LOCKDOWN_NONE, msg,
+				      sizeof(msg)), FAIL_NO_MODULE);
 	assert_non_null(strstr(msg, "mount -t debugfs none /d"));
-	assert_int_equal(diagnose_open(ENOENT, MODULE_STATE_UNKNOWN, "/d", msg,
-				       sizeof(msg)), FAIL_NO_MODULE);
-	assert_int_equal(diagnose_open(EACCES, MODULE_LOADED, "/d", msg,
-				       sizeof(msg)), FAIL_PRIVILEGE);
+	assert_int_equal(debugfs_only(ENOENT, MODULE_STATE_UNKNOWN,
+				      LOCKDOWN_NONE, msg, sizeof(msg)),
+			 FAIL_NO_MODULE);
+	assert_int_equal(debugfs_only(EACCES, MODULE_LOADED, LOCKDOWN_NONE, msg,
+				      sizeof(msg)), FAIL_PRIVILEGE);
 	assert_non_null(strstr(msg, "root"));
-	assert_int_equal(diagnose_open(EPERM, MODULE_LOADED, "/d", msg,
-				       sizeof(msg)), FAIL_PRIVILEGE);
+	assert_int_equal(debugfs_only(EPERM, MODULE_LOADED, LOCKDOWN_UNKNOWN,
+				      msg, sizeof(msg)), FAIL_PRIVILEGE);
 	assert_non_null(strstr(msg, "CAP_SYS_ADMIN"));
 	assert_non_null(strstr(msg, "lockdown"));
-	assert_int_equal(diagnose_open(EIO, MODULE_LOADED, "/d", msg,
-				       sizeof(msg)), FAIL_INTERNAL);
+	assert_int_equal(debugfs_only(EIO, MODULE_LOADED, LOCKDOWN_NONE, msg,
+				      sizeof(msg)), FAIL_INTERNAL);
+}
+
+/*
+ * Every way a run can fail to reach ptwalk, debugfs and the device both
+ * tried unless NULL: its kind and words that name the case.  Each message
+ * must also differ from every other one (checked below).
+ */
+static const struct {
+	const char *debugfs, *device;
+	int debugfs_err, device_err;
+	enum module_state module;
+	enum lockdown_mode lockdown;
+	enum failure want;
+	const char *needle[3];
+} endpoint_cases[] = {
+	/* 0: lockdown refuses debugfs, an older ptwalk.ko without device */
+	{ "/d", "/dev/pw", EPERM, ENOENT, MODULE_LOADED, LOCKDOWN_INTEGRITY,
+	  FAIL_LOCKDOWN, { "lockdown (integrity", "/sys/kernel/security/lockdown",
+			   "/dev/pw is missing" } },
+	/* 1: the same with a stale node and no driver behind it */
+	{ "/d", "/dev/pw", EPERM, ENODEV, MODULE_LOADED,
+	  LOCKDOWN_CONFIDENTIALITY, FAIL_LOCKDOWN,
+	  { "lockdown (confidentiality", "/dev/pw is missing", NULL } },
+	/* 2: --debugfs under lockdown: the device is the way out */
+	{ "/d", NULL, EPERM, 0, MODULE_LOADED, LOCKDOWN_INTEGRITY,
+	  FAIL_LOCKDOWN, { "refuses ptwalk's debugfs files", "/dev/ptwalk",
+			   "drop --debugfs" } },
+	/* 3: EPERM without lockdown: capabilities */
+	{ "/d", "/dev/pw", EPERM, ENOENT, MODULE_LOADED, LOCKDOWN_NONE,
+	  FAIL_PRIVILEGE, { "CAP_SYS_ADMIN in the initial namespace",
+			    "/d/ptwalk", NULL } },
+	/* 4: the device refuses: not root (whatever debugfs said) */
+	{ "/d", "/dev/pw", EACCES, EACCES, MODULE_LOADED, LOCKDOWN_NONE,
+	  FAIL_PRIVILEGE, { "permission denied on /dev/pw", "run as root",
+			    NULL } },
+	/* 5: the device refuses: root without CAP_SYS_ADMIN */
+	{ "/d", "/dev/pw", EPERM, EPERM, MODULE_LOADED, LOCKDOWN_INTEGRITY,
+	  FAIL_PRIVILEGE, { "not permitted on /dev/pw",
+			    "CAP_SYS_ADMIN in the initial namespace", NULL } },
+	/* 6: nothing loaded */
+	{ "/d", "/dev/pw", ENOENT, ENOENT, MODULE_NOT_LOADED, LOCKDOWN_NONE,
+	  FAIL_NO_MODULE, { "ptwalk is not loaded", "insmod ptwalk.ko", NULL } },
+	/* 7: nothing loaded under lockdown: signing matters */
+	{ "/d", "/dev/pw", ENOENT, ENOENT, MODULE_NOT_LOADED,
+	  LOCKDOWN_INTEGRITY, FAIL_NO_MODULE,
+	  { "ptwalk is not loaded", "lockdown (integrity)", "signed" } },
+	/* 8: loaded, debugfs unmounted and no device node */
+	{ "/d", "/dev/pw", ENOENT, ENOENT, MODULE_LOADED, LOCKDOWN_NONE,
+	  FAIL_NO_MODULE, { "neither /d/ptwalk nor /dev/pw",
+			    "mount -t debugfs none /d", NULL } },
+	/* 9: --device, loaded, no node */
+	{ NULL, "/dev/pw", 0, ENOENT, MODULE_LOADED, LOCKDOWN_NONE,
+	  FAIL_NO_MODULE, { "ptwalk is loaded but /dev/pw does not exist",
+			    "udev", NULL } },
+	/* 10: --device, libkmod cannot tell */
+	{ NULL, "/dev/pw", 0, ENOENT, MODULE_STATE_UNKNOWN, LOCKDOWN_NONE,
+	  FAIL_NO_MODULE, { "/dev/pw not found", "modprobe ptwalk", NULL } },
+	/* 11: both missing, libkmod cannot tell */
+	{ "/d", "/dev/pw", ENOENT, ENOENT, MODULE_STATE_UNKNOWN, LOCKDOWN_NONE,
+	  FAIL_NO_MODULE, { "neither /d/ptwalk nor /dev/pw found",
+			    "mount debugfs at /d", NULL } },
+	/* 12: an odd error of the device is said as it is */
+	{ "/d", "/dev/pw", ENOENT, EIO, MODULE_LOADED, LOCKDOWN_NONE,
+	  FAIL_INTERNAL, { "cannot open /dev/pw", "Input/output error", NULL } },
+	/* 13: ... and of debugfs, when the device is missing */
+	{ "/d", "/dev/pw", EMFILE, ENOENT, MODULE_LOADED, LOCKDOWN_NONE,
+	  FAIL_INTERNAL, { "cannot open /d/ptwalk", "Too many open files",
+			   NULL } },
+};
+
+#define NR_ENDPOINT_CASES (sizeof(endpoint_cases) / sizeof(endpoint_cases[0]))
+
+static void endpoint_errors_name_the_case(void **state)
+{
+	char msg[NR_ENDPOINT_CASES][512];
+	size_t i, j, k;
+
+	(void)state;
+	for (i = 0; i < NR_ENDPOINT_CASES; i++) {
+		struct open_failure f = {
+			.debugfs = endpoint_cases[i].debugfs,
+			.debugfs_err = endpoint_cases[i].debugfs_err,
+			.device = endpoint_cases[i].device,
+			.device_err = endpoint_cases[i].device_err,
+			.module = endpoint_cases[i].module,
+			.lockdown = endpoint_cases[i].lockdown,
+		};
+
+		if (diagnose_endpoint(&f, msg[i], sizeof(msg[i])) !=
+		    endpoint_cases[i].want)
+			fail_msg("case %zu: wrong kind: %s", i, msg[i]);
+		for (k = 0; k < 3 && endpoint_cases[i].needle[k]; k++)
+			if (!strstr(msg[i], endpoint_cases[i].needle[k]))
+				fail_msg("case %zu: no \"%s\" in: %s", i,
+					 endpoint_cases[i].needle[k], msg[i]);
+		assert_null(strchr(msg[i], '\n'));
+		for (j = 0; j < i; j++)
+			if (!strcmp(msg[i], msg[j]))
+				fail_msg("cases %zu and %zu say the same: %s",
+					 j, i, msg[i]);
+	}
+}
+
+static void lockdown_modes(void **state)
+{
+	(void)state;
+	assert_int_equal(lockdown_parse("[none] integrity confidentiality\n"),
+			 LOCKDOWN_NONE);
+	assert_int_equal(lockdown_parse("none [integrity] confidentiality\n"),
+			 LOCKDOWN_INTEGRITY);
+	assert_int_equal(lockdown_parse("none integrity [confidentiality]\n"),
+			 LOCKDOWN_CONFIDENTIALITY);
+	assert_int_equal(lockdown_parse("none integrity confidentiality\n"),
+			 LOCKDOWN_UNKNOWN);
+	assert_int_equal(lockdown_parse("[integ"), LOCKDOWN_UNKNOWN);
+	assert_int_equal(lockdown_parse("[integrityx]"), LOCKDOWN_UNKNOWN);
+	assert_int_equal(lockdown_parse(""), LOCKDOWN_UNKNOWN);
+	assert_false(lockdown_active(LOCKDOWN_NONE));
+	assert_false(lockdown_active(LOCKDOWN_UNKNOWN));
+	assert_true(lockdown_active(LOCKDOWN_INTEGRITY));
+	assert_true(lockdown_active(LOCKDOWN_CONFIDENTIALITY));
+	assert_string_equal(lockdown_name(LOCKDOWN_INTEGRITY), "integrity");
+	assert_int_equal(lockdown_read("/nonexistent/lockdown"),
+			 LOCKDOWN_UNKNOWN);
 }
 
 static void proc_and_scan_errors(void **state)
@@ -92,6 +231,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(open_errors),
+		cmocka_unit_test(endpoint_errors_name_the_case),
+		cmocka_unit_test(lockdown_modes),
 		cmocka_unit_test(query_errors_are_distinct),
 		cmocka_unit_test(proc_and_scan_errors),
 	};

@@ -129,6 +129,12 @@ static void malformed(void **state)
 		"00000000-00000fff : ok\n    00000000-00000fff : two levels down\n",
 		"00000000-10000000000000000 : too wide\n",
 		"-00000fff : no start\n",
+		/* r_show() indents 5 levels at most (fuzz_iomem) */
+		"00000000-ffffffff : l0\n  00000000-0fffffff : l1\n"
+		"    00000000-00ffffff : l2\n      00000000-000fffff : l3\n"
+		"        00000000-0000ffff : l4\n"
+		"          00000000-00000fff : l5\n"
+		"            00000100-000001ff : l6 printed at 6\n",
 	};
 	struct iomem m;
 	char why[128];

@@ -97,6 +97,12 @@ static void malformed_lines(void **state)
 		"1000-2000 r--p 0000000g 08:01 5",
 		"1000-20000000000000000000 r--p 00000000 08:01 5",
 		"1000-2000 r--p 00000000 08:01 5x /bin",
+		/* device numbers wider than dev_major/dev_minor (fuzz_maps) */
+		"1000-2000 r--p 00000000 00:14c77f000 5 /x",
+		"1000-2000 r--p 00000000 100000008:01 5 /x",
+		/* a "0x" strtoull would take (fuzz_maps) */
+		"1000-2000 r--p 00000000 0x5:00 5 /x",
+		"0x1000-2000 r--p 00000000 08:01 5 /x",
 	};
 	size_t i;
 

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include "engine/classify.h"
 #include "parse/pagemap.h"
 
 static void present_entry(void **state)
@@ -39,6 +40,26 @@ static void swap_entry(void **state)
 	assert_int_equal(e.pfn, 0);
 }
 
+/*
+ * Present and swap bits at once, which the kernel never writes: present,
+ * as the struct says (swapped: a non-present entry), so that such a word
+ * never passes for the swap entry of a swapped-out page (fuzz_pagemap).
+ */
+static void present_and_swap_bits(void **state)
+{
+	struct ptwalk_record swapped = {
+		.start = 0x1000, .nr_pages = 1, .pfn = PTWALK_PFN_NONE,
+		.level = PTWALK_LEVEL_PTE, .kind = PTWALK_KIND_SWAP,
+	};
+	struct pagemap_entry e;
+
+	(void)state;
+	pagemap_decode(PM_PRESENT | PM_SWAP, &e);
+	assert_true(e.present);
+	assert_false(e.swapped);
+	assert_int_equal(classify_page(&swapped, 0x1000, &e), CLASS_MISMATCH);
+}
+
 static void hole_and_flags_only(void **state)
 {
 	struct pagemap_entry e;
@@ -70,6 +91,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(present_entry),
 		cmocka_unit_test(swap_entry),
+		cmocka_unit_test(present_and_swap_bits),
 		cmocka_unit_test(hole_and_flags_only),
 		cmocka_unit_test(zeroed_pfn),
 	};

@@ -58,6 +58,19 @@ static void partition_ok_and_broken(void **state)
 	assert_false(ptwalk_check_partition(empty, 3, 0x1000, 0x204000, why,
 					    sizeof(why)));
 	assert_non_null(strstr(why, "empty"));
+	/*
+	 * 2^52 pages more: the end address wraps around to the same value
+	 * (fuzz_record); so does one record covering the whole range and more.
+	 */
+	memcpy(gap, recs, sizeof(gap));
+	gap[1].nr_pages += 1ULL << 52;
+	assert_false(ptwalk_check_partition(gap, 3, 0x1000, 0x204000, why,
+					    sizeof(why)));
+	assert_non_null(strstr(why, "record 1 ("));
+	assert_non_null(strstr(why, "runs past 0x204000"));
+	assert_false(ptwalk_check_partition(recs, 3, 0x1000, 0x3000, why,
+					    sizeof(why)));
+	assert_non_null(strstr(why, "record 1 (512 pages at 0x3000) runs past 0x3000"));
 }
 
 int main(void)

@@ -51,6 +51,7 @@ static ssize_t fake_kpf(void *ctx, uint64_t pfn, size_t n, uint64_t *out)
 
 	if (f->kpf_err)
 		return -f->kpf_err;
+	assert_true(n > 0);	/* a read of nothing makes no progress */
 	f->kpf_reads++;
 	for (i = 0; i < n && pfn + i < NR_FRAMES; i++)
 		out[i] = f->kpf[pfn + i];
@@ -273,18 +274,17 @@ static void lasting_contradiction(void **state)
 	stop(&s);
 }
 
-/* The page was freed after the walk: the re-check finds it unmapped. */
-static void freed_between_reads(void **state)
+/*
+ * A free page ptwalk maps: a contradiction, which the re-check's fresh
+ * query answered by again clears.
+ */
+static void cleared_by_recheck(struct ptwalk_record again)
 {
 	struct setup s;
 
-	(void)state;
 	start(&s, true);
 	s.f->kpf[0x2000] = KPF(BUDDY);
-	s.f->recs[0] = (struct ptwalk_record){
-		.start = VA, .nr_pages = 1, .pfn = PTWALK_PFN_NONE,
-		.vm_flags = ANON_VMA, .kind = PTWALK_KIND_NONE,
-	};
+	s.f->recs[0] = again;
 	s.f->nr_recs = 1;
 	push(&s, range(VA, 1, CLASS_MATCH, PTWALK_LEVEL_PTE, 0x2000, VALID,
 		       ANON_VMA));
@@ -294,6 +294,31 @@ static void freed_between_reads(void **state)
 	assert_int_equal(s.totals.bad_pages, 0);
 	assert_int_equal(s.totals.recheck_cleared, 1);
 	stop(&s);
+}
+
+/* The page was freed after the walk: the re-check finds it unmapped. */
+static void freed_between_reads(void **state)
+{
+	(void)state;
+	cleared_by_recheck((struct ptwalk_record){
+		.start = VA, .nr_pages = 1, .pfn = PTWALK_PFN_NONE,
+		.vm_flags = ANON_VMA, .kind = PTWALK_KIND_NONE,
+	});
+}
+
+/*
+ * A re-check answered by a record that does not start on a page (a
+ * broken module): ignored, instead of a loop reading nothing for ever
+ * (fuzz_witness).
+ */
+static void recheck_record_off_page(void **state)
+{
+	(void)state;
+	cleared_by_recheck((struct ptwalk_record){
+		.start = VA + 0x800, .nr_pages = 1, .pfn = 0x2000,
+		.vm_flags = ANON_VMA, .flags = VALID,
+		.level = PTWALK_LEVEL_PTE, .kind = PTWALK_KIND_PRESENT,
+	});
 }
 
 /* Still mapped, and kpageflags agrees on the second read. */
@@ -550,6 +575,7 @@ int main(void)
 		cmocka_unit_test(bounded_batch),
 		cmocka_unit_test(lasting_contradiction),
 		cmocka_unit_test(freed_between_reads),
+		cmocka_unit_test(recheck_record_off_page),
 		cmocka_unit_test(agrees_on_second_read),
 		cmocka_unit_test(kpageflags_errors_and_absence),
 		cmocka_unit_test(recheck_walk_error),

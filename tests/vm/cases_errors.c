@@ -23,11 +23,7 @@
 
 static int open_query(struct vmtest *t)
 {
-	int fd = ptwalk_open(PTWALK_DEFAULT_DEBUGFS, PTWALK_QUERY_FILE, O_RDWR);
-
-	if (fd < 0)
-		fail(t, "open query: %s", strerror(-fd));
-	return fd;
+	return vm_open_query(t);
 }
 
 static bool expect_errno(struct vmtest *t, const char *what, int got, int want)
@@ -129,6 +125,8 @@ static bool bad_sizes(struct vmtest *t)
 			  EINVAL) &&
 	     expect_errno(t, "pread",
 			  pread(fd, &rec, sizeof(rec), 0) < 0 ? -errno : 0,
+			  ESPIPE) &&
+	     expect_errno(t, "lseek", lseek(fd, 0, SEEK_SET) < 0 ? -errno : 0,
 			  ESPIPE);
 	/* A failed query forgets the previous one. */
 	r.end = r.start;
@@ -274,9 +272,8 @@ static int open_in_child(struct vmtest *t, int (*drop)(void))
 
 		if (drop())
 			_exit(200);
-		fd = ptwalk_open(PTWALK_DEFAULT_DEBUGFS, PTWALK_QUERY_FILE,
-				 O_RDWR);
-		_exit(fd < 0 ? -fd : 0);
+		fd = open(t->query_path, O_RDWR | O_CLOEXEC);
+		_exit(fd < 0 ? errno : 0);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return fail(t, "child failed"), -1;
@@ -311,17 +308,40 @@ static int enter_user_namespace(void)
 	return unshare(CLONE_NEWUSER);
 }
 
+/*
+ * Others may reach t->query_path: its directory is readable and
+ * searchable by them, every directory above it searchable.
+ */
+static bool reachable_by_others(const char *path)
+{
+	char dir[256];
+	struct stat st;
+	mode_t want = 0005;
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	while ((slash = strrchr(dir, '/')) && slash != dir) {
+		*slash = '\0';
+		if (stat(dir, &st) || (st.st_mode & want) != want)
+			return false;
+		want = 0001;
+	}
+	return true;
+}
+
 static bool privileges(struct vmtest *t)
 {
 	struct stat st;
 	int err;
 
 	/* EACCES must come from ptwalk's file mode, not from the path. */
-	if (stat(PTWALK_DEFAULT_DEBUGFS "/" PTWALK_DEBUGFS_DIR, &st) ||
-	    (st.st_mode & 0005) != 0005 ||
-	    stat(PTWALK_DEFAULT_DEBUGFS, &st) || (st.st_mode & 0001) != 0001)
-		return fail(t, "test setup: %s/%s not reachable by others",
-			    PTWALK_DEFAULT_DEBUGFS, PTWALK_DEBUGFS_DIR);
+	if (!reachable_by_others(t->query_path))
+		return fail(t, "test setup: %s not reachable by others",
+			    t->query_path);
+	if (stat(t->query_path, &st) || (st.st_mode & 07777) != 0600 ||
+	    st.st_uid != 0)
+		return fail(t, "%s: mode 0%o uid %u, expected 0600 root",
+			    t->query_path, st.st_mode & 07777, st.st_uid);
 	err = open_in_child(t, drop_cap_sys_admin);
 
 	if (err != EPERM)

@@ -392,18 +392,18 @@ static bool pfnmap_fixture(struct vmtest *t)
 	return ok;
 }
 
-/* x86-64's vDSO data is VM_IO too; arm64's only VM_PFNMAP. */
-#if defined(__x86_64__)
-#define VVAR_VM_FLAGS	(PTWALK_VM_PFNMAP | PTWALK_VM_IO)
-#else
-#define VVAR_VM_FLAGS	PTWALK_VM_PFNMAP
-#endif
-
+/*
+ * [vvar]: how the kernel maps it changed (VM_PFNMAP|VM_IO with pfn entries
+ * up to 6.x; VM_IO|VM_MIXEDMAP with normal pages on 7.x), and with it what
+ * pagemap shows.  The flags are read from smaps; ptwalk must report them,
+ * and pagemap must hide the frames exactly when the VMA is VM_PFNMAP.
+ */
 static bool vvar(struct vmtest *t)
 {
 	struct ptwalk_fixture_translate o;
 	struct timespec ts;
-	uint64_t start, end, addr;
+	uint64_t start, end, addr, vm_set = 0, vm_clear = 0;
+	bool pf, io, mm;
 	unsigned int present = 0;
 	struct pc_result pc;
 	bool ok;
@@ -411,9 +411,16 @@ static bool vvar(struct vmtest *t)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	if (!find_mapping("[vvar]", &start, &end))
 		return fail(t, "no [vvar] in /proc/self/maps");
+	if (!vm_flag_of("[vvar]", "pf", &pf) || !vm_flag_of("[vvar]", "io", &io) ||
+	    !vm_flag_of("[vvar]", "mm", &mm))
+		return fail(t, "no VmFlags for [vvar] in /proc/self/smaps");
+	printf("# vvar: VmFlags%s%s%s\n", pf ? " pf" : "", io ? " io" : "",
+	       mm ? " mm" : "");
+	*(pf ? &vm_set : &vm_clear) |= PTWALK_VM_PFNMAP;
+	*(io ? &vm_set : &vm_clear) |= PTWALK_VM_IO;
+	*(mm ? &vm_set : &vm_clear) |= PTWALK_VM_MIXEDMAP;
 	if (!walk(t, getpid(), start, end))
 		return false;
-	/* pagemap never shows these frames: ptcompare calls them hidden */
 	ok = pc_json(t, &pc, getpid(), start, end);
 	for (addr = start; ok && addr < end; addr += PAGE) {
 		const struct ptwalk_record *r =
@@ -421,15 +428,17 @@ static bool vvar(struct vmtest *t)
 		struct expect e = {
 			.level = -1,
 			.present = r && r->kind == PTWALK_KIND_PRESENT,
-			.vm_set = VVAR_VM_FLAGS,
+			.vm_set = vm_set, .vm_clear = vm_clear,
 		};
+		/* pagemap walks all but VM_PFNMAP VMAs (task_mmu.c) */
+		const char *cls = !e.present ? "not_present" :
+				  pf ? "pfnmap_hidden" : "match";
 
 		ok = oracle(t, addr, &o) && check_page(t, addr, &o, &e) &&
-		     (o.via == PTWALK_FIXTURE_VIA_FOLLOW_PFN ||
-		      fail(t, "oracle did not use follow_pfn")) &&
-		     pc_check_page(t, &pc, addr, &o,
-				   e.present ? "pfnmap_hidden" : "not_present",
-				   NULL);
+		     (o.via == ((pf || io) ? PTWALK_FIXTURE_VIA_FOLLOW_PFN :
+					     PTWALK_FIXTURE_VIA_GUP) ||
+		      fail(t, "oracle used via %d", o.via)) &&
+		     pc_check_page(t, &pc, addr, &o, cls, NULL);
 		present += e.present;
 	}
 	pc_free(&pc);

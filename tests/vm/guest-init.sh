@@ -17,8 +17,8 @@ mount -t tmpfs tmp /tmp
 # its device node may come a moment after the driver, and open with ENODEV
 # a moment longer (hvc0 before virtio_console's port is up).
 while read -r ko; do
-	insmod "/lib/chan/$ko" || echo "init: insmod $ko failed" > /dev/console
-done < /lib/chan/load
+	insmod "$ko" || echo "init: insmod $ko failed" > /dev/console
+done < /lib/chan.load
 chan=/dev/$(sed -n 's/.*ptwalk_chan=\([a-zA-Z0-9]*\).*/\1/p' /proc/cmdline)
 [ "$chan" = /dev/ ] && chan=/dev/ttyS1
 i=0
@@ -49,6 +49,10 @@ if [ -e /sys/kernel/debug/kmemleak ]; then
 		echo "not ok - no_leaked_objects # the kmemleak scan failed (detector disabled?)"
 	fi
 fi
+# Kernel lockdown cannot be lowered once raised: its cases come last,
+# after the kmemleak scan, which lockdown would refuse.
+mode=$(sed -n 's/.*ptwalk_mode=\([a-z]*\).*/\1/p' /proc/cmdline)
+[ "$mode" = test ] && . /tests/guest-lockdown.sh
 echo "PTWALK-DMESG-BEGIN"
 dmesg
 echo "PTWALK-DMESG-END"

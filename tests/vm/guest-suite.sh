@@ -19,9 +19,13 @@ if [ "$mode" = bench ]; then
 	return 0 2>/dev/null || exit 0
 fi
 
-# zram swap, for the swapped-page tests (Debian builds zram as a module)
-[ -e /lib/zram.ko ] && insmod /lib/zsmalloc.ko && insmod /lib/zram.ko
-if [ -e /sys/block/zram0 ] && echo 512M > /sys/block/zram0/disksize &&
+# zram swap, for the swapped-page tests: the modules scripts/vm-run.sh
+# resolved from the kernel's modules.dep, in load order (none when built in)
+kmods=true
+while read -r ko; do
+	insmod "$ko" || kmods=false
+done < /lib/kmods.load
+if $kmods && [ -e /sys/block/zram0 ] && echo 512M > /sys/block/zram0/disksize &&
 	mkswap /dev/zram0 >/dev/null && swapon /dev/zram0; then
 	tap OK zram_swap_on
 else
@@ -29,6 +33,29 @@ else
 fi
 
 . /tests/guest-platform.sh
+
+# make check-debug: /bin/ptcompare is the ASan+UBSan build.  Each report
+# goes to a file of its own (SAN_LOG.PID), whoever ran ptcompare and
+# wherever its stderr went; pc_run() fails the case whose run wrote one,
+# the end of this suite any left.  The guest has no symbolizer
+# (symbolize=0): the reports' "(/bin/ptcompare+0xOFFSET)" resolve on the
+# host, llvm-symbolizer-14 -e build/asan/ptcompare 0xOFFSET.  Exit status
+# 86 is no status of ptcompare's.
+SAN_LOG=/tmp/ptcompare-sanitizer
+sanitized=$(sed -n 's/.*ptwalk_sanitized=\([01]\).*/\1/p' /proc/cmdline)
+if [ "$sanitized" = 1 ]; then
+	# /bin/ptcompare carries both runtimes, or this lane checks nothing
+	if ASAN_OPTIONS=help=1 ptcompare --version 2>&1 |
+		grep -q "Available flags for AddressSanitizer" &&
+		grep -q __ubsan_handle_ /bin/ptcompare; then
+		tap OK ptcompare_is_sanitized
+	else
+		tap FAIL ptcompare_is_sanitized "/bin/ptcompare lacks the ASan or UBSan runtime"
+	fi
+	export ASAN_OPTIONS=halt_on_error=1:exitcode=86:detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_string_checks=1:symbolize=0:log_path=$SAN_LOG
+	export UBSAN_OPTIONS=halt_on_error=1:exitcode=86:print_stacktrace=1:symbolize=0:log_path=$SAN_LOG
+	export PTWALK_SANITIZED=1
+fi
 
 only=$(sed -n 's/.*ptwalk_only=\([a-z0-9_]*\).*/\1/p' /proc/cmdline)
 /bin/vmtest $only
@@ -51,6 +78,19 @@ else
 	tap OK unload_refused_while_open
 fi
 exec 4<&-
+# ... and for the device (checked first: a failed exec redirection would
+# end the suite)
+if [ ! -c /dev/ptwalk ]; then
+	tap FAIL unload_refused_while_device_open "no /dev/ptwalk"
+else
+	exec 4</dev/ptwalk
+	if rmmod ptwalk 2>/dev/null; then
+		tap FAIL unload_refused_while_device_open "rmmod succeeded with /dev/ptwalk open"
+	else
+		tap OK unload_refused_while_device_open
+	fi
+	exec 4<&-
+fi
 
 # ptcompare_exit NAME STATUS NEEDLE ARGS...: exit status and message.
 ptcompare_exit() {
@@ -66,9 +106,9 @@ ptcompare_exit() {
 	fi
 }
 
-if rmmod ptwalk && [ ! -e /sys/kernel/debug/ptwalk ]; then
+if rmmod ptwalk && [ ! -e /sys/kernel/debug/ptwalk ] && [ ! -e /dev/ptwalk ]; then
 	ptcompare_exit ptcompare_module_not_loaded 2 "insmod ptwalk.ko" $$
-	if insmod /lib/ptwalk.ko && [ -e /sys/kernel/debug/ptwalk/query ]; then
+	if insmod /lib/ptwalk.ko && [ -e /sys/kernel/debug/ptwalk/query ] && [ -c /dev/ptwalk ]; then
 		tap OK unload_and_reload
 	else
 		tap FAIL unload_and_reload "insmod after rmmod failed"
@@ -102,7 +142,18 @@ else
 fi
 kill $target
 umount /sys/kernel/debug
+# Without debugfs, ptcompare goes through /dev/ptwalk and says so.
+msg=$(ptcompare --stats $$ 2>&1 >/dev/null)
+got=$?
+if [ "$got" = 0 ] && echo "$msg" | grep -q " interface=device$"; then
+	tap OK ptcompare_device_without_debugfs
+else
+	tap FAIL ptcompare_device_without_debugfs "exit $got, said: $msg"
+fi
+# Without either, it asks for debugfs.
+mv /dev/ptwalk /dev/ptwalk.hidden
 ptcompare_exit ptcompare_debugfs_not_mounted 2 "mount -t debugfs" $$
+mv /dev/ptwalk.hidden /dev/ptwalk
 mount -t debugfs -o mode=755 debugfs /sys/kernel/debug
 ptcompare_exit ptcompare_no_such_pid 2 "no process 4194000" 4194000
 ptcompare_exit ptcompare_kernel_thread 2 "kernel thread" 2
@@ -151,4 +202,15 @@ if [ "$absent" = "$want_absent" ] &&
 	tap OK absent_flags_file
 else
 	tap FAIL absent_flags_file "absent_flags reads '$absent' (want $want_absent); ptcompare: $(echo "$out" | sed -n 3p)"
+fi
+
+# After every ptcompare run of the suite: no sanitizer report anywhere.
+if [ "$sanitized" = 1 ]; then
+	reports=$(ls "$SAN_LOG".* 2>/dev/null)
+	if [ -z "$reports" ]; then
+		tap OK sanitizer_reports_none
+	else
+		tap FAIL sanitizer_reports_none "$(echo "$reports" | wc -l) reports, they follow"
+		cat $reports
+	fi
 fi

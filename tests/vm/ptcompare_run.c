@@ -18,8 +18,33 @@
 #include "ptcompare_run.h"
 
 #define ERR_FILE "/tmp/ptcompare.stderr"
+/* A sanitized ptcompare's reports, SAN_LOG.PID (guest-suite.sh's log_path). */
+#define SAN_LOG "/tmp/ptcompare-sanitizer"
 
 extern char **environ;
+
+/*
+ * The sanitized build (make check-debug) writes each report to a file of
+ * its own: one from this run fails the case, with the report's first
+ * line; the file stays for the guest suite's final check to print.
+ */
+static bool sanitizer_clean(struct vmtest *t, pid_t pid)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), SAN_LOG ".%d", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return true;
+	/* past the separator line of '=' */
+	while (fgets(line, sizeof(line), f) &&
+	       strspn(line, "=") == strcspn(line, "\n"))
+		;
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	return fail(t, "ptcompare's sanitizer report (%s): %s", path, line);
+}
 
 bool pc_run(struct vmtest *t, struct pc_result *r, const char *const argv[])
 {
@@ -70,6 +95,8 @@ bool pc_run(struct vmtest *t, struct pc_result *r, const char *const argv[])
 		return fail(t, "waitpid ptcompare: %s", strerror(errno));
 	r->status = WIFEXITED(status) ? WEXITSTATUS(status) :
 					128 + WTERMSIG(status);
+	if (!sanitizer_clean(t, pid))
+		return false;
 	ef = fopen(ERR_FILE, "r");
 	if (ef) {
 		if (!fgets(r->err, sizeof(r->err), ef))
@@ -160,21 +187,27 @@ static const char *const classes[] = {
 bool pc_json(struct vmtest *t, struct pc_result *r, pid_t pid, uint64_t start,
 	     uint64_t end)
 {
-	return pc_json_from(t, r, pid, start, end, PTWALK_DEFAULT_DEBUGFS, 0);
+	return pc_json_from(t, r, pid, start, end, NULL, 0);
 }
 
 bool pc_json_from(struct vmtest *t, struct pc_result *r, pid_t pid,
 		  uint64_t start, uint64_t end, const char *debugfs,
 		  int want_status)
 {
-	char range[64], pidstr[16];
-	const char *argv[] = { "ptcompare", "--json", "--stats", "--kpageflags", "--debugfs",
-			       debugfs, "--range", range, pidstr, NULL };
+	char range[64], pidstr[16], via[32];
+	const char *argv[] = { "ptcompare", "--json", "--stats", "--kpageflags",
+			       "--range", range, pidstr, NULL, NULL, NULL };
+	const char *want_via = debugfs ? "debugfs" : t->interface;
 	enum json_tokener_error jerr;
 	struct json_object *summary, *ranges;
 	uint64_t total = 0, sum = 0, next = start;
 	const char *stats;
 	size_t i;
+
+	if (debugfs) {
+		argv[7] = "--debugfs";
+		argv[8] = debugfs;
+	}
 
 	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, start, end);
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
@@ -191,6 +224,11 @@ bool pc_json_from(struct vmtest *t, struct pc_result *r, pid_t pid,
 	if (strncmp(r->err, "ptcompare: stats: pages=", 24) || !stats ||
 	    sscanf(stats, " peak_rss_kib=%" SCNu64, &r->peak_rss_kib) != 1)
 		return fail(t, "no --stats line on stderr: %s", r->err);
+	stats = strstr(r->err, " interface=");
+	if (!stats || sscanf(stats, " interface=%31s", via) != 1 ||
+	    strcmp(via, want_via))
+		return fail(t, "ptcompare used interface %s, expected %s",
+			    stats ? via : "(none said)", want_via);
 	summary = pc_get(r->doc, "summary");
 	ranges = pc_get(r->doc, "ranges");
 	if (!json_object_is_type(pc_get(r->doc, "pid"), json_type_int) ||

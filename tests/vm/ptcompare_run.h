@@ -28,14 +28,18 @@ bool pc_run(struct vmtest *t, struct pc_result *r, const char *const argv[]);
 void pc_free(struct pc_result *r);
 
 /*
- * ptcompare --json --stats --range START-END PID: exit 0, a stats line, valid JSON with the
- * documented keys, ranges covering [start, end) once in address order,
- * summary counts equal to the ranges' pages.
+ * ptcompare --json --stats --range START-END PID: exit 0, a stats line
+ * naming the interface t->interface, valid JSON with the documented keys,
+ * ranges covering [start, end) once in address order, summary counts
+ * equal to the ranges' pages.
  */
 bool pc_json(struct vmtest *t, struct pc_result *r, pid_t pid, uint64_t start,
 	     uint64_t end);
 
-/* Same, asking the ptwalk under debugfs, expecting exit want_status. */
+/*
+ * Same, asking the ptwalk under debugfs (--debugfs; NULL: ptcompare's own
+ * choice), expecting exit want_status.
+ */
 bool pc_json_from(struct vmtest *t, struct pc_result *r, pid_t pid,
 		  uint64_t start, uint64_t end, const char *debugfs,
 		  int want_status);

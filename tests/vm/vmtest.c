@@ -43,15 +43,24 @@ bool fail(struct vmtest *t, const char *fmt, ...)
 	return false;
 }
 
+int vm_open_query(struct vmtest *t)
+{
+	int fd = open(t->query_path, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		fail(t, "open %s: %s", t->query_path, strerror(errno));
+	return fd;
+}
+
 bool walk(struct vmtest *t, pid_t pid, uint64_t start, uint64_t end)
 {
-	int fd = ptwalk_open(PTWALK_DEFAULT_DEBUGFS, PTWALK_QUERY_FILE, O_RDWR);
+	int fd = vm_open_query(t);
 	ssize_t n;
 	int ret;
 
 	t->nr_recs = 0;
 	if (fd < 0)
-		return fail(t, "open query: %s", strerror(-fd));
+		return false;
 	ret = ptwalk_query(fd, pid, start, end);
 	if (ret) {
 		close(fd);
@@ -309,32 +318,134 @@ int user_paging_levels(void)
 	return size > 1ULL << 48 ? 5 : size > 1ULL << 39 ? 4 : 3;
 }
 
+static void run_one(struct vmtest *t, const struct vmtest_case *c,
+		    const char *prefix, const char *only)
+{
+	char name[128];
+	bool ok;
+
+	snprintf(name, sizeof(name), "%s%s", prefix, c->name);
+	if (only && strncmp(only, name, strlen(only)))
+		return;
+	t->why[0] = '\0';
+	ok = c->fn(t);
+	printf("%s - %s%s%s\n", ok ? "ok" : "not ok", name, ok ? "" : " # ",
+	       ok ? "" : t->why);
+	fflush(stdout);
+	if (ok)
+		t->passed++;
+	else
+		t->failed++;
+}
+
+bool vm_flag_of(const char *name, const char *flag, bool *set)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	bool in = false, found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned long long s, e;
+		char tok[8];
+		int n;
+
+		/* an entry starts with its maps line: start-end perms ... */
+		if (sscanf(line, "%llx-%llx ", &s, &e) == 2)
+			in = strstr(line, name) != NULL;
+		else if (in && !strncmp(line, "VmFlags:", 8)) {
+			*set = false;
+			for (const char *p = line + 8;
+			     sscanf(p, " %7s%n", tok, &n) == 1; p += n)
+				*set |= !strcmp(tok, flag);
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
 static void run(struct vmtest *t, const struct vmtest_case *cases, size_t n,
 		const char *only)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		bool ok;
+	for (i = 0; i < n; i++)
+		run_one(t, &cases[i], "", only);
+}
 
-		if (only && strncmp(only, cases[i].name, strlen(only)))
-			continue;
-		t->why[0] = '\0';
-		ok = cases[i].fn(t);
-		printf("%s - %s%s%s\n", ok ? "ok" : "not ok", cases[i].name,
-		       ok ? "" : " # ", ok ? "" : t->why);
-		fflush(stdout);
-		if (ok)
-			t->passed++;
-		else
+/* Every case table, in the order a full run takes them. */
+static const struct {
+	const struct vmtest_case *cases;
+	const size_t *n;
+} suites[] = {
+	{ memory_cases, &nr_memory_cases },
+	{ error_cases, &nr_error_cases },
+	{ device_cases, &nr_device_cases },
+	{ ptcompare_cases, &nr_ptcompare_cases },
+	{ vtop_cases, &nr_vtop_cases },
+	{ dma_cases, &nr_dma_cases },
+	{ witness_cases, &nr_witness_cases },
+	{ stress_cases, &nr_stress_cases },
+	{ fuzz_cases, &nr_fuzz_cases },
+};
+
+/*
+ * Runs again, under prefix, the cases of the tables above that names
+ * lists: the same checks through another way in (t->query_path) or under
+ * lockdown.  A name that matches no case fails, so a renamed case is not
+ * silently dropped.
+ */
+static void rerun(struct vmtest *t, const char *const *names,
+		  const char *prefix, const char *only)
+{
+	for (; *names; names++) {
+		const struct vmtest_case *found = NULL;
+
+		for (size_t s = 0; !found && s < sizeof(suites) / sizeof(suites[0]); s++)
+			for (size_t i = 0; !found && i < *suites[s].n; i++)
+				if (!strcmp(suites[s].cases[i].name, *names))
+					found = &suites[s].cases[i];
+		if (found) {
+			run_one(t, found, prefix, only);
+		} else {
+			printf("not ok - %s%s # no such case to run again\n",
+			       prefix, *names);
 			t->failed++;
+		}
 	}
 }
 
+/* The session cases again, through /dev/ptwalk: the same errors. */
+static const char *const device_reruns[] = {
+	"bad_requests_errnos", "bad_sizes_and_order", "zombie_has_no_mm",
+	"target_exits_during_scan", "sessions_are_private",
+	"stream_one_record_per_read", "privileges", "pfnmap_fixture",
+	"vtop_interface", NULL,
+};
+
+/*
+ * Under lockdown, where only the device answers: walks and ptcompare
+ * (compare, vtop, the whole process) against the fixture's oracle.
+ */
+static const char *const lockdown_reruns[] = {
+	"pfnmap_fixture", "anon_4k", "thp_pmd", "vtop_pfnmap", "vtop_anon_4k",
+	"ptcompare_whole_process_json", "sessions_are_private",
+	"bad_requests_errnos", NULL,
+};
+
+/* usage: vmtest [--lockdown] [PREFIX]: PREFIX selects cases by name. */
 int main(int argc, char **argv)
 {
-	struct vmtest t = { 0 };
-	const char *only = argc > 1 ? argv[1] : NULL;
+	struct vmtest t = {
+		.query_path = PTWALK_DEFAULT_DEBUGFS "/" PTWALK_DEBUGFS_DIR "/"
+			      PTWALK_QUERY_FILE,
+		.interface = "debugfs",
+	};
+	bool lockdown = argc > 1 && !strcmp(argv[1], "--lockdown");
+	const char *only = argc > 1 + lockdown ? argv[1 + lockdown] : NULL;
+	size_t s;
 
 	t.recs = calloc(MAX_RECS, sizeof(*t.recs));
 	if (!t.recs) {
@@ -347,14 +458,17 @@ int main(int argc, char **argv)
 		       PTWALK_FIXTURE_DEV, strerror(errno));
 		return 1;
 	}
-	run(&t, memory_cases, nr_memory_cases, only);
-	run(&t, error_cases, nr_error_cases, only);
-	run(&t, ptcompare_cases, nr_ptcompare_cases, only);
-	run(&t, vtop_cases, nr_vtop_cases, only);
-	run(&t, dma_cases, nr_dma_cases, only);
-	run(&t, witness_cases, nr_witness_cases, only);
-	run(&t, stress_cases, nr_stress_cases, only);
-	run(&t, fuzz_cases, nr_fuzz_cases, only);
+	if (lockdown) {
+		t.query_path = PTWALK_DEFAULT_DEVICE;
+		t.interface = "device";
+		run(&t, lockdown_cases, nr_lockdown_cases, only);
+		rerun(&t, lockdown_reruns, "lockdown_", only);
+	} else {
+		for (s = 0; s < sizeof(suites) / sizeof(suites[0]); s++)
+			run(&t, suites[s].cases, *suites[s].n, only);
+		t.query_path = PTWALK_DEFAULT_DEVICE;
+		rerun(&t, device_reruns, "device_", only);
+	}
 	printf("# vmtest: %u passed, %u failed\n", t.passed, t.failed);
 	close(t.fixture_fd);
 	free(t.recs);

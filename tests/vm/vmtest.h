@@ -21,6 +21,8 @@
 
 struct vmtest {
 	int fixture_fd;
+	const char *query_path;		/* ptwalk's query file or device */
+	const char *interface;		/* the one ptcompare must say it used */
 	struct ptwalk_record *recs;	/* MAX_RECS, reused by every case */
 	size_t nr_recs;
 	char why[512];			/* failure reason of the current case */
@@ -37,6 +39,9 @@ bool fail(struct vmtest *t, const char *fmt, ...)
  * with t->why set on failure.
  */
 char *vm_map_fixture(struct vmtest *t, struct ptwalk_fixture_pfns *known);
+
+/* Opens t->query_path for a session: an fd, or -1 with t->why set. */
+int vm_open_query(struct vmtest *t);
 
 /* Queries ptwalk about [start, end) of pid into t->recs; checks the
  * partition invariant.  False (with t->why) on any error.
@@ -109,6 +114,13 @@ int user_paging_levels(void);
 #define ENTRY_ADDR_MASK	0x000ffffffffff000ULL
 #endif
 
+/*
+ * Whether the VmFlags of the mapping called name in /proc/self/smaps hold
+ * flag ("pf", "io", "mm", ...): what the running kernel did, not what a
+ * test assumes.  False when the mapping or its VmFlags line is missing.
+ */
+bool vm_flag_of(const char *name, const char *flag, bool *set);
+
 typedef bool (*vmtest_case_fn)(struct vmtest *t);
 struct vmtest_case {
 	const char *name;
@@ -131,5 +143,10 @@ extern const struct vmtest_case dma_cases[];
 extern const size_t nr_dma_cases;
 extern const struct vmtest_case witness_cases[];
 extern const size_t nr_witness_cases;
+extern const struct vmtest_case device_cases[];
+extern const size_t nr_device_cases;
+/* Run last, once the guest has raised kernel lockdown: vmtest --lockdown. */
+extern const struct vmtest_case lockdown_cases[];
+extern const size_t nr_lockdown_cases;
 
 #endif /* PTWALK_VMTEST_H */

@@ -32,10 +32,10 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+#include "cmd/connect.h"
 #include "cmd/vtop_run.h"
 #include "engine/compare.h"
 #include "engine/witness.h"
-#include "io/module_state.h"
 #include "io/ptwalk_client.h"
 #include "io/source.h"
 #include "io/spool.h"
@@ -61,8 +61,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ptcompare [--json] [--stats] [--no-progress] [--kpageflags]\n"
-		"                 [--range START-END] [--debugfs DIR] PID\n"
-		"       ptcompare [--json] [--debugfs DIR] PID ADDR   (or --vtop ADDR PID)\n"
+		"                 [--range START-END] [--debugfs DIR] [--device DEV] PID\n"
+		"       ptcompare [--json] [--debugfs DIR] [--device DEV] PID ADDR\n"
+		"                 (or --vtop ADDR PID)\n"
 		"Compares, page by page, the frames /proc/PID/pagemap reports with those\n"
 		"ptwalk.ko finds in the process's page tables, and explains every difference.\n"
 		"With ADDR, translates that one address level by level instead (like crash's vtop).\n"
@@ -72,6 +73,9 @@ static void usage(FILE *f)
 		"  --vtop ADDR        translate ADDR (hex, any alignment): entries per level,\n"
 		"                     frame, physical address, VMA, pagemap's entry, verdict\n"
 		"  --debugfs DIR      debugfs mount point (default %s)\n"
+		"  --device DEV       ptwalk's device (default %s), used when debugfs\n"
+		"                     cannot be (kernel lockdown); --debugfs or --device\n"
+		"                     alone: only that one is tried\n"
 		"  --stats            print what was read and the peak memory on stderr\n"
 		"  --kpageflags       cross-check present frames with /proc/kpageflags too\n"
 		"                     (a third witness; it reads 8 bytes per frame)\n"
@@ -80,12 +84,13 @@ static void usage(FILE *f)
 		"  -h, --help, --version\n"
 		"Exit status: 0 every page explained, 1 a mismatch remains,\n"
 		"2 usage or environment error (the message says which).\n",
-		PTWALK_DEFAULT_DEBUGFS);
+		PTWALK_DEFAULT_DEBUGFS, PTWALK_DEFAULT_DEVICE);
 }
 
 /* Everything one run holds; released by scan_close() whatever happened. */
 struct scan {
 	const struct cli_options *opts;
+	struct endpoint ep;		/* ptwalk's way in: debugfs or device */
 	struct proc_source src;
 	struct compare_io io;
 	struct compare_io proc_io;	/* the real sources io wraps */
@@ -154,13 +159,12 @@ static int fail(struct scan *s, enum failure f)
 static int open_walk(struct scan *s)
 {
 	for (int i = 0; i < NR_COMPARE_STREAMS; i++) {
-		int fd = ptwalk_open(s->opts->debugfs, PTWALK_QUERY_FILE,
-				     O_RDWR);
+		int fd = i ? connect_again(&s->ep, s->msg, sizeof(s->msg)) :
+			     connect_ptwalk(s->opts, &s->ep, s->msg,
+					    sizeof(s->msg));
 
 		if (fd < 0)
-			return fail(s, diagnose_open(-fd, module_state_of("ptwalk"),
-						     s->opts->debugfs, s->msg,
-						     sizeof(s->msg)));
+			return fail(s, FAIL_NO_MODULE);
 		s->src.walk_fd[i] = fd;
 	}
 	/*
@@ -240,13 +244,12 @@ static int open_output(struct scan *s)
 
 static int open_witness(struct scan *s)
 {
-	int err = witness_source_open(&s->wsrc, s->opts->debugfs, s->src.pid,
-				      s->opts->kpageflags, &s->wtotals);
+	int fd = connect_again(&s->ep, s->msg, sizeof(s->msg));
 
-	if (err)
-		return fail(s, diagnose_open(-err, module_state_of("ptwalk"),
-					     s->opts->debugfs, s->msg,
-					     sizeof(s->msg)));
+	if (fd < 0)
+		return fail(s, FAIL_NO_MODULE);
+	witness_source_open(&s->wsrc, fd, s->src.pid, s->opts->kpageflags,
+			    &s->wtotals);
 	witness_source_io(&s->wsrc, &s->wio);
 	return EXIT_OK;
 }
@@ -469,14 +472,15 @@ static int finish(struct scan *s)
 			" kpageflags_reads=%" PRIu64 " kpageflags_bytes=%" PRIu64
 			" peak_rss_kib=%" PRIu64 " pagemap_us=%" PRIu64
 			" ptwalk_us=%" PRIu64 " kpageflags_us=%" PRIu64
-			" run_us=%" PRIu64 "\n",
+			" run_us=%" PRIu64 " interface=%s\n",
 			s->report.pages, s->report.nr_vmas, s->report.rereads,
 			s->src.pagemap_bytes, s->src.walk_queries,
 			s->src.walk_records, s->wsrc.kpf_reads,
 			s->wsrc.kpf_bytes, self_peak_rss_kib(),
 			s->src.pagemap_ns / 1000, s->src.walk_ns / 1000,
 			s->wsrc.kpf_ns / 1000,
-			(monotonic_ns() - s->started_ns) / 1000);
+			(monotonic_ns() - s->started_ns) / 1000,
+			endpoint_kind_name(s->ep.kind));
 	return report_has_mismatch(&s->report) ? EXIT_MISMATCH : EXIT_OK;
 }
 
@@ -515,8 +519,11 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (o.version) {
-		printf("ptcompare %s (ptwalk ABI %d)\n", PTCOMPARE_VERSION,
-		       PTWALK_ABI_VERSION);
+		char line[600];
+
+		connect_describe(&o, line, sizeof(line));
+		printf("ptcompare %s (ptwalk ABI %d)\n%s\n", PTCOMPARE_VERSION,
+		       PTWALK_ABI_VERSION, line);
 		return EXIT_OK;
 	}
 	if (o.vtop) {

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include "cmd/connect.h"
 #include "cmd/vtop_run.h"
 #include "engine/vtop.h"
-#include "io/module_state.h"
 #include "io/proc_read.h"
 #include "io/ptwalk_client.h"
 #include "io/source.h"
@@ -74,16 +74,14 @@ int vtop_run(const struct cli_options *o, char *msg, size_t size)
 	struct vtop_source src = { .pid = o->pid, .pagemap_fd = -1 };
 	struct vtop_io io = { vtop_read_pagemap, vtop_walk, &src };
 	struct vtop_view v = { .pid = o->pid };
+	struct endpoint ep;
 	char path[64], comm[64];
 	struct utsname u;
 	int status = EXIT_ERROR, err;
 
-	src.walk_fd = ptwalk_open(o->debugfs, PTWALK_QUERY_FILE, O_RDWR);
-	if (src.walk_fd < 0) {
-		diagnose_open(-src.walk_fd, module_state_of("ptwalk"), o->debugfs,
-			      msg, size);
+	src.walk_fd = connect_ptwalk(o, &ep, msg, size);
+	if (src.walk_fd < 0)
 		return EXIT_ERROR;
-	}
 	/* ptwalk first: it alone tells ERANGE and an old module apart. */
 	err = ptwalk_query_vtop(src.walk_fd, o->pid, o->vtop_addr, &v.walk);
 	if (err) {

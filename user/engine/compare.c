@@ -150,8 +150,9 @@ static const struct ptwalk_record *stream_at(struct compare_engine *e,
 	}
 }
 
-static void fill_verdict(struct page_verdict *v, const struct ptwalk_record *r,
-			 uint64_t addr, uint64_t raw)
+void compare_page_verdict(struct page_verdict *v,
+			  const struct ptwalk_record *r, uint64_t addr,
+			  uint64_t raw)
 {
 	struct pagemap_entry pm;
 
@@ -248,7 +249,7 @@ static int scan_batch(struct compare_engine *e, uint64_t addr, size_t n,
 			struct page_verdict *v = &e->v[e->nr_segs];
 			size_t len;
 
-			fill_verdict(v, r, addr + i * PAGE_SIZE_4K, e->pm[i]);
+			compare_page_verdict(v, r, addr + i * PAGE_SIZE_4K, e->pm[i]);
 			len = segment_length(e->pm, i, rec_end, v);
 			e->seg_pages[e->nr_segs++] = (uint32_t)len;
 			*differs |= v->cls == CLASS_MISMATCH;
@@ -333,7 +334,7 @@ static int reread_span(struct compare_engine *e, uint64_t addr, size_t lo,
 			return err;
 		if (!e->pending[i])
 			continue;
-		fill_verdict(&again, r, addr + i * PAGE_SIZE_4K, e->pm[i]);
+		compare_page_verdict(&again, r, addr + i * PAGE_SIZE_4K, e->pm[i]);
 		again.cls = classify_reread(CLASS_MISMATCH, again.cls);
 		e->v[i] = again;
 		e->pending[i] = again.cls == CLASS_MISMATCH;

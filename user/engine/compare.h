@@ -67,6 +67,16 @@ struct compare_summary {
 	uint64_t rereads;	/* ranges read a second time (or more) */
 };
 
+/*
+ * The verdict on one page on its own: r is the record covering addr, raw
+ * its pagemap entry.  compare_range() gives every page this verdict (a
+ * re-read's, after a first mismatch), whether it judges the page alone
+ * or as part of a run.
+ */
+void compare_page_verdict(struct page_verdict *v,
+			  const struct ptwalk_record *r, uint64_t addr,
+			  uint64_t raw);
+
 struct compare_engine;
 
 /* batch: pages per pagemap read (also bounds the re-read span). */

@@ -261,8 +261,12 @@ static int recheck_span(struct witness *w, uint64_t start, uint64_t end,
 
 			if (stop > end)
 				stop = end;
+			/*
+			 * The module's records start on a page; from any
+			 * other start, the loop below would not advance.
+			 */
 			if (r->kind != PTWALK_KIND_PRESENT ||
-			    !kpf_applies(r->flags))
+			    !kpf_applies(r->flags) || (r->start & PAGE_MASK_4K))
 				continue;
 			while (a < stop) {
 				uint64_t pfn = ptwalk_pfn_at(r, a);

@@ -55,16 +55,13 @@ static void open_kpageflags(struct witness_source *s,
 			 "/proc/kpageflags: %s", strerror(errno));
 }
 
-int witness_source_open(struct witness_source *s, const char *debugfs,
-			pid_t pid, bool kpageflags,
-			struct witness_totals *totals)
+void witness_source_open(struct witness_source *s, int walk_fd, pid_t pid,
+			 bool kpageflags, struct witness_totals *totals)
 {
 	memset(s, 0, sizeof(*s));
 	s->pid = pid;
 	s->kpf_fd = -1;
-	s->walk_fd = ptwalk_open(debugfs, PTWALK_QUERY_FILE, O_RDWR);
-	if (s->walk_fd < 0)
-		return s->walk_fd;
+	s->walk_fd = walk_fd;
 	open_iomem(s, totals);
 	/*
 	 * Off unless asked for: the kernel's per-frame flags cost more to read
@@ -75,7 +72,6 @@ int witness_source_open(struct witness_source *s, const char *debugfs,
 	else
 		snprintf(totals->kpf_note, sizeof(totals->kpf_note),
 			 "not asked for (--kpageflags adds it)");
-	return 0;
 }
 
 void witness_source_close(struct witness_source *s)

@@ -26,13 +26,12 @@ struct witness_source {
 };
 
 /*
- * Opens everything; notes in totals what is missing, and points
- * totals->iomem at the parsed names.  0, or the -errno of opening the ptwalk session
- * under debugfs (the caller has opened that file before: it diagnoses).
+ * Opens everything else; notes in totals what is missing, and points
+ * totals->iomem at the parsed names.  walk_fd is a ptwalk session of its
+ * own (the caller opened and diagnosed it); s owns it from now on.
  */
-int witness_source_open(struct witness_source *s, const char *debugfs,
-			pid_t pid, bool kpageflags,
-			struct witness_totals *totals);
+void witness_source_open(struct witness_source *s, int walk_fd, pid_t pid,
+			 bool kpageflags, struct witness_totals *totals);
 void witness_source_close(struct witness_source *s);
 
 /* Connects io to s (which must outlive io). */

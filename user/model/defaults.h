@@ -5,5 +5,10 @@
 
 /* debugfs mount point (--debugfs DIR); ptwalk's files are in DIR/ptwalk */
 #define PTWALK_DEFAULT_DEBUGFS	"/sys/kernel/debug"
+/*
+ * ptwalk's device (--device DEV): the same protocol where debugfs cannot
+ * be used (kernel lockdown); PTWALK_DEVICE_NAME of module/ptwalk_abi.h.
+ */
+#define PTWALK_DEFAULT_DEVICE	"/dev/ptwalk"
 
 #endif /* PTCOMPARE_MODEL_DEFAULTS_H */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -9,50 +10,87 @@
 #include "model/page.h"
 #include "parse/cli.h"
 
+/* Bytes of an argument an error message quotes, "..." included. */
+#define SHOWN_SIZE 128
+
+/*
+ * arg as an error message quotes it: a control character (a newline would
+ * split the one-line message) as '?', a long one cut.  Returns buf.
+ */
+static const char *shown(const char *arg, char buf[SHOWN_SIZE])
+{
+	size_t i;
+
+	for (i = 0; arg[i] && i < SHOWN_SIZE - 4; i++)
+		buf[i] = (unsigned char)arg[i] < 0x20 || arg[i] == 0x7f ?
+			 '?' : arg[i];
+	if (arg[i]) {
+		memcpy(buf + i, "...", 3);
+		i += 3;
+	}
+	buf[i] = '\0';
+	return buf;
+}
+
+/*
+ * The len bytes at s as a hex number, "0x" optional: digits only (strtoull
+ * would also take spaces, a sign, a second "0x"), at most 64 bits.
+ */
+static bool parse_hex_n(const char *s, size_t len, uint64_t *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	uint64_t v = 0;
+	size_t i = 0;
+
+	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		i = 2;
+	if (i == len)
+		return false;
+	for (; i < len; i++) {
+		const char *d = memchr(digits, tolower((unsigned char)s[i]), 16);
+
+		if (!d || v >> 60)
+			return false;
+		v = v << 4 | (uint64_t)(d - digits);
+	}
+	*out = v;
+	return true;
+}
+
 static bool parse_hex(const char *s, uint64_t *out)
 {
-	char *end;
-
-	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2))
-		s += 2;
-	if (!*s || *s == '-' || *s == '+')
-		return false;
-	errno = 0;
-	*out = strtoull(s, &end, 16);
-	return !errno && !*end;
+	return parse_hex_n(s, strlen(s), out);
 }
 
 bool cli_parse_range(const char *s, uint64_t *start, uint64_t *end,
 		     char *err, size_t err_size)
 {
 	const char *dash = strchr(s, '-');
-	char first[64];
-	size_t len;
+	char q[SHOWN_SIZE];
 
-	len = dash ? (size_t)(dash - s) : 0;
-	if (!dash || len >= sizeof(first)) {
+	if (!dash) {
 		snprintf(err, err_size,
 			 "bad range '%s': expected START-END in hex, e.g. 0x400000-0x600000",
-			 s);
+			 shown(s, q));
 		return false;
 	}
-	memcpy(first, s, len);
-	first[len] = '\0';
-	if (!parse_hex(first, start) || !parse_hex(dash + 1, end)) {
+	if (!parse_hex_n(s, (size_t)(dash - s), start) ||
+	    !parse_hex(dash + 1, end)) {
 		snprintf(err, err_size,
-			 "bad range '%s': START and END must be hex numbers", s);
+			 "bad range '%s': START and END must be hex numbers",
+			 shown(s, q));
 		return false;
 	}
 	if ((*start & PAGE_MASK_4K) || (*end & PAGE_MASK_4K)) {
 		snprintf(err, err_size,
 			 "bad range '%s': START and END must be multiples of 0x1000",
-			 s);
+			 shown(s, q));
 		return false;
 	}
 	if (*start >= *end) {
 		snprintf(err, err_size,
 			 "bad range '%s': START must be below END (END is exclusive)",
-			 s);
+			 shown(s, q));
 		return false;
 	}
 	return true;
@@ -68,9 +106,11 @@ static bool parse_vtop_addr(const char *s, struct cli_options *opts,
 		return false;
 	}
 	if (!parse_hex(s, &opts->vtop_addr)) {
+		char q[SHOWN_SIZE];
+
 		snprintf(err, err_size,
 			 "bad address '%s': expected a hex address, e.g. 0x7f0000001234",
-			 s);
+			 shown(s, q));
 		return false;
 	}
 	opts->vtop = true;
@@ -96,10 +136,12 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 	       char *err, size_t err_size)
 {
 	bool have_pid = false, positional_addr = false;
+	char q[SHOWN_SIZE];
 	int i;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->debugfs = PTWALK_DEFAULT_DEBUGFS;
+	opts->device = PTWALK_DEFAULT_DEVICE;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -124,13 +166,18 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 			opts->no_progress = true;
 		} else if (!strcmp(a, "--kpageflags")) {
 			opts->kpageflags = true;
-		} else if (!strcmp(a, "--range") || !strcmp(a, "--debugfs")) {
+		} else if (!strcmp(a, "--range") || !strcmp(a, "--debugfs") ||
+			   !strcmp(a, "--device")) {
 			if (i + 1 >= argc) {
 				snprintf(err, err_size, "%s needs a value", a);
 				return false;
 			}
-			if (a[2] == 'd') {
+			if (!strcmp(a, "--debugfs")) {
 				opts->debugfs = argv[++i];
+				opts->debugfs_given = true;
+			} else if (!strcmp(a, "--device")) {
+				opts->device = argv[++i];
+				opts->device_given = true;
 			} else {
 				if (opts->has_range) {
 					snprintf(err, err_size,
@@ -144,13 +191,13 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 			}
 		} else if (a[0] == '-' && a[1]) {
 			snprintf(err, err_size, "unknown option '%s' (see --help)",
-				 a);
+				 shown(a, q));
 			return false;
 		} else if (!have_pid) {
 			if (!parse_pid(a, &opts->pid)) {
 				snprintf(err, err_size,
 					 "bad PID '%s': expected a positive decimal process id",
-					 a);
+					 shown(a, q));
 				return false;
 			}
 			have_pid = true;
@@ -160,7 +207,7 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 			positional_addr = true;
 		} else {
 			snprintf(err, err_size, "unexpected argument '%s' (see --help)",
-				 a);
+				 shown(a, q));
 			return false;
 		}
 	}

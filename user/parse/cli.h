@@ -16,6 +16,9 @@ struct cli_options {
 	uint64_t start;		/* page aligned */
 	uint64_t end;		/* exclusive, page aligned */
 	const char *debugfs;	/* debugfs mount point */
+	bool debugfs_given;	/* --debugfs: only debugfs is tried */
+	const char *device;	/* ptwalk's device node */
+	bool device_given;	/* --device: only the device is tried */
 	bool json;		/* one JSON document instead of the report */
 	bool stats;		/* a line of counters on stderr at the end */
 	bool no_progress;	/* no progress line, even on a terminal */

@@ -49,6 +49,10 @@ static bool parse_line(char *line, size_t *depth, struct iomem_entry *e,
 		*why = "odd indentation";
 		return false;
 	}
+	if (sp / 2 > IOMEM_MAX_PRINTED_DEPTH) {
+		*why = "indented deeper than /proc/iomem indents";
+		return false;
+	}
 	*depth = sp / 2;
 	p = hex(p, &e->start);
 	if (!p || *p != '-' || !(p = hex(p + 1, &e->end))) {

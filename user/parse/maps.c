@@ -1,22 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "parse/maps.h"
 
 #define DELETED_SUFFIX " (deleted)"
 
-/* Reads a hex number ending at stop; advances *p past stop. */
+/*
+ * Reads a hex number ending at stop; advances *p past stop.  Digits only:
+ * strtoull would also take a "0x" after a leading 0, which the kernel
+ * never prints.
+ */
 static bool hex_field(const char **p, char stop, uint64_t *out)
 {
+	size_t digits = strspn(*p, "0123456789abcdefABCDEF");
 	char *end;
 
-	if (!isxdigit((unsigned char)**p))
+	if (!digits)
 		return false;
 	errno = 0;
 	*out = strtoull(*p, &end, 16);
-	if (errno || *end != stop)
+	if (errno || end != *p + digits || *end != stop)
 		return false;
 	*p = end + 1;
 	return true;
@@ -41,7 +47,7 @@ bool maps_parse_line(char *line, struct maps_entry *e)
 	memcpy(e->perms, p, 4);
 	p += 5;
 	if (!hex_field(&p, ' ', &e->offset) || !hex_field(&p, ':', &major) ||
-	    !hex_field(&p, ' ', &minor))
+	    !hex_field(&p, ' ', &minor) || major > UINT_MAX || minor > UINT_MAX)
 		return false;
 	e->dev_major = (unsigned int)major;
 	e->dev_minor = (unsigned int)minor;

@@ -8,7 +8,8 @@ void pagemap_decode(uint64_t raw, struct pagemap_entry *e)
 
 	memset(e, 0, sizeof(*e));
 	e->present = raw & PM_PRESENT;
-	e->swapped = raw & PM_SWAP;
+	/* the kernel never sets both; a present entry is no swap entry */
+	e->swapped = !e->present && (raw & PM_SWAP);
 	e->soft_dirty = raw & PM_SOFT_DIRTY;
 	e->exclusive = raw & PM_MMAP_EXCLUSIVE;
 	e->uffd_wp = raw & PM_UFFD_WP;

@@ -60,6 +60,15 @@ bool ptwalk_check_partition(const struct ptwalk_record *recs, size_t n,
 			snprintf(why, why_size, "record %zu is empty", i);
 			return false;
 		}
+		/* also a length whose end wraps around to a plausible address */
+		if (expect > end ||
+		    recs[i].nr_pages > (end - expect) >> PAGE_SHIFT_4K) {
+			snprintf(why, why_size,
+				 "record %zu (%" PRIu64 " pages at 0x%" PRIx64
+				 ") runs past 0x%" PRIx64, i,
+				 (uint64_t)recs[i].nr_pages, expect, end);
+			return false;
+		}
 		expect = ptwalk_record_end(&recs[i]);
 	}
 	if (expect != end) {

@@ -1,44 +1,120 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include "report/diagnose.h"
 
-enum failure diagnose_open(int err, enum module_state state,
-			   const char *debugfs, char *msg, size_t size)
+/* The node or file is not there (or no driver answers behind it). */
+static bool gone(int err)
 {
-	switch (err) {
-	case ENOENT:
-		if (state == MODULE_NOT_LOADED) {
-			snprintf(msg, size,
-				 "ptwalk is not loaded: run 'insmod ptwalk.ko' (or 'modprobe ptwalk') as root");
-		} else if (state == MODULE_LOADED) {
-			snprintf(msg, size,
-				 "ptwalk is loaded but %s/ptwalk is missing: mount debugfs with 'mount -t debugfs none %s'",
-				 debugfs, debugfs);
-		} else {
-			snprintf(msg, size,
-				 "%s/ptwalk not found: load ptwalk.ko and mount debugfs at %s",
-				 debugfs, debugfs);
-		}
-		return FAIL_NO_MODULE;
-	case EACCES:
+	return err == ENOENT || err == ENODEV || err == ENXIO;
+}
+
+/* A way in that exists and refuses the caller: EACCES or EPERM. */
+static enum failure refused(const char *what, int err, char *msg, size_t size)
+{
+	if (err == EACCES)
 		snprintf(msg, size,
-			 "permission denied on %s/ptwalk: run as root (CAP_SYS_ADMIN in the initial namespace is required)",
-			 debugfs);
-		return FAIL_PRIVILEGE;
-	case EPERM:
-		/* debugfs under kernel lockdown refuses even root this way */
+			 "permission denied on %s: run as root (CAP_SYS_ADMIN in the initial namespace is required)",
+			 what);
+	else
 		snprintf(msg, size,
-			 "operation not permitted on %s/ptwalk: run as root with CAP_SYS_ADMIN in the initial namespace; if you are, kernel lockdown (/sys/kernel/security/lockdown) forbids debugfs",
-			 debugfs);
+			 "operation not permitted on %s: run as root with CAP_SYS_ADMIN in the initial namespace",
+			 what);
+	return FAIL_PRIVILEGE;
+}
+
+/* debugfs refused with EPERM (the device is missing or was not tried). */
+static enum failure debugfs_eperm(const struct open_failure *f, char *msg,
+				  size_t size)
+{
+	const char *mode = lockdown_name(f->lockdown);
+
+	if (!lockdown_active(f->lockdown)) {
+		/* debugfs under lockdown refuses even root this way */
+		snprintf(msg, size,
+			 "operation not permitted on %s/ptwalk: run as root with CAP_SYS_ADMIN in the initial namespace; if you are, kernel lockdown (%s) forbids debugfs",
+			 f->debugfs, LOCKDOWN_FILE);
 		return FAIL_PRIVILEGE;
-	default:
-		snprintf(msg, size, "cannot open %s/ptwalk: %s", debugfs,
-			 strerror(err));
-		return FAIL_INTERNAL;
 	}
+	if (!f->device)
+		snprintf(msg, size,
+			 "kernel lockdown (%s, see %s) refuses ptwalk's debugfs files: use /dev/ptwalk instead (drop --debugfs)",
+			 mode, LOCKDOWN_FILE);
+	else
+		snprintf(msg, size,
+			 "kernel lockdown (%s, see %s) refuses ptwalk's debugfs files and %s is missing: load the ptwalk.ko of this release (older ones have no device), or check udev/devtmpfs",
+			 mode, LOCKDOWN_FILE, f->device);
+	return FAIL_LOCKDOWN;
+}
+
+/* Nothing there: which of module, debugfs mount and device is missing. */
+static enum failure nothing_there(const struct open_failure *f, char *msg,
+				  size_t size)
+{
+	const char *dbg = f->debugfs, *dev = f->device;
+
+	if (f->module == MODULE_NOT_LOADED && lockdown_active(f->lockdown)) {
+		snprintf(msg, size,
+			 "ptwalk is not loaded: run 'modprobe ptwalk' (or 'insmod ptwalk.ko') as root; under kernel lockdown (%s) the module must be signed with a key the kernel trusts (DKMS signs it with its MOK)",
+			 lockdown_name(f->lockdown));
+	} else if (f->module == MODULE_NOT_LOADED) {
+		snprintf(msg, size,
+			 "ptwalk is not loaded: run 'insmod ptwalk.ko' (or 'modprobe ptwalk') as root");
+	} else if (f->module == MODULE_LOADED && dbg && dev) {
+		snprintf(msg, size,
+			 "ptwalk is loaded but neither %s/ptwalk nor %s exists: mount debugfs with 'mount -t debugfs none %s', or load the ptwalk.ko of this release, which creates %s",
+			 dbg, dev, dbg, dev);
+	} else if (f->module == MODULE_LOADED && dbg) {
+		snprintf(msg, size,
+			 "ptwalk is loaded but %s/ptwalk is missing: mount debugfs with 'mount -t debugfs none %s'",
+			 dbg, dbg);
+	} else if (f->module == MODULE_LOADED) {
+		snprintf(msg, size,
+			 "ptwalk is loaded but %s does not exist: load the ptwalk.ko of this release (older ones have no device), or check udev/devtmpfs",
+			 dev);
+	} else if (dbg && dev) {
+		snprintf(msg, size,
+			 "neither %s/ptwalk nor %s found: load ptwalk.ko (modprobe ptwalk), and mount debugfs at %s",
+			 dbg, dev, dbg);
+	} else if (dbg) {
+		snprintf(msg, size,
+			 "%s/ptwalk not found: load ptwalk.ko and mount debugfs at %s",
+			 dbg, dbg);
+	} else {
+		snprintf(msg, size, "%s not found: load ptwalk.ko (modprobe ptwalk)",
+			 dev);
+	}
+	return FAIL_NO_MODULE;
+}
+
+enum failure diagnose_endpoint(const struct open_failure *f, char *msg,
+			       size_t size)
+{
+	bool dev_gone = !f->device || gone(f->device_err);
+	bool dbg_gone = !f->debugfs || gone(f->debugfs_err);
+	char what[4200];
+
+	/* The device is the way in that works everywhere: its word first. */
+	if (f->device && (f->device_err == EACCES || f->device_err == EPERM))
+		return refused(f->device, f->device_err, msg, size);
+	if (f->debugfs && dev_gone && f->debugfs_err == EPERM)
+		return debugfs_eperm(f, msg, size);
+	if (f->debugfs && dev_gone && f->debugfs_err == EACCES) {
+		snprintf(what, sizeof(what), "%s/ptwalk", f->debugfs);
+		return refused(what, EACCES, msg, size);
+	}
+	if (dev_gone && dbg_gone)
+		return nothing_there(f, msg, size);
+	if (f->device && !dev_gone)
+		snprintf(msg, size, "cannot open %s: %s", f->device,
+			 strerror(f->device_err));
+	else
+		snprintf(msg, size, "cannot open %s/ptwalk: %s", f->debugfs,
+			 strerror(f->debugfs_err));
+	return FAIL_INTERNAL;
 }
 
 enum failure diagnose_query(int err, pid_t pid, char *msg, size_t size)

@@ -11,10 +11,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "model/outcome.h"
+#include "parse/lockdown.h"
 
-/* For a failed open of the ptwalk debugfs file. */
-enum failure diagnose_open(int err, enum module_state state,
-			   const char *debugfs, char *msg, size_t size);
+/* For a failed open of ptwalk's query file or device (model/outcome.h). */
+enum failure diagnose_endpoint(const struct open_failure *f, char *msg,
+			       size_t size);
 
 /* For a failed query or read about pid before the scan started. */
 enum failure diagnose_query(int err, pid_t pid, char *msg, size_t size);

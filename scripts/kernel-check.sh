@@ -1,0 +1,65 @@
+#!/bin/bash
+# One kernel of the matrix (make check-vm KERNEL=K; make check-kernels runs
+# them all): fetch Debian's kernel K (scripts/kernel-fetch.sh), build
+# ptwalk.ko and the test fixture against its headers with W=1 and sparse
+# (scripts/kernel-lint.sh: zero warnings), boot it under QEMU and run the
+# whole VM suite there (scripts/vm-run.sh).  The modules build from a copy
+# of their sources (build/kernels/K/mod, or /ptwalk inside the chroot for
+# "newest"), so the tree's own 6.1 build is left alone.
+#
+# usage: scripts/kernel-check.sh KERNEL SRC...
+#   KERNEL: 5.10 | 6.1 | 6.12 | newest;  SRC: the module and fixture sources
+#   (the Makefile's MOD_SRCS).  user/ptcompare and build/vmtest must be built.
+# Writes build/kernels/K/kernel-K.tap (fetch, lint, VM cases) and
+# build/kernels/K/times (seconds per step); exits 1 if any case failed.
+# Env: KERNEL_FETCH_DONE=1 skips the fetch (the caller ran it already);
+# VM_ONLY, VM_TIMEOUT as for scripts/vm-run.sh.
+set -uo pipefail
+[ $# -ge 2 ] || { echo "usage: $0 5.10|6.1|6.12|newest SRC..." >&2; exit 2; }
+kernel=$1
+shift
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+out=$top/build/kernels/$kernel
+tap=$out/kernel-$kernel.tap
+mkdir -p "$out"
+: > "$tap"
+: > "$out/times"
+step() { # NAME START: record the seconds since START
+	echo "$1 $(($(date +%s) - $2))" >> "$out/times"
+}
+
+t=$(date +%s)
+if [ "${KERNEL_FETCH_DONE:-}" != 1 ] && ! scripts/kernel-fetch.sh "$kernel" > "$out/fetch.log" 2>&1; then
+	cat "$out/fetch.log" >&2
+	echo "not ok - fetch # $(tail -1 "$out/fetch.log")" >> "$tap"
+	exit 1
+fi
+step fetch "$t"
+echo "ok - fetch" >> "$tap"
+# shellcheck source=/dev/null
+. "$out/kernel.env"
+
+if [ -n "$CHROOT" ]; then
+	moddir=$CHROOT/ptwalk
+	lint_src=/ptwalk
+else
+	moddir=$out/mod
+	lint_src=$moddir
+fi
+scripts/copy-changed.sh "$moddir" "$@" || exit 2
+t=$(date +%s)
+KDIR=$KDIR LINT_SRC=$lint_src LINT_CHROOT=$CHROOT LINT_CC=$KCC LINT_CHECKPATCH=no \
+	scripts/kernel-lint.sh "$out/lint.tap" > /dev/null
+step build "$t"
+cat "$out/lint.tap" >> "$tap"
+
+t=$(date +%s)
+VM_KERNEL=$VMLINUZ VM_MODTREE=$MODTREE VM_KO_DIR=$moddir \
+	scripts/vm-run.sh "$out/vm" "$KREL" test build/vmtest:/bin/vmtest user/ptcompare:/bin/ptcompare ||
+	echo "not ok - vm_run # scripts/vm-run.sh failed" >> "$tap"
+step vm "$t"
+cat "$out/vm/vm.tap" >> "$tap" 2>/dev/null
+echo "kernel $kernel ($KREL): $(grep -c '^ok ' "$tap") passed, $(grep -c '^not ok ' "$tap") failed;" \
+	"seconds: $(tr '\n' ' ' < "$out/times")"
+! grep -q '^not ok ' "$tap"

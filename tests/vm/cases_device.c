@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/ptwalk beside debugfs: the node (a root-only character device of
+ * the misc class, its ABI version in sysfs), and the same answers as the
+ * debugfs file.  The session cases themselves run again through the
+ * device (vmtest.c, "device_" cases).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include "vmtest.h"
+
+#define A(x) ((uint64_t)(uintptr_t)(x))
+#define MISC_DIR "/sys/class/misc/" PTWALK_DEVICE_NAME
+#define TASK_SIZE_4L 0x7ffffffff000ULL
+
+/* The first line of a small file, without its newline. */
+static bool read_line(struct vmtest *t, const char *path, char *buf,
+		      size_t size)
+{
+	FILE *f = fopen(path, "re");
+	bool ok;
+
+	if (!f)
+		return fail(t, "open %s: %s", path, strerror(errno));
+	ok = fgets(buf, (int)size, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return fail(t, "%s is empty", path);
+	buf[strcspn(buf, "\n")] = '\0';
+	return true;
+}
+
+static bool device_node(struct vmtest *t)
+{
+	char dev[32], abi[16], dbg_abi[16], want[16];
+	unsigned int maj, min;
+	struct stat st;
+
+	if (stat(PTWALK_DEFAULT_DEVICE, &st))
+		return fail(t, "stat %s: %s", PTWALK_DEFAULT_DEVICE,
+			    strerror(errno));
+	if (!S_ISCHR(st.st_mode) || (st.st_mode & 07777) != 0600 ||
+	    st.st_uid != 0 || st.st_gid != 0)
+		return fail(t, "%s: mode 0%o uid %u gid %u, expected a 0600 root character device",
+			    PTWALK_DEFAULT_DEVICE, st.st_mode, st.st_uid,
+			    st.st_gid);
+	if (!read_line(t, MISC_DIR "/dev", dev, sizeof(dev)) ||
+	    sscanf(dev, "%u:%u", &maj, &min) != 2)
+		return fail(t, "%s/dev: '%s'", MISC_DIR, dev);
+	if (major(st.st_rdev) != maj || minor(st.st_rdev) != min)
+		return fail(t, "%s is %u:%u, the misc device %u:%u",
+			    PTWALK_DEFAULT_DEVICE, major(st.st_rdev),
+			    minor(st.st_rdev), maj, min);
+	snprintf(want, sizeof(want), "%d", PTWALK_ABI_VERSION);
+	if (!read_line(t, MISC_DIR "/" PTWALK_DEVICE_ABI_ATTR, abi, sizeof(abi)) ||
+	    !read_line(t, PTWALK_DEFAULT_DEBUGFS "/" PTWALK_DEBUGFS_DIR "/"
+		       PTWALK_ABI_FILE, dbg_abi, sizeof(dbg_abi)))
+		return false;
+	if (strcmp(abi, want) || strcmp(dbg_abi, want))
+		return fail(t, "ABI version: sysfs '%s', debugfs '%s', expected %s",
+			    abi, dbg_abi, want);
+	return true;
+}
+
+/*
+ * The whole address space, with the fixture mapped, walked through both
+ * ways in: the same records.  Both record buffers are written all over
+ * first, so that no page of them becomes present between the walks.
+ */
+static bool device_answers_like_debugfs(struct vmtest *t)
+{
+	struct ptwalk_fixture_pfns known;
+	const char *saved = t->query_path;
+	struct ptwalk_record *first = calloc(MAX_RECS, sizeof(*first));
+	char *p = vm_map_fixture(t, &known);
+	size_t n = 0;
+	bool ok = p && first;
+
+	if (ok) {
+		memset(first, 0xff, MAX_RECS * sizeof(*first));
+		memset(t->recs, 0xff, MAX_RECS * sizeof(*t->recs));
+		t->query_path = PTWALK_DEFAULT_DEBUGFS "/" PTWALK_DEBUGFS_DIR
+				"/" PTWALK_QUERY_FILE;
+		ok = walk(t, getpid(), 0, TASK_SIZE_4L);
+		n = t->nr_recs;
+		memcpy(first, t->recs, n * sizeof(*first));
+	}
+	if (ok) {
+		t->query_path = PTWALK_DEFAULT_DEVICE;
+		ok = walk(t, getpid(), 0, TASK_SIZE_4L);
+	}
+	if (ok && (t->nr_recs != n ||
+		   memcmp(first, t->recs, n * sizeof(*first))))
+		ok = fail(t, "debugfs gave %zu records, the device %zu, or they differ",
+			  n, t->nr_recs);
+	/* and the fixture's frames are in them */
+	for (size_t i = 0; ok && i < PTWALK_FIXTURE_PAGES; i++) {
+		uint64_t addr = A(p) + i * PAGE;
+		const struct ptwalk_record *r = ptwalk_find(t->recs, t->nr_recs,
+							    addr);
+
+		if (!r || ptwalk_pfn_at(r, addr) != known.pfn[i])
+			ok = fail(t, "device: fixture page %zu not at frame 0x%"
+				  PRIx64, i, (uint64_t)known.pfn[i]);
+	}
+	t->query_path = saved;
+	if (p)
+		munmap(p, PTWALK_FIXTURE_PAGES * PAGE);
+	free(first);
+	return ok;
+}
+
+const struct vmtest_case device_cases[] = {
+	{ "device_node", device_node },
+	{ "device_answers_like_debugfs", device_answers_like_debugfs },
+};
+const size_t nr_device_cases = sizeof(device_cases) / sizeof(device_cases[0]);

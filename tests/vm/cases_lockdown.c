@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Under kernel lockdown (integrity), raised by the guest suite just
+ * before (tests/vm/guest-lockdown.sh): debugfs refuses ptwalk's writable
+ * files as fs/debugfs/file.c says (EPERM on open, whatever the open mode;
+ * the read-only abi_version stays readable), and ptcompare finds its way
+ * through /dev/ptwalk, or says why it cannot.  vmtest.c then runs walks
+ * and ptcompare cases again ("lockdown_" cases) against the oracle.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "ptcompare_run.h"
+#include "vmtest.h"
+
+#define LOCKDOWN "/sys/kernel/security/lockdown"
+#define DBG PTWALK_DEFAULT_DEBUGFS "/" PTWALK_DEBUGFS_DIR "/"
+#define HIDDEN PTWALK_DEFAULT_DEVICE ".hidden"
+
+static bool lockdown_integrity(struct vmtest *t)
+{
+	char mode[128] = "";
+	FILE *f = fopen(LOCKDOWN, "re");
+
+	if (!f)
+		return fail(t, "open %s: %s", LOCKDOWN, strerror(errno));
+	if (!fgets(mode, sizeof(mode), f))
+		mode[0] = '\0';
+	fclose(f);
+	return strstr(mode, "[integrity]") ||
+	       fail(t, "lockdown is '%s', expected [integrity]", mode);
+}
+
+/* open(path, flags) must fail with EPERM. */
+static bool refused(struct vmtest *t, const char *path, int flags)
+{
+	int fd = open(path, flags | O_CLOEXEC);
+
+	if (fd >= 0) {
+		close(fd);
+		return fail(t, "%s opened (flags 0%o) under lockdown", path,
+			    flags);
+	}
+	return errno == EPERM ||
+	       fail(t, "%s (flags 0%o): %s, expected EPERM", path, flags,
+		    strerror(errno));
+}
+
+static bool debugfs_refused(struct vmtest *t)
+{
+	char buf[16] = "";
+	int fd;
+	ssize_t n;
+
+	if (!refused(t, DBG PTWALK_QUERY_FILE, O_RDWR) ||
+	    !refused(t, DBG PTWALK_QUERY_FILE, O_RDONLY) ||
+	    !refused(t, DBG PTWALK_TEXT_FILE, O_RDWR) ||
+	    !refused(t, DBG PTWALK_TEXT_FILE, O_RDONLY))
+		return false;
+	/* mode 0400, no write, ioctl or mmap: debugfs lets it be read */
+	fd = open(DBG PTWALK_ABI_FILE, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(t, "abi_version refused under lockdown: %s",
+			    strerror(errno));
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return (n > 0 && atoi(buf) == PTWALK_ABI_VERSION) ||
+	       fail(t, "abi_version reads '%s'", buf);
+}
+
+/* ptcompare ARGS...: exit status want, stderr's first line holds needle. */
+static bool expect(struct vmtest *t, const char *const argv[], int want,
+		   const char *needle, const char *needle2)
+{
+	struct pc_result r;
+	bool ok;
+
+	if (!pc_run(t, &r, argv))
+		return false;
+	ok = (r.status == want && strstr(r.err, needle) &&
+	      (!needle2 || strstr(r.err, needle2))) ||
+	     fail(t, "ptcompare %s %s: exit %d (want %d), said '%s'", argv[1],
+		  argv[2] ? argv[2] : "", r.status, want, r.err);
+	pc_free(&r);
+	return ok;
+}
+
+static bool ptcompare_version(struct vmtest *t)
+{
+	const char *argv[] = { "ptcompare", "--version", NULL };
+	const char *want = "\ninterface: device " PTWALK_DEFAULT_DEVICE
+			   " (debugfs: Operation not permitted; lockdown: integrity)\n";
+	struct pc_result r;
+	bool ok;
+
+	if (!pc_run(t, &r, argv))
+		return false;
+	ok = (r.status == 0 && strstr(r.out, want)) ||
+	     fail(t, "ptcompare --version: exit %d, said '%s'", r.status,
+		  r.out);
+	pc_free(&r);
+	return ok;
+}
+
+/* --debugfs alone is taken at its word: lockdown is named, no fallback. */
+static bool ptcompare_debugfs_given(struct vmtest *t)
+{
+	char pid[16];
+	const char *scan[] = { "ptcompare", "--debugfs", PTWALK_DEFAULT_DEBUGFS,
+			       pid, NULL };
+	const char *vtop[] = { "ptcompare", "--debugfs", PTWALK_DEFAULT_DEBUGFS,
+			       pid, "0x400000", NULL };
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	return expect(t, scan, 2, "kernel lockdown (integrity", "drop --debugfs") &&
+	       expect(t, vtop, 2, "kernel lockdown (integrity", "drop --debugfs");
+}
+
+/* Without the device node: lockdown and the missing device are named. */
+static bool ptcompare_no_device(struct vmtest *t)
+{
+	char pid[16];
+	const char *scan[] = { "ptcompare", pid, NULL };
+	const char *vtop[] = { "ptcompare", pid, "0x400000", NULL };
+	bool ok;
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	if (rename(PTWALK_DEFAULT_DEVICE, HIDDEN))
+		return fail(t, "rename %s: %s", PTWALK_DEFAULT_DEVICE,
+			    strerror(errno));
+	ok = expect(t, scan, 2, "kernel lockdown (integrity",
+		    PTWALK_DEFAULT_DEVICE " is missing") &&
+	     expect(t, vtop, 2, "kernel lockdown (integrity",
+		    PTWALK_DEFAULT_DEVICE " is missing");
+	if (rename(HIDDEN, PTWALK_DEFAULT_DEVICE))
+		return fail(t, "rename %s back: %s", HIDDEN, strerror(errno));
+	return ok;
+}
+
+const struct vmtest_case lockdown_cases[] = {
+	{ "lockdown_integrity", lockdown_integrity },
+	{ "lockdown_debugfs_refused", debugfs_refused },
+	{ "lockdown_ptcompare_version", ptcompare_version },
+	{ "lockdown_ptcompare_debugfs_given", ptcompare_debugfs_given },
+	{ "lockdown_ptcompare_no_device", ptcompare_no_device },
+};
+const size_t nr_lockdown_cases = sizeof(lockdown_cases) / sizeof(lockdown_cases[0]);

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "cmd/connect.h"
+#include "io/lockdown_state.h"
+#include "io/module_state.h"
+#include "report/diagnose.h"
+
+/* Fills in the facts only the system knows and explains the failure. */
+static void explain(struct open_failure f, char *msg, size_t size)
+{
+	f.module = module_state_of("ptwalk");
+	f.lockdown = lockdown_read(LOCKDOWN_FILE);
+	diagnose_endpoint(&f, msg, size);
+}
+
+int connect_ptwalk(const struct cli_options *o, struct endpoint *ep,
+		   char *msg, size_t size)
+{
+	struct endpoint_choice c = endpoint_choose(o->debugfs, o->debugfs_given,
+						   o->device, o->device_given);
+	int fd = endpoint_open(&c, endpoint_open_path, NULL, ep);
+
+	if (fd >= 0)
+		return fd;
+	explain(ep->tried, msg, size);
+	return -1;
+}
+
+int connect_again(const struct endpoint *ep, char *msg, size_t size)
+{
+	int fd = endpoint_open_path(NULL, ep->path);
+	struct open_failure f = ep->tried;
+
+	if (fd >= 0)
+		return fd;
+	/* Only this way in was tried: its errno is what to explain. */
+	if (ep->kind == ENDPOINT_DEVICE) {
+		f.debugfs = NULL;
+		f.device_err = -fd;
+	} else {
+		f.device = NULL;
+		f.debugfs_err = -fd;
+	}
+	explain(f, msg, size);
+	return -1;
+}
+
+void connect_describe(const struct cli_options *o, char *line, size_t size)
+{
+	char why[512];
+	struct endpoint ep;
+	int fd = connect_ptwalk(o, &ep, why, sizeof(why));
+
+	if (fd < 0) {
+		snprintf(line, size, "interface: none: %s", why);
+		return;
+	}
+	close(fd);
+	if (ep.kind == ENDPOINT_DEVICE && ep.tried.debugfs)
+		snprintf(line, size, "interface: device %s (debugfs: %s; lockdown: %s)",
+			 ep.path, strerror(ep.tried.debugfs_err),
+			 lockdown_name(lockdown_read(LOCKDOWN_FILE)));
+	else
+		snprintf(line, size, "interface: %s %s",
+			 endpoint_kind_name(ep.kind), ep.path);
+}

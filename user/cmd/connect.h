@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ptcompare's sessions with ptwalk: opened through user/endpoint.c as the
+ * options say, and on failure the one-line diagnosis, with the facts
+ * (module loaded? lockdown?) gathered from the system.
+ */
+#ifndef PTCOMPARE_CONNECT_H
+#define PTCOMPARE_CONNECT_H
+
+#include <stddef.h>
+#include "parse/cli.h"
+#include "io/endpoint.h"
+
+/* The first session: an fd with ep filled, or -1 with msg set. */
+int connect_ptwalk(const struct cli_options *o, struct endpoint *ep,
+		   char *msg, size_t size);
+
+/* Another session the same way in as ep: an fd, or -1 with msg set. */
+int connect_again(const struct endpoint *ep, char *msg, size_t size);
+
+/* For --version: which way in the options lead to now, or why none. */
+void connect_describe(const struct cli_options *o, char *line, size_t size);
+
+#endif /* PTCOMPARE_CONNECT_H */
