@@ -1,7 +1,8 @@
 # ptwalk: kernel module, userspace comparator, tests.
 #   make                 module/ptwalk.ko and user/ptcompare
-#   make check           unit tests (plain and sanitized), fuzz targets, kernel lint,
-#                        source layout, VM lane; ends "N passed, N failed"
+#   make check           unit tests and VM suite (each plain and sanitized), fuzz
+#                        targets, kernel lint, source layout, packaging;
+#                        ends "N passed, N failed"
 #   make check-kernels   build and VM suite on Debian's 5.10, 6.1, 6.12, newest kernels
 #   make demo            set up what is missing, boot the VM, show a translation
 #   make bench           boot the VM and measure pagemap vs ptwalk vs ptcompare
@@ -110,11 +111,19 @@ check-vm: user $(BUILD)/vmtest
 	scripts/kernel-check.sh $(KERNEL) $(MOD_SRCS)
 endif
 
+# The same VM suite with ptcompare's ASan+UBSan build (VM_SANITIZED=1: the
+# guest sets the sanitizers' options and fails the run on any report):
+# $(BUILD)/vm-asan.tap.
+check-vm-asan: vm-build asan-ptcompare
+	VM_SANITIZED=1 scripts/vm-run.sh $(BUILD)/vm-asan $(KREL) test $(BUILD)/vmtest:/bin/vmtest $(BUILD)/asan/ptcompare:/bin/ptcompare
+	cp $(BUILD)/vm-asan/vm.tap $(BUILD)/vm-asan.tap
+
 # --- Sanitizer lanes and fuzzing: the build rules are in tests/fuzz/Makefile.
 #   make check-unit-asan  the unit suite under ASan+UBSan: build/unit-asan.tap
 #   make check-fuzz       each libFuzzer target for a fixed count of inputs: build/fuzz.tap
 #   make fuzz             each target for FUZZ_SECONDS (default 60), corpus kept in build/fuzz
-# make check-debug boots its VM with the sanitized ptcompare (asan-ptcompare).
+# make check-vm-asan boots the VM suite with the sanitized ptcompare (asan-ptcompare);
+# make check-debug DEBUG_SANITIZED=1 does so on the debug kernel.
 SAN_MAKE = $(MAKE) -f tests/fuzz/Makefile BUILD=$(BUILD)
 
 check-unit-asan:
@@ -316,4 +325,4 @@ clean:
 	$(MAKE) -C user clean
 	rm -rf $(BUILD)
 
-.PHONY: bench all module fixture user unit-build vm-build check check-unit check-lint check-layout check-vm demo demo-run clean
+.PHONY: bench all module fixture user unit-build vm-build check check-unit check-lint check-layout check-vm check-vm-asan demo demo-run clean

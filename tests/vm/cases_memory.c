@@ -160,6 +160,14 @@ static bool thp_split(struct vmtest *t)
 	/* Zapping one 4 KiB page splits the PMD into a PTE table. */
 	if (madvise(p + len - PAGE, PAGE, MADV_DONTNEED))
 		return fail(t, "MADV_DONTNEED: %s", strerror(errno));
+	/*
+	 * khugepaged may collapse the PTE-mapped range again into a new THP
+	 * (with a new frame) while the checks run; a slow, sanitized run of
+	 * ptcompare saw it happen.  VM_NOHUGEPAGE keeps it off this range
+	 * without touching the PTE-mapped THP the case checks.
+	 */
+	if (madvise(p, len, MADV_NOHUGEPAGE))
+		return fail(t, "MADV_NOHUGEPAGE: %s", strerror(errno));
 	ok = check_range(t, A(p), A(p) + len - PAGE, 1, &e) &&
 	     expect_records(t, 1) &&
 	     (t->recs[0].pfn == first ||
