@@ -7,7 +7,7 @@
 #   make demo            set up what is missing, boot the VM, show a translation
 #   make bench           boot the VM and measure pagemap vs ptwalk vs ptcompare
 #   make check-arm64     cross-build for arm64 and run the VM suite under qemu-system-aarch64
-#   make arm64-lint      W=1 and sparse on the arm64 cross build (after make arm64-fetch)
+#   make arm64-lint      W=1 and sparse on the arm64 cross build (after make arm64-fetch; check-arm64 runs it)
 #   make KDIR=/path      build against another kernel tree
 #   make install         ptcompare, its man page and bash completion (PREFIX, DESTDIR)
 #   make modules_install ptwalk.ko into /lib/modules/KREL/extra (INSTALL_MOD_PATH or DESTDIR)
@@ -220,10 +220,12 @@ arm64-fixture: arm64-need-fetch
 	@scripts/copy-changed.sh $(ARM64)/modules $(ARM64_MOD_SRCS)
 	$(ARM64_MAKE) M=$(ARM64)/modules/tests/fixture modules
 
-# W=1 and sparse (C=2) on the cross build, in a copy of its own; any
+# W=1 and sparse (C=2) on the cross build, in a copy of its own, from
+# clean objects (the compiler warns only about what it compiles); any
 # warning fails it (-Werror, -Wsparse-error).
 arm64-lint: arm64-need-fetch
 	@scripts/copy-changed.sh $(ARM64)/lint $(ARM64_MOD_SRCS)
+	find $(ARM64)/lint/module $(ARM64)/lint/tests/fixture -name '*.o' -type f -delete
 	$(ARM64_MAKE) M=$(ARM64)/lint PTWALK_FIXTURE=1 W=1 C=2 \
 		KCFLAGS=-Werror CF=-Wsparse-error modules
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # make check-arm64: fetches Debian's current arm64 kernel and the guest's
 # libraries, cross-builds ptwalk.ko, the fixture, ptcompare and vmtest,
-# boots the kernel under qemu-system-aarch64 and runs the VM suite.  Every
+# lints the module and the fixture (W=1, sparse), boots the kernel under
+# qemu-system-aarch64 and runs the VM suite.  Every
 # step runs whatever failed before it (the VM boots with what built); each
 # is a TAP line in build/arm64.tap, followed by the guest's.  Ends with
 # "N passed, N failed"; exits 1 on any failure.
@@ -35,6 +36,7 @@ step arm64_fetch arm64-fetch || {
 step arm64_build_ptwalk arm64-module
 ptwalk_built=$?
 step arm64_build_fixture arm64-fixture
+step arm64_lint arm64-lint
 step arm64_build_ptcompare arm64-user
 step arm64_build_vmtest arm64-vmtest
 start=$(date +%s)

@@ -26,6 +26,13 @@ while ! (: >"$chan") 2>/dev/null && [ $i -lt 100 ]; do
 	usleep 50000
 	i=$((i + 1))
 done
+# The console says where the suite's output went (an empty guest.log then
+# tells a channel that lost it from a suite that never ran).
+if (: >"$chan") 2>/dev/null; then
+	echo "init: guest suite output on $chan after $i waits" > /dev/console
+else
+	echo "init: cannot open $chan after $i waits" > /dev/console
+fi
 exec >"$chan" 2>&1
 echo "PTWALK-GUEST-BEGIN"
 echo "# guest suite starts at uptime $(cut -d' ' -f1 /proc/uptime) s"
