@@ -8,7 +8,9 @@
 #ifndef PTWALK_ARCH_X86_64_H
 #define PTWALK_ARCH_X86_64_H
 
+#include <linux/hugetlb.h>
 #include <linux/pgtable.h>
+#include "compat.h"
 #include "ptwalk_abi.h"
 
 /*
@@ -63,6 +65,18 @@ static inline u32 ptwalk_arch_present_flags(pte_t entry)
 		flags |= PTWALK_F_PROTNONE;
 	return flags;
 }
+
+/* A hugetlb page is one entry on x86: the kernel's own read (compat.h). */
+static inline pte_t ptwalk_arch_huge_ptep_get(struct mm_struct *mm,
+					      unsigned long addr, pte_t *ptep,
+					      pte_t *first,
+					      unsigned long ncontig)
+{
+	return ptwalk_huge_ptep_get(mm, addr, ptep);
+}
+
+/* No contiguous-entry hint (arm64's PTE_CONT) on x86. */
+#define PTWALK_ARCH_ABSENT_FLAGS	PTWALK_F_CONT
 
 static inline unsigned int ptwalk_pgtable_levels(void)
 {

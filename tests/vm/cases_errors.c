@@ -22,8 +22,6 @@
 #include <linux/capability.h>
 #include "vmtest.h"
 
-#define TASK_SIZE_4L 0x7ffffffff000ULL
-
 static int open_query(struct vmtest *t)
 {
 	return vm_open_query(t);
@@ -177,7 +175,7 @@ static bool exits_during_scan(struct vmtest *t)
 	fd = open_query(t);
 	if (fd < 0)
 		return false;
-	ret = ptwalk_query(fd, pid, 0, TASK_SIZE_4L);
+	ret = ptwalk_query(fd, pid, 0, user_task_size());
 	if (ret) {
 		close(fd);
 		return fail(t, "query: %s", strerror(-ret));
@@ -241,7 +239,7 @@ static ssize_t walk_one_by_one(struct vmtest *t, pid_t pid,
 
 	if (fd < 0)
 		return -1;
-	ret = ptwalk_query(fd, pid, 0, TASK_SIZE_4L);
+	ret = ptwalk_query(fd, pid, 0, user_task_size());
 	if (ret) {
 		close(fd);
 		return fail(t, "query: %s", strerror(-ret)), -1;
@@ -289,9 +287,9 @@ static bool stream_one_by_one(struct vmtest *t)
 	for (attempt = 0; attempt < 3 && !ok; attempt++) {
 		n = walk_one_by_one(t, pid, one, MAX_RECS);
 		if (n < 0 ||
-		    !ptwalk_check_partition(one, (size_t)n, 0, TASK_SIZE_4L,
+		    !ptwalk_check_partition(one, (size_t)n, 0, user_task_size(),
 					    t->why, sizeof(t->why)) ||
-		    !walk(t, pid, 0, TASK_SIZE_4L))
+		    !walk(t, pid, 0, user_task_size()))
 			break;
 		ok = t->nr_recs == (size_t)n &&
 		     !memcmp(one, t->recs, (size_t)n * sizeof(*one));

@@ -27,8 +27,6 @@
 #include "vmtest.h"
 
 #define A(x) ((uint64_t)(uintptr_t)(x))
-/* Physical address bits of an x86 entry (bits 12-51). */
-#define ENTRY_ADDR_MASK	0x000ffffffffff000ULL
 #define FIXTURE_LIAR	"/sys/kernel/debug/ptwalk_fixture_liar"
 
 /* What the translation of one address must show. */
@@ -40,21 +38,6 @@ struct want {
 	uint64_t vma_start, vma_end;	/* 0, 0: no VMA */
 	bool raw_pte;		/* the PTE must equal the fixture's */
 };
-
-/*
- * 5-level paging, told without ptwalk: only then does a hint above
- * 128 TiB give an address there.
- */
-static bool five_level(void)
-{
-	void *p = mmap((void *)(1UL << 52), PAGE, PROT_READ,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	bool five = p != MAP_FAILED && A(p) >= 1ULL << 47;
-
-	if (p != MAP_FAILED)
-		munmap(p, PAGE);
-	return five;
-}
 
 static unsigned int level_shift(const char *level, int nr_levels)
 {
@@ -115,7 +98,7 @@ static bool check_levels(struct vmtest *t, struct json_object *doc,
 {
 	struct json_object *levels = pc_get(doc, "levels");
 	int nr = json_object_get_int(pc_get(doc, "paging_levels"));
-	int want_nr = five_level() ? 5 : 4;
+	int want_nr = user_paging_levels();
 	size_t i, n = json_object_array_length(levels);
 
 	if (nr != want_nr)
@@ -329,6 +312,19 @@ static bool vtop_hugetlb_1g(struct vmtest *t)
 	return vtop_hugetlb(t, GIB, MAP_HUGE_1GB, "pud");
 }
 
+#if defined(__aarch64__)
+/* arm64's contiguous groups: the leaf is the 64K/32M page, not one entry. */
+static bool vtop_hugetlb_64k(struct vmtest *t)
+{
+	return vtop_hugetlb(t, 64 * 1024, MAP_HUGE_64KB, "pte");
+}
+
+static bool vtop_hugetlb_32m(struct vmtest *t)
+{
+	return vtop_hugetlb(t, 32 * MIB, MAP_HUGE_32MB, "pmd");
+}
+#endif
+
 /* remap_pfn_range(): pagemap shows holes; ptwalk the fixture's frames. */
 static bool vtop_pfnmap(struct vmtest *t)
 {
@@ -456,9 +452,15 @@ static bool vtop_swapped(struct vmtest *t)
 	return ok;
 }
 
-/* Above 128 TiB only 5-level paging maps: the PGD index is not 0 there. */
+/*
+ * The top of the user address space, where the PGD index is highest:
+ * above 2^48 with 5-level paging (x86-64 LA57), else the last page below
+ * the task size (x86-64: 2^47 - 4 KiB, PGD index 255; arm64 with 48-bit
+ * VAs: 2^48, PGD index 511).
+ */
 static bool vtop_high_address(struct vmtest *t)
 {
+	uint64_t top = user_task_size();
 	char *p;
 	struct want w = {
 		.stop = "leaf", .last = "pte", .cls = "match", .page_size = PAGE,
@@ -466,14 +468,22 @@ static bool vtop_high_address(struct vmtest *t)
 	};
 	bool ok;
 
-	if (!five_level()) {
-		printf("# vtop_high_address: 4-level paging, nothing above 128 TiB\n");
-		return true;
-	}
-	p = mmap((void *)(0x5aULL << 48), PAGE, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED || A(p) < 1ULL << 48)
+	if (user_paging_levels() == 5)
+		p = mmap((void *)(0x5aULL << 48), PAGE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	else
+		p = mmap((void *)(uintptr_t)(top - PAGE), PAGE,
+			 PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p == MAP_FAILED)
+		return fail(t, "no mapping at the top of user space (0x%" PRIx64 "): %s",
+			    top, strerror(errno));
+	if (user_paging_levels() == 5 && A(p) < 1ULL << 48) {
+		munmap(p, PAGE);
 		return fail(t, "no mapping above 2^48: %p", (void *)p);
+	}
+	printf("# vtop_high_address: %d-level paging, task size 0x%" PRIx64 ", page at %p\n",
+	       user_paging_levels(), top, (void *)p);
 	touch_write(p, PAGE);
 	w.vma_start = A(p);
 	w.vma_end = A(p) + PAGE;
@@ -640,6 +650,10 @@ const struct vmtest_case vtop_cases[] = {
 	{ "vtop_thp_pmd", vtop_thp },
 	{ "vtop_hugetlb_2m", vtop_hugetlb_2m },
 	{ "vtop_hugetlb_1g", vtop_hugetlb_1g },
+#if defined(__aarch64__)
+	{ "vtop_hugetlb_64k", vtop_hugetlb_64k },
+	{ "vtop_hugetlb_32m", vtop_hugetlb_32m },
+#endif
 	{ "vtop_pfnmap", vtop_pfnmap },
 	{ "vtop_unmapped_in_vma", vtop_unmapped_in_vma },
 	{ "vtop_no_vma", vtop_no_vma },

@@ -453,6 +453,9 @@ static int finish(struct scan *s)
 	proc_comm(s->src.pid, comm, sizeof(comm));
 	t.comm = comm;
 	t.kernel = uname(&u) ? "?" : u.release;
+	/* unreadable: report every flag as this architecture's */
+	if (ptwalk_absent_flags(s->opts->debugfs, &t.absent_flags))
+		t.absent_flags = 0;
 	if (s->opts->has_range)
 		dma_finish(&s->dma);
 	err = report_finish(&s->report, &t);

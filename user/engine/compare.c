@@ -36,7 +36,7 @@ const char *huge_kind_name(unsigned int i)
 {
 	static const char *const names[NR_HUGE_KINDS] = {
 		"thp", "thp-pte", "huge-zero", "hugetlb-2M", "hugetlb-1G",
-		"pfnmap-huge",
+		"pfnmap-huge", "hugetlb-64K", "hugetlb-32M",
 	};
 
 	return i < NR_HUGE_KINDS ? names[i] : NULL;
@@ -48,9 +48,15 @@ unsigned int huge_kind_of(const struct ptwalk_record *r)
 
 	if (r->kind != PTWALK_KIND_PRESENT)
 		return 0;
-	if (hugetlb)
-		return r->level == PTWALK_LEVEL_PUD ? HUGE_HUGETLB_1G :
-		       r->level == PTWALK_LEVEL_PMD ? HUGE_HUGETLB_2M : 0;
+	if (hugetlb) {
+		bool cont = r->flags & PTWALK_F_CONT;
+
+		if (r->level == PTWALK_LEVEL_PUD)
+			return HUGE_HUGETLB_1G;
+		if (r->level == PTWALK_LEVEL_PMD)
+			return cont ? HUGE_HUGETLB_32M : HUGE_HUGETLB_2M;
+		return cont ? HUGE_HUGETLB_64K : 0;
+	}
 	if (r->level == PTWALK_LEVEL_PTE)
 		return r->flags & PTWALK_F_COMPOUND ? HUGE_THP_PTE : 0;
 	if (r->vm_flags & PTWALK_VM_PFNMAP)

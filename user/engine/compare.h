@@ -49,7 +49,9 @@ struct compare_io {
 #define HUGE_HUGETLB_2M		(1U << 3)
 #define HUGE_HUGETLB_1G		(1U << 4)
 #define HUGE_PFNMAP		(1U << 5) /* PMD/PUD leaf in a VM_PFNMAP VMA */
-#define NR_HUGE_KINDS		6
+#define HUGE_HUGETLB_64K	(1U << 6) /* 16 contiguous PTEs (arm64) */
+#define HUGE_HUGETLB_32M	(1U << 7) /* 16 contiguous PMDs (arm64) */
+#define NR_HUGE_KINDS		8
 
 /* Name of huge kind bit number i ("thp", "hugetlb-2M", ...), or NULL. */
 const char *huge_kind_name(unsigned int i);

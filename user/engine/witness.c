@@ -99,13 +99,12 @@ static bool frame_in_ram(const struct witness *w, uint64_t pfn)
 	return m && iomem_is_ram(m, iomem_find(m, pfn << PAGE_SHIFT_4K));
 }
 
-static bool leaf_head(uint8_t level, uint64_t addr)
+/* Whether @addr is the first page of its huge leaf (a contiguous group whole). */
+static bool leaf_head(uint8_t level, uint32_t flags, uint64_t addr)
 {
-	if (level == PTWALK_LEVEL_PMD)
-		return !(addr & ((PAGE_SIZE_4K << 9) - 1));
-	if (level == PTWALK_LEVEL_PUD)
-		return !(addr & ((PAGE_SIZE_4K << 18) - 1));
-	return false;
+	if (level == PTWALK_LEVEL_PTE && !(flags & PTWALK_F_CONT))
+		return false;
+	return !(addr & (leaf_size(level, flags) - 1));
 }
 
 /* One page's kpageflags against what ptwalk said; into note. */
@@ -192,7 +191,7 @@ static void judge_run(struct witness *w, struct kpf_run *r, uint64_t base,
 
 		if (pfn - base >= got)
 			continue;	/* beyond what kpageflags describes */
-		e.leaf_head = leaf_head(vr->level, addr);
+		e.leaf_head = leaf_head(vr->level, vr->detail.walk.flags, addr);
 		judge(&w->notes[r->range], &w->bad_last[r->range], &e, addr,
 		      pfn, w->kpf[pfn - base]);
 	}
@@ -287,7 +286,7 @@ static int recheck_span(struct witness *w, uint64_t start, uint64_t end,
 					uint64_t pa = a + (uint64_t)j *
 							   PAGE_SIZE_4K;
 
-					e.leaf_head = leaf_head(r->level, pa);
+					e.leaf_head = leaf_head(r->level, e.walk_flags, pa);
 					judge(again, bad_last, &e, pa,
 					      pfn + (uint64_t)j, w->kpf[j]);
 				}
