@@ -5,7 +5,9 @@
  * parsing, comparison and reporting it wires together live in the library
  * and are unit tested on their own.
  *
- * A scan is one pipeline, VMA by VMA (scan_vma()):
+ * A scan is one pipeline, VMA by VMA (scan_vma()), the VMAs read from
+ * maps up to PLAN_VMAS at a time and planned together (compare_plan():
+ * pagemap read across their boundaries, one ptwalk query over them):
  *
  *   compare_range()        pagemap against ptwalk, page by page, merged
  *                          into ranges (engine/compare.c)
@@ -56,6 +58,20 @@
  * longer in all than 512 KiB ones for the same bytes.
  */
 #define BATCH_PAGES 65536
+/*
+ * VMAs read ahead from maps and compared under one plan: 10,000 small
+ * VMAs cost 20 ptwalk queries, not 10,000; their lines are kept meanwhile
+ * (the report names the VMA), so memory stays bounded.
+ */
+#define PLAN_VMAS 512
+
+/* The VMAs of one plan: maps lines, parsed, and their pieces. */
+struct vma_queue {
+	char *line[PLAN_VMAS];
+	size_t size[PLAN_VMAS];
+	struct maps_entry vma[PLAN_VMAS];
+	struct compare_piece piece[PLAN_VMAS];
+};
 
 static void usage(FILE *f)
 {
@@ -96,6 +112,7 @@ struct scan {
 	struct compare_io proc_io;	/* the real sources io wraps */
 	struct compare_engine *engine;
 	FILE *maps;
+	struct vma_queue *queue;
 	struct report report;
 	FILE *spool[2];
 	struct dma_view dma;		/* the DMA view, with --range */
@@ -105,6 +122,7 @@ struct scan {
 	uint64_t pages_done;		/* pages of the VMAs done */
 	uint64_t vma_start;		/* examined part of the VMA in progress */
 	uint64_t vma_pos;		/* ... scanned up to here */
+	uint64_t vma_end;		/* ... and its end */
 	/* the witnesses beside pagemap: /proc/iomem, /proc/kpageflags */
 	struct witness_source wsrc;
 	struct witness_io wio;
@@ -235,7 +253,8 @@ static int open_output(struct scan *s)
 	report_add_witnesses(&s->report, &s->wtotals, s->wspool);
 	s->engine = compare_new(&s->io, BATCH_PAGES);
 	s->witness = witness_new(&s->wio, &s->wtotals, range_done, s);
-	if (!s->engine || !s->witness) {
+	s->queue = calloc(1, sizeof(*s->queue));
+	if (!s->engine || !s->witness || !s->queue) {
 		snprintf(s->msg, sizeof(s->msg), "out of memory");
 		return fail(s, FAIL_INTERNAL);
 	}
@@ -276,6 +295,9 @@ static bool clip(const struct cli_options *o, const struct maps_entry *vma,
 /* The scan of the VMA in progress has reached addr. */
 static void progress_at(struct scan *s, uint64_t addr)
 {
+	/* pagemap's window may read ahead into the next VMAs */
+	if (addr > s->vma_end)
+		addr = s->vma_end;
 	if (addr > s->vma_pos)
 		s->vma_pos = addr;
 	s->progress.pages = s->pages_done +
@@ -394,6 +416,7 @@ static int scan_vma(struct scan *s, const struct maps_entry *vma)
 		return EXIT_OK;
 	}
 	s->vma_start = s->vma_pos = start;
+	s->vma_end = end;
 	err = compare_range(s->engine, start, end, &sum, witness_range,
 			    s->witness);
 	if (err)
@@ -406,12 +429,49 @@ static int scan_vma(struct scan *s, const struct maps_entry *vma)
 	return EXIT_OK;
 }
 
+/*
+ * The next VMAs of maps into the queue, at most PLAN_VMAS: how many, or
+ * -1 after a malformed line (s->msg says which).
+ */
+static int read_vmas(struct scan *s)
+{
+	struct vma_queue *q = s->queue;
+	int n = 0;
+
+	errno = 0;
+	while (n < PLAN_VMAS && getline(&q->line[n], &q->size[n], s->maps) > 0) {
+		if (!maps_parse_line(q->line[n], &q->vma[n])) {
+			snprintf(s->msg, sizeof(s->msg),
+				 "unreadable line in /proc/%d/maps: %.80s",
+				 (int)s->src.pid, q->line[n]);
+			return -1;
+		}
+		n++;
+		errno = 0;
+	}
+	return n;
+}
+
+/* The queued VMAs' parts to compare, as one plan for the engine. */
+static void plan_vmas(struct scan *s, int n)
+{
+	struct vma_queue *q = s->queue;
+	size_t k = 0;
+
+	for (int i = 0; i < n; i++) {
+		uint64_t start, end;
+
+		if (!clip(s->opts, &q->vma[i], &start, &end) ||
+		    !strcmp(q->vma[i].name, "[vsyscall]"))
+			continue;
+		q->piece[k++] = (struct compare_piece){ start, end };
+	}
+	compare_plan(s->engine, q->piece, k);
+}
+
 static int scan_all(struct scan *s)
 {
-	struct maps_entry vma;
-	char *line = NULL;
-	size_t size = 0;
-	int status = EXIT_OK;
+	int status = EXIT_OK, n = 0;
 	bool tty = isatty(STDERR_FILENO);
 
 	progress_init(&s->progress, progress_wanted(tty, s->opts->no_progress),
@@ -419,21 +479,15 @@ static int scan_all(struct scan *s)
 	if (s->progress.enabled)
 		progress_total(s);
 
-	errno = 0;
-	while (status == EXIT_OK && getline(&line, &size, s->maps) > 0) {
-		if (!maps_parse_line(line, &vma)) {
-			snprintf(s->msg, sizeof(s->msg),
-				 "unreadable line in /proc/%d/maps: %.80s",
-				 (int)s->src.pid, line);
-			status = fail(s, FAIL_INTERNAL);
-			break;
-		}
-		status = scan_vma(s, &vma);
-		errno = 0;
+	while (status == EXIT_OK && (n = read_vmas(s)) > 0) {
+		plan_vmas(s, n);
+		for (int i = 0; status == EXIT_OK && i < n; i++)
+			status = scan_vma(s, &s->queue->vma[i]);
 	}
-	free(line);
 	if (status != EXIT_OK)
 		return status;
+	if (n < 0)
+		return fail(s, FAIL_INTERNAL);
 	if (ferror(s->maps))
 		return scan_failed(s, errno ? errno : EIO);
 	/* A process that exits mid-scan ends its maps early: no half report. */
@@ -496,6 +550,10 @@ static void scan_close(struct scan *s)
 			fclose(s->dma_spool[i]);
 	if (s->maps)
 		fclose(s->maps);
+	if (s->queue)
+		for (int i = 0; i < PLAN_VMAS; i++)
+			free(s->queue->line[i]);
+	free(s->queue);
 	if (s->src.pagemap_fd >= 0)
 		close(s->src.pagemap_fd);
 	for (int i = 0; i < NR_COMPARE_STREAMS; i++)
