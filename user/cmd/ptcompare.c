@@ -35,8 +35,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "cmd/connect.h"
+#include "cmd/jobs_run.h"
 #include "cmd/vtop_run.h"
 #include "engine/compare.h"
+#include "engine/jobs.h"
 #include "engine/witness.h"
 #include "io/ptwalk_client.h"
 #include "io/source.h"
@@ -63,7 +65,7 @@
  * VMAs cost 20 ptwalk queries, not 10,000; their lines are kept meanwhile
  * (the report names the VMA), so memory stays bounded.
  */
-#define PLAN_VMAS 512
+#define PLAN_VMAS JOBS_PLAN_MAX
 
 /* The VMAs of one plan: maps lines, parsed, and their pieces. */
 struct vma_queue {
@@ -77,7 +79,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ptcompare [--json] [--stats] [--no-progress] [--kpageflags]\n"
-		"                 [--range START-END] [--debugfs DIR] [--device DEV] PID\n"
+		"                 [--jobs N] [--range START-END] [--debugfs DIR]\n"
+		"                 [--device DEV] PID\n"
 		"       ptcompare [--json] [--debugfs DIR] [--device DEV] PID ADDR\n"
 		"                 (or --vtop ADDR PID)\n"
 		"Compares, page by page, the frames /proc/PID/pagemap reports with those\n"
@@ -95,12 +98,14 @@ static void usage(FILE *f)
 		"  --stats            print what was read and the peak memory on stderr\n"
 		"  --kpageflags       cross-check present frames with /proc/kpageflags too\n"
 		"                     (a third witness; it reads 8 bytes per frame)\n"
+		"  --jobs N           scan with N threads at once (1 to %d; default: the\n"
+		"                     online CPUs, at most %d); the report is the same\n"
 		"  --no-progress      no progress line on stderr (shown on a terminal\n"
 		"                     when a scan takes more than a second)\n"
 		"  -h, --help, --version\n"
 		"Exit status: 0 every page explained, 1 a mismatch remains,\n"
 		"2 usage or environment error (the message says which).\n",
-		PTWALK_DEFAULT_DEBUGFS, PTWALK_DEFAULT_DEVICE);
+		PTWALK_DEFAULT_DEBUGFS, PTWALK_DEFAULT_DEVICE, JOBS_MAX, JOBS_MAX);
 }
 
 /* Everything one run holds; released by scan_close() whatever happened. */
@@ -111,6 +116,10 @@ struct scan {
 	struct compare_io io;
 	struct compare_io proc_io;	/* the real sources io wraps */
 	struct compare_engine *engine;
+	/* --jobs N > 1: the jobs, each with sources of its own */
+	unsigned int nr_jobs;
+	struct jobs_run *jobs;
+	struct proc_source job_src[JOBS_MAX];
 	FILE *maps;
 	struct vma_queue *queue;
 	struct report report;
@@ -212,6 +221,47 @@ static int open_proc(struct scan *s)
 	if (s->src.pagemap_fd < 0)
 		return fail(s, diagnose_proc_open(errno, s->src.pid, "pagemap",
 						  s->msg, sizeof(s->msg)));
+	return EXIT_OK;
+}
+
+/*
+ * --jobs: how many (the online CPUs unless given, at most JOBS_MAX), and
+ * with more than one, each job's pagemap fd and ptwalk sessions.
+ */
+static int open_jobs(struct scan *s)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	char path[64];
+
+	s->nr_jobs = s->opts->jobs ? s->opts->jobs :
+		     cpus < 1 ? 1 : cpus > JOBS_MAX ? JOBS_MAX : (unsigned int)cpus;
+	if (s->nr_jobs == 1)
+		return EXIT_OK;
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)s->src.pid);
+	for (unsigned int i = 0; i < s->nr_jobs; i++) {
+		struct proc_source *src = &s->job_src[i];
+
+		src->pid = s->src.pid;
+		src->pagemap_fd = open(path, O_RDONLY | O_CLOEXEC);
+		/* the first pagemap opened: only an exit makes this fail */
+		if (src->pagemap_fd < 0)
+			return fail(s, diagnose_scan(errno, s->src.pid,
+						     proc_alive(s->src.pid),
+						     s->msg, sizeof(s->msg)));
+		for (int k = 0; k < NR_COMPARE_STREAMS; k++) {
+			src->walk_fd[k] = connect_again(&s->ep, s->msg,
+							sizeof(s->msg));
+			if (src->walk_fd[k] < 0)
+				return fail(s, FAIL_NO_MODULE);
+		}
+	}
+	s->jobs = jobs_start(s->nr_jobs, BATCH_PAGES, s->job_src);
+	if (!s->jobs) {
+		snprintf(s->msg, sizeof(s->msg),
+			 "cannot start %u jobs (out of memory or threads): try --jobs 1",
+			 s->nr_jobs);
+		return fail(s, FAIL_INTERNAL);
+	}
 	return EXIT_OK;
 }
 
@@ -452,8 +502,8 @@ static int read_vmas(struct scan *s)
 	return n;
 }
 
-/* The queued VMAs' parts to compare, as one plan for the engine. */
-static void plan_vmas(struct scan *s, int n)
+/* The queued VMAs' parts to compare, as one plan: how many. */
+static size_t plan_vmas(struct scan *s, int n)
 {
 	struct vma_queue *q = s->queue;
 	size_t k = 0;
@@ -466,7 +516,97 @@ static void plan_vmas(struct scan *s, int n)
 			continue;
 		q->piece[k++] = (struct compare_piece){ start, end };
 	}
-	compare_plan(s->engine, q->piece, k);
+	return k;
+}
+
+/* Where the main thread is in the jobs' items and their parts. */
+struct part_iter {
+	struct job_cursor c;
+	struct job_item it;
+	size_t k;		/* item number in the plan */
+	size_t i;		/* next part of it */
+	bool have;
+};
+
+/*
+ * scan_vma() with --jobs: the VMA's parts come from the jobs, item by item
+ * in address order, and are joined as one job would have compared them.
+ */
+static int scan_vma_jobs(struct scan *s, const struct maps_entry *vma,
+			 struct part_iter *pi)
+{
+	struct compare_summary sum = { 0 };
+	struct job_joiner j;
+	uint64_t start, end;
+	int err = 0;
+
+	if (!clip(s->opts, vma, &start, &end))
+		return EXIT_OK;
+	if (!strcmp(vma->name, "[vsyscall]")) {
+		vma_done(s, vma, start, end, &sum, false);
+		return EXIT_OK;
+	}
+	s->vma_start = s->vma_pos = start;
+	s->vma_end = end;
+	job_joiner_init(&j, witness_range, s->witness);
+	for (;;) {
+		struct compare_piece part;
+		struct job_event ev;
+
+		if (!pi->have || pi->i == job_parts(&pi->it)) {
+			/* the plan has a part for every piece: there is one */
+			pi->have = job_next(&pi->c, &pi->it);
+			pi->k = pi->have && pi->i ? pi->k + 1 : 0;
+			pi->i = 0;
+		}
+		part = job_part(&pi->it, s->queue->piece, pi->i++);
+		do {
+			jobs_next(s->jobs, pi->k, &ev);
+			if (!ev.part_end)
+				job_joiner_range(&j, &ev.range);
+		} while (!ev.part_end);
+		err = ev.err;
+		if (err)
+			break;
+		job_joiner_part(&j, &ev.sum);
+		if (part.end >= end)
+			break;
+	}
+	if (!err) {
+		job_joiner_end(&j, &sum);
+		err = witness_flush(s->witness);
+	} else {
+		witness_discard(s->witness);
+	}
+	if (err) {
+		jobs_cancel(s->jobs);
+		return scan_failed(s, -err);
+	}
+	vma_done(s, vma, start, end, &sum, true);
+	return EXIT_OK;
+}
+
+/* The queued VMAs, compared by the jobs or by the one engine. */
+static int scan_queue(struct scan *s, int n)
+{
+	size_t pieces = plan_vmas(s, n);
+	struct part_iter pi = { .have = false };
+	int status = EXIT_OK;
+
+	if (!s->jobs) {
+		compare_plan(s->engine, s->queue->piece, pieces);
+		for (int i = 0; status == EXIT_OK && i < n; i++)
+			status = scan_vma(s, &s->queue->vma[i]);
+		return status;
+	}
+	jobs_plan(s->jobs, s->queue->piece, pieces);
+	job_cursor_init(&pi.c, s->queue->piece, pieces, BATCH_PAGES,
+			s->nr_jobs);
+	for (int i = 0; status == EXIT_OK && i < n; i++)
+		status = scan_vma_jobs(s, &s->queue->vma[i], &pi);
+	/* the queue is read again only once no job reads its pieces */
+	jobs_wait(s->jobs);
+	return status;
 }
 
 static int scan_all(struct scan *s)
@@ -479,11 +619,8 @@ static int scan_all(struct scan *s)
 	if (s->progress.enabled)
 		progress_total(s);
 
-	while (status == EXIT_OK && (n = read_vmas(s)) > 0) {
-		plan_vmas(s, n);
-		for (int i = 0; status == EXIT_OK && i < n; i++)
-			status = scan_vma(s, &s->queue->vma[i]);
-	}
+	while (status == EXIT_OK && (n = read_vmas(s)) > 0)
+		status = scan_queue(s, n);
 	if (status != EXIT_OK)
 		return status;
 	if (n < 0)
@@ -509,6 +646,15 @@ static int finish(struct scan *s)
 	t.kernel = uname(&u) ? "?" : u.release;
 	if (s->opts->has_range)
 		dma_finish(&s->dma);
+	for (unsigned int i = 0; s->jobs && i < s->nr_jobs; i++) {
+		const struct proc_source *j = &s->job_src[i];
+
+		s->src.pagemap_bytes += j->pagemap_bytes;
+		s->src.walk_queries += j->walk_queries;
+		s->src.walk_records += j->walk_records;
+		s->src.pagemap_ns += j->pagemap_ns;
+		s->src.walk_ns += j->walk_ns;
+	}
 	err = report_finish(&s->report, &t);
 	if (err) {
 		snprintf(s->msg, sizeof(s->msg), "cannot write the report: %s",
@@ -537,6 +683,16 @@ static int finish(struct scan *s)
 
 static void scan_close(struct scan *s)
 {
+	jobs_stop(s->jobs);
+	for (unsigned int i = 0; i < JOBS_MAX; i++) {
+		struct proc_source *j = &s->job_src[i];
+
+		if (j->pagemap_fd >= 0)
+			close(j->pagemap_fd);
+		for (int k = 0; k < NR_COMPARE_STREAMS; k++)
+			if (j->walk_fd[k] >= 0)
+				close(j->walk_fd[k]);
+	}
 	compare_free(s->engine);
 	witness_free(s->witness);
 	witness_source_close(&s->wsrc);
@@ -591,6 +747,11 @@ int main(int argc, char **argv)
 	s.src.pagemap_fd = -1;
 	for (int i = 0; i < NR_COMPARE_STREAMS; i++)
 		s.src.walk_fd[i] = -1;
+	for (int i = 0; i < JOBS_MAX; i++) {
+		s.job_src[i].pagemap_fd = -1;
+		for (int k = 0; k < NR_COMPARE_STREAMS; k++)
+			s.job_src[i].walk_fd[k] = -1;
+	}
 	proc_source_io(&s.src, &s.io);
 	watch_io(&s);
 
@@ -598,6 +759,8 @@ int main(int argc, char **argv)
 	status = open_walk(&s);
 	if (status == EXIT_OK)
 		status = open_proc(&s);
+	if (status == EXIT_OK)
+		status = open_jobs(&s);
 	if (status == EXIT_OK)
 		status = open_witness(&s);
 	if (status == EXIT_OK)

@@ -23,8 +23,12 @@
 #include "engine/ranges.h"
 #include "engine/span.h"
 
+#include "model/defaults.h"
+
 /* What job counts are allowed: memory is one engine (a batch) per job. */
-#define JOBS_MAX	8
+#define JOBS_MAX	PTCOMPARE_JOBS_MAX
+/* Pieces in one plan at most (a job copies an item's parts: that many). */
+#define JOBS_PLAN_MAX	512
 
 /* Items of a plan, in address order, one at a time. */
 struct job_cursor {
