@@ -8,7 +8,8 @@
  *   D  pagemap one 8-byte pread per page (what most tools do),
  * the median of several runs each, the ratios, the bytes read, and
  * ptcompare's peak RSS; then, per target, C with --kpageflags, and C with
- * --jobs 1, 2 and all CPUs (the 4 GiB and sparse targets), each over A;
+ * --jobs 1, 2 and all CPUs (the 4 GiB, sparse and 10,000-VMA targets),
+ * each over A;
  * and --range over 10,000 VMAs against A over the same span in one pass.
  * Prints numbers; asserts nothing.
  */
@@ -403,9 +404,9 @@ static double median_ptcompare(pid_t pid, const char *const *opts,
 }
 
 /*
- * Under a target's row: C with --kpageflags over A, and for the 4 GiB
- * and sparse targets the scaling of --jobs 1, 2 and all CPUs (the
- * default) over A.
+ * Under a target's row: C with --kpageflags over A, and for the 4 GiB,
+ * sparse and 10,000-VMA targets the scaling of --jobs 1, 2 and all CPUs
+ * (the default) over A.
  */
 static void bench_options(pid_t pid, int kind, const char *const *opts,
 			  double ma)
@@ -418,7 +419,7 @@ static void bench_options(pid_t pid, int kind, const char *const *opts,
 	ms = median_ptcompare(pid, opts, "--kpageflags", NULL, &r, &rss);
 	printf("    --kpageflags: C %.1f ms, C/A %.2f, RSS %" PRIu64 " KiB\n    %s",
 	       ms, ms / ma, rss, r.stats);
-	if (kind != 5 && kind != 8)
+	if (kind != 4 && kind != 5 && kind != 7 && kind != 8)
 		return;
 	for (int j = 0; j < 3; j++) {
 		const char *n = j == 0 ? "1" : j == 1 ? "2" : NULL;

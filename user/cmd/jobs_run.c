@@ -7,6 +7,12 @@
 
 /* Events a job may get ahead of the main thread. */
 #define CHANNEL_EVENTS	256
+/*
+ * Events handed over at once, either way: the lock, and a wake-up when
+ * the other side sleeps, per block rather than per event (make bench: a
+ * futex wake per range cost the sparse 64 GiB target 2.5 times A).
+ */
+#define BLOCK_EVENTS	32
 
 struct job {
 	struct jobs_run *run;
@@ -19,7 +25,14 @@ struct job {
 	/* the channel: events [head, tail) are waiting, under run->lock */
 	struct job_event ev[CHANNEL_EVENTS];
 	size_t head, tail;
+	bool getter_waits, putter_waits;
 	pthread_cond_t can_put, can_get;
+	/* the job's block being filled, handed over when full or item done */
+	struct job_event out[BLOCK_EVENTS];
+	size_t nr_out;
+	/* the main thread's block taken from the channel, and where it is */
+	struct job_event in[BLOCK_EVENTS];
+	size_t nr_in, pos_in;
 };
 
 struct jobs_run {
@@ -37,23 +50,36 @@ struct jobs_run {
 	struct job *job;
 };
 
-/* Puts ev on j's channel; false once the plan is cancelled. */
-static bool put(struct job *j, const struct job_event *ev)
+/* Hands j's block over to the channel; false once the plan is cancelled. */
+static bool flush_out(struct job *j)
 {
 	struct jobs_run *r = j->run;
 	bool ok;
 
+	if (!j->nr_out)
+		return !r->cancel;
 	pthread_mutex_lock(&r->lock);
-	while (j->tail - j->head == CHANNEL_EVENTS && !r->cancel)
+	while (CHANNEL_EVENTS - (j->tail - j->head) < j->nr_out &&
+	       !r->cancel) {
+		j->putter_waits = true;
 		pthread_cond_wait(&j->can_put, &r->lock);
-	ok = !r->cancel;
-	if (ok) {
-		j->ev[j->tail % CHANNEL_EVENTS] = *ev;
-		j->tail++;
-		pthread_cond_signal(&j->can_get);
+		j->putter_waits = false;
 	}
+	ok = !r->cancel;
+	for (size_t i = 0; ok && i < j->nr_out; i++)
+		j->ev[j->tail++ % CHANNEL_EVENTS] = j->out[i];
+	if (ok && j->getter_waits)
+		pthread_cond_signal(&j->can_get);
 	pthread_mutex_unlock(&r->lock);
+	j->nr_out = 0;
 	return ok;
+}
+
+/* Adds ev to j's block: false once the plan is cancelled. */
+static bool put(struct job *j, const struct job_event *ev)
+{
+	j->out[j->nr_out++] = *ev;
+	return j->nr_out < BLOCK_EVENTS || flush_out(j);
 }
 
 static void put_range(const struct verdict_range *vr, void *arg)
@@ -77,10 +103,14 @@ static bool run_item(struct job *j, const struct job_item *it,
 
 		ev.err = compare_range(j->engine, j->parts[i].start,
 				       j->parts[i].end, &ev.sum, put_range, j);
-		if (!put(j, &ev) || ev.err)
+		if (!put(j, &ev))
 			return false;
+		if (ev.err) {
+			flush_out(j);	/* the main thread reports it */
+			return false;
+		}
 	}
-	return true;
+	return flush_out(j);
 }
 
 static void *job_main(void *arg)
@@ -175,13 +205,21 @@ void jobs_next(struct jobs_run *r, size_t k, struct job_event *ev)
 {
 	struct job *j = &r->job[k % r->jobs];
 
-	pthread_mutex_lock(&r->lock);
-	while (j->head == j->tail)
-		pthread_cond_wait(&j->can_get, &r->lock);
-	*ev = j->ev[j->head % CHANNEL_EVENTS];
-	j->head++;
-	pthread_cond_signal(&j->can_put);
-	pthread_mutex_unlock(&r->lock);
+	if (j->pos_in == j->nr_in) {
+		pthread_mutex_lock(&r->lock);
+		while (j->head == j->tail) {
+			j->getter_waits = true;
+			pthread_cond_wait(&j->can_get, &r->lock);
+			j->getter_waits = false;
+		}
+		for (j->nr_in = 0; j->nr_in < BLOCK_EVENTS && j->head != j->tail;)
+			j->in[j->nr_in++] = j->ev[j->head++ % CHANNEL_EVENTS];
+		if (j->putter_waits)
+			pthread_cond_signal(&j->can_put);
+		pthread_mutex_unlock(&r->lock);
+		j->pos_in = 0;
+	}
+	*ev = j->in[j->pos_in++];
 }
 
 void jobs_wait(struct jobs_run *r)
@@ -190,8 +228,11 @@ void jobs_wait(struct jobs_run *r)
 	while (r->idle < r->jobs)
 		pthread_cond_wait(&r->plan_done, &r->lock);
 	/* what a cancelled plan left on the channels is dropped */
-	for (unsigned int i = 0; i < r->jobs; i++)
+	for (unsigned int i = 0; i < r->jobs; i++) {
 		r->job[i].head = r->job[i].tail;
+		r->job[i].nr_in = r->job[i].pos_in = 0;
+		r->job[i].nr_out = 0;
+	}
 	pthread_mutex_unlock(&r->lock);
 }
 
