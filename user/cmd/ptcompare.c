@@ -18,8 +18,9 @@
  *        report_range()      the findings and physical names (report/)
  *        dma_add_range()     the DMA view of --range (engine/dma.c)
  *        progress_at()       the progress line on a terminal
- *   vma_done()             the VMA's counts: report_vma(), dma_add_vma(),
- *                          the progress line
+ *   vma_done()             the VMA's counts, once the witnesses passed
+ *                          its ranges on (witness_mark()): report_vma(),
+ *                          dma_add_vma(), the progress line
  *
  * and at the end (finish()) dma_finish(), then report_finish() writes the
  * document.
@@ -73,6 +74,12 @@ struct vma_queue {
 	size_t size[PLAN_VMAS];
 	struct maps_entry vma[PLAN_VMAS];
 	struct compare_piece piece[PLAN_VMAS];
+	/* what vma_done() gets once the witnesses passed the VMA's ranges on */
+	struct vma_result {
+		uint64_t start, end;
+		struct compare_summary sum;
+		bool examined;
+	} done[PLAN_VMAS];
 };
 
 static void usage(FILE *f)
@@ -267,6 +274,7 @@ static int open_jobs(struct scan *s)
 
 static void range_done(const struct verdict_range *vr,
 		       const struct witness_note *note, void *arg);
+static void vma_marked(void *arg, uint64_t token);
 
 /* Temporary files for n parts of the report: EXIT_OK, or the failure. */
 static int open_spools(struct scan *s, FILE **f, int n)
@@ -303,6 +311,8 @@ static int open_output(struct scan *s)
 	report_add_witnesses(&s->report, &s->wtotals, s->wspool);
 	s->engine = compare_new(&s->io, BATCH_PAGES);
 	s->witness = witness_new(&s->wio, &s->wtotals, range_done, s);
+	if (s->witness)
+		witness_set_mark(s->witness, vma_marked);
 	s->queue = calloc(1, sizeof(*s->queue));
 	if (!s->engine || !s->witness || !s->queue) {
 		snprintf(s->msg, sizeof(s->msg), "out of memory");
@@ -411,6 +421,30 @@ static void vma_done(struct scan *s, const struct maps_entry *vma,
 	progress_tick(s);
 }
 
+/* The witnesses passed on every range of queued VMA token: it is done. */
+static void vma_marked(void *arg, uint64_t token)
+{
+	struct scan *s = arg;
+	const struct vma_result *d = &s->queue->done[token];
+
+	vma_done(s, &s->queue->vma[token], d->start, d->end, &d->sum,
+		 d->examined);
+}
+
+/*
+ * Queued VMA i is compared: it is done once the witnesses have passed its
+ * ranges on, which they do a batch at a time across VMAs (one batch of
+ * kpageflags preads for many small VMAs, not one per VMA).
+ */
+static void vma_compared(struct scan *s, int i, uint64_t start, uint64_t end,
+			 const struct compare_summary *sum, bool examined)
+{
+	s->queue->done[i] = (struct vma_result){
+		.start = start, .end = end, .sum = *sum, .examined = examined,
+	};
+	witness_mark(s->witness, (uint64_t)i);
+}
+
 /*
  * What the progress line counts up to: the pages and VMAs maps lists now
  * (inside the range).  Read apart from the scan; if the process changes
@@ -451,9 +485,10 @@ static void watch_io(struct scan *s)
 	};
 }
 
-/* Compares the part of one VMA inside the requested range. */
-static int scan_vma(struct scan *s, const struct maps_entry *vma)
+/* Compares the part of queued VMA i inside the requested range. */
+static int scan_vma(struct scan *s, int i)
 {
+	const struct maps_entry *vma = &s->queue->vma[i];
 	struct compare_summary sum = { 0 };
 	uint64_t start, end;
 	int err;
@@ -462,20 +497,18 @@ static int scan_vma(struct scan *s, const struct maps_entry *vma)
 		return EXIT_OK;
 	/* [vsyscall] lives in kernel space: no page table of the task. */
 	if (!strcmp(vma->name, "[vsyscall]")) {
-		vma_done(s, vma, start, end, &sum, false);
+		vma_compared(s, i, start, end, &sum, false);
 		return EXIT_OK;
 	}
 	s->vma_start = s->vma_pos = start;
 	s->vma_end = end;
 	err = compare_range(s->engine, start, end, &sum, witness_range,
 			    s->witness);
-	if (err)
+	if (err) {
 		witness_discard(s->witness);
-	else
-		err = witness_flush(s->witness);
-	if (err)
 		return scan_failed(s, -err);
-	vma_done(s, vma, start, end, &sum, true);
+	}
+	vma_compared(s, i, start, end, &sum, true);
 	return EXIT_OK;
 }
 
@@ -532,9 +565,9 @@ struct part_iter {
  * scan_vma() with --jobs: the VMA's parts come from the jobs, item by item
  * in address order, and are joined as one job would have compared them.
  */
-static int scan_vma_jobs(struct scan *s, const struct maps_entry *vma,
-			 struct part_iter *pi)
+static int scan_vma_jobs(struct scan *s, int i, struct part_iter *pi)
 {
+	const struct maps_entry *vma = &s->queue->vma[i];
 	struct compare_summary sum = { 0 };
 	struct job_joiner j;
 	uint64_t start, end;
@@ -543,7 +576,7 @@ static int scan_vma_jobs(struct scan *s, const struct maps_entry *vma,
 	if (!clip(s->opts, vma, &start, &end))
 		return EXIT_OK;
 	if (!strcmp(vma->name, "[vsyscall]")) {
-		vma_done(s, vma, start, end, &sum, false);
+		vma_compared(s, i, start, end, &sum, false);
 		return EXIT_OK;
 	}
 	s->vma_start = s->vma_pos = start;
@@ -572,17 +605,13 @@ static int scan_vma_jobs(struct scan *s, const struct maps_entry *vma,
 		if (part.end >= end)
 			break;
 	}
-	if (!err) {
-		job_joiner_end(&j, &sum);
-		err = witness_flush(s->witness);
-	} else {
-		witness_discard(s->witness);
-	}
 	if (err) {
+		witness_discard(s->witness);
 		jobs_cancel(s->jobs);
 		return scan_failed(s, -err);
 	}
-	vma_done(s, vma, start, end, &sum, true);
+	job_joiner_end(&j, &sum);
+	vma_compared(s, i, start, end, &sum, true);
 	return EXIT_OK;
 }
 
@@ -596,16 +625,23 @@ static int scan_queue(struct scan *s, int n)
 	if (!s->jobs) {
 		compare_plan(s->engine, s->queue->piece, pieces);
 		for (int i = 0; status == EXIT_OK && i < n; i++)
-			status = scan_vma(s, &s->queue->vma[i]);
-		return status;
+			status = scan_vma(s, i);
+	} else {
+		jobs_plan(s->jobs, s->queue->piece, pieces);
+		job_cursor_init(&pi.c, s->queue->piece, pieces, BATCH_PAGES,
+				s->nr_jobs);
+		for (int i = 0; status == EXIT_OK && i < n; i++)
+			status = scan_vma_jobs(s, i, &pi);
+		/* the queue is read again only once no job reads its pieces */
+		jobs_wait(s->jobs);
 	}
-	jobs_plan(s->jobs, s->queue->piece, pieces);
-	job_cursor_init(&pi.c, s->queue->piece, pieces, BATCH_PAGES,
-			s->nr_jobs);
-	for (int i = 0; status == EXIT_OK && i < n; i++)
-		status = scan_vma_jobs(s, &s->queue->vma[i], &pi);
-	/* the queue is read again only once no job reads its pieces */
-	jobs_wait(s->jobs);
+	/* every queued VMA is done before the queue is read again */
+	if (status == EXIT_OK) {
+		int err = witness_flush(s->witness);
+
+		if (err)
+			return scan_failed(s, -err);
+	}
 	return status;
 }
 
