@@ -384,6 +384,7 @@ static const struct {
 	{ error_cases, &nr_error_cases },
 	{ device_cases, &nr_device_cases },
 	{ ptcompare_cases, &nr_ptcompare_cases },
+	{ jobs_cases, &nr_jobs_cases },
 	{ vtop_cases, &nr_vtop_cases },
 	{ dma_cases, &nr_dma_cases },
 	{ witness_cases, &nr_witness_cases },

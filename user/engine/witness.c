@@ -41,6 +41,11 @@ struct witness {
 	uint64_t *kpf;		/* WITNESS_KPF_WINDOW entries */
 	struct ptwalk_record recs[RECHECK_RECS];
 	int err;		/* of a re-check, sticky */
+	/* marks: token of mark i, passed on after ranges [0, mark_at[i]) */
+	witness_mark_fn mark;
+	uint64_t mark_token[WITNESS_MARKS];
+	size_t mark_at[WITNESS_MARKS];
+	size_t nr_marks;
 };
 
 struct witness *witness_new(const struct witness_io *io,
@@ -362,21 +367,40 @@ int witness_flush(struct witness *w)
 
 	if (!w->err)
 		check_batch(w);
-	for (size_t i = 0; i < w->n && !w->err; i++) {
+	for (size_t i = 0, m = 0; !w->err && (i < w->n || m < w->nr_marks);) {
 		const struct witness_note *note = &w->notes[i];
 
+		if (m < w->nr_marks && w->mark_at[m] == i) {
+			w->mark(w->arg, w->mark_token[m++]);
+			continue;
+		}
 		t->kpf_pages += note->kpf_pages;
 		if (note->bad_pages) {
 			t->bad_pages += note->bad_pages;
 			t->bad_ranges++;
 		}
-		w->emit(&w->held[i], note, w->arg);
+		w->emit(&w->held[i++], note, w->arg);
 	}
 	w->n = 0;
+	w->nr_marks = 0;
 	return w->err;
 }
 
 void witness_discard(struct witness *w)
 {
 	w->n = 0;
+	w->nr_marks = 0;
+}
+
+void witness_set_mark(struct witness *w, witness_mark_fn mark)
+{
+	w->mark = mark;
+}
+
+void witness_mark(struct witness *w, uint64_t token)
+{
+	if (w->nr_marks == WITNESS_MARKS)
+		witness_flush(w);
+	w->mark_token[w->nr_marks] = token;
+	w->mark_at[w->nr_marks++] = w->n;
 }
