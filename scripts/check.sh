@@ -6,7 +6,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 build=$top/build
 mkdir -p "$build"
-rm -f "$build"/unit.tap "$build"/lint.tap "$build"/layout.tap "$build"/vm.tap "$build"/packaging.tap \
+rm -f "$build"/build.tap "$build"/unit.tap "$build"/lint.tap "$build"/layout.tap "$build"/vm.tap "$build"/packaging.tap \
 	"$build"/unit-asan.tap "$build"/fuzz.tap "$build"/vm-asan.tap
 
 make all || echo "not ok - build # make all failed" > "$build/build.tap"
