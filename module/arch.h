@@ -15,9 +15,10 @@
  *	the PTWALK_F_* that the hardware bits of a present leaf say
  *	(write, user, dirty, accessed, no-execute, PROT_NONE);
  *   unsigned int ptwalk_pgtable_levels(void)
- *	how many levels the page tables have now (4, or 5 with LA57).
- *
- * Memory-type decodes (x86 PAT, arm64 MAIR indexes) belong there too.
+ *	how many levels the page tables have now (4, or 5 with LA57);
+ *   u8 ptwalk_arch_memtype(pte_t, enum ptwalk_level)
+ *	the enum ptwalk_memtype of a present leaf of that level (x86: PAT,
+ *	PCD, PWT; arm64: the MAIR index's attributes).
  */
 #ifndef PTWALK_ARCH_H
 #define PTWALK_ARCH_H
