@@ -117,10 +117,20 @@ chmod +x "$root/init"
 # Software emulation by default: on the machines this runs on /dev/kvm can
 # exist without working (a guest that never prints).  VM_ACCEL=kvm opts in.
 accel=${VM_ACCEL:-tcg}
+# Two NUMA nodes, a CPU (and socket) each, half the memory each: the
+# dmainfo cases bind buffers to each.  The second half lies wholly above
+# 4 GiB, where the boot-time 1G hugetlb page finds room (with node 1 only
+# 1G, its page did not fit anywhere).
+mem=${VM_MEM:-4G}
+[[ $mem =~ ^[0-9]+G$ ]] && [ $((${mem%G} % 2)) = 0 ] || die "VM_MEM=$mem: give an even number of GiB (4G)"
+half=$((${mem%G} / 2))G
+numa=(-object "memory-backend-ram,id=m0,size=$half"
+	-object "memory-backend-ram,id=m1,size=$half"
+	-numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1)
 rm -f "$out/console.log" "$out/guest.log"
 set +e
 timeout "$timeout_s" qemu-system-x86_64 \
-	-machine q35,accel=$accel -cpu max -smp 2 -m "${VM_MEM:-4G}" \
+	-machine q35,accel=$accel -cpu max -smp 2,sockets=2 -m "$mem" "${numa[@]}" \
 	-vga std -display none -no-reboot -monitor none \
 	-serial "file:$out/console.log" -serial "file:$out/guest.log" \
 	-kernel "$kernel" -initrd "$out/initramfs.gz" \

@@ -12,6 +12,8 @@ _Static_assert(sizeof(struct ptwalk_request) == PTWALK_REQUEST_SIZE,
 	       "request layout");
 _Static_assert(sizeof(struct ptwalk_record) == PTWALK_RECORD_SIZE,
 	       "record layout");
+_Static_assert(sizeof(struct ptwalk_record_ext) == PTWALK_RECORD_EXT_SIZE,
+	       "extended record layout");
 _Static_assert(sizeof(struct ptwalk_vtop) == PTWALK_VTOP_SIZE,
 	       "vtop layout");
 
@@ -37,16 +39,28 @@ static int send_request(int fd, const struct ptwalk_request *req)
 	return n == sizeof(*req) ? 0 : -EIO;
 }
 
-int ptwalk_query(int fd, pid_t pid, uint64_t start, uint64_t end)
+static int query(int fd, uint32_t flags, pid_t pid, uint64_t start,
+		 uint64_t end)
 {
 	struct ptwalk_request req = {
 		.abi_version = PTWALK_ABI_VERSION,
+		.flags = flags,
 		.pid = pid,
 		.start = start,
 		.end = end,
 	};
 
 	return send_request(fd, &req);
+}
+
+int ptwalk_query(int fd, pid_t pid, uint64_t start, uint64_t end)
+{
+	return query(fd, 0, pid, start, end);
+}
+
+int ptwalk_query_ext(int fd, pid_t pid, uint64_t start, uint64_t end)
+{
+	return query(fd, PTWALK_REQ_EXTENDED, pid, start, end);
 }
 
 int ptwalk_query_vtop(int fd, pid_t pid, uint64_t addr,
@@ -70,6 +84,17 @@ int ptwalk_query_vtop(int fd, pid_t pid, uint64_t addr,
 }
 
 ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max)
+{
+	ssize_t n = read(fd, recs, max * sizeof(*recs));
+
+	if (n < 0)
+		return -errno;
+	if (n % sizeof(*recs))
+		return -EIO;
+	return n / (ssize_t)sizeof(*recs);
+}
+
+ssize_t ptwalk_read_ext(int fd, struct ptwalk_record_ext *recs, size_t max)
 {
 	ssize_t n = read(fd, recs, max * sizeof(*recs));
 

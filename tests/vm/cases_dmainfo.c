@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a driver needs to know of a DMA buffer, per page, from ptwalk's
+ * extended records (PTWALK_REQ_EXTENDED): the memory type, the DMA-pinned
+ * state, the NUMA node.  Each is checked against an oracle that is neither
+ * ptwalk nor pagemap:
+ *  - pinned: io_uring's IORING_REGISTER_BUFFERS pins with FOLL_PIN while
+ *    the buffers are registered and unpins them when unregistered;
+ *  - memory type: the kernel's record of its PAT reservations,
+ *    /sys/kernel/debug/x86/pat_memtype_list, for a PCI BAR mapped through
+ *    sysfs resource0 (uncached-minus) and resource0_wc (write-combining);
+ *  - node: move_pages(2) with no target nodes, which reports the node of
+ *    each page, on buffers bound with mbind(2) to each of two nodes;
+ *  - frames: the fixture's get_user_pages/follow_pfn, as everywhere.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include <linux/io_uring.h>
+#include <linux/mempolicy.h>
+#include "module/ptwalk_names.h"
+#include "vmtest.h"
+
+#define A(p) ((uint64_t)(uintptr_t)(p))
+#define MAX_EXT 4096
+#define PAT_LIST "/sys/kernel/debug/x86/pat_memtype_list"
+
+/* Extended records of [start, end) of this process, checked to partition it. */
+static bool walk_ext(struct vmtest *t, uint64_t start, uint64_t end,
+		     struct ptwalk_record_ext *out, size_t *n)
+{
+	int fd = vm_open_query(t);
+	uint64_t expect = start;
+	ssize_t got;
+	int ret;
+
+	*n = 0;
+	if (fd < 0)
+		return false;
+	ret = ptwalk_query_ext(fd, getpid(), start, end);
+	if (ret) {
+		close(fd);
+		return fail(t, "extended query: %s", strerror(-ret));
+	}
+	while ((got = ptwalk_read_ext(fd, out + *n, MAX_EXT - *n)) > 0)
+		*n += (size_t)got;
+	close(fd);
+	if (got < 0)
+		return fail(t, "extended read: %s", strerror((int)-got));
+	for (size_t i = 0; i < *n; i++) {
+		if (out[i].rec.start != expect || !out[i].rec.nr_pages)
+			return fail(t, "extended record %zu at 0x%" PRIx64
+				    ", expected 0x%" PRIx64, i,
+				    (uint64_t)out[i].rec.start, expect);
+		expect = ptwalk_record_end(&out[i].rec);
+	}
+	if (expect != end)
+		return fail(t, "extended records end at 0x%" PRIx64, expect);
+	return true;
+}
+
+static const struct ptwalk_record_ext *ext_at(const struct ptwalk_record_ext *x,
+					      size_t n, uint64_t addr)
+{
+	for (size_t i = 0; i < n; i++)
+		if (x[i].rec.start <= addr && addr < ptwalk_record_end(&x[i].rec))
+			return &x[i];
+	return NULL;
+}
+
+/*
+ * Page i of [p, p + pages * PAGE) as ptwalk says it: present, frame as the
+ * fixture's oracle says, memtype, pinned and node as expected (node < 0:
+ * not checked).
+ */
+static bool check_ext_page(struct vmtest *t, const struct ptwalk_record_ext *x,
+			   size_t n, uint64_t addr, int memtype, bool pinned,
+			   int node)
+{
+	const struct ptwalk_record_ext *e = ext_at(x, n, addr);
+	struct ptwalk_fixture_translate o;
+	const char *mt;
+
+	if (!e)
+		return fail(t, "no extended record at 0x%" PRIx64, addr);
+	if (!oracle(t, addr, &o))
+		return false;
+	if (o.status != PTWALK_FIXTURE_MAPPED ||
+	    e->rec.kind != PTWALK_KIND_PRESENT ||
+	    ptwalk_pfn_at(&e->rec, addr) != o.pfn)
+		return fail(t, "0x%" PRIx64 ": ptwalk frame 0x%" PRIx64
+			    " (kind %u), oracle 0x%" PRIx64 " (status %u)",
+			    addr, ptwalk_pfn_at(&e->rec, addr), e->rec.kind,
+			    (uint64_t)o.pfn, o.status);
+	if (e->rec.memtype != memtype) {
+		mt = ptwalk_memtype_name(e->rec.memtype);
+		return fail(t, "0x%" PRIx64 ": memtype %s, expected %s", addr,
+			    mt ? mt : "none", ptwalk_memtype_name(memtype));
+	}
+	if (!!(e->rec.flags & PTWALK_F_DMA_PINNED) != pinned)
+		return fail(t, "0x%" PRIx64 ": dma_pinned %d, expected %d",
+			    addr, !pinned, pinned);
+	if (node >= 0 && e->node != node)
+		return fail(t, "0x%" PRIx64 ": node %d, expected %d", addr,
+			    e->node, node);
+	return true;
+}
+
+/* Plain and extended queries give the same records, in their own sizes. */
+static bool ext_matches_plain(struct vmtest *t)
+{
+	static struct ptwalk_record_ext x[MAX_EXT];
+	size_t len = 64 * PAGE, n, i;
+	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	bool ok = p != NULL;
+
+	if (!ok)
+		return false;
+	touch_write(p, len / 2);
+	ok = walk(t, getpid(), A(p), A(p) + len) &&
+	     walk_ext(t, A(p), A(p) + len, x, &n);
+	if (ok && n != t->nr_recs)
+		ok = fail(t, "%zu extended records, %zu plain", n, t->nr_recs);
+	for (i = 0; ok && i < n; i++)
+		if (memcmp(&x[i].rec, &t->recs[i], sizeof(x[i].rec)))
+			ok = fail(t, "record %zu differs between the two", i);
+	for (i = 0; ok && i < len / PAGE / 2; i++)
+		ok = check_ext_page(t, x, n, A(p) + i * PAGE, PTWALK_MEMTYPE_WB,
+				    false, -1);
+	/* The untouched half: no frame, no memtype, no node. */
+	for (i = len / PAGE / 2; ok && i < len / PAGE; i++) {
+		const struct ptwalk_record_ext *e = ext_at(x, n, A(p) + i * PAGE);
+
+		if (!e || e->rec.memtype || e->node != PTWALK_NODE_NONE ||
+		    (e->rec.flags & PTWALK_F_DMA_PINNED))
+			ok = fail(t, "untouched page %zu has memtype, node or pin",
+				  i);
+	}
+	munmap(p, len);
+	return ok;
+}
+
+static int io_uring_setup(unsigned int entries, struct io_uring_params *p)
+{
+	return (int)syscall(__NR_io_uring_setup, entries, p);
+}
+
+static int io_uring_register(int fd, unsigned int op, const void *arg,
+			     unsigned int nr)
+{
+	return (int)syscall(__NR_io_uring_register, fd, op, arg, nr);
+}
+
+/*
+ * Pages [first, first + count) of p pinned, the others not, with their
+ * frames as the oracle says.
+ */
+static bool pinned_exactly(struct vmtest *t, char *p, size_t pages,
+			   size_t first, size_t count)
+{
+	static struct ptwalk_record_ext x[MAX_EXT];
+	size_t n, i;
+	bool ok = walk_ext(t, A(p), A(p) + pages * PAGE, x, &n);
+
+	for (i = 0; ok && i < pages; i++)
+		ok = check_ext_page(t, x, n, A(p) + i * PAGE, PTWALK_MEMTYPE_WB,
+				    i >= first && i < first + count, -1);
+	return ok;
+}
+
+/* IORING_REGISTER_BUFFERS pins (FOLL_PIN | FOLL_LONGTERM) until unregistered. */
+static bool iouring_registered_buffer(struct vmtest *t)
+{
+	const size_t pages = 16, first = 4, count = 8;
+	struct io_uring_params params = { 0 };
+	char *p = map_anon(t, pages * PAGE, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	struct iovec iov;
+	int ring;
+	bool ok;
+
+	if (!p)
+		return false;
+	touch_write(p, pages * PAGE);
+	ring = io_uring_setup(4, &params);
+	if (ring < 0) {
+		munmap(p, pages * PAGE);
+		return fail(t, "io_uring_setup: %s", strerror(errno));
+	}
+	ok = pinned_exactly(t, p, pages, 0, 0);
+	iov.iov_base = p + first * PAGE;
+	iov.iov_len = count * PAGE;
+	if (ok && io_uring_register(ring, IORING_REGISTER_BUFFERS, &iov, 1))
+		ok = fail(t, "IORING_REGISTER_BUFFERS: %s", strerror(errno));
+	if (ok)
+		ok = pinned_exactly(t, p, pages, first, count);
+	if (ok && io_uring_register(ring, IORING_UNREGISTER_BUFFERS, NULL, 0))
+		ok = fail(t, "IORING_UNREGISTER_BUFFERS: %s", strerror(errno));
+	if (ok)
+		ok = pinned_exactly(t, p, pages, 0, 0);
+	close(ring);
+	munmap(p, pages * PAGE);
+	return ok;
+}
+
+/* The kernel's name of a PAT memory type, as pat_memtype_list writes it. */
+static const char *pat_name(int memtype)
+{
+	switch (memtype) {
+	case PTWALK_MEMTYPE_WB: return "write-back";
+	case PTWALK_MEMTYPE_WC: return "write-combining";
+	case PTWALK_MEMTYPE_WT: return "write-through";
+	case PTWALK_MEMTYPE_WP: return "write-protected";
+	case PTWALK_MEMTYPE_UC: return "uncached";
+	case PTWALK_MEMTYPE_UC_MINUS: return "uncached-minus";
+	default: return NULL;
+	}
+}
+
+/*
+ * The type of the PAT reservation holding phys in pat_memtype_list
+ * ("PAT: [mem 0x...-0x...] uncached-minus"): true with type set, or false
+ * with t->why when none holds it or reservations of two types do.
+ */
+static bool pat_reservation(struct vmtest *t, uint64_t phys, char *type,
+			    size_t size)
+{
+	FILE *f = fopen(PAT_LIST, "r");
+	char line[256], name[64];
+	bool found = false;
+	uint64_t s, e;
+
+	if (!f)
+		return fail(t, "%s: %s", PAT_LIST, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "PAT: [mem 0x%" SCNx64 "-0x%" SCNx64 "] %63s",
+			   &s, &e, name) != 3 || phys < s || phys >= e)
+			continue;
+		if (found && strcmp(type, name)) {
+			fclose(f);
+			return fail(t, "0x%" PRIx64 " reserved both %s and %s",
+				    phys, type, name);
+		}
+		snprintf(type, size, "%s", name);
+		found = true;
+	}
+	fclose(f);
+	return found ? true :
+		fail(t, "no PAT reservation holds 0x%" PRIx64, phys);
+}
+
+/* First PCI device with a write-combining BAR 0: its sysfs directory. */
+static bool find_wc_bar(struct vmtest *t, char *dir, size_t size)
+{
+	DIR *d = opendir("/sys/bus/pci/devices");
+	struct dirent *de;
+	char path[512];
+	bool found = false;
+
+	if (!d)
+		return fail(t, "/sys/bus/pci/devices: %s", strerror(errno));
+	while (!found && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/resource0_wc",
+			 de->d_name);
+		if (!access(path, R_OK)) {
+			snprintf(dir, size, "/sys/bus/pci/devices/%s", de->d_name);
+			found = true;
+		}
+	}
+	closedir(d);
+	return found ? true :
+		fail(t, "no PCI device with a prefetchable BAR 0 (resource0_wc)");
+}
+
+/*
+ * Maps pages of BAR 0 through @file at @page_off, reads them in, and checks
+ * each page's frame (fixture), memory type (PAT reservation list, which
+ * must name @memtype) and unknown pinned state (no struct page).
+ */
+static bool bar_memtype(struct vmtest *t, const char *dir, const char *file,
+			size_t page_off, int memtype)
+{
+	static struct ptwalk_record_ext x[MAX_EXT];
+	const size_t pages = 4;
+	char path[600], type[64];
+	volatile const char *p;
+	size_t n, i;
+	bool ok = true;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return fail(t, "%s: %s", path, strerror(errno));
+	p = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 (off_t)(page_off * PAGE));
+	close(fd);
+	if (p == MAP_FAILED)
+		return fail(t, "mmap %s: %s", path, strerror(errno));
+	for (i = 0; i < pages; i++)
+		(void)p[i * PAGE];
+	ok = walk_ext(t, A(p), A(p) + pages * PAGE, x, &n);
+	for (i = 0; ok && i < pages; i++) {
+		const struct ptwalk_record_ext *e;
+		uint64_t addr = A(p) + i * PAGE;
+
+		ok = check_ext_page(t, x, n, addr, memtype, false, -1);
+		e = ext_at(x, n, addr);
+		if (ok && ((e->rec.flags & PTWALK_F_PFN_VALID) ||
+			   e->node != PTWALK_NODE_NONE))
+			ok = fail(t, "%s page %zu: a struct page or a node", file, i);
+		if (ok)
+			ok = pat_reservation(t, ptwalk_pfn_at(&e->rec, addr) * PAGE,
+					     type, sizeof(type));
+		if (ok && strcmp(type, pat_name(memtype)))
+			ok = fail(t, "%s page %zu: ptwalk says %s, PAT list %s",
+				  file, i, ptwalk_memtype_name(e->rec.memtype), type);
+	}
+	munmap((void *)p, pages * PAGE);
+	return ok;
+}
+
+/* sysfs resource0 maps uncached-minus, resource0_wc write-combining. */
+static bool pci_bar_memtypes(struct vmtest *t)
+{
+	char dir[300];
+
+	/* different pages: one range reserved with two types would conflict */
+	return find_wc_bar(t, dir, sizeof(dir)) &&
+	       bar_memtype(t, dir, "resource0", 0, PTWALK_MEMTYPE_UC_MINUS) &&
+	       bar_memtype(t, dir, "resource0_wc", 16, PTWALK_MEMTYPE_WC);
+}
+
+static long mbind_node(void *p, size_t len, int node)
+{
+	unsigned long mask = 1UL << node;
+
+	return syscall(__NR_mbind, p, len, MPOL_BIND, &mask,
+		       sizeof(mask) * 8, 0);
+}
+
+/* A buffer bound to each of nodes 0 and 1: ptwalk's node of every page is
+ * move_pages(2)'s.
+ */
+static bool numa_two_nodes(struct vmtest *t)
+{
+	static struct ptwalk_record_ext x[MAX_EXT];
+	const size_t pages = 32;
+	void *addrs[32];
+	int status[32];
+	char *p;
+	size_t n, i;
+	bool ok;
+
+	if (access("/sys/devices/system/node/node1", F_OK))
+		return fail(t, "the VM has no NUMA node 1 (qemu -numa)");
+	p = map_anon(t, pages * PAGE, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	if (!p)
+		return false;
+	ok = true;
+	if (mbind_node(p, pages / 2 * PAGE, 0) ||
+	    mbind_node(p + pages / 2 * PAGE, pages / 2 * PAGE, 1))
+		ok = fail(t, "mbind: %s", strerror(errno));
+	if (ok)
+		touch_write(p, pages * PAGE);
+	for (i = 0; i < pages; i++)
+		addrs[i] = p + i * PAGE;
+	if (ok && syscall(__NR_move_pages, 0, pages, addrs, NULL, status, 0))
+		ok = fail(t, "move_pages: %s", strerror(errno));
+	for (i = 0; ok && i < pages; i++)
+		if (status[i] != (i < pages / 2 ? 0 : 1))
+			ok = fail(t, "move_pages puts page %zu on node %d: mbind did not bind",
+				  i, status[i]);
+	if (ok)
+		ok = walk_ext(t, A(p), A(p) + pages * PAGE, x, &n);
+	for (i = 0; ok && i < pages; i++)
+		ok = check_ext_page(t, x, n, A(p) + i * PAGE, PTWALK_MEMTYPE_WB,
+				    false, status[i]);
+	munmap(p, pages * PAGE);
+	return ok;
+}
+
+const struct vmtest_case dmainfo_cases[] = {
+	{ "dmainfo_ext_matches_plain", ext_matches_plain },
+	{ "dmainfo_iouring_registered_buffer", iouring_registered_buffer },
+	{ "dmainfo_pci_bar_memtypes", pci_bar_memtypes },
+	{ "dmainfo_numa_two_nodes", numa_two_nodes },
+};
+const size_t nr_dmainfo_cases = sizeof(dmainfo_cases) / sizeof(dmainfo_cases[0]);
