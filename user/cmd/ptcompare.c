@@ -324,6 +324,15 @@ static ssize_t walk_read_progress(void *ctx, enum compare_stream st,
 	return s->proc_io.walk_read(s->proc_io.ctx, st, recs, max);
 }
 
+static ssize_t walk_read_ext_progress(void *ctx, enum compare_stream st,
+				      struct ptwalk_record_ext *recs,
+				      size_t max, bool *info)
+{
+	struct scan *s = ctx;
+
+	return s->proc_io.walk_read_ext(s->proc_io.ctx, st, recs, max, info);
+}
+
 /* A VMA is done: examined, or not (see scan_vma()). */
 static void vma_done(struct scan *s, const struct maps_entry *vma,
 		     uint64_t start, uint64_t end,
@@ -375,6 +384,8 @@ static void watch_io(struct scan *s)
 		.read_pagemap = read_pagemap_progress,
 		.walk_query = walk_query_progress,
 		.walk_read = walk_read_progress,
+		.walk_read_ext = s->proc_io.walk_read_ext ?
+				 walk_read_ext_progress : NULL,
 		.ctx = s,
 	};
 }
