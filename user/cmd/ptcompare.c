@@ -36,6 +36,7 @@
 #include "cmd/vtop_run.h"
 #include "engine/compare.h"
 #include "engine/witness.h"
+#include "io/pci_sysfs.h"
 #include "io/ptwalk_client.h"
 #include "io/source.h"
 #include "io/spool.h"
@@ -464,8 +465,14 @@ static int finish(struct scan *s)
 	proc_comm(s->src.pid, comm, sizeof(comm));
 	t.comm = comm;
 	t.kernel = uname(&u) ? "?" : u.release;
-	if (s->opts->has_range)
+	if (s->opts->has_range) {
 		dma_finish(&s->dma);
+		/* frames without struct page: which device's BAR, if any */
+		for (unsigned int i = 0; i < s->dma.t.nr_devmem; i++)
+			pci_find_owner(PCI_SYSFS_DEVICES,
+				       s->dma.t.devmem[i].pfn << PAGE_SHIFT_4K,
+				       &s->dma_report.owners[i]);
+	}
 	err = report_finish(&s->report, &t);
 	if (err) {
 		snprintf(s->msg, sizeof(s->msg), "cannot write the report: %s",

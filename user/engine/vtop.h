@@ -38,6 +38,7 @@ struct vtop_view {
 	const char *kernel;
 	uint64_t addr;
 	struct ptwalk_vtop walk;	/* ptwalk's answer */
+	bool info;			/* ... with memtype, pin and node */
 	uint64_t pagemap;		/* pagemap's raw entry */
 	enum page_class cls;
 	unsigned int rereads;		/* times both sides were read again */

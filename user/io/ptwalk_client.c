@@ -63,12 +63,12 @@ int ptwalk_query_ext(int fd, pid_t pid, uint64_t start, uint64_t end)
 	return query(fd, PTWALK_REQ_EXTENDED, pid, start, end);
 }
 
-int ptwalk_query_vtop(int fd, pid_t pid, uint64_t addr,
+static int query_vtop(int fd, uint32_t flags, pid_t pid, uint64_t addr,
 		      struct ptwalk_vtop *out)
 {
 	struct ptwalk_request req = {
 		.abi_version = PTWALK_ABI_VERSION,
-		.flags = PTWALK_REQ_VTOP,
+		.flags = PTWALK_REQ_VTOP | flags,
 		.pid = pid,
 		.start = addr,
 	};
@@ -81,6 +81,23 @@ int ptwalk_query_vtop(int fd, pid_t pid, uint64_t addr,
 	if (n < 0)
 		return -errno;
 	return n == sizeof(*out) ? 0 : -EIO;
+}
+
+int ptwalk_query_vtop(int fd, pid_t pid, uint64_t addr,
+		      struct ptwalk_vtop *out)
+{
+	return query_vtop(fd, 0, pid, addr, out);
+}
+
+int ptwalk_query_vtop_ext(int fd, pid_t pid, uint64_t addr,
+			  struct ptwalk_vtop *out, bool *info)
+{
+	int err = query_vtop(fd, PTWALK_REQ_EXTENDED, pid, addr, out);
+
+	*info = !err;
+	if (err == -EINVAL)
+		err = query_vtop(fd, 0, pid, addr, out);
+	return err;
 }
 
 ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max)

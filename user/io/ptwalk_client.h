@@ -29,6 +29,14 @@ int ptwalk_query(int fd, pid_t pid, uint64_t start, uint64_t end);
 int ptwalk_query_vtop(int fd, pid_t pid, uint64_t addr,
 		      struct ptwalk_vtop *out);
 
+/*
+ * The same, asking for the memory type, pinned state and node too
+ * (PTWALK_REQ_EXTENDED): *info says whether ptwalk.ko gave them; a module
+ * older than them is asked again without.
+ */
+int ptwalk_query_vtop_ext(int fd, pid_t pid, uint64_t addr,
+			  struct ptwalk_vtop *out, bool *info);
+
 /* Reads up to max records; count (0 at the end) or -errno. */
 ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max);
 
