@@ -12,6 +12,8 @@
  *  - node: move_pages(2) with no target nodes, which reports the node of
  *    each page, on buffers bound with mbind(2) to each of two nodes;
  *  - frames: the fixture's get_user_pages/follow_pfn, as everywhere.
+ * ptcompare's JSON ranges, its DMA view and vtop are checked against the
+ * same oracles.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -28,6 +30,7 @@
 #include <linux/io_uring.h>
 #include <linux/mempolicy.h>
 #include "module/ptwalk_names.h"
+#include "ptcompare_run.h"
 #include "vmtest.h"
 
 #define A(p) ((uint64_t)(uintptr_t)(p))
@@ -115,6 +118,74 @@ static bool check_ext_page(struct vmtest *t, const struct ptwalk_record_ext *x,
 	return true;
 }
 
+/*
+ * ptcompare --json --range over pages [0, pages) of p: each page's range
+ * says memtype (a name), dma_pinned (pinned[i]: 0 false, 1 true, -1 null)
+ * and node (node[i], -1 null, -2 any number) as the oracles do.
+ */
+static bool pc_attrs(struct vmtest *t, struct pc_result *r, const char *p,
+		     size_t pages, const char *memtype, const int *pinned,
+		     const int *node)
+{
+	struct json_object *ranges;
+	bool ok = pc_json(t, r, getpid(), A(p), A(p) + pages * PAGE);
+
+	if (!ok)
+		return false;
+	ranges = pc_get(r->doc, "ranges");
+	for (size_t i = 0; ok && i < pages; i++) {
+		uint64_t addr = A(p) + i * PAGE;
+		struct json_object *o = NULL, *pin, *nd, *mt;
+
+		for (size_t k = 0; !o && k < json_object_array_length(ranges); k++) {
+			struct json_object *c = json_object_array_get_idx(ranges, k);
+			uint64_t s = pc_hex_or_none(c, "start");
+			uint64_t n = (uint64_t)json_object_get_int64(pc_get(c, "pages"));
+
+			if (s <= addr && addr < s + n * PAGE)
+				o = c;
+		}
+		if (!o) {
+			ok = fail(t, "ptcompare: no range holds 0x%" PRIx64, addr);
+			break;
+		}
+		mt = pc_get(o, "memtype");
+		pin = pc_get(o, "dma_pinned");
+		nd = pc_get(o, "node");
+		if (!mt || strcmp(json_object_get_string(mt), memtype))
+			ok = fail(t, "ptcompare: 0x%" PRIx64 " memtype %s, expected %s",
+				  addr, mt ? json_object_get_string(mt) : "null",
+				  memtype);
+		else if (pinned[i] < 0 ? pin != NULL :
+			 !pin || json_object_get_boolean(pin) != pinned[i])
+			ok = fail(t, "ptcompare: 0x%" PRIx64 " dma_pinned %s, expected %d",
+				  addr, pin ? json_object_to_json_string(pin) : "null",
+				  pinned[i]);
+		else if (node[i] == -1 ? nd != NULL :
+			 !nd || (node[i] >= 0 && json_object_get_int(nd) != node[i]))
+			ok = fail(t, "ptcompare: 0x%" PRIx64 " node %s, expected %d",
+				  addr, nd ? json_object_to_json_string(nd) : "null",
+				  node[i]);
+	}
+	return ok;
+}
+
+/* ptcompare's text output for argv has every needle. */
+static bool pc_text_has(struct vmtest *t, const char *const argv[],
+			const char *const needles[])
+{
+	struct pc_result r;
+	bool ok = pc_run(t, &r, argv) &&
+		  (r.status == 0 || fail(t, "%s exited %d: %s", argv[1],
+					 r.status, r.err));
+
+	for (size_t i = 0; ok && needles[i]; i++)
+		if (!strstr(r.out, needles[i]))
+			ok = fail(t, "no '%s' in: %s", needles[i], r.out);
+	pc_free(&r);
+	return ok;
+}
+
 /* Plain and extended queries give the same records, in their own sizes. */
 static bool ext_matches_plain(struct vmtest *t)
 {
@@ -177,6 +248,54 @@ static bool pinned_exactly(struct vmtest *t, char *p, size_t pages,
 	return ok;
 }
 
+/*
+ * ptcompare on the buffer: JSON per range, the DMA view's pinned spans,
+ * vtop of a registered page; registered or not (after unregistering).
+ */
+static bool pc_iouring(struct vmtest *t, const char *p, size_t pages,
+		       size_t first, size_t count, bool registered)
+{
+	int pinned[16], node[16];
+	char range[64], pid[16], addr[32], want[128];
+	const char *text[] = { "ptcompare", "--range", range, pid, NULL };
+	const char *vtop[] = { "ptcompare", "--vtop", addr, pid, NULL };
+	const char *dma[] = { want, NULL };
+	const char *vt[] = { registered ? "\npinned:  yes" : "\npinned:  no\n",
+			     "\nmemtype: wb\n", NULL };
+	struct pc_result r;
+	bool ok;
+
+	for (size_t i = 0; i < pages; i++) {
+		pinned[i] = registered && i >= first && i < first + count;
+		node[i] = -2;
+	}
+	/* some node: which one is the numa case's to check (move_pages) */
+	ok = pc_attrs(t, &r, p, pages, "wb", pinned, node);
+	if (ok) {
+		struct json_object *dv = pc_get(r.doc, "dma");
+		struct json_object *pn = dv ? pc_get(dv, "pinned") : NULL;
+
+		if (!pn || json_object_get_int64(pc_get(pn, "pages")) !=
+			   (registered ? (int64_t)count : 0))
+			ok = fail(t, "ptcompare's DMA view: pinned %s",
+				  pn ? json_object_to_json_string(pn) : "missing");
+	}
+	pc_free(&r);
+	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, A(p),
+		 A(p) + pages * PAGE);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	snprintf(addr, sizeof(addr), "0x%" PRIx64, A(p) + (first + 1) * PAGE);
+	if (registered)
+		snprintf(want, sizeof(want),
+			 "  pinned: %zu pages DMA-pinned in 1 span, %zu not pinned in 2 spans",
+			 count, pages - count);
+	else
+		snprintf(want, sizeof(want),
+			 "  pinned: 0 pages DMA-pinned in 0 spans, %zu not pinned in 1 span",
+			 pages);
+	return ok && pc_text_has(t, text, dma) && pc_text_has(t, vtop, vt);
+}
+
 /* IORING_REGISTER_BUFFERS pins (FOLL_PIN | FOLL_LONGTERM) until unregistered. */
 static bool iouring_registered_buffer(struct vmtest *t)
 {
@@ -202,10 +321,14 @@ static bool iouring_registered_buffer(struct vmtest *t)
 		ok = fail(t, "IORING_REGISTER_BUFFERS: %s", strerror(errno));
 	if (ok)
 		ok = pinned_exactly(t, p, pages, first, count);
+	if (ok)
+		ok = pc_iouring(t, p, pages, first, count, true);
 	if (ok && io_uring_register(ring, IORING_UNREGISTER_BUFFERS, NULL, 0))
 		ok = fail(t, "IORING_UNREGISTER_BUFFERS: %s", strerror(errno));
 	if (ok)
 		ok = pinned_exactly(t, p, pages, 0, 0);
+	if (ok)
+		ok = pc_iouring(t, p, pages, first, count, false);
 	close(ring);
 	munmap(p, pages * PAGE);
 	return ok;
@@ -283,6 +406,65 @@ static bool find_wc_bar(struct vmtest *t, char *dir, size_t size)
 }
 
 /*
+ * ptcompare on a BAR mapping: memtype per range (pinned and node null: no
+ * struct page), the DMA view naming the device and its sysfs numa_node,
+ * vtop's memory type.
+ */
+static bool pc_bar(struct vmtest *t, const char *dir, const char *p,
+		   size_t pages, int memtype)
+{
+	int none[4] = { -1, -1, -1, -1 };
+	char path[600], buf[32], addr[32], pid[16], want[64], range[64];
+	char mts[64], devline[128];
+	const char *vtop[] = { "ptcompare", "--vtop", addr, pid, NULL };
+	const char *vt[] = { want, "\npinned:  unknown (no struct page)\n", NULL };
+	const char *text[] = { "ptcompare", "--range", range, pid, NULL };
+	const char *dv[] = { mts, devline,
+			     "  pinned: 0 pages DMA-pinned in 0 spans, 0 not pinned in 0 spans, 4 unknown (no struct page)",
+			     NULL };
+	struct json_object *dev;
+	struct pc_result r;
+	int numa = -1;
+	FILE *f;
+	bool ok = pc_attrs(t, &r, p, pages, ptwalk_memtype_name(memtype), none,
+			   none);
+
+	snprintf(path, sizeof(path), "%s/numa_node", dir);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(buf, sizeof(buf), f))
+			numa = atoi(buf);
+		fclose(f);
+	}
+	dev = ok ? json_object_array_get_idx(pc_get(pc_get(r.doc, "dma"),
+						   "devices"), 0) : NULL;
+	if (ok && (!dev || !pc_get(dev, "pci_device") ||
+		   strcmp(json_object_get_string(pc_get(dev, "pci_device")),
+			  strrchr(dir, '/') + 1) ||
+		   json_object_get_int(pc_get(dev, "bar")) != 0 ||
+		   json_object_get_int(pc_get(dev, "numa_node")) != numa))
+		ok = fail(t, "ptcompare's DMA view names %s, not %s BAR 0 numa_node %d",
+			  dev ? json_object_to_json_string(dev) : "no device",
+			  strrchr(dir, '/') + 1, numa);
+	pc_free(&r);
+	snprintf(addr, sizeof(addr), "0x%" PRIx64, A(p));
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	snprintf(want, sizeof(want), "\nmemtype: %s\n",
+		 ptwalk_memtype_name(memtype));
+	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, A(p),
+		 A(p) + pages * PAGE);
+	snprintf(mts, sizeof(mts), "  memory types: %s %zu pages\n",
+		 ptwalk_memtype_name(memtype), pages);
+	if (numa < 0)
+		snprintf(devline, sizeof(devline), ": PCI %s BAR 0, device NUMA node none (-1)\n",
+			 strrchr(dir, '/') + 1);
+	else
+		snprintf(devline, sizeof(devline), ": PCI %s BAR 0, device NUMA node %d\n",
+			 strrchr(dir, '/') + 1, numa);
+	return ok && pc_text_has(t, vtop, vt) && pc_text_has(t, text, dv);
+}
+
+/*
  * Maps pages of BAR 0 through @file at @page_off, reads them in, and checks
  * each page's frame (fixture), memory type (PAT reservation list, which
  * must name @memtype) and unknown pinned state (no struct page).
@@ -326,6 +508,8 @@ static bool bar_memtype(struct vmtest *t, const char *dir, const char *file,
 			ok = fail(t, "%s page %zu: ptwalk says %s, PAT list %s",
 				  file, i, ptwalk_memtype_name(e->rec.memtype), type);
 	}
+	if (ok)
+		ok = pc_bar(t, dir, (const char *)p, pages, memtype);
 	munmap((void *)p, pages * PAGE);
 	return ok;
 }
@@ -386,6 +570,13 @@ static bool numa_two_nodes(struct vmtest *t)
 	for (i = 0; ok && i < pages; i++)
 		ok = check_ext_page(t, x, n, A(p) + i * PAGE, PTWALK_MEMTYPE_WB,
 				    false, status[i]);
+	if (ok) {
+		int pinned[32] = { 0 };
+		struct pc_result r;
+
+		ok = pc_attrs(t, &r, p, pages, "wb", pinned, status);
+		pc_free(&r);
+	}
 	munmap(p, pages * PAGE);
 	return ok;
 }
