@@ -63,11 +63,11 @@ modtree=${VM_MODTREE:-/lib/modules/$krel}
 [ -r "$modtree/modules.dep" ] || die "no $modtree/modules.dep: the modules of $krel are not there"
 mkdir -p "$root/lib/kmods"
 : > "$root/lib/kmods.load"
-add_kmod_file() { # PATH relative to the modules tree
+add_kmod_file() { # PATH relative to the modules tree [PARAMS]
 	local name
 	name=$(basename "$1")
 	name=${name%%.ko*}.ko
-	grep -qxF "/lib/kmods/$name" "$root/lib/kmods.load" && return 0
+	grep -q "^/lib/kmods/$name\( \|\$\)" "$root/lib/kmods.load" && return 0
 	case $1 in
 	*.ko) cp "$modtree/$1" "$root/lib/kmods/$name" ;;
 	*.ko.xz) xz -dc "$modtree/$1" > "$root/lib/kmods/$name" ;;
@@ -75,9 +75,9 @@ add_kmod_file() { # PATH relative to the modules tree
 	*.ko.gz) gzip -dc "$modtree/$1" > "$root/lib/kmods/$name" ;;
 	*) die "$1: unknown module compression" ;;
 	esac
-	echo "/lib/kmods/$name" >> "$root/lib/kmods.load"
+	echo "/lib/kmods/$name${2:+ $2}" >> "$root/lib/kmods.load"
 }
-add_kmod() { # NAME
+add_kmod() { # NAME [PARAMS]
 	local line dep
 	grep -qE "(^|/)$1\.ko\$" "$modtree/modules.builtin" && return 0
 	line=$(grep -E "(^|/)$1\.ko(\.[a-z]+)?:" "$modtree/modules.dep") ||
@@ -85,9 +85,13 @@ add_kmod() { # NAME
 	for dep in $(echo "${line#*:}" | tr ' ' '\n' | tac); do
 		add_kmod_file "$dep"
 	done
-	add_kmod_file "${line%%:*}"
+	add_kmod_file "${line%%:*}" "${2:-}"
 }
 add_kmod zram
+# The real drivers of the dmainfo cases: vgem (DRM dumb buffers) and vivid
+# (V4L2) with its dma-contig allocator.
+add_kmod vgem
+add_kmod vivid allocators=1
 printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 
@@ -122,11 +126,13 @@ accel=${VM_ACCEL:-tcg}
 # 4 GiB, where the boot-time 1G hugetlb page finds room (with node 1 only
 # 1G, its page did not fit anywhere).
 mem=${VM_MEM:-4G}
-[[ $mem =~ ^[0-9]+G$ ]] && [ $((${mem%G} % 2)) = 0 ] || die "VM_MEM=$mem: give an even number of GiB (4G)"
+if ! [[ $mem =~ ^[0-9]+G$ ]] || [ $((${mem%G} % 2)) != 0 ]; then
+	die "VM_MEM=$mem: give an even number of GiB (4G)"
+fi
 half=$((${mem%G} / 2))G
 numa=(-object "memory-backend-ram,id=m0,size=$half"
 	-object "memory-backend-ram,id=m1,size=$half"
-	-numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1)
+	-numa "node,nodeid=0,cpus=0,memdev=m0" -numa "node,nodeid=1,cpus=1,memdev=m1")
 rm -f "$out/console.log" "$out/guest.log"
 set +e
 timeout "$timeout_s" qemu-system-x86_64 \

@@ -27,8 +27,12 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <drm.h>
+#include <drm_mode.h>
 #include <linux/io_uring.h>
 #include <linux/mempolicy.h>
+#include <linux/videodev2.h>
 #include "module/ptwalk_names.h"
 #include "ptcompare_run.h"
 #include "vmtest.h"
@@ -36,6 +40,8 @@
 #define A(p) ((uint64_t)(uintptr_t)(p))
 #define MAX_EXT 4096
 #define PAT_LIST "/sys/kernel/debug/x86/pat_memtype_list"
+#define PAT_CONFIG "x86/PAT: Configuration [0-7]: "
+#define DYNDBG "/sys/kernel/debug/dynamic_debug/control"
 
 /* Extended records of [start, end) of this process, checked to partition it. */
 static bool walk_ext(struct vmtest *t, uint64_t start, uint64_t end,
@@ -581,10 +587,325 @@ static bool numa_two_nodes(struct vmtest *t)
 	return ok;
 }
 
+/* The enum ptwalk_memtype of each PAT index, from the boot log; false if absent. */
+static bool pat_config(struct vmtest *t, int memtype[8])
+{
+	static const struct { const char *name; int memtype; } names[] = {
+		{ "WB", PTWALK_MEMTYPE_WB }, { "WC", PTWALK_MEMTYPE_WC },
+		{ "WT", PTWALK_MEMTYPE_WT }, { "WP", PTWALK_MEMTYPE_WP },
+		{ "UC-", PTWALK_MEMTYPE_UC_MINUS }, { "UC", PTWALK_MEMTYPE_UC },
+	};
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	char rec[2048], *p = NULL;
+	ssize_t n;
+
+	if (fd < 0)
+		return fail(t, "/dev/kmsg: %s", strerror(errno));
+	while (!p && ((n = read(fd, rec, sizeof(rec) - 1)) > 0 || errno == EPIPE)) {
+		if (n <= 0)
+			continue;	/* EPIPE: records overwritten, go on */
+		rec[n] = '\0';
+		p = strstr(rec, PAT_CONFIG);
+	}
+	close(fd);
+	if (!p)
+		return fail(t, "no '%s' line in the kernel log", PAT_CONFIG);
+	p += strlen(PAT_CONFIG);
+	for (int i = 0; i < 8; i++) {
+		char tok[8];
+		int used;
+		size_t k;
+
+		if (sscanf(p, " %7s%n", tok, &used) != 1)
+			return fail(t, "PAT configuration line cut at entry %d", i);
+		p += used;
+		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+			if (!strcmp(tok, names[k].name))
+				break;
+		if (k == sizeof(names) / sizeof(names[0]))
+			return fail(t, "PAT entry %d is '%s'", i, tok);
+		memtype[i] = names[k].memtype;
+	}
+	return true;
+}
+
+/* The PAT index of a 4 KiB PTE: PAT (bit 7), PCD (bit 4), PWT (bit 3). */
+static int pat_index(uint64_t pte)
+{
+	return (int)(((pte >> 7) & 1) << 2 | ((pte >> 4) & 1) << 1 |
+		     ((pte >> 3) & 1));
+}
+
+/* An open DRM device whose driver is @name, or -1. */
+static int open_drm(const char *name)
+{
+	DIR *d = opendir("/dev/dri");
+	struct dirent *de;
+	int found = -1;
+
+	if (!d)
+		return -1;
+	while (found < 0 && (de = readdir(d))) {
+		char path[300], drv[32] = "";
+		struct drm_version v = { .name = drv, .name_len = sizeof(drv) - 1 };
+		int fd;
+
+		if (strncmp(de->d_name, "card", 4))
+			continue;
+		snprintf(path, sizeof(path), "/dev/dri/%s", de->d_name);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!ioctl(fd, DRM_IOCTL_VERSION, &v) && !strcmp(drv, name))
+			found = fd;
+		else
+			close(fd);
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * A vgem dumb buffer of 16 pages, written to: every page present in a
+ * VM_PFNMAP mapping, its frame the fixture's, its memory type the one the
+ * PTE's PAT index has in the boot-time PAT configuration, not pinned, on a
+ * node that exists; ptcompare says the same memory type.
+ */
+static bool vgem_dumb_buffer(struct vmtest *t)
+{
+	static struct ptwalk_record_ext x[MAX_EXT];
+	struct drm_mode_create_dumb create = { .width = 256, .height = 64,
+					       .bpp = 32 };
+	struct drm_mode_map_dumb map = { 0 };
+	int pat[8], fd = open_drm("vgem"), want = -1;
+	size_t pages, n = 0, i;
+	struct pc_result r;
+	uint8_t *p;
+	bool ok, pfnmap = false;
+
+	if (fd < 0)
+		return fail(t, "no vgem DRM device under /dev/dri (vgem.ko not loaded?)");
+	if (!pat_config(t, pat)) {
+		close(fd);
+		return false;
+	}
+	if (ioctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &create)) {
+		close(fd);
+		return fail(t, "DRM_IOCTL_MODE_CREATE_DUMB: %s", strerror(errno));
+	}
+	map.handle = create.handle;
+	if (ioctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &map)) {
+		close(fd);
+		return fail(t, "DRM_IOCTL_MODE_MAP_DUMB: %s", strerror(errno));
+	}
+	pages = create.size / PAGE;
+	p = mmap(NULL, create.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 (off_t)map.offset);
+	if (p == MAP_FAILED) {
+		close(fd);
+		return fail(t, "mmap of the dumb buffer: %s", strerror(errno));
+	}
+	for (i = 0; i < pages; i++)
+		p[i * PAGE] = (uint8_t)i;
+	ok = (vm_flag_of("/dev/dri/card", "pf", &pfnmap) && pfnmap) ||
+	     fail(t, "the dumb buffer is not VM_PFNMAP here (smaps VmFlags)");
+	if (ok)
+		ok = walk_ext(t, A(p), A(p) + pages * PAGE, x, &n);
+	for (i = 0; ok && i < pages; i++) {
+		uint64_t addr = A(p) + i * PAGE;
+		const struct ptwalk_record_ext *e = ext_at(x, n, addr);
+		struct ptwalk_fixture_pte pte = { .addr = addr };
+		char node[64];
+
+		if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PTE, &pte) || pte.err) {
+			ok = fail(t, "fixture PTE of 0x%" PRIx64 ": %s", addr,
+				  strerror(pte.err ? -pte.err : errno));
+			break;
+		}
+		if (want < 0)
+			want = pat[pat_index(pte.pte)];
+		ok = check_ext_page(t, x, n, addr, pat[pat_index(pte.pte)],
+				    false, -1);
+		snprintf(node, sizeof(node), "/sys/devices/system/node/node%d",
+			 e ? e->node : -1);
+		if (ok && (!(e->rec.flags & PTWALK_F_PFN_VALID) || access(node, F_OK)))
+			ok = fail(t, "0x%" PRIx64 ": shmem page without struct page or on node %d",
+				  addr, e->node);
+	}
+	if (ok) {
+		int pinned[64] = { 0 }, nodes[64];
+
+		for (i = 0; i < pages && i < 64; i++)
+			nodes[i] = -2;
+		ok = pc_attrs(t, &r, (const char *)p, pages < 64 ? pages : 64,
+			      ptwalk_memtype_name(want), pinned,
+			      nodes);
+		pc_free(&r);
+	}
+	munmap(p, create.size);
+	close(fd);
+	return ok;
+}
+
+/*
+ * The DMA address the driver itself logged for the buffer mapped at
+ * @vaddr: videobuf2-dma-contig's pr_debug "vb2_dc_mmap: mapped dma addr
+ * 0x... at 0x<vaddr>, size N" (dynamic debug on); false if absent.
+ */
+static bool logged_dma_addr(struct vmtest *t, uint64_t vaddr, uint64_t *dma,
+			    uint64_t *size)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	char rec[2048], want[64];
+	bool found = false;
+	ssize_t n;
+
+	if (fd < 0)
+		return fail(t, "/dev/kmsg: %s", strerror(errno));
+	snprintf(want, sizeof(want), " at 0x%08" PRIx64 ", size ", vaddr);
+	while ((n = read(fd, rec, sizeof(rec) - 1)) > 0 || (n < 0 && errno == EPIPE)) {
+		char *p;
+
+		if (n <= 0)
+			continue;
+		rec[n] = '\0';
+		p = strstr(rec, "mapped dma addr 0x");
+		if (p && strstr(p, want) &&
+		    sscanf(p, "mapped dma addr 0x%" SCNx64, dma) == 1 &&
+		    sscanf(strstr(p, want) + strlen(want), "%" SCNu64, size) == 1)
+			found = true;	/* the last such line wins */
+	}
+	close(fd);
+	return found ? true :
+		fail(t, "vb2-dma-contig logged no DMA address for 0x%" PRIx64, vaddr);
+}
+
+/* Turns videobuf2-dma-contig's pr_debug lines on (+p) or off (-p). */
+static bool vb2_debug(struct vmtest *t, const char *onoff)
+{
+	FILE *f = fopen(DYNDBG, "w");
+	bool ok = f && fprintf(f, "module videobuf2_dma_contig %s\n", onoff) > 0;
+
+	if (f && fclose(f))
+		ok = false;
+	return ok || fail(t, "%s: cannot write 'module videobuf2_dma_contig %s'",
+			  DYNDBG, onoff);
+}
+
+/* The first vivid video capture node, open, or -1. */
+static int open_vivid_capture(void)
+{
+	for (int i = 0; i < 64; i++) {
+		struct v4l2_capability cap = { 0 };
+		char path[32];
+		int fd;
+
+		snprintf(path, sizeof(path), "/dev/video%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!ioctl(fd, VIDIOC_QUERYCAP, &cap) &&
+		    !strcmp((const char *)cap.driver, "vivid") &&
+		    (cap.device_caps & V4L2_CAP_VIDEO_CAPTURE))
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+/*
+ * vivid with its dma-contig allocator (allocators=1): a capture buffer is
+ * the driver's coherent DMA memory mapped with remap_pfn_range.  Every page
+ * present, VM_PFNMAP, frames as follow_pfn() gives them and, the whole
+ * buffer, contiguous from the DMA address the driver logged (no IOMMU in
+ * the VM: bus address = physical address); memory type as the PTE's PAT
+ * index has it in the boot-time configuration; ptcompare's DMA view one
+ * run starting at that address.
+ */
+static bool vivid_dma_contig(struct vmtest *t)
+{
+	static struct ptwalk_record_ext x[MAX_EXT];
+	struct v4l2_requestbuffers req = { .count = 1,
+					   .type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
+					   .memory = V4L2_MEMORY_MMAP };
+	struct v4l2_buffer buf = { .index = 0,
+				   .type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
+				   .memory = V4L2_MEMORY_MMAP };
+	int fd = open_vivid_capture(), pat[8];
+	uint64_t dma = 0, size = 0;
+	size_t pages, n, i;
+	volatile const uint8_t *p;
+	bool ok, pfnmap = false;
+
+	if (fd < 0)
+		return fail(t, "no vivid capture node (vivid.ko not loaded?)");
+	ok = pat_config(t, pat) && vb2_debug(t, "+p");
+	if (ok && ioctl(fd, VIDIOC_REQBUFS, &req))
+		ok = fail(t, "VIDIOC_REQBUFS: %s", strerror(errno));
+	if (ok && ioctl(fd, VIDIOC_QUERYBUF, &buf))
+		ok = fail(t, "VIDIOC_QUERYBUF: %s", strerror(errno));
+	if (!ok) {
+		close(fd);
+		return false;
+	}
+	pages = (buf.length + PAGE - 1) / PAGE;
+	p = mmap(NULL, pages * PAGE, PROT_READ, MAP_SHARED, fd, buf.m.offset);
+	if (p == MAP_FAILED) {
+		close(fd);
+		return fail(t, "mmap of the capture buffer: %s", strerror(errno));
+	}
+	for (i = 0; i < pages; i++)
+		(void)p[i * PAGE];
+	ok = logged_dma_addr(t, A(p), &dma, &size) &&
+	     ((vm_flag_of("/dev/video", "pf", &pfnmap) && pfnmap) ||
+	      fail(t, "the capture buffer is not VM_PFNMAP (smaps VmFlags)")) &&
+	     walk_ext(t, A(p), A(p) + pages * PAGE, x, &n);
+	if (ok && size < pages * PAGE)
+		ok = fail(t, "the driver logged %" PRIu64 " bytes, %zu pages mapped",
+			  size, pages);
+	for (i = 0; ok && i < pages; i++) {
+		uint64_t addr = A(p) + i * PAGE;
+		struct ptwalk_fixture_pte pte = { .addr = addr };
+		const struct ptwalk_record_ext *e;
+
+		if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PTE, &pte) || pte.err) {
+			ok = fail(t, "fixture PTE of 0x%" PRIx64 ": %s", addr,
+				  strerror(pte.err ? -pte.err : errno));
+			break;
+		}
+		ok = check_ext_page(t, x, n, addr, pat[pat_index(pte.pte)],
+				    false, -1);
+		e = ext_at(x, n, addr);
+		if (ok && ptwalk_pfn_at(&e->rec, addr) != (dma >> 12) + i)
+			ok = fail(t, "page %zu: frame 0x%" PRIx64 ", the driver's DMA address says 0x%" PRIx64,
+				  i, ptwalk_pfn_at(&e->rec, addr), (dma >> 12) + i);
+	}
+	if (ok) {
+		struct pc_result r;
+
+		ok = pc_json(t, &r, getpid(), A(p), A(p) + pages * PAGE);
+		if (ok) {
+			struct json_object *dv = pc_get(r.doc, "dma");
+			struct json_object *run = json_object_array_get_idx(pc_get(dv, "runs"), 0);
+
+			if (json_object_get_int64(pc_get(pc_get(dv, "totals"), "runs")) != 1 ||
+			    pc_hex_or_none(run, "phys") != (dma & ~(PAGE - 1)))
+				ok = fail(t, "ptcompare's DMA view: %s, the driver's buffer is one run at 0x%" PRIx64,
+					  json_object_to_json_string(dv), dma);
+		}
+		pc_free(&r);
+	}
+	munmap((void *)p, pages * PAGE);
+	close(fd);
+	return vb2_debug(t, "-p") && ok;
+}
+
 const struct vmtest_case dmainfo_cases[] = {
 	{ "dmainfo_ext_matches_plain", ext_matches_plain },
 	{ "dmainfo_iouring_registered_buffer", iouring_registered_buffer },
 	{ "dmainfo_pci_bar_memtypes", pci_bar_memtypes },
 	{ "dmainfo_numa_two_nodes", numa_two_nodes },
+	{ "dmainfo_vgem_dumb_buffer", vgem_dumb_buffer },
+	{ "dmainfo_vivid_dma_contig", vivid_dma_contig },
 };
 const size_t nr_dmainfo_cases = sizeof(dmainfo_cases) / sizeof(dmainfo_cases[0]);
