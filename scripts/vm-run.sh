@@ -140,7 +140,7 @@ timeout "$timeout_s" qemu-system-x86_64 \
 	-vga std -display none -no-reboot -monitor none \
 	-serial "file:$out/console.log" -serial "file:$out/guest.log" \
 	-kernel "$kernel" -initrd "$out/initramfs.gz" \
-	-append "console=ttyS0 loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode${VM_ONLY:+ ptwalk_only=$VM_ONLY}${VM_SANITIZED:+ ptwalk_sanitized=1} hugepagesz=1G hugepages=1 hugepagesz=2M hugepages=16 transparent_hugepage=always"
+	-append "console=ttyS0 loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode${VM_ONLY:+ ptwalk_only=$VM_ONLY}${VM_SANITIZED:+ ptwalk_sanitized=1} hugepagesz=1G hugepages=1 hugepagesz=2M hugepages=16 transparent_hugepage=always vivid.allocators=1"
 status=$?
 set -e
 tr -d '\r' < "$out/guest.log" > "$out/guest.txt"
