@@ -668,8 +668,9 @@ static int open_drm(const char *name)
 /*
  * A vgem dumb buffer of 16 pages, written to: every page present in a
  * VM_PFNMAP mapping, its frame the fixture's, its memory type the one the
- * PTE's PAT index has in the boot-time PAT configuration, not pinned, on a
- * node that exists; ptcompare says the same memory type.
+ * PTE's PAT index has in the boot-time PAT configuration, which must be
+ * write-combining as vgem asks (map_wc), not pinned, on a node that
+ * exists; ptcompare says the same memory type.
  */
 static bool vgem_dumb_buffer(struct vmtest *t)
 {
@@ -724,6 +725,11 @@ static bool vgem_dumb_buffer(struct vmtest *t)
 		}
 		if (want < 0)
 			want = pat[pat_index(pte.pte)];
+		if (want != PTWALK_MEMTYPE_WC) {
+			ok = fail(t, "the kernel's PTE of 0x%" PRIx64 " is %s, not the wc vgem asks for",
+				  addr, ptwalk_memtype_name(want));
+			break;
+		}
 		ok = check_ext_page(t, x, n, addr, pat[pat_index(pte.pte)],
 				    false, -1);
 		snprintf(node, sizeof(node), "/sys/devices/system/node/node%d",
