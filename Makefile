@@ -1,10 +1,13 @@
 # ptwalk: kernel module, userspace comparator, tests.
 #   make                 module/ptwalk.ko and user/ptcompare
-#   make check           unit tests (plain and sanitized), fuzz targets, kernel lint,
-#                        source layout, VM lane; ends "N passed, N failed"
+#   make check           unit tests and VM suite (each plain and sanitized), fuzz
+#                        targets, kernel lint, source layout, packaging;
+#                        ends "N passed, N failed"
 #   make check-kernels   build and VM suite on Debian's 5.10, 6.1, 6.12, newest kernels
 #   make demo            set up what is missing, boot the VM, show a translation
 #   make bench           boot the VM and measure pagemap vs ptwalk vs ptcompare
+#   make check-arm64     cross-build for arm64 and run the VM suite under qemu-system-aarch64
+#   make arm64-lint      W=1 and sparse on the arm64 cross build (after make arm64-fetch; check-arm64 runs it)
 #   make KDIR=/path      build against another kernel tree
 #   make install         ptcompare, its man page and bash completion (PREFIX, DESTDIR)
 #   make modules_install ptwalk.ko into /lib/modules/KREL/extra (INSTALL_MOD_PATH or DESTDIR)
@@ -110,11 +113,19 @@ check-vm: user $(BUILD)/vmtest
 	scripts/kernel-check.sh $(KERNEL) $(MOD_SRCS)
 endif
 
+# The same VM suite with ptcompare's ASan+UBSan build (VM_SANITIZED=1: the
+# guest sets the sanitizers' options and fails the run on any report):
+# $(BUILD)/vm-asan.tap.
+check-vm-asan: vm-build asan-ptcompare
+	VM_SANITIZED=1 scripts/vm-run.sh $(BUILD)/vm-asan $(KREL) test $(BUILD)/vmtest:/bin/vmtest $(BUILD)/asan/ptcompare:/bin/ptcompare
+	cp $(BUILD)/vm-asan/vm.tap $(BUILD)/vm-asan.tap
+
 # --- Sanitizer lanes and fuzzing: the build rules are in tests/fuzz/Makefile.
 #   make check-unit-asan  the unit suite under ASan+UBSan: build/unit-asan.tap
 #   make check-fuzz       each libFuzzer target for a fixed count of inputs: build/fuzz.tap
 #   make fuzz             each target for FUZZ_SECONDS (default 60), corpus kept in build/fuzz
-# make check-debug boots its VM with the sanitized ptcompare (asan-ptcompare).
+# make check-vm-asan boots the VM suite with the sanitized ptcompare (asan-ptcompare);
+# make check-debug DEBUG_SANITIZED=1 does so on the debug kernel.
 SAN_MAKE = $(MAKE) -f tests/fuzz/Makefile BUILD=$(BUILD)
 
 check-unit-asan:
@@ -180,6 +191,65 @@ check-debug: debug-modules $(if $(DEBUG_SANITIZED),asan-ptcompare,user) $(BUILD)
 	scripts/tap-summary.sh $(BUILD)/debug-vm.tap
 
 .PHONY: debug-kernel debug-modules check-debug
+
+# arm64 lane (issue 13): Debian's current arm64 kernel, its headers and
+# the guest's libraries fetched into $(ARM64) (scripts/arm64-fetch.sh);
+# ptwalk.ko, the fixture, ptcompare and vmtest cross-built there, from
+# copies of their sources (scripts/copy-changed.sh), never mixed with this
+# tree's x86-64 objects; the VM suite booting that kernel under
+# qemu-system-aarch64.  make check-arm64 runs it all (scripts/arm64-check.sh)
+# and writes $(BUILD)/arm64.tap.
+ARM64 := $(CURDIR)/build/arm64
+-include $(ARM64)/env.mk
+ARM64_CROSS ?= aarch64-linux-gnu-
+ARM64_CC = $(ARM64_CROSS)gcc -I$(ARM64_SYSROOT)/usr/include -L$(ARM64_SYSROOT)/usr/lib/aarch64-linux-gnu
+ARM64_MAKE = $(MAKE) -C $(ARM64_KDIR) ARCH=arm64 CROSS_COMPILE=$(ARM64_CROSS)
+ARM64_MOD_SRCS = Kbuild $(filter-out %.mod.c,$(wildcard module/Kbuild module/*.[ch] tests/fixture/Kbuild tests/fixture/*.[ch]))
+ARM64_USER_SRCS = $(shell find user -name '*.[ch]' -o -name Makefile) $(wildcard module/*.h)
+ARM64_VM_TIMEOUT ?= 1800
+
+arm64-fetch:
+	scripts/arm64-fetch.sh $(ARM64)
+
+arm64-need-fetch:
+	@test -n "$(ARM64_KDIR)" || { echo "no $(ARM64)/env.mk: make arm64-fetch first" >&2; exit 2; }
+
+arm64-module: arm64-need-fetch
+	@scripts/copy-changed.sh $(ARM64)/modules $(ARM64_MOD_SRCS)
+	$(ARM64_MAKE) M=$(ARM64)/modules/module modules
+
+arm64-fixture: arm64-need-fetch
+	@scripts/copy-changed.sh $(ARM64)/modules $(ARM64_MOD_SRCS)
+	$(ARM64_MAKE) M=$(ARM64)/modules/tests/fixture modules
+
+# W=1 and sparse (C=2) on the cross build, in a copy of its own, from
+# clean objects (the compiler warns only about what it compiles); any
+# warning fails it (-Werror, -Wsparse-error).
+arm64-lint: arm64-need-fetch
+	@scripts/copy-changed.sh $(ARM64)/lint $(ARM64_MOD_SRCS)
+	find $(ARM64)/lint/module $(ARM64)/lint/tests/fixture -name '*.o' -type f -delete
+	$(ARM64_MAKE) M=$(ARM64)/lint PTWALK_FIXTURE=1 W=1 C=2 \
+		KCFLAGS=-Werror CF=-Wsparse-error modules
+
+arm64-user: arm64-need-fetch
+	@scripts/copy-changed.sh $(ARM64)/src $(ARM64_USER_SRCS)
+	$(MAKE) -C $(ARM64)/src/user CC="$(ARM64_CC)" ptcompare
+
+arm64-vmtest: arm64-need-fetch
+	$(MAKE) BUILD=$(ARM64) CC="$(ARM64_CC)" $(ARM64)/vmtest
+
+# Boots with what built; ptwalk.ko or the fixture missing fails the
+# guest's insmod cases, not the boot.
+arm64-vm: arm64-need-fetch
+	VM_KERNEL=$(ARM64_KERNEL) VM_MODTREE=$(ARM64_MODDIR) VM_SYSROOT=$(ARM64_SYSROOT) \
+	VM_KO_DIR=$(ARM64)/modules VM_MISSING_KO=ok VM_TIMEOUT=$(ARM64_VM_TIMEOUT) \
+		scripts/vm-run.sh $(ARM64)/vm $(ARM64_KREL) test \
+		$(ARM64)/vmtest:/bin/vmtest $(ARM64)/src/user/ptcompare:/bin/ptcompare
+
+check-arm64:
+	scripts/arm64-check.sh
+
+.PHONY: arm64-fetch arm64-need-fetch arm64-module arm64-fixture arm64-lint arm64-user arm64-vmtest arm64-vm check-arm64
 
 # Kernel matrix: Debian's 5.10 (bullseye), 6.1 (bookworm), 6.12
 # (bookworm-backports) and newest (unstable), each at the version current
@@ -259,4 +329,4 @@ clean:
 	$(MAKE) -C user clean
 	rm -rf $(BUILD)
 
-.PHONY: bench all module fixture user unit-build vm-build check check-unit check-lint check-layout check-vm demo demo-run clean
+.PHONY: bench all module fixture user unit-build vm-build check check-unit check-lint check-layout check-vm check-vm-asan demo demo-run clean

@@ -13,9 +13,17 @@
  *	attributes decode to equal PTWALK_F_* (given equal frame flags);
  *   u32 ptwalk_arch_present_flags(pte_t)
  *	the PTWALK_F_* that the hardware bits of a present leaf say
- *	(write, user, dirty, accessed, no-execute, PROT_NONE);
+ *	(write, user, dirty, accessed, no-execute, PROT_NONE, contiguous);
  *   unsigned int ptwalk_pgtable_levels(void)
  *	how many levels the page tables have now (4, or 5 with LA57);
+ *   pte_t ptwalk_arch_huge_ptep_get(struct mm_struct *mm,
+ *	unsigned long addr, pte_t *ptep, pte_t *first, unsigned long ncontig)
+ *	the hugetlb entry at @ptep (mapping @addr) as huge_ptep_get() sees
+ *	it, for a page made of @ncontig entries from @first (1: one entry);
+ *	under huge_pte_lock();
+ *   PTWALK_ARCH_ABSENT_FLAGS
+ *	the PTWALK_F_* entry bits the architecture does not have at all
+ *	(those its kernels may or may not have are decode.c's to say);
  *   u8 ptwalk_arch_memtype(pte_t, enum ptwalk_level)
  *	the enum ptwalk_memtype of a present leaf of that level (x86: PAT,
  *	PCD, PWT; arm64: the MAIR index's attributes).
@@ -25,8 +33,10 @@
 
 #if defined(CONFIG_X86_64)
 #include "arch_x86_64.h"
+#elif defined(CONFIG_ARM64) && defined(CONFIG_ARM64_4K_PAGES)
+#include "arch_arm64.h"
 #else
-#error "ptwalk decodes x86-64 page table entries; other architectures are not supported"
+#error "ptwalk decodes x86-64 and arm64 (4 KiB pages) page table entries only"
 #endif
 
 #endif /* PTWALK_ARCH_H */

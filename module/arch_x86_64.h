@@ -8,7 +8,9 @@
 #ifndef PTWALK_ARCH_X86_64_H
 #define PTWALK_ARCH_X86_64_H
 
+#include <linux/hugetlb.h>
 #include <linux/pgtable.h>
+#include "compat.h"
 #include "ptwalk_abi.h"
 
 /*
@@ -102,6 +104,18 @@ static inline u8 ptwalk_arch_memtype(pte_t entry, enum ptwalk_level level)
 			return modes[i].memtype;
 	return PTWALK_MEMTYPE_NONE;
 }
+
+/* A hugetlb page is one entry on x86: the kernel's own read (compat.h). */
+static inline pte_t ptwalk_arch_huge_ptep_get(struct mm_struct *mm,
+					      unsigned long addr, pte_t *ptep,
+					      pte_t *first,
+					      unsigned long ncontig)
+{
+	return ptwalk_huge_ptep_get(mm, addr, ptep);
+}
+
+/* No contiguous-entry hint (arm64's PTE_CONT) on x86. */
+#define PTWALK_ARCH_ABSENT_FLAGS	PTWALK_F_CONT
 
 static inline unsigned int ptwalk_pgtable_levels(void)
 {

@@ -4,7 +4,7 @@
  * that changed the interface (the test fixture's own are in
  * tests/fixture/fixture_compat.h).  make check-kernels builds and tests
  * Debian's 5.10, 6.1, 6.12 and the newest (7.2 when written); a branch
- * that only a release between those takes (6.10/6.11, 6.19 to 7.1) says
+ * that only a release between those takes (6.11, 6.19 to 7.1) says
  * "untested" where it is chosen.
  *
  * Changes that need no guard: 6.12 removed no_llseek, and a NULL .llseek
@@ -141,8 +141,9 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
 	folio_maybe_dma_pinned(page_folio(page))
 #endif
 
+/* swapops.h (5.10's, and 7.2's through leafops.h) uses it, unincluded */
+#include <linux/swap.h>
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 19, 0)
-#include <linux/swap.h>		/* 5.10's swapops.h needs it, unincluded */
 #include <linux/swapops.h>
 
 #define ptwalk_swp_t				swp_entry_t

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The debugfs files: the session file operations (session_fops.c) under
- * <debugfs>/ptwalk/, and the ABI version.  Under kernel lockdown debugfs
- * refuses to open the two writable files (debugfs_locked_down(), EPERM);
- * /dev/ptwalk (chardev.c) serves the same sessions there.
+ * <debugfs>/ptwalk/, the ABI version and the entry bits this kernel lacks
+ * (absent_flags).  Under kernel lockdown debugfs refuses to open the two
+ * writable files (debugfs_locked_down(), EPERM); /dev/ptwalk (chardev.c)
+ * serves the same sessions there.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include "debugfs.h"
+#include "decode.h"
 #include "ptwalk_abi.h"
 #include "session_fops.h"
 
@@ -23,9 +25,24 @@ static ssize_t abi_read(struct file *file, char __user *ubuf, size_t count,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
+static ssize_t absent_read(struct file *file, char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	char buf[16];
+	int len = scnprintf(buf, sizeof(buf), "0x%x\n", ptwalk_absent_flags());
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
 static const struct file_operations abi_fops = {
 	.owner = THIS_MODULE,
 	.read = abi_read,
+	.llseek = default_llseek,
+};
+
+static const struct file_operations absent_fops = {
+	.owner = THIS_MODULE,
+	.read = absent_read,
 	.llseek = default_llseek,
 };
 
@@ -39,6 +56,7 @@ int ptwalk_debugfs_init(void)
 		{ PTWALK_QUERY_FILE, 0600, &ptwalk_query_fops },
 		{ PTWALK_TEXT_FILE, 0600, &ptwalk_text_fops },
 		{ PTWALK_ABI_FILE, 0400, &abi_fops },
+		{ PTWALK_ABSENT_FILE, 0400, &absent_fops },
 	};
 	struct dentry *d;
 	size_t i;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Decoders: VMA flags, frame flags and the leaf or non-present entry that
- * maps a page, into the fields of a ptwalk_record.  The x86 entry bits are
- * arch.h's; what is decoded here is the same on every architecture.
+ * maps a page, into the fields of a ptwalk_record.  The architecture's
+ * entry bits are arch.h's; what is decoded here is the same on every
+ * architecture.
  */
 #include <linux/hugetlb.h>
 #include <linux/mm.h>
@@ -45,6 +46,17 @@ u64 ptwalk_vm_flags(struct vm_area_struct *vma)
 	if (vma_is_anonymous(vma))
 		flags |= PTWALK_VM_ANON;
 	return flags;
+}
+
+u32 ptwalk_absent_flags(void)
+{
+	u32 absent = PTWALK_ARCH_ABSENT_FLAGS;
+
+	if (!IS_ENABLED(CONFIG_MEM_SOFT_DIRTY))
+		absent |= PTWALK_F_SOFT_DIRTY;
+	if (!IS_ENABLED(CONFIG_HAVE_ARCH_USERFAULTFD_WP))
+		absent |= PTWALK_F_UFFD_WP;
+	return absent;
 }
 
 /* Index of the page at @addr inside the leaf of @level that maps it. */

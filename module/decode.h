@@ -15,6 +15,12 @@
 u64 ptwalk_vm_flags(struct vm_area_struct *vma);
 
 /*
+ * The PTWALK_F_* entry bits this kernel never sets because its
+ * architecture or configuration lacks them (PTWALK_ABSENT_FILE).
+ */
+u32 ptwalk_absent_flags(void);
+
+/*
  * The flags that depend on the frame rather than on the entry's bits, and
  * in @node the frame's NUMA node (PTWALK_NODE_NONE without a struct page):
  * consecutive entries with equal bits share a record only if these agree.

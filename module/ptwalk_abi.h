@@ -15,8 +15,9 @@
  * VMA boundary.  A record is an extent: a run of pages whose attributes are
  * equal and whose frames (or swap offsets) are contiguous.
  *
- * All fields are fixed width and little-endian on the only supported
- * architecture (x86_64); the layout is checked at build time on both sides.
+ * All fields are fixed width and little-endian on the supported
+ * architectures (x86_64, arm64); the layout is checked at build time on
+ * both sides.
  */
 #ifndef PTWALK_ABI_H
 #define PTWALK_ABI_H
@@ -31,6 +32,16 @@
 #define PTWALK_QUERY_FILE	"query"		/* binary interface below */
 #define PTWALK_TEXT_FILE	"text"		/* "PID [START END]" in, text out */
 #define PTWALK_ABI_FILE		"abi_version"	/* decimal ABI version */
+#define PTWALK_ABSENT_FILE	"absent_flags"	/* see below */
+
+/*
+ * <debugfs>/ptwalk/absent_flags (additive: a module without the file
+ * has every flag): "0x%x\n", the PTWALK_F_* bits that the running kernel's
+ * architecture or configuration does not have, and so never sets: a clear
+ * bit among them means "not on this architecture", not "false".  x86-64
+ * lacks PTWALK_F_CONT; arm64 lacks PTWALK_F_SOFT_DIRTY and PTWALK_F_UFFD_WP
+ * (and so PTE markers, which exist only for uffd-wp).
+ */
 
 /*
  * The same query protocol on a misc character device, /dev/<name>; its
@@ -88,7 +99,11 @@ enum ptwalk_kind {
 #define PTWALK_F_COMPOUND	(1U << 15) /* frame is part of a compound page
 					    * (THP, hugetlb, large folio)
 					    */
-/* bit 16 is PTWALK_F_CONT (arm64 contiguous leaves) */
+#define PTWALK_F_CONT		(1U << 16) /* one of a group of contiguous
+					    * entries that map one leaf
+					    * (arm64 PTE_CONT: 16 PTEs, a 64K
+					    * page; 16 PMDs, a 32M page)
+					    */
 #define PTWALK_F_DMA_PINNED	(1U << 17) /* page_maybe_dma_pinned(): the
 					    * frame's page may be pinned with
 					    * FOLL_PIN (a driver's DMA, an

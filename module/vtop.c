@@ -30,7 +30,8 @@ static unsigned long table_index(unsigned long addr,
 	case PTWALK_VTOP_PGD:
 		return pgd_index(addr);
 	case PTWALK_VTOP_P4D:
-		return p4d_index(addr);
+		/* p4d_index() is x86's; 0 where the P4D is folded */
+		return (addr >> P4D_SHIFT) & (PTRS_PER_P4D - 1);
 	case PTWALK_VTOP_PUD:
 		return pud_index(addr);
 	case PTWALK_VTOP_PMD:

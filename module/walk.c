@@ -4,7 +4,8 @@
  * function per level as in mm/pagewalk.c.  Under the mmap read lock the
  * upper levels are read without a lock; a PUD or PMD that is a leaf or not
  * present is re-read and decided under pud_lock()/pmd_lock(), PTEs under
- * their table's lock, hugetlb entries under huge_pte_lock().  The PMD
+ * their table's lock, hugetlb entries under huge_pte_lock() (a hugetlb
+ * page may be a group of contiguous entries: hugetlb_entry_get()).  The PMD
  * level is read again when a split made a leaf a table before we locked
  * it, or when the PTE table went away (6.5+), and a PUD that stopped being
  * a leaf is walked as a table: this is the only place that retries.
@@ -137,6 +138,35 @@ static int walk_pmd_entry(struct ptwalk_walk *walk, pmd_t *pmdp,
 	}
 }
 
+/* Bytes one entry of @level maps. */
+static unsigned long level_size(enum ptwalk_level level)
+{
+	switch (level) {
+	case PTWALK_LEVEL_PUD:
+		return PUD_SIZE;
+	case PTWALK_LEVEL_PMD:
+		return PMD_SIZE;
+	default:
+		return PAGE_SIZE;
+	}
+}
+
+/*
+ * The hugetlb entry at @ptep, which maps @addr: read by the architecture
+ * (arch.h), told the group of entries the page is made of when it is
+ * larger than one entry of its level (arm64's 64K and 32M pages).
+ */
+static pte_t hugetlb_entry_get(struct ptwalk_walk *walk, pte_t *ptep,
+			       unsigned long addr)
+{
+	unsigned long size = huge_page_size(hstate_vma(walk->vma));
+	unsigned long lsize = level_size(walk->hugetlb_level);
+
+	return ptwalk_arch_huge_ptep_get(walk->mm, addr, ptep,
+					 ptep - (addr & (size - 1)) / lsize,
+					 size / lsize);
+}
+
 /*
  * hugetlb entries are huge PTEs: decoded as PTEs, as hugetlb.c does, under
  * the lock huge_pte_lock() picks for their size; seen at @table's level.
@@ -146,13 +176,40 @@ static int walk_hugetlb_entry(struct ptwalk_walk *walk, pte_t *ptep,
 			      unsigned long end)
 {
 	spinlock_t *ptl = huge_pte_lock(hstate_vma(walk->vma), walk->mm, ptep);
-	pte_t entry = ptwalk_huge_ptep_get(walk->mm, addr, ptep);
+	pte_t entry = hugetlb_entry_get(walk, ptep, addr);
 	int err;
 
 	walk_entry(walk, table, pte_val(entry));
 	err = walk_leaf(walk, entry, pte_pfn(entry), walk->hugetlb_level, addr,
 			end);
 	spin_unlock(ptl);
+	return err;
+}
+
+/*
+ * hugetlb pages made of contiguous PTEs (arm64's 64K).  Their page tables
+ * are freed only with the VMA, under the mmap write lock, so the table is
+ * read without a PMD lock, as huge_pte_offset() does.
+ */
+static int walk_hugetlb_ptes(struct ptwalk_walk *walk, pmd_t *pmdp,
+			     unsigned long addr, unsigned long end)
+{
+	pmd_t pmd = ptwalk_pmdp_get(pmdp);
+	pte_t *pte;
+	int err = 0;
+
+	walk_entry(walk, PTWALK_VTOP_PMD, pmd_val(pmd));
+	if (pmd_none(pmd))
+		return walk_hole(walk, addr, end);
+	if (!pmd_is_table(pmd))
+		return walk_bad(walk, PTWALK_LEVEL_PMD, addr, end);
+	for (pte = pte_offset_kernel(pmdp, addr); addr != end;
+	     pte++, addr += PAGE_SIZE) {
+		err = walk_hugetlb_entry(walk, pte, PTWALK_VTOP_PTE, addr,
+					 addr + PAGE_SIZE);
+		if (err)
+			break;
+	}
 	return err;
 }
 
@@ -168,6 +225,8 @@ static int walk_pmd_range(struct ptwalk_walk *walk, pud_t *pudp,
 		if (walk->hugetlb_level == PTWALK_LEVEL_PMD)
 			err = walk_hugetlb_entry(walk, (pte_t *)pmdp,
 						 PTWALK_VTOP_PMD, addr, next);
+		else if (walk->hugetlb_level == PTWALK_LEVEL_PTE)
+			err = walk_hugetlb_ptes(walk, pmdp, addr, next);
 		else
 			err = walk_pmd_entry(walk, pmdp, addr, next);
 		if (err)
@@ -287,7 +346,11 @@ static int walk_pgd_range(struct ptwalk_walk *walk, unsigned long addr,
 	return 0;
 }
 
-/* The level hugetlb entries of @vma sit at; NONE: walk it as any other. */
+/*
+ * The level hugetlb entries of @vma sit at: the largest whose entry is no
+ * larger than the page (a 64K page is 16 PTEs, a 32M page 16 PMDs, on
+ * arm64); NONE: not hugetlb, walk it as any other.
+ */
 static enum ptwalk_level hugetlb_level(struct vm_area_struct *vma)
 {
 	unsigned long size;
@@ -295,11 +358,11 @@ static enum ptwalk_level hugetlb_level(struct vm_area_struct *vma)
 	if (!vma || !is_vm_hugetlb_page(vma))
 		return PTWALK_LEVEL_NONE;
 	size = huge_page_size(hstate_vma(vma));
-	if (size == PUD_SIZE)
+	if (size >= PUD_SIZE)
 		return PTWALK_LEVEL_PUD;
-	if (size == PMD_SIZE)
+	if (size >= PMD_SIZE)
 		return PTWALK_LEVEL_PMD;
-	return PTWALK_LEVEL_NONE;
+	return PTWALK_LEVEL_PTE;
 }
 
 int ptwalk_walk_range(struct ptwalk_walk *walk, struct vm_area_struct *vma,

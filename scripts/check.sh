@@ -7,7 +7,7 @@ cd "$top" || exit 2
 build=$top/build
 mkdir -p "$build"
 rm -f "$build"/unit.tap "$build"/lint.tap "$build"/layout.tap "$build"/vm.tap "$build"/packaging.tap \
-	"$build"/unit-asan.tap "$build"/fuzz.tap
+	"$build"/unit-asan.tap "$build"/fuzz.tap "$build"/vm-asan.tap
 
 make all || echo "not ok - build # make all failed" > "$build/build.tap"
 [ -e "$build/build.tap" ] || echo "ok - build" > "$build/build.tap"
@@ -17,8 +17,9 @@ make check-fuzz
 make check-lint
 make check-layout
 make check-vm
+make check-vm-asan
 make check-packaging
 echo "=== summary ==="
 exec scripts/tap-summary.sh "$build/build.tap" "$build/unit.tap" \
 	"$build/unit-asan.tap" "$build/fuzz.tap" \
-	"$build/lint.tap" "$build/layout.tap" "$build/vm.tap" "$build/packaging.tap"
+	"$build/lint.tap" "$build/layout.tap" "$build/vm.tap" "$build/vm-asan.tap" "$build/packaging.tap"

@@ -15,6 +15,9 @@ flex bison bc libelf-dev libssl-dev \
 man-db groff-base mandoc bash-completion dkms \
 clang-14 libclang-rt-14-dev llvm-14 \
 dpkg-dev debhelper dh-dkms lintian debootstrap dwarves"
+# make check-arm64: the cross compiler with its libc headers, QEMU for
+# arm64 (the kernel and arm64 libraries come from scripts/arm64-fetch.sh)
+PACKAGES="$PACKAGES gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
 
 missing=""
 for p in $PACKAGES; do

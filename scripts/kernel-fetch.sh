@@ -207,7 +207,7 @@ if [ "$kernel" = newest ]; then
 			die "installing linux-headers-$abi in the chroot failed (log: $kdir/chroot-install.log): $(grep -m1 -E '^(E|Err):' "$kdir/chroot-install.log")"
 	fi
 	kdir_build=/usr/src/linux-headers-$abi
-	checker_valid $chroot_dir/usr/src/linux-headers-${abi%-amd64}-common
+	checker_valid "$chroot_dir/usr/src/linux-headers-${abi%-amd64}-common"
 	cc_host=$(chroot "$chroot_dir" sh -c "command -v $cc" 2>/dev/null || true)
 else
 	kdir_build=$hdr

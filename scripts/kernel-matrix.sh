@@ -17,7 +17,8 @@ start=$(date +%s)
 
 for k in $kernels; do
 	mkdir -p "build/kernels/$k"
-	rm -f "build/kernels/$k/fetch.rc"
+	# No result of an earlier run may pass for this one's.
+	rm -f "build/kernels/$k/"{fetch.rc,fetch.seconds,times,"kernel-$k.tap"}
 done
 (
 	for k in $kernels; do
@@ -50,7 +51,7 @@ wait $fetcher
 echo "=== kernel matrix: seconds per step (fetch ran in the background) ==="
 for k in $kernels; do
 	echo "$k: fetch $(cat "build/kernels/$k/fetch.seconds" 2>/dev/null)" \
-		"$(tr '\n' ' ' < "build/kernels/$k/times" 2>/dev/null | sed 's/fetch [0-9]* //')"
+		"$(tr '\n' ' ' 2>/dev/null < "build/kernels/$k/times" | sed 's/fetch [0-9]* //')"
 done
 echo "matrix: $(($(date +%s) - start)) s in all"
 echo "=== kernel matrix summary ==="

@@ -160,7 +160,10 @@ else
 fi
 for mode in $modes; do
 	got=$(complete_words "$mode" ptcompare --j | tr '\n' ' ')
-	check "completion_${mode}_option" "--j gave '$got'" test "$got" = "--json "
+	check "completion_${mode}_option" "--j gave '$got'" test "$got" = "--json --jobs "
+	got=$(complete_words "$mode" ptcompare --jobs "" | tr '\n' ' ')
+	check "completion_${mode}_jobs_counts" "--jobs gave '$got'" \
+		test "$got" = "1 2 3 4 5 6 7 8 "
 
 	complete_words "$mode" ptcompare - | sort -u > "$tmp/comp.opts"
 	missing=$(comm -23 "$tmp/help.opts" "$tmp/comp.opts" | tr '\n' ' ')

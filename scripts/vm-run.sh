@@ -17,6 +17,11 @@
 # the guest suite still run); VM_SANITIZED=1, the /bin/ptcompare given is the
 # ASan+UBSan build (make check-debug): the guest sets the sanitizers'
 # options, and any report fails the run.
+# Other architectures (make check-arm64): VM_ARCH (x86_64, the default, or
+# arm64; a KREL ending in -arm64 implies arm64), VM_SYSROOT (the guest's
+# busybox and the shared libraries the cross toolchain does not supply:
+# scripts/arm64-fetch.sh's tree), VM_MISSING_KO=ok (boot without the ptwalk
+# modules that did not build: the guest suite's insmod cases then fail).
 set -euo pipefail
 
 out=$1 krel=$2 mode=$3
@@ -25,21 +30,97 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 kernel=${VM_KERNEL:-/boot/vmlinuz-$krel}
 kodir=${VM_KO_DIR:-$top}
 timeout_s=${VM_TIMEOUT:-600}
+modtree=${VM_MODTREE:-/lib/modules/$krel}
+sysroot=${VM_SYSROOT:-}
+# Software emulation by default: on the machines this runs on /dev/kvm can
+# exist without working (a guest that never prints).  VM_ACCEL=kvm opts in.
+accel=${VM_ACCEL:-tcg}
+mem=${VM_MEM:-4G}
 
 die() { echo "vm-run: $*" >&2; exit 2; }
+
+# What differs between the architectures: QEMU and its machine, the
+# console, the channel the guest suite writes TAP to (a second UART on x86;
+# virtio-console on arm64, whose virt machine has one UART) and the kernel
+# modules it needs, the hugetlb pools, the cross toolchain's triplet, and
+# how an image names its release.
+vm_arch() {
+	case $1 in
+	x86_64)
+		qemu=qemu-system-x86_64 qemu_pkg=qemu-system-x86
+		# -vga std: a PCI device with a BAR, for the PFNMAP cases.
+		# Two NUMA nodes, a CPU (and socket) each, half the memory
+		# each, for the dmainfo cases; the second half lies wholly
+		# above 4 GiB, where the boot-time 1G hugetlb page finds room
+		# (with node 1 only 1G, its page did not fit anywhere).
+		if ! [[ $mem =~ ^[0-9]+G$ ]] || [ $((${mem%G} % 2)) != 0 ]; then
+			die "VM_MEM=$mem: give an even number of GiB (4G)"
+		fi
+		smp=2,sockets=2
+		machine=(-machine "q35,accel=$accel" -cpu max -vga std
+			-object "memory-backend-ram,id=m0,size=$((${mem%G} / 2))G"
+			-object "memory-backend-ram,id=m1,size=$((${mem%G} / 2))G"
+			-numa "node,nodeid=0,cpus=0,memdev=m0"
+			-numa "node,nodeid=1,cpus=1,memdev=m1")
+		console=ttyS0 chan=ttyS1 chan_kmods=""
+		chan_args=(-serial "file:$out/guest.log")
+		hugepages="hugepagesz=1G hugepages=1 hugepagesz=2M hugepages=16"
+		# the dmainfo cases' real drivers: vgem, vivid's dma-contig
+		# allocator (the parameter also on the command line, where a
+		# built-in vivid reads it)
+		drv_kmods="vgem vivid:allocators=1" drv_append=vivid.allocators=1
+		triplet=x86_64-linux-gnu ;;
+	arm64)
+		qemu=qemu-system-aarch64 qemu_pkg=qemu-system-arm
+		# pauth-impdef: QEMU's own pointer-authentication hash instead
+		# of QARMA, boots in about 12 s instead of 30 under TCG
+		# shellcheck disable=SC2054 # commas inside QEMU's arguments
+		machine=(-machine "virt,accel=$accel" -cpu max,pauth-impdef=on -device bochs-display)
+		console=ttyAMA0 chan=hvc0 chan_kmods="virtio_mmio virtio_console"
+		smp=2 drv_kmods="" drv_append=""
+		# shellcheck disable=SC2054
+		chan_args=(-device virtio-serial-device
+			-chardev "file,id=chan,path=$out/guest.log" -device virtconsole,chardev=chan)
+		# 64K and 32M: 16 contiguous PTEs, 16 contiguous PMD blocks
+		hugepages="hugepagesz=64K hugepages=32 hugepagesz=2M hugepages=16 hugepagesz=32M hugepages=2 hugepagesz=1G hugepages=1"
+		triplet=aarch64-linux-gnu ;;
+	*)
+		die "VM_ARCH $1: x86_64 or arm64" ;;
+	esac
+}
+image_release() { # IMAGE: the release string the kernel image carries
+	case $arch in
+	x86_64)
+		# bzImage setup header field kernel_version (offset 0x20e)
+		# points to it, relative to 0x200.
+		local ptr
+		ptr=$(od -An -tu2 -j $((0x20e)) -N2 "$1" | tr -d ' ')
+		dd if="$1" bs=1 skip=$((ptr + 0x200)) count=256 status=none | tr '\0' '\n' | sed -n '1s/ .*//p' ;;
+	*)
+		# an uncompressed Image: the banner of /proc/version
+		grep -a -o -m1 'Linux version [^ ]*' "$1" | sed -n '1s/^Linux version //p' ;;
+	esac
+}
+case $krel in
+*-arm64) arch=${VM_ARCH:-arm64} ;;
+*) arch=${VM_ARCH:-x86_64} ;;
+esac
+vm_arch "$arch"
 if [ -n "${VM_KERNEL:-}" ]; then
 	[ -r "$kernel" ] || die "no $kernel (VM_KERNEL)"
-	# The release string a bzImage carries: setup header field kernel_version
-	# (offset 0x20e) points to it, relative to 0x200.
-	ptr=$(od -An -tu2 -j $((0x20e)) -N2 "$kernel" | tr -d ' ')
-	img_rel=$(dd if="$kernel" bs=1 skip=$((ptr + 0x200)) count=256 status=none | tr '\0' '\n' | sed -n '1s/ .*//p')
+	img_rel=$(image_release "$kernel")
 	[ "$img_rel" = "$krel" ] || die "VM_KERNEL $kernel is release '$img_rel', not $krel"
 else
+	[ "$arch" = x86_64 ] || die "VM_KERNEL: which $arch kernel to boot (make check-$arch sets it)"
 	[ -r "$kernel" ] || die "no $kernel: apt-get install linux-image-amd64 (or pass the KREL of an installed one)"
 fi
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: apt-get install qemu-system-x86"
-[ -x /bin/busybox ] || die "/bin/busybox missing: apt-get install busybox-static"
+command -v $qemu >/dev/null || die "$qemu missing: apt-get install $qemu_pkg"
+[ -x "$sysroot/bin/busybox" ] || die "$sysroot/bin/busybox missing: apt-get install busybox-static${sysroot:+ (VM_SYSROOT: scripts/arm64-fetch.sh)}"
 for ko in module/ptwalk.ko tests/fixture/ptwalk_fixture.ko; do
+	if [ ! -r "$kodir/$ko" ] && [ "${VM_MISSING_KO:-}" = ok ]; then
+		echo "vm-run: $kodir/$ko not built: booting without it (VM_MISSING_KO=ok)" >&2
+		continue
+	fi
 	[ -r "$kodir/$ko" ] || die "$kodir/$ko not built: run make check"
 	vm=$(modinfo -F vermagic "$kodir/$ko" | cut -d' ' -f1)
 	[ "$vm" = "$krel" ] || die "$kodir/$ko is built for $vm, the VM boots $krel: rebuild with KDIR=/usr/src/linux-headers-$krel"
@@ -50,48 +131,58 @@ root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 chmod 0755 "$root"	# mktemp makes it 0700: unprivileged test users need to reach /bin
 mkdir -p "$root"/{bin,lib,tests,etc,proc,sys,dev,tmp}
-cp /bin/busybox "$root/bin/busybox"
+cp "$sysroot/bin/busybox" "$root/bin/busybox"
 cp "$top/tests/vm/guest-init.sh" "$root/init"
-cp "$top/tests/vm/guest-suite.sh" "$top/tests/vm/guest-lockdown.sh" "$top/tests/vm/demo.sh" "$top/tests/vm/bench.sh" "$root/tests/"
-cp "$kodir/module/ptwalk.ko" "$kodir/tests/fixture/ptwalk_fixture.ko" "$root/lib/"
-# Kernel modules the suite needs (zram, for the swap tests), with every
-# module they depend on, from the booted kernel's own tree: modules.dep
-# lists a module's dependencies so that modprobe loads them last to first;
-# one the kernel has built in (modules.builtin) needs nothing.  The guest
-# insmods /lib/kmods/* in the order of /lib/kmods.load.
-modtree=${VM_MODTREE:-/lib/modules/$krel}
+cp "$top/tests/vm/guest-suite.sh" "$top/tests/vm/guest-lockdown.sh" \
+	"$top/tests/vm/guest-platform.sh" "$top/tests/vm/demo.sh" \
+	"$top/tests/vm/bench.sh" "$root/tests/"
+for ko in module/ptwalk.ko tests/fixture/ptwalk_fixture.ko; do
+	[ ! -r "$kodir/$ko" ] || cp "$kodir/$ko" "$root/lib/"
+done
+# Kernel modules the guest needs, with every module they depend on, from
+# the booted kernel's own tree: modules.dep lists a module's dependencies
+# so that modprobe loads them last to first; one the kernel has built in
+# (modules.builtin) needs nothing.  /init insmods the channel's (arm64's
+# virtio-console) in the order of /lib/chan.load before it writes there,
+# the guest suite zram's (for the swap tests) in the order of
+# /lib/kmods.load; the modules themselves are in /lib/kmods/.
 [ -r "$modtree/modules.dep" ] || die "no $modtree/modules.dep: the modules of $krel are not there"
 mkdir -p "$root/lib/kmods"
 : > "$root/lib/kmods.load"
-add_kmod_file() { # PATH relative to the modules tree [PARAMS]
+: > "$root/lib/chan.load"
+add_kmod_file() { # LOAD PATH [PARAMS]: PATH relative to the modules tree
 	local name
-	name=$(basename "$1")
+	name=$(basename "$2")
 	name=${name%%.ko*}.ko
-	grep -q "^/lib/kmods/$name\( \|\$\)" "$root/lib/kmods.load" && return 0
-	case $1 in
-	*.ko) cp "$modtree/$1" "$root/lib/kmods/$name" ;;
-	*.ko.xz) xz -dc "$modtree/$1" > "$root/lib/kmods/$name" ;;
-	*.ko.zst) zstd -qdc "$modtree/$1" > "$root/lib/kmods/$name" ;;
-	*.ko.gz) gzip -dc "$modtree/$1" > "$root/lib/kmods/$name" ;;
-	*) die "$1: unknown module compression" ;;
+	grep -q "^/lib/kmods/$name\( \|\$\)" "$root/lib/kmods.load" "$root/lib/chan.load" && return 0
+	case $2 in
+	*.ko) cp "$modtree/$2" "$root/lib/kmods/$name" ;;
+	*.ko.xz) xz -dc "$modtree/$2" > "$root/lib/kmods/$name" ;;
+	*.ko.zst) zstd -qdc "$modtree/$2" > "$root/lib/kmods/$name" ;;
+	*.ko.gz) gzip -dc "$modtree/$2" > "$root/lib/kmods/$name" ;;
+	*) die "$2: unknown module compression" ;;
 	esac
-	echo "/lib/kmods/$name${2:+ $2}" >> "$root/lib/kmods.load"
+	echo "/lib/kmods/$name${3:+ $3}" >> "$root/lib/$1"
 }
-add_kmod() { # NAME [PARAMS]
+add_kmod() { # LOAD NAME [PARAMS]
 	local line dep
-	grep -qE "(^|/)$1\.ko\$" "$modtree/modules.builtin" && return 0
-	line=$(grep -E "(^|/)$1\.ko(\.[a-z]+)?:" "$modtree/modules.dep") ||
-		die "kernel module $1 is neither in $modtree/modules.dep nor built in"
+	grep -qE "(^|/)$2\.ko\$" "$modtree/modules.builtin" && return 0
+	line=$(grep -E "(^|/)$2\.ko(\.[a-z]+)?:" "$modtree/modules.dep") ||
+		die "kernel module $2 is neither in $modtree/modules.dep nor built in"
 	for dep in $(echo "${line#*:}" | tr ' ' '\n' | tac); do
-		add_kmod_file "$dep"
+		add_kmod_file "$1" "$dep"
 	done
-	add_kmod_file "${line%%:*}" "${2:-}"
+	add_kmod_file "$1" "${line%%:*}" "${3:-}"
 }
-add_kmod zram
-# The real drivers of the dmainfo cases: vgem (DRM dumb buffers) and vivid
-# (V4L2) with its dma-contig allocator.
-add_kmod vgem
-add_kmod vivid allocators=1
+for m in $chan_kmods; do
+	add_kmod chan.load "$m"
+done
+add_kmod kmods.load zram
+for m in $drv_kmods; do	# NAME or NAME:PARAMS
+	params=
+	case $m in *:*) params=${m#*:} ;; esac
+	add_kmod kmods.load "${m%%:*}" "$params"
+done
 printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 
@@ -99,8 +190,36 @@ printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 # only to explain a failure (dlopen), so ldd does not list it: it comes too.
 add_libs() {
 	local lib
+	if [ -n "$sysroot" ]; then
+		add_cross_libs "$1"
+		return
+	fi
 	for lib in $(ldd "$1" 2>/dev/null | grep -o '/[^ ]*' || true); do
 		[ -e "$root$lib" ] || install -D "$lib" "$root$lib"
+	done
+}
+# Another architecture's program: ldd cannot run it, so its interpreter and
+# NEEDED entries are read from the ELF and found in the sysroot or the
+# cross toolchain (its libc); they go to the guest's /lib/TRIPLET.
+cross_lib() { # NAME: its path on this machine
+	local d
+	for d in "$sysroot/lib/$triplet" "$sysroot/usr/lib/$triplet" "/usr/$triplet/lib"; do
+		[ -e "$d/$1" ] && { echo "$d/$1"; return 0; }
+	done
+	die "library $1 (for $triplet) is neither in $sysroot nor in /usr/$triplet/lib"
+}
+add_cross_libs() {
+	local interp lib path
+	interp=$(readelf -l "$1" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
+	if [ -n "$interp" ] && [ ! -e "$root$interp" ]; then
+		path=$(cross_lib "$(basename "$interp")") || exit 2
+		install -D "$path" "$root$interp"
+	fi
+	for lib in $(readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+		[ -e "$root/lib/$triplet/$lib" ] && continue
+		path=$(cross_lib "$lib") || exit 2
+		install -D "$path" "$root/lib/$triplet/$lib"
+		add_cross_libs "$root/lib/$triplet/$lib"
 	done
 }
 add_program() {
@@ -110,37 +229,28 @@ add_program() {
 for spec in "$@"; do
 	add_program "${spec%%:*}" "${spec#*:}"
 done
-libkmod=$(ldconfig -p | sed -n 's/.*libkmod.so.2 (libc6,x86-64) => //p' | head -1)
-[ -n "$libkmod" ] || die "libkmod.so.2 missing: apt-get install libkmod2"
-install -D "$libkmod" "$root$libkmod"
-add_libs "$libkmod"
+if [ -n "$sysroot" ]; then
+	libkmod=/lib/$triplet/libkmod.so.2
+	path=$(cross_lib libkmod.so.2) || exit 2
+	install -D "$path" "$root$libkmod"
+else
+	libkmod=$(ldconfig -p | sed -n 's/.*libkmod.so.2 (libc6,x86-64) => //p' | head -1)
+	[ -n "$libkmod" ] || die "libkmod.so.2 missing: apt-get install libkmod2"
+	install -D "$libkmod" "$root$libkmod"
+fi
+add_libs "$root$libkmod"
 chmod +x "$root/init"
 
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/initramfs.gz"
 
-# Software emulation by default: on the machines this runs on /dev/kvm can
-# exist without working (a guest that never prints).  VM_ACCEL=kvm opts in.
-accel=${VM_ACCEL:-tcg}
-# Two NUMA nodes, a CPU (and socket) each, half the memory each: the
-# dmainfo cases bind buffers to each.  The second half lies wholly above
-# 4 GiB, where the boot-time 1G hugetlb page finds room (with node 1 only
-# 1G, its page did not fit anywhere).
-mem=${VM_MEM:-4G}
-if ! [[ $mem =~ ^[0-9]+G$ ]] || [ $((${mem%G} % 2)) != 0 ]; then
-	die "VM_MEM=$mem: give an even number of GiB (4G)"
-fi
-half=$((${mem%G} / 2))G
-numa=(-object "memory-backend-ram,id=m0,size=$half"
-	-object "memory-backend-ram,id=m1,size=$half"
-	-numa "node,nodeid=0,cpus=0,memdev=m0" -numa "node,nodeid=1,cpus=1,memdev=m1")
 rm -f "$out/console.log" "$out/guest.log"
 set +e
-timeout "$timeout_s" qemu-system-x86_64 \
-	-machine q35,accel=$accel -cpu max -smp 2,sockets=2 -m "$mem" "${numa[@]}" \
-	-vga std -display none -no-reboot -monitor none \
-	-serial "file:$out/console.log" -serial "file:$out/guest.log" \
+timeout "$timeout_s" $qemu \
+	"${machine[@]}" -smp "$smp" -m "$mem" \
+	-display none -no-reboot -monitor none \
+	-serial "file:$out/console.log" "${chan_args[@]}" \
 	-kernel "$kernel" -initrd "$out/initramfs.gz" \
-	-append "console=ttyS0 loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode${VM_ONLY:+ ptwalk_only=$VM_ONLY}${VM_SANITIZED:+ ptwalk_sanitized=1} hugepagesz=1G hugepages=1 hugepagesz=2M hugepages=16 transparent_hugepage=always vivid.allocators=1"
+	-append "console=$console loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode ptwalk_chan=$chan${VM_ONLY:+ ptwalk_only=$VM_ONLY}${VM_SANITIZED:+ ptwalk_sanitized=1} $hugepages transparent_hugepage=always${drv_append:+ $drv_append}"
 status=$?
 set -e
 tr -d '\r' < "$out/guest.log" > "$out/guest.txt"

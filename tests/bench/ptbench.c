@@ -7,7 +7,11 @@
  *   C  a full `ptcompare PID`,
  *   D  pagemap one 8-byte pread per page (what most tools do),
  * the median of several runs each, the ratios, the bytes read, and
- * ptcompare's peak RSS.  Prints numbers; asserts nothing.
+ * ptcompare's peak RSS; then, per target, C with --kpageflags, and C with
+ * --jobs 1, 2 and all CPUs (the 4 GiB, sparse and 10,000-VMA targets),
+ * each over A;
+ * and --range over 10,000 VMAs against A over the same span in one pass.
+ * Prints numbers; asserts nothing.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -150,11 +154,16 @@ static struct result bench_walk(pid_t pid, const struct vma_list *v)
 	return res;
 }
 
-/* A full ptcompare run; its --stats line gives bytes and peak RSS. */
-static struct result bench_ptcompare(pid_t pid, uint64_t *rss_kib)
+/*
+ * A full ptcompare run with the options extra (NULL-terminated, at most
+ * 6); its --stats line gives bytes and peak RSS.
+ */
+static struct result bench_ptcompare(pid_t pid, const char *const *extra,
+				     uint64_t *rss_kib)
 {
 	char pidstr[16], line[512] = "";
-	const char *argv[] = { "ptcompare", "--stats", pidstr, NULL };
+	const char *argv[10] = { "ptcompare", "--stats" };
+	int na = 2;
 	posix_spawn_file_actions_t fa;
 	struct result res = { 0 };
 	unsigned long long pm = 0, recs = 0, rss = 0, run_us = 0, pm_us = 0;
@@ -164,6 +173,10 @@ static struct result bench_ptcompare(pid_t pid, uint64_t *rss_kib)
 	FILE *f;
 
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	while (extra && *extra && na < 8)
+		argv[na++] = *extra++;
+	argv[na++] = pidstr;
+	argv[na] = NULL;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, "/tmp/bench.err",
@@ -286,6 +299,14 @@ static bool build_target(int kind)
 		return true;
 	case 6: /* nothing beyond the program itself: the fixed costs */
 		return true;
+	case 7:	/* 10,000 small VMAs, as 4, measured with --range */
+		return build_target(4);
+	case 8:	/* 4 GiB of 4K pages, one job against several */
+		p = aligned(4 * GIB, PAGE, 0);
+		if (!p || madvise(p, 4 * GIB, MADV_NOHUGEPAGE))
+			return false;
+		touch(p, 4 * GIB, PAGE);
+		return true;
 	default: /* 64 GiB reserved, 1% of its pages touched */
 		p = aligned(64 * GIB, PAGE, MAP_NORESERVE);
 		if (!p || madvise(p, 64 * GIB, MADV_NOHUGEPAGE))
@@ -297,8 +318,10 @@ static bool build_target(int kind)
 
 static const char *const target_names[] = {
 	"1G 4K anon", "1G THP", "1G hugetlb 2M", "1G hugetlb 1G",
-	"10000 VMAs", "64G sparse 1%", "bare process",
+	"10000 VMAs", "64G sparse 1%", "bare process", "10000 VMAs range",
+	"4G 4K anon",
 };
+#define NR_TARGETS	9
 
 static pid_t start_target(int kind)
 {
@@ -332,7 +355,112 @@ static double median(double *v)
 	return v[RUNS / 2];
 }
 
-/* With arguments, only the targets of those numbers (0-6) are measured. */
+/*
+ * The longest run of adjacent VMAs (10,000 small ones) as the only entry
+ * of v: the span --range covers and A reads in one pass.
+ */
+static void span_of_longest_run(struct vma_list *v)
+{
+	size_t best = 0, best_len = 0, i = 0;
+
+	while (i < v->n) {
+		size_t j = i + 1;
+
+		while (j < v->n && v->r[j][0] == v->r[j - 1][1])
+			j++;
+		if (j - i > best_len) {
+			best = i;
+			best_len = j - i;
+		}
+		i = j;
+	}
+	if (!v->n)
+		return;
+	v->r[0][0] = v->r[best][0];
+	v->r[0][1] = v->r[best + best_len - 1][1];
+	v->n = 1;
+}
+
+/*
+ * Reading /proc/PID/maps once, whole, in 4 KiB reads as stdio does: what
+ * every tool pays before it reads pagemap, outside A (median of RUNS).
+ */
+static double bench_maps(pid_t pid)
+{
+	char path[64], buf[4096];
+	double t[RUNS];
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	for (int run = 0; run < RUNS; run++) {
+		double t0 = now_ms();
+		int fd = open(path, O_RDONLY);
+
+		while (fd >= 0 && read(fd, buf, sizeof(buf)) > 0)
+			;
+		if (fd >= 0)
+			close(fd);
+		t[run] = now_ms() - t0;
+	}
+	return median(t);
+}
+
+/* The median of RUNS ptcompare runs with opts then extra (<= 2 each). */
+static double median_ptcompare(pid_t pid, const char *const *opts,
+			       const char *e0, const char *e1,
+			       struct result *last, uint64_t *rss)
+{
+	const char *argv[6] = { NULL };
+	double t[RUNS];
+	int n = 0;
+
+	for (int i = 0; opts[i] && i < 2; i++)
+		argv[n++] = opts[i];
+	if (e0)
+		argv[n++] = e0;
+	if (e1)
+		argv[n++] = e1;
+	for (int run = 0; run < RUNS; run++) {
+		*last = bench_ptcompare(pid, argv, rss);
+		t[run] = last->ms;
+	}
+	return median(t);
+}
+
+/*
+ * Under a target's row: C with --kpageflags over A, and for the 4 GiB,
+ * sparse and 10,000-VMA targets the scaling of --jobs 1, 2 and all CPUs
+ * (the default) over A.
+ */
+static void bench_options(pid_t pid, int kind, const char *const *opts,
+			  double ma)
+{
+	struct result r;
+	uint64_t rss;
+	double ms;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	ms = median_ptcompare(pid, opts, "--kpageflags", NULL, &r, &rss);
+	printf("    --kpageflags: C %.1f ms, C/A %.2f, RSS %" PRIu64 " KiB\n    %s",
+	       ms, ms / ma, rss, r.stats);
+	if (kind == 4 || kind == 7) {
+		ms = bench_maps(pid);
+		printf("    reading /proc/PID/maps alone: %.1f ms (%.2f A)\n",
+		       ms, ms / ma);
+	}
+	if (kind != 4 && kind != 5 && kind != 7 && kind != 8)
+		return;
+	for (int j = 0; j < 3; j++) {
+		const char *n = j == 0 ? "1" : j == 1 ? "2" : NULL;
+
+		ms = median_ptcompare(pid, opts, n ? "--jobs" : NULL, n, &r,
+				      &rss);
+		printf("    --jobs %s: C %.1f ms, C/A %.2f, Cin/A %.2f, RSS %"
+		       PRIu64 " KiB\n", n ? n : cpus == 2 ? "all (2 CPUs)" :
+		       "all", ms, ms / ma, r.run_ms / ma, rss);
+	}
+}
+
+/* With arguments, only the targets of those numbers (0-8) are measured. */
 static bool wanted(int kind, int argc, char **argv)
 {
 	if (argc < 2)
@@ -365,13 +493,15 @@ int main(int argc, char **argv)
 	printf("%-15s %8s %8s %8s %8s %10s %7s %6s %6s %7s %11s %10s %8s\n",
 	       "target", "A ms", "B ms", "C ms", "Cin ms", "D ms", "B/A", "C/A",
 	       "Cin/A", "D/C", "A bytes", "B bytes", "RSS KiB");
-	for (int kind = 0; kind < 7; kind++) {
+	for (int kind = 0; kind < NR_TARGETS; kind++) {
 		if (!wanted(kind, argc, argv))
 			continue;
-		double a[RUNS], b[RUNS], c[RUNS], cin[RUNS], dms;
+		double a[RUNS], b[RUNS], c[RUNS], cin[RUNS], dms = 0;
 		struct result ra, rb, rc, rd;
 		struct vma_list v = { 0 };
 		uint64_t rss = 0, naive_pages = 0, pages = 0;
+		char range[64];
+		const char *opts[3] = { NULL };
 		pid_t pid = start_target(kind);
 
 		if (pid < 0) {
@@ -380,20 +510,31 @@ int main(int argc, char **argv)
 			continue;
 		}
 		read_vmas(pid, &v);
+		if (kind == 7) {
+			/* --range over the small VMAs; A: one pass over it */
+			span_of_longest_run(&v);
+			snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64,
+				 v.r[0][0], v.r[0][1]);
+			opts[0] = "--range";
+			opts[1] = range;
+		}
 		for (size_t i = 0; i < v.n; i++)
 			pages += (v.r[i][1] - v.r[i][0]) / PAGE;
 		for (int run = 0; run < RUNS; run++) {
 			ra = bench_pagemap(pid, &v, false, NULL);
 			rb = bench_walk(pid, &v);
-			rc = bench_ptcompare(pid, &rss);
+			rc = bench_ptcompare(pid, opts, &rss);
 			a[run] = ra.ms;
 			b[run] = rb.ms;
 			c[run] = rc.ms;
 			cin[run] = rc.run_ms;
 		}
 		/* D once, on at most NAIVE_CAP pages, scaled to the whole */
-		rd = bench_pagemap(pid, &v, true, &naive_pages);
-		dms = naive_pages ? rd.ms * (double)pages / (double)naive_pages : 0;
+		if (kind < 7) {
+			rd = bench_pagemap(pid, &v, true, &naive_pages);
+			dms = naive_pages ? rd.ms * (double)pages /
+					    (double)naive_pages : 0;
+		}
 		double ma = median(a), mb = median(b), mc = median(c);
 		double mcin = median(cin);
 
@@ -403,6 +544,7 @@ int main(int argc, char **argv)
 		       mc / ma, mcin / ma, dms / mc, ra.bytes, rb.bytes, rss);
 		/* where C's time went, by ptcompare's own account (last run) */
 		printf("    %s", rc.stats);
+		bench_options(pid, kind, opts, ma);
 		fflush(stdout);
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);

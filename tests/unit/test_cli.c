@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdarg.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
+#include "model/defaults.h"
 #include "parse/cli.h"
 
 static bool parse(struct cli_options *o, char *err, int argc, ...)
@@ -95,6 +97,35 @@ static void kpageflags_opt_in(void **state)
 	assert_true(o.kpageflags);
 	assert_false(parse(&o, err, 4, "--kpageflags", "7", "0x1000"));
 	assert_non_null(strstr(err, "drop --kpageflags"));
+}
+
+/* --jobs N: 1 to PTCOMPARE_JOBS_MAX; not given: 0 (the CPUs decide). */
+static void jobs_option(void **state)
+{
+	struct cli_options o;
+	char err[256], max[16], over[16];
+
+	(void)state;
+	snprintf(max, sizeof(max), "%d", PTCOMPARE_JOBS_MAX);
+	snprintf(over, sizeof(over), "%d", PTCOMPARE_JOBS_MAX + 1);
+	assert_true(parse(&o, err, 2, "7"));
+	assert_int_equal(o.jobs, 0);
+	assert_true(parse(&o, err, 4, "--jobs", "1", "7"));
+	assert_int_equal(o.jobs, 1);
+	assert_true(parse(&o, err, 4, "--jobs", max, "7"));
+	assert_int_equal(o.jobs, PTCOMPARE_JOBS_MAX);
+	assert_false(parse(&o, err, 4, "--jobs", over, "7"));
+	assert_non_null(strstr(err, "bad --jobs"));
+	assert_null(strchr(err, '\n'));
+	assert_false(parse(&o, err, 4, "--jobs", "0", "7"));
+	assert_non_null(strstr(err, "from 1 to"));
+	assert_false(parse(&o, err, 4, "--jobs", "2x", "7"));
+	assert_false(parse(&o, err, 4, "--jobs", "-1", "7"));
+	assert_false(parse(&o, err, 4, "--jobs", "99999999999999999999", "7"));
+	assert_false(parse(&o, err, 3, "7", "--jobs"));
+	assert_non_null(strstr(err, "--jobs needs a value"));
+	assert_false(parse(&o, err, 5, "--jobs", "2", "7", "0x1000"));
+	assert_non_null(strstr(err, "drop --jobs"));
 }
 
 static void range_and_debugfs(void **state)
@@ -288,6 +319,7 @@ int main(void)
 		cmocka_unit_test(json_and_stats),
 		cmocka_unit_test(no_progress),
 		cmocka_unit_test(kpageflags_opt_in),
+		cmocka_unit_test(jobs_option),
 		cmocka_unit_test(range_and_debugfs),
 		cmocka_unit_test(device_option),
 		cmocka_unit_test(bad_arguments),

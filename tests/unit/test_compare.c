@@ -414,6 +414,15 @@ static void huge_kinds_and_vm_flags(void **state)
 	assert_int_equal(huge_kind_of(&r), HUGE_HUGETLB_1G);
 	r.level = PTWALK_LEVEL_PMD;
 	assert_int_equal(huge_kind_of(&r), HUGE_HUGETLB_2M);
+	/* arm64's contiguous groups: 16 PMDs, 16 PTEs */
+	r.flags = PTWALK_F_CONT | PTWALK_F_COMPOUND;
+	assert_int_equal(huge_kind_of(&r), HUGE_HUGETLB_32M);
+	r.level = PTWALK_LEVEL_PTE;
+	assert_int_equal(huge_kind_of(&r), HUGE_HUGETLB_64K);
+	assert_string_equal(huge_kind_name(6), "hugetlb-64K");
+	assert_string_equal(huge_kind_name(7), "hugetlb-32M");
+	r.flags = 0;
+	r.level = PTWALK_LEVEL_PMD;
 	r.vm_flags = PTWALK_VM_ANON;
 	assert_int_equal(huge_kind_of(&r), HUGE_THP);
 	r.flags = PTWALK_F_HUGE_ZERO;

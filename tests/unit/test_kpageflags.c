@@ -165,6 +165,14 @@ static void hugetlb(void **state)
 	assert_int_equal(check(f, vm, PTWALK_LEVEL_PMD, false,
 			       (huge & ~KPF(MMAP)) | KPF(COMPOUND_TAIL)),
 			 RULE(MMAP));
+	/* arm64's 64K page, 16 contiguous PTEs: a leaf with a head too */
+	f |= PTWALK_F_CONT;
+	assert_int_equal(check(f, vm, PTWALK_LEVEL_PTE, true,
+			       huge | KPF(COMPOUND_HEAD)), 0);
+	assert_int_equal(check(f, vm, PTWALK_LEVEL_PTE, false,
+			       huge | KPF(COMPOUND_TAIL)), 0);
+	assert_int_equal(check(f, vm, PTWALK_LEVEL_PTE, true,
+			       huge | KPF(COMPOUND_TAIL)), RULE(HEAD_TAIL));
 }
 
 static void pfnmap_and_special(void **state)

@@ -301,6 +301,32 @@ static void dma_attrs_of_the_frame(void **state)
 	free(out);
 }
 
+/* arm64's 64K hugetlb page: 16 contiguous PTEs, the leaf is the group. */
+static void text_contiguous_leaf(void **state)
+{
+	struct vtop_view v = thp_view();
+	char *out;
+
+	(void)state;
+	v.walk.level = PTWALK_LEVEL_PTE;
+	v.walk.walked |= 1 << PTWALK_VTOP_PTE;
+	v.walk.entry[PTWALK_VTOP_PTE] = 0x0070000144e12f43;
+	v.walk.index[PTWALK_VTOP_PTE] = 18;
+	v.walk.flags |= PTWALK_F_CONT;
+	v.walk.vm_flags |= PTWALK_VM_HUGETLB;
+	v.absent_flags = PTWALK_F_SOFT_DIRTY | PTWALK_F_UFFD_WP;
+	out = print(&v, false);
+	assert_non_null(strstr(out, "leaf (64K page)\n"));
+	assert_non_null(strstr(out, "leaf:    pte, 64K page at pfn 0x144e10 (phys 0x144e10000)\n"));
+	assert_non_null(strstr(out, "phys:    0x144e12345 = leaf base 0x144e10000 + offset 0x2345 (pfn 0x144e12)\n"));
+	assert_non_null(strstr(out, "absent:  soft_dirty,uffd_wp (not on this architecture"));
+	free(out);
+	out = print(&v, true);
+	assert_non_null(strstr(out, "\"page_size\":65536"));
+	assert_non_null(strstr(out, "\"absent_flags\":[\"soft_dirty\",\"uffd_wp\"]"));
+	free(out);
+}
+
 static void text_empty_no_vma(void **state)
 {
 	struct vtop_view v = {
@@ -436,6 +462,7 @@ int main(void)
 		cmocka_unit_test(resolve_rereads),
 		cmocka_unit_test(vma_lines),
 		cmocka_unit_test(text_huge_leaf),
+		cmocka_unit_test(text_contiguous_leaf),
 		cmocka_unit_test(text_empty_no_vma),
 		cmocka_unit_test(json_huge_leaf),
 		cmocka_unit_test(dma_attrs_of_the_frame),

@@ -153,6 +153,60 @@ static void push(struct setup *s, struct verdict_range vr)
 	witness_range(&vr, s->w);
 }
 
+/* Marks between ranges come out in order with them (mark_sink). */
+static void mark_sink(void *arg, uint64_t token)
+{
+	struct fake *f = arg;
+
+	assert_true(f->n < MAX_OUT);
+	/* a mark shows as a range of 0 pages whose start is its token */
+	f->out[f->n].start = token;
+	f->out[f->n++].pages = 0;
+}
+
+/*
+ * 300 small VMAs of one page each, a mark after each: their frames, 8
+ * apart, are read in one pread, not one per VMA; every range and mark
+ * comes out in order.
+ */
+static void marks_span_vmas(void **state)
+{
+	struct setup s;
+	int k = 0;
+
+	(void)state;
+	start(&s, true);
+	witness_set_mark(s.w, mark_sink);
+	witness_mark(s.w, 1000);	/* a VMA without ranges first */
+	for (uint64_t i = 0; i < 300; i++) {
+		s.f->kpf[0x2000 + 8 * i] = ANON_PAGE;
+		push(&s, range(VA + 2 * i * 4096, 1, CLASS_MATCH,
+			       PTWALK_LEVEL_PTE, 0x2000 + 8 * i, VALID,
+			       ANON_VMA));
+		witness_mark(s.w, i);
+	}
+	assert_int_equal(s.f->n, 0);	/* held until the flush */
+	assert_int_equal(witness_flush(s.w), 0);
+	assert_int_equal(s.f->kpf_reads, 1);
+	assert_int_equal(s.f->n, 601);
+	assert_int_equal(s.f->out[k].pages, 0);
+	assert_int_equal(s.f->out[k++].start, 1000);
+	for (uint64_t i = 0; i < 300; i++) {
+		assert_int_equal(s.f->out[k].pages, 1);
+		assert_int_equal(s.f->out[k].walk_pfn, 0x2000 + 8 * i);
+		assert_int_equal(s.f->notes[k++].kpf_pages, 1);
+		assert_int_equal(s.f->out[k].pages, 0);
+		assert_int_equal(s.f->out[k++].start, i);
+	}
+	assert_int_equal(s.totals.bad_pages, 0);
+	/* a flush with nothing held but a mark passes the mark on */
+	witness_mark(s.w, 7);
+	assert_int_equal(witness_flush(s.w), 0);
+	assert_int_equal(s.f->n, 602);
+	assert_int_equal(s.f->out[601].start, 7);
+	stop(&s);
+}
+
 /* A THP and scattered 4K pages: a few preads, every page judged. */
 static void reads_runs_not_pages(void **state)
 {
@@ -572,6 +626,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reads_runs_not_pages),
+		cmocka_unit_test(marks_span_vmas),
 		cmocka_unit_test(bounded_batch),
 		cmocka_unit_test(lasting_contradiction),
 		cmocka_unit_test(freed_between_reads),

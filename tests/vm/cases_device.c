@@ -20,7 +20,6 @@
 
 #define A(x) ((uint64_t)(uintptr_t)(x))
 #define MISC_DIR "/sys/class/misc/" PTWALK_DEVICE_NAME
-#define TASK_SIZE_4L 0x7ffffffff000ULL
 
 /* The first line of a small file, without its newline. */
 static bool read_line(struct vmtest *t, const char *path, char *buf,
@@ -90,13 +89,13 @@ static bool device_answers_like_debugfs(struct vmtest *t)
 		memset(t->recs, 0xff, MAX_RECS * sizeof(*t->recs));
 		t->query_path = PTWALK_DEFAULT_DEBUGFS "/" PTWALK_DEBUGFS_DIR
 				"/" PTWALK_QUERY_FILE;
-		ok = walk(t, getpid(), 0, TASK_SIZE_4L);
+		ok = walk(t, getpid(), 0, user_task_size());
 		n = t->nr_recs;
 		memcpy(first, t->recs, n * sizeof(*first));
 	}
 	if (ok) {
 		t->query_path = PTWALK_DEFAULT_DEVICE;
-		ok = walk(t, getpid(), 0, TASK_SIZE_4L);
+		ok = walk(t, getpid(), 0, user_task_size());
 	}
 	if (ok && (t->nr_recs != n ||
 		   memcmp(first, t->recs, n * sizeof(*first))))

@@ -4,7 +4,10 @@
  * ptwalk level by level, checked against what x86 and the fixture's
  * oracle say independently: the index at each level from the address
  * bits, the frame from get_user_pages()/follow_pfn(), the raw PTE from
- * follow_pte(), the physical address from the oracle's frame and the
+ * the fixture (the kernel's own PTE lookup: follow_pte() until 6.11,
+ * apply_to_page_range() or follow_pfnmap_start() since 6.12, compared bit
+ * for bit, software bits such as soft-dirty and special included), the
+ * physical address from the oracle's frame and the
  * address's offset, the leaf's raw entry against the oracle's frame.
  */
 #define _GNU_SOURCE
@@ -24,8 +27,6 @@
 #include "vmtest.h"
 
 #define A(x) ((uint64_t)(uintptr_t)(x))
-/* Physical address bits of an x86 entry (bits 12-51). */
-#define ENTRY_ADDR_MASK	0x000ffffffffff000ULL
 #define FIXTURE_LIAR	"/sys/kernel/debug/ptwalk_fixture_liar"
 
 /* What the translation of one address must show. */
@@ -35,23 +36,8 @@ struct want {
 	const char *cls;	/* ptcompare's class */
 	uint64_t page_size;	/* leaf size, 0 when no leaf */
 	uint64_t vma_start, vma_end;	/* 0, 0: no VMA */
-	bool raw_pte;		/* the PTE must equal follow_pte()'s */
+	bool raw_pte;		/* the PTE must equal the fixture's */
 };
-
-/*
- * 5-level paging, told without ptwalk: only then does a hint above
- * 128 TiB give an address there.
- */
-static bool five_level(void)
-{
-	void *p = mmap((void *)(1UL << 52), PAGE, PROT_READ,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	bool five = p != MAP_FAILED && A(p) >= 1ULL << 47;
-
-	if (p != MAP_FAILED)
-		munmap(p, PAGE);
-	return five;
-}
 
 static unsigned int level_shift(const char *level, int nr_levels)
 {
@@ -112,7 +98,7 @@ static bool check_levels(struct vmtest *t, struct json_object *doc,
 {
 	struct json_object *levels = pc_get(doc, "levels");
 	int nr = json_object_get_int(pc_get(doc, "paging_levels"));
-	int want_nr = five_level() ? 5 : 4;
+	int want_nr = user_paging_levels();
 	size_t i, n = json_object_array_length(levels);
 
 	if (nr != want_nr)
@@ -194,7 +180,7 @@ static bool check_frame(struct vmtest *t, struct json_object *doc,
 	return true;
 }
 
-/* The raw PTE, read by follow_pte() in the fixture. */
+/* The raw PTE, read by the kernel's own lookup in the fixture. */
 static bool check_raw_pte(struct vmtest *t, uint64_t addr, uint64_t pte)
 {
 	struct ptwalk_fixture_pte p = { .addr = addr & ~(PAGE - 1) };
@@ -202,10 +188,10 @@ static bool check_raw_pte(struct vmtest *t, uint64_t addr, uint64_t pte)
 	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PTE, &p))
 		return fail(t, "fixture pte: %s", strerror(errno));
 	if (p.err)
-		return fail(t, "fixture follow_pte 0x%" PRIx64 ": %s", addr,
+		return fail(t, "fixture raw pte 0x%" PRIx64 ": %s", addr,
 			    strerror(-p.err));
 	return p.pte == pte ||
-	       fail(t, "vtop 0x%" PRIx64 ": pte 0x%" PRIx64 ", follow_pte 0x%"
+	       fail(t, "vtop 0x%" PRIx64 ": pte 0x%" PRIx64 ", fixture 0x%"
 		    PRIx64, addr, pte, (uint64_t)p.pte);
 }
 
@@ -325,6 +311,19 @@ static bool vtop_hugetlb_1g(struct vmtest *t)
 {
 	return vtop_hugetlb(t, GIB, MAP_HUGE_1GB, "pud");
 }
+
+#if defined(__aarch64__)
+/* arm64's contiguous groups: the leaf is the 64K/32M page, not one entry. */
+static bool vtop_hugetlb_64k(struct vmtest *t)
+{
+	return vtop_hugetlb(t, 64 * 1024, MAP_HUGE_64KB, "pte");
+}
+
+static bool vtop_hugetlb_32m(struct vmtest *t)
+{
+	return vtop_hugetlb(t, 32 * MIB, MAP_HUGE_32MB, "pmd");
+}
+#endif
 
 /* remap_pfn_range(): pagemap shows holes; ptwalk the fixture's frames. */
 static bool vtop_pfnmap(struct vmtest *t)
@@ -453,9 +452,15 @@ static bool vtop_swapped(struct vmtest *t)
 	return ok;
 }
 
-/* Above 128 TiB only 5-level paging maps: the PGD index is not 0 there. */
+/*
+ * The top of the user address space, where the PGD index is highest:
+ * above 2^48 with 5-level paging (x86-64 LA57), else the last page below
+ * the task size (x86-64: 2^47 - 4 KiB, PGD index 255; arm64 with 48-bit
+ * VAs: 2^48, PGD index 511).
+ */
 static bool vtop_high_address(struct vmtest *t)
 {
+	uint64_t top = user_task_size();
 	char *p;
 	struct want w = {
 		.stop = "leaf", .last = "pte", .cls = "match", .page_size = PAGE,
@@ -463,14 +468,22 @@ static bool vtop_high_address(struct vmtest *t)
 	};
 	bool ok;
 
-	if (!five_level()) {
-		printf("# vtop_high_address: 4-level paging, nothing above 128 TiB\n");
-		return true;
-	}
-	p = mmap((void *)(0x5aULL << 48), PAGE, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED || A(p) < 1ULL << 48)
+	if (user_paging_levels() == 5)
+		p = mmap((void *)(0x5aULL << 48), PAGE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	else
+		p = mmap((void *)(uintptr_t)(top - PAGE), PAGE,
+			 PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p == MAP_FAILED)
+		return fail(t, "no mapping at the top of user space (0x%" PRIx64 "): %s",
+			    top, strerror(errno));
+	if (user_paging_levels() == 5 && A(p) < 1ULL << 48) {
+		munmap(p, PAGE);
 		return fail(t, "no mapping above 2^48: %p", (void *)p);
+	}
+	printf("# vtop_high_address: %d-level paging, task size 0x%" PRIx64 ", page at %p\n",
+	       user_paging_levels(), top, (void *)p);
 	touch_write(p, PAGE);
 	w.vma_start = A(p);
 	w.vma_end = A(p) + PAGE;
@@ -502,7 +515,7 @@ static bool vtop_text(struct vmtest *t)
 	     !pte.err && pc_run(t, &r, argv);
 	if (!ok) {
 		munmap(p, PAGE);
-		return t->why[0] || fail(t, "oracle or follow_pte failed");
+		return t->why[0] || fail(t, "oracle or fixture raw pte failed");
 	}
 	snprintf(line, sizeof(line), "  pte    %5" PRIu64 "  0x%016" PRIx64
 		 "  leaf (4K page)\n", addr >> 12 & 511, (uint64_t)pte.pte);
@@ -637,6 +650,10 @@ const struct vmtest_case vtop_cases[] = {
 	{ "vtop_thp_pmd", vtop_thp },
 	{ "vtop_hugetlb_2m", vtop_hugetlb_2m },
 	{ "vtop_hugetlb_1g", vtop_hugetlb_1g },
+#if defined(__aarch64__)
+	{ "vtop_hugetlb_64k", vtop_hugetlb_64k },
+	{ "vtop_hugetlb_32m", vtop_hugetlb_32m },
+#endif
 	{ "vtop_pfnmap", vtop_pfnmap },
 	{ "vtop_unmapped_in_vma", vtop_unmapped_in_vma },
 	{ "vtop_no_vma", vtop_no_vma },

@@ -1,6 +1,6 @@
 #!/bin/busybox sh
 # /init of the test VM: mount the basics, load the modules, run the guest
-# suite with its TAP output on the second serial port, then power off.
+# suite with its TAP output on the channel to the host, then power off.
 /bin/busybox --install -s /bin
 mkdir -p /proc /sys /dev /tmp
 mount -t proc proc /proc
@@ -12,9 +12,32 @@ mount -t devpts -o ptmxmode=0666 devpts /dev/pts
 # mode=755: lets tests show that ptwalk's own file modes refuse other users
 mount -t debugfs -o mode=755 debugfs /sys/kernel/debug
 mount -t tmpfs tmp /tmp
-exec >/dev/ttyS1 2>&1
+# The channel to the host (ptwalk_chan= on the command line; ttyS1 when
+# none is named), after the modules it needs (scripts/vm-run.sh lists them);
+# its device node may come a moment after the driver, and open with ENODEV
+# a moment longer (hvc0 before virtio_console's port is up).
+while read -r ko; do
+	insmod "$ko" || echo "init: insmod $ko failed" > /dev/console
+done < /lib/chan.load
+chan=/dev/$(sed -n 's/.*ptwalk_chan=\([a-zA-Z0-9]*\).*/\1/p' /proc/cmdline)
+[ "$chan" = /dev/ ] && chan=/dev/ttyS1
+i=0
+while ! (: >"$chan") 2>/dev/null && [ $i -lt 100 ]; do
+	usleep 50000
+	i=$((i + 1))
+done
+# The console says where the suite's output went (an empty guest.log then
+# tells a channel that lost it from a suite that never ran).
+if (: >"$chan") 2>/dev/null; then
+	echo "init: guest suite output on $chan after $i waits" > /dev/console
+else
+	echo "init: cannot open $chan after $i waits" > /dev/console
+fi
+exec >"$chan" 2>&1
 echo "PTWALK-GUEST-BEGIN"
+echo "# guest suite starts at uptime $(cut -d' ' -f1 /proc/uptime) s"
 . /tests/guest-suite.sh
+echo "# guest suite ends at uptime $(cut -d' ' -f1 /proc/uptime) s"
 # Debug kernels only (make check-debug): kmemleak reports objects
 # unreferenced for 5 s or more, after two scans; any report fails the run.
 grep -q ' /sys/kernel/debug debugfs ' /proc/mounts ||

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -249,6 +250,74 @@ bool find_mapping(const char *name, uint64_t *start, uint64_t *end)
 	return found;
 }
 
+bool qemu_display_bar(struct vmtest *t, char *dir, size_t size, uint64_t *bar)
+{
+	char path[300], line[64];
+	bool found = false;
+	glob_t g;
+	FILE *f;
+
+	if (glob("/sys/bus/pci/devices/*/vendor", 0, NULL, &g))
+		return fail(t, "no PCI devices in sysfs");
+	for (size_t i = 0; i < g.gl_pathc && !found; i++) {
+		f = fopen(g.gl_pathv[i], "r");
+		found = f && fgets(line, sizeof(line), f) &&
+			!strncmp(line, "0x1234", 6);
+		if (f)
+			fclose(f);
+		if (found) {
+			/* ".../0000:00:01.0/vendor" -> ".../0000:00:01.0" */
+			snprintf(dir, size, "%s", g.gl_pathv[i]);
+			*strrchr(dir, '/') = '\0';
+		}
+	}
+	globfree(&g);
+	if (!found)
+		return fail(t, "no QEMU display (PCI vendor 0x1234)");
+	/* sysfs's first resource line is BAR 0 */
+	snprintf(path, sizeof(path), "%s/resource", dir);
+	f = fopen(path, "r");
+	found = f && fscanf(f, "%" SCNx64, bar) == 1 && *bar;
+	if (f)
+		fclose(f);
+	return found || fail(t, "cannot read BAR 0 from %s", path);
+}
+
+/* Whether the page at @addr is in user space: mapped there, or mappable. */
+static bool user_page(uint64_t addr)
+{
+	void *p = mmap((void *)(uintptr_t)addr, PAGE, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return errno == EEXIST;
+	munmap(p, PAGE);
+	return (uintptr_t)p == addr;
+}
+
+uint64_t user_task_size(void)
+{
+	static const unsigned int bits[] = { 57, 56, 52, 48, 47, 39 };
+	size_t i;
+
+	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
+		uint64_t top = 1ULL << bits[i];
+
+		if (user_page(top - PAGE))
+			return top;
+		if (user_page(top - 2 * PAGE))
+			return top - PAGE;
+	}
+	return 0;
+}
+
+int user_paging_levels(void)
+{
+	uint64_t size = user_task_size();
+
+	return size > 1ULL << 48 ? 5 : size > 1ULL << 39 ? 4 : 3;
+}
+
 static void run_one(struct vmtest *t, const struct vmtest_case *c,
 		    const char *prefix, const char *only)
 {
@@ -315,6 +384,7 @@ static const struct {
 	{ error_cases, &nr_error_cases },
 	{ device_cases, &nr_device_cases },
 	{ ptcompare_cases, &nr_ptcompare_cases },
+	{ jobs_cases, &nr_jobs_cases },
 	{ vtop_cases, &nr_vtop_cases },
 	{ dma_cases, &nr_dma_cases },
 	{ dmainfo_cases, &nr_dmainfo_cases },

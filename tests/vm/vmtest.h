@@ -92,6 +92,29 @@ void touch_read(void *p, size_t len);
 bool find_mapping(const char *name, uint64_t *start, uint64_t *end);
 
 /*
+ * QEMU's display (PCI vendor 0x1234): its sysfs directory into dir and
+ * the physical address of its BAR 0 from that directory's "resource"
+ * (the oracle for a BAR mapping: independent of ptwalk and pagemap).
+ */
+bool qemu_display_bar(struct vmtest *t, char *dir, size_t size, uint64_t *bar);
+
+/*
+ * The running system's user address space, found by mmap() alone (no
+ * ptwalk): the task size (x86-64: 2^47 - 4 KiB, or 2^56 - 4 KiB with
+ * 5-level paging; arm64: 2^48 with 48-bit VAs), and the paging levels it
+ * implies (4 KiB pages: 9 bits a level).
+ */
+uint64_t user_task_size(void);
+int user_paging_levels(void);
+
+/* Physical-address bits of a leaf entry: x86-64 12-51, arm64 12-47. */
+#if defined(__aarch64__)
+#define ENTRY_ADDR_MASK	0x0000fffffffff000ULL
+#else
+#define ENTRY_ADDR_MASK	0x000ffffffffff000ULL
+#endif
+
+/*
  * Whether the VmFlags of the mapping called name in /proc/self/smaps hold
  * flag ("pf", "io", "mm", ...): what the running kernel did, not what a
  * test assumes.  False when the mapping or its VmFlags line is missing.
@@ -124,6 +147,8 @@ extern const struct vmtest_case witness_cases[];
 extern const size_t nr_witness_cases;
 extern const struct vmtest_case device_cases[];
 extern const size_t nr_device_cases;
+extern const struct vmtest_case jobs_cases[];
+extern const size_t nr_jobs_cases;
 /* Run last, once the guest has raised kernel lockdown: vmtest --lockdown. */
 extern const struct vmtest_case lockdown_cases[];
 extern const size_t nr_lockdown_cases;

@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include "engine/compare.h"
+#include "engine/span.h"
 #include "model/page.h"
 #include "parse/record.h"
 
@@ -36,13 +37,24 @@ struct compare_engine {
 	size_t nr_segs;
 	bool *pending;			/* still differing after re-reads */
 	struct record_stream streams[NR_COMPARE_STREAMS];
+	/*
+	 * The plan (compare_plan()): pagemap read across its pieces through
+	 * the window, and one scan query over its span, started by the first
+	 * compare_range() inside it and read on by the next ones.
+	 */
+	struct pagemap_window win;
+	uint64_t *win_buf;
+	bool planned;
+	bool span_started;
+	uint64_t plan_end;		/* end of the last piece */
+	uint64_t plan_pos;		/* compared up to here */
 };
 
 const char *huge_kind_name(unsigned int i)
 {
 	static const char *const names[NR_HUGE_KINDS] = {
 		"thp", "thp-pte", "huge-zero", "hugetlb-2M", "hugetlb-1G",
-		"pfnmap-huge",
+		"pfnmap-huge", "hugetlb-64K", "hugetlb-32M",
 	};
 
 	return i < NR_HUGE_KINDS ? names[i] : NULL;
@@ -54,9 +66,15 @@ unsigned int huge_kind_of(const struct ptwalk_record *r)
 
 	if (r->kind != PTWALK_KIND_PRESENT)
 		return 0;
-	if (hugetlb)
-		return r->level == PTWALK_LEVEL_PUD ? HUGE_HUGETLB_1G :
-		       r->level == PTWALK_LEVEL_PMD ? HUGE_HUGETLB_2M : 0;
+	if (hugetlb) {
+		bool cont = r->flags & PTWALK_F_CONT;
+
+		if (r->level == PTWALK_LEVEL_PUD)
+			return HUGE_HUGETLB_1G;
+		if (r->level == PTWALK_LEVEL_PMD)
+			return cont ? HUGE_HUGETLB_32M : HUGE_HUGETLB_2M;
+		return cont ? HUGE_HUGETLB_64K : 0;
+	}
 	if (r->level == PTWALK_LEVEL_PTE)
 		return r->flags & PTWALK_F_COMPOUND ? HUGE_THP_PTE : 0;
 	if (r->vm_flags & PTWALK_VM_PFNMAP)
@@ -78,8 +96,10 @@ struct compare_engine *compare_new(const struct compare_io *io, size_t batch)
 	e->v = calloc(batch, sizeof(*e->v));
 	e->pending = calloc(batch, sizeof(*e->pending));
 	e->seg_pages = calloc(batch, sizeof(*e->seg_pages));
-	if (!e->pm || !e->v || !e->pending || !e->seg_pages)
+	e->win_buf = calloc(batch, sizeof(*e->win_buf));
+	if (!e->pm || !e->v || !e->pending || !e->seg_pages || !e->win_buf)
 		goto fail;
+	window_init(&e->win, e->win_buf, batch);
 	e->streams[COMPARE_SCAN].id = COMPARE_SCAN;
 	e->streams[COMPARE_REREAD].id = COMPARE_REREAD;
 	return e;
@@ -96,6 +116,7 @@ void compare_free(struct compare_engine *e)
 	free(e->v);
 	free(e->pending);
 	free(e->seg_pages);
+	free(e->win_buf);
 	free(e);
 }
 
@@ -259,7 +280,11 @@ static int scan_batch(struct compare_engine *e, uint64_t addr, size_t n,
 	size_t i = 0;
 	int err;
 
-	err = e->io->read_pagemap(e->io->ctx, addr, n, e->pm);
+	if (e->planned)
+		err = window_read(&e->win, e->io->read_pagemap, e->io->ctx,
+				  addr, n, e->pm);
+	else
+		err = e->io->read_pagemap(e->io->ctx, addr, n, e->pm);
 	if (err)
 		return err;
 	e->nr_segs = 0;
@@ -395,6 +420,36 @@ static int settle_batch(struct compare_engine *e, uint64_t addr, size_t n,
 	return err;
 }
 
+void compare_plan(struct compare_engine *e,
+		  const struct compare_piece *pieces, size_t n)
+{
+	window_plan(&e->win, pieces, n);
+	e->planned = n > 0;
+	e->span_started = false;
+	e->plan_pos = n ? pieces[0].start : 0;
+	e->plan_end = n ? pieces[n - 1].end : 0;
+}
+
+/*
+ * Starts the scan stream for [start, end): inside the plan, the span's one
+ * query (started once, from the first piece compared); else a query of
+ * its own, and the plan is over.
+ */
+static int scan_start(struct compare_engine *e, uint64_t start, uint64_t end)
+{
+	struct record_stream *s = &e->streams[COMPARE_SCAN];
+
+	if (e->planned && start >= e->plan_pos && end <= e->plan_end) {
+		e->plan_pos = end;
+		if (e->span_started)
+			return 0;
+		e->span_started = true;
+		return stream_start(e, s, start, e->plan_end);
+	}
+	compare_plan(e, NULL, 0);
+	return stream_start(e, s, start, end);
+}
+
 int compare_range(struct compare_engine *e, uint64_t start, uint64_t end,
 		  struct compare_summary *sum, range_emit_fn emit, void *arg)
 {
@@ -403,7 +458,7 @@ int compare_range(struct compare_engine *e, uint64_t start, uint64_t end,
 	int err;
 
 	range_merger_init(&m, emit, arg);
-	err = stream_start(e, &e->streams[COMPARE_SCAN], start, end);
+	err = scan_start(e, start, end);
 	for (addr = start; !err && addr < end;) {
 		size_t n = (end - addr) / PAGE_SIZE_4K;
 		bool differs;
@@ -426,5 +481,7 @@ int compare_range(struct compare_engine *e, uint64_t start, uint64_t end,
 	/* After an error the range is abandoned: no partial range either. */
 	if (!err)
 		range_merger_flush(&m);
+	else
+		compare_plan(e, NULL, 0);	/* the span's stream is lost */
 	return err;
 }

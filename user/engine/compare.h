@@ -18,6 +18,7 @@
 #include <sys/types.h>
 #include "engine/classify.h"
 #include "engine/ranges.h"
+#include "engine/span.h"
 
 /* How often a differing range is read again before it is a mismatch. */
 #define COMPARE_MAX_REREADS	3
@@ -58,7 +59,9 @@ struct compare_io {
 #define HUGE_HUGETLB_2M		(1U << 3)
 #define HUGE_HUGETLB_1G		(1U << 4)
 #define HUGE_PFNMAP		(1U << 5) /* PMD/PUD leaf in a VM_PFNMAP VMA */
-#define NR_HUGE_KINDS		6
+#define HUGE_HUGETLB_64K	(1U << 6) /* 16 contiguous PTEs (arm64) */
+#define HUGE_HUGETLB_32M	(1U << 7) /* 16 contiguous PMDs (arm64) */
+#define NR_HUGE_KINDS		8
 
 /* Name of huge kind bit number i ("thp", "hugetlb-2M", ...), or NULL. */
 const char *huge_kind_name(unsigned int i);
@@ -108,5 +111,20 @@ void compare_free(struct compare_engine *e);
  */
 int compare_range(struct compare_engine *e, uint64_t start, uint64_t end,
 		  struct compare_summary *sum, range_emit_fn emit, void *arg);
+
+/*
+ * Plans the next compare_range() calls: pieces[0..n) in address order,
+ * not overlapping (the caller's, kept until the next plan).  Ranges then
+ * compared inside the plan, in address order, share one pass of pagemap
+ * preads across their boundaries (engine/span.h) and one ptwalk query
+ * over the span, [the first range compared, the end of the last piece):
+ * the module ends its records at every VMA boundary and covers a gap
+ * between VMAs with one record, and compare_range() takes the records of
+ * its own range out of the stream.  What compare_range() reports is the
+ * same with or without a plan.  A range outside the plan, or behind the
+ * last one compared, ends it; n = 0 ends it too.
+ */
+void compare_plan(struct compare_engine *e,
+		  const struct compare_piece *pieces, size_t n);
 
 #endif /* PTCOMPARE_COMPARE_H */

@@ -86,7 +86,9 @@ unsigned int kpf_check(const struct kpf_expect *e, uint64_t kpf)
 	uint64_t vm = e->vm_flags;
 	bool pfnmap = vm & PTWALK_VM_PFNMAP;
 	bool hugetlb = vm & PTWALK_VM_HUGETLB;
-	bool leaf = e->level == PTWALK_LEVEL_PMD || e->level == PTWALK_LEVEL_PUD;
+	/* a huge leaf: a PMD/PUD, or a contiguous group of PTEs (arm64) */
+	bool leaf = e->level == PTWALK_LEVEL_PMD || e->level == PTWALK_LEVEL_PUD ||
+		    (f & PTWALK_F_CONT);
 	bool zero = f & PTWALK_F_ZERO_PAGE, huge_zero = f & PTWALK_F_HUGE_ZERO;
 	bool compound = has(kpf, KPF(COMPOUND_HEAD) | KPF(COMPOUND_TAIL));
 	unsigned int broken = 0;
@@ -127,7 +129,7 @@ const char *kpf_rule_text(enum kpf_rule rule)
 		[KPF_RULE_FREE] = "ptwalk maps the frame; kpageflags says it is free (buddy)",
 		[KPF_RULE_KERNEL] = "ptwalk maps the frame in a normal VMA; kpageflags says it is a slab, page table or offline page",
 		[KPF_RULE_COMPOUND] = "ptwalk's compound flag and kpageflags' compound_head/compound_tail disagree",
-		[KPF_RULE_HEAD_TAIL] = "a PMD/PUD leaf maps one compound page; kpageflags does not show its head first and tails after",
+		[KPF_RULE_HEAD_TAIL] = "a huge leaf (PMD, PUD or contiguous group) maps one compound page; kpageflags does not show its head first and tails after",
 		[KPF_RULE_HUGETLB] = "hugetlb VMA and kpageflags' huge bit disagree",
 		[KPF_RULE_THP] = "ptwalk maps an anonymous page by a PMD leaf; kpageflags does not say thp",
 		[KPF_RULE_ZERO] = "ptwalk's zero page/huge zero page flags and kpageflags' zero_page disagree",

@@ -56,7 +56,9 @@ struct kpf_expect {
 	uint32_t walk_flags;	/* PTWALK_F_* of its record */
 	uint64_t vm_flags;	/* PTWALK_VM_* of its VMA */
 	uint8_t level;		/* enum ptwalk_level of the leaf */
-	/* first page of its PMD/PUD leaf (the leaf maps an aligned block) */
+	/* first page of its huge leaf: a PMD/PUD or a contiguous group
+	 * (the leaf maps an aligned block)
+	 */
 	bool leaf_head;
 	/* /proc/iomem puts the frame in "System RAM" */
 	bool system_ram;

@@ -13,18 +13,9 @@
 #include "parse/maps.h"
 #include "parse/pagemap.h"
 
-uint64_t vtop_leaf_size(unsigned int level)
+uint64_t vtop_leaf_size(const struct ptwalk_vtop *w)
 {
-	switch (level) {
-	case PTWALK_LEVEL_PTE:
-		return PAGE_SIZE_4K;
-	case PTWALK_LEVEL_PMD:
-		return 1ULL << 21;
-	case PTWALK_LEVEL_PUD:
-		return 1ULL << 30;
-	default:
-		return 0;
-	}
+	return leaf_size(w->level, w->flags);
 }
 
 enum page_class vtop_classify(const struct ptwalk_vtop *w, uint64_t raw)

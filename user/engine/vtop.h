@@ -36,6 +36,7 @@ struct vtop_view {
 	pid_t pid;
 	const char *comm;	/* "" if unknown */
 	const char *kernel;
+	uint32_t absent_flags;	/* PTWALK_F_* not on this architecture */
 	uint64_t addr;
 	struct ptwalk_vtop walk;	/* ptwalk's answer */
 	bool info;			/* ... with memtype, pin and node */
@@ -62,8 +63,8 @@ enum page_class vtop_classify(const struct ptwalk_vtop *w, uint64_t raw);
  */
 bool vtop_vma_from_line(char *line, uint64_t addr, struct vtop_vma *vma);
 
-/* Bytes mapped by the leaf of level (enum ptwalk_level); 0 for none. */
-uint64_t vtop_leaf_size(unsigned int level);
+/* Bytes mapped by the leaf of w (a contiguous group whole); 0 for none. */
+uint64_t vtop_leaf_size(const struct ptwalk_vtop *w);
 
 /* EXIT_MISMATCH for a mismatch that survived the re-reads, else EXIT_OK. */
 enum exit_status vtop_exit_status(const struct vtop_view *v);

@@ -41,6 +41,11 @@ struct witness {
 	uint64_t *kpf;		/* WITNESS_KPF_WINDOW entries */
 	struct ptwalk_record recs[RECHECK_RECS];
 	int err;		/* of a re-check, sticky */
+	/* marks: token of mark i, passed on after ranges [0, mark_at[i]) */
+	witness_mark_fn mark;
+	uint64_t mark_token[WITNESS_MARKS];
+	size_t mark_at[WITNESS_MARKS];
+	size_t nr_marks;
 };
 
 struct witness *witness_new(const struct witness_io *io,
@@ -99,13 +104,12 @@ static bool frame_in_ram(const struct witness *w, uint64_t pfn)
 	return m && iomem_is_ram(m, iomem_find(m, pfn << PAGE_SHIFT_4K));
 }
 
-static bool leaf_head(uint8_t level, uint64_t addr)
+/* Whether @addr is the first page of its huge leaf (a contiguous group whole). */
+static bool leaf_head(uint8_t level, uint32_t flags, uint64_t addr)
 {
-	if (level == PTWALK_LEVEL_PMD)
-		return !(addr & ((PAGE_SIZE_4K << 9) - 1));
-	if (level == PTWALK_LEVEL_PUD)
-		return !(addr & ((PAGE_SIZE_4K << 18) - 1));
-	return false;
+	if (level == PTWALK_LEVEL_PTE && !(flags & PTWALK_F_CONT))
+		return false;
+	return !(addr & (leaf_size(level, flags) - 1));
 }
 
 /* One page's kpageflags against what ptwalk said; into note. */
@@ -192,7 +196,7 @@ static void judge_run(struct witness *w, struct kpf_run *r, uint64_t base,
 
 		if (pfn - base >= got)
 			continue;	/* beyond what kpageflags describes */
-		e.leaf_head = leaf_head(vr->level, addr);
+		e.leaf_head = leaf_head(vr->level, vr->detail.walk.flags, addr);
 		judge(&w->notes[r->range], &w->bad_last[r->range], &e, addr,
 		      pfn, w->kpf[pfn - base]);
 	}
@@ -287,7 +291,7 @@ static int recheck_span(struct witness *w, uint64_t start, uint64_t end,
 					uint64_t pa = a + (uint64_t)j *
 							   PAGE_SIZE_4K;
 
-					e.leaf_head = leaf_head(r->level, pa);
+					e.leaf_head = leaf_head(r->level, e.walk_flags, pa);
 					judge(again, bad_last, &e, pa,
 					      pfn + (uint64_t)j, w->kpf[j]);
 				}
@@ -363,21 +367,40 @@ int witness_flush(struct witness *w)
 
 	if (!w->err)
 		check_batch(w);
-	for (size_t i = 0; i < w->n && !w->err; i++) {
+	for (size_t i = 0, m = 0; !w->err && (i < w->n || m < w->nr_marks);) {
 		const struct witness_note *note = &w->notes[i];
 
+		if (m < w->nr_marks && w->mark_at[m] == i) {
+			w->mark(w->arg, w->mark_token[m++]);
+			continue;
+		}
 		t->kpf_pages += note->kpf_pages;
 		if (note->bad_pages) {
 			t->bad_pages += note->bad_pages;
 			t->bad_ranges++;
 		}
-		w->emit(&w->held[i], note, w->arg);
+		w->emit(&w->held[i++], note, w->arg);
 	}
 	w->n = 0;
+	w->nr_marks = 0;
 	return w->err;
 }
 
 void witness_discard(struct witness *w)
 {
 	w->n = 0;
+	w->nr_marks = 0;
+}
+
+void witness_set_mark(struct witness *w, witness_mark_fn mark)
+{
+	w->mark = mark;
+}
+
+void witness_mark(struct witness *w, uint64_t token)
+{
+	if (w->nr_marks == WITNESS_MARKS)
+		witness_flush(w);
+	w->mark_token[w->nr_marks] = token;
+	w->mark_at[w->nr_marks++] = w->n;
 }

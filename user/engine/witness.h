@@ -99,4 +99,16 @@ int witness_flush(struct witness *w);
 /* Drops the ranges held (after a failed compare_range). */
 void witness_discard(struct witness *w);
 
+/*
+ * Marks between ranges, so that one batch (and its kpageflags preads)
+ * spans many small VMAs instead of ending at each: witness_mark() holds
+ * a mark after the ranges received so far; when they have been passed
+ * on, mark(arg, token) is called, in order with them.  At most
+ * WITNESS_MARKS are held; one more flushes first.
+ */
+#define WITNESS_MARKS	1024
+typedef void (*witness_mark_fn)(void *arg, uint64_t token);
+void witness_set_mark(struct witness *w, witness_mark_fn mark);
+void witness_mark(struct witness *w, uint64_t token);
+
 #endif /* PTCOMPARE_WITNESS_H */

@@ -100,6 +100,25 @@ int ptwalk_query_vtop_ext(int fd, pid_t pid, uint64_t addr,
 	return err;
 }
 
+int ptwalk_absent_flags(const char *debugfs, uint32_t *absent)
+{
+	int fd = ptwalk_open(debugfs, PTWALK_ABSENT_FILE, O_RDONLY);
+	char buf[32];
+	ssize_t n;
+
+	*absent = 0;
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return sscanf(buf, "0x%x", absent) == 1 ? 0 : -EPROTO;
+}
+
 ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max)
 {
 	ssize_t n = read(fd, recs, max * sizeof(*recs));

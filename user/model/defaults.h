@@ -11,4 +11,11 @@
  */
 #define PTWALK_DEFAULT_DEVICE	"/dev/ptwalk"
 
+/*
+ * --jobs N: at most this many jobs (each holds one engine, about 1.5 MiB
+ * resident at most, and peak RSS stays under 16 MiB); the default is the
+ * number of online CPUs, capped here.
+ */
+#define PTCOMPARE_JOBS_MAX	8
+
 #endif /* PTCOMPARE_MODEL_DEFAULTS_H */

@@ -117,6 +117,25 @@ static bool parse_vtop_addr(const char *s, struct cli_options *opts,
 	return true;
 }
 
+/* N of --jobs N: 1 to PTCOMPARE_JOBS_MAX, decimal. */
+static bool parse_jobs(const char *s, unsigned int *jobs, char *err,
+		       size_t err_size)
+{
+	char q[SHOWN_SIZE], *end;
+	long v;
+
+	errno = 0;
+	v = *s >= '0' && *s <= '9' ? strtol(s, &end, 10) : -1;
+	if (v < 1 || errno || *end || v > PTCOMPARE_JOBS_MAX) {
+		snprintf(err, err_size,
+			 "bad --jobs '%s': expected a number of parallel jobs from 1 to %d",
+			 shown(s, q), PTCOMPARE_JOBS_MAX);
+		return false;
+	}
+	*jobs = (unsigned int)v;
+	return true;
+}
+
 static bool parse_pid(const char *s, pid_t *pid)
 {
 	char *end;
@@ -166,6 +185,13 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 			opts->no_progress = true;
 		} else if (!strcmp(a, "--kpageflags")) {
 			opts->kpageflags = true;
+		} else if (!strcmp(a, "--jobs")) {
+			if (i + 1 >= argc) {
+				snprintf(err, err_size, "%s needs a value", a);
+				return false;
+			}
+			if (!parse_jobs(argv[++i], &opts->jobs, err, err_size))
+				return false;
 		} else if (!strcmp(a, "--range") || !strcmp(a, "--debugfs") ||
 			   !strcmp(a, "--device")) {
 			if (i + 1 >= argc) {
@@ -223,6 +249,11 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 	if (opts->vtop && opts->stats) {
 		snprintf(err, err_size,
 			 "--stats counts a scan, not one address (vtop): drop --stats");
+		return false;
+	}
+	if (opts->vtop && opts->jobs) {
+		snprintf(err, err_size,
+			 "--jobs splits a scan, not one address (vtop): drop --jobs");
 		return false;
 	}
 	if (opts->vtop && opts->kpageflags) {

@@ -23,6 +23,7 @@ struct cli_options {
 	bool stats;		/* a line of counters on stderr at the end */
 	bool no_progress;	/* no progress line, even on a terminal */
 	bool kpageflags;	/* the third witness, /proc/kpageflags */
+	unsigned int jobs;	/* --jobs N, 1..PTCOMPARE_JOBS_MAX; 0: not given */
 	bool help;
 	bool version;
 };

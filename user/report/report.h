@@ -29,6 +29,7 @@ struct report_target {
 	pid_t pid;
 	const char *comm;	/* command name, "" if unknown */
 	const char *kernel;	/* kernel release */
+	uint32_t absent_flags;	/* PTWALK_F_* not on this architecture */
 };
 
 struct report {

@@ -77,6 +77,8 @@ static void json_head(struct report *r, const struct report_target *t)
 	json_string(f, t->comm);
 	fputs(",\"kernel\":", f);
 	json_string(f, t->kernel);
+	fputs(",\"absent_flags\":", f);
+	json_flag_names(f, t->absent_flags, ptwalk_flag_name);
 	fprintf(f, ",\"pages\":%" PRIu64 ",\"verdict\":\"%s\",\"summary\":",
 		r->pages, report_has_mismatch(r) ? "mismatch" : "ok");
 	class_counts(f, r->totals);

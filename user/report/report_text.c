@@ -117,6 +117,14 @@ static void text_head(struct report *r, const struct report_target *t)
 	fprintf(r->out,
 		"ptcompare: pid %d (%s), kernel %s: %" PRIu64 " pages examined in %" PRIu64 " VMAs\n\n",
 		(int)t->pid, t->comm, t->kernel, r->pages, r->nr_vmas);
+	if (t->absent_flags) {
+		char absent[256];
+
+		flag_names_join(absent, sizeof(absent), t->absent_flags,
+				ptwalk_flag_name, ",");
+		fprintf(r->out, "entry bits not on this architecture (never set, not false): %s\n\n",
+			absent);
+	}
 	fprintf(r->out, "%-29s %-4s %8s", "VMA", "PERM", "PAGES");
 	for (int c = 0; c < NR_CLASSES; c++)
 		fprintf(r->out, " %7s", page_class_info(c)->column);

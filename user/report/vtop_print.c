@@ -16,11 +16,21 @@
 #include "report/page_attrs.h"
 #include "report/vtop_print.h"
 
-static const char *size_name(unsigned int level)
+/* The leaf's size as "4K", "64K", "2M", "32M", "1G"; "-" for none. */
+static const char *size_name(char *buf, size_t size,
+			     const struct ptwalk_vtop *w)
 {
-	static const char *const names[] = { "-", "4K", "2M", "1G" };
+	uint64_t bytes = vtop_leaf_size(w);
 
-	return level < 4 ? names[level] : "?";
+	if (!bytes)
+		return "-";
+	if (bytes >= 1ULL << 30)
+		snprintf(buf, size, "%" PRIu64 "G", bytes >> 30);
+	else if (bytes >= 1ULL << 20)
+		snprintf(buf, size, "%" PRIu64 "M", bytes >> 20);
+	else
+		snprintf(buf, size, "%" PRIu64 "K", bytes >> 10);
+	return buf;
 }
 
 /* The highest level the walk read: where it stopped. */
@@ -52,14 +62,14 @@ static const char *level_state(const struct ptwalk_vtop *w, int l)
 /* Frame of the leaf's first page, and where addr lies inside the leaf. */
 static uint64_t leaf_pfn(const struct ptwalk_vtop *w)
 {
-	uint64_t size = vtop_leaf_size(w->level);
+	uint64_t size = vtop_leaf_size(w);
 
 	return w->pfn - ((w->addr & (size - 1)) >> PAGE_SHIFT_4K);
 }
 
 static uint64_t leaf_offset(const struct ptwalk_vtop *w)
 {
-	return w->addr & (vtop_leaf_size(w->level) - 1);
+	return w->addr & (vtop_leaf_size(w) - 1);
 }
 
 static uint64_t phys_of(const struct ptwalk_vtop *w)
@@ -70,11 +80,13 @@ static uint64_t phys_of(const struct ptwalk_vtop *w)
 static bool has_frame(const struct ptwalk_vtop *w)
 {
 	return w->stop == PTWALK_VTOP_STOP_LEAF && w->pfn != PTWALK_PFN_NONE &&
-	       vtop_leaf_size(w->level);
+	       vtop_leaf_size(w);
 }
 
 static void text_levels(FILE *f, const struct ptwalk_vtop *w)
 {
+	char size[16];
+
 	fprintf(f, "  level  index  entry\n");
 	for (int l = 0; l < PTWALK_VTOP_NR_LEVELS; l++) {
 		const char *state = level_state(w, l);
@@ -90,14 +102,15 @@ static void text_levels(FILE *f, const struct ptwalk_vtop *w)
 			ptwalk_vtop_level_name(l), w->index[l],
 			(uint64_t)w->entry[l], state);
 		if (w->stop == PTWALK_VTOP_STOP_LEAF && l == last_level(w))
-			fprintf(f, " (%s page)", size_name(w->level));
+			fprintf(f, " (%s page)",
+				size_name(size, sizeof(size), w));
 		fputc('\n', f);
 	}
 }
 
 static void text_entry(FILE *f, const struct ptwalk_vtop *w)
 {
-	char flags[512];
+	char flags[512], size[16];
 
 	flag_names_join(flags, sizeof(flags), w->flags, ptwalk_flag_name, "-");
 	switch (w->stop) {
@@ -106,7 +119,7 @@ static void text_entry(FILE *f, const struct ptwalk_vtop *w)
 			break;
 		fprintf(f, "leaf:    %s, %s page at pfn 0x%" PRIx64
 			" (phys 0x%" PRIx64 ")\n", ptwalk_level_name(w->level),
-			size_name(w->level), leaf_pfn(w),
+			size_name(size, sizeof(size), w), leaf_pfn(w),
 			leaf_pfn(w) << PAGE_SHIFT_4K);
 		fprintf(f, "phys:    0x%" PRIx64 " = leaf base 0x%" PRIx64
 			" + offset 0x%" PRIx64 " (pfn 0x%" PRIx64 ")\n",
@@ -220,6 +233,14 @@ void vtop_print_text(FILE *f, const struct vtop_view *v)
 	text_levels(f, &v->walk);
 	fputc('\n', f);
 	text_entry(f, &v->walk);
+	if (v->absent_flags) {
+		char absent[256];
+
+		flag_names_join(absent, sizeof(absent), v->absent_flags,
+				ptwalk_flag_name, ",");
+		fprintf(f, "absent:  %s (not on this architecture: never set, not false)\n",
+			absent);
+	}
 	text_dma(f, v);
 	text_vma(f, v);
 	text_pagemap(f, v->pagemap);
@@ -263,7 +284,7 @@ static void json_leaf(FILE *f, const struct ptwalk_vtop *w)
 		fputs("null,\"page_size\":null", f);
 	else
 		fprintf(f, "\"%s\",\"page_size\":%" PRIu64,
-			ptwalk_level_name(w->level), vtop_leaf_size(w->level));
+			ptwalk_level_name(w->level), vtop_leaf_size(w));
 	fprintf(f, ",\"kind\":\"%s\",\"pfn\":", ptwalk_kind_name(w->kind));
 	json_hex_or_null(f, frame ? w->pfn : PTWALK_PFN_NONE, PTWALK_PFN_NONE);
 	fputs(",\"phys\":", f);
@@ -343,6 +364,8 @@ void vtop_print_json(FILE *f, const struct vtop_view *v)
 	json_string(f, v->comm);
 	fputs(",\"kernel\":", f);
 	json_string(f, v->kernel);
+	fputs(",\"absent_flags\":", f);
+	json_flag_names(f, v->absent_flags, ptwalk_flag_name);
 	fprintf(f, ",\"addr\":\"0x%" PRIx64 "\",\"paging_levels\":%u,",
 		v->addr, v->walk.nr_levels);
 	json_levels(f, &v->walk);

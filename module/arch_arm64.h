@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * arm64 page table entries as ptwalk reads them (the interface is in
+ * arch.h; include that, not this).  4 KiB granule: a table entry has bits
+ * [1:0] = 0b11, a block (PMD/PUD leaf) 0b01; PROT_NONE clears PTE_VALID
+ * and sets the software PTE_PROT_NONE; "dirty" is either the software
+ * PTE_DIRTY or hardware-managed (writable, DBM, and PTE_RDONLY clear).
+ * The bits are read through the kernel's own pte_*() accessors wherever
+ * it has them: pte_write() tests PTE_WRITE (DBM), pte_user() PTE_USER
+ * (AP[1]), pte_young() PTE_AF, pte_user_exec() PTE_UXN, pte_special()
+ * PTE_SPECIAL, pte_cont() PTE_CONT.
+ */
+#ifndef PTWALK_ARCH_ARM64_H
+#define PTWALK_ARCH_ARM64_H
+
+#include <linux/pgtable.h>
+#include "ptwalk_abi.h"
+
+/*
+ * pmd_leaf()/pud_leaf() require the entry to be present, and pmd_bad()/
+ * pud_bad() are true for blocks: a non-empty entry without the table bit
+ * is a leaf, present (a block), PROT_NONE or not present (a THP migration
+ * entry, whose low two bits are 0 too).
+ */
+static inline bool ptwalk_pud_is_leaf(pud_t pud)
+{
+	return !pud_none(pud) && !(pud_val(pud) & PUD_TABLE_BIT);
+}
+
+static inline bool ptwalk_pmd_is_leaf(pmd_t pmd)
+{
+	return !pmd_none(pmd) && !(pmd_val(pmd) & PMD_TABLE_BIT);
+}
+
+/* Blocks keep their attributes where a page (PTE) entry has them. */
+static inline pte_t ptwalk_pmd_pte(pmd_t pmd)
+{
+	return pmd_pte(pmd);
+}
+
+static inline pte_t ptwalk_pud_pte(pud_t pud)
+{
+	return pud_pte(pud);
+}
+
+static inline pteval_t ptwalk_pte_attrs(pte_t pte)
+{
+	return pte_val(pte) & ~PTE_ADDR_MASK;
+}
+
+static inline u32 ptwalk_arch_present_flags(pte_t entry)
+{
+	u32 flags = 0;
+
+	if (pte_write(entry))
+		flags |= PTWALK_F_WRITE;
+	if (pte_user(entry))
+		flags |= PTWALK_F_USER;
+	if (pte_dirty(entry))
+		flags |= PTWALK_F_DIRTY;
+	if (pte_young(entry))
+		flags |= PTWALK_F_ACCESSED;
+	/* UXN: the user may not execute, as x86's NX */
+	if (!pte_user_exec(entry))
+		flags |= PTWALK_F_NX;
+	if ((pte_val(entry) & (PTE_VALID | PTE_PROT_NONE)) == PTE_PROT_NONE)
+		flags |= PTWALK_F_PROTNONE;
+	if (pte_cont(entry))
+		flags |= PTWALK_F_CONT;
+	return flags;
+}
+
+/*
+ * arm64's huge_ptep_get() is not exported: the same read.  A hugetlb page
+ * larger than its level's entry (64K: 16 PTEs, 32M: 16 PMD blocks) is
+ * @ncontig contiguous entries from @first, each holding its own frame, and
+ * the MMU may set the dirty and young bits in any of them: they are
+ * gathered from the whole group; the frame stays @ptep's own.
+ */
+static inline pte_t ptwalk_arch_huge_ptep_get(struct mm_struct *mm,
+					      unsigned long addr, pte_t *ptep,
+					      pte_t *first,
+					      unsigned long ncontig)
+{
+	pte_t entry = ptep_get(ptep);
+	unsigned long i;
+
+	if (ncontig <= 1 || !pte_present(entry))
+		return entry;
+	for (i = 0; i < ncontig; i++) {
+		pte_t other = ptep_get(first + i);
+
+		if (pte_dirty(other))
+			entry = pte_mkdirty(entry);
+		if (pte_young(other))
+			entry = pte_mkyoung(entry);
+	}
+	return entry;
+}
+
+/* Fixed at build time: no run-time switch (LPA2) before 6.9. */
+static inline unsigned int ptwalk_pgtable_levels(void)
+{
+	return CONFIG_PGTABLE_LEVELS;
+}
+
+/* Soft-dirty and uffd-wp follow the kernel's configuration (decode.c). */
+#define PTWALK_ARCH_ABSENT_FLAGS	0U
+
+/*
+ * arm64's memory attributes (the MAIR index of the entry: Normal,
+ * Normal-NC, Device-nGnRE, ...) are not decoded yet: no memory type, so
+ * ptcompare says null.  enum ptwalk_memtype leaves values from 16 on for
+ * them.
+ */
+static inline u8 ptwalk_arch_memtype(pte_t entry, enum ptwalk_level level)
+{
+	return PTWALK_MEMTYPE_NONE;
+}
+
+#endif /* PTWALK_ARCH_ARM64_H */

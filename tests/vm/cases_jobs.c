@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptcompare --jobs N on real targets: the report and the JSON of one job
+ * and of several, byte for byte, on a quiet process whose largest VMA
+ * spans several batches (so the jobs cut it) beside hundreds of small
+ * VMAs and a THP; --range over the small VMAs (the DMA view too); and the
+ * peak RSS of the largest job count.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "ptcompare_run.h"
+#include "vmtest.h"
+
+#define SMALL_VMAS	400
+#define BIG		(600 * MIB)	/* > 2 batches of 256 MiB */
+
+/* The target, in a child that waits: a quiet process to scan again. */
+static pid_t start_target(struct vmtest *t, uint64_t *small_start,
+			  uint64_t *small_end)
+{
+	uint64_t range[2] = { 0, 0 };
+	int ready[2];
+	pid_t pid;
+
+	if (pipe(ready))
+		return fail(t, "pipe: %s", strerror(errno)), -1;
+	pid = fork();
+	if (pid == 0) {
+		char *big = mmap(NULL, BIG, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *thp = mmap(NULL, 8 * MIB, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *p;
+
+		if (big == MAP_FAILED || thp == MAP_FAILED)
+			_exit(1);
+		madvise(big, BIG, MADV_NOHUGEPAGE);
+		/* every 8th page, and a fully touched run in each batch */
+		for (size_t i = 0; i < BIG; i += 8 * PAGE)
+			big[i] = 1;
+		for (size_t i = 0; i < BIG; i += 256 * MIB)
+			touch_write(big + i, 4 * MIB < BIG - i ? 4 * MIB :
+					     BIG - i);
+		madvise(thp, 8 * MIB, MADV_HUGEPAGE);
+		touch_write(thp, 8 * MIB);
+		/* small VMAs next to each other: protections alternate */
+		p = mmap(NULL, SMALL_VMAS * 2 * PAGE, PROT_NONE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			_exit(1);
+		for (int i = 0; i < SMALL_VMAS; i++) {
+			char *v = p + (size_t)i * 2 * PAGE;
+
+			if (mprotect(v, 2 * PAGE, i % 2 ? PROT_READ :
+				     PROT_READ | PROT_WRITE))
+				_exit(1);
+			if (!(i % 2))
+				v[0] = 1;
+		}
+		range[0] = (uint64_t)(uintptr_t)p;
+		range[1] = range[0] + SMALL_VMAS * 2 * PAGE;
+		if (write(ready[1], range, sizeof(range)) != sizeof(range))
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(ready[1]);
+	if (pid < 0 || read(ready[0], range, sizeof(range)) != sizeof(range)) {
+		close(ready[0]);
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+		return fail(t, "the target could not set up"), -1;
+	}
+	close(ready[0]);
+	*small_start = range[0];
+	*small_end = range[1];
+	return pid;
+}
+
+/* ptcompare with args and --jobs jobs: status 0, the whole output. */
+static bool run_jobs(struct vmtest *t, struct pc_result *r, const char *jobs,
+		     const char *const *args)
+{
+	const char *argv[12] = { "ptcompare", "--stats", "--jobs", jobs };
+	int n = 4;
+
+	while (*args && n < 11)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	if (!pc_run(t, r, argv))
+		return false;
+	if (r->status != 0)
+		return fail(t, "--jobs %s: exit %d: %s", jobs, r->status,
+			    r->err);
+	return true;
+}
+
+/* peak_rss_kib= of the --stats line (the first line of stderr). */
+static uint64_t peak_rss(const struct pc_result *r)
+{
+	const char *p = strstr(r->err, "peak_rss_kib=");
+
+	return p ? strtoull(p + 13, NULL, 10) : UINT64_MAX;
+}
+
+/* The output of --jobs 1 and of --jobs N for args: the same bytes. */
+static bool same_output(struct vmtest *t, const char *jobs,
+			const char *const *args, const char *what)
+{
+	struct pc_result one, many;
+	bool ok;
+
+	if (!run_jobs(t, &one, "1", args))
+		return false;
+	ok = run_jobs(t, &many, jobs, args) &&
+	     ((one.len == many.len && !memcmp(one.out, many.out, one.len)) ||
+	      fail(t, "%s: --jobs 1 and --jobs %s differ (%zu and %zu bytes)",
+		   what, jobs, one.len, many.len)) &&
+	     (peak_rss(&many) < 16 * 1024 ||
+	      fail(t, "%s: --jobs %s peak RSS %" PRIu64 " KiB (%s)", what,
+		   jobs, peak_rss(&many), many.err));
+	if (ok && one.len < 1024)
+		ok = fail(t, "%s: a report of %zu bytes", what, one.len);
+	if (ok)
+		printf("# jobs_same_report: %s: %zu bytes alike, --jobs %s peak RSS %"
+		       PRIu64 " KiB\n", what, one.len, jobs, peak_rss(&many));
+	pc_free(&one);
+	pc_free(&many);
+	return ok;
+}
+
+static bool jobs_same_report(struct vmtest *t)
+{
+	uint64_t s, e;
+	char pid[16], range[64];
+	pid_t target = start_target(t, &s, &e);
+	const char *json[] = { "--json", pid, NULL };
+	const char *text[] = { pid, NULL };
+	const char *ranged[] = { "--json", "--range", range, pid, NULL };
+	bool ok;
+
+	if (target < 0)
+		return false;
+	snprintf(pid, sizeof(pid), "%d", (int)target);
+	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, s, e);
+	ok = same_output(t, "2", json, "whole process, JSON") &&
+	     same_output(t, "2", text, "whole process, text") &&
+	     same_output(t, "2", ranged, "400 small VMAs, JSON") &&
+	     same_output(t, "8", json, "whole process, JSON, 8 jobs");
+	kill(target, SIGKILL);
+	waitpid(target, NULL, 0);
+	return ok;
+}
+
+/* A bad --jobs: one line, status 2, before anything is read. */
+static bool jobs_bad_value(struct vmtest *t)
+{
+	const char *argv[] = { "ptcompare", "--jobs", "0", "1", NULL };
+	struct pc_result r;
+	bool ok;
+
+	if (!pc_run(t, &r, argv))
+		return false;
+	ok = (r.status == 2 || fail(t, "exit %d", r.status)) &&
+	     (strstr(r.err, "bad --jobs '0'") ||
+	      fail(t, "message: %s", r.err));
+	pc_free(&r);
+	return ok;
+}
+
+const struct vmtest_case jobs_cases[] = {
+	{ "ptcompare_jobs_same_report", jobs_same_report },
+	{ "ptcompare_jobs_bad_value", jobs_bad_value },
+};
+const size_t nr_jobs_cases = sizeof(jobs_cases) / sizeof(jobs_cases[0]);

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * --jobs N: N threads, each with its own pagemap fd, its own two ptwalk
+ * sessions and its own engine, compare the items of a plan (engine/jobs.h)
+ * at once; item k goes to job k % N.  Each job hands its ranges and part
+ * summaries to the main thread through a bounded channel of its own, and
+ * the main thread takes them item by item in address order, so what comes
+ * out is what one job gives.  Memory: one engine and one channel per job.
+ */
+#ifndef PTCOMPARE_JOBS_RUN_H
+#define PTCOMPARE_JOBS_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "engine/jobs.h"
+#include "io/source.h"
+
+struct jobs_run;
+
+/* What a job hands over: a range of the current part, or its end. */
+struct job_event {
+	bool part_end;
+	int err;			/* part_end: compare_range()'s result */
+	struct verdict_range range;	/* !part_end */
+	struct compare_summary sum;	/* part_end */
+};
+
+/*
+ * Starts jobs threads; srcs[i] (opened by the caller, pid and fds set) is
+ * job i's, and must outlive the run.  NULL when out of memory or threads.
+ */
+struct jobs_run *jobs_start(unsigned int jobs, size_t batch,
+			    struct proc_source *srcs);
+
+/* Hands the jobs a plan (pieces kept by the caller until jobs_wait()). */
+void jobs_plan(struct jobs_run *r, const struct compare_piece *pieces,
+	       size_t n);
+
+/* The next event of item k (in order; blocks until it is there). */
+void jobs_next(struct jobs_run *r, size_t k, struct job_event *ev);
+
+/* Waits until every job is done with the plan (after an error, too). */
+void jobs_wait(struct jobs_run *r);
+
+/* Makes the jobs drop the rest of the plan (an error was met). */
+void jobs_cancel(struct jobs_run *r);
+
+/* Ends the threads and frees the run (the sources stay the caller's). */
+void jobs_stop(struct jobs_run *r);
+
+#endif /* PTCOMPARE_JOBS_RUN_H */

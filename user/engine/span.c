@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+#include "engine/span.h"
+#include "model/page.h"
+
+void window_init(struct pagemap_window *w, uint64_t *buf, size_t cap)
+{
+	memset(w, 0, sizeof(*w));
+	w->buf = buf;
+	w->cap = cap;
+}
+
+void window_plan(struct pagemap_window *w, const struct compare_piece *pieces,
+		 size_t n)
+{
+	w->pieces = pieces;
+	w->nr_pieces = n;
+	w->cur = 0;
+	w->n = 0;
+}
+
+size_t window_reach(struct pagemap_window *w, uint64_t addr)
+{
+	const struct compare_piece *p = w->pieces;
+	uint64_t limit = addr + (uint64_t)w->cap * PAGE_SIZE_4K, end;
+	size_t i;
+
+	while (w->cur < w->nr_pieces && p[w->cur].end <= addr)
+		w->cur++;
+	i = w->cur;
+	if (i == w->nr_pieces || addr < p[i].start)
+		return 0;
+	end = p[i].end;
+	while (end < limit && i + 1 < w->nr_pieces &&
+	       p[i + 1].start >= end &&
+	       (p[i + 1].start - end) / PAGE_SIZE_4K <= SPAN_GAP_PAGES &&
+	       p[i + 1].start < limit)
+		end = p[++i].end;
+	if (end > limit)
+		end = limit;
+	return (size_t)((end - addr) / PAGE_SIZE_4K);
+}
+
+int window_read(struct pagemap_window *w, span_read_fn read, void *ctx,
+		uint64_t addr, size_t n, uint64_t *out)
+{
+	while (n) {
+		uint64_t held_end = w->start + (uint64_t)w->n * PAGE_SIZE_4K;
+		size_t k, off;
+		int err;
+
+		if (addr < w->start || addr >= held_end) {
+			size_t reach = window_reach(w, addr);
+
+			if (!reach)	/* outside the plan: straight through */
+				return read(ctx, addr, n, out);
+			w->n = 0;
+			err = read(ctx, addr, reach, w->buf);
+			if (err)
+				return err;
+			w->start = addr;
+			w->n = reach;
+			continue;
+		}
+		off = (size_t)((addr - w->start) / PAGE_SIZE_4K);
+		k = w->n - off < n ? w->n - off : n;
+		memcpy(out, w->buf + off, k * sizeof(*out));
+		out += k;
+		n -= k;
+		addr += k * PAGE_SIZE_4K;
+	}
+	return 0;
+}
