@@ -68,7 +68,12 @@ vm_arch() {
 		# the dmainfo cases' real drivers: vgem, vivid's dma-contig
 		# allocator (the parameter also on the command line, where a
 		# built-in vivid reads it)
-		drv_kmods="vgem vivid:allocators=1" drv_append=vivid.allocators=1
+		drv_kmods="vgem vivid:allocators=1"
+		# numa_balancing=disable: with two nodes the kernel would
+		# otherwise make PTEs PROT_NONE and migrate pages on its own
+		# (NUMA hinting), and the suite's processes would change
+		# between two scans of them
+		drv_append="vivid.allocators=1 numa_balancing=disable"
 		triplet=x86_64-linux-gnu ;;
 	arm64)
 		qemu=qemu-system-aarch64 qemu_pkg=qemu-system-arm
