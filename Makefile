@@ -59,9 +59,11 @@ VMTEST_USER_SRCS := user/io/ptwalk_client.c user/parse/record.c \
 	user/model/page_class.c
 VMTEST_SRCS := $(filter-out tests/vm/demo_target.c,$(wildcard tests/vm/*.c)) \
 	$(VMTEST_USER_SRCS)
+# the DRM uAPI headers (libdrm-dev), for the vgem case
+VMTEST_DRM_CFLAGS := $(shell pkg-config --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm)
 $(BUILD)/vmtest: $(VMTEST_SRCS) $(wildcard tests/vm/*.h) $(wildcard user/*/*.h) module/ptwalk_abi.h tests/fixture/fixture_abi.h
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -static -o $@ $(VMTEST_SRCS) -ljson-c
+	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) $(VMTEST_DRM_CFLAGS) -static -o $@ $(VMTEST_SRCS) -ljson-c
 
 PTBENCH_SRCS := tests/bench/ptbench.c user/parse/maps.c user/parse/record.c \
 	user/io/ptwalk_client.c

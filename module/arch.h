@@ -23,9 +23,10 @@
  *	under huge_pte_lock();
  *   PTWALK_ARCH_ABSENT_FLAGS
  *	the PTWALK_F_* entry bits the architecture does not have at all
- *	(those its kernels may or may not have are decode.c's to say).
- *
- * Memory-type decodes (x86 PAT, arm64 MAIR indexes) belong there too.
+ *	(those its kernels may or may not have are decode.c's to say);
+ *   u8 ptwalk_arch_memtype(pte_t, enum ptwalk_level)
+ *	the enum ptwalk_memtype of a present leaf of that level (x86: PAT,
+ *	PCD, PWT; arm64: the MAIR index's attributes).
  */
 #ifndef PTWALK_ARCH_H
 #define PTWALK_ARCH_H

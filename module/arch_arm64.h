@@ -107,4 +107,15 @@ static inline unsigned int ptwalk_pgtable_levels(void)
 /* Soft-dirty and uffd-wp follow the kernel's configuration (decode.c). */
 #define PTWALK_ARCH_ABSENT_FLAGS	0U
 
+/*
+ * arm64's memory attributes (the MAIR index of the entry: Normal,
+ * Normal-NC, Device-nGnRE, ...) are not decoded yet: no memory type, so
+ * ptcompare says null.  enum ptwalk_memtype leaves values from 16 on for
+ * them.
+ */
+static inline u8 ptwalk_arch_memtype(pte_t entry, enum ptwalk_level level)
+{
+	return PTWALK_MEMTYPE_NONE;
+}
+
 #endif /* PTWALK_ARCH_ARM64_H */

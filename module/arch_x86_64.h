@@ -66,6 +66,45 @@ static inline u32 ptwalk_arch_present_flags(pte_t entry)
 	return flags;
 }
 
+/*
+ * The memory type of a present leaf.  PAT, PCD and PWT index the PAT MSR,
+ * whose eight entries the kernel programmed at boot (arch/x86/mm/pat/);
+ * the PAT bit is bit 7 (_PAGE_PAT) in a 4K entry and bit 12
+ * (_PAGE_PAT_LARGE) in a 2M or 1G leaf, where bit 7 is PSE.  The kernel's
+ * own index-to-mode table (__pte2cachemode_tbl, behind pgprot2cachemode())
+ * is not exported, but its inverse is: cachemode2protval() gives the bits
+ * the kernel writes for each mode, and entries are only ever written with
+ * those.  Modes that share bits when PAT is off (WC and WP fall back to
+ * UC-) are tried after the mode the bits really give.  Bits no mode has
+ * (a PAT index the kernel never uses) decode to PTWALK_MEMTYPE_NONE.
+ */
+static inline u8 ptwalk_arch_memtype(pte_t entry, enum ptwalk_level level)
+{
+	static const struct {
+		enum page_cache_mode pcm;
+		u8 memtype;
+	} modes[] = {
+		{ _PAGE_CACHE_MODE_UC_MINUS, PTWALK_MEMTYPE_UC_MINUS },
+		{ _PAGE_CACHE_MODE_UC, PTWALK_MEMTYPE_UC },
+		{ _PAGE_CACHE_MODE_WT, PTWALK_MEMTYPE_WT },
+		{ _PAGE_CACHE_MODE_WC, PTWALK_MEMTYPE_WC },
+		{ _PAGE_CACHE_MODE_WP, PTWALK_MEMTYPE_WP },
+	};
+	pgprotval_t bits = pte_val(entry);
+	size_t i;
+
+	if (level != PTWALK_LEVEL_PTE)
+		bits = protval_large_2_4k(bits);
+	bits &= _PAGE_CACHE_MASK;
+	/* PAT entry 0 is write-back whether PAT is on or off */
+	if (!bits)
+		return PTWALK_MEMTYPE_WB;
+	for (i = 0; i < ARRAY_SIZE(modes); i++)
+		if (cachemode2protval(modes[i].pcm) == bits)
+			return modes[i].memtype;
+	return PTWALK_MEMTYPE_NONE;
+}
+
 /* A hugetlb page is one entry on x86: the kernel's own read (compat.h). */
 static inline pte_t ptwalk_arch_huge_ptep_get(struct mm_struct *mm,
 					      unsigned long addr, pte_t *ptep,

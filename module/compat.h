@@ -129,6 +129,18 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
  * swp_entry_t there, so swp_type()/swp_offset() read both.  A kind that a
  * kernel does not have cannot occur on it: its test is false.
  */
+/*
+ * Whether @page may be pinned with FOLL_PIN: page_maybe_dma_pinned() until
+ * its removal (it is gone in 6.12), folio_maybe_dma_pinned() of the page's
+ * folio since folios (6.1 has both; 5.10 the page one only).
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#define ptwalk_page_maybe_dma_pinned(page)	page_maybe_dma_pinned(page)
+#else
+#define ptwalk_page_maybe_dma_pinned(page) \
+	folio_maybe_dma_pinned(page_folio(page))
+#endif
+
 /* swapops.h (5.10's, and 7.2's through leafops.h) uses it, unincluded */
 #include <linux/swap.h>
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 19, 0)

@@ -85,19 +85,34 @@ static bool is_huge_zero(struct vm_area_struct *vma, pte_t entry, u64 pfn)
 	return !PageAnon(pfn_to_page(pfn));
 }
 
-u32 ptwalk_frame_flags(u64 pfn, enum ptwalk_level level)
+u32 ptwalk_frame_flags(u64 pfn, enum ptwalk_level level, s32 *node)
 {
 	u32 flags = 0;
 
+	*node = PTWALK_NODE_NONE;
 	if (pfn_valid(pfn)) {
+		struct page *page = pfn_to_page(pfn);
+
 		flags |= PTWALK_F_PFN_VALID;
 		/*
 		 * The entry is read under its page table lock, so the page
 		 * stays mapped and cannot be freed; a split racing with us
 		 * only makes this hint stale, as pagemap's own flags are.
+		 * A struct page never initialised (poisoned) has no node
+		 * or pin count to read.
 		 */
-		if (PageCompound(pfn_to_page(pfn)))
+		if (PageCompound(page))
 			flags |= PTWALK_F_COMPOUND;
+		if (PagePoisoned(page))
+			return flags;
+		/*
+		 * The pin count of the page's folio: a pin is taken and
+		 * dropped under no page table lock, so this is the state at
+		 * the moment of the read, as for any pin reader.
+		 */
+		if (ptwalk_page_maybe_dma_pinned(page))
+			flags |= PTWALK_F_DMA_PINNED;
+		*node = page_to_nid(page);
 	}
 	if (level == PTWALK_LEVEL_PTE && is_zero_pfn(pfn))
 		flags |= PTWALK_F_ZERO_PAGE;
@@ -105,9 +120,10 @@ u32 ptwalk_frame_flags(u64 pfn, enum ptwalk_level level)
 }
 
 static u32 present_flags(struct vm_area_struct *vma, pte_t entry,
-			 enum ptwalk_level level, u64 leaf_pfn)
+			 enum ptwalk_level level, u64 leaf_pfn, s32 *node)
 {
-	u32 flags = PTWALK_F_PRESENT | ptwalk_frame_flags(leaf_pfn, level) |
+	u32 flags = PTWALK_F_PRESENT |
+		    ptwalk_frame_flags(leaf_pfn, level, node) |
 		    ptwalk_arch_present_flags(entry);
 
 	if (pte_soft_dirty(entry))
@@ -160,7 +176,8 @@ static void decode_swap(struct ptwalk_record *rec, pte_t entry, u64 index)
 	}
 }
 
-void ptwalk_decode_entry(struct ptwalk_record *rec, struct vm_area_struct *vma,
+void ptwalk_decode_entry(struct ptwalk_record *rec, s32 *node,
+			 struct vm_area_struct *vma,
 			 pte_t entry, u64 leaf_pfn, enum ptwalk_level level,
 			 unsigned long addr)
 {
@@ -172,7 +189,8 @@ void ptwalk_decode_entry(struct ptwalk_record *rec, struct vm_area_struct *vma,
 	if (pte_present(entry)) {
 		rec->kind = PTWALK_KIND_PRESENT;
 		rec->pfn = leaf_pfn + index;
-		rec->flags |= present_flags(vma, entry, level, leaf_pfn);
+		rec->flags |= present_flags(vma, entry, level, leaf_pfn, node);
+		rec->memtype = ptwalk_arch_memtype(entry, level);
 	} else {
 		decode_swap(rec, entry, index);
 	}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Extent building (extent.h): a run merges into the pending record when
- * it continues it in address, frame (or swap offset), area and attributes.
+ * it continues it in address, frame (or swap offset), area and attributes
+ * (those of the entry, of its frames, memory type and node alike).
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
@@ -36,9 +37,10 @@ static bool kind_offset_advances(u8 kind)
 }
 
 static bool run_continues(const struct ptwalk_cursor *cur, unsigned long area,
-			  const struct ptwalk_record *run)
+			  const struct ptwalk_record_ext *run_ext)
 {
-	const struct ptwalk_record *p = &cur->pending;
+	const struct ptwalk_record *p = &cur->pending.rec;
+	const struct ptwalk_record *run = &run_ext->rec;
 	u64 step = kind_offset_advances(p->kind) ? p->nr_pages : 0;
 
 	if (cur->pending_area != area ||
@@ -46,7 +48,8 @@ static bool run_continues(const struct ptwalk_cursor *cur, unsigned long area,
 		return false;
 	if (p->level != run->level || p->kind != run->kind ||
 	    p->flags != run->flags || p->vm_flags != run->vm_flags ||
-	    p->swap_type != run->swap_type)
+	    p->swap_type != run->swap_type || p->memtype != run->memtype ||
+	    cur->pending.node != run_ext->node)
 		return false;
 	if (p->pfn == PTWALK_PFN_NONE) {
 		if (run->pfn != PTWALK_PFN_NONE)
@@ -57,12 +60,13 @@ static bool run_continues(const struct ptwalk_cursor *cur, unsigned long area,
 	return run->swap_offset == p->swap_offset + step;
 }
 
-bool ptwalk_emit(struct ptwalk_extents *x, const struct ptwalk_record *run)
+bool ptwalk_emit(struct ptwalk_extents *x,
+		 const struct ptwalk_record_ext *run)
 {
 	struct ptwalk_cursor *cur = x->cur;
 
 	if (cur->have_pending && run_continues(cur, x->area_start, run)) {
-		cur->pending.nr_pages += run->nr_pages;
+		cur->pending.rec.nr_pages += run->rec.nr_pages;
 	} else {
 		if (cur->have_pending) {
 			if (x->nr_out >= x->max_out) {
@@ -75,7 +79,7 @@ bool ptwalk_emit(struct ptwalk_extents *x, const struct ptwalk_record *run)
 		cur->pending_area = x->area_start;
 		cur->have_pending = true;
 	}
-	cur->addr = run->start + (run->nr_pages << PAGE_SHIFT);
+	cur->addr = run->rec.start + (run->rec.nr_pages << PAGE_SHIFT);
 	if (x->budget)
 		x->budget--;
 	if (!x->budget)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Extent building: runs of pages come in from the walk in address order
- * and leave as ptwalk_records, a run merged into the one before it when
+ * and leave as ptwalk_record_exts, a run merged into the one before it when
  * nothing but its position differs.  A range query is walked in chunks,
  * the mmap lock dropped between them to copy records out; the cursor keeps
  * where the query stands and the record still growing from one chunk to
@@ -20,13 +20,13 @@ struct ptwalk_cursor {
 	unsigned long end;		/* exclusive end of the query */
 	bool have_pending;		/* pending holds a run still growing */
 	unsigned long pending_area;	/* start of the VMA (or gap) of pending */
-	struct ptwalk_record pending;
+	struct ptwalk_record_ext pending;
 };
 
 /* What one chunk produces, and what it may still examine. */
 struct ptwalk_extents {
 	struct ptwalk_cursor *cur;
-	struct ptwalk_record *out;	/* finished records of this chunk */
+	struct ptwalk_record_ext *out;	/* finished records of this chunk */
 	unsigned int nr_out;
 	unsigned int max_out;
 	unsigned int budget;		/* entries left before yielding */
@@ -48,7 +48,8 @@ bool ptwalk_cursor_done(const struct ptwalk_cursor *cur);
  * chunk stops (x->stop) and the next one resumes there.  Sets x->stop also
  * when the budget is spent.
  */
-bool ptwalk_emit(struct ptwalk_extents *x, const struct ptwalk_record *run);
+bool ptwalk_emit(struct ptwalk_extents *x,
+		 const struct ptwalk_record_ext *run);
 
 /*
  * Counts @entries more examined against the chunk's budget: runs of entries

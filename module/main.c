@@ -18,6 +18,8 @@ static int __init ptwalk_init(void)
 
 	BUILD_BUG_ON(sizeof(struct ptwalk_request) != PTWALK_REQUEST_SIZE);
 	BUILD_BUG_ON(sizeof(struct ptwalk_record) != PTWALK_RECORD_SIZE);
+	BUILD_BUG_ON(sizeof(struct ptwalk_record_ext) !=
+		     PTWALK_RECORD_EXT_SIZE);
 	BUILD_BUG_ON(sizeof(struct ptwalk_vtop) != PTWALK_VTOP_SIZE);
 	/*
 	 * The device alone is enough: debugfs may be disabled (debugfs=off,

@@ -104,6 +104,14 @@ enum ptwalk_kind {
 					    * (arm64 PTE_CONT: 16 PTEs, a 64K
 					    * page; 16 PMDs, a 32M page)
 					    */
+#define PTWALK_F_DMA_PINNED	(1U << 17) /* page_maybe_dma_pinned(): the
+					    * frame's page may be pinned with
+					    * FOLL_PIN (a driver's DMA, an
+					    * io_uring buffer, ...); "maybe":
+					    * a page with over 1024 ordinary
+					    * references looks pinned too.
+					    * Meaningful with PFN_VALID only
+					    */
 
 /* VMA flags (ptwalk_record.vm_flags), a stable encoding of VM_*. */
 #define PTWALK_VM_READ		(1ULL << 0)
@@ -125,6 +133,25 @@ enum ptwalk_kind {
 #define PTWALK_VM_ANON		(1ULL << 16) /* no backing file */
 #define PTWALK_VM_UFFD_WP	(1ULL << 17)
 
+/*
+ * Memory type of a present leaf (ptwalk_record.memtype, ptwalk_vtop.memtype):
+ * how the CPU caches the mapping, from the entry's own bits.  x86: the
+ * kernel's cache mode of PAT, PCD and PWT (enum page_cache_mode).  Values
+ * from 16 on are left for other architectures' attributes (arm64 MAIR).
+ */
+enum ptwalk_memtype {
+	PTWALK_MEMTYPE_NONE = 0,	/* no present leaf, or not decoded */
+	PTWALK_MEMTYPE_WB = 1,		/* write-back */
+	PTWALK_MEMTYPE_WC = 2,		/* write-combining */
+	PTWALK_MEMTYPE_WT = 3,		/* write-through */
+	PTWALK_MEMTYPE_WP = 4,		/* write-protected */
+	PTWALK_MEMTYPE_UC = 5,		/* uncached */
+	PTWALK_MEMTYPE_UC_MINUS = 6,	/* uncached, an MTRR may make it WC */
+};
+
+/* ptwalk_record_ext.node when the frame has no struct page (or none). */
+#define PTWALK_NODE_NONE	(-1)
+
 /* ptwalk_record.pfn when no frame is mapped. */
 #define PTWALK_PFN_NONE		(~0ULL)
 
@@ -140,7 +167,31 @@ struct ptwalk_record {
 	__u8 level;		/* enum ptwalk_level */
 	__u8 kind;		/* enum ptwalk_kind */
 	__u8 swap_type;		/* raw swp_type() of non-present entries */
-	__u8 reserved;		/* 0 */
+	__u8 memtype;		/* enum ptwalk_memtype; 0 in modules older
+				 * than PTWALK_REQ_EXTENDED
+				 */
+};
+
+/*
+ * PTWALK_REQ_EXTENDED in ptwalk_request.flags: read() returns
+ * struct ptwalk_record_ext instead of struct ptwalk_record (the same record
+ * and what follows it), and the module fills memtype, PTWALK_F_DMA_PINNED
+ * and node.  Modules older than this flag answer the write with EINVAL, so
+ * a client that gets EINVAL may ask again without it, knowing then neither
+ * memory type, pinned state nor node.  With PTWALK_REQ_VTOP it asks for
+ * nothing more than that promise: ptwalk_vtop has memtype and node.
+ * Records split where memtype, PTWALK_F_DMA_PINNED or node change, with or
+ * without the flag.
+ */
+#define PTWALK_REQ_EXTENDED	(1U << 1)
+
+struct ptwalk_record_ext {
+	struct ptwalk_record rec;
+	__s32 node;		/* NUMA node of the frames (page_to_nid()),
+				 * or PTWALK_NODE_NONE: no frame, or no
+				 * struct page
+				 */
+	__u32 reserved;		/* 0 */
 };
 
 /*
@@ -196,11 +247,16 @@ struct ptwalk_vtop {
 	__u8 kind;		/* enum ptwalk_kind */
 	__u8 swap_type;
 	__u8 stop;		/* enum ptwalk_vtop_stop */
-	__u8 reserved[4];	/* 0 */
+	__u8 memtype;		/* enum ptwalk_memtype of a present leaf */
+	__u8 reserved;		/* 0 */
+	__s16 node;		/* as ptwalk_record_ext.node; 0 in modules
+				 * older than PTWALK_REQ_EXTENDED
+				 */
 };
 
 #define PTWALK_REQUEST_SIZE	32
 #define PTWALK_RECORD_SIZE	48
+#define PTWALK_RECORD_EXT_SIZE	56
 #define PTWALK_VTOP_SIZE	112
 
 #endif /* PTWALK_ABI_H */

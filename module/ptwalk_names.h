@@ -33,10 +33,24 @@ static inline const char *ptwalk_flag_name(unsigned int bit)
 		"present", "write", "user", "dirty", "accessed", "special",
 		"protnone", "soft_dirty", "uffd_wp", "nx", "zero_page",
 		"huge_zero", "pfn_valid", "migration_write", "no_vma",
-		"compound", "cont",
+		"compound", "cont", "dma_pinned",
 	};
 
 	return bit < sizeof(names) / sizeof(names[0]) ? names[bit] : (void *)0;
+}
+
+/*
+ * Name of enum ptwalk_memtype @t, as the kernel's x86 PAT code spells cache
+ * modes (/sys/kernel/debug/x86/pat_memtype_list); NULL for
+ * PTWALK_MEMTYPE_NONE and values this header does not know.
+ */
+static inline const char *ptwalk_memtype_name(unsigned int t)
+{
+	static const char *const names[] = {
+		(void *)0, "wb", "wc", "wt", "wp", "uc", "uc-",
+	};
+
+	return t < sizeof(names) / sizeof(names[0]) ? names[t] : (void *)0;
 }
 
 /* Name of bit @bit of ptwalk_record.vm_flags, NULL if undefined. */

@@ -20,22 +20,24 @@ struct range_walk {
 	u64 vm_flags;			/* ptwalk_vm_flags(vma) */
 };
 
-static void run_init(const struct range_walk *rw, struct ptwalk_record *run,
-		     unsigned long addr, unsigned long end)
+static void run_init(const struct range_walk *rw,
+		     struct ptwalk_record_ext *run, unsigned long addr,
+		     unsigned long end)
 {
 	memset(run, 0, sizeof(*run));
-	run->start = addr;
-	run->nr_pages = (end - addr) >> PAGE_SHIFT;
-	run->pfn = PTWALK_PFN_NONE;
-	run->vm_flags = rw->vm_flags;
+	run->rec.start = addr;
+	run->rec.nr_pages = (end - addr) >> PAGE_SHIFT;
+	run->rec.pfn = PTWALK_PFN_NONE;
+	run->rec.vm_flags = rw->vm_flags;
 	if (!rw->vma)
-		run->flags = PTWALK_F_NO_VMA;
+		run->rec.flags = PTWALK_F_NO_VMA;
+	run->node = PTWALK_NODE_NONE;
 }
 
 static void emit_empty(struct range_walk *rw, unsigned long addr,
 		       unsigned long end)
 {
-	struct ptwalk_record run;
+	struct ptwalk_record_ext run;
 
 	run_init(rw, &run, addr, end);
 	ptwalk_emit(rw->x, &run);
@@ -46,10 +48,11 @@ static void emit_entry(struct range_walk *rw, pte_t entry, u64 leaf_pfn,
 		       enum ptwalk_level level, unsigned long addr,
 		       unsigned long end)
 {
-	struct ptwalk_record run;
+	struct ptwalk_record_ext run;
 
 	run_init(rw, &run, addr, end);
-	ptwalk_decode_entry(&run, rw->vma, entry, leaf_pfn, level, addr);
+	ptwalk_decode_entry(&run.rec, &run.node, rw->vma, entry, leaf_pfn,
+			    level, addr);
 	ptwalk_emit(rw->x, &run);
 }
 
@@ -67,11 +70,11 @@ static int range_bad(struct ptwalk_walk *walk, enum ptwalk_level level,
 		     unsigned long addr, unsigned long end)
 {
 	struct range_walk *rw = walk->private;
-	struct ptwalk_record run;
+	struct ptwalk_record_ext run;
 
 	run_init(rw, &run, addr, end);
-	run.level = level;
-	run.kind = PTWALK_KIND_UNKNOWN;
+	run.rec.level = level;
+	run.rec.kind = PTWALK_KIND_UNKNOWN;
 	ptwalk_emit(rw->x, &run);
 	return rw->x->stop;
 }
@@ -89,7 +92,8 @@ static int range_leaf(struct ptwalk_walk *walk, pte_t entry, u64 leaf_pfn,
 /*
  * Number of entries from @pte (at most @max) that one record can hold:
  * empty ones, or present ones with equal bits, each mapping the frame after
- * the one before.  Counting them here instead of building a record per
+ * the one before, with equal frame flags (pinned state among them) and
+ * node.  Equal bits are an equal memory type.  Counting them here instead of building a record per
  * entry is what makes 4K-mapped memory cheap: it is mostly such runs.
  */
 static unsigned int pte_run_length(pte_t *pte, unsigned int max)
@@ -97,7 +101,8 @@ static unsigned int pte_run_length(pte_t *pte, unsigned int max)
 	pte_t first = ptep_get(pte);
 	pteval_t attrs = ptwalk_pte_attrs(first);
 	u64 pfn = pte_pfn(first);
-	u32 fflags = ptwalk_frame_flags(pfn, PTWALK_LEVEL_PTE);
+	s32 node, next_node;
+	u32 fflags = ptwalk_frame_flags(pfn, PTWALK_LEVEL_PTE, &node);
 	unsigned int n;
 
 	if (pte_none(first)) {
@@ -112,7 +117,9 @@ static unsigned int pte_run_length(pte_t *pte, unsigned int max)
 
 		if (!pte_present(entry) || ptwalk_pte_attrs(entry) != attrs ||
 		    pte_pfn(entry) != pfn + n ||
-		    ptwalk_frame_flags(pfn + n, PTWALK_LEVEL_PTE) != fflags)
+		    ptwalk_frame_flags(pfn + n, PTWALK_LEVEL_PTE,
+				       &next_node) != fflags ||
+		    next_node != node)
 			break;
 	}
 	return n;

@@ -44,7 +44,8 @@ static int request_check(const struct ptwalk_request *req, bool whole)
 {
 	if (req->abi_version != PTWALK_ABI_VERSION)
 		return -EPROTO;
-	if ((req->flags & ~PTWALK_REQ_VTOP) || req->reserved || req->pid <= 0)
+	if ((req->flags & ~(PTWALK_REQ_VTOP | PTWALK_REQ_EXTENDED)) ||
+	    req->reserved || req->pid <= 0)
 		return -EINVAL;
 	if (whole)
 		return 0;
@@ -87,6 +88,7 @@ void ptwalk_session_reset(struct ptwalk_session *s)
 	s->vtop = false;
 	s->vtop_done = false;
 	s->vtop_addr = 0;
+	s->extended = false;
 	s->text_len = 0;
 	s->text_pos = 0;
 }
@@ -118,6 +120,7 @@ int ptwalk_session_query(struct ptwalk_session *s,
 	mmput(mm);
 	s->mm = mm;
 	s->pid = req->pid;
+	s->extended = req->flags & PTWALK_REQ_EXTENDED;
 	if (vtop) {
 		s->vtop = true;
 		s->vtop_addr = start;
@@ -150,4 +153,23 @@ int ptwalk_session_fill(struct ptwalk_session *s, unsigned int max)
 	}
 	ptwalk_extents_finish(&x);
 	return x.nr_out;
+}
+
+size_t ptwalk_session_record_size(const struct ptwalk_session *s)
+{
+	return s->extended ? sizeof(struct ptwalk_record_ext) :
+			     sizeof(struct ptwalk_record);
+}
+
+const void *ptwalk_session_pack(struct ptwalk_session *s, unsigned int n)
+{
+	struct ptwalk_record *plain = (struct ptwalk_record *)s->batch;
+	unsigned int i;
+
+	if (s->extended)
+		return s->batch;
+	/* In place, front to back: record i never lands beyond record i. */
+	for (i = 0; i < n; i++)
+		memmove(&plain[i], &s->batch[i].rec, sizeof(*plain));
+	return plain;
 }

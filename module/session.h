@@ -22,7 +22,10 @@ struct ptwalk_session {
 	bool vtop;			/* a PTWALK_REQ_VTOP query of vtop_addr */
 	bool vtop_done;			/* its answer was read */
 	unsigned long vtop_addr;
-	struct ptwalk_record batch[PTWALK_BATCH];
+	bool extended;			/* PTWALK_REQ_EXTENDED: records are
+					 * struct ptwalk_record_ext
+					 */
+	struct ptwalk_record_ext batch[PTWALK_BATCH];
 	/* Text view only: formatted lines not yet read. */
 	char *text;
 	size_t text_len;
@@ -50,5 +53,15 @@ int ptwalk_session_query(struct ptwalk_session *s,
  * range, or a negative errno.  Called with s->lock held.
  */
 int ptwalk_session_fill(struct ptwalk_session *s, unsigned int max);
+
+/* Size of one record of the session's query, as read() returns it. */
+size_t ptwalk_session_record_size(const struct ptwalk_session *s);
+
+/*
+ * Lays the first @n records of s->batch out as read() returns them (a
+ * plain query gets struct ptwalk_record, without the extension) and
+ * returns where they start.
+ */
+const void *ptwalk_session_pack(struct ptwalk_session *s, unsigned int n);
 
 #endif /* PTWALK_SESSION_H */

@@ -114,14 +114,17 @@ static ssize_t query_read(struct file *file, char __user *ubuf, size_t count,
 			  loff_t *ppos)
 {
 	struct ptwalk_session *s = file->private_data;
-	size_t max = count / sizeof(struct ptwalk_record);
-	size_t done = 0;
+	size_t size, max, done = 0;
 	ssize_t ret = 0;
 
-	if (!max)
-		return -EINVAL;
 	if (mutex_lock_interruptible(&s->lock))
 		return -EINTR;
+	size = ptwalk_session_record_size(s);
+	max = count / size;
+	if (!max) {
+		ret = -EINVAL;
+		goto out;
+	}
 	if (!s->mm) {
 		ret = -ENODATA;
 		goto out;
@@ -138,8 +141,8 @@ static ssize_t query_read(struct file *file, char __user *ubuf, size_t count,
 			ret = n;
 			break;
 		}
-		if (copy_to_user(ubuf + done * sizeof(struct ptwalk_record),
-				 s->batch, n * sizeof(struct ptwalk_record))) {
+		if (copy_to_user(ubuf + done * size, ptwalk_session_pack(s, n),
+				 n * size)) {
 			ret = -EFAULT;
 			break;
 		}
@@ -152,7 +155,7 @@ static ssize_t query_read(struct file *file, char __user *ubuf, size_t count,
 	}
 	/* Records already copied are reported; the error recurs next read. */
 	if (done)
-		ret = done * sizeof(struct ptwalk_record);
+		ret = done * size;
 out:
 	mutex_unlock(&s->lock);
 	return ret;
@@ -211,11 +214,11 @@ static int text_refill(struct ptwalk_session *s)
 	s->text_pos = 0;
 	s->text_len = 0;
 	for (i = 0; i < n; i++) {
-		if (s->batch[i].flags & PTWALK_F_NO_VMA)
+		if (s->batch[i].rec.flags & PTWALK_F_NO_VMA)
 			continue;
 		s->text_len += ptwalk_format_record(s->text + s->text_len,
 						    PAGE_SIZE - s->text_len,
-						    &s->batch[i]);
+						    &s->batch[i].rec);
 	}
 	return 0;
 }

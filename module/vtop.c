@@ -77,8 +77,10 @@ static int vtop_leaf(struct ptwalk_walk *walk, pte_t entry, u64 leaf_pfn,
 	struct vtop_walk *vw = walk->private;
 	struct ptwalk_vtop *v = vw->v;
 	struct ptwalk_record rec = { .pfn = PTWALK_PFN_NONE };
+	s32 node = PTWALK_NODE_NONE;
 
-	ptwalk_decode_entry(&rec, walk->vma, entry, leaf_pfn, level, vw->addr);
+	ptwalk_decode_entry(&rec, &node, walk->vma, entry, leaf_pfn, level,
+			    vw->addr);
 	v->stop = rec.kind == PTWALK_KIND_PRESENT ? PTWALK_VTOP_STOP_LEAF :
 						     PTWALK_VTOP_STOP_NOT_PRESENT;
 	v->level = rec.level;
@@ -87,6 +89,8 @@ static int vtop_leaf(struct ptwalk_walk *walk, pte_t entry, u64 leaf_pfn,
 	v->flags |= rec.flags;
 	v->swap_type = rec.swap_type;
 	v->swap_offset = rec.swap_offset;
+	v->memtype = rec.memtype;
+	v->node = node;
 	return 0;
 }
 
@@ -109,6 +113,7 @@ static void vtop_walk(struct mm_struct *mm, unsigned long addr,
 	v->addr = addr;
 	v->pfn = PTWALK_PFN_NONE;
 	v->nr_levels = ptwalk_pgtable_levels();
+	v->node = PTWALK_NODE_NONE;
 	if (vma) {
 		v->vm_flags = ptwalk_vm_flags(vma);
 		v->vma_start = vma->vm_start;

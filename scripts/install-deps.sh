@@ -10,7 +10,7 @@ set -eu
 # BTF that 6.12's headers (they ship a vmlinux) make kbuild generate.
 PACKAGES="build-essential pkg-config kmod cpio gzip busybox-static \
 qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1 \
-libkmod-dev libcmocka-dev libjson-c-dev sparse \
+libkmod-dev libcmocka-dev libjson-c-dev libdrm-dev sparse \
 flex bison bc libelf-dev libssl-dev \
 man-db groff-base mandoc bash-completion dkms \
 clang-14 libclang-rt-14-dev llvm-14 \

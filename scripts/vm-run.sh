@@ -35,6 +35,7 @@ sysroot=${VM_SYSROOT:-}
 # Software emulation by default: on the machines this runs on /dev/kvm can
 # exist without working (a guest that never prints).  VM_ACCEL=kvm opts in.
 accel=${VM_ACCEL:-tcg}
+mem=${VM_MEM:-4G}
 
 die() { echo "vm-run: $*" >&2; exit 2; }
 
@@ -47,11 +48,32 @@ vm_arch() {
 	case $1 in
 	x86_64)
 		qemu=qemu-system-x86_64 qemu_pkg=qemu-system-x86
-		# -vga std: a PCI device with a BAR, for the PFNMAP cases
-		machine=(-machine "q35,accel=$accel" -cpu max -vga std)
+		# -vga std: a PCI device with a BAR, for the PFNMAP cases.
+		# Two NUMA nodes, a CPU (and socket) each, half the memory
+		# each, for the dmainfo cases; the second half lies wholly
+		# above 4 GiB, where the boot-time 1G hugetlb page finds room
+		# (with node 1 only 1G, its page did not fit anywhere).
+		if ! [[ $mem =~ ^[0-9]+G$ ]] || [ $((${mem%G} % 2)) != 0 ]; then
+			die "VM_MEM=$mem: give an even number of GiB (4G)"
+		fi
+		smp=2,sockets=2
+		machine=(-machine "q35,accel=$accel" -cpu max -vga std
+			-object "memory-backend-ram,id=m0,size=$((${mem%G} / 2))G"
+			-object "memory-backend-ram,id=m1,size=$((${mem%G} / 2))G"
+			-numa "node,nodeid=0,cpus=0,memdev=m0"
+			-numa "node,nodeid=1,cpus=1,memdev=m1")
 		console=ttyS0 chan=ttyS1 chan_kmods=""
 		chan_args=(-serial "file:$out/guest.log")
 		hugepages="hugepagesz=1G hugepages=1 hugepagesz=2M hugepages=16"
+		# the dmainfo cases' real drivers: vgem, vivid's dma-contig
+		# allocator (the parameter also on the command line, where a
+		# built-in vivid reads it)
+		drv_kmods="vgem vivid:allocators=1"
+		# numa_balancing=disable: with two nodes the kernel would
+		# otherwise make PTEs PROT_NONE and migrate pages on its own
+		# (NUMA hinting), and the suite's processes would change
+		# between two scans of them
+		drv_append="vivid.allocators=1 numa_balancing=disable"
 		triplet=x86_64-linux-gnu ;;
 	arm64)
 		qemu=qemu-system-aarch64 qemu_pkg=qemu-system-arm
@@ -60,6 +82,7 @@ vm_arch() {
 		# shellcheck disable=SC2054 # commas inside QEMU's arguments
 		machine=(-machine "virt,accel=$accel" -cpu max,pauth-impdef=on -device bochs-display)
 		console=ttyAMA0 chan=hvc0 chan_kmods="virtio_mmio virtio_console"
+		smp=2 drv_kmods="" drv_append=""
 		# shellcheck disable=SC2054
 		chan_args=(-device virtio-serial-device
 			-chardev "file,id=chan,path=$out/guest.log" -device virtconsole,chardev=chan)
@@ -132,11 +155,11 @@ done
 mkdir -p "$root/lib/kmods"
 : > "$root/lib/kmods.load"
 : > "$root/lib/chan.load"
-add_kmod_file() { # LOAD PATH: PATH relative to the modules tree
+add_kmod_file() { # LOAD PATH [PARAMS]: PATH relative to the modules tree
 	local name
 	name=$(basename "$2")
 	name=${name%%.ko*}.ko
-	grep -qxF "/lib/kmods/$name" "$root/lib/kmods.load" "$root/lib/chan.load" && return 0
+	grep -q "^/lib/kmods/$name\( \|\$\)" "$root/lib/kmods.load" "$root/lib/chan.load" && return 0
 	case $2 in
 	*.ko) cp "$modtree/$2" "$root/lib/kmods/$name" ;;
 	*.ko.xz) xz -dc "$modtree/$2" > "$root/lib/kmods/$name" ;;
@@ -144,9 +167,9 @@ add_kmod_file() { # LOAD PATH: PATH relative to the modules tree
 	*.ko.gz) gzip -dc "$modtree/$2" > "$root/lib/kmods/$name" ;;
 	*) die "$2: unknown module compression" ;;
 	esac
-	echo "/lib/kmods/$name" >> "$root/lib/$1"
+	echo "/lib/kmods/$name${3:+ $3}" >> "$root/lib/$1"
 }
-add_kmod() { # LOAD NAME
+add_kmod() { # LOAD NAME [PARAMS]
 	local line dep
 	grep -qE "(^|/)$2\.ko\$" "$modtree/modules.builtin" && return 0
 	line=$(grep -E "(^|/)$2\.ko(\.[a-z]+)?:" "$modtree/modules.dep") ||
@@ -154,12 +177,17 @@ add_kmod() { # LOAD NAME
 	for dep in $(echo "${line#*:}" | tr ' ' '\n' | tac); do
 		add_kmod_file "$1" "$dep"
 	done
-	add_kmod_file "$1" "${line%%:*}"
+	add_kmod_file "$1" "${line%%:*}" "${3:-}"
 }
 for m in $chan_kmods; do
 	add_kmod chan.load "$m"
 done
 add_kmod kmods.load zram
+for m in $drv_kmods; do	# NAME or NAME:PARAMS
+	params=
+	case $m in *:*) params=${m#*:} ;; esac
+	add_kmod kmods.load "${m%%:*}" "$params"
+done
 printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 
@@ -223,11 +251,11 @@ chmod +x "$root/init"
 rm -f "$out/console.log" "$out/guest.log"
 set +e
 timeout "$timeout_s" $qemu \
-	"${machine[@]}" -smp 2 -m "${VM_MEM:-4G}" \
+	"${machine[@]}" -smp "$smp" -m "$mem" \
 	-display none -no-reboot -monitor none \
 	-serial "file:$out/console.log" "${chan_args[@]}" \
 	-kernel "$kernel" -initrd "$out/initramfs.gz" \
-	-append "console=$console loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode ptwalk_chan=$chan${VM_ONLY:+ ptwalk_only=$VM_ONLY}${VM_SANITIZED:+ ptwalk_sanitized=1} $hugepages transparent_hugepage=always"
+	-append "console=$console loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode ptwalk_chan=$chan${VM_ONLY:+ ptwalk_only=$VM_ONLY}${VM_SANITIZED:+ ptwalk_sanitized=1} $hugepages transparent_hugepage=always${drv_append:+ $drv_append}"
 status=$?
 set -e
 tr -d '\r' < "$out/guest.log" > "$out/guest.txt"

@@ -265,7 +265,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t pages = fuzz_uint(&in, 2) % MAX_PAGES + 1;
 	size_t batch = fuzz_u8(&in) % 64 + 1;
 	struct compare_summary sum = { 0 };
-	struct compare_io io = { read_pagemap, walk_query, walk_read, &f };
+	struct compare_io io = { .read_pagemap = read_pagemap,
+				  .walk_query = walk_query,
+				  .walk_read = walk_read, .ctx = &f };
 	struct compare_engine *e;
 	uint64_t total = 0, counted = 0, end = START + pages * 4096;
 	int err;

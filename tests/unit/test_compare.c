@@ -24,6 +24,7 @@
 struct world {
 	uint64_t pm[MAXP];
 	struct ptwalk_record recs[MAXR];
+	int32_t node[MAXR];	/* extended records' node of each record */
 	size_t nrecs;
 };
 
@@ -98,6 +99,26 @@ static ssize_t fake_read(void *ctx, enum compare_stream s,
 	return (ssize_t)n;
 }
 
+/* Extended records: the same, one at a time, each with its node. */
+static ssize_t fake_read_ext(void *ctx, enum compare_stream s,
+			     struct ptwalk_record_ext *out, size_t max,
+			     bool *info)
+{
+	struct fake *f = ctx;
+	struct ptwalk_record r;
+	ssize_t n;
+
+	*info = true;
+	if (!max)
+		return 0;
+	n = fake_read(ctx, s, &r, 1);
+	if (n == 1)
+		out[0] = (struct ptwalk_record_ext){
+			.rec = r, .node = f->st[s].w->node[f->st[s].next - 1],
+		};
+	return n;
+}
+
 static struct compare_io fake_io(struct fake *f)
 {
 	struct compare_io io = {
@@ -131,10 +152,20 @@ static void collect(const struct verdict_range *r, void *arg)
 	c->r[c->n++] = *r;
 }
 
+static int run_io(struct compare_io io, size_t batch, uint64_t first,
+		  uint64_t pages, struct compare_summary *sum,
+		  struct collected *c);
+
 static int run(struct fake *f, size_t batch, uint64_t first, uint64_t pages,
 	       struct compare_summary *sum, struct collected *c)
 {
-	struct compare_io io = fake_io(f);
+	return run_io(fake_io(f), batch, first, pages, sum, c);
+}
+
+static int run_io(struct compare_io io, size_t batch, uint64_t first,
+		  uint64_t pages, struct compare_summary *sum,
+		  struct collected *c)
+{
 	struct compare_engine *e = compare_new(&io, batch);
 	int err;
 
@@ -218,6 +249,58 @@ static void every_class(void **state)
 	assert_int_equal(c.r[5].cls, CLASS_MISMATCH);
 	assert_int_equal(c.r[5].walk_pfn, 0x400);
 	assert_int_equal(c.r[5].pagemap_pfn, 0x401);
+}
+
+/*
+ * Extended records: contiguous frames that agree with pagemap, but with a
+ * write-combining part, a pinned part on node 1: three ranges, each with
+ * its memory type, pinned state and node.  From plain records (an older
+ * ptwalk.ko) the same pages are one range with nothing known.
+ */
+static void memtype_pin_node_split_ranges(void **state)
+{
+	struct compare_summary sum;
+	struct collected c;
+	struct fake f;
+	struct world *w = &f.w[0];
+	struct compare_io io;
+	uint32_t valid = PTWALK_F_PFN_VALID;
+
+	(void)state;
+	fake_init(&f, 1);
+	add(w, 0, 4, PTWALK_KIND_PRESENT, PTWALK_LEVEL_PTE, 0x100, ANON, valid);
+	w->recs[0].memtype = PTWALK_MEMTYPE_WB;
+	add(w, 4, 2, PTWALK_KIND_PRESENT, PTWALK_LEVEL_PTE, 0x104, ANON, valid);
+	w->recs[1].memtype = PTWALK_MEMTYPE_WC;
+	add(w, 6, 2, PTWALK_KIND_PRESENT, PTWALK_LEVEL_PTE, 0x106, ANON,
+	    valid | PTWALK_F_DMA_PINNED);
+	w->recs[2].memtype = PTWALK_MEMTYPE_WB;
+	w->node[2] = 1;
+	for (int i = 0; i < 8; i++)
+		w->pm[i] = PM_PRESENT | (0x100 + i);
+
+	io = fake_io(&f);
+	io.walk_read_ext = fake_read_ext;
+	assert_int_equal(run_io(io, 8, 0, 8, &sum, &c), 0);
+	assert_int_equal(sum.pages[CLASS_MATCH], 8);
+	assert_int_equal(c.n, 3);
+	assert_int_equal(c.r[0].pages, 4);
+	assert_int_equal(walk_memtype(&c.r[0].detail), PTWALK_MEMTYPE_WB);
+	assert_int_equal(walk_pin_state(&c.r[0].detail), PIN_NO);
+	assert_int_equal(walk_node(&c.r[0].detail), 0);
+	assert_int_equal(c.r[1].pages, 2);
+	assert_int_equal(walk_memtype(&c.r[1].detail), PTWALK_MEMTYPE_WC);
+	assert_int_equal(c.r[2].pages, 2);
+	assert_int_equal(c.r[2].walk_pfn, 0x106);
+	assert_int_equal(walk_pin_state(&c.r[2].detail), PIN_YES);
+	assert_int_equal(walk_node(&c.r[2].detail), 1);
+
+	assert_int_equal(run(&f, 8, 0, 8, &sum, &c), 0);
+	assert_int_equal(c.n, 1);
+	assert_int_equal(c.r[0].pages, 8);
+	assert_int_equal(walk_memtype(&c.r[0].detail), PTWALK_MEMTYPE_NONE);
+	assert_int_equal(walk_pin_state(&c.r[0].detail), PIN_UNKNOWN);
+	assert_int_equal(walk_node(&c.r[0].detail), -1);
 }
 
 /*
@@ -522,6 +605,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_class),
+		cmocka_unit_test(memtype_pin_node_split_ranges),
 		cmocka_unit_test(reread_converges),
 		cmocka_unit_test(reread_rounds),
 		cmocka_unit_test(huge_leaf_across_batches),

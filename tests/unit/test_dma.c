@@ -471,7 +471,8 @@ static void text_section(void **state)
 	assert_non_null(strstr(dma, "  4 GiB: 9 pages above 4 GiB, out of reach of 32-bit DMA (1 run wholly above, 1 crossing the line)\n"));
 	assert_non_null(strstr(dma, "  resident: NO: 6 pages without a frame in 3 holes (2 not_present, 4 unmapped): the range is not fully resident\n"));
 	assert_non_null(strstr(dma, "  locked: no (12 of 16 pages in VM_LOCKED VMAs)"));
-	assert_non_null(strstr(dma, "  pins: get_user_pages/pin_user_pages pins are visible to none of the witnesses"));
+	/* plain records (an older ptwalk.ko): nothing known, and said */
+	assert_non_null(strstr(dma, "  pinned, memory type, node: unknown: this ptwalk.ko predates extended records\n"));
 	assert_non_null(strstr(dma, "  0x7f0000002000        8  0x1437f8     0x1437f8000       32 KiB  above\n"));
 	assert_non_null(strstr(dma, "  0x7f000000c000        2  0xfffff      0xfffff000         4 KiB  CROSSES\n"));
 	assert_non_null(strstr(dma, "  0x7f000000a000        2 pages  not_present\n"));
@@ -480,6 +481,121 @@ static void text_section(void **state)
 }
 
 /* Past REPORT_DMA_TEXT_RUNS the text says how many more; JSON lists all. */
+/* A verdict range with what extended records said of its frames. */
+static struct verdict_range vrx(uint64_t page, uint64_t pages, uint64_t pfn,
+				uint32_t flags, uint8_t memtype, int32_t node)
+{
+	struct verdict_range r = vr(page, pages, CLASS_MATCH, PTWALK_LEVEL_PTE,
+				    pfn, PTWALK_KIND_PRESENT);
+
+	r.detail.walk = (struct walk_bits){ .flags = flags, .info = 1,
+					    .memtype = memtype, .node = node };
+	return r;
+}
+
+#define VALID PTWALK_F_PFN_VALID
+#define PINNED (PTWALK_F_PFN_VALID | PTWALK_F_DMA_PINNED)
+
+/*
+ * Pinned and unpinned spans (a hole or a change of state ends one), pages
+ * per memory type and per node, and the frames without struct page kept
+ * for naming their device.
+ */
+static void pins_memtypes_nodes(void **state)
+{
+	struct verdict_range rs[] = {
+		vrx(0, 4, 0x100, PINNED, PTWALK_MEMTYPE_WB, 0),
+		vrx(4, 2, 0x104, VALID, PTWALK_MEMTYPE_WB, 0),
+		vrx(6, 2, 0x900, PINNED, PTWALK_MEMTYPE_WB, 1),
+		vr(8, 1, CLASS_NOT_PRESENT, PTWALK_LEVEL_NONE, NO_PFN,
+		   PTWALK_KIND_NONE),
+		vrx(9, 2, 0x902, PINNED, PTWALK_MEMTYPE_WB, 1),
+		vrx(11, 2, 0xfd000, 0, PTWALK_MEMTYPE_WC, PTWALK_NODE_NONE),
+		vrx(13, 1, 0xfd002, 0, PTWALK_MEMTYPE_UC_MINUS,
+		    PTWALK_NODE_NONE),
+		vrx(14, 1, 0xfe000, 0, PTWALK_MEMTYPE_UC_MINUS,
+		    PTWALK_NODE_NONE),
+	};
+	const struct dma_totals *t;
+	struct dma_view d;
+	struct sink s;
+
+	(void)state;
+	view(&d, &s, 0, 15);
+	for (size_t i = 0; i < sizeof(rs) / sizeof(rs[0]); i++)
+		dma_add_range(&d, &rs[i]);
+	dma_finish(&d);
+	t = &d.t;
+	assert_true(t->info);
+	assert_int_equal(t->pin_pages[PIN_YES], 8);
+	assert_int_equal(t->pin_spans[PIN_YES], 3);
+	assert_int_equal(t->pin_pages[PIN_NO], 2);
+	assert_int_equal(t->pin_spans[PIN_NO], 1);
+	assert_int_equal(t->pin_pages[PIN_UNKNOWN], 4);
+	assert_int_equal(t->memtype_pages[PTWALK_MEMTYPE_WB], 10);
+	assert_int_equal(t->memtype_pages[PTWALK_MEMTYPE_WC], 2);
+	assert_int_equal(t->memtype_pages[PTWALK_MEMTYPE_UC_MINUS], 2);
+	assert_int_equal(t->nr_nodes, 2);
+	assert_int_equal(t->nodes[0].node, 0);
+	assert_int_equal(t->nodes[0].pages, 6);
+	assert_int_equal(t->nodes[1].node, 1);
+	assert_int_equal(t->nodes[1].pages, 4);
+	assert_int_equal(t->nodeless_pages, 4);
+	/* device frames: 0xfd000-0xfd002 join, 0xfe000 is a run of its own */
+	assert_int_equal(t->nr_devmem, 2);
+	assert_int_equal(t->devmem[0].pfn, 0xfd000);
+	assert_int_equal(t->devmem[0].pages, 3);
+	assert_int_equal(t->devmem[1].pfn, 0xfe000);
+	assert_int_equal(t->devmem_pages, 4);
+}
+
+/* Both formats say it, with the device the caller found for a BAR. */
+static void attrs_in_both_formats(void **state)
+{
+	struct verdict_range rs[] = {
+		vrx(0, 4, 0x100, PINNED, PTWALK_MEMTYPE_WB, 0),
+		vrx(4, 2, 0x104, VALID, PTWALK_MEMTYPE_WB, 0),
+		vrx(6, 2, 0xfd000, 0, PTWALK_MEMTYPE_WC, PTWALK_NODE_NONE),
+	};
+	struct json_object *o, *dma, *dev;
+	struct doc d;
+
+	(void)state;
+	doc_open(&d, REPORT_TEXT, 0, 8);
+	for (size_t i = 0; i < 3; i++)
+		doc_range(&d, &rs[i]);
+	d.rd.owners[0] = (struct pci_owner){ .found = true,
+					     .dev = "0000:00:01.0", .bar = 0,
+					     .numa_node = -1 };
+	doc_finish(&d);
+	assert_non_null(strstr(d.buf, "  pinned: 4 pages DMA-pinned in 1 span, 2 not pinned in 1 span, 2 unknown (no struct page)"));
+	assert_non_null(strstr(d.buf, "  memory types: wb 6 pages, wc 2 pages\n"));
+	assert_non_null(strstr(d.buf, "  NUMA nodes: node 0 6 pages, no node (no struct page) 2 pages\n"));
+	assert_non_null(strstr(d.buf, "  device memory: 2 pages at phys 0xfd000000: PCI 0000:00:01.0 BAR 0, device NUMA node none (-1); the range's RAM is on node 0\n"));
+	free(d.buf);
+
+	doc_open(&d, REPORT_JSON, 0, 8);
+	for (size_t i = 0; i < 3; i++)
+		doc_range(&d, &rs[i]);
+	doc_finish(&d);
+	o = json_tokener_parse(d.buf);
+	assert_non_null(o);
+	dma = json_get(o, "dma");
+	assert_true(json_object_get_boolean(json_get(dma, "extended")));
+	assert_int_equal(json_num(json_get(dma, "pinned"), "pages"), 4);
+	assert_int_equal(json_num(json_get(dma, "pinned"), "spans"), 1);
+	assert_int_equal(json_num(json_get(dma, "unpinned"), "pages"), 2);
+	assert_int_equal(json_num(dma, "pin_unknown_pages"), 2);
+	assert_int_equal(json_num(json_get(dma, "memtypes"), "wc"), 2);
+	assert_int_equal(json_num(json_object_array_get_idx(json_get(dma, "nodes"), 0), "pages"), 6);
+	dev = json_object_array_get_idx(json_get(dma, "devices"), 0);
+	assert_string_equal(json_str(dev, "pfn"), "0xfd000");
+	/* nobody looked for the device: null, not a guess */
+	assert_null(json_get(dev, "pci_device"));
+	json_object_put(o);
+	free(d.buf);
+}
+
 static void text_caps_json_lists_all(void **state)
 {
 	const unsigned int n = 3 * REPORT_DMA_TEXT_RUNS;
@@ -575,6 +691,8 @@ int main(void)
 		cmocka_unit_test(json_locked_and_resident),
 		cmocka_unit_test(text_section),
 		cmocka_unit_test(text_caps_json_lists_all),
+		cmocka_unit_test(pins_memtypes_nodes),
+		cmocka_unit_test(attrs_in_both_formats),
 		cmocka_unit_test(absent_without_range),
 	};
 

@@ -18,7 +18,7 @@
 
 struct chunk {
 	struct ptwalk_cursor cur;
-	struct ptwalk_record out[MAX_OUT];
+	struct ptwalk_record_ext out[MAX_OUT];
 	struct ptwalk_extents x;
 };
 
@@ -81,9 +81,24 @@ static struct ptwalk_record swapped(const struct chunk *c, uint64_t n,
 	return r;
 }
 
+/* @r as the walk hands it over: with a node (none: no struct page). */
+static struct ptwalk_record_ext ext(struct ptwalk_record r, int32_t node)
+{
+	struct ptwalk_record_ext e = { .rec = r, .node = node };
+
+	return e;
+}
+
+static void emit_on(struct chunk *c, struct ptwalk_record r, int32_t node)
+{
+	struct ptwalk_record_ext e = ext(r, node);
+
+	assert_true(ptwalk_emit(&c->x, &e));
+}
+
 static void emit(struct chunk *c, struct ptwalk_record r)
 {
-	assert_true(ptwalk_emit(&c->x, &r));
+	emit_on(c, r, PTWALK_NODE_NONE);
 }
 
 /* Ends the query: the pending record is handed out. */
@@ -121,9 +136,9 @@ static void following_frames_merge(void **state)
 	assert_int_equal(c.cur.addr, BASE + 6 * PAGE);
 	finish(&c);
 	assert_int_equal(c.x.nr_out, 1);
-	assert_int_equal(c.out[0].start, BASE);
-	assert_int_equal(c.out[0].nr_pages, 6);
-	assert_int_equal(c.out[0].pfn, 0x100);
+	assert_int_equal(c.out[0].rec.start, BASE);
+	assert_int_equal(c.out[0].rec.nr_pages, 6);
+	assert_int_equal(c.out[0].rec.pfn, 0x100);
 }
 
 static void a_frame_gap_or_step_back_breaks(void **state)
@@ -138,11 +153,11 @@ static void a_frame_gap_or_step_back_breaks(void **state)
 	emit(&c, present(&c, 1, 0x100));	/* backwards */
 	finish(&c);
 	assert_int_equal(c.x.nr_out, 4);
-	assert_int_equal(c.out[0].nr_pages, 2);
-	assert_int_equal(c.out[1].start, BASE + 2 * PAGE);
-	assert_int_equal(c.out[1].pfn, 0x103);
-	assert_int_equal(c.out[2].pfn, 0x103);
-	assert_int_equal(c.out[3].pfn, 0x100);
+	assert_int_equal(c.out[0].rec.nr_pages, 2);
+	assert_int_equal(c.out[1].rec.start, BASE + 2 * PAGE);
+	assert_int_equal(c.out[1].rec.pfn, 0x103);
+	assert_int_equal(c.out[2].rec.pfn, 0x103);
+	assert_int_equal(c.out[3].rec.pfn, 0x100);
 }
 
 static void frameless_runs_merge_only_with_frameless(void **state)
@@ -157,10 +172,10 @@ static void frameless_runs_merge_only_with_frameless(void **state)
 	emit(&c, empty(&c, 4));
 	finish(&c);
 	assert_int_equal(c.x.nr_out, 3);
-	assert_int_equal(c.out[0].nr_pages, 5);
-	assert_true(c.out[0].pfn == PTWALK_PFN_NONE);
-	assert_int_equal(c.out[1].pfn, 0x100);
-	assert_int_equal(c.out[2].nr_pages, 4);
+	assert_int_equal(c.out[0].rec.nr_pages, 5);
+	assert_true(c.out[0].rec.pfn == PTWALK_PFN_NONE);
+	assert_int_equal(c.out[1].rec.pfn, 0x100);
+	assert_int_equal(c.out[2].rec.nr_pages, 4);
 }
 
 /*
@@ -256,10 +271,78 @@ static void any_other_difference_breaks(void **state)
 	assert_int_equal(two_runs_but(AREA), 2);
 }
 
+enum frame_change {
+	F_SAME, F_MEMTYPE, F_PINNED, F_NODE,
+};
+
+/* Records made of two present runs that follow each other but for @what. */
+static unsigned int two_present_runs_but(enum frame_change what)
+{
+	struct chunk c;
+	struct ptwalk_record r;
+	int32_t node = 0;
+
+	start(&c, 3, MAX_OUT, 100);
+	r = present(&c, 2, 0x100);
+	r.flags |= PTWALK_F_PFN_VALID;
+	r.memtype = PTWALK_MEMTYPE_WB;
+	emit_on(&c, r, 0);
+	r = present(&c, 1, 0x102);
+	r.flags |= PTWALK_F_PFN_VALID;
+	r.memtype = PTWALK_MEMTYPE_WB;
+	switch (what) {
+	case F_SAME:
+		break;
+	case F_MEMTYPE:
+		r.memtype = PTWALK_MEMTYPE_WC;
+		break;
+	case F_PINNED:
+		r.flags |= PTWALK_F_DMA_PINNED;
+		break;
+	case F_NODE:
+		node = 1;
+		break;
+	}
+	emit_on(&c, r, node);
+	finish(&c);
+	return c.x.nr_out;
+}
+
+static void memtype_pinned_and_node_break_present_runs(void **state)
+{
+	(void)state;
+	assert_int_equal(two_present_runs_but(F_SAME), 1);
+	assert_int_equal(two_present_runs_but(F_MEMTYPE), 2);
+	assert_int_equal(two_present_runs_but(F_PINNED), 2);
+	assert_int_equal(two_present_runs_but(F_NODE), 2);
+}
+
+/* What the first run said of them is what the record says. */
+static void memtype_and_node_reach_the_record(void **state)
+{
+	struct chunk c;
+	struct ptwalk_record r;
+
+	(void)state;
+	start(&c, 4, MAX_OUT, 100);
+	r = present(&c, 2, 0x100);
+	r.memtype = PTWALK_MEMTYPE_UC_MINUS;
+	emit_on(&c, r, 1);
+	r = present(&c, 2, 0x102);
+	r.memtype = PTWALK_MEMTYPE_UC_MINUS;
+	emit_on(&c, r, 1);
+	finish(&c);
+	assert_int_equal(c.x.nr_out, 1);
+	assert_int_equal(c.out[0].rec.nr_pages, 4);
+	assert_int_equal(c.out[0].rec.memtype, PTWALK_MEMTYPE_UC_MINUS);
+	assert_int_equal(c.out[0].node, 1);
+}
+
 static void full_output_stops_where_the_cursor_was(void **state)
 {
 	struct chunk c;
 	struct ptwalk_record r;
+	struct ptwalk_record_ext e;
 
 	(void)state;
 	start(&c, 4, 1, 100);
@@ -269,22 +352,23 @@ static void full_output_stops_where_the_cursor_was(void **state)
 	assert_false(c.x.stop);
 	emit(&c, present(&c, 1, 0x201));	/* merging needs no room */
 	r = present(&c, 1, 0x300);
-	assert_false(ptwalk_emit(&c.x, &r));	/* 0x200's record has none */
+	e = ext(r, PTWALK_NODE_NONE);
+	assert_false(ptwalk_emit(&c.x, &e));	/* 0x200's record has none */
 	assert_true(c.x.stop);
 	assert_int_equal(c.x.nr_out, 1);
 	assert_int_equal(c.cur.addr, BASE + 3 * PAGE);
 	assert_true(c.cur.have_pending);
-	assert_int_equal(c.cur.pending.pfn, 0x200);
-	assert_int_equal(c.cur.pending.nr_pages, 2);
-	assert_int_equal(c.out[0].pfn, 0x100);
+	assert_int_equal(c.cur.pending.rec.pfn, 0x200);
+	assert_int_equal(c.cur.pending.rec.nr_pages, 2);
+	assert_int_equal(c.out[0].rec.pfn, 0x100);
 
 	/* The next chunk resumes with the run that did not fit. */
 	next_chunk(&c, 100);
 	emit(&c, r);
 	assert_int_equal(c.x.nr_out, 1);
-	assert_int_equal(c.out[0].pfn, 0x200);
-	assert_int_equal(c.out[0].start, BASE + PAGE);
-	assert_int_equal(c.out[0].nr_pages, 2);
+	assert_int_equal(c.out[0].rec.pfn, 0x200);
+	assert_int_equal(c.out[0].rec.start, BASE + PAGE);
+	assert_int_equal(c.out[0].rec.nr_pages, 2);
 	assert_false(c.x.stop);
 }
 
@@ -302,7 +386,7 @@ static void a_record_grows_across_chunks(void **state)
 	emit(&c, present(&c, 2, 0x102));
 	finish(&c);
 	assert_int_equal(c.x.nr_out, 1);
-	assert_int_equal(c.out[0].nr_pages, 4);
+	assert_int_equal(c.out[0].rec.nr_pages, 4);
 }
 
 static void budget_counts_runs_and_charges(void **state)
@@ -349,7 +433,7 @@ static void finish_needs_the_end_and_room(void **state)
 	next_chunk(&c, 100);
 	finish(&c);
 	assert_int_equal(c.x.nr_out, 1);
-	assert_int_equal(c.out[0].pfn, 0x300);
+	assert_int_equal(c.out[0].rec.pfn, 0x300);
 	assert_false(c.cur.have_pending);
 	ptwalk_extents_finish(&c.x);		/* nothing left: no-op */
 	assert_int_equal(c.x.nr_out, 1);
@@ -364,6 +448,8 @@ int main(void)
 		cmocka_unit_test(frameless_runs_merge_only_with_frameless),
 		cmocka_unit_test(swap_offsets_advance_per_kind),
 		cmocka_unit_test(any_other_difference_breaks),
+		cmocka_unit_test(memtype_pinned_and_node_break_present_runs),
+		cmocka_unit_test(memtype_and_node_reach_the_record),
 		cmocka_unit_test(full_output_stops_where_the_cursor_was),
 		cmocka_unit_test(a_record_grows_across_chunks),
 		cmocka_unit_test(budget_counts_runs_and_charges),

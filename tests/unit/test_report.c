@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 #include "report/report.h"
 #include "json_get.h"
+#include "report/page_attrs.h"
 
 #define BASE 0x7f0000000000ULL
 
@@ -84,6 +85,15 @@ static void feed(struct doc *d, bool with_mismatch)
 	};
 	size_t i;
 
+	/* extended records: a pinned THP on node 1, an uncached BAR */
+	rs[0].detail.walk = (struct walk_bits){
+		.flags = PTWALK_F_PFN_VALID | PTWALK_F_DMA_PINNED, .info = 1,
+		.memtype = PTWALK_MEMTYPE_WB, .node = 1,
+	};
+	rs[2].detail.walk = (struct walk_bits){
+		.info = 1, .memtype = PTWALK_MEMTYPE_UC_MINUS,
+		.node = PTWALK_NODE_NONE,
+	};
 	for (i = 0; i < 4; i++) {
 		report_range(&d->r, &rs[i], NULL);
 		sum.pages[rs[i].cls] += rs[i].pages;
@@ -148,16 +158,55 @@ static void json_schema(void **state)
 	assert_null(json_get(r, "level"));
 	assert_null(json_get(r, "walk_pfn"));
 	assert_null(json_get(r, "pagemap_pfn"));
+	/* not present: nothing known of memory type, pin or node */
+	assert_null(json_get(r, "memtype"));
+	assert_null(json_get(r, "dma_pinned"));
+	assert_null(json_get(r, "node"));
 	r = json_object_array_get_idx(ranges, 0);
 	assert_string_equal(json_object_get_string(json_get(r, "level")), "pmd");
 	assert_string_equal(json_object_get_string(json_get(r, "walk_pfn")),
 			    "0x1000");
+	assert_string_equal(json_str(r, "memtype"), "wb");
+	assert_true(json_object_get_boolean(json_get(r, "dma_pinned")));
+	assert_int_equal(json_num(r, "node"), 1);
 	r = json_object_array_get_idx(ranges, 2);
 	assert_string_equal(json_object_get_string(json_get(r, "class")),
 			    "pfnmap_hidden");
 	assert_null(json_get(r, "pagemap_pfn"));
+	/* no struct page: pinned state and node unknown */
+	assert_string_equal(json_str(r, "memtype"), "uc-");
+	assert_null(json_get(r, "dma_pinned"));
+	assert_null(json_get(r, "node"));
+	/* a module without extended records: all three null */
+	r = json_object_array_get_idx(ranges, 3);
+	assert_null(json_get(r, "memtype"));
+	assert_null(json_get(r, "dma_pinned"));
+	assert_null(json_get(r, "node"));
 	json_object_put(o);
 	free(d.buf);
+}
+
+/* The phrase of the text report: what is known, in order, nothing else. */
+static void attrs_phrase(void **state)
+{
+	struct page_detail d = { .walk_kind = PTWALK_KIND_PRESENT };
+	char buf[64];
+
+	(void)state;
+	assert_string_equal(page_attrs_text(buf, sizeof(buf), &d), "");
+	d.walk = (struct walk_bits){ .info = 1, .memtype = PTWALK_MEMTYPE_WC,
+				     .node = PTWALK_NODE_NONE };
+	assert_string_equal(page_attrs_text(buf, sizeof(buf), &d), "wc");
+	d.walk.flags = PTWALK_F_PFN_VALID;
+	d.walk.node = 0;
+	assert_string_equal(page_attrs_text(buf, sizeof(buf), &d),
+			    "wc, not pinned, node 0");
+	d.walk.flags |= PTWALK_F_DMA_PINNED;
+	d.walk.memtype = PTWALK_MEMTYPE_NONE;
+	assert_string_equal(page_attrs_text(buf, sizeof(buf), &d),
+			    "dma-pinned, node 0");
+	d.walk_kind = PTWALK_KIND_SWAP;
+	assert_string_equal(page_attrs_text(buf, sizeof(buf), &d), "");
 }
 
 static void json_empty(void **state)
@@ -199,7 +248,7 @@ static void text_mismatch(void **state)
 	assert_null(strstr(strstr(d.buf, "\nfindings:"), " match "));
 	assert_null(strstr(strstr(d.buf, "\nfindings:"), "not_present"));
 	assert_non_null(strstr(d.buf,
-		"  0x7f000000c000      3 pages  pfnmap_hidden pte  ptwalk: pfn 0xfd000 (phys 0xfd000000); pagemap: hole\n"));
+		"  0x7f000000c000      3 pages  pfnmap_hidden pte  ptwalk: pfn 0xfd000 (phys 0xfd000000) [uc-]; pagemap: hole\n"));
 	assert_non_null(strstr(d.buf,
 		"  0x7f000000f000      1 page   mismatch      pte  ptwalk: pfn 0x2000 (phys 0x2000000); pagemap: pfn 0x2001\n"));
 	assert_non_null(strstr(d.buf, "\n  mismatch: the page tables and pagemap disagree"));
@@ -263,6 +312,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(json_schema),
 		cmocka_unit_test(json_empty),
+		cmocka_unit_test(attrs_phrase),
 		cmocka_unit_test(text_mismatch),
 		cmocka_unit_test(text_zeroed_said_once),
 		cmocka_unit_test(text_nothing),

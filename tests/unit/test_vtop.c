@@ -252,6 +252,55 @@ static void text_huge_leaf(void **state)
 	free(out);
 }
 
+/*
+ * Memory type, pinned state and node of the frame: said when ptwalk.ko
+ * gave them (text lines, JSON keys), said unknown when it did not.
+ */
+static void dma_attrs_of_the_frame(void **state)
+{
+	struct vtop_view v = thp_view();
+	struct json_object *doc;
+	char *out;
+
+	(void)state;
+	out = print(&v, false);
+	assert_non_null(strstr(out, "dma:     memory type, pinned state, node unknown: this ptwalk.ko predates extended records\n"));
+	free(out);
+	out = print(&v, true);
+	doc = json_tokener_parse(out);
+	assert_non_null(doc);
+	assert_null(json_get(doc, "memtype"));
+	assert_null(json_get(doc, "dma_pinned"));
+	assert_null(json_get(doc, "node"));
+	json_object_put(doc);
+	free(out);
+
+	v.info = true;
+	v.walk.memtype = PTWALK_MEMTYPE_WB;
+	v.walk.node = 1;
+	v.walk.flags |= PTWALK_F_PFN_VALID | PTWALK_F_DMA_PINNED;
+	out = print(&v, false);
+	assert_non_null(strstr(out, "memtype: wb\npinned:  yes (page_maybe_dma_pinned(): "));
+	assert_non_null(strstr(out, "node:    1\n"));
+	free(out);
+	out = print(&v, true);
+	doc = json_tokener_parse(out);
+	assert_non_null(doc);
+	assert_string_equal(json_str(doc, "memtype"), "wb");
+	assert_true(json_object_get_boolean(json_get(doc, "dma_pinned")));
+	assert_int_equal(json_num(doc, "node"), 1);
+	json_object_put(doc);
+	free(out);
+
+	/* a BAR: no struct page, so neither pin nor node */
+	v.walk.memtype = PTWALK_MEMTYPE_WC;
+	v.walk.node = PTWALK_NODE_NONE;
+	v.walk.flags &= ~(PTWALK_F_PFN_VALID | PTWALK_F_DMA_PINNED);
+	out = print(&v, false);
+	assert_non_null(strstr(out, "memtype: wc\npinned:  unknown (no struct page)\nnode:    none (no struct page)\n"));
+	free(out);
+}
+
 /* arm64's 64K hugetlb page: 16 contiguous PTEs, the leaf is the group. */
 static void text_contiguous_leaf(void **state)
 {
@@ -416,6 +465,7 @@ int main(void)
 		cmocka_unit_test(text_contiguous_leaf),
 		cmocka_unit_test(text_empty_no_vma),
 		cmocka_unit_test(json_huge_leaf),
+		cmocka_unit_test(dma_attrs_of_the_frame),
 		cmocka_unit_test(json_empty_no_vma),
 		cmocka_unit_test(diagnose),
 	};

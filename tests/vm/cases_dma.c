@@ -241,7 +241,10 @@ static bool dma_fixture_pfnmap(struct vmtest *t)
 	ok = ok && text_has(t, A(p), A(p) + PTWALK_FIXTURE_PAGES * PAGE,
 			    (const char *const[]){ head, run,
 				"  resident: yes, every page has a frame\n",
-				"  locked: no (0 of 16 pages", "  pins: ", NULL });
+				"  locked: no (0 of 16 pages",
+				/* the fixture's own pages: struct page, no pin */
+				"  pinned: 0 pages DMA-pinned in 0 spans, 16 not pinned in 1 span",
+				"  memory types: wb 16 pages\n", NULL });
 	munmap(p, PTWALK_FIXTURE_PAGES * PAGE);
 	return ok;
 }

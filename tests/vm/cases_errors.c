@@ -63,7 +63,7 @@ static bool bad_requests(struct vmtest *t)
 		{ "abi version 999", EPROTO, 0, 999 },
 		/* bit 0 is PTWALK_REQ_VTOP, which wants end == 0 */
 		{ "vtop flag with an end", EINVAL, 1, 1 },
-		{ "undefined flag 2", EINVAL, 1, 2 },
+		{ "undefined flag 4", EINVAL, 1, 4 },
 		{ "undefined flag 31", EINVAL, 1, 1ULL << 31 },
 		{ "reserved 1", EINVAL, 2, 1 },
 		{ "pid 0", EINVAL, 3, 0 },

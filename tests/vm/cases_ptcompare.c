@@ -156,9 +156,12 @@ static bool text_report(struct vmtest *t)
 	/* the contiguous block is one finding, with its physical address */
 	snprintf(needle, sizeof(needle),
 		 "0x%012" PRIx64 "      8 pages  pfnmap_hidden pte  ptwalk: pfn 0x%"
-		 PRIx64 " (phys 0x%" PRIx64 "); pagemap: hole",
+		 PRIx64 " (phys 0x%" PRIx64 ") [wb, not pinned, node ",
 		 A(p), (uint64_t)known.pfn[0], (uint64_t)known.pfn[0] << 12);
+	/* ... the fixture's own pages: write-back, not pinned, some node */
 	ok = ok && (strstr(r.out, needle) || fail(t, "no finding '%s'", needle)) &&
+	     (strstr(strstr(r.out, needle), "]; pagemap: hole\n") ||
+	      fail(t, "no '; pagemap: hole' after '%s'", needle)) &&
 	     (strstr(r.out, "\nverdict: ok: all ") ||
 	      fail(t, "no ok verdict")) &&
 	     (strstr(r.out, "pfnmap_hidden: a VM_PFNMAP") ||

@@ -622,8 +622,8 @@ static bool vtop_interface(struct vmtest *t)
 		return false;
 	ok = (vtop_raw(fd, self, PTWALK_REQ_VTOP, 0x400000, 0x401000) == -EINVAL ||
 	      fail(t, "vtop with end != 0 not EINVAL")) &&
-	     (vtop_raw(fd, self, 2, 0x400000, 0x401000) == -EINVAL ||
-	      fail(t, "unknown flag 2 not EINVAL")) &&
+	     (vtop_raw(fd, self, 4, 0x400000, 0x401000) == -EINVAL ||
+	      fail(t, "unknown flag 4 not EINVAL")) &&
 	     (vtop_raw(fd, self, PTWALK_REQ_VTOP, 1ULL << 56, 0) == -ERANGE ||
 	      fail(t, "vtop of 2^56 not ERANGE")) &&
 	     (vtop_raw(fd, 2, PTWALK_REQ_VTOP, 0x400000, 0) == -ENXIO ||

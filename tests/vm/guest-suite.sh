@@ -19,11 +19,13 @@ if [ "$mode" = bench ]; then
 	return 0 2>/dev/null || exit 0
 fi
 
-# zram swap, for the swapped-page tests: the modules scripts/vm-run.sh
-# resolved from the kernel's modules.dep, in load order (none when built in)
+# zram swap, for the swapped-page tests, and the dmainfo cases' drivers:
+# the modules scripts/vm-run.sh resolved from the kernel's modules.dep, in
+# load order (none when built in), each with its parameters
 kmods=true
-while read -r ko; do
-	insmod "$ko" || kmods=false
+while read -r ko params; do
+	# shellcheck disable=SC2086 # the parameters, one word each
+	insmod "$ko" $params || kmods=false
 done < /lib/kmods.load
 if $kmods && [ -e /sys/block/zram0 ] && echo 512M > /sys/block/zram0/disksize &&
 	mkswap /dev/zram0 >/dev/null && swapon /dev/zram0; then

@@ -387,6 +387,7 @@ static const struct {
 	{ jobs_cases, &nr_jobs_cases },
 	{ vtop_cases, &nr_vtop_cases },
 	{ dma_cases, &nr_dma_cases },
+	{ dmainfo_cases, &nr_dmainfo_cases },
 	{ witness_cases, &nr_witness_cases },
 	{ stress_cases, &nr_stress_cases },
 	{ fuzz_cases, &nr_fuzz_cases },

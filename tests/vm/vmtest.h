@@ -141,6 +141,8 @@ extern const struct vmtest_case vtop_cases[];
 extern const size_t nr_vtop_cases;
 extern const struct vmtest_case dma_cases[];
 extern const size_t nr_dma_cases;
+extern const struct vmtest_case dmainfo_cases[];
+extern const size_t nr_dmainfo_cases;
 extern const struct vmtest_case witness_cases[];
 extern const size_t nr_witness_cases;
 extern const struct vmtest_case device_cases[];

@@ -42,6 +42,7 @@
 #include "engine/compare.h"
 #include "engine/jobs.h"
 #include "engine/witness.h"
+#include "io/pci_sysfs.h"
 #include "io/ptwalk_client.h"
 #include "io/source.h"
 #include "io/spool.h"
@@ -407,6 +408,15 @@ static ssize_t walk_read_progress(void *ctx, enum compare_stream st,
 	return s->proc_io.walk_read(s->proc_io.ctx, st, recs, max);
 }
 
+static ssize_t walk_read_ext_progress(void *ctx, enum compare_stream st,
+				      struct ptwalk_record_ext *recs,
+				      size_t max, bool *info)
+{
+	struct scan *s = ctx;
+
+	return s->proc_io.walk_read_ext(s->proc_io.ctx, st, recs, max, info);
+}
+
 /* A VMA is done: examined, or not (see scan_vma()). */
 static void vma_done(struct scan *s, const struct maps_entry *vma,
 		     uint64_t start, uint64_t end,
@@ -482,6 +492,8 @@ static void watch_io(struct scan *s)
 		.read_pagemap = read_pagemap_progress,
 		.walk_query = walk_query_progress,
 		.walk_read = walk_read_progress,
+		.walk_read_ext = s->proc_io.walk_read_ext ?
+				 walk_read_ext_progress : NULL,
 		.ctx = s,
 	};
 }
@@ -684,8 +696,14 @@ static int finish(struct scan *s)
 	/* unreadable: report every flag as this architecture's */
 	if (ptwalk_absent_flags(s->opts->debugfs, &t.absent_flags))
 		t.absent_flags = 0;
-	if (s->opts->has_range)
+	if (s->opts->has_range) {
 		dma_finish(&s->dma);
+		/* frames without struct page: which device's BAR, if any */
+		for (unsigned int i = 0; i < s->dma.t.nr_devmem; i++)
+			pci_find_owner(PCI_SYSFS_DEVICES,
+				       s->dma.t.devmem[i].pfn << PAGE_SHIFT_4K,
+				       &s->dma_report.owners[i]);
+	}
 	for (unsigned int i = 0; s->jobs && i < s->nr_jobs; i++) {
 		const struct proc_source *j = &s->job_src[i];
 

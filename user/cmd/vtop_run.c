@@ -45,7 +45,9 @@ static int vtop_walk(void *ctx, uint64_t addr, struct ptwalk_vtop *out)
 {
 	struct vtop_source *src = ctx;
 
-	return ptwalk_query_vtop(src->walk_fd, src->pid, addr, out);
+	bool info;
+
+	return ptwalk_query_vtop_ext(src->walk_fd, src->pid, addr, out, &info);
 }
 
 /* The VMA of maps holding addr; a missing one is not an error. */
@@ -83,7 +85,8 @@ int vtop_run(const struct cli_options *o, char *msg, size_t size)
 	if (src.walk_fd < 0)
 		return EXIT_ERROR;
 	/* ptwalk first: it alone tells ERANGE and an old module apart. */
-	err = ptwalk_query_vtop(src.walk_fd, o->pid, o->vtop_addr, &v.walk);
+	err = ptwalk_query_vtop_ext(src.walk_fd, o->pid, o->vtop_addr, &v.walk,
+				    &v.info);
 	if (err) {
 		vtop_diagnose(-err, o->pid, o->vtop_addr, msg, size);
 		goto out;

@@ -9,12 +9,18 @@
 
 #define STREAM_RECS	256	/* records buffered per ptwalk stream */
 
-/* A ptwalk query read in order, a buffer of records at a time. */
+/*
+ * A ptwalk query read in order, a buffer of records at a time, extended
+ * ones (info: ptwalk.ko filled their extension) or, from walk_read, plain
+ * ones (read into plain) copied as extended ones without it.
+ */
 struct record_stream {
 	enum compare_stream id;
-	struct ptwalk_record recs[STREAM_RECS];
+	struct ptwalk_record_ext recs[STREAM_RECS];
+	struct ptwalk_record plain[STREAM_RECS];
 	size_t n, pos;
 	bool eof;
+	bool info;
 };
 
 struct compare_engine {
@@ -127,34 +133,49 @@ static int stream_start(struct compare_engine *e, struct record_stream *s,
  * records before it are dropped for good.  NULL with *err set when the
  * records end early or skip addr (-EPROTO) or the read fails.
  */
-static const struct ptwalk_record *stream_at(struct compare_engine *e,
-					     struct record_stream *s,
-					     uint64_t addr, int *err)
+static ssize_t stream_read(struct compare_engine *e, struct record_stream *s)
+{
+	ssize_t n;
+
+	if (e->io->walk_read_ext)
+		return e->io->walk_read_ext(e->io->ctx, s->id, s->recs,
+					    STREAM_RECS, &s->info);
+	s->info = false;
+	n = e->io->walk_read(e->io->ctx, s->id, s->plain, STREAM_RECS);
+	for (ssize_t i = 0; i < n; i++)
+		s->recs[i] = (struct ptwalk_record_ext){
+			.rec = s->plain[i], .node = PTWALK_NODE_NONE,
+		};
+	return n;
+}
+
+static const struct ptwalk_record_ext *stream_at(struct compare_engine *e,
+						 struct record_stream *s,
+						 uint64_t addr, int *err)
 {
 	for (;;) {
 		while (s->pos < s->n) {
-			const struct ptwalk_record *r = &s->recs[s->pos];
+			const struct ptwalk_record_ext *x = &s->recs[s->pos];
 
-			if (addr < r->start) {
+			if (addr < x->rec.start) {
 				*err = -EPROTO;
 				return NULL;
 			}
-			if (addr < ptwalk_record_end(r))
-				return r;
+			if (addr < ptwalk_record_end(&x->rec))
+				return x;
 			s->pos++;
 		}
 		if (s->eof) {
 			*err = -EPROTO;
 			return NULL;
 		}
-		ssize_t n = e->io->walk_read(e->io->ctx, s->id, s->recs,
-					     STREAM_RECS);
+		ssize_t n = stream_read(e, s);
 		if (n < 0) {
 			*err = (int)n;
 			return NULL;
 		}
 		for (ssize_t i = 0; i < n; i++) {
-			if (!s->recs[i].nr_pages) {
+			if (!s->recs[i].rec.nr_pages) {
 				*err = -EPROTO;
 				return NULL;
 			}
@@ -191,6 +212,21 @@ void compare_page_verdict(struct page_verdict *v,
 	};
 	if (r->kind != PTWALK_KIND_NONE && r->kind != PTWALK_KIND_PRESENT)
 		v->detail.walk_swap_offset = ptwalk_swap_offset_at(r, addr);
+	v->detail.walk.node = PTWALK_NODE_NONE;
+}
+
+void compare_page_verdict_ext(struct page_verdict *v,
+			      const struct ptwalk_record_ext *x, bool info,
+			      uint64_t addr, uint64_t raw)
+{
+	compare_page_verdict(v, &x->rec, addr, raw);
+	if (!info) {
+		v->detail.walk.flags &= ~PTWALK_F_DMA_PINNED;
+		return;
+	}
+	v->detail.walk.info = 1;
+	v->detail.walk.memtype = x->rec.memtype;
+	v->detail.walk.node = x->node;
 }
 
 /*
@@ -255,7 +291,8 @@ static int scan_batch(struct compare_engine *e, uint64_t addr, size_t n,
 	*differs = false;
 	while (i < n) {
 		uint64_t a = addr + i * PAGE_SIZE_4K;
-		const struct ptwalk_record *r = stream_at(e, s, a, &err);
+		const struct ptwalk_record_ext *x = stream_at(e, s, a, &err);
+		const struct ptwalk_record *r = x ? &x->rec : NULL;
 		size_t rec_end;
 
 		if (!r)
@@ -268,7 +305,8 @@ static int scan_batch(struct compare_engine *e, uint64_t addr, size_t n,
 			struct page_verdict *v = &e->v[e->nr_segs];
 			size_t len;
 
-			compare_page_verdict(v, r, addr + i * PAGE_SIZE_4K, e->pm[i]);
+			compare_page_verdict_ext(v, x, s->info,
+						 addr + i * PAGE_SIZE_4K, e->pm[i]);
 			len = segment_length(e->pm, i, rec_end, v);
 			e->seg_pages[e->nr_segs++] = (uint32_t)len;
 			*differs |= v->cls == CLASS_MISMATCH;
@@ -346,14 +384,15 @@ static int reread_span(struct compare_engine *e, uint64_t addr, size_t lo,
 		return err;
 	for (size_t i = lo; i < hi; i++) {
 		struct page_verdict again;
-		const struct ptwalk_record *r;
+		const struct ptwalk_record_ext *x;
 
-		r = stream_at(e, s, addr + i * PAGE_SIZE_4K, &err);
-		if (!r)
+		x = stream_at(e, s, addr + i * PAGE_SIZE_4K, &err);
+		if (!x)
 			return err;
 		if (!e->pending[i])
 			continue;
-		compare_page_verdict(&again, r, addr + i * PAGE_SIZE_4K, e->pm[i]);
+		compare_page_verdict_ext(&again, x, s->info,
+					 addr + i * PAGE_SIZE_4K, e->pm[i]);
 		again.cls = classify_reread(CLASS_MISMATCH, again.cls);
 		e->v[i] = again;
 		e->pending[i] = again.cls == CLASS_MISMATCH;

@@ -12,6 +12,7 @@
 #ifndef PTCOMPARE_COMPARE_H
 #define PTCOMPARE_COMPARE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -40,6 +41,14 @@ struct compare_io {
 	/* Next records of stream s: count, 0 at the end, or -errno. */
 	ssize_t (*walk_read)(void *ctx, enum compare_stream s,
 			     struct ptwalk_record *recs, size_t max);
+	/*
+	 * Optional, used instead of walk_read when set: the next extended
+	 * records of stream s (memory type, pinned state, node), with
+	 * *info false when ptwalk.ko gave none (a module older than them).
+	 */
+	ssize_t (*walk_read_ext)(void *ctx, enum compare_stream s,
+				 struct ptwalk_record_ext *recs, size_t max,
+				 bool *info);
 	void *ctx;
 };
 
@@ -77,6 +86,14 @@ struct compare_summary {
 void compare_page_verdict(struct page_verdict *v,
 			  const struct ptwalk_record *r, uint64_t addr,
 			  uint64_t raw);
+
+/*
+ * The same from an extended record: with info, the page's memory type,
+ * pinned state and node too (page_detail.walk).
+ */
+void compare_page_verdict_ext(struct page_verdict *v,
+			      const struct ptwalk_record_ext *x, bool info,
+			      uint64_t addr, uint64_t raw);
 
 struct compare_engine;
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stddef.h>
 #include "engine/dma.h"
 #include "model/page.h"
 #include "module/ptwalk_abi.h"
@@ -83,12 +84,67 @@ static void add_frames(struct dma_view *d, uint64_t vstart, uint64_t pages,
 	d->have_run = true;
 }
 
+static void add_node(struct dma_totals *t, int32_t node, uint64_t pages)
+{
+	unsigned int i;
+
+	if (node < 0) {
+		t->nodeless_pages += pages;
+		return;
+	}
+	for (i = 0; i < t->nr_nodes; i++) {
+		if (t->nodes[i].node == node) {
+			t->nodes[i].pages += pages;
+			return;
+		}
+	}
+	if (t->nr_nodes == DMA_MAX_NODES) {
+		t->other_node_pages += pages;
+		return;
+	}
+	t->nodes[t->nr_nodes++] = (struct dma_node_pages){ node, pages };
+}
+
+static void add_devmem(struct dma_totals *t, uint64_t pfn, uint64_t pages)
+{
+	struct dma_devmem *last = t->nr_devmem ? &t->devmem[t->nr_devmem - 1] :
+						 NULL;
+
+	t->devmem_pages += pages;
+	if (last && pfn == last->pfn + last->pages)
+		last->pages += pages;
+	else if (t->nr_devmem < DMA_MAX_DEVMEM)
+		t->devmem[t->nr_devmem++] = (struct dma_devmem){ pfn, pages };
+}
+
+/* What the extended records say of frames: pin spans, memory types, nodes. */
+static void add_attrs(struct dma_view *d, uint64_t vstart, uint64_t pages,
+		      uint64_t pfn, const struct page_detail *detail)
+{
+	struct dma_totals *t = &d->t;
+	enum dma_pin_state pin = walk_pin_state(detail);
+	uint8_t mt = walk_memtype(detail);
+
+	t->info = true;
+	t->pin_pages[pin] += pages;
+	if (!d->have_span || d->span_pin != pin || vstart != d->span_next)
+		t->pin_spans[pin]++;
+	d->have_span = true;
+	d->span_pin = pin;
+	d->span_next = vstart + (pages << PAGE_SHIFT_4K);
+	t->memtype_pages[mt < DMA_NR_MEMTYPES ? mt : 0] += pages;
+	add_node(t, walk_node(detail), pages);
+	if (!(detail->walk.flags & PTWALK_F_PFN_VALID))
+		add_devmem(t, pfn, pages);
+}
+
 static void add_hole(struct dma_view *d, uint64_t vstart, uint64_t pages,
 		     enum dma_hole_kind kind)
 {
 	struct dma_hole *h = &d->hole;
 
 	flush_run(d);
+	d->have_span = false;
 	d->t.hole_pages[kind] += pages;
 	if (d->have_hole && h->kind == kind &&
 	    vstart == h->start + (h->pages << PAGE_SHIFT_4K)) {
@@ -102,6 +158,13 @@ static void add_hole(struct dma_view *d, uint64_t vstart, uint64_t pages,
 
 void dma_add(struct dma_view *d, uint64_t vstart, uint64_t pages, uint64_t pfn,
 	     enum dma_hole_kind kind)
+{
+	dma_add_detail(d, vstart, pages, pfn, kind, NULL);
+}
+
+void dma_add_detail(struct dma_view *d, uint64_t vstart, uint64_t pages,
+		    uint64_t pfn, enum dma_hole_kind kind,
+		    const struct page_detail *detail)
 {
 	uint64_t end = vstart + (pages << PAGE_SHIFT_4K);
 
@@ -122,10 +185,13 @@ void dma_add(struct dma_view *d, uint64_t vstart, uint64_t pages, uint64_t pfn,
 		d->t.pages += gap;
 	}
 	pages = (end - vstart) >> PAGE_SHIFT_4K;
-	if (pfn == NO_PFN)
+	if (pfn == NO_PFN) {
 		add_hole(d, vstart, pages, kind);
-	else
+	} else {
 		add_frames(d, vstart, pages, pfn);
+		if (detail && detail->walk.info)
+			add_attrs(d, vstart, pages, pfn, detail);
+	}
 	d->t.pages += pages;
 	d->next = end;
 }
@@ -148,8 +214,8 @@ static enum dma_hole_kind hole_kind_of(uint8_t walk_kind)
 
 void dma_add_range(struct dma_view *d, const struct verdict_range *vr)
 {
-	dma_add(d, vr->start, vr->pages, vr->walk_pfn,
-		hole_kind_of(vr->detail.walk_kind));
+	dma_add_detail(d, vr->start, vr->pages, vr->walk_pfn,
+		       hole_kind_of(vr->detail.walk_kind), &vr->detail);
 }
 
 void dma_add_vma(struct dma_view *d, uint64_t pages, uint64_t vm_flags,

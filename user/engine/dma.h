@@ -19,6 +19,9 @@
 
 #define DMA_ALIGN_CAP	(1ULL << 30)	/* alignment beyond 1 GiB is not told */
 #define DMA_4G		(1ULL << 32)	/* end of 32-bit DMA's reach */
+#define DMA_NR_MEMTYPES	8		/* enum ptwalk_memtype counted; 0: unknown */
+#define DMA_MAX_NODES	8		/* nodes counted apart; more: other */
+#define DMA_MAX_DEVMEM	8		/* frame runs without struct page kept */
 
 /* Why a page has no frame. */
 enum dma_hole_kind {
@@ -41,6 +44,17 @@ struct dma_hole {
 	enum dma_hole_kind kind;
 };
 
+/* Frames without a struct page (device memory: a PCI BAR, ...). */
+struct dma_devmem {
+	uint64_t pfn;
+	uint64_t pages;
+};
+
+struct dma_node_pages {
+	int32_t node;
+	uint64_t pages;
+};
+
 struct dma_totals {
 	uint64_t pages;			/* of the range, accounted so far */
 	uint64_t runs;
@@ -54,6 +68,24 @@ struct dma_totals {
 	uint64_t hole_pages[NR_DMA_HOLE_KINDS];
 	uint64_t vma_pages;		/* pages inside examined VMAs */
 	uint64_t locked_pages;		/* ... whose VMA has VM_LOCKED */
+	/*
+	 * From ptwalk's extended records (info: some frame came with
+	 * them): pages with a frame by pinned state (enum dma_pin_state)
+	 * and the spans of consecutive such pages in one state; by memory
+	 * type (index enum ptwalk_memtype, 0 unknown); by NUMA node.
+	 */
+	bool info;
+	uint64_t pin_pages[3];
+	uint64_t pin_spans[3];
+	uint64_t memtype_pages[DMA_NR_MEMTYPES];
+	struct dma_node_pages nodes[DMA_MAX_NODES];
+	unsigned int nr_nodes;
+	uint64_t other_node_pages;	/* on nodes beyond DMA_MAX_NODES */
+	uint64_t nodeless_pages;	/* frames without a node */
+	/* the first runs of frames without a struct page, and all their pages */
+	struct dma_devmem devmem[DMA_MAX_DEVMEM];
+	unsigned int nr_devmem;
+	uint64_t devmem_pages;
 };
 
 struct dma_sink {
@@ -66,6 +98,9 @@ struct dma_view {
 	uint64_t start, end;	/* the range */
 	uint64_t next;		/* first address not accounted yet */
 	bool have_run, have_hole;
+	bool have_span;		/* a pin span is open, of span_pin, to span_next */
+	enum dma_pin_state span_pin;
+	uint64_t span_next;
 	struct dma_run run;
 	struct dma_hole hole;
 	struct dma_totals t;
@@ -83,6 +118,14 @@ void dma_init(struct dma_view *d, uint64_t start, uint64_t end,
  */
 void dma_add(struct dma_view *d, uint64_t vstart, uint64_t pages, uint64_t pfn,
 	     enum dma_hole_kind kind);
+
+/*
+ * The same, for frames whose memory type, pinned state and node are known
+ * from d (a verdict's detail; NULL: nothing is).
+ */
+void dma_add_detail(struct dma_view *d, uint64_t vstart, uint64_t pages,
+		    uint64_t pfn, enum dma_hole_kind kind,
+		    const struct page_detail *detail);
 
 /*
  * A merged verdict range: ptwalk's frames, whatever the class.  Ranges of

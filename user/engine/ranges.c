@@ -23,6 +23,9 @@ static bool continues(const struct verdict_range *r,
 	       v->cls == r->cls && v->level == r->level &&
 	       !((v->detail.walk.flags ^ r->detail.walk.flags) &
 		 RANGE_SAME_WALK_FLAGS) &&
+	       v->detail.walk.info == r->detail.walk.info &&
+	       v->detail.walk.memtype == r->detail.walk.memtype &&
+	       v->detail.walk.node == r->detail.walk.node &&
 	       pfn_continues(r->walk_pfn, r->pages, v->walk_pfn) &&
 	       pfn_continues(r->pagemap_pfn, r->pages, v->pagemap_pfn);
 }

@@ -18,7 +18,7 @@
  */
 #define RANGE_SAME_WALK_FLAGS (PTWALK_F_PFN_VALID | PTWALK_F_ZERO_PAGE | \
 			       PTWALK_F_HUGE_ZERO | PTWALK_F_COMPOUND |    \
-			       PTWALK_F_SPECIAL)
+			       PTWALK_F_SPECIAL | PTWALK_F_DMA_PINNED)
 
 struct range_merger {
 	bool have;

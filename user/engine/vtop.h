@@ -39,6 +39,7 @@ struct vtop_view {
 	uint32_t absent_flags;	/* PTWALK_F_* not on this architecture */
 	uint64_t addr;
 	struct ptwalk_vtop walk;	/* ptwalk's answer */
+	bool info;			/* ... with memtype, pin and node */
 	uint64_t pagemap;		/* pagemap's raw entry */
 	enum page_class cls;
 	unsigned int rereads;		/* times both sides were read again */

@@ -12,6 +12,8 @@ _Static_assert(sizeof(struct ptwalk_request) == PTWALK_REQUEST_SIZE,
 	       "request layout");
 _Static_assert(sizeof(struct ptwalk_record) == PTWALK_RECORD_SIZE,
 	       "record layout");
+_Static_assert(sizeof(struct ptwalk_record_ext) == PTWALK_RECORD_EXT_SIZE,
+	       "extended record layout");
 _Static_assert(sizeof(struct ptwalk_vtop) == PTWALK_VTOP_SIZE,
 	       "vtop layout");
 
@@ -37,10 +39,12 @@ static int send_request(int fd, const struct ptwalk_request *req)
 	return n == sizeof(*req) ? 0 : -EIO;
 }
 
-int ptwalk_query(int fd, pid_t pid, uint64_t start, uint64_t end)
+static int query(int fd, uint32_t flags, pid_t pid, uint64_t start,
+		 uint64_t end)
 {
 	struct ptwalk_request req = {
 		.abi_version = PTWALK_ABI_VERSION,
+		.flags = flags,
 		.pid = pid,
 		.start = start,
 		.end = end,
@@ -49,12 +53,22 @@ int ptwalk_query(int fd, pid_t pid, uint64_t start, uint64_t end)
 	return send_request(fd, &req);
 }
 
-int ptwalk_query_vtop(int fd, pid_t pid, uint64_t addr,
+int ptwalk_query(int fd, pid_t pid, uint64_t start, uint64_t end)
+{
+	return query(fd, 0, pid, start, end);
+}
+
+int ptwalk_query_ext(int fd, pid_t pid, uint64_t start, uint64_t end)
+{
+	return query(fd, PTWALK_REQ_EXTENDED, pid, start, end);
+}
+
+static int query_vtop(int fd, uint32_t flags, pid_t pid, uint64_t addr,
 		      struct ptwalk_vtop *out)
 {
 	struct ptwalk_request req = {
 		.abi_version = PTWALK_ABI_VERSION,
-		.flags = PTWALK_REQ_VTOP,
+		.flags = PTWALK_REQ_VTOP | flags,
 		.pid = pid,
 		.start = addr,
 	};
@@ -67,6 +81,23 @@ int ptwalk_query_vtop(int fd, pid_t pid, uint64_t addr,
 	if (n < 0)
 		return -errno;
 	return n == sizeof(*out) ? 0 : -EIO;
+}
+
+int ptwalk_query_vtop(int fd, pid_t pid, uint64_t addr,
+		      struct ptwalk_vtop *out)
+{
+	return query_vtop(fd, 0, pid, addr, out);
+}
+
+int ptwalk_query_vtop_ext(int fd, pid_t pid, uint64_t addr,
+			  struct ptwalk_vtop *out, bool *info)
+{
+	int err = query_vtop(fd, PTWALK_REQ_EXTENDED, pid, addr, out);
+
+	*info = !err;
+	if (err == -EINVAL)
+		err = query_vtop(fd, 0, pid, addr, out);
+	return err;
 }
 
 int ptwalk_absent_flags(const char *debugfs, uint32_t *absent)
@@ -89,6 +120,17 @@ int ptwalk_absent_flags(const char *debugfs, uint32_t *absent)
 }
 
 ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max)
+{
+	ssize_t n = read(fd, recs, max * sizeof(*recs));
+
+	if (n < 0)
+		return -errno;
+	if (n % sizeof(*recs))
+		return -EIO;
+	return n / (ssize_t)sizeof(*recs);
+}
+
+ssize_t ptwalk_read_ext(int fd, struct ptwalk_record_ext *recs, size_t max)
 {
 	ssize_t n = read(fd, recs, max * sizeof(*recs));
 

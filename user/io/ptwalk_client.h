@@ -30,6 +30,14 @@ int ptwalk_query_vtop(int fd, pid_t pid, uint64_t addr,
 		      struct ptwalk_vtop *out);
 
 /*
+ * The same, asking for the memory type, pinned state and node too
+ * (PTWALK_REQ_EXTENDED): *info says whether ptwalk.ko gave them; a module
+ * older than them is asked again without.
+ */
+int ptwalk_query_vtop_ext(int fd, pid_t pid, uint64_t addr,
+			  struct ptwalk_vtop *out, bool *info);
+
+/*
  * The PTWALK_F_* bits the running kernel does not have (PTWALK_ABSENT_FILE)
  * into *absent: 0 with a module older than that file; 0 or -errno.
  */
@@ -37,5 +45,15 @@ int ptwalk_absent_flags(const char *debugfs, uint32_t *absent);
 
 /* Reads up to max records; count (0 at the end) or -errno. */
 ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max);
+
+/*
+ * Starts a query for extended records (PTWALK_REQ_EXTENDED: memory type,
+ * DMA-pinned state, NUMA node): 0 or -errno; -EINVAL from a ptwalk.ko
+ * older than extended records (ask again with ptwalk_query()).
+ */
+int ptwalk_query_ext(int fd, pid_t pid, uint64_t start, uint64_t end);
+
+/* Reads up to max extended records; count (0 at the end) or -errno. */
+ssize_t ptwalk_read_ext(int fd, struct ptwalk_record_ext *recs, size_t max);
 
 #endif /* PTWALK_CLIENT_H */

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include "model/page_class.h"
+#include "module/ptwalk_abi.h"
 
 #define NO_PFN UINT64_MAX	/* that side has no frame for the page */
 
@@ -26,6 +27,16 @@ struct page_detail {
 	struct walk_bits {
 		uint32_t flags;		/* PTWALK_F_* */
 		uint64_t vm_flags;	/* PTWALK_VM_* */
+		/*
+		 * From ptwalk's extended records, when info is set (a
+		 * ptwalk.ko older than them gives none): enum
+		 * ptwalk_memtype, and the NUMA node (PTWALK_NODE_NONE:
+		 * no frame or no struct page).  The pinned state is
+		 * flags' PTWALK_F_DMA_PINNED, known with PFN_VALID only.
+		 */
+		uint8_t info;
+		uint8_t memtype;
+		int32_t node;
 	} walk;
 };
 
@@ -47,6 +58,31 @@ struct verdict_range {
 	uint64_t pagemap_pfn;	/* of the first page */
 	struct page_detail detail;	/* of the first page */
 };
+
+/* What is known of a page's memory type, pinned state and node. */
+enum dma_pin_state { PIN_UNKNOWN, PIN_NO, PIN_YES };
+
+static inline enum dma_pin_state walk_pin_state(const struct page_detail *d)
+{
+	if (!d->walk.info || d->walk_kind != PTWALK_KIND_PRESENT ||
+	    !(d->walk.flags & PTWALK_F_PFN_VALID))
+		return PIN_UNKNOWN;
+	return d->walk.flags & PTWALK_F_DMA_PINNED ? PIN_YES : PIN_NO;
+}
+
+/* enum ptwalk_memtype of a present page, 0 (PTWALK_MEMTYPE_NONE) if unknown. */
+static inline uint8_t walk_memtype(const struct page_detail *d)
+{
+	return d->walk.info && d->walk_kind == PTWALK_KIND_PRESENT ?
+	       d->walk.memtype : 0;
+}
+
+/* NUMA node of a present page with a struct page, or -1. */
+static inline int32_t walk_node(const struct page_detail *d)
+{
+	return d->walk.info && d->walk_kind == PTWALK_KIND_PRESENT ?
+	       d->walk.node : -1;
+}
 
 /* Where finished ranges go, in address order. */
 typedef void (*range_emit_fn)(const struct verdict_range *r, void *arg);

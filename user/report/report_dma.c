@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include "model/page.h"
+#include "module/ptwalk_names.h"
+#include "report/json.h"
 #include "report/report_dma.h"
 #include "report/report_formats.h"
 
@@ -157,7 +159,134 @@ static void text_summary(FILE *f, const struct dma_view *d)
 		fprintf(f, "  locked: no (%" PRIu64 " of %" PRIu64
 			" pages in VM_LOCKED VMAs): frames may be reclaimed or move\n",
 			t->locked_pages, t->pages);
-	fprintf(f, "  pins: get_user_pages/pin_user_pages pins are visible to none of the witnesses (page tables, pagemap)\n");
+}
+
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* Pinned state, memory types, nodes, devices: from extended records. */
+static void text_attrs(FILE *f, const struct report_dma *rd)
+{
+	const struct dma_totals *t = &rd->view->t;
+	bool any = false;
+
+	if (!t->info) {
+		if (t->frame_pages)
+			fprintf(f, "  pinned, memory type, node: unknown: this ptwalk.ko predates extended records\n");
+		return;
+	}
+	fprintf(f, "  pinned: %" PRIu64 " page%s DMA-pinned in %" PRIu64
+		" span%s, %" PRIu64 " not pinned in %" PRIu64 " span%s",
+		t->pin_pages[PIN_YES], plural(t->pin_pages[PIN_YES]),
+		t->pin_spans[PIN_YES], plural(t->pin_spans[PIN_YES]),
+		t->pin_pages[PIN_NO], t->pin_spans[PIN_NO],
+		plural(t->pin_spans[PIN_NO]));
+	if (t->pin_pages[PIN_UNKNOWN])
+		fprintf(f, ", %" PRIu64 " unknown (no struct page)",
+			t->pin_pages[PIN_UNKNOWN]);
+	fprintf(f, " (page_maybe_dma_pinned(): FOLL_PIN pins, \"maybe\": a page with over 1024 references looks pinned)\n");
+	fprintf(f, "  memory types:");
+	for (int m = 1; m < DMA_NR_MEMTYPES; m++) {
+		const char *name = ptwalk_memtype_name((unsigned int)m);
+
+		if (!t->memtype_pages[m] || !name)
+			continue;
+		fprintf(f, "%s %s %" PRIu64 " page%s", any ? "," : "", name,
+			t->memtype_pages[m], plural(t->memtype_pages[m]));
+		any = true;
+	}
+	if (t->memtype_pages[0])
+		fprintf(f, "%s unknown %" PRIu64 " page%s", any ? "," : "",
+			t->memtype_pages[0], plural(t->memtype_pages[0]));
+	fprintf(f, "\n  NUMA nodes:");
+	any = false;
+	for (unsigned int i = 0; i < t->nr_nodes; i++, any = true)
+		fprintf(f, "%s node %d %" PRIu64 " page%s", any ? "," : "",
+			(int)t->nodes[i].node, t->nodes[i].pages,
+			plural(t->nodes[i].pages));
+	if (t->other_node_pages)
+		fprintf(f, "%s other nodes %" PRIu64 " page%s", any ? "," : "",
+			t->other_node_pages, plural(t->other_node_pages));
+	if (t->nodeless_pages)
+		fprintf(f, "%s no node (no struct page) %" PRIu64 " page%s",
+			any || t->other_node_pages ? "," : "",
+			t->nodeless_pages, plural(t->nodeless_pages));
+	fputc('\n', f);
+	for (unsigned int i = 0; i < t->nr_devmem; i++) {
+		const struct pci_owner *o = &rd->owners[i];
+
+		fprintf(f, "  device memory: %" PRIu64 " page%s at phys 0x%" PRIx64,
+			t->devmem[i].pages, plural(t->devmem[i].pages),
+			t->devmem[i].pfn << PAGE_SHIFT_4K);
+		if (!o->found) {
+			fprintf(f, ", in no PCI BAR\n");
+			continue;
+		}
+		fprintf(f, ": PCI %s BAR %d, device NUMA node ", o->dev, o->bar);
+		if (o->numa_node < 0)
+			fprintf(f, "none (-1)");
+		else
+			fprintf(f, "%d", o->numa_node);
+		if (t->nr_nodes == 1)
+			fprintf(f, "; the range's RAM is on node %d",
+				(int)t->nodes[0].node);
+		else if (t->nr_nodes)
+			fprintf(f, "; the range's RAM is on %u nodes",
+				t->nr_nodes);
+		fputc('\n', f);
+	}
+	if (t->devmem_pages && t->nr_devmem == DMA_MAX_DEVMEM)
+		fprintf(f, "  device memory: %" PRIu64 " pages in all (--json lists the first %d runs)\n",
+			t->devmem_pages, DMA_MAX_DEVMEM);
+}
+
+static void json_attrs(FILE *f, const struct report_dma *rd)
+{
+	const struct dma_totals *t = &rd->view->t;
+	bool any = false;
+
+	fprintf(f, ",\n\"extended\":%s", t->info ? "true" : "false");
+	if (!t->info)
+		return;
+	fprintf(f, ",\"pinned\":{\"pages\":%" PRIu64 ",\"spans\":%" PRIu64
+		"},\"unpinned\":{\"pages\":%" PRIu64 ",\"spans\":%" PRIu64
+		"},\"pin_unknown_pages\":%" PRIu64 ",\"memtypes\":{",
+		t->pin_pages[PIN_YES], t->pin_spans[PIN_YES],
+		t->pin_pages[PIN_NO], t->pin_spans[PIN_NO],
+		t->pin_pages[PIN_UNKNOWN]);
+	for (int m = 1; m < DMA_NR_MEMTYPES; m++) {
+		const char *name = ptwalk_memtype_name((unsigned int)m);
+
+		if (!t->memtype_pages[m] || !name)
+			continue;
+		fprintf(f, "%s\"%s\":%" PRIu64, any ? "," : "", name,
+			t->memtype_pages[m]);
+		any = true;
+	}
+	fprintf(f, "},\"memtype_unknown_pages\":%" PRIu64 ",\"nodes\":[",
+		t->memtype_pages[0]);
+	for (unsigned int i = 0; i < t->nr_nodes; i++)
+		fprintf(f, "%s{\"node\":%d,\"pages\":%" PRIu64 "}",
+			i ? "," : "", (int)t->nodes[i].node, t->nodes[i].pages);
+	fprintf(f, "],\"other_node_pages\":%" PRIu64 ",\"nodeless_pages\":%"
+		PRIu64 ",\"devmem_pages\":%" PRIu64 ",\"devices\":[",
+		t->other_node_pages, t->nodeless_pages, t->devmem_pages);
+	for (unsigned int i = 0; i < t->nr_devmem; i++) {
+		const struct pci_owner *o = &rd->owners[i];
+
+		fprintf(f, "%s{\"pfn\":\"0x%" PRIx64 "\",\"pages\":%" PRIu64
+			",\"pci_device\":", i ? "," : "", t->devmem[i].pfn,
+			t->devmem[i].pages);
+		if (o->found) {
+			json_string(f, o->dev);
+			fprintf(f, ",\"bar\":%d,\"numa_node\":%d}", o->bar,
+				o->numa_node);
+		} else
+			fputs("null,\"bar\":null,\"numa_node\":null}", f);
+	}
+	fputc(']', f);
 }
 
 void report_dma_text(struct report *r)
@@ -167,6 +296,7 @@ void report_dma_text(struct report *r)
 	FILE *f = r->out;
 
 	text_summary(f, rd->view);
+	text_attrs(f, rd);
 	if (t->runs) {
 		fprintf(f, "\n  %-14s %8s  %-12s %-15s %8s  %s\n", "VIRTUAL",
 			"PAGES", "PFN", "PHYS", "ALIGN", "4 GiB");
@@ -206,7 +336,9 @@ void report_dma_json(struct report *r)
 		fprintf(f, "%s\"%s\":%" PRIu64, k ? "," : "",
 			dma_hole_kind_name(k), t->hole_pages[k]);
 	fprintf(f, "},\"vma_pages\":%" PRIu64 ",\"locked_pages\":%" PRIu64
-		"},\n\"runs\":[", t->vma_pages, t->locked_pages);
+		"}", t->vma_pages, t->locked_pages);
+	json_attrs(f, rd);
+	fputs(",\n\"runs\":[", f);
 	copy(rd, rd->runs, f);
 	fputs("],\n\"holes\":[", f);
 	copy(rd, rd->holes, f);

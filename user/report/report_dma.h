@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "engine/dma.h"
+#include "model/pci_owner.h"
 #include "report/report.h"
 
 #define REPORT_DMA_TEXT_RUNS	32
@@ -25,6 +26,12 @@ struct report_dma {
 	uint64_t nr_runs;	/* runs spooled */
 	uint64_t nr_holes;	/* holes spooled */
 	int err;		/* -errno of a failed spool copy */
+	/*
+	 * The PCI device of each of the view's t.devmem runs (frames
+	 * without struct page), found by the caller before the report is
+	 * written; all not found when it looked nowhere.
+	 */
+	struct pci_owner owners[DMA_MAX_DEVMEM];
 };
 
 /*

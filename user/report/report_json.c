@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include "module/ptwalk_names.h"
 #include "report/json.h"
+#include "report/page_attrs.h"
 #include "report/report_dma.h"
 #include "report/report_formats.h"
 #include "report/report_witness.h"
@@ -37,6 +38,7 @@ static void json_range(struct report *r, const struct verdict_range *vr,
 	json_hex_or_null(f, vr->walk_pfn, NO_PFN);
 	fputs(",\"pagemap_pfn\":", f);
 	json_hex_or_null(f, vr->pagemap_pfn, NO_PFN);
+	page_attrs_json(f, &vr->detail);
 	report_witness_json_range(r, note);
 	fputc('}', f);
 	r->nr_ranges++;

@@ -8,6 +8,7 @@
 #include "model/page.h"
 #include "module/ptwalk_names.h"
 #include "report/report_dma.h"
+#include "report/page_attrs.h"
 #include "report/report_formats.h"
 #include "report/report_witness.h"
 
@@ -53,7 +54,7 @@ static void describe_pagemap(char *buf, size_t size,
 static void text_range(struct report *r, const struct verdict_range *vr,
 		       const struct witness_note *note)
 {
-	char walk[96], pm[96];
+	char walk[96], pm[96], attrs[64];
 
 	report_witness_text_range(r, vr, note);
 	if (vr->cls == CLASS_MATCH || vr->cls == CLASS_NOT_PRESENT ||
@@ -61,10 +62,12 @@ static void text_range(struct report *r, const struct verdict_range *vr,
 		return;
 	describe_walk(walk, sizeof(walk), vr);
 	describe_pagemap(pm, sizeof(pm), vr);
+	page_attrs_text(attrs, sizeof(attrs), &vr->detail);
 	fprintf(r->ranges,
-		"  0x%012" PRIx64 " %6" PRIu64 " page%s  %-13s %-4s ptwalk: %s; pagemap: %s%s\n",
+		"  0x%012" PRIx64 " %6" PRIu64 " page%s  %-13s %-4s ptwalk: %s%s%s%s; pagemap: %s%s\n",
 		vr->start, vr->pages, vr->pages == 1 ? " " : "s",
 		page_class_name(vr->cls), ptwalk_level_name(vr->level), walk,
+		attrs[0] ? " [" : "", attrs, attrs[0] ? "]" : "",
 		pm, vr->cls == CLASS_TRANSIENT ? " (as re-read)" : "");
 	r->nr_ranges++;
 }

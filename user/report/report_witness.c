@@ -10,6 +10,7 @@
 #include "engine/witness.h"
 #include "module/ptwalk_names.h"
 #include "report/json.h"
+#include "report/page_attrs.h"
 #include "report/report.h"
 #include "report/report_witness.h"
 
@@ -29,15 +30,17 @@ void report_witness_text_range(struct report *r, const struct verdict_range *vr,
 {
 	const struct witness_totals *w = r->witness;
 	FILE *f = r->physical;
-	char name[256], kpf[256];
+	char name[256], kpf[256], attrs[64];
 
 	if (!w || !f || !n || (!n->named && !n->bad_pages))
 		return;
-	fprintf(f, "  0x%012" PRIx64 " %6" PRIu64 " page%s  %-4s pfn 0x%-9" PRIx64 " %s, %s",
+	page_attrs_text(attrs, sizeof(attrs), &vr->detail);
+	fprintf(f, "  0x%012" PRIx64 " %6" PRIu64 " page%s  %-4s pfn 0x%-9" PRIx64 " %s, %s%s%s",
 		vr->start, vr->pages, vr->pages == 1 ? " " : "s",
 		ptwalk_level_name(vr->level), vr->walk_pfn,
 		phys_name(w, n, name, sizeof(name)),
-		n->struct_page ? "struct page" : "no struct page");
+		n->struct_page ? "struct page" : "no struct page",
+		attrs[0] ? ", " : "", attrs);
 	if (n->checked)
 		fprintf(f, "; kpageflags: %s", n->kpf_union ?
 			kpf_format(kpf, sizeof(kpf), n->kpf_union) : "none");

@@ -13,6 +13,7 @@
 #include "module/ptwalk_names.h"
 #include "parse/pagemap.h"
 #include "report/json.h"
+#include "report/page_attrs.h"
 #include "report/vtop_print.h"
 
 /* The leaf's size as "4K", "64K", "2M", "32M", "1G"; "-" for none. */
@@ -180,6 +181,50 @@ static void text_pagemap(FILE *f, uint64_t raw)
 		pm.guard ? ", guard" : "");
 }
 
+/* What the reports know of a page, from the vtop answer. */
+static struct page_detail vtop_detail(const struct vtop_view *v)
+{
+	struct page_detail d = { .walk_kind = v->walk.kind };
+
+	d.walk = (struct walk_bits){
+		.flags = v->walk.flags, .vm_flags = v->walk.vm_flags,
+		.info = v->info && v->walk.stop == PTWALK_VTOP_STOP_LEAF,
+		.memtype = v->walk.memtype, .node = v->walk.node,
+	};
+	return d;
+}
+
+/* Memory type, pinned state, node of a mapped frame. */
+static void text_dma(FILE *f, const struct vtop_view *v)
+{
+	struct page_detail d = vtop_detail(v);
+	const char *mt = ptwalk_memtype_name(walk_memtype(&d));
+	enum dma_pin_state pin = walk_pin_state(&d);
+
+	if (!has_frame(&v->walk))
+		return;
+	if (!v->info) {
+		fprintf(f, "dma:     memory type, pinned state, node unknown: this ptwalk.ko predates extended records\n");
+		return;
+	}
+	fprintf(f, "memtype: %s\n", mt ? mt : "unknown (a PAT index the kernel does not use)");
+	fprintf(f, "pinned:  %s\n", pin == PIN_YES ?
+		"yes (page_maybe_dma_pinned(): pinned with FOLL_PIN, or over 1024 references)" :
+		pin == PIN_NO ? "no" : "unknown (no struct page)");
+	if (walk_node(&d) >= 0)
+		fprintf(f, "node:    %d\n", (int)walk_node(&d));
+	else
+		fprintf(f, "node:    none (no struct page)\n");
+}
+
+/* "memtype", "dma_pinned", "node", as a range object has them. */
+static void json_dma(FILE *f, const struct vtop_view *v)
+{
+	struct page_detail d = vtop_detail(v);
+
+	page_attrs_json(f, &d);
+}
+
 void vtop_print_text(FILE *f, const struct vtop_view *v)
 {
 	fprintf(f, "ptcompare: pid %d (%s), kernel %s: address 0x%" PRIx64
@@ -196,6 +241,7 @@ void vtop_print_text(FILE *f, const struct vtop_view *v)
 		fprintf(f, "absent:  %s (not on this architecture: never set, not false)\n",
 			absent);
 	}
+	text_dma(f, v);
 	text_vma(f, v);
 	text_pagemap(f, v->pagemap);
 	fprintf(f, "class:   %s: %s\n", page_class_name(v->cls),
@@ -324,6 +370,7 @@ void vtop_print_json(FILE *f, const struct vtop_view *v)
 		v->addr, v->walk.nr_levels);
 	json_levels(f, &v->walk);
 	json_leaf(f, &v->walk);
+	json_dma(f, v);
 	json_vma(f, v);
 	json_pagemap(f, v->pagemap);
 	fprintf(f, ",\"class\":\"%s\",\"rereads\":%u,\"verdict\":\"%s\"}\n",

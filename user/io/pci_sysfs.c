@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "io/pci_sysfs.h"
+#include "parse/pci.h"
+
+/* Reads a small sysfs file into buf (NUL-terminated): bytes read, or -1. */
+static long read_small(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, size - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return (long)n;
+}
+
+void pci_find_owner(const char *devices, uint64_t phys, struct pci_owner *out)
+{
+	DIR *d = opendir(devices);
+	struct pci_bar bars[PCI_BARS];
+	struct dirent *de;
+	char path[512], buf[1024];
+
+	*out = (struct pci_owner){ .numa_node = -1 };
+	if (!d)
+		return;
+	while (!out->found && (de = readdir(d))) {
+		int n, bar;
+
+		if (de->d_name[0] == '.' ||
+		    snprintf(path, sizeof(path), "%s/%s/resource", devices,
+			     de->d_name) >= (int)sizeof(path) ||
+		    read_small(path, buf, sizeof(buf)) <= 0)
+			continue;
+		n = pci_parse_resource(buf, bars);
+		bar = n > 0 ? pci_bar_of(bars, n, phys) : -1;
+		if (bar < 0)
+			continue;
+		out->found = true;
+		out->bar = bar;
+		/* PCI names are 12 characters: a longer one is cut */
+		memcpy(out->dev, de->d_name, strnlen(de->d_name,
+						     sizeof(out->dev) - 1));
+		snprintf(path, sizeof(path), "%s/%s/numa_node", devices,
+			 de->d_name);
+		if (read_small(path, buf, sizeof(buf)) > 0)
+			out->numa_node = atoi(buf);
+	}
+	closedir(d);
+}
