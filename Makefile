@@ -183,9 +183,14 @@ debug-modules: debug-kernel
 # thp_split_to_ptes (docs/testing.md).
 DEBUG_SANITIZED ?=
 DEBUG_PTCOMPARE = $(if $(DEBUG_SANITIZED),$(BUILD)/asan/ptcompare,$(CURDIR)/user/ptcompare)
+# The debug kernel has no loadable modules (zram, vgem, vivid are built in):
+# its module tree for vm-run.sh is its modules.builtin and an empty
+# modules.dep.
+DEBUG_MODTREE := $(BUILD)/debug-modtree
 check-debug: debug-modules $(if $(DEBUG_SANITIZED),asan-ptcompare,user) $(BUILD)/vmtest
+	mkdir -p $(DEBUG_MODTREE) && cp $(DEBUG_KDIR)/modules.builtin $(DEBUG_MODTREE)/ && : > $(DEBUG_MODTREE)/modules.dep
 	krel=$$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(DEBUG_KDIR)/include/generated/utsrelease.h) && \
-	VM_KERNEL=$(DEBUG_KDIR)/arch/x86/boot/bzImage VM_KO_DIR=$(DEBUG_MOD) VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) $(if $(DEBUG_SANITIZED),VM_SANITIZED=1) \
+	VM_KERNEL=$(DEBUG_KDIR)/arch/x86/boot/bzImage VM_KO_DIR=$(DEBUG_MOD) VM_MODTREE=$(DEBUG_MODTREE) VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) $(if $(DEBUG_SANITIZED),VM_SANITIZED=1) \
 		scripts/vm-run.sh $(BUILD)/debug-vm $$krel test $(BUILD)/vmtest:/bin/vmtest $(DEBUG_PTCOMPARE):/bin/ptcompare
 	cp $(BUILD)/debug-vm/vm.tap $(BUILD)/debug-vm.tap
 	scripts/tap-summary.sh $(BUILD)/debug-vm.tap
