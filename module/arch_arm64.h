@@ -108,13 +108,30 @@ static inline unsigned int ptwalk_pgtable_levels(void)
 #define PTWALK_ARCH_ABSENT_FLAGS	0U
 
 /*
- * arm64's memory attributes (the MAIR index of the entry: Normal,
- * Normal-NC, Device-nGnRE, ...) are not decoded yet: no memory type, so
- * ptcompare says null.  enum ptwalk_memtype leaves values from 16 on for
- * them.
+ * arm64's memory type: the entry's AttrIndx (bits [4:2], where page and
+ * block entries alike keep it) selects one of the MAIR_EL1 slots the
+ * kernel programs at boot, named by its MT_* (asm/memory.h): the slot
+ * numbers are the kernel's, so they are read through its own constants.
+ * A slot the kernel does not use is no memory type (null).
  */
 static inline u8 ptwalk_arch_memtype(pte_t entry, enum ptwalk_level level)
 {
+	static const struct {
+		pteval_t attrindx;
+		u8 memtype;
+	} slots[] = {
+		{ PTE_ATTRINDX(MT_NORMAL), PTWALK_MEMTYPE_NORMAL },
+		{ PTE_ATTRINDX(MT_NORMAL_TAGGED), PTWALK_MEMTYPE_NORMAL_TAGGED },
+		{ PTE_ATTRINDX(MT_NORMAL_NC), PTWALK_MEMTYPE_NORMAL_NC },
+		{ PTE_ATTRINDX(MT_DEVICE_nGnRnE), PTWALK_MEMTYPE_DEVICE_NGNRNE },
+		{ PTE_ATTRINDX(MT_DEVICE_nGnRE), PTWALK_MEMTYPE_DEVICE_NGNRE },
+	};
+	pteval_t attrindx = pte_val(entry) & PTE_ATTRINDX_MASK;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(slots); i++)
+		if (slots[i].attrindx == attrindx)
+			return slots[i].memtype;
 	return PTWALK_MEMTYPE_NONE;
 }
 

@@ -136,8 +136,9 @@ enum ptwalk_kind {
 /*
  * Memory type of a present leaf (ptwalk_record.memtype, ptwalk_vtop.memtype):
  * how the CPU caches the mapping, from the entry's own bits.  x86: the
- * kernel's cache mode of PAT, PCD and PWT (enum page_cache_mode).  Values
- * from 16 on are left for other architectures' attributes (arm64 MAIR).
+ * kernel's cache mode of PAT, PCD and PWT (enum page_cache_mode).  arm64,
+ * from 16 on: the kernel's memory attribute of the entry's MAIR index
+ * (AttrIndx), one value per MT_* slot the kernel programs in MAIR_EL1.
  */
 enum ptwalk_memtype {
 	PTWALK_MEMTYPE_NONE = 0,	/* no present leaf, or not decoded */
@@ -147,6 +148,11 @@ enum ptwalk_memtype {
 	PTWALK_MEMTYPE_WP = 4,		/* write-protected */
 	PTWALK_MEMTYPE_UC = 5,		/* uncached */
 	PTWALK_MEMTYPE_UC_MINUS = 6,	/* uncached, an MTRR may make it WC */
+	PTWALK_MEMTYPE_NORMAL = 16,	/* arm64 Normal, write-back */
+	PTWALK_MEMTYPE_NORMAL_TAGGED = 17, /* arm64 Normal, MTE tags checked */
+	PTWALK_MEMTYPE_NORMAL_NC = 18,	/* arm64 Normal, non-cacheable */
+	PTWALK_MEMTYPE_DEVICE_NGNRNE = 19, /* arm64 Device, no early ack */
+	PTWALK_MEMTYPE_DEVICE_NGNRE = 20, /* arm64 Device, early ack */
 };
 
 /* ptwalk_record_ext.node when the frame has no struct page (or none). */

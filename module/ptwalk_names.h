@@ -40,14 +40,25 @@ static inline const char *ptwalk_flag_name(unsigned int bit)
 }
 
 /*
- * Name of enum ptwalk_memtype @t, as the kernel's x86 PAT code spells cache
- * modes (/sys/kernel/debug/x86/pat_memtype_list); NULL for
- * PTWALK_MEMTYPE_NONE and values this header does not know.
+ * Name of enum ptwalk_memtype @t: x86's as the kernel's PAT code spells
+ * cache modes (/sys/kernel/debug/x86/pat_memtype_list), arm64's after the
+ * kernel's MT_* memory attributes; NULL for PTWALK_MEMTYPE_NONE and values
+ * this header does not know.
  */
 static inline const char *ptwalk_memtype_name(unsigned int t)
 {
 	static const char *const names[] = {
-		(void *)0, "wb", "wc", "wt", "wp", "uc", "uc-",
+		[PTWALK_MEMTYPE_WB] = "wb",
+		[PTWALK_MEMTYPE_WC] = "wc",
+		[PTWALK_MEMTYPE_WT] = "wt",
+		[PTWALK_MEMTYPE_WP] = "wp",
+		[PTWALK_MEMTYPE_UC] = "uc",
+		[PTWALK_MEMTYPE_UC_MINUS] = "uc-",
+		[PTWALK_MEMTYPE_NORMAL] = "normal",
+		[PTWALK_MEMTYPE_NORMAL_TAGGED] = "normal-tagged",
+		[PTWALK_MEMTYPE_NORMAL_NC] = "normal-nc",
+		[PTWALK_MEMTYPE_DEVICE_NGNRNE] = "device-ngnrne",
+		[PTWALK_MEMTYPE_DEVICE_NGNRE] = "device-ngnre",
 	};
 
 	return t < sizeof(names) / sizeof(names[0]) ? names[t] : (void *)0;

@@ -596,6 +596,42 @@ static void attrs_in_both_formats(void **state)
 	free(d.buf);
 }
 
+/* arm64's memory types (from 16 on) are counted by name, not as unknown. */
+static void arm64_memtypes_counted(void **state)
+{
+	struct verdict_range rs[] = {
+		vrx(0, 3, 0x100, VALID, PTWALK_MEMTYPE_NORMAL, 0),
+		vrx(3, 2, 0x10000, 0, PTWALK_MEMTYPE_DEVICE_NGNRE,
+		    PTWALK_NODE_NONE),
+		vrx(5, 1, 0x10010, 0, PTWALK_MEMTYPE_NORMAL_NC,
+		    PTWALK_NODE_NONE),
+	};
+	struct json_object *o, *mt;
+	struct doc d;
+
+	(void)state;
+	doc_open(&d, REPORT_TEXT, 0, 6);
+	for (size_t i = 0; i < 3; i++)
+		doc_range(&d, &rs[i]);
+	doc_finish(&d);
+	assert_non_null(strstr(d.buf, "  memory types: normal 3 pages, normal-nc 1 page, device-ngnre 2 pages\n"));
+	free(d.buf);
+
+	doc_open(&d, REPORT_JSON, 0, 6);
+	for (size_t i = 0; i < 3; i++)
+		doc_range(&d, &rs[i]);
+	doc_finish(&d);
+	o = json_tokener_parse(d.buf);
+	assert_non_null(o);
+	mt = json_get(json_get(o, "dma"), "memtypes");
+	assert_int_equal(json_num(mt, "normal"), 3);
+	assert_int_equal(json_num(mt, "device-ngnre"), 2);
+	assert_int_equal(json_num(mt, "normal-nc"), 1);
+	assert_int_equal(json_num(json_get(o, "dma"), "memtype_unknown_pages"), 0);
+	json_object_put(o);
+	free(d.buf);
+}
+
 static void text_caps_json_lists_all(void **state)
 {
 	const unsigned int n = 3 * REPORT_DMA_TEXT_RUNS;
@@ -692,6 +728,7 @@ int main(void)
 		cmocka_unit_test(text_section),
 		cmocka_unit_test(text_caps_json_lists_all),
 		cmocka_unit_test(pins_memtypes_nodes),
+		cmocka_unit_test(arm64_memtypes_counted),
 		cmocka_unit_test(attrs_in_both_formats),
 		cmocka_unit_test(absent_without_range),
 	};

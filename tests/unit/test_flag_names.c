@@ -93,6 +93,38 @@ static void join_truncates_safely(void **state)
 			 0);
 }
 
+/*
+ * Every enum ptwalk_memtype has its one name (x86's cache modes, arm64's
+ * MT_* attributes from 16 on); none, the gap between and past the end have
+ * none, so the JSON says null.
+ */
+static void memtype_names(void **state)
+{
+	static const struct { unsigned int t; const char *name; } names[] = {
+		{ PTWALK_MEMTYPE_WB, "wb" }, { PTWALK_MEMTYPE_WC, "wc" },
+		{ PTWALK_MEMTYPE_WT, "wt" }, { PTWALK_MEMTYPE_WP, "wp" },
+		{ PTWALK_MEMTYPE_UC, "uc" }, { PTWALK_MEMTYPE_UC_MINUS, "uc-" },
+		{ PTWALK_MEMTYPE_NORMAL, "normal" },
+		{ PTWALK_MEMTYPE_NORMAL_TAGGED, "normal-tagged" },
+		{ PTWALK_MEMTYPE_NORMAL_NC, "normal-nc" },
+		{ PTWALK_MEMTYPE_DEVICE_NGNRNE, "device-ngnrne" },
+		{ PTWALK_MEMTYPE_DEVICE_NGNRE, "device-ngnre" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		assert_string_equal(ptwalk_memtype_name(names[i].t),
+				    names[i].name);
+	assert_int_equal(PTWALK_MEMTYPE_NORMAL, 16);
+	assert_int_equal(PTWALK_MEMTYPE_DEVICE_NGNRE, 20);
+	assert_null(ptwalk_memtype_name(PTWALK_MEMTYPE_NONE));
+	for (unsigned int t = PTWALK_MEMTYPE_UC_MINUS + 1;
+	     t < PTWALK_MEMTYPE_NORMAL; t++)
+		assert_null(ptwalk_memtype_name(t));
+	assert_null(ptwalk_memtype_name(PTWALK_MEMTYPE_DEVICE_NGNRE + 1));
+	assert_null(ptwalk_memtype_name(255));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -100,6 +132,7 @@ int main(void)
 		cmocka_unit_test(join_record_flags),
 		cmocka_unit_test(unnamed_bits_are_skipped),
 		cmocka_unit_test(join_truncates_safely),
+		cmocka_unit_test(memtype_names),
 	};
 
 	return cmocka_run_group_tests_name("flag_names", tests, NULL, NULL);

@@ -244,7 +244,8 @@ static bool dma_fixture_pfnmap(struct vmtest *t)
 				"  locked: no (0 of 16 pages",
 				/* the fixture's own pages: struct page, no pin */
 				"  pinned: 0 pages DMA-pinned in 0 spans, 16 not pinned in 1 span",
-				"  memory types: wb 16 pages\n", NULL });
+				"  memory types: " RAM_MEMTYPE_NAME " 16 pages\n",
+				NULL });
 	munmap(p, PTWALK_FIXTURE_PAGES * PAGE);
 	return ok;
 }

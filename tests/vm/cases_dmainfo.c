@@ -9,6 +9,10 @@
  *  - memory type: the kernel's record of its PAT reservations,
  *    /sys/kernel/debug/x86/pat_memtype_list, for a PCI BAR mapped through
  *    sysfs resource0 (uncached-minus) and resource0_wc (write-combining);
+ *    on arm64, what the kernel's sysfs mmap path asks for (resource0:
+ *    pgprot_device(), Device-nGnRE; resource0_wc: pgprot_writecombine(),
+ *    Normal-NC; anonymous memory: Normal), checked against the AttrIndx of
+ *    the raw entry the fixture reads;
  *  - node: move_pages(2) with no target nodes, which reports the node of
  *    each page, on buffers bound with mbind(2) to each of two nodes;
  *  - frames: the fixture's get_user_pages/follow_pfn, as everywhere.
@@ -42,15 +46,14 @@
 #define A(p) ((uint64_t)(uintptr_t)(p))
 
 /*
- * The memory type of ordinary memory: x86's PAT decode says wb; arm64's
- * memory attributes are not decoded yet (none, null in JSON).  The cases
- * of memory types, NUMA nodes (the arm64 VM has one node) and the x86
- * drivers run on x86 only.
+ * The memory type of ordinary memory: x86's PAT decode says wb, arm64's
+ * MAIR decode normal.  The cases of NUMA nodes (the arm64 VM has one node)
+ * and the x86 drivers run on x86 only.
  */
 #if defined(__x86_64__)
 #define RAM_MEMTYPE PTWALK_MEMTYPE_WB
 #else
-#define RAM_MEMTYPE PTWALK_MEMTYPE_NONE
+#define RAM_MEMTYPE PTWALK_MEMTYPE_NORMAL
 #endif
 #define MAX_EXT 4096
 #define PAT_LIST "/sys/kernel/debug/x86/pat_memtype_list"
@@ -99,6 +102,46 @@ static const struct ptwalk_record_ext *ext_at(const struct ptwalk_record_ext *x,
 			return &x[i];
 	return NULL;
 }
+
+#if defined(__aarch64__)
+/*
+ * The MAIR_EL1 slot (AttrIndx) the arm64 kernel gives each memory type,
+ * its MT_* numbers in arch/arm64/include/asm/memory.h (5.10 to 6.x).
+ */
+static int mair_slot(int memtype)
+{
+	switch (memtype) {
+	case PTWALK_MEMTYPE_NORMAL: return 0;		/* MT_NORMAL */
+	case PTWALK_MEMTYPE_NORMAL_TAGGED: return 1;	/* MT_NORMAL_TAGGED */
+	case PTWALK_MEMTYPE_NORMAL_NC: return 2;	/* MT_NORMAL_NC */
+	case PTWALK_MEMTYPE_DEVICE_NGNRNE: return 3;	/* MT_DEVICE_nGnRnE */
+	case PTWALK_MEMTYPE_DEVICE_NGNRE: return 4;	/* MT_DEVICE_nGnRE */
+	default: return -1;
+	}
+}
+
+/*
+ * The raw entry mapping @addr, as the fixture reads it, has AttrIndx
+ * (bits [4:2]) of @memtype's slot: the oracle's expectation is what the
+ * kernel wrote.
+ */
+static bool attrindx_is(struct vmtest *t, uint64_t addr, int memtype)
+{
+	struct ptwalk_fixture_pte pte = { .addr = addr };
+	int slot;
+
+	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PTE, &pte) || pte.err)
+		return fail(t, "fixture PTE of 0x%" PRIx64 ": %s", addr,
+			    strerror(pte.err ? -pte.err : errno));
+	slot = (int)((pte.pte >> 2) & 7);
+	if (slot != mair_slot(memtype))
+		return fail(t, "0x%" PRIx64 ": the kernel's entry 0x%" PRIx64
+			    " has AttrIndx %d, %s is slot %d", addr,
+			    (uint64_t)pte.pte, slot, ptwalk_memtype_name(memtype),
+			    mair_slot(memtype));
+	return true;
+}
+#endif
 
 /*
  * Page i of [p, p + pages * PAGE) as ptwalk says it: present, frame as the
@@ -225,9 +268,14 @@ static bool ext_matches_plain(struct vmtest *t)
 	for (i = 0; ok && i < n; i++)
 		if (memcmp(&x[i].rec, &t->recs[i], sizeof(x[i].rec)))
 			ok = fail(t, "record %zu differs between the two", i);
-	for (i = 0; ok && i < len / PAGE / 2; i++)
+	for (i = 0; ok && i < len / PAGE / 2; i++) {
 		ok = check_ext_page(t, x, n, A(p) + i * PAGE, RAM_MEMTYPE,
 				    false, -1);
+#if defined(__aarch64__)
+		if (ok)
+			ok = attrindx_is(t, A(p) + i * PAGE, RAM_MEMTYPE);
+#endif
+	}
 	/* The untouched half: no frame, no memtype, no node. */
 	for (i = len / PAGE / 2; ok && i < len / PAGE; i++) {
 		const struct ptwalk_record_ext *e = ext_at(x, n, A(p) + i * PAGE);
@@ -277,12 +325,12 @@ static bool pc_iouring(struct vmtest *t, const char *p, size_t pages,
 		       size_t first, size_t count, bool registered)
 {
 	int pinned[16], node[16];
-	char range[64], pid[16], addr[32], want[128];
+	char range[64], pid[16], addr[32], want[128], mt[64];
 	const char *text[] = { "ptcompare", "--range", range, pid, NULL };
 	const char *vtop[] = { "ptcompare", "--vtop", addr, pid, NULL };
 	const char *dma[] = { want, NULL };
 	const char *vt[] = { registered ? "\npinned:  yes" : "\npinned:  no\n",
-			     RAM_MEMTYPE ? "\nmemtype: wb\n" : NULL, NULL };
+			     mt, NULL };
 	struct pc_result r;
 	bool ok;
 
@@ -290,6 +338,8 @@ static bool pc_iouring(struct vmtest *t, const char *p, size_t pages,
 		pinned[i] = registered && i >= first && i < first + count;
 		node[i] = -2;
 	}
+	snprintf(mt, sizeof(mt), "\nmemtype: %s\n",
+		 ptwalk_memtype_name(RAM_MEMTYPE));
 	/* some node: which one is the numa case's to check (move_pages) */
 	ok = pc_attrs(t, &r, p, pages, ptwalk_memtype_name(RAM_MEMTYPE), pinned,
 		      node);
@@ -402,6 +452,7 @@ static bool pat_reservation(struct vmtest *t, uint64_t phys, char *type,
 	return found ? true :
 		fail(t, "no PAT reservation holds 0x%" PRIx64, phys);
 }
+#endif
 
 /* First PCI device with a write-combining BAR 0: its sysfs directory. */
 static bool find_wc_bar(struct vmtest *t, char *dir, size_t size)
@@ -488,16 +539,40 @@ static bool pc_bar(struct vmtest *t, const char *dir, const char *p,
 }
 
 /*
+ * The oracle of a BAR page's memory type: x86, the PAT reservation list
+ * must name @memtype; arm64, the kernel's entry has @memtype's AttrIndx.
+ */
+static bool bar_page_memtype(struct vmtest *t, const char *file, size_t i,
+			     const struct ptwalk_record_ext *e, uint64_t addr,
+			     int memtype)
+{
+#if defined(__x86_64__)
+	char type[64];
+
+	if (!pat_reservation(t, ptwalk_pfn_at(&e->rec, addr) * PAGE, type,
+			     sizeof(type)))
+		return false;
+	if (strcmp(type, pat_name(memtype)))
+		return fail(t, "%s page %zu: ptwalk says %s, PAT list %s",
+			    file, i, ptwalk_memtype_name(e->rec.memtype), type);
+	return true;
+#else
+	(void)file, (void)i, (void)e;
+	return attrindx_is(t, addr, memtype);
+#endif
+}
+
+/*
  * Maps pages of BAR 0 through @file at @page_off, reads them in, and checks
- * each page's frame (fixture), memory type (PAT reservation list, which
- * must name @memtype) and unknown pinned state (no struct page).
+ * each page's frame (fixture), memory type (@memtype, and its oracle
+ * agrees) and unknown pinned state (no struct page).
  */
 static bool bar_memtype(struct vmtest *t, const char *dir, const char *file,
 			size_t page_off, int memtype)
 {
 	static struct ptwalk_record_ext x[MAX_EXT];
 	const size_t pages = 4;
-	char path[600], type[64];
+	char path[600];
 	volatile const char *p;
 	size_t n, i;
 	bool ok = true;
@@ -525,11 +600,7 @@ static bool bar_memtype(struct vmtest *t, const char *dir, const char *file,
 			   e->node != PTWALK_NODE_NONE))
 			ok = fail(t, "%s page %zu: a struct page or a node", file, i);
 		if (ok)
-			ok = pat_reservation(t, ptwalk_pfn_at(&e->rec, addr) * PAGE,
-					     type, sizeof(type));
-		if (ok && strcmp(type, pat_name(memtype)))
-			ok = fail(t, "%s page %zu: ptwalk says %s, PAT list %s",
-				  file, i, ptwalk_memtype_name(e->rec.memtype), type);
+			ok = bar_page_memtype(t, file, i, e, addr, memtype);
 	}
 	if (ok)
 		ok = pc_bar(t, dir, (const char *)p, pages, memtype);
@@ -537,16 +608,30 @@ static bool bar_memtype(struct vmtest *t, const char *dir, const char *file,
 	return ok;
 }
 
-/* sysfs resource0 maps uncached-minus, resource0_wc write-combining. */
+/*
+ * sysfs resource0 maps uncached (x86 uncached-minus; arm64 Device-nGnRE,
+ * pci_mmap_resource_range()'s pgprot_device()), resource0_wc
+ * write-combining (x86 write-combining; arm64 Normal-NC,
+ * pgprot_writecombine()).
+ */
+#if defined(__x86_64__)
+#define BAR_UC PTWALK_MEMTYPE_UC_MINUS
+#define BAR_WC PTWALK_MEMTYPE_WC
+#else
+#define BAR_UC PTWALK_MEMTYPE_DEVICE_NGNRE
+#define BAR_WC PTWALK_MEMTYPE_NORMAL_NC
+#endif
 static bool pci_bar_memtypes(struct vmtest *t)
 {
 	char dir[300];
 
 	/* different pages: one range reserved with two types would conflict */
 	return find_wc_bar(t, dir, sizeof(dir)) &&
-	       bar_memtype(t, dir, "resource0", 0, PTWALK_MEMTYPE_UC_MINUS) &&
-	       bar_memtype(t, dir, "resource0_wc", 16, PTWALK_MEMTYPE_WC);
+	       bar_memtype(t, dir, "resource0", 0, BAR_UC) &&
+	       bar_memtype(t, dir, "resource0_wc", 16, BAR_WC);
 }
+
+#if defined(__x86_64__)
 
 static long mbind_node(void *p, size_t len, int node)
 {
@@ -936,8 +1021,8 @@ static bool vivid_dma_contig(struct vmtest *t)
 const struct vmtest_case dmainfo_cases[] = {
 	{ "dmainfo_ext_matches_plain", ext_matches_plain },
 	{ "dmainfo_iouring_registered_buffer", iouring_registered_buffer },
-#if defined(__x86_64__)
 	{ "dmainfo_pci_bar_memtypes", pci_bar_memtypes },
+#if defined(__x86_64__)
 	{ "dmainfo_numa_two_nodes", numa_two_nodes },
 	{ "dmainfo_vgem_dumb_buffer", vgem_dumb_buffer },
 	{ "dmainfo_vivid_dma_contig", vivid_dma_contig },

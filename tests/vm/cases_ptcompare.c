@@ -138,7 +138,7 @@ out:
 static bool text_report(struct vmtest *t)
 {
 	struct ptwalk_fixture_pfns known;
-	char pid[16], needle[128], *p = vm_map_fixture(t, &known);
+	char pid[16], needle[160], *p = vm_map_fixture(t, &known);
 	const char *argv[] = { "ptcompare", pid, NULL };
 	struct pc_result r;
 	bool ok;
@@ -156,7 +156,8 @@ static bool text_report(struct vmtest *t)
 	/* the contiguous block is one finding, with its physical address */
 	snprintf(needle, sizeof(needle),
 		 "0x%012" PRIx64 "      8 pages  pfnmap_hidden pte  ptwalk: pfn 0x%"
-		 PRIx64 " (phys 0x%" PRIx64 ") [wb, not pinned, node ",
+		 PRIx64 " (phys 0x%" PRIx64 ") [" RAM_MEMTYPE_NAME
+		 ", not pinned, node ",
 		 A(p), (uint64_t)known.pfn[0], (uint64_t)known.pfn[0] << 12);
 	/* ... the fixture's own pages: write-back, not pinned, some node */
 	ok = ok && (strstr(r.out, needle) || fail(t, "no finding '%s'", needle)) &&

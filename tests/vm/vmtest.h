@@ -115,6 +115,16 @@ int user_paging_levels(void);
 #endif
 
 /*
+ * ptcompare's name of ordinary memory's type: x86's PAT write-back, arm64's
+ * MT_NORMAL (module/ptwalk_names.h).
+ */
+#if defined(__aarch64__)
+#define RAM_MEMTYPE_NAME "normal"
+#else
+#define RAM_MEMTYPE_NAME "wb"
+#endif
+
+/*
  * Whether the VmFlags of the mapping called name in /proc/self/smaps hold
  * flag ("pf", "io", "mm", ...): what the running kernel did, not what a
  * test assumes.  False when the mapping or its VmFlags line is missing.
