@@ -366,6 +366,37 @@ bool vm_flag_of(const char *name, const char *flag, bool *set)
 	return found;
 }
 
+bool vm_flag_at(uint64_t addr, const char *flag, bool *set, char *vma,
+		size_t vma_len)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	bool in = false, found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned long long s, e;
+		char tok[8];
+		int n;
+
+		if (sscanf(line, "%llx-%llx ", &s, &e) == 2) {
+			in = s <= addr && addr < e;
+			if (in)
+				snprintf(vma, vma_len, "%.*s", (int)strcspn(line, "\n"),
+					 line);
+		} else if (in && !strncmp(line, "VmFlags:", 8)) {
+			*set = false;
+			for (const char *p = line + 8;
+			     sscanf(p, " %7s%n", tok, &n) == 1; p += n)
+				*set |= !strcmp(tok, flag);
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
 static void run(struct vmtest *t, const struct vmtest_case *cases, size_t n,
 		const char *only)
 {

@@ -130,6 +130,9 @@ int user_paging_levels(void);
  * test assumes.  False when the mapping or its VmFlags line is missing.
  */
 bool vm_flag_of(const char *name, const char *flag, bool *set);
+/* The same for the VMA holding addr; its maps line goes to vma. */
+bool vm_flag_at(uint64_t addr, const char *flag, bool *set, char *vma,
+		size_t vma_len);
 
 typedef bool (*vmtest_case_fn)(struct vmtest *t);
 struct vmtest_case {
