@@ -338,7 +338,16 @@ static void run_one(struct vmtest *t, const struct vmtest_case *c,
 		t->failed++;
 }
 
-bool vm_flag_of(const char *name, const char *flag, bool *set)
+/*
+ * The VmFlags of the first VMA in /proc/self/smaps whose maps line
+ * ("start-end perms ... name") satisfies match: *set is whether flag is
+ * among them, and the maps line goes to vma (when given).  False if no
+ * VMA matched.
+ */
+static bool smaps_flag(bool (*match)(const char *line, unsigned long long s,
+				     unsigned long long e, const void *arg),
+		       const void *arg, const char *flag, bool *set, char *vma,
+		       size_t vma_len)
 {
 	FILE *f = fopen("/proc/self/smaps", "r");
 	char line[512];
@@ -352,9 +361,12 @@ bool vm_flag_of(const char *name, const char *flag, bool *set)
 		int n;
 
 		/* an entry starts with its maps line: start-end perms ... */
-		if (sscanf(line, "%llx-%llx ", &s, &e) == 2)
-			in = strstr(line, name) != NULL;
-		else if (in && !strncmp(line, "VmFlags:", 8)) {
+		if (sscanf(line, "%llx-%llx ", &s, &e) == 2) {
+			in = match(line, s, e, arg);
+			if (in && vma)
+				snprintf(vma, vma_len, "%.*s",
+					 (int)strcspn(line, "\n"), line);
+		} else if (in && !strncmp(line, "VmFlags:", 8)) {
 			*set = false;
 			for (const char *p = line + 8;
 			     sscanf(p, " %7s%n", tok, &n) == 1; p += n)
@@ -366,35 +378,30 @@ bool vm_flag_of(const char *name, const char *flag, bool *set)
 	return found;
 }
 
+static bool named(const char *line, unsigned long long s,
+		  unsigned long long e, const void *name)
+{
+	(void)s;
+	(void)e;
+	return strstr(line, name) != NULL;
+}
+
+static bool holding(const char *line, unsigned long long s,
+		    unsigned long long e, const void *addr)
+{
+	(void)line;
+	return s <= *(const uint64_t *)addr && *(const uint64_t *)addr < e;
+}
+
+bool vm_flag_of(const char *name, const char *flag, bool *set)
+{
+	return smaps_flag(named, name, flag, set, NULL, 0);
+}
+
 bool vm_flag_at(uint64_t addr, const char *flag, bool *set, char *vma,
 		size_t vma_len)
 {
-	FILE *f = fopen("/proc/self/smaps", "r");
-	char line[512];
-	bool in = false, found = false;
-
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		unsigned long long s, e;
-		char tok[8];
-		int n;
-
-		if (sscanf(line, "%llx-%llx ", &s, &e) == 2) {
-			in = s <= addr && addr < e;
-			if (in)
-				snprintf(vma, vma_len, "%.*s", (int)strcspn(line, "\n"),
-					 line);
-		} else if (in && !strncmp(line, "VmFlags:", 8)) {
-			*set = false;
-			for (const char *p = line + 8;
-			     sscanf(p, " %7s%n", tok, &n) == 1; p += n)
-				*set |= !strcmp(tok, flag);
-			found = true;
-		}
-	}
-	fclose(f);
-	return found;
+	return smaps_flag(holding, &addr, flag, set, vma, vma_len);
 }
 
 static void run(struct vmtest *t, const struct vmtest_case *cases, size_t n,
