@@ -498,23 +498,37 @@ static void watch_io(struct scan *s)
 	};
 }
 
+/*
+ * Starts queued VMA i: false if nothing of it is compared (outside the
+ * range, or [vsyscall], which lives in kernel space with no page table of
+ * the task, and is reported as not examined), else its part inside the
+ * range in start and end.
+ */
+static bool vma_begin(struct scan *s, int i, uint64_t *start, uint64_t *end)
+{
+	const struct maps_entry *vma = &s->queue->vma[i];
+	struct compare_summary none = { 0 };
+
+	if (!clip(s->opts, vma, start, end))
+		return false;
+	if (!strcmp(vma->name, "[vsyscall]")) {
+		vma_compared(s, i, *start, *end, &none, false);
+		return false;
+	}
+	s->vma_start = s->vma_pos = *start;
+	s->vma_end = *end;
+	return true;
+}
+
 /* Compares the part of queued VMA i inside the requested range. */
 static int scan_vma(struct scan *s, int i)
 {
-	const struct maps_entry *vma = &s->queue->vma[i];
 	struct compare_summary sum = { 0 };
 	uint64_t start, end;
 	int err;
 
-	if (!clip(s->opts, vma, &start, &end))
+	if (!vma_begin(s, i, &start, &end))
 		return EXIT_OK;
-	/* [vsyscall] lives in kernel space: no page table of the task. */
-	if (!strcmp(vma->name, "[vsyscall]")) {
-		vma_compared(s, i, start, end, &sum, false);
-		return EXIT_OK;
-	}
-	s->vma_start = s->vma_pos = start;
-	s->vma_end = end;
 	err = compare_range(s->engine, start, end, &sum, witness_range,
 			    s->witness);
 	if (err) {
@@ -580,20 +594,13 @@ struct part_iter {
  */
 static int scan_vma_jobs(struct scan *s, int i, struct part_iter *pi)
 {
-	const struct maps_entry *vma = &s->queue->vma[i];
 	struct compare_summary sum = { 0 };
 	struct job_joiner j;
 	uint64_t start, end;
 	int err = 0;
 
-	if (!clip(s->opts, vma, &start, &end))
+	if (!vma_begin(s, i, &start, &end))
 		return EXIT_OK;
-	if (!strcmp(vma->name, "[vsyscall]")) {
-		vma_compared(s, i, start, end, &sum, false);
-		return EXIT_OK;
-	}
-	s->vma_start = s->vma_pos = start;
-	s->vma_end = end;
 	job_joiner_init(&j, witness_range, s->witness);
 	for (;;) {
 		struct compare_piece part;

@@ -119,24 +119,24 @@ int ptwalk_absent_flags(const char *debugfs, uint32_t *absent)
 	return sscanf(buf, "0x%x", absent) == 1 ? 0 : -EPROTO;
 }
 
-ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max)
+/* Reads up to max whole records of size bytes: their number, or -errno. */
+static ssize_t read_records(int fd, void *recs, size_t size, size_t max)
 {
-	ssize_t n = read(fd, recs, max * sizeof(*recs));
+	ssize_t n = read(fd, recs, max * size);
 
 	if (n < 0)
 		return -errno;
-	if (n % sizeof(*recs))
+	if ((size_t)n % size)
 		return -EIO;
-	return n / (ssize_t)sizeof(*recs);
+	return n / (ssize_t)size;
+}
+
+ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max)
+{
+	return read_records(fd, recs, sizeof(*recs), max);
 }
 
 ssize_t ptwalk_read_ext(int fd, struct ptwalk_record_ext *recs, size_t max)
 {
-	ssize_t n = read(fd, recs, max * sizeof(*recs));
-
-	if (n < 0)
-		return -errno;
-	if (n % sizeof(*recs))
-		return -EIO;
-	return n / (ssize_t)sizeof(*recs);
+	return read_records(fd, recs, sizeof(*recs), max);
 }
