@@ -113,19 +113,23 @@ static uint64_t peak_rss(const struct pc_result *r)
 
 /*
  * The peak RSS of --jobs N: under 16 MiB.  The sanitized build's VmHWM
- * holds ASan's shadow memory, redzones and per-thread quarantine, not only
- * ptcompare's own (as in memory_bounded): there, N jobs may cost at most
- * 16 MiB more than one.
+ * holds ASan's shadow memory, redzones and, per thread, a quarantine of up
+ * to 1 MiB and an allocator cache, not only ptcompare's own (as in
+ * memory_bounded): CI saw 8 jobs at 35 MiB against 19 MiB for one.  There
+ * each job beyond the first may cost at most 4 MiB more.
  */
 static bool rss_bounded(struct vmtest *t, const struct pc_result *one,
 			const struct pc_result *many, const char *jobs,
 			const char *what)
 {
+	uint64_t extra = (strtoull(jobs, NULL, 10) - 1) * 4 * 1024;
+
 	if (getenv("PTWALK_SANITIZED"))
-		return peak_rss(many) < peak_rss(one) + 16 * 1024 ||
+		return peak_rss(many) < peak_rss(one) + extra ||
 		       fail(t, "%s: sanitized --jobs %s peak RSS %" PRIu64
-			    " KiB, --jobs 1 %" PRIu64 " KiB", what, jobs,
-			    peak_rss(many), peak_rss(one));
+			    " KiB, --jobs 1 %" PRIu64 " KiB (at most %" PRIu64
+			    " KiB more allowed)", what, jobs, peak_rss(many),
+			    peak_rss(one), extra);
 	return peak_rss(many) < 16 * 1024 ||
 	       fail(t, "%s: --jobs %s peak RSS %" PRIu64 " KiB (%s)", what,
 		    jobs, peak_rss(many), many->err);
