@@ -601,6 +601,103 @@ static void runs_equal_page_by_page(void **state)
 	}
 }
 
+/*
+ * A world where every page differs, as big as the caller likes: pagemap
+ * shows no page, ptwalk one record claiming the whole query mapped (the
+ * fixture's impostor does that in the VM).  It counts pagemap's reads by
+ * size.
+ */
+struct liar {
+	size_t reads, whole, max_other;
+	uint64_t start, end;
+	bool served;
+};
+
+static int liar_pagemap(void *ctx, uint64_t addr, size_t n, uint64_t *out)
+{
+	struct liar *l = ctx;
+
+	(void)addr;
+	memset(out, 0, n * sizeof(*out));
+	l->reads++;
+	if (n == 65536)
+		l->whole++;
+	else if (n > l->max_other)
+		l->max_other = n;
+	return 0;
+}
+
+static int liar_query(void *ctx, enum compare_stream s, uint64_t start,
+		      uint64_t end)
+{
+	struct liar *l = ctx;
+
+	(void)s;
+	l->start = start;
+	l->end = end;
+	l->served = false;
+	return 0;
+}
+
+static ssize_t liar_read(void *ctx, enum compare_stream s,
+			 struct ptwalk_record *out, size_t max)
+{
+	struct liar *l = ctx;
+
+	(void)s;
+	if (l->served || !max)
+		return 0;
+	l->served = true;
+	out[0] = (struct ptwalk_record){
+		.start = l->start, .nr_pages = (l->end - l->start) / PG,
+		.pfn = 0x100000, .kind = PTWALK_KIND_PRESENT,
+		.level = PTWALK_LEVEL_PTE, .vm_flags = ANON,
+	};
+	return 1;
+}
+
+static void count_range(const struct verdict_range *r, void *arg)
+{
+	*(uint64_t *)arg += r->pages;
+}
+
+/*
+ * Where every page differs, the engine keeps verdicts for 8,192 pages at
+ * a time, not for a whole pagemap read: the re-reads are of 8,192 pages
+ * at most, while the scan still reads pagemap 65,536 pages at a time.
+ */
+static void verdicts_bounded_reads_whole(void **state)
+{
+	struct liar l = { 0 };
+	struct compare_io io = {
+		.read_pagemap = liar_pagemap, .walk_query = liar_query,
+		.walk_read = liar_read, .ctx = &l,
+	};
+	uint64_t pages = 3 * 65536 + 100, seen = 0;
+	struct compare_engine *e = compare_new(&io, 65536);
+	struct compare_summary sum = { 0 };
+
+	(void)state;
+	assert_int_equal(compare_batch_pages(65536), 8192);
+	assert_int_equal(compare_batch_pages(10000), 5000);
+	assert_int_equal(compare_batch_pages(16), 16);
+	assert_int_equal(compare_batch_pages(8193), 2731);
+	assert_non_null(e);
+	assert_int_equal(compare_range(e, BASE, BASE + pages * PG, &sum,
+				       count_range, &seen), 0);
+	compare_free(e);
+	assert_int_equal(seen, pages);
+	assert_int_equal(sum.pages[CLASS_MISMATCH], pages);
+	/*
+	 * The scan: four window reads, three of them whole; 25 batches of
+	 * verdicts, each re-read COMPARE_MAX_REREADS times, 8,192 pages at
+	 * most.
+	 */
+	assert_int_equal(l.whole, 3);
+	assert_int_equal(l.reads, 4 + 25 * COMPARE_MAX_REREADS);
+	assert_int_equal(l.max_other, 8192);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -613,6 +710,7 @@ int main(void)
 		cmocka_unit_test(broken_partition),
 		cmocka_unit_test(source_error_stops),
 		cmocka_unit_test(runs_equal_page_by_page),
+		cmocka_unit_test(verdicts_bounded_reads_whole),
 	};
 
 	return cmocka_run_group_tests_name("compare", tests, NULL, NULL);

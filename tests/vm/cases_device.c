@@ -18,7 +18,6 @@
 #include <unistd.h>
 #include "vmtest.h"
 
-#define A(x) ((uint64_t)(uintptr_t)(x))
 #define MISC_DIR "/sys/class/misc/" PTWALK_DEVICE_NAME
 
 /* The first line of a small file, without its newline. */

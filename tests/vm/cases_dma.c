@@ -26,7 +26,6 @@
 #include "ptcompare_run.h"
 #include "vmtest.h"
 
-#define A(p) ((uint64_t)(uintptr_t)(p))
 #define ALIGN_CAP GIB
 #define FOUR_GIB (4ULL * GIB)
 

@@ -43,7 +43,6 @@
 #include "ptcompare_run.h"
 #include "vmtest.h"
 
-#define A(p) ((uint64_t)(uintptr_t)(p))
 
 /*
  * The memory type of ordinary memory: x86's PAT decode says wb, arm64's

@@ -198,8 +198,58 @@ static bool jobs_bad_value(struct vmtest *t)
 	return ok;
 }
 
+/*
+ * The worst case for memory: every page differs, so every engine keeps a
+ * verdict per page for re-reading, in every job at once.  The fixture's
+ * impostor claims 2 GiB of untouched memory mapped (pagemap: nothing
+ * there): eight jobs, each with a 256 MiB item of its own, all
+ * mismatches, and the peak RSS bound of --jobs N still holds (before the
+ * engine kept verdicts 8,192 pages at a time, 45 MiB).
+ */
+static bool jobs_rss_every_page_differs(struct vmtest *t)
+{
+	const char *liar = PTWALK_DEFAULT_DEBUGFS "/ptwalk_fixture_liar";
+	size_t len = 2 * GIB;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+		       MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	char pid[16], range[64], want[64];
+	const char *argv[12] = { "ptcompare", "--stats", "--jobs", NULL,
+				 "--debugfs", liar, "--json", "--range", range,
+				 pid, NULL };
+	struct pc_result one = { 0 }, many = { 0 };
+	bool ok;
+
+	if (p == MAP_FAILED)
+		return fail(t, "mmap 2 GiB: %s", strerror(errno));
+	madvise(p, len, MADV_NOHUGEPAGE);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, A(p),
+		 A(p) + len);
+	snprintf(want, sizeof(want), "\"mismatch\":%zu", len / PAGE);
+	argv[3] = "1";
+	ok = pc_run(t, &one, argv);
+	argv[3] = "8";
+	ok = ok && pc_run(t, &many, argv) &&
+	     (many.status == 1 || fail(t, "exit %d: %s", many.status,
+				       many.err)) &&
+	     (strstr(many.out, want) ||
+	      fail(t, "not every page a mismatch (%s): %.300s", want,
+		   many.out)) &&
+	     rss_bounded(t, &one, &many, "8", "every page differs");
+	if (ok)
+		printf("# jobs_rss_every_page_differs: %zu pages, --jobs 8 peak RSS %"
+		       PRIu64 " KiB, --jobs 1 %" PRIu64 " KiB\n", len / PAGE,
+		       peak_rss(&many), peak_rss(&one));
+	pc_free(&one);
+	pc_free(&many);
+	munmap(p, len);
+	return ok;
+}
+
 const struct vmtest_case jobs_cases[] = {
 	{ "ptcompare_jobs_same_report", jobs_same_report },
 	{ "ptcompare_jobs_bad_value", jobs_bad_value },
+	{ "ptcompare_jobs_rss_every_page_differs",
+	  jobs_rss_every_page_differs },
 };
 const size_t nr_jobs_cases = sizeof(jobs_cases) / sizeof(jobs_cases[0]);

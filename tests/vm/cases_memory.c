@@ -20,7 +20,6 @@
 #include "ptcompare_run.h"
 #include "vmtest.h"
 
-#define A(x) ((uint64_t)(uintptr_t)(x))
 
 static bool expect_records(struct vmtest *t, size_t n)
 {

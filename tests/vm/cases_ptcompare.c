@@ -21,7 +21,6 @@
 #include "ptcompare_run.h"
 #include "vmtest.h"
 
-#define A(p) ((uint64_t)(uintptr_t)(p))
 
 static bool has_string(struct json_object *arr, const char *s)
 {

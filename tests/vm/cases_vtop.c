@@ -26,7 +26,6 @@
 #include "ptcompare_run.h"
 #include "vmtest.h"
 
-#define A(x) ((uint64_t)(uintptr_t)(x))
 #define FIXTURE_LIAR	"/sys/kernel/debug/ptwalk_fixture_liar"
 
 /* What the translation of one address must show. */

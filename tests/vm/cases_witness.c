@@ -21,7 +21,6 @@
 #include "ptcompare_run.h"
 #include "vmtest.h"
 
-#define A(x) ((uint64_t)(uintptr_t)(x))
 #define LIAR PTWALK_DEFAULT_DEBUGFS "/ptwalk_fixture_liar"
 
 /* kpageflags bits (include/uapi/linux/kernel-page-flags.h) */

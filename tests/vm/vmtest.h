@@ -18,6 +18,8 @@
 #define MIB	(1UL << 20)
 #define GIB	(1UL << 30)
 #define MAX_RECS 65536
+/* An address as the ABI and the fixture take it. */
+#define A(p)	((uint64_t)(uintptr_t)(p))
 
 struct vmtest {
 	int fixture_fd;

@@ -8,6 +8,14 @@
 #include "parse/record.h"
 
 #define STREAM_RECS	256	/* records buffered per ptwalk stream */
+/*
+ * Pages classified at once: the verdict arrays' size.  pagemap is still
+ * read a whole batch (the window) at a time; verdicts are kept for a
+ * part of it only.  A verdict is about 90 bytes: where every page
+ * differs, a 64K-page batch expanded to one verdict a page held 5.6 MiB
+ * per engine, and eight jobs 45 MiB; 8,192 pages hold 0.7 MiB.
+ */
+#define VERDICT_PAGES	8192
 
 /*
  * A ptwalk query read in order, a buffer of records at a time, extended
@@ -25,7 +33,7 @@ struct record_stream {
 
 struct compare_engine {
 	const struct compare_io *io;
-	size_t batch;
+	size_t batch;			/* pages classified at once */
 	uint64_t *pm;			/* raw pagemap entries of a batch */
 	/*
 	 * Verdicts of a batch: after the scan, one per segment (a run of
@@ -48,6 +56,7 @@ struct compare_engine {
 	bool span_started;
 	uint64_t plan_end;		/* end of the last piece */
 	uint64_t plan_pos;		/* compared up to here */
+	struct compare_piece solo;	/* the plan of a range outside one */
 };
 
 const char *huge_kind_name(unsigned int i)
@@ -84,18 +93,28 @@ unsigned int huge_kind_of(const struct ptwalk_record *r)
 	return r->level == PTWALK_LEVEL_PMD ? HUGE_THP : 0;
 }
 
+size_t compare_batch_pages(size_t batch)
+{
+	size_t k = 1;
+
+	while (batch / k > VERDICT_PAGES || batch % k)
+		k++;
+	return batch / k;
+}
+
 struct compare_engine *compare_new(const struct compare_io *io, size_t batch)
 {
 	struct compare_engine *e = calloc(1, sizeof(*e));
+	size_t n = compare_batch_pages(batch);
 
 	if (!e || !batch)
 		goto fail;
 	e->io = io;
-	e->batch = batch;
-	e->pm = calloc(batch, sizeof(*e->pm));
-	e->v = calloc(batch, sizeof(*e->v));
-	e->pending = calloc(batch, sizeof(*e->pending));
-	e->seg_pages = calloc(batch, sizeof(*e->seg_pages));
+	e->batch = n;
+	e->pm = calloc(n, sizeof(*e->pm));
+	e->v = calloc(n, sizeof(*e->v));
+	e->pending = calloc(n, sizeof(*e->pending));
+	e->seg_pages = calloc(n, sizeof(*e->seg_pages));
 	e->win_buf = calloc(batch, sizeof(*e->win_buf));
 	if (!e->pm || !e->v || !e->pending || !e->seg_pages || !e->win_buf)
 		goto fail;
@@ -280,11 +299,8 @@ static int scan_batch(struct compare_engine *e, uint64_t addr, size_t n,
 	size_t i = 0;
 	int err;
 
-	if (e->planned)
-		err = window_read(&e->win, e->io->read_pagemap, e->io->ctx,
-				  addr, n, e->pm);
-	else
-		err = e->io->read_pagemap(e->io->ctx, addr, n, e->pm);
+	err = window_read(&e->win, e->io->read_pagemap, e->io->ctx, addr, n,
+			  e->pm);
 	if (err)
 		return err;
 	e->nr_segs = 0;
@@ -433,7 +449,8 @@ void compare_plan(struct compare_engine *e,
 /*
  * Starts the scan stream for [start, end): inside the plan, the span's one
  * query (started once, from the first piece compared); else a query of
- * its own, and the plan is over.
+ * its own, and a plan of this range alone replaces the plan, so that
+ * pagemap is read a window at a time there too.
  */
 static int scan_start(struct compare_engine *e, uint64_t start, uint64_t end)
 {
@@ -446,7 +463,10 @@ static int scan_start(struct compare_engine *e, uint64_t start, uint64_t end)
 		e->span_started = true;
 		return stream_start(e, s, start, e->plan_end);
 	}
-	compare_plan(e, NULL, 0);
+	e->solo = (struct compare_piece){ start, end };
+	compare_plan(e, &e->solo, 1);
+	e->plan_pos = end;
+	e->span_started = true;
 	return stream_start(e, s, start, end);
 }
 

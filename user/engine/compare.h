@@ -97,7 +97,14 @@ void compare_page_verdict_ext(struct page_verdict *v,
 
 struct compare_engine;
 
-/* batch: pages per pagemap read (also bounds the re-read span). */
+/*
+ * batch: pages per pagemap read.  The engine classifies, re-reads and
+ * keeps verdicts for compare_batch_pages(batch) pages at a time (so that
+ * its memory stays small where every page differs), the largest divisor
+ * of batch up to 8,192: a cut at a multiple of batch is one at a multiple
+ * of that too (engine/jobs.h).
+ */
+size_t compare_batch_pages(size_t batch);
 struct compare_engine *compare_new(const struct compare_io *io,
 				   size_t batch);
 void compare_free(struct compare_engine *e);
