@@ -96,6 +96,8 @@ static void malformed_lines(void **state)
 		"1000-2000 r--p 00000000 08:01 x",
 		"1000-2000 r--p 0000000g 08:01 5",
 		"1000-20000000000000000000 r--p 00000000 08:01 5",
+		/* one bit over 64 */
+		"1000-10000000000000000 r--p 00000000 08:01 5",
 		"1000-2000 r--p 00000000 08:01 5x /bin",
 		/* device numbers wider than dev_major/dev_minor (fuzz_maps) */
 		"1000-2000 r--p 00000000 00:14c77f000 5 /x",

@@ -8,6 +8,7 @@
 #include "model/page.h"
 #include "module/ptwalk_names.h"
 #include "report/report_dma.h"
+#include "report/line.h"
 #include "report/page_attrs.h"
 #include "report/report_formats.h"
 #include "report/report_witness.h"
@@ -73,43 +74,63 @@ static void text_range(struct report *r, const struct verdict_range *vr,
 }
 
 /* A name as maps prints it: control characters as octal escapes. */
-static void put_name(FILE *f, const char *name)
+static void put_name(struct line *l, const char *name)
 {
 	for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
-		if (*c < 0x20 || *c == 0x7f)
-			fprintf(f, "\\%03o", *c);
-		else
-			fputc(*c, f);
+		if (*c < 0x20 || *c == 0x7f) {
+			line_char(l, '\\');
+			line_char(l, (char)('0' + (*c >> 6)));
+			line_char(l, (char)('0' + (*c >> 3 & 7)));
+			line_char(l, (char)('0' + (*c & 7)));
+		} else {
+			line_char(l, (char)*c);
+		}
 	}
 }
 
+/* A row of the VMA table; the header is text_head()'s. */
 static void text_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 	      uint64_t end, const struct compare_summary *sum, bool examined)
 {
 	char flags[512], huge[128];
+	struct line l;
 
-	fprintf(r->vmas, "0x%012" PRIx64 "-0x%012" PRIx64 " %-4s", m->start,
-		m->end, m->perms);
+	line_init(&l, r->vmas);
+	line_str(&l, "0x", 0);
+	line_hex(&l, m->start, 12);
+	line_str(&l, "-0x", 0);
+	line_hex(&l, m->end, 12);
+	line_char(&l, ' ');
+	line_str(&l, m->perms, 4);
 	if (!examined) {
-		fprintf(r->vmas, " %8s  (not examined: outside the process's page tables) ",
-			"-");
-		put_name(r->vmas, m->name);
-		fputc('\n', r->vmas);
+		line_str(&l, "        -  (not examined: outside the process's page tables) ",
+			 0);
+		put_name(&l, m->name);
+		line_char(&l, '\n');
+		line_flush(&l);
 		return;
 	}
-	fprintf(r->vmas, " %8" PRIu64, (end - start) >> PAGE_SHIFT_4K);
-	for (int c = 0; c < NR_CLASSES; c++)
-		fprintf(r->vmas, " %7" PRIu64, sum->pages[c]);
+	line_char(&l, ' ');
+	line_u64(&l, (end - start) >> PAGE_SHIFT_4K, 8);
+	for (int c = 0; c < NR_CLASSES; c++) {
+		line_char(&l, ' ');
+		line_u64(&l, sum->pages[c], 7);
+	}
 	flag_names_join(huge, sizeof(huge), sum->huge, huge_kind_name, "-");
 	if (sum->have_vm_flags)
 		flag_names_join(flags, sizeof(flags), sum->vm_flags,
 				ptwalk_vm_flag_name, "-");
 	else
 		snprintf(flags, sizeof(flags), "gone");
-	fprintf(r->vmas, "  %-10s ", huge);
-	put_name(r->vmas, m->name);
+	line_str(&l, "  ", 0);
+	line_str(&l, huge, 10);
+	line_char(&l, ' ');
+	put_name(&l, m->name);
 	/* the name keeps maps' own " (deleted)" suffix */
-	fprintf(r->vmas, " [%s]\n", flags);
+	line_str(&l, " [", 0);
+	line_str(&l, flags, 0);
+	line_str(&l, "]\n", 0);
+	line_flush(&l);
 }
 
 static void text_head(struct report *r, const struct report_target *t)
