@@ -112,24 +112,18 @@ static uint64_t peak_rss(const struct pc_result *r)
 }
 
 /*
- * The peak RSS of --jobs N: under 16 MiB.  The sanitized build's VmHWM
- * holds ASan's shadow memory, redzones and, per thread, a quarantine of up
- * to 1 MiB and an allocator cache, not only ptcompare's own (as in
- * memory_bounded): CI saw 8 jobs at 35 MiB against 19 MiB for one.  There
- * each job beyond the first may cost at most 4 MiB more.
+ * The peak RSS of --jobs N: under 16 MiB.  Not in the sanitized lane
+ * (vm-asan), whose VmHWM is mostly ASan's allocator (redzones, a
+ * quarantine and caches per thread) and follows the threads more than
+ * ptcompare: CI saw --jobs 2 take 7.8 MiB more than --jobs 1 there, and
+ * --jobs 8 16.5 MiB more.  The vm lane runs the same cases on the plain
+ * build and bounds it there.
  */
-static bool rss_bounded(struct vmtest *t, const struct pc_result *one,
-			const struct pc_result *many, const char *jobs,
-			const char *what)
+static bool rss_bounded(struct vmtest *t, const struct pc_result *many,
+			const char *jobs, const char *what)
 {
-	uint64_t extra = (strtoull(jobs, NULL, 10) - 1) * 4 * 1024;
-
 	if (getenv("PTWALK_SANITIZED"))
-		return peak_rss(many) < peak_rss(one) + extra ||
-		       fail(t, "%s: sanitized --jobs %s peak RSS %" PRIu64
-			    " KiB, --jobs 1 %" PRIu64 " KiB (at most %" PRIu64
-			    " KiB more allowed)", what, jobs, peak_rss(many),
-			    peak_rss(one), extra);
+		return true;
 	return peak_rss(many) < 16 * 1024 ||
 	       fail(t, "%s: --jobs %s peak RSS %" PRIu64 " KiB (%s)", what,
 		    jobs, peak_rss(many), many->err);
@@ -148,7 +142,7 @@ static bool same_output(struct vmtest *t, const char *jobs,
 	     ((one.len == many.len && !memcmp(one.out, many.out, one.len)) ||
 	      fail(t, "%s: --jobs 1 and --jobs %s differ (%zu and %zu bytes)",
 		   what, jobs, one.len, many.len)) &&
-	     rss_bounded(t, &one, &many, jobs, what);
+	     rss_bounded(t, &many, jobs, what);
 	if (ok && one.len < 1024)
 		ok = fail(t, "%s: a report of %zu bytes", what, one.len);
 	if (ok)
@@ -203,8 +197,9 @@ static bool jobs_bad_value(struct vmtest *t)
  * verdict per page for re-reading, in every job at once.  The fixture's
  * impostor claims 2 GiB of untouched memory mapped (pagemap: nothing
  * there): eight jobs, each with a 256 MiB item of its own, all
- * mismatches, and the peak RSS bound of --jobs N still holds (before the
- * engine kept verdicts 8,192 pages at a time, 45 MiB).
+ * mismatches, the report of one job, and the peak RSS bound of --jobs N
+ * still holds (53 MiB before the engine kept verdicts 8,192 pages at a
+ * time).
  */
 static bool jobs_rss_every_page_differs(struct vmtest *t)
 {
@@ -235,7 +230,10 @@ static bool jobs_rss_every_page_differs(struct vmtest *t)
 	     (strstr(many.out, want) ||
 	      fail(t, "not every page a mismatch (%s): %.300s", want,
 		   many.out)) &&
-	     rss_bounded(t, &one, &many, "8", "every page differs");
+	     ((one.len == many.len && !memcmp(one.out, many.out, one.len)) ||
+	      fail(t, "--jobs 1 and --jobs 8 differ (%zu and %zu bytes)",
+		   one.len, many.len)) &&
+	     rss_bounded(t, &many, "8", "every page differs");
 	if (ok)
 		printf("# jobs_rss_every_page_differs: %zu pages, --jobs 8 peak RSS %"
 		       PRIu64 " KiB, --jobs 1 %" PRIu64 " KiB\n", len / PAGE,
