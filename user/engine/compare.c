@@ -194,7 +194,12 @@ static const struct ptwalk_record_ext *stream_at(struct compare_engine *e,
 			return NULL;
 		}
 		for (ssize_t i = 0; i < n; i++) {
-			if (!s->recs[i].rec.nr_pages) {
+			/*
+			 * Empty or not page aligned (fuzz_compare: a record
+			 * ending mid-page made scan_batch() loop for ever)
+			 */
+			if (!s->recs[i].rec.nr_pages ||
+			    s->recs[i].rec.start & (PAGE_SIZE_4K - 1)) {
 				*err = -EPROTO;
 				return NULL;
 			}
