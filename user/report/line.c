@@ -51,34 +51,28 @@ void line_char(struct line *l, char c)
 	put(l, &c, 0, 1);
 }
 
-/* The digits of v in base (10 or 16), right to left into the end of tmp. */
-static size_t digits(char tmp[24], uint64_t v, unsigned int base)
+/* v in base 10 or 16, right-aligned in width with fill before it. */
+static void number(struct line *l, uint64_t v, unsigned int base, char fill,
+		   unsigned int width)
 {
+	char tmp[24];
 	size_t n = 0;
 
 	do {
 		tmp[23 - n++] = "0123456789abcdef"[v % base];
 		v /= base;
 	} while (v);
-	return n;
+	if (n < width)
+		pad(l, fill, width - n);
+	put(l, tmp + 24 - n, 0, n);
 }
 
 void line_u64(struct line *l, uint64_t v, unsigned int width)
 {
-	char tmp[24];
-	size_t n = digits(tmp, v, 10);
-
-	if (n < width)
-		pad(l, ' ', width - n);
-	put(l, tmp + 24 - n, 0, n);
+	number(l, v, 10, ' ', width);
 }
 
 void line_hex(struct line *l, uint64_t v, unsigned int width)
 {
-	char tmp[24];
-	size_t n = digits(tmp, v, 16);
-
-	if (n < width)
-		pad(l, '0', width - n);
-	put(l, tmp + 24 - n, 0, n);
+	number(l, v, 16, '0', width);
 }
