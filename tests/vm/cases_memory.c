@@ -247,13 +247,12 @@ static bool huge_zero_page(struct vmtest *t)
 	return ok;
 }
 
-static bool hugetlb(struct vmtest *t, size_t size, int size_flag, int level,
-		    size_t stride, const char *kind)
+/*
+ * What a hugetlb page of size at level shows: a page larger than one entry
+ * is a contiguous group (arm64's 64K and 32M), marked so.
+ */
+static struct expect hugetlb_expect(size_t size, int level, const char *kind)
 {
-	size_t len = 2 * size > GIB ? size : 2 * size;
-	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | size_flag,
-		       -1, 0);
 	struct expect e = {
 		.level = level, .present = true,
 		.flags_set = PTWALK_F_PRESENT | PTWALK_F_WRITE | PTWALK_F_DIRTY |
@@ -261,16 +260,39 @@ static bool hugetlb(struct vmtest *t, size_t size, int size_flag, int level,
 		.vm_set = PTWALK_VM_HUGETLB,
 		.huge = kind,
 	};
-	bool ok;
 
-	/* a page larger than one entry is a contiguous group, marked so */
 	if (size != 2 * MIB && size != GIB)
 		e.flags_set |= PTWALK_F_CONT | PTWALK_F_COMPOUND;
 	else
 		e.flags_clear = PTWALK_F_CONT;
-	if (p == MAP_FAILED)
-		return fail(t, "mmap hugetlb %zu: %s (hugepages reserved on the kernel command line?)",
-			    size, strerror(errno));
+	return e;
+}
+
+/* len bytes of hugetlb pages of size (size_flag), or NULL having failed. */
+static char *map_hugetlb(struct vmtest *t, size_t len, size_t size,
+			 int size_flag)
+{
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | size_flag,
+		       -1, 0);
+
+	if (p != MAP_FAILED)
+		return p;
+	fail(t, "mmap hugetlb %zu: %s (hugepages reserved on the kernel command line?)",
+	     size, strerror(errno));
+	return NULL;
+}
+
+static bool hugetlb(struct vmtest *t, size_t size, int size_flag, int level,
+		    size_t stride, const char *kind)
+{
+	size_t len = 2 * size > GIB ? size : 2 * size;
+	struct expect e = hugetlb_expect(size, level, kind);
+	char *p = map_hugetlb(t, len, size, size_flag);
+	bool ok;
+
+	if (!p)
+		return false;
 	touch_write(p, len);
 	/* One extent per huge page at most: one for the whole 1 GiB. */
 	ok = check_range(t, A(p), A(p) + len, stride, &e) &&
@@ -303,22 +325,12 @@ static bool hugetlb_1g(struct vmtest *t)
 static bool hugetlb_cont(struct vmtest *t, size_t size, int size_flag,
 			 int level, size_t stride, const char *kind)
 {
-	char *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | size_flag,
-		       -1, 0);
-	struct expect e = {
-		.level = level, .present = true,
-		.flags_set = PTWALK_F_PRESENT | PTWALK_F_WRITE | PTWALK_F_DIRTY |
-			     PTWALK_F_PFN_VALID | PTWALK_F_COMPOUND |
-			     PTWALK_F_CONT,
-		.vm_set = PTWALK_VM_HUGETLB,
-		.huge = kind,
-	};
+	struct expect e = hugetlb_expect(size, level, kind);
+	char *p = map_hugetlb(t, size, size, size_flag);
 	bool ok;
 
-	if (p == MAP_FAILED)
-		return fail(t, "mmap hugetlb %zu: %s (hugepages reserved on the kernel command line?)",
-			    size, strerror(errno));
+	if (!p)
+		return false;
 	/* only the last page written: the group's dirty bit is in one entry */
 	p[size - 1] = 1;
 	ok = check_range(t, A(p), A(p) + size, stride, &e) &&
