@@ -1,8 +1,9 @@
 # ptwalk: kernel module, userspace comparator, tests.
 #   make                 module/ptwalk.ko and user/ptcompare
-#   make check           unit tests and VM suite (each plain and sanitized), fuzz
-#                        targets, kernel lint, source layout, packaging;
+#   make check           unit tests (plain, ASan+UBSan), VM suite (plain, ASan+UBSan,
+#                        TSan), fuzz targets, kernel lint, source layout, packaging;
 #                        ends "N passed, N failed"
+#   make check-vm-tsan   the VM suite with ptcompare built with ThreadSanitizer
 #   make check-kernels   build and VM suite on Debian's 5.10, 6.1, 6.12, newest kernels
 #   make demo            set up what is missing, boot the VM, show a translation
 #   make bench           boot the VM and measure pagemap vs ptwalk vs ptcompare
@@ -120,12 +121,19 @@ check-vm-asan: vm-build asan-ptcompare
 	VM_SANITIZED=1 scripts/vm-run.sh $(BUILD)/vm-asan $(KREL) test $(BUILD)/vmtest:/bin/vmtest $(BUILD)/asan/ptcompare:/bin/ptcompare
 	cp $(BUILD)/vm-asan/vm.tap $(BUILD)/vm-asan.tap
 
+# And with ptcompare's ThreadSanitizer build (VM_SANITIZED=tsan), for the
+# --jobs threads: a data race fails the run.  $(BUILD)/vm-tsan.tap.
+check-vm-tsan: vm-build tsan-ptcompare
+	VM_SANITIZED=tsan scripts/vm-run.sh $(BUILD)/vm-tsan $(KREL) test $(BUILD)/vmtest:/bin/vmtest $(BUILD)/tsan/ptcompare:/bin/ptcompare
+	cp $(BUILD)/vm-tsan/vm.tap $(BUILD)/vm-tsan.tap
+
 # --- Sanitizer lanes and fuzzing: the build rules are in tests/fuzz/Makefile.
 #   make check-unit-asan  the unit suite under ASan+UBSan: build/unit-asan.tap
 #   make check-fuzz       each libFuzzer target for a fixed count of inputs: build/fuzz.tap
 #   make fuzz             each target for FUZZ_SECONDS (default 60), corpus kept in build/fuzz
-# make check-vm-asan boots the VM suite with the sanitized ptcompare (asan-ptcompare);
-# make check-debug DEBUG_SANITIZED=1 does so on the debug kernel.
+# make check-vm-asan boots the VM suite with the sanitized ptcompare (asan-ptcompare),
+# make check-vm-tsan with the ThreadSanitizer one (tsan-ptcompare);
+# make check-debug DEBUG_SANITIZED=1 boots the first on the debug kernel.
 SAN_MAKE = $(MAKE) -f tests/fuzz/Makefile BUILD=$(BUILD)
 
 check-unit-asan:
@@ -140,7 +148,10 @@ fuzz:
 asan-ptcompare:
 	$(SAN_MAKE) asan-ptcompare
 
-.PHONY: check-unit-asan check-fuzz fuzz asan-ptcompare
+tsan-ptcompare:
+	$(SAN_MAKE) tsan-ptcompare
+
+.PHONY: check-unit-asan check-fuzz fuzz asan-ptcompare tsan-ptcompare
 # --- end of the sanitizer and fuzzing block
 
 # Installing first, then a fresh make: KDIR and KREL are evaluated only
@@ -334,4 +345,4 @@ clean:
 	$(MAKE) -C user clean
 	rm -rf $(BUILD)
 
-.PHONY: bench all module fixture user unit-build vm-build check check-unit check-lint check-layout check-vm check-vm-asan demo demo-run clean
+.PHONY: bench all module fixture user unit-build vm-build check check-unit check-lint check-layout check-vm check-vm-asan check-vm-tsan demo demo-run clean

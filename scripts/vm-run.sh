@@ -14,9 +14,11 @@
 # (default: this tree); VM_MODTREE, the booted kernel's modules tree, where
 # the kernel modules the suite needs come from (default /lib/modules/KREL);
 # VM_ONLY, run only the vmtest cases whose names start so (the shell cases of
-# the guest suite still run); VM_SANITIZED=1, the /bin/ptcompare given is the
-# ASan+UBSan build (make check-debug): the guest sets the sanitizers'
-# options, and any report fails the run.
+# the guest suite still run); VM_SANITIZED, the /bin/ptcompare given is a
+# sanitized build: asan (or 1) the ASan+UBSan one (make check-vm-asan,
+# make check-debug DEBUG_SANITIZED=1), tsan the ThreadSanitizer one (make
+# check-vm-tsan); the guest checks it has that runtime, sets the
+# sanitizer's options, and any report fails the run.
 # Other architectures (make check-arm64): VM_ARCH (x86_64, the default, or
 # arm64; a KREL ending in -arm64 implies arm64), VM_SYSROOT (the guest's
 # busybox and the shared libraries the cross toolchain does not supply:
@@ -38,6 +40,13 @@ accel=${VM_ACCEL:-tcg}
 mem=${VM_MEM:-4G}
 
 die() { echo "vm-run: $*" >&2; exit 2; }
+
+case ${VM_SANITIZED:-} in
+'') sanitized= ;;
+1 | asan) sanitized=asan ;;
+tsan) sanitized=tsan ;;
+*) die "VM_SANITIZED=$VM_SANITIZED: asan (or 1) or tsan" ;;
+esac
 
 # What differs between the architectures: QEMU and its machine, the
 # console, the channel the guest suite writes TAP to (a second UART on x86;
@@ -255,7 +264,7 @@ timeout "$timeout_s" $qemu \
 	-display none -no-reboot -monitor none \
 	-serial "file:$out/console.log" "${chan_args[@]}" \
 	-kernel "$kernel" -initrd "$out/initramfs.gz" \
-	-append "console=$console loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode ptwalk_chan=$chan${VM_ONLY:+ ptwalk_only=$VM_ONLY}${VM_SANITIZED:+ ptwalk_sanitized=1} $hugepages transparent_hugepage=always${drv_append:+ $drv_append}"
+	-append "console=$console loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode ptwalk_chan=$chan${VM_ONLY:+ ptwalk_only=$VM_ONLY}${sanitized:+ ptwalk_sanitized=$sanitized} $hugepages transparent_hugepage=always${drv_append:+ $drv_append}"
 status=$?
 set -e
 tr -d '\r' < "$out/guest.log" > "$out/guest.txt"
@@ -272,15 +281,19 @@ tr -d '\r' < "$out/guest.log" > "$out/guest.txt"
 	fi
 	# A splat fails the run even where every case passed.
 	# kmemleak: its reports and its failures, not its boot banner.
+	# A ThreadSanitizer report ("WARNING: ThreadSanitizer: data race") is
+	# ptcompare's, not the kernel's: ptcompare_sanitizer_clean's below.
 	splat='(WARNING:|BUG:|Oops|general protection|Call Trace|UBSAN|KASAN|unreferenced object|suspected memory leak|memory leak detector disabled|circular locking|possible recursive locking|sleeping function called)'
-	if grep -Eq "$splat" "$out/console.log" "$out/guest.txt"; then
-		echo "not ok - kernel_log_clean # $(grep -Eh "$splat" "$out/console.log" "$out/guest.txt" | head -1)"
+	tsan_line='(WARNING|ERROR|FATAL): ThreadSanitizer'
+	first=$(grep -Eah "$splat" "$out/console.log" "$out/guest.txt" | grep -Ev "$tsan_line" | head -1 || true)
+	if [ -n "$first" ]; then
+		echo "not ok - kernel_log_clean # $first"
 	else
 		echo "ok - kernel_log_clean"
 	fi
 	# The guest prints the sanitized ptcompare's reports: any fails the run.
-	if [ -n "${VM_SANITIZED:-}" ]; then
-		san='(runtime error:|ERROR: (Address|Leak)Sanitizer)'
+	if [ -n "$sanitized" ]; then
+		san="(runtime error:|ERROR: (Address|Leak)Sanitizer|$tsan_line)"
 		if grep -Eaq "$san" "$out/guest.txt"; then
 			echo "not ok - ptcompare_sanitizer_clean # $(grep -Eah "$san" "$out/guest.txt" | head -1)"
 		else

@@ -112,12 +112,13 @@ static uint64_t peak_rss(const struct pc_result *r)
 }
 
 /*
- * The peak RSS of --jobs N: under 16 MiB.  Not in the sanitized lane
- * (vm-asan), whose VmHWM is mostly ASan's allocator (redzones, a
- * quarantine and caches per thread) and follows the threads more than
- * ptcompare: CI saw --jobs 2 take 7.8 MiB more than --jobs 1 there, and
- * --jobs 8 16.5 MiB more.  The vm lane runs the same cases on the plain
- * build and bounds it there.
+ * The peak RSS of --jobs N: under 16 MiB.  Not in the sanitized lanes
+ * (PTWALK_SANITIZED), whose VmHWM follows the sanitizer and the threads
+ * more than ptcompare: in vm-asan ASan's allocator (redzones, a quarantine
+ * and caches per thread), CI saw --jobs 2 take 7.8 MiB more than --jobs 1
+ * there, and --jobs 8 16.5 MiB more; in vm-tsan TSan's shadow and
+ * per-thread state, --jobs 1 26 MiB and --jobs 8 up to 63 MiB.  The vm
+ * lane runs the same cases on the plain build and bounds it there.
  */
 static bool rss_bounded(struct vmtest *t, const struct pc_result *many,
 			const char *jobs, const char *what)

@@ -278,13 +278,15 @@ static bool exited_during_scan(struct vmtest *t)
  * ranges, a million pages; ptcompare's peak RSS stays small because the
  * scan is batched and the output spooled.
  *
- * The sanitized build of make check-debug (PTWALK_SANITIZED) cannot hold
- * that bound, and should not: its VmHWM holds ASan's shadow memory,
- * redzones and quarantine (freed blocks kept back, up to 256 MiB, to
- * catch a use after free), not only ptcompare's own.  The bound is
- * checked by the plain build (make check-vm); the sanitized run checks
- * that memory does not grow with the range instead: the whole mapping
- * may cost at most 16 MiB more than a scan of its first sixteenth.
+ * The sanitized builds (PTWALK_SANITIZED: vm-asan, vm-tsan, check-debug
+ * DEBUG_SANITIZED=1) cannot hold that bound, and should not: their VmHWM
+ * holds ASan's shadow memory, redzones and quarantine (freed blocks kept
+ * back, up to 256 MiB, to catch a use after free), or TSan's shadow and
+ * per-thread state (about 29 MiB for a sixteenth already), not only
+ * ptcompare's own.  The bound is checked by the plain build (make
+ * check-vm); the sanitized run checks that memory does not grow with the
+ * range instead: the whole mapping may cost at most 16 MiB more than a
+ * scan of its first sixteenth.
  */
 static bool memory_bounded(struct vmtest *t)
 {

@@ -36,16 +36,20 @@ fi
 
 . /tests/guest-platform.sh
 
-# make check-debug: /bin/ptcompare is the ASan+UBSan build.  Each report
-# goes to a file of its own (SAN_LOG.PID), whoever ran ptcompare and
-# wherever its stderr went; pc_run() fails the case whose run wrote one,
-# the end of this suite any left.  The guest has no symbolizer
-# (symbolize=0): the reports' "(/bin/ptcompare+0xOFFSET)" resolve on the
-# host, llvm-symbolizer-14 -e build/asan/ptcompare 0xOFFSET.  Exit status
-# 86 is no status of ptcompare's.
+# A sanitized /bin/ptcompare (ptwalk_sanitized= on the command line):
+# asan, the ASan+UBSan build (make check-vm-asan, make check-debug
+# DEBUG_SANITIZED=1), or tsan, the ThreadSanitizer build (make
+# check-vm-tsan).  Each report goes to a file of its own (SAN_LOG.PID),
+# whoever ran ptcompare and wherever its stderr went; pc_run() fails the
+# case whose run wrote one, the end of this suite any left.  The guest has
+# no symbolizer (symbolize=0): the reports' "(/bin/ptcompare+0xOFFSET)"
+# resolve on the host, llvm-symbolizer-14 -e build/asan/ptcompare (or
+# build/tsan/ptcompare) 0xOFFSET.  Exit status 86 (ASan, UBSan) and 66
+# (TSan) are no status of ptcompare's.
 SAN_LOG=/tmp/ptcompare-sanitizer
-sanitized=$(sed -n 's/.*ptwalk_sanitized=\([01]\).*/\1/p' /proc/cmdline)
-if [ "$sanitized" = 1 ]; then
+sanitized=$(sed -n 's/.*ptwalk_sanitized=\([a-z]*\).*/\1/p' /proc/cmdline)
+case $sanitized in
+asan)
 	# /bin/ptcompare carries both runtimes, or this lane checks nothing
 	if ASAN_OPTIONS=help=1 ptcompare --version 2>&1 |
 		grep -q "Available flags for AddressSanitizer" &&
@@ -56,8 +60,19 @@ if [ "$sanitized" = 1 ]; then
 	fi
 	export ASAN_OPTIONS=halt_on_error=1:exitcode=86:detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_string_checks=1:symbolize=0:log_path=$SAN_LOG
 	export UBSAN_OPTIONS=halt_on_error=1:exitcode=86:print_stacktrace=1:symbolize=0:log_path=$SAN_LOG
-	export PTWALK_SANITIZED=1
-fi
+	;;
+tsan)
+	if TSAN_OPTIONS=help=1 ptcompare --version 2>&1 |
+		grep -q "Available flags for ThreadSanitizer"; then
+		tap OK ptcompare_is_sanitized
+	else
+		tap FAIL ptcompare_is_sanitized "/bin/ptcompare lacks the TSan runtime"
+	fi
+	export TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1:symbolize=0:log_path=$SAN_LOG
+	;;
+esac
+# the cases that bound ptcompare's memory relax their bounds (tests/vm/*.c)
+[ -z "$sanitized" ] || export PTWALK_SANITIZED="$sanitized"
 
 only=$(sed -n 's/.*ptwalk_only=\([a-z0-9_]*\).*/\1/p' /proc/cmdline)
 /bin/vmtest $only
@@ -207,7 +222,7 @@ else
 fi
 
 # After every ptcompare run of the suite: no sanitizer report anywhere.
-if [ "$sanitized" = 1 ]; then
+if [ -n "$sanitized" ]; then
 	reports=$(ls "$SAN_LOG".* 2>/dev/null)
 	if [ -z "$reports" ]; then
 		tap OK sanitizer_reports_none
