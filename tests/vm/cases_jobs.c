@@ -3,8 +3,9 @@
  * ptcompare --jobs N on real targets: the report and the JSON of one job
  * and of several, byte for byte, on a quiet process whose largest VMA
  * spans several batches (so the jobs cut it) beside hundreds of small
- * VMAs and a THP; --range over the small VMAs (the DMA view too); and the
- * peak RSS of the largest job count.
+ * VMAs and a THP; --range over the small VMAs (the DMA view too); that
+ * the jobs ran where a plan reaches a batch, and only there (--stats
+ * jobs=); and the peak RSS of the largest job count.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -130,9 +131,30 @@ static bool rss_bounded(struct vmtest *t, const struct pc_result *many,
 		    jobs, peak_rss(many), many->err);
 }
 
-/* The output of --jobs 1 and of --jobs N for args: the same bytes. */
+/*
+ * jobs= of the --stats line: the threads that ran, 0 when the one engine
+ * did it all (a scan without a batch to split starts none).
+ */
+static bool jobs_started(struct vmtest *t, const struct pc_result *r,
+			 unsigned int want, const char *what)
+{
+	const char *p = strstr(r->err, " jobs=");
+	unsigned int n;
+
+	if (!p || sscanf(p, " jobs=%u", &n) != 1)
+		return fail(t, "%s: no jobs= in --stats: %s", what, r->err);
+	return n == want ||
+	       fail(t, "%s: %u jobs ran, expected %u", what, n, want);
+}
+
+/*
+ * The output of --jobs 1 and of --jobs N for args: the same bytes, with
+ * started jobs running (0 where no plan reaches a batch) and none for
+ * --jobs 1.
+ */
 static bool same_output(struct vmtest *t, const char *jobs,
-			const char *const *args, const char *what)
+			const char *const *args, unsigned int started,
+			const char *what)
 {
 	struct pc_result one, many;
 	bool ok;
@@ -143,6 +165,8 @@ static bool same_output(struct vmtest *t, const char *jobs,
 	     ((one.len == many.len && !memcmp(one.out, many.out, one.len)) ||
 	      fail(t, "%s: --jobs 1 and --jobs %s differ (%zu and %zu bytes)",
 		   what, jobs, one.len, many.len)) &&
+	     jobs_started(t, &one, 0, what) &&
+	     jobs_started(t, &many, started, what) &&
 	     rss_bounded(t, &many, jobs, what);
 	if (ok && one.len < 1024)
 		ok = fail(t, "%s: a report of %zu bytes", what, one.len);
@@ -168,10 +192,10 @@ static bool jobs_same_report(struct vmtest *t)
 		return false;
 	snprintf(pid, sizeof(pid), "%d", (int)target);
 	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, s, e);
-	ok = same_output(t, "2", json, "whole process, JSON") &&
-	     same_output(t, "2", text, "whole process, text") &&
-	     same_output(t, "2", ranged, "400 small VMAs, JSON") &&
-	     same_output(t, "8", json, "whole process, JSON, 8 jobs");
+	ok = same_output(t, "2", json, 2, "whole process, JSON") &&
+	     same_output(t, "2", text, 2, "whole process, text") &&
+	     same_output(t, "2", ranged, 0, "400 small VMAs, JSON") &&
+	     same_output(t, "8", json, 8, "whole process, JSON, 8 jobs");
 	kill(target, SIGKILL);
 	waitpid(target, NULL, 0);
 	return ok;
@@ -234,6 +258,7 @@ static bool jobs_rss_every_page_differs(struct vmtest *t)
 	     ((one.len == many.len && !memcmp(one.out, many.out, one.len)) ||
 	      fail(t, "--jobs 1 and --jobs 8 differ (%zu and %zu bytes)",
 		   one.len, many.len)) &&
+	     jobs_started(t, &many, 8, "every page differs") &&
 	     rss_bounded(t, &many, "8", "every page differs");
 	if (ok)
 		printf("# jobs_rss_every_page_differs: %zu pages, --jobs 8 peak RSS %"

@@ -21,8 +21,10 @@ struct jobs_run;
 struct job_event {
 	bool part_end;
 	int err;			/* part_end: compare_range()'s result */
-	struct verdict_range range;	/* !part_end */
-	struct compare_summary sum;	/* part_end */
+	union {
+		struct verdict_range range;	/* !part_end */
+		struct compare_summary sum;	/* part_end */
+	};
 };
 
 /*
