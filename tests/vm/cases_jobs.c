@@ -104,12 +104,26 @@ static bool run_jobs(struct vmtest *t, struct pc_result *r, const char *jobs,
 	return true;
 }
 
-/* peak_rss_kib= of the --stats line (the first line of stderr). */
+/*
+ * A field of the --stats line (name ends in '='): UINT64_MAX if absent or
+ * without digits.
+ */
+static uint64_t stat_field(const struct pc_result *r, const char *name)
+{
+	const char *p = strstr(r->err, name);
+	char *end;
+	uint64_t v;
+
+	if (!p)
+		return UINT64_MAX;
+	p += strlen(name);
+	v = strtoull(p, &end, 10);
+	return end == p ? UINT64_MAX : v;
+}
+
 static uint64_t peak_rss(const struct pc_result *r)
 {
-	const char *p = strstr(r->err, "peak_rss_kib=");
-
-	return p ? strtoull(p + 13, NULL, 10) : UINT64_MAX;
+	return stat_field(r, " peak_rss_kib=");
 }
 
 /*
@@ -138,13 +152,12 @@ static bool rss_bounded(struct vmtest *t, const struct pc_result *many,
 static bool jobs_started(struct vmtest *t, const struct pc_result *r,
 			 unsigned int want, const char *what)
 {
-	const char *p = strstr(r->err, " jobs=");
-	unsigned int n;
+	uint64_t n = stat_field(r, " jobs=");
 
-	if (!p || sscanf(p, " jobs=%u", &n) != 1)
+	if (n == UINT64_MAX)
 		return fail(t, "%s: no jobs= in --stats: %s", what, r->err);
 	return n == want ||
-	       fail(t, "%s: %u jobs ran, expected %u", what, n, want);
+	       fail(t, "%s: %" PRIu64 " jobs ran, expected %u", what, n, want);
 }
 
 /*
