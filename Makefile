@@ -178,6 +178,9 @@ DEBUG_MOD := $(BUILD)/debug-modules
 # The sources of ptwalk.ko and the fixture, for builds in a copy.
 MOD_SRCS = Kbuild $(filter-out %.mod.c,$(wildcard module/Kbuild module/*.[ch] tests/fixture/Kbuild tests/fixture/*.[ch]))
 DEBUG_VM_TIMEOUT ?= 1500
+# Seconds each race case (tests/vm/cases_races.c) runs on the debug kernel,
+# where KASAN and lockdep see what a lost race does (docs/reliability.md).
+DEBUG_STRESS_SECONDS ?= 40
 
 debug-kernel:
 	scripts/debug-kernel.sh $(DEBUG_KDIR_BUILD)
@@ -201,7 +204,7 @@ DEBUG_MODTREE := $(BUILD)/debug-modtree
 check-debug: debug-modules $(if $(DEBUG_SANITIZED),asan-ptcompare,user) $(BUILD)/vmtest
 	mkdir -p $(DEBUG_MODTREE) && cp $(DEBUG_KDIR)/modules.builtin $(DEBUG_MODTREE)/ && : > $(DEBUG_MODTREE)/modules.dep
 	krel=$$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(DEBUG_KDIR)/include/generated/utsrelease.h) && \
-	VM_KERNEL=$(DEBUG_KDIR)/arch/x86/boot/bzImage VM_KO_DIR=$(DEBUG_MOD) VM_MODTREE=$(DEBUG_MODTREE) VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) $(if $(DEBUG_SANITIZED),VM_SANITIZED=1) \
+	VM_KERNEL=$(DEBUG_KDIR)/arch/x86/boot/bzImage VM_KO_DIR=$(DEBUG_MOD) VM_MODTREE=$(DEBUG_MODTREE) VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) VM_STRESS_SECONDS=$(DEBUG_STRESS_SECONDS) $(if $(DEBUG_SANITIZED),VM_SANITIZED=1) \
 		scripts/vm-run.sh $(BUILD)/debug-vm $$krel test $(BUILD)/vmtest:/bin/vmtest $(DEBUG_PTCOMPARE):/bin/ptcompare
 	cp $(BUILD)/debug-vm/vm.tap $(BUILD)/debug-vm.tap
 	scripts/tap-summary.sh $(BUILD)/debug-vm.tap

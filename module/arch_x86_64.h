@@ -14,9 +14,15 @@
 #include "ptwalk_abi.h"
 
 /*
- * pmd_leaf()/pud_leaf() require _PAGE_PRESENT on x86, so a PROT_NONE or
- * NUMA-hinting huge entry would look like a table: test the PSE bit,
- * which non-present huge entries (PROT_NONE, migration, swap) keep.
+ * A huge leaf is one with the PSE bit, present or not in the hardware's
+ * sense: PROT_NONE and NUMA-hinting leaves clear _PAGE_PRESENT but keep
+ * PSE, and so does a leaf pmdp_invalidate() has cleared for a split; x86's
+ * pmd_present() counts all of them present, and they map memory.  The
+ * kernel's pmd_leaf() tests PSE alone, as here, but its pud_leaf() wants
+ * _PAGE_PRESENT too, and would call a PROT_NONE 1G leaf a table.  In a
+ * non-present entry (swap, migration) PSE means something else
+ * (_PAGE_SWP_EXCLUSIVE where the kernel has it); the walker sends a
+ * non-present entry to its leaf hook whatever this says of it.
  */
 static inline bool ptwalk_pud_is_leaf(pud_t pud)
 {

@@ -5,13 +5,15 @@
  * (session_fops.c), so the same capability check, errors and per-open
  * sessions.  Kernel lockdown restricts debugfs, not character devices:
  * this is the way in on a locked-down kernel (Secure Boot).  The ABI
- * version is a sysfs attribute of the device,
- * /sys/class/misc/ptwalk/abi_version, readable without opening it.
+ * version and the entry bits this kernel lacks are sysfs attributes of the
+ * device, /sys/class/misc/ptwalk/abi_version and absent_flags, readable
+ * without opening it, as their debugfs twins are.
  */
 #include <linux/device.h>
 #include <linux/miscdevice.h>
 #include <linux/sysfs.h>
 #include "chardev.h"
+#include "decode.h"
 #include "ptwalk_abi.h"
 #include "session_fops.h"
 
@@ -22,8 +24,16 @@ static ssize_t abi_version_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(abi_version);
 
+static ssize_t absent_flags_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "0x%x\n", ptwalk_absent_flags());
+}
+static DEVICE_ATTR_RO(absent_flags);
+
 static struct attribute *ptwalk_dev_attrs[] = {
 	&dev_attr_abi_version.attr,
+	&dev_attr_absent_flags.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(ptwalk_dev);

@@ -58,9 +58,14 @@ static inline pmd_t ptwalk_pmdp_get(pmd_t *pmdp)
  * tables without the mmap lock.  The helper behind the macro,
  * __pte_offset_map_lock(), is not exported, so map and lock here: under
  * RCU the table cannot be freed, and the PMD is re-checked under the lock.
+ * On success the PTE lock and RCU are held until
+ * ptwalk_pte_unmap_unlock(); the macro below tells sparse so with the
+ * kernel's own idiom for a conditional lock, __cond_lock(), as
+ * pte_offset_map_lock() does since 6.5.
  */
-static inline pte_t *ptwalk_pte_map_lock(struct mm_struct *mm, pmd_t *pmdp,
-					 unsigned long addr, spinlock_t **ptlp)
+static inline pte_t *__ptwalk_pte_map_lock(struct mm_struct *mm,
+					   pmd_t *pmdp, unsigned long addr,
+					   spinlock_t **ptlp)
 {
 	spinlock_t *ptl;
 	pmd_t pmdval;
@@ -76,12 +81,7 @@ static inline pte_t *ptwalk_pte_map_lock(struct mm_struct *mm, pmd_t *pmdp,
 		goto fail;
 	}
 	*ptlp = ptl;
-	/*
-	 * Held until ptwalk_pte_unmap_unlock().  Sparse cannot follow a
-	 * lock taken only when the result is not NULL (its if-conversion
-	 * loses the correlation), so the pair is hidden from it here and
-	 * there; the callers unlock exactly when the map did not fail.
-	 */
+	/* What __cond_lock() below acquires for the caller, released here. */
 	__release(ptl);
 	__release(RCU);
 	return pte_offset_kernel(&pmdval, addr);
@@ -90,10 +90,13 @@ fail:
 	return NULL;
 }
 
+#define ptwalk_pte_map_lock(mm, pmdp, addr, ptlp) \
+	(__cond_lock(RCU, __cond_lock(*(ptlp), \
+		__ptwalk_pte_map_lock(mm, pmdp, addr, ptlp))))
+
 static inline void ptwalk_pte_unmap_unlock(pte_t *pte, spinlock_t *ptl)
+	__releases(ptl) __releases(RCU)
 {
-	__acquire(RCU);
-	__acquire(ptl);
 	spin_unlock(ptl);
 	rcu_read_unlock();
 }
@@ -139,6 +142,20 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
 #else
 #define ptwalk_page_maybe_dma_pinned(page) \
 	folio_maybe_dma_pinned(page_folio(page))
+#endif
+
+/*
+ * Whether a present leaf of @level, in the layout of a PTE (arch.h), is
+ * special: no struct page to refcount.  6.12 ("mm: introduce
+ * ARCH_SUPPORTS_HUGE_PFNMAP and special bits to pmd/pud") marks PMD and
+ * PUD leaves of pfn maps (vfio-pci's large BARs) special in the bit a PTE
+ * uses, on both architectures here; before it only PTEs have the bit.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
+#define ptwalk_leaf_special(entry, level) \
+	((level) == PTWALK_LEVEL_PTE && pte_special(entry))
+#else
+#define ptwalk_leaf_special(entry, level)	pte_special(entry)
 #endif
 
 /* swapops.h (5.10's, and 7.2's through leafops.h) uses it, unincluded */

@@ -95,16 +95,20 @@ u32 ptwalk_frame_flags(u64 pfn, enum ptwalk_level level, s32 *node)
 
 		flags |= PTWALK_F_PFN_VALID;
 		/*
+		 * A struct page never initialised (poisoned: all ones, so
+		 * PG_head and the compound_head bit read as set) has no
+		 * compound state, node or pin count to read, and with
+		 * DEBUG_VM the page flag tests assert on it: test it first.
+		 */
+		if (PagePoisoned(page))
+			return flags;
+		/*
 		 * The entry is read under its page table lock, so the page
 		 * stays mapped and cannot be freed; a split racing with us
 		 * only makes this hint stale, as pagemap's own flags are.
-		 * A struct page never initialised (poisoned) has no node
-		 * or pin count to read.
 		 */
 		if (PageCompound(page))
 			flags |= PTWALK_F_COMPOUND;
-		if (PagePoisoned(page))
-			return flags;
 		/*
 		 * The pin count of the page's folio: a pin is taken and
 		 * dropped under no page table lock, so this is the state at
@@ -130,13 +134,10 @@ static u32 present_flags(struct vm_area_struct *vma, pte_t entry,
 		flags |= PTWALK_F_SOFT_DIRTY;
 	if (pte_uffd_wp(entry))
 		flags |= PTWALK_F_UFFD_WP;
-	if (level == PTWALK_LEVEL_PTE) {
-		if (pte_special(entry))
-			flags |= PTWALK_F_SPECIAL;
-	} else if (level == PTWALK_LEVEL_PMD &&
-		   is_huge_zero(vma, entry, leaf_pfn)) {
+	if (ptwalk_leaf_special(entry, level))
+		flags |= PTWALK_F_SPECIAL;
+	if (level == PTWALK_LEVEL_PMD && is_huge_zero(vma, entry, leaf_pfn))
 		flags |= PTWALK_F_HUGE_ZERO;
-	}
 	return flags;
 }
 

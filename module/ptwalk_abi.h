@@ -45,10 +45,14 @@
 
 /*
  * The same query protocol on a misc character device, /dev/<name>; its
- * ABI version, in decimal, in /sys/class/misc/<name>/abi_version.
+ * ABI version, in decimal, in /sys/class/misc/<name>/abi_version, and its
+ * absent flags in /sys/class/misc/<name>/absent_flags (additive, as the
+ * debugfs file).
  */
 #define PTWALK_DEVICE_NAME	"ptwalk"
 #define PTWALK_DEVICE_ABI_ATTR	"abi_version"
+/* The device's twin of PTWALK_ABSENT_FILE, in the same format. */
+#define PTWALK_DEVICE_ABSENT_ATTR	"absent_flags"
 
 struct ptwalk_request {
 	__u32 abi_version;	/* must be PTWALK_ABI_VERSION, else EPROTO */

@@ -101,12 +101,11 @@ static const struct ptwalk_walk_ops vtop_ops = {
 	.leaf = vtop_leaf,
 };
 
-static void vtop_walk(struct mm_struct *mm, unsigned long addr,
-		      struct ptwalk_vtop *v)
+static void vtop_walk(struct mm_struct *mm, struct vm_area_struct *vma,
+		      unsigned long addr, struct ptwalk_vtop *v)
 {
 	struct vtop_walk vw = { .addr = addr, .v = v };
 	struct ptwalk_walk walk = { .ops = &vtop_ops, .mm = mm, .private = &vw };
-	struct vm_area_struct *vma = ptwalk_vma_lookup(mm, addr);
 	unsigned long page = addr & PAGE_MASK;
 
 	memset(v, 0, sizeof(*v));
@@ -121,13 +120,35 @@ static void vtop_walk(struct mm_struct *mm, unsigned long addr,
 	} else {
 		v->flags = PTWALK_F_NO_VMA;
 	}
-	/* Outside any VMA too: the tables may still hold something. */
 	ptwalk_walk_range(&walk, vma, page, page + PAGE_SIZE);
+}
+
+/*
+ * Outside any VMA the tables may still hold something (a leftover of a
+ * driver, a table munmap has not freed yet), so vtop walks there too, but
+ * not under the read lock: munmap detaches the VMAs, downgrades to the
+ * read lock and only then frees their page tables (dd2283f2605e, "mm:
+ * mmap: zap pages with read mmap_sem in munmap", 4.20), which is why
+ * walk_page_range_novma() wants the write lock for user address spaces.
+ * So an address no VMA holds is looked up again, and walked, under the
+ * write lock: by then any such munmap has finished freeing.
+ */
+static int vtop_novma(struct mm_struct *mm, unsigned long addr,
+		      struct ptwalk_vtop *v)
+{
+	if (mmap_write_lock_killable(mm))
+		return -EINTR;
+	vtop_walk(mm, ptwalk_vma_lookup(mm, addr), addr, v);
+	mmap_write_unlock(mm);
+	return 0;
 }
 
 int ptwalk_vtop(struct mm_struct *mm, unsigned long addr,
 		struct ptwalk_vtop *v)
 {
+	struct vm_area_struct *vma;
+	int err = 0;
+
 	/* Fails once the target has exited and its memory is gone. */
 	if (!mmget_not_zero(mm))
 		return -ESRCH;
@@ -135,8 +156,12 @@ int ptwalk_vtop(struct mm_struct *mm, unsigned long addr,
 		mmput(mm);
 		return -EINTR;
 	}
-	vtop_walk(mm, addr, v);
+	vma = ptwalk_vma_lookup(mm, addr);
+	if (vma)
+		vtop_walk(mm, vma, addr, v);
 	mmap_read_unlock(mm);
+	if (!vma)
+		err = vtop_novma(mm, addr, v);
 	mmput(mm);
-	return 0;
+	return err;
 }

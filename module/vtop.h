@@ -8,8 +8,10 @@
 
 /*
  * Translates @addr (< @mm's task size) into @v.  @mm is mmgrab()bed by the
- * caller; this takes the address space and its mmap read lock itself, and
- * drops them before returning, so @v may then be copied to user memory.
+ * caller; this takes the address space and its mmap lock itself (the
+ * read lock, the write lock where no VMA holds @addr: vtop.c says why),
+ * and drops them before returning, so @v may then be copied to user
+ * memory.
  * 0, -ESRCH once the address space is gone, -EINTR on a fatal signal.
  */
 int ptwalk_vtop(struct mm_struct *mm, unsigned long addr,

@@ -365,12 +365,42 @@ static enum ptwalk_level hugetlb_level(struct vm_area_struct *vma)
 	return PTWALK_LEVEL_PTE;
 }
 
+/*
+ * The mapping whose i_mmap_rwsem keeps @vma's page tables alive: a shared
+ * hugetlb VMA may map its pages through a PMD table shared with other
+ * processes (x86-64, arm64 with 4K pages), and huge_pmd_unshare() frees
+ * this process's hold on it, under the mmap *read* lock for MADV_DONTNEED,
+ * while holding i_mmap_rwsem for writing (c0d0381ade79, 5.7; 6.1 added the
+ * hugetlb VMA lock, 40549ba8f8e0, which walk_hugetlb_range() takes but
+ * modules cannot: hugetlb_walk()'s lockdep check accepts i_mmap_rwsem in
+ * its stead).  NULL: nothing to take.
+ */
+static struct address_space *shared_hugetlb_mapping(struct vm_area_struct *vma)
+{
+	if (!vma || !is_vm_hugetlb_page(vma) || !(vma->vm_flags & VM_MAYSHARE) ||
+	    !vma->vm_file)
+		return NULL;
+	return vma->vm_file->f_mapping;
+}
+
 int ptwalk_walk_range(struct ptwalk_walk *walk, struct vm_area_struct *vma,
 		      unsigned long start, unsigned long end)
 {
+	struct address_space *mapping = shared_hugetlb_mapping(vma);
+	int err;
+
 	/* not mmap_assert_locked(): with DEBUG_VM it calls dump_mm(), unexported before 6.3 */
-	lockdep_assert_held(&walk->mm->mmap_lock);
+	if (vma)
+		lockdep_assert_held(&walk->mm->mmap_lock);
+	else
+		lockdep_assert_held_write(&walk->mm->mmap_lock);
 	walk->vma = vma;
 	walk->hugetlb_level = hugetlb_level(vma);
-	return walk_pgd_range(walk, start, end);
+	/* a sleeping lock: taken before any page table spinlock */
+	if (mapping)
+		i_mmap_lock_read(mapping);
+	err = walk_pgd_range(walk, start, end);
+	if (mapping)
+		i_mmap_unlock_read(mapping);
+	return err;
 }

@@ -9,11 +9,18 @@
  *
  * The contract between the walker and its hooks:
  *
- * - The caller holds mmap_read_lock(walk->mm) and a reference on its users
- *   (mmget) for the whole walk.  VMAs and the PGD, P4D and PUD tables are
- *   stable under it; PUD leaves and PMD and PTE entries are not (faults,
- *   zaps, THP splits and collapses, migration change them under their own
- *   locks).
+ * - The caller holds a reference on the mm's users (mmget) and its mmap
+ *   lock for the whole walk: the read lock inside a VMA, the write lock
+ *   where no VMA is (@vma NULL), because munmap frees the page tables of
+ *   the VMAs it removed after downgrading to the read lock (the rule of
+ *   walk_page_range_novma(); vtop.c).  Under it VMAs and the PGD, P4D and
+ *   PUD tables are stable; PUD leaves and PMD and PTE entries are not
+ *   (faults, zaps, THP splits and collapses, migration change them under
+ *   their own locks).
+ * - A shared hugetlb VMA's PMD table may be shared with other processes
+ *   and unshared under the mmap read lock: the walker itself holds the
+ *   file's i_mmap_rwsem (read) across such a walk, taken before any
+ *   spinlock (walk.c, shared_hugetlb_mapping()).
  * - An entry handed to leaf or pte_range was read under the lock that
  *   guards it, held until the hook returns: pud_lock() for a PUD leaf or
  *   non-present PUD, pmd_lock() for a PMD leaf or non-present PMD, the

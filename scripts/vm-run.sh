@@ -14,7 +14,9 @@
 # (default: this tree); VM_MODTREE, the booted kernel's modules tree, where
 # the kernel modules the suite needs come from (default /lib/modules/KREL);
 # VM_ONLY, run only the vmtest cases whose names start so (the shell cases of
-# the guest suite still run); VM_SANITIZED, the /bin/ptcompare given is a
+# the guest suite still run); VM_STRESS_SECONDS, how long each race case
+# (tests/vm/cases_races.c) hammers its race (default 3; make check-debug
+# sets more); VM_SANITIZED, the /bin/ptcompare given is a
 # sanitized build: asan (or 1) the ASan+UBSan one (make check-vm-asan,
 # make check-debug DEBUG_SANITIZED=1), tsan the ThreadSanitizer one (make
 # check-vm-tsan); the guest checks it has that runtime, sets the
@@ -264,7 +266,7 @@ timeout "$timeout_s" $qemu \
 	-display none -no-reboot -monitor none \
 	-serial "file:$out/console.log" "${chan_args[@]}" \
 	-kernel "$kernel" -initrd "$out/initramfs.gz" \
-	-append "console=$console loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode ptwalk_chan=$chan${VM_ONLY:+ ptwalk_only=$VM_ONLY}${sanitized:+ ptwalk_sanitized=$sanitized} $hugepages transparent_hugepage=always${drv_append:+ $drv_append}"
+	-append "console=$console loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode ptwalk_chan=$chan${VM_ONLY:+ ptwalk_only=$VM_ONLY}${VM_STRESS_SECONDS:+ ptwalk_stress_s=$VM_STRESS_SECONDS}${sanitized:+ ptwalk_sanitized=$sanitized} $hugepages transparent_hugepage=always${drv_append:+ $drv_append}"
 status=$?
 set -e
 tr -d '\r' < "$out/guest.log" > "$out/guest.txt"

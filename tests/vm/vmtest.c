@@ -428,6 +428,7 @@ static const struct {
 	{ dmainfo_cases, &nr_dmainfo_cases },
 	{ witness_cases, &nr_witness_cases },
 	{ stress_cases, &nr_stress_cases },
+	{ race_cases, &nr_race_cases },
 	{ fuzz_cases, &nr_fuzz_cases },
 };
 

@@ -150,6 +150,8 @@ extern const struct vmtest_case ptcompare_cases[];
 extern const size_t nr_ptcompare_cases;
 extern const struct vmtest_case stress_cases[];
 extern const size_t nr_stress_cases;
+extern const struct vmtest_case race_cases[];
+extern const size_t nr_race_cases;
 extern const struct vmtest_case fuzz_cases[];
 extern const size_t nr_fuzz_cases;
 extern const struct vmtest_case vtop_cases[];

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The two page table races ptwalk.ko must survive (docs/reliability.md),
+ * hammered for ptwalk_stress_s= seconds (the kernel command line; make
+ * check-debug sets it long, on the KASAN + lockdep kernel, where a freed
+ * table read or a lock taken in a freed page is a splat that fails
+ * kernel_log_clean):
+ *
+ * - vtop of addresses a target keeps mapping and unmapping: munmap frees
+ *   page tables after downgrading to the mmap read lock, so a walk where
+ *   no VMA is must hold the write lock.  Beside the splat, the answer
+ *   itself is checked: once no VMA holds the address, munmap has zapped
+ *   it, so a walk there must find nothing mapped.
+ * - range queries of a shared hugetlb mapping whose PMD table is shared
+ *   with other processes, unshared by MADV_DONTNEED and hole punching
+ *   while sharers come and go (the last one's exit frees the table).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "vmtest.h"
+
+#ifndef MFD_HUGETLB
+#define MFD_HUGETLB 0x0004U
+#endif
+
+/* Seconds each race runs: ptwalk_stress_s= on the kernel command line. */
+static unsigned int stress_seconds(void)
+{
+	char line[4096];
+	const char *p;
+	FILE *f = fopen("/proc/cmdline", "re");
+	unsigned int s = 3;
+
+	if (f && fgets(line, sizeof(line), f) &&
+	    (p = strstr(line, "ptwalk_stress_s=")))
+		s = (unsigned int)strtoul(p + 16, NULL, 10);
+	if (f)
+		fclose(f);
+	return s ? s : 3;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void stop(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/*
+ * A free, 1 GiB-aligned stretch of @len bytes (< 1 GiB) of this process,
+ * alone in its PUD, so that munmap there frees PTE and PMD tables.
+ */
+static char *lonely_area(void)
+{
+	char *r = mmap(NULL, 3 * GIB, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	char *a;
+
+	if (r == MAP_FAILED)
+		return NULL;
+	a = (char *)(((uintptr_t)r + GIB) & ~(uintptr_t)(GIB - 1));
+	munmap(r, 3 * GIB);
+	return a;
+}
+
+/* The target of the vtop race: maps, touches and unmaps @a for ever. */
+static void map_unmap_loop(char *a, size_t len)
+{
+	for (unsigned int round = 0;; round++) {
+		char *p = mmap(a, len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+
+		if (p == MAP_FAILED)
+			_exit(1);
+		/* PTE-mapped most rounds, a THP in some */
+		madvise(p, len, round % 4 ? MADV_NOHUGEPAGE : MADV_HUGEPAGE);
+		touch_write(p, len);
+		munmap(p, len);
+	}
+}
+
+static bool vtop_unmapped(struct vmtest *t)
+{
+	size_t len = 4 * MIB;
+	unsigned int secs = stress_seconds();
+	uint64_t in_vma = 0, no_vma = 0, mapped = 0, queries = 0;
+	char *a = lonely_area();
+	bool ok = true;
+	double until;
+	pid_t target;
+	int fd;
+
+	if (!a)
+		return fail(t, "no free 3 GiB of address space");
+	fd = vm_open_query(t);
+	if (fd < 0)
+		return false;
+	target = fork();
+	if (target < 0) {
+		close(fd);
+		return fail(t, "fork: %s", strerror(errno));
+	}
+	if (target == 0)
+		map_unmap_loop(a, len);
+	until = now_s() + secs;
+	for (uint64_t i = 0; ok && now_s() < until; i++) {
+		uint64_t addr = A(a) + (i * 97 % (len / PAGE)) * PAGE;
+		struct ptwalk_vtop v;
+		bool info;
+		int err = ptwalk_query_vtop_ext(fd, target, addr, &v, &info);
+
+		queries++;
+		if (err) {
+			ok = fail(t, "vtop 0x%" PRIx64 " of %d: %s", addr,
+				  (int)target, strerror(-err));
+			break;
+		}
+		if (!(v.flags & PTWALK_F_NO_VMA)) {
+			in_vma++;
+			mapped += v.stop == PTWALK_VTOP_STOP_LEAF;
+			continue;
+		}
+		no_vma++;
+		/* munmap zaps before it lets go of the mmap lock */
+		if (v.stop != PTWALK_VTOP_STOP_NONE)
+			ok = fail(t, "vtop 0x%" PRIx64 ": no VMA, yet the walk stopped at %u (pfn 0x%" PRIx64 "): it walked tables munmap was tearing down",
+				  addr, v.stop, (uint64_t)v.pfn);
+	}
+	stop(target);
+	close(fd);
+	printf("# vtop_unmapped: %u s, %" PRIu64 " queries: %" PRIu64
+	       " in a VMA (%" PRIu64 " mapped), %" PRIu64 " where none was\n",
+	       secs, queries, in_vma, mapped, no_vma);
+	/* both sides of the race, or it was not run */
+	return ok && ((mapped && no_vma) ||
+		      fail(t, "the queries never met both a mapped and an unmapped address"));
+}
+
+/*
+ * The sharers' side: each child maps the file's first huge page (taking
+ * part in the shared PMD table, or making one) and exits at once, so that
+ * the last holder of a table frees it.  The parent's copy of the mapping
+ * is the long-lived @a; @keep, touched once, is read by the scanner to
+ * prove the table is shared.
+ */
+static void sharers(volatile char *a)
+{
+	for (;;) {
+		pid_t g = fork();
+
+		if (g == 0) {
+			a[0] = 1;
+			_exit(0);
+		}
+		if (g > 0)
+			waitpid(g, NULL, 0);
+		a[0] = 2;
+		usleep(1000);
+		madvise((char *)a, 2 * MIB, MADV_DONTNEED);
+	}
+}
+
+/* The scanned process: re-faults and unshares its view, over and over. */
+static void unsharer(char *a, int memfd, bool dontneed)
+{
+	for (unsigned int round = 0;; round++) {
+		a[(round % 4) * 2 * MIB] = 3;
+		if (dontneed && round % 2)
+			madvise(a, GIB, MADV_DONTNEED);
+		else
+			fallocate(memfd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				  0, 8 * MIB);
+	}
+}
+
+static bool pud_of(struct vmtest *t, int fd, pid_t pid, uint64_t addr,
+		   uint64_t *pud)
+{
+	struct ptwalk_vtop v;
+	bool info;
+	int err = ptwalk_query_vtop_ext(fd, pid, addr, &v, &info);
+
+	if (err)
+		return fail(t, "vtop of %d: %s", (int)pid, strerror(-err));
+	*pud = v.walked & (1U << PTWALK_VTOP_PUD) ? v.entry[PTWALK_VTOP_PUD] :
+						    0;
+	return true;
+}
+
+static bool shared_hugetlb(struct vmtest *t)
+{
+	unsigned int secs = stress_seconds();
+	uint64_t walks = 0, leaves = 0, shared = 0;
+	int memfd = memfd_create("ptwalk-race", MFD_HUGETLB);
+	bool ok = true, dontneed;
+	pid_t target, sharer;
+	char *r, *a;
+	double until;
+	int fd;
+
+	if (memfd < 0)
+		return fail(t, "memfd_create(MFD_HUGETLB): %s", strerror(errno));
+	if (ftruncate(memfd, GIB)) {
+		close(memfd);
+		return fail(t, "ftruncate 1 GiB: %s", strerror(errno));
+	}
+	/* shared PMD tables need a VMA covering an aligned 1 GiB */
+	r = mmap(NULL, 2 * GIB, PROT_NONE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	a = r == MAP_FAILED ? NULL :
+	    (char *)(((uintptr_t)r + GIB - 1) & ~(uintptr_t)(GIB - 1));
+	if (!a || mmap(a, GIB, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_FIXED | MAP_NORESERVE, memfd, 0) != a) {
+		close(memfd);
+		return fail(t, "mapping 1 GiB of hugetlb: %s", strerror(errno));
+	}
+	/* MADV_DONTNEED on hugetlb came in 5.18; hole punching does it before */
+	a[0] = 0;
+	dontneed = !madvise(a, 2 * MIB, MADV_DONTNEED);
+	fd = vm_open_query(t);
+	sharer = fd < 0 ? -1 : fork();
+	if (sharer == 0)
+		sharers(a);
+	target = sharer < 0 ? -1 : fork();
+	if (target == 0)
+		unsharer(a, memfd, dontneed);
+	munmap(r, 2 * GIB);
+	close(memfd);
+	if (fd < 0 || sharer < 0 || target < 0) {
+		if (sharer > 0)
+			stop(sharer);
+		if (fd >= 0)
+			close(fd);
+		return fd < 0 ? false : fail(t, "fork: %s", strerror(errno));
+	}
+	until = now_s() + secs;
+	while (ok && now_s() < until) {
+		uint64_t p1, p2;
+
+		ok = walk(t, target, A(a), A(a) + GIB);
+		walks++;
+		for (size_t i = 0; ok && i < t->nr_recs; i++)
+			leaves += t->recs[i].kind == PTWALK_KIND_PRESENT;
+		/* the same PMD table seen from both: it is shared */
+		if (ok && walks % 8 == 0) {
+			ok = pud_of(t, fd, target, A(a), &p1) &&
+			     pud_of(t, fd, sharer, A(a), &p2);
+			shared += ok && p1 && p1 == p2;
+		}
+	}
+	stop(target);
+	stop(sharer);
+	close(fd);
+	printf("# shared_hugetlb: %u s, %" PRIu64 " walks of 1 GiB (%s), %"
+	       PRIu64 " records of a present huge page, the PMD table seen shared %" PRIu64
+	       " times\n", secs, walks,
+	       dontneed ? "MADV_DONTNEED and hole punching" : "hole punching",
+	       leaves, shared);
+	return ok && ((leaves && shared) ||
+		      fail(t, "the walks never met a mapped page in a shared PMD table"));
+}
+
+const struct vmtest_case race_cases[] = {
+	{ "race_vtop_unmapped", vtop_unmapped },
+	{ "race_shared_hugetlb", shared_hugetlb },
+};
+const size_t nr_race_cases = sizeof(race_cases) / sizeof(race_cases[0]);
