@@ -59,8 +59,8 @@ static inline pmd_t ptwalk_pmdp_get(pmd_t *pmdp)
  * __pte_offset_map_lock(), is not exported, so map and lock here: under
  * RCU the table cannot be freed, and the PMD is re-checked under the lock.
  * On success the PTE lock and RCU are held until
- * ptwalk_pte_unmap_unlock(); the macro below tells sparse so with the
- * kernel's own idiom for a conditional lock, __cond_lock(), as
+ * ptwalk_pte_unmap_unlock(); ptwalk_pte_map_lock() tells sparse so with
+ * the kernel's own idiom for a conditional lock, __cond_lock(), as
  * pte_offset_map_lock() does since 6.5.
  */
 static inline pte_t *__ptwalk_pte_map_lock(struct mm_struct *mm,
@@ -90,9 +90,15 @@ fail:
 	return NULL;
 }
 
-#define ptwalk_pte_map_lock(mm, pmdp, addr, ptlp) \
-	(__cond_lock(RCU, __cond_lock(*(ptlp), \
-		__ptwalk_pte_map_lock(mm, pmdp, addr, ptlp))))
+static inline pte_t *ptwalk_pte_map_lock(struct mm_struct *mm, pmd_t *pmdp,
+					 unsigned long addr, spinlock_t **ptlp)
+{
+	pte_t *pte;
+
+	__cond_lock(RCU, __cond_lock(*ptlp,
+		    pte = __ptwalk_pte_map_lock(mm, pmdp, addr, ptlp)));
+	return pte;
+}
 
 static inline void ptwalk_pte_unmap_unlock(pte_t *pte, spinlock_t *ptl)
 	__releases(ptl) __releases(RCU)
