@@ -419,6 +419,7 @@ static const struct {
 	const size_t *n;
 } suites[] = {
 	{ memory_cases, &nr_memory_cases },
+	{ hugepfn_cases, &nr_hugepfn_cases },
 	{ error_cases, &nr_error_cases },
 	{ device_cases, &nr_device_cases },
 	{ ptcompare_cases, &nr_ptcompare_cases },
