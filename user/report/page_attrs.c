@@ -26,21 +26,19 @@ const char *page_attrs_text(char *buf, size_t size,
 	return buf;
 }
 
-void page_attrs_json(FILE *f, const struct page_detail *d)
+void page_attrs_json(struct json_writer *w, const struct page_detail *d)
 {
-	const char *mt = ptwalk_memtype_name(walk_memtype(d));
 	enum dma_pin_state pin = walk_pin_state(d);
 	int32_t node = walk_node(d);
 
-	fputs(",\"memtype\":", f);
-	if (mt)
-		json_string(f, mt);
+	jw_key(w, "memtype");
+	jw_str_or_null(w, ptwalk_memtype_name(walk_memtype(d)));
+	if (pin == PIN_UNKNOWN)
+		jw_kv_null(w, "dma_pinned");
 	else
-		fputs("null", f);
-	fprintf(f, ",\"dma_pinned\":%s", pin == PIN_YES ? "true" :
-					 pin == PIN_NO ? "false" : "null");
+		jw_kv_bool(w, "dma_pinned", pin == PIN_YES);
 	if (node >= 0)
-		fprintf(f, ",\"node\":%" PRId32, node);
+		jw_kv_i64(w, "node", node);
 	else
-		fputs(",\"node\":null", f);
+		jw_kv_null(w, "node");
 }

@@ -51,14 +51,19 @@ static void text_run(const struct dma_run *run, struct report_dma *rd)
 
 static void json_run(const struct dma_run *run, struct report_dma *rd)
 {
+	struct json_writer *w = &rd->runs_json;
 	uint64_t phys = run->pfn << PAGE_SHIFT_4K;
 
-	fprintf(rd->runs, "%s\n{\"start\":\"0x%" PRIx64 "\",\"pages\":%" PRIu64
-		",\"pfn\":\"0x%" PRIx64 "\",\"phys\":\"0x%" PRIx64
-		"\",\"align\":%" PRIu64 ",\"crosses_4g\":%s,\"above_4g\":%s}",
-		rd->nr_runs ? "," : "", run->start, run->pages, run->pfn, phys,
-		dma_align(phys), dma_run_crosses_4g(run) ? "true" : "false",
-		dma_run_above_4g(run) ? "true" : "false");
+	jw_newline(w);
+	jw_begin_object(w);
+	jw_kv_hex(w, "start", run->start);
+	jw_kv_u64(w, "pages", run->pages);
+	jw_kv_hex(w, "pfn", run->pfn);
+	jw_kv_hex(w, "phys", phys);
+	jw_kv_u64(w, "align", dma_align(phys));
+	jw_kv_bool(w, "crosses_4g", dma_run_crosses_4g(run));
+	jw_kv_bool(w, "above_4g", dma_run_above_4g(run));
+	jw_end_object(w);
 	rd->nr_runs++;
 }
 
@@ -77,9 +82,14 @@ static void spool_hole(const struct dma_hole *h, void *arg)
 	struct report_dma *rd = arg;
 
 	if (rd->fmt == REPORT_JSON) {
-		fprintf(rd->holes, "%s\n{\"start\":\"0x%" PRIx64 "\",\"pages\":%"
-			PRIu64 ",\"kind\":\"%s\"}", rd->nr_holes ? "," : "",
-			h->start, h->pages, dma_hole_kind_name(h->kind));
+		struct json_writer *w = &rd->holes_json;
+
+		jw_newline(w);
+		jw_begin_object(w);
+		jw_kv_hex(w, "start", h->start);
+		jw_kv_u64(w, "pages", h->pages);
+		jw_kv_str(w, "kind", dma_hole_kind_name(h->kind));
+		jw_end_object(w);
 	} else if (rd->nr_holes < REPORT_DMA_TEXT_HOLES) {
 		fprintf(rd->holes, "  0x%012" PRIx64 " %8" PRIu64 " page%s  %s\n",
 			h->start, h->pages, h->pages == 1 ? " " : "s",
@@ -95,6 +105,8 @@ void report_dma_init(struct report_dma *rd, struct report *r,
 {
 	*rd = (struct report_dma){ .view = view, .fmt = r->fmt, .runs = runs,
 				   .holes = holes };
+	jw_init(&rd->runs_json, runs);
+	jw_init(&rd->holes_json, holes);
 	r->dma = rd;
 }
 
@@ -242,51 +254,67 @@ static void text_attrs(FILE *f, const struct report_dma *rd)
 			t->devmem_pages, DMA_MAX_DEVMEM);
 }
 
-static void json_attrs(FILE *f, const struct report_dma *rd)
+static void json_attrs(struct json_writer *w, const struct report_dma *rd)
 {
 	const struct dma_totals *t = &rd->view->t;
-	bool any = false;
 
-	fprintf(f, ",\n\"extended\":%s", t->info ? "true" : "false");
+	jw_newline(w);
+	jw_kv_bool(w, "extended", t->info);
 	if (!t->info)
 		return;
-	fprintf(f, ",\"pinned\":{\"pages\":%" PRIu64 ",\"spans\":%" PRIu64
-		"},\"unpinned\":{\"pages\":%" PRIu64 ",\"spans\":%" PRIu64
-		"},\"pin_unknown_pages\":%" PRIu64 ",\"memtypes\":{",
-		t->pin_pages[PIN_YES], t->pin_spans[PIN_YES],
-		t->pin_pages[PIN_NO], t->pin_spans[PIN_NO],
-		t->pin_pages[PIN_UNKNOWN]);
+	jw_key(w, "pinned");
+	jw_begin_object(w);
+	jw_kv_u64(w, "pages", t->pin_pages[PIN_YES]);
+	jw_kv_u64(w, "spans", t->pin_spans[PIN_YES]);
+	jw_end_object(w);
+	jw_key(w, "unpinned");
+	jw_begin_object(w);
+	jw_kv_u64(w, "pages", t->pin_pages[PIN_NO]);
+	jw_kv_u64(w, "spans", t->pin_spans[PIN_NO]);
+	jw_end_object(w);
+	jw_kv_u64(w, "pin_unknown_pages", t->pin_pages[PIN_UNKNOWN]);
+	jw_key(w, "memtypes");
+	jw_begin_object(w);
 	for (int m = 1; m < DMA_NR_MEMTYPES; m++) {
 		const char *name = ptwalk_memtype_name((unsigned int)m);
 
-		if (!t->memtype_pages[m] || !name)
-			continue;
-		fprintf(f, "%s\"%s\":%" PRIu64, any ? "," : "", name,
-			t->memtype_pages[m]);
-		any = true;
+		if (t->memtype_pages[m] && name)
+			jw_kv_u64(w, name, t->memtype_pages[m]);
 	}
-	fprintf(f, "},\"memtype_unknown_pages\":%" PRIu64 ",\"nodes\":[",
-		t->memtype_pages[0]);
-	for (unsigned int i = 0; i < t->nr_nodes; i++)
-		fprintf(f, "%s{\"node\":%d,\"pages\":%" PRIu64 "}",
-			i ? "," : "", (int)t->nodes[i].node, t->nodes[i].pages);
-	fprintf(f, "],\"other_node_pages\":%" PRIu64 ",\"nodeless_pages\":%"
-		PRIu64 ",\"devmem_pages\":%" PRIu64 ",\"devices\":[",
-		t->other_node_pages, t->nodeless_pages, t->devmem_pages);
+	jw_end_object(w);
+	jw_kv_u64(w, "memtype_unknown_pages", t->memtype_pages[0]);
+	jw_key(w, "nodes");
+	jw_begin_array(w);
+	for (unsigned int i = 0; i < t->nr_nodes; i++) {
+		jw_begin_object(w);
+		jw_kv_i64(w, "node", t->nodes[i].node);
+		jw_kv_u64(w, "pages", t->nodes[i].pages);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_kv_u64(w, "other_node_pages", t->other_node_pages);
+	jw_kv_u64(w, "nodeless_pages", t->nodeless_pages);
+	jw_kv_u64(w, "devmem_pages", t->devmem_pages);
+	jw_key(w, "devices");
+	jw_begin_array(w);
 	for (unsigned int i = 0; i < t->nr_devmem; i++) {
 		const struct pci_owner *o = &rd->owners[i];
 
-		fprintf(f, "%s{\"pfn\":\"0x%" PRIx64 "\",\"pages\":%" PRIu64
-			",\"pci_device\":", i ? "," : "", t->devmem[i].pfn,
-			t->devmem[i].pages);
+		jw_begin_object(w);
+		jw_kv_hex(w, "pfn", t->devmem[i].pfn);
+		jw_kv_u64(w, "pages", t->devmem[i].pages);
 		if (o->found) {
-			json_string(f, o->dev);
-			fprintf(f, ",\"bar\":%d,\"numa_node\":%d}", o->bar,
-				o->numa_node);
-		} else
-			fputs("null,\"bar\":null,\"numa_node\":null}", f);
+			jw_kv_str(w, "pci_device", o->dev);
+			jw_kv_i64(w, "bar", o->bar);
+			jw_kv_i64(w, "numa_node", o->numa_node);
+		} else {
+			jw_kv_null(w, "pci_device");
+			jw_kv_null(w, "bar");
+			jw_kv_null(w, "numa_node");
+		}
+		jw_end_object(w);
 	}
-	fputc(']', f);
+	jw_end_array(w);
 }
 
 void report_dma_text(struct report *r)
@@ -319,28 +347,48 @@ void report_dma_json(struct report *r)
 	struct report_dma *rd = r->dma;
 	const struct dma_view *d = rd->view;
 	const struct dma_totals *t = &d->t;
-	FILE *f = r->out;
+	struct json_writer *w = &r->json;
 
-	fprintf(f, ",\n\"dma\":{\"start\":\"0x%" PRIx64 "\",\"end\":\"0x%" PRIx64
-		"\",\"pages\":%" PRIu64 ",\"resident\":%s,\"locked\":%s,"
-		"\"totals\":{\"runs\":%" PRIu64 ",\"frame_pages\":%" PRIu64
-		",\"largest_run\":%" PRIu64 ",\"min_align\":%" PRIu64
-		",\"runs_crossing_4g\":%" PRIu64 ",\"runs_above_4g\":%" PRIu64
-		",\"pages_above_4g\":%" PRIu64 ",\"holes\":%" PRIu64
-		",\"hole_pages\":{", d->start, d->end, t->pages,
-		dma_resident(d) ? "true" : "false",
-		dma_locked(d) ? "true" : "false", t->runs, t->frame_pages,
-		t->largest_run, t->min_align, t->runs_crossing_4g,
-		t->runs_above_4g, t->pages_above_4g, t->holes);
+	jw_newline(w);
+	jw_key(w, "dma");
+	jw_begin_object(w);
+	jw_kv_hex(w, "start", d->start);
+	jw_kv_hex(w, "end", d->end);
+	jw_kv_u64(w, "pages", t->pages);
+	jw_kv_bool(w, "resident", dma_resident(d));
+	jw_kv_bool(w, "locked", dma_locked(d));
+	jw_key(w, "totals");
+	jw_begin_object(w);
+	jw_kv_u64(w, "runs", t->runs);
+	jw_kv_u64(w, "frame_pages", t->frame_pages);
+	jw_kv_u64(w, "largest_run", t->largest_run);
+	jw_kv_u64(w, "min_align", t->min_align);
+	jw_kv_u64(w, "runs_crossing_4g", t->runs_crossing_4g);
+	jw_kv_u64(w, "runs_above_4g", t->runs_above_4g);
+	jw_kv_u64(w, "pages_above_4g", t->pages_above_4g);
+	jw_kv_u64(w, "holes", t->holes);
+	jw_key(w, "hole_pages");
+	jw_begin_object(w);
 	for (int k = 0; k < NR_DMA_HOLE_KINDS; k++)
-		fprintf(f, "%s\"%s\":%" PRIu64, k ? "," : "",
-			dma_hole_kind_name(k), t->hole_pages[k]);
-	fprintf(f, "},\"vma_pages\":%" PRIu64 ",\"locked_pages\":%" PRIu64
-		"}", t->vma_pages, t->locked_pages);
-	json_attrs(f, rd);
-	fputs(",\n\"runs\":[", f);
-	copy(rd, rd->runs, f);
-	fputs("],\n\"holes\":[", f);
-	copy(rd, rd->holes, f);
-	fputs("]}", f);
+		jw_kv_u64(w, dma_hole_kind_name(k), t->hole_pages[k]);
+	jw_end_object(w);
+	jw_kv_u64(w, "vma_pages", t->vma_pages);
+	jw_kv_u64(w, "locked_pages", t->locked_pages);
+	jw_end_object(w);
+	json_attrs(w, rd);
+	jw_newline(w);
+	jw_key(w, "runs");
+	jw_begin_array(w);
+	copy(rd, rd->runs, r->out);
+	jw_end_array(w);
+	jw_newline(w);
+	jw_key(w, "holes");
+	jw_begin_array(w);
+	copy(rd, rd->holes, r->out);
+	jw_end_array(w);
+	jw_end_object(w);
+	if (!rd->err)
+		rd->err = jw_error(&rd->runs_json);
+	if (!rd->err)
+		rd->err = jw_error(&rd->holes_json);
 }

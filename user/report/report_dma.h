@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include "engine/dma.h"
 #include "model/pci_owner.h"
+#include "report/json.h"
 #include "report/report.h"
 
 #define REPORT_DMA_TEXT_RUNS	32
@@ -25,6 +26,7 @@ struct report_dma {
 	FILE *holes;		/* spool: hole objects, or the text lines shown */
 	uint64_t nr_runs;	/* runs spooled */
 	uint64_t nr_holes;	/* holes spooled */
+	struct json_writer runs_json, holes_json;	/* JSON: the spools' */
 	int err;		/* -errno of a failed spool copy */
 	/*
 	 * The PCI device of each of the view's t.devmem runs (frames

@@ -90,9 +90,9 @@ void report_witness_text_tail(struct report *r)
 	fputc('\n', r->out);
 }
 
-static void json_kpf(FILE *f, uint64_t flags)
+static void json_kpf(struct json_writer *w, uint64_t flags)
 {
-	json_flag_names(f, flags & KPF_SHOWN, kpf_bit_name);
+	jw_flag_names(w, flags & KPF_SHOWN, kpf_bit_name);
 }
 
 /* The rules as bits: KPF_RULE_* bit i is named kpf_rule_name(i). */
@@ -104,58 +104,57 @@ static const char *rule_bit_name(unsigned int bit)
 void report_witness_json_range(struct report *r, const struct witness_note *n)
 {
 	const struct witness_totals *w = r->witness;
-	FILE *f = r->ranges;
+	struct json_writer *j = &r->ranges_json;
 	char name[256];
 
 	if (!w || !n)
 		return;
 	if (n->named) {
-		fputs(",\"iomem\":", f);
-		if (!w->iomem || w->iomem->zeroed || n->iomem == IOMEM_NONE)
-			fputs("null", f);
-		else
-			json_string(f, iomem_path(w->iomem, n->iomem, name,
-						  sizeof(name)));
-		fprintf(f, ",\"struct_page\":%s",
-			n->struct_page ? "true" : "false");
+		jw_key(j, "iomem");
+		jw_str_or_null(j, !w->iomem || w->iomem->zeroed ||
+				  n->iomem == IOMEM_NONE ? NULL :
+				  iomem_path(w->iomem, n->iomem, name,
+					     sizeof(name)));
+		jw_kv_bool(j, "struct_page", n->struct_page);
 	}
 	if (n->checked) {
-		fputs(",\"kpageflags\":", f);
-		json_kpf(f, n->kpf_union);
+		jw_key(j, "kpageflags");
+		json_kpf(j, n->kpf_union);
 	}
 	if (!n->bad_pages)
 		return;
-	fprintf(f, ",\"contradiction\":{\"pages\":%" PRIu64 ",\"addr\":\"0x%" PRIx64
-		"\",\"pfn\":\"0x%" PRIx64 "\",\"kpageflags\":",
-		n->bad_pages, n->bad_addr, n->bad_pfn);
-	json_kpf(f, n->bad_kpf);
-	fputs(",\"rules\":", f);
-	json_flag_names(f, n->bad_rules, rule_bit_name);
-	fputs(",\"why\":", f);
-	json_string(f, kpf_rule_text(kpf_first_rule(n->bad_rules)));
-	fputc('}', f);
+	jw_key(j, "contradiction");
+	jw_begin_object(j);
+	jw_kv_u64(j, "pages", n->bad_pages);
+	jw_kv_hex(j, "addr", n->bad_addr);
+	jw_kv_hex(j, "pfn", n->bad_pfn);
+	jw_key(j, "kpageflags");
+	json_kpf(j, n->bad_kpf);
+	jw_key(j, "rules");
+	jw_flag_names(j, n->bad_rules, rule_bit_name);
+	jw_kv_str(j, "why", kpf_rule_text(kpf_first_rule(n->bad_rules)));
+	jw_end_object(j);
 }
 
 void report_witness_json_tail(struct report *r)
 {
 	const struct witness_totals *w = r->witness;
-	FILE *f = r->out;
+	struct json_writer *j = &r->json;
 
 	if (!w)
 		return;
-	fputs(",\n\"witnesses\":{\"iomem_skipped\":", f);
-	if (w->iomem_note[0])
-		json_string(f, w->iomem_note);
-	else
-		fputs("null", f);
-	fputs(",\"kpageflags_skipped\":", f);
-	if (w->kpf_note[0])
-		json_string(f, w->kpf_note);
-	else
-		fputs("null", f);
-	fprintf(f, ",\"kpageflags_pages\":%" PRIu64 ",\"contradicting_pages\":%" PRIu64
-		",\"contradicting_ranges\":%" PRIu64 ",\"cleared_on_recheck\":%" PRIu64 "}",
-		w->kpf_pages, w->bad_pages, w->bad_ranges, w->recheck_cleared);
+	jw_newline(j);
+	jw_key(j, "witnesses");
+	jw_begin_object(j);
+	jw_key(j, "iomem_skipped");
+	jw_str_or_null(j, w->iomem_note[0] ? w->iomem_note : NULL);
+	jw_key(j, "kpageflags_skipped");
+	jw_str_or_null(j, w->kpf_note[0] ? w->kpf_note : NULL);
+	jw_kv_u64(j, "kpageflags_pages", w->kpf_pages);
+	jw_kv_u64(j, "contradicting_pages", w->bad_pages);
+	jw_kv_u64(j, "contradicting_ranges", w->bad_ranges);
+	jw_kv_u64(j, "cleared_on_recheck", w->recheck_cleared);
+	jw_end_object(j);
 }
 
 uint64_t report_witness_bad(const struct report *r)

@@ -218,11 +218,11 @@ static void text_dma(FILE *f, const struct vtop_view *v)
 }
 
 /* "memtype", "dma_pinned", "node", as a range object has them. */
-static void json_dma(FILE *f, const struct vtop_view *v)
+static void json_dma(struct json_writer *j, const struct vtop_view *v)
 {
 	struct page_detail d = vtop_detail(v);
 
-	page_attrs_json(f, &d);
+	page_attrs_json(j, &d);
 }
 
 void vtop_print_text(FILE *f, const struct vtop_view *v)
@@ -252,128 +252,138 @@ void vtop_print_text(FILE *f, const struct vtop_view *v)
 	fprintf(f, "verdict: %s\n", v->cls == CLASS_MISMATCH ? "MISMATCH" : "ok");
 }
 
-static void json_levels(FILE *f, const struct ptwalk_vtop *w)
+static void json_levels(struct json_writer *j, const struct ptwalk_vtop *w)
 {
-	unsigned int n = 0;
-
-	fputs("\"levels\":[", f);
+	jw_key(j, "levels");
+	jw_begin_array(j);
 	for (int l = 0; l < PTWALK_VTOP_NR_LEVELS; l++) {
 		const char *state = level_state(w, l);
 
 		if (!state)
 			continue;
-		fprintf(f, "%s{\"level\":\"%s\",", n++ ? "," : "",
-			ptwalk_vtop_level_name(l));
-		if (!strcmp(state, "folded"))
-			fputs("\"index\":null,\"entry\":null", f);
-		else
-			fprintf(f, "\"index\":%u,\"entry\":\"0x%016" PRIx64 "\"",
-				w->index[l], (uint64_t)w->entry[l]);
-		fprintf(f, ",\"state\":\"%s\"}", state);
+		jw_begin_object(j);
+		jw_kv_str(j, "level", ptwalk_vtop_level_name(l));
+		if (!strcmp(state, "folded")) {
+			jw_kv_null(j, "index");
+			jw_kv_null(j, "entry");
+		} else {
+			jw_kv_u64(j, "index", w->index[l]);
+			jw_key(j, "entry");
+			jw_hex_padded(j, w->entry[l], 16);
+		}
+		jw_kv_str(j, "state", state);
+		jw_end_object(j);
 	}
-	fputs("]", f);
+	jw_end_array(j);
 }
 
-static void json_leaf(FILE *f, const struct ptwalk_vtop *w)
+static void json_leaf(struct json_writer *j, const struct ptwalk_vtop *w)
 {
+	uint64_t none = PTWALK_PFN_NONE;
 	bool frame = has_frame(w);
-	bool swap = w->stop == PTWALK_VTOP_STOP_NOT_PRESENT;
 
-	fprintf(f, ",\"stop\":\"%s\",\"level\":", ptwalk_vtop_stop_name(w->stop));
-	if (w->level == PTWALK_LEVEL_NONE)
-		fputs("null,\"page_size\":null", f);
-	else
-		fprintf(f, "\"%s\",\"page_size\":%" PRIu64,
-			ptwalk_level_name(w->level), vtop_leaf_size(w));
-	fprintf(f, ",\"kind\":\"%s\",\"pfn\":", ptwalk_kind_name(w->kind));
-	json_hex_or_null(f, frame ? w->pfn : PTWALK_PFN_NONE, PTWALK_PFN_NONE);
-	fputs(",\"phys\":", f);
-	json_hex_or_null(f, frame ? phys_of(w) : PTWALK_PFN_NONE,
-			 PTWALK_PFN_NONE);
-	fputs(",\"leaf_pfn\":", f);
-	json_hex_or_null(f, frame ? leaf_pfn(w) : PTWALK_PFN_NONE,
-			 PTWALK_PFN_NONE);
-	fputs(",\"leaf_offset\":", f);
-	json_hex_or_null(f, frame ? leaf_offset(w) : PTWALK_PFN_NONE,
-			 PTWALK_PFN_NONE);
-	fputs(",\"flags\":", f);
-	json_flag_names(f, w->flags, ptwalk_flag_name);
-	if (swap)
-		fprintf(f, ",\"swap_type\":%u,\"swap_offset\":\"0x%" PRIx64 "\"",
-			w->swap_type, (uint64_t)w->swap_offset);
-	else
-		fputs(",\"swap_type\":null,\"swap_offset\":null", f);
+	jw_kv_str(j, "stop", ptwalk_vtop_stop_name(w->stop));
+	if (w->level == PTWALK_LEVEL_NONE) {
+		jw_kv_null(j, "level");
+		jw_kv_null(j, "page_size");
+	} else {
+		jw_kv_str(j, "level", ptwalk_level_name(w->level));
+		jw_kv_u64(j, "page_size", vtop_leaf_size(w));
+	}
+	jw_kv_str(j, "kind", ptwalk_kind_name(w->kind));
+	jw_kv_hex_or_null(j, "pfn", frame ? w->pfn : none, none);
+	jw_kv_hex_or_null(j, "phys", frame ? phys_of(w) : none, none);
+	jw_kv_hex_or_null(j, "leaf_pfn", frame ? leaf_pfn(w) : none, none);
+	jw_kv_hex_or_null(j, "leaf_offset", frame ? leaf_offset(w) : none,
+			  none);
+	jw_key(j, "flags");
+	jw_flag_names(j, w->flags, ptwalk_flag_name);
+	if (w->stop == PTWALK_VTOP_STOP_NOT_PRESENT) {
+		jw_kv_u64(j, "swap_type", w->swap_type);
+		jw_kv_hex(j, "swap_offset", w->swap_offset);
+	} else {
+		jw_kv_null(j, "swap_type");
+		jw_kv_null(j, "swap_offset");
+	}
 }
 
-static void json_vma(FILE *f, const struct vtop_view *v)
+static void json_vma(struct json_writer *j, const struct vtop_view *v)
 {
 	/* ptwalk's own view, read with the walk; vma is maps' */
-	fputs(",\"walk_vma\":", f);
-	if (v->walk.flags & PTWALK_F_NO_VMA)
-		fputs("null", f);
-	else
-		fprintf(f, "{\"start\":\"0x%" PRIx64 "\",\"end\":\"0x%" PRIx64
-			"\"}", (uint64_t)v->walk.vma_start,
-			(uint64_t)v->walk.vma_end);
-	fputs(",\"vma\":", f);
+	jw_key(j, "walk_vma");
+	if (v->walk.flags & PTWALK_F_NO_VMA) {
+		jw_null(j);
+	} else {
+		jw_begin_object(j);
+		jw_kv_hex(j, "start", v->walk.vma_start);
+		jw_kv_hex(j, "end", v->walk.vma_end);
+		jw_end_object(j);
+	}
+	jw_key(j, "vma");
 	if (!v->vma.found) {
-		fputs("null", f);
+		jw_null(j);
 		return;
 	}
-	fprintf(f, "{\"start\":\"0x%" PRIx64 "\",\"end\":\"0x%" PRIx64
-		"\",\"perms\":", v->vma.start, v->vma.end);
-	json_string(f, v->vma.perms);
-	fputs(",\"name\":", f);
-	json_string(f, v->vma.name);
-	fprintf(f, ",\"deleted\":%s,\"vm_flags\":",
-		v->vma.deleted ? "true" : "false");
-	json_flag_names(f, v->walk.flags & PTWALK_F_NO_VMA ? 0 :
-			v->walk.vm_flags, ptwalk_vm_flag_name);
-	fputc('}', f);
+	jw_begin_object(j);
+	jw_kv_hex(j, "start", v->vma.start);
+	jw_kv_hex(j, "end", v->vma.end);
+	jw_kv_str(j, "perms", v->vma.perms);
+	jw_kv_str(j, "name", v->vma.name);
+	jw_kv_bool(j, "deleted", v->vma.deleted);
+	jw_key(j, "vm_flags");
+	jw_flag_names(j, v->walk.flags & PTWALK_F_NO_VMA ? 0 :
+		      v->walk.vm_flags, ptwalk_vm_flag_name);
+	jw_end_object(j);
 }
 
-static const char *json_bool(bool b)
-{
-	return b ? "true" : "false";
-}
-
-static void json_pagemap(FILE *f, uint64_t raw)
+static void json_pagemap(struct json_writer *j, uint64_t raw)
 {
 	struct pagemap_entry pm;
 
 	pagemap_decode(raw, &pm);
-	fprintf(f, ",\"pagemap\":{\"entry\":\"0x%016" PRIx64
-		"\",\"present\":%s,\"swapped\":%s,\"pfn\":", raw,
-		json_bool(pm.present), json_bool(pm.swapped));
-	json_hex_or_null(f, pm.present ? pm.pfn : PTWALK_PFN_NONE,
-			 PTWALK_PFN_NONE);
-	if (pm.swapped)
-		fprintf(f, ",\"swap_type\":%u,\"swap_offset\":\"0x%" PRIx64 "\"",
-			pm.swap_type, pm.swap_offset);
-	else
-		fputs(",\"swap_type\":null,\"swap_offset\":null", f);
-	fprintf(f, ",\"soft_dirty\":%s,\"exclusive\":%s,\"uffd_wp\":%s,"
-		"\"file\":%s}", json_bool(pm.soft_dirty),
-		json_bool(pm.exclusive), json_bool(pm.uffd_wp),
-		json_bool(pm.file));
+	jw_key(j, "pagemap");
+	jw_begin_object(j);
+	jw_key(j, "entry");
+	jw_hex_padded(j, raw, 16);
+	jw_kv_bool(j, "present", pm.present);
+	jw_kv_bool(j, "swapped", pm.swapped);
+	jw_kv_hex_or_null(j, "pfn", pm.present ? pm.pfn : PTWALK_PFN_NONE,
+			  PTWALK_PFN_NONE);
+	if (pm.swapped) {
+		jw_kv_u64(j, "swap_type", pm.swap_type);
+		jw_kv_hex(j, "swap_offset", pm.swap_offset);
+	} else {
+		jw_kv_null(j, "swap_type");
+		jw_kv_null(j, "swap_offset");
+	}
+	jw_kv_bool(j, "soft_dirty", pm.soft_dirty);
+	jw_kv_bool(j, "exclusive", pm.exclusive);
+	jw_kv_bool(j, "uffd_wp", pm.uffd_wp);
+	jw_kv_bool(j, "file", pm.file);
+	jw_end_object(j);
 }
 
-void vtop_print_json(FILE *f, const struct vtop_view *v)
+int vtop_print_json(FILE *f, const struct vtop_view *v)
 {
-	fprintf(f, "{\"pid\":%d,\"comm\":", (int)v->pid);
-	json_string(f, v->comm);
-	fputs(",\"kernel\":", f);
-	json_string(f, v->kernel);
-	fputs(",\"absent_flags\":", f);
-	json_flag_names(f, v->absent_flags, ptwalk_flag_name);
-	fprintf(f, ",\"addr\":\"0x%" PRIx64 "\",\"paging_levels\":%u,",
-		v->addr, v->walk.nr_levels);
-	json_levels(f, &v->walk);
-	json_leaf(f, &v->walk);
-	json_dma(f, v);
-	json_vma(f, v);
-	json_pagemap(f, v->pagemap);
-	fprintf(f, ",\"class\":\"%s\",\"rereads\":%u,\"verdict\":\"%s\"}\n",
-		page_class_name(v->cls), v->rereads,
-		v->cls == CLASS_MISMATCH ? "mismatch" : "ok");
+	struct json_writer j;
+
+	jw_init(&j, f);
+	jw_begin_object(&j);
+	jw_kv_i64(&j, "pid", v->pid);
+	jw_kv_str(&j, "comm", v->comm);
+	jw_kv_str(&j, "kernel", v->kernel);
+	jw_key(&j, "absent_flags");
+	jw_flag_names(&j, v->absent_flags, ptwalk_flag_name);
+	jw_kv_hex(&j, "addr", v->addr);
+	jw_kv_u64(&j, "paging_levels", v->walk.nr_levels);
+	json_levels(&j, &v->walk);
+	json_leaf(&j, &v->walk);
+	json_dma(&j, v);
+	json_vma(&j, v);
+	json_pagemap(&j, v->pagemap);
+	jw_kv_str(&j, "class", page_class_name(v->cls));
+	jw_kv_u64(&j, "rereads", v->rereads);
+	jw_kv_str(&j, "verdict", v->cls == CLASS_MISMATCH ? "mismatch" : "ok");
+	jw_end_object(&j);
+	return jw_finish(&j);
 }

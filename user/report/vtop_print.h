@@ -7,6 +7,7 @@
 #include "engine/vtop.h"
 
 void vtop_print_text(FILE *f, const struct vtop_view *v);
-void vtop_print_json(FILE *f, const struct vtop_view *v);
+/* 0, or -EINVAL should the JSON writer be misused (json.h). */
+int vtop_print_json(FILE *f, const struct vtop_view *v);
 
 #endif /* PTCOMPARE_VTOP_PRINT_H */
