@@ -52,6 +52,11 @@ void report_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 	r->nr_vmas++;
 }
 
+uint64_t report_witness_bad(const struct report *r)
+{
+	return r->witness ? r->witness->bad_pages : 0;
+}
+
 bool report_has_mismatch(const struct report *r)
 {
 	return r->totals[CLASS_MISMATCH] != 0 || report_witness_bad(r) != 0;

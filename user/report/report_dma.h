@@ -52,4 +52,13 @@ struct dma_sink report_dma_sink(struct report_dma *rd);
 void report_dma_text(struct report *r);
 void report_dma_json(struct report *r);
 
+/* Each format's spooling of a run or a hole (report_dma.c's sink). */
+void report_dma_text_run(struct report_dma *rd, const struct dma_run *run);
+void report_dma_text_hole(struct report_dma *rd, const struct dma_hole *h);
+void report_dma_json_run(struct report_dma *rd, const struct dma_run *run);
+void report_dma_json_hole(struct report_dma *rd, const struct dma_hole *h);
+
+/* Appends a spool to out; the first error is kept in rd->err. */
+void report_dma_copy(struct report_dma *rd, FILE *spool, FILE *out);
+
 #endif /* PTCOMPARE_REPORT_DMA_H */
