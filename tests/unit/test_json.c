@@ -79,18 +79,22 @@ static void utf8(void **state)
 	expect_roundtrip("a\xff" "b", "a\xc3\xbf" "b");
 }
 
-/* What a writer wrote into a memstream: a C string (caller frees). */
+/*
+ * A writer on a memstream.  The tests of the writer get one each (the
+ * fixture), write a document, and hand it to expect_doc(); the fixture
+ * frees the text and what json-c made of it.
+ */
 struct doc {
 	char *buf;
 	size_t len;
 	FILE *f;
 	struct json_writer w;
+	struct json_object *o;	/* the document as json-c parsed it */
 };
 
 static void doc_open(struct doc *d)
 {
-	d->buf = NULL;
-	d->len = 0;
+	*d = (struct doc){ 0 };
 	d->f = open_memstream(&d->buf, &d->len);
 	assert_non_null(d->f);
 	jw_init(&d->w, d->f);
@@ -99,6 +103,27 @@ static void doc_open(struct doc *d)
 static void doc_close(struct doc *d)
 {
 	assert_int_equal(fclose(d->f), 0);
+	d->f = NULL;
+}
+
+static int doc_setup(void **state)
+{
+	static struct doc d;
+
+	doc_open(&d);
+	*state = &d;
+	return 0;
+}
+
+static int doc_teardown(void **state)
+{
+	struct doc *d = *state;
+
+	if (d->f)
+		fclose(d->f);
+	json_object_put(d->o);
+	free(d->buf);
+	return 0;
 }
 
 /* json-c in strict mode with UTF-8 validation: the document or NULL. */
@@ -126,145 +151,126 @@ static struct json_object *expect_doc(struct doc *d, const char *want)
 	assert_int_equal(jw_finish(&d->w), 0);
 	doc_close(d);
 	assert_string_equal(d->buf, want);
-	return parse_strict(d->buf);
+	d->o = parse_strict(d->buf);
+	return d->o;
 }
 
 static void hex_or_null(void **state)
 {
-	struct doc d;
+	struct doc *d = *state;
 	struct json_object *o;
 
-	(void)state;
-	doc_open(&d);
-	jw_begin_array(&d.w);
-	jw_hex_or_null(&d.w, 0x1f000, UINT64_MAX);
-	jw_hex_or_null(&d.w, UINT64_MAX, UINT64_MAX);
-	jw_hex_or_null(&d.w, 0, UINT64_MAX);
-	jw_hex_padded(&d.w, 0x1e7, 16);
-	jw_end_array(&d.w);
-	o = expect_doc(&d, "[\"0x1f000\",null,\"0x0\",\"0x00000000000001e7\"]\n");
+	jw_begin_array(&d->w);
+	jw_hex_or_null(&d->w, 0x1f000, UINT64_MAX);
+	jw_hex_or_null(&d->w, UINT64_MAX, UINT64_MAX);
+	jw_hex_or_null(&d->w, 0, UINT64_MAX);
+	jw_hex_padded(&d->w, 0x1e7, 16);
+	jw_end_array(&d->w);
+	o = expect_doc(d, "[\"0x1f000\",null,\"0x0\",\"0x00000000000001e7\"]\n");
 	assert_null(json_object_array_get_idx(o, 1));
-	json_object_put(o);
-	free(d.buf);
 }
 
 /* Flag sets as arrays of names: the same walk as the text's lists. */
 static void flag_names(void **state)
 {
-	struct doc d;
+	struct doc *d = *state;
 	struct json_object *o;
 
-	(void)state;
-	doc_open(&d);
-	jw_begin_array(&d.w);
-	jw_flag_names(&d.w, PTWALK_F_PRESENT | PTWALK_F_WRITE |
+	jw_begin_array(&d->w);
+	jw_flag_names(&d->w, PTWALK_F_PRESENT | PTWALK_F_WRITE |
 		      PTWALK_F_PFN_VALID | 1ULL << 63, ptwalk_flag_name);
-	jw_flag_names(&d.w, 0, ptwalk_flag_name);
-	jw_flag_names(&d.w, PTWALK_VM_READ | PTWALK_VM_HUGEPAGE,
+	jw_flag_names(&d->w, 0, ptwalk_flag_name);
+	jw_flag_names(&d->w, PTWALK_VM_READ | PTWALK_VM_HUGEPAGE,
 		      ptwalk_vm_flag_name);
-	jw_end_array(&d.w);
+	jw_end_array(&d->w);
 	/* bit 63 has no name: left out */
-	o = expect_doc(&d,
+	o = expect_doc(d,
 		"[[\"present\",\"write\",\"pfn_valid\"],[],[\"read\",\"hugepage\"]]\n");
 	assert_int_equal(json_object_array_length(
 				 json_object_array_get_idx(o, 0)), 3);
-	json_object_put(o);
-	free(d.buf);
 }
 
 /* Commas between members and elements at every depth, none elsewhere. */
 static void nesting(void **state)
 {
-	struct doc d;
+	struct doc *d = *state;
+	struct json_writer *w = &d->w;
 	struct json_object *o, *a, *inner;
 
-	(void)state;
-	doc_open(&d);
-	jw_begin_object(&d.w);
-	jw_kv_u64(&d.w, "n", 18446744073709551615ULL);
-	jw_kv_i64(&d.w, "i", -5);
-	jw_kv_bool(&d.w, "t", true);
-	jw_kv_bool(&d.w, "f", false);
-	jw_kv_null(&d.w, "z");
-	jw_kv_str(&d.w, "s", "x");
-	jw_key(&d.w, "a");
-	jw_begin_array(&d.w);
-	jw_u64(&d.w, 1);
-	jw_begin_object(&d.w);
-	jw_key(&d.w, "b");
-	jw_begin_array(&d.w);
-	jw_begin_array(&d.w);
-	jw_null(&d.w);
-	jw_bool(&d.w, true);
-	jw_end_array(&d.w);
-	jw_begin_object(&d.w);
-	jw_end_object(&d.w);
-	jw_end_array(&d.w);
-	jw_kv_hex(&d.w, "h", 0xabc);
-	jw_end_object(&d.w);
-	jw_str_or_null(&d.w, NULL);
-	jw_str_or_null(&d.w, "y");
-	jw_end_array(&d.w);
-	jw_key(&d.w, "e");
-	jw_begin_array(&d.w);
-	jw_end_array(&d.w);
-	jw_key(&d.w, "o");
-	jw_begin_object(&d.w);
-	jw_end_object(&d.w);
-	jw_end_object(&d.w);
-	o = expect_doc(&d, "{\"n\":18446744073709551615,\"i\":-5,\"t\":true,"
+	jw_begin_object(w);
+	jw_kv_u64(w, "n", 18446744073709551615ULL);
+	jw_kv_i64(w, "i", -5);
+	jw_kv_bool(w, "t", true);
+	jw_kv_bool(w, "f", false);
+	jw_kv_null(w, "z");
+	jw_kv_str(w, "s", "x");
+	jw_key(w, "a");
+	jw_begin_array(w);
+	jw_u64(w, 1);
+	jw_begin_object(w);
+	jw_key(w, "b");
+	jw_begin_array(w);
+	jw_begin_array(w);
+	jw_null(w);
+	jw_bool(w, true);
+	jw_end_array(w);
+	jw_begin_object(w);
+	jw_end_object(w);
+	jw_end_array(w);
+	jw_kv_start_end(w, 0xabc, 0xdef);
+	jw_end_object(w);
+	jw_str_or_null(w, NULL);
+	jw_str_or_null(w, "y");
+	jw_end_array(w);
+	jw_key(w, "e");
+	jw_begin_array(w);
+	jw_end_array(w);
+	jw_key(w, "o");
+	jw_begin_object(w);
+	jw_end_object(w);
+	jw_end_object(w);
+	o = expect_doc(d, "{\"n\":18446744073709551615,\"i\":-5,\"t\":true,"
 		       "\"f\":false,\"z\":null,\"s\":\"x\",\"a\":[1,{\"b\":"
-		       "[[null,true],{}],\"h\":\"0xabc\"},null,\"y\"],"
-		       "\"e\":[],\"o\":{}}\n");
+		       "[[null,true],{}],\"start\":\"0xabc\",\"end\":\"0xdef\"},"
+		       "null,\"y\"],\"e\":[],\"o\":{}}\n");
 	a = json_get(o, "a");
 	assert_int_equal(json_object_array_length(a), 4);
 	inner = json_object_array_get_idx(a, 1);
-	assert_string_equal(json_str(inner, "h"), "0xabc");
+	assert_string_equal(json_str(inner, "end"), "0xdef");
 	assert_int_equal(json_object_array_length(json_get(inner, "b")), 2);
 	assert_int_equal(json_num(o, "i"), -5);
 	assert_int_equal(json_object_object_length(json_get(o, "o")), 0);
-	json_object_put(o);
-	free(d.buf);
 }
 
-static void empty_containers(void **state)
+static void empty_object(void **state)
 {
-	struct doc d;
-	struct json_object *o;
+	struct doc *d = *state;
 
-	(void)state;
-	doc_open(&d);
-	jw_begin_object(&d.w);
-	jw_end_object(&d.w);
-	o = expect_doc(&d, "{}\n");
-	assert_int_equal(json_object_object_length(o), 0);
-	json_object_put(o);
-	free(d.buf);
+	jw_begin_object(&d->w);
+	jw_end_object(&d->w);
+	assert_int_equal(json_object_object_length(expect_doc(d, "{}\n")), 0);
+}
 
-	doc_open(&d);
-	jw_begin_array(&d.w);
-	jw_end_array(&d.w);
-	o = expect_doc(&d, "[]\n");
-	assert_int_equal(json_object_array_length(o), 0);
-	json_object_put(o);
-	free(d.buf);
+static void empty_array(void **state)
+{
+	struct doc *d = *state;
+
+	jw_begin_array(&d->w);
+	jw_end_array(&d->w);
+	assert_int_equal(json_object_array_length(expect_doc(d, "[]\n")), 0);
 }
 
 /* Keys and values escape as json_string does: one escaper. */
 static void escaped_keys_and_values(void **state)
 {
-	struct doc d;
+	struct doc *d = *state;
 	struct json_object *o;
 
-	(void)state;
-	doc_open(&d);
-	jw_begin_object(&d.w);
-	jw_kv_str(&d.w, "k\"\n", "v\\\x01\xff");
-	jw_end_object(&d.w);
-	o = expect_doc(&d, "{\"k\\\"\\n\":\"v\\\\\\u0001\\u00ff\"}\n");
+	jw_begin_object(&d->w);
+	jw_kv_str(&d->w, "k\"\n", "v\\\x01\xff");
+	jw_end_object(&d->w);
+	o = expect_doc(d, "{\"k\\\"\\n\":\"v\\\\\\u0001\\u00ff\"}\n");
 	assert_string_equal(json_str(o, "k\"\n"), "v\\\x01\xc3\xbf");
-	json_object_put(o);
-	free(d.buf);
 }
 
 /*
@@ -274,14 +280,12 @@ static void escaped_keys_and_values(void **state)
  */
 static void newlines_and_spools(void **state)
 {
-	struct doc d, spool;
+	struct doc *d = *state, spool;
 	struct json_object *o;
 
-	(void)state;
 	doc_open(&spool);
 	for (int i = 0; i < 3; i++) {
-		jw_newline(&spool.w);
-		jw_begin_object(&spool.w);
+		jw_begin_line_object(&spool.w);
 		jw_kv_i64(&spool.w, "i", i);
 		jw_end_object(&spool.w);
 	}
@@ -289,130 +293,143 @@ static void newlines_and_spools(void **state)
 	doc_close(&spool);
 	assert_string_equal(spool.buf, "\n{\"i\":0},\n{\"i\":1},\n{\"i\":2}");
 
-	doc_open(&d);
-	jw_begin_object(&d.w);
-	jw_kv_u64(&d.w, "pages", 3);
-	jw_newline(&d.w);
-	jw_key(&d.w, "ranges");
-	jw_begin_array(&d.w);
-	fputs(spool.buf, d.f);
-	jw_end_array(&d.w);
-	jw_end_object(&d.w);
-	o = expect_doc(&d, "{\"pages\":3,\n\"ranges\":[\n{\"i\":0},\n{\"i\":1},"
+	jw_begin_object(&d->w);
+	jw_kv_u64(&d->w, "pages", 3);
+	jw_newline(&d->w);
+	jw_key(&d->w, "ranges");
+	jw_begin_array(&d->w);
+	fputs(spool.buf, d->f);
+	jw_end_array(&d->w);
+	jw_end_object(&d->w);
+	free(spool.buf);
+	o = expect_doc(d, "{\"pages\":3,\n\"ranges\":[\n{\"i\":0},\n{\"i\":1},"
 		       "\n{\"i\":2}]}\n");
 	assert_int_equal(json_object_array_length(json_get(o, "ranges")), 3);
-	json_object_put(o);
-	free(d.buf);
-	free(spool.buf);
+}
+
+static void deepest(void **state)
+{
+	struct doc *d = *state;
+	struct json_object *o;
+
+	for (int i = 0; i < JW_MAX_DEPTH; i++)
+		jw_begin_array(&d->w);
+	for (int i = 0; i < JW_MAX_DEPTH; i++)
+		jw_end_array(&d->w);
+	o = expect_doc(d, "[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]\n");
+	assert_int_equal(json_object_array_length(o), 1);
 }
 
 /* Nesting beyond JW_MAX_DEPTH is refused, and nothing follows it. */
 static void depth_overflow(void **state)
 {
-	struct doc d;
-	struct json_object *o;
+	struct doc *d = *state;
 	size_t len;
 
-	(void)state;
-	doc_open(&d);
 	for (int i = 0; i < JW_MAX_DEPTH; i++)
-		jw_begin_array(&d.w);
-	assert_int_equal(jw_error(&d.w), 0);
-	for (int i = 0; i < JW_MAX_DEPTH; i++)
-		jw_end_array(&d.w);
-	assert_int_equal(jw_finish(&d.w), 0);
-	doc_close(&d);
-	o = parse_strict(d.buf);
-	json_object_put(o);
-	free(d.buf);
-
-	doc_open(&d);
-	for (int i = 0; i < JW_MAX_DEPTH; i++)
-		jw_begin_array(&d.w);
-	fflush(d.f);
-	len = d.len;
-	jw_begin_object(&d.w);
-	assert_int_equal(jw_error(&d.w), -EOVERFLOW);
-	jw_null(&d.w);
-	jw_end_array(&d.w);
-	assert_int_equal(jw_finish(&d.w), -EOVERFLOW);
-	doc_close(&d);
-	assert_int_equal(d.len, len);
-	free(d.buf);
+		jw_begin_array(&d->w);
+	assert_int_equal(jw_error(&d->w), 0);
+	fflush(d->f);
+	len = d->len;
+	jw_begin_object(&d->w);
+	assert_int_equal(jw_error(&d->w), -EOVERFLOW);
+	jw_null(&d->w);
+	jw_end_array(&d->w);
+	assert_int_equal(jw_finish(&d->w), -EOVERFLOW);
+	doc_close(d);
+	assert_int_equal(d->len, len);
 }
 
 /* Misuses the writer refuses rather than write a broken document. */
+static void value_without_key(struct json_writer *w)
+{
+	jw_begin_object(w);
+	jw_u64(w, 1);
+}
+
+static void key_in_array(struct json_writer *w)
+{
+	jw_begin_array(w);
+	jw_key(w, "k");
+}
+
+static void two_keys(struct json_writer *w)
+{
+	jw_begin_object(w);
+	jw_key(w, "a");
+	jw_key(w, "b");
+}
+
+static void close_nothing(struct json_writer *w)
+{
+	jw_end_object(w);
+}
+
+static void close_the_other(struct json_writer *w)
+{
+	jw_begin_array(w);
+	jw_end_object(w);
+}
+
+static void key_without_value(struct json_writer *w)
+{
+	jw_begin_object(w);
+	jw_key(w, "a");
+}
+
+static void left_open(struct json_writer *w)
+{
+	jw_begin_array(w);
+	jw_begin_array(w);
+}
+
 static void misuse(void **state)
 {
+	static const struct {
+		void (*use)(struct json_writer *w);
+		const char *written;	/* before the misuse */
+	} cases[] = {
+		{ value_without_key, "{" },
+		{ key_in_array, "[" },
+		{ two_keys, "{\"a\":" },
+		{ close_nothing, "" },
+		{ close_the_other, "[" },
+		{ key_without_value, "{\"a\":" },	/* caught by jw_finish */
+		{ left_open, "[[" },			/* caught by jw_finish */
+	};
 	struct doc d;
 
 	(void)state;
-	/* a value in an object without its key */
-	doc_open(&d);
-	jw_begin_object(&d.w);
-	jw_u64(&d.w, 1);
-	assert_int_equal(jw_error(&d.w), -EINVAL);
-	doc_close(&d);
-	assert_string_equal(d.buf, "{");
-	free(d.buf);
-
-	/* a key in an array */
-	doc_open(&d);
-	jw_begin_array(&d.w);
-	jw_key(&d.w, "k");
-	assert_int_equal(jw_error(&d.w), -EINVAL);
-	doc_close(&d);
-	free(d.buf);
-
-	/* two keys in a row */
-	doc_open(&d);
-	jw_begin_object(&d.w);
-	jw_key(&d.w, "a");
-	jw_key(&d.w, "b");
-	assert_int_equal(jw_error(&d.w), -EINVAL);
-	doc_close(&d);
-	free(d.buf);
-
-	/* closing what is not open, or not what is open */
-	doc_open(&d);
-	jw_end_object(&d.w);
-	assert_int_equal(jw_error(&d.w), -EINVAL);
-	doc_close(&d);
-	free(d.buf);
-	doc_open(&d);
-	jw_begin_array(&d.w);
-	jw_end_object(&d.w);
-	assert_int_equal(jw_error(&d.w), -EINVAL);
-	doc_close(&d);
-	free(d.buf);
-
-	/* a key left without its value, a container left open */
-	doc_open(&d);
-	jw_begin_object(&d.w);
-	jw_key(&d.w, "a");
-	assert_int_equal(jw_finish(&d.w), -EINVAL);
-	doc_close(&d);
-	free(d.buf);
-	doc_open(&d);
-	jw_begin_object(&d.w);
-	assert_int_equal(jw_finish(&d.w), -EINVAL);
-	doc_close(&d);
-	assert_string_equal(d.buf, "{");
-	free(d.buf);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		doc_open(&d);
+		cases[i].use(&d.w);
+		assert_int_equal(jw_finish(&d.w), -EINVAL);
+		/* sticky: nothing more is written */
+		jw_null(&d.w);
+		jw_end_object(&d.w);
+		assert_int_equal(jw_error(&d.w), -EINVAL);
+		doc_close(&d);
+		assert_string_equal(d.buf, cases[i].written);
+		free(d.buf);
+	}
 }
+
+#define doc_test(f) cmocka_unit_test_setup_teardown(f, doc_setup, doc_teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(escapes),
 		cmocka_unit_test(utf8),
-		cmocka_unit_test(hex_or_null),
-		cmocka_unit_test(flag_names),
-		cmocka_unit_test(nesting),
-		cmocka_unit_test(empty_containers),
-		cmocka_unit_test(escaped_keys_and_values),
-		cmocka_unit_test(newlines_and_spools),
-		cmocka_unit_test(depth_overflow),
+		doc_test(hex_or_null),
+		doc_test(flag_names),
+		doc_test(nesting),
+		doc_test(empty_object),
+		doc_test(empty_array),
+		doc_test(escaped_keys_and_values),
+		doc_test(newlines_and_spools),
+		doc_test(deepest),
+		doc_test(depth_overflow),
 		cmocka_unit_test(misuse),
 	};
 

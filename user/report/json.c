@@ -132,6 +132,12 @@ void jw_begin_object(struct json_writer *w)
 	begin(w, '{', true);
 }
 
+void jw_begin_line_object(struct json_writer *w)
+{
+	jw_newline(w);
+	jw_begin_object(w);
+}
+
 void jw_end_object(struct json_writer *w)
 {
 	end(w, '}', true);
@@ -270,6 +276,12 @@ void jw_kv_hex_or_null(struct json_writer *w, const char *key, uint64_t v,
 {
 	jw_key(w, key);
 	jw_hex_or_null(w, v, none);
+}
+
+void jw_kv_start_end(struct json_writer *w, uint64_t start, uint64_t end)
+{
+	jw_kv_hex(w, "start", start);
+	jw_kv_hex(w, "end", end);
 }
 
 int jw_finish(struct json_writer *w)

@@ -40,6 +40,8 @@ struct json_writer {
 void jw_init(struct json_writer *w, FILE *f);
 
 void jw_begin_object(struct json_writer *w);
+/* jw_newline() and jw_begin_object(): an element of the scan's arrays. */
+void jw_begin_line_object(struct json_writer *w);
 void jw_end_object(struct json_writer *w);
 void jw_begin_array(struct json_writer *w);
 void jw_end_array(struct json_writer *w);
@@ -79,6 +81,9 @@ void jw_kv_null(struct json_writer *w, const char *key);
 void jw_kv_hex(struct json_writer *w, const char *key, uint64_t v);
 void jw_kv_hex_or_null(struct json_writer *w, const char *key, uint64_t v,
 		       uint64_t none);
+
+/* "start" and "end" as hex: how every address range begins its object. */
+void jw_kv_start_end(struct json_writer *w, uint64_t start, uint64_t end);
 
 /*
  * Ends a document: everything must be closed; writes the final newline.

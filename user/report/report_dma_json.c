@@ -10,8 +10,7 @@ void report_dma_json_run(struct report_dma *rd, const struct dma_run *run)
 	struct json_writer *w = &rd->runs_json;
 	uint64_t phys = run->pfn << PAGE_SHIFT_4K;
 
-	jw_newline(w);
-	jw_begin_object(w);
+	jw_begin_line_object(w);
 	jw_kv_hex(w, "start", run->start);
 	jw_kv_u64(w, "pages", run->pages);
 	jw_kv_hex(w, "pfn", run->pfn);
@@ -27,8 +26,7 @@ void report_dma_json_hole(struct report_dma *rd, const struct dma_hole *h)
 {
 	struct json_writer *w = &rd->holes_json;
 
-	jw_newline(w);
-	jw_begin_object(w);
+	jw_begin_line_object(w);
 	jw_kv_hex(w, "start", h->start);
 	jw_kv_u64(w, "pages", h->pages);
 	jw_kv_str(w, "kind", dma_hole_kind_name(h->kind));
@@ -109,8 +107,7 @@ void report_dma_json(struct report *r)
 	jw_newline(w);
 	jw_key(w, "dma");
 	jw_begin_object(w);
-	jw_kv_hex(w, "start", d->start);
-	jw_kv_hex(w, "end", d->end);
+	jw_kv_start_end(w, d->start, d->end);
 	jw_kv_u64(w, "pages", t->pages);
 	jw_kv_bool(w, "resident", dma_resident(d));
 	jw_kv_bool(w, "locked", dma_locked(d));

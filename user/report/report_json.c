@@ -26,8 +26,7 @@ static void json_range(struct report *r, const struct verdict_range *vr,
 {
 	struct json_writer *w = &r->ranges_json;
 
-	jw_newline(w);
-	jw_begin_object(w);
+	jw_begin_line_object(w);
 	jw_kv_hex(w, "start", vr->start);
 	jw_kv_u64(w, "pages", vr->pages);
 	jw_kv_str(w, "class", page_class_name(vr->cls));
@@ -47,10 +46,8 @@ static void json_vma(struct report *r, const struct maps_entry *m, uint64_t star
 {
 	struct json_writer *w = &r->vmas_json;
 
-	jw_newline(w);
-	jw_begin_object(w);
-	jw_kv_hex(w, "start", m->start);
-	jw_kv_hex(w, "end", m->end);
+	jw_begin_line_object(w);
+	jw_kv_start_end(w, m->start, m->end);
 	jw_kv_str(w, "perms", m->perms);
 	jw_kv_str(w, "name", m->name);
 	jw_kv_bool(w, "deleted", m->deleted);

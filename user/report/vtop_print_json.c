@@ -80,8 +80,7 @@ static void json_vma(struct json_writer *j, const struct vtop_view *v)
 		jw_null(j);
 	} else {
 		jw_begin_object(j);
-		jw_kv_hex(j, "start", v->walk.vma_start);
-		jw_kv_hex(j, "end", v->walk.vma_end);
+		jw_kv_start_end(j, v->walk.vma_start, v->walk.vma_end);
 		jw_end_object(j);
 	}
 	jw_key(j, "vma");
@@ -90,8 +89,7 @@ static void json_vma(struct json_writer *j, const struct vtop_view *v)
 		return;
 	}
 	jw_begin_object(j);
-	jw_kv_hex(j, "start", v->vma.start);
-	jw_kv_hex(j, "end", v->vma.end);
+	jw_kv_start_end(j, v->vma.start, v->vma.end);
 	jw_kv_str(j, "perms", v->vma.perms);
 	jw_kv_str(j, "name", v->vma.name);
 	jw_kv_bool(j, "deleted", v->vma.deleted);
