@@ -295,8 +295,7 @@ static void newlines_and_spools(void **state)
 
 	jw_begin_object(&d->w);
 	jw_kv_u64(&d->w, "pages", 3);
-	jw_newline(&d->w);
-	jw_key(&d->w, "ranges");
+	jw_line_key(&d->w, "ranges");
 	jw_begin_array(&d->w);
 	fputs(spool.buf, d->f);
 	jw_end_array(&d->w);

@@ -134,7 +134,7 @@ void jw_begin_object(struct json_writer *w)
 
 void jw_begin_line_object(struct json_writer *w)
 {
-	jw_newline(w);
+	w->newline = true;
 	jw_begin_object(w);
 }
 
@@ -162,9 +162,10 @@ void jw_key(struct json_writer *w, const char *name)
 	w->after_key = true;
 }
 
-void jw_newline(struct json_writer *w)
+void jw_line_key(struct json_writer *w, const char *name)
 {
 	w->newline = true;
+	jw_key(w, name);
 }
 
 void jw_str(struct json_writer *w, const char *s)

@@ -40,7 +40,10 @@ struct json_writer {
 void jw_init(struct json_writer *w, FILE *f);
 
 void jw_begin_object(struct json_writer *w);
-/* jw_newline() and jw_begin_object(): an element of the scan's arrays. */
+/*
+ * An object starting a line of its own (after its comma): how the scan's
+ * long arrays put one element a line.
+ */
 void jw_begin_line_object(struct json_writer *w);
 void jw_end_object(struct json_writer *w);
 void jw_begin_array(struct json_writer *w);
@@ -48,12 +51,8 @@ void jw_end_array(struct json_writer *w);
 
 /* A member's name; its value is the next thing written. */
 void jw_key(struct json_writer *w, const char *name);
-
-/*
- * Puts the next member or element (its comma first) at the start of a
- * line: the layout of the scan's long arrays, one object a line.
- */
-void jw_newline(struct json_writer *w);
+/* The same, starting a line: the document's sections. */
+void jw_line_key(struct json_writer *w, const char *name);
 
 void jw_str(struct json_writer *w, const char *s);
 void jw_str_or_null(struct json_writer *w, const char *s); /* NULL: null */

@@ -7,26 +7,6 @@
 #include "report/report_dma.h"
 #include "report/report_formats.h"
 
-static void spool_run(const struct dma_run *run, void *arg)
-{
-	struct report_dma *rd = arg;
-
-	if (rd->fmt == REPORT_JSON)
-		report_dma_json_run(rd, run);
-	else
-		report_dma_text_run(rd, run);
-}
-
-static void spool_hole(const struct dma_hole *h, void *arg)
-{
-	struct report_dma *rd = arg;
-
-	if (rd->fmt == REPORT_JSON)
-		report_dma_json_hole(rd, h);
-	else
-		report_dma_text_hole(rd, h);
-}
-
 void report_dma_init(struct report_dma *rd, struct report *r,
 		     const struct dma_view *view, FILE *runs, FILE *holes)
 {
@@ -39,8 +19,12 @@ void report_dma_init(struct report_dma *rd, struct report *r,
 
 struct dma_sink report_dma_sink(struct report_dma *rd)
 {
-	return (struct dma_sink){ .run = spool_run, .hole = spool_hole,
-				  .arg = rd };
+	if (rd->fmt == REPORT_JSON)
+		return (struct dma_sink){ .run = report_dma_json_run,
+					  .hole = report_dma_json_hole,
+					  .arg = rd };
+	return (struct dma_sink){ .run = report_dma_text_run,
+				  .hole = report_dma_text_hole, .arg = rd };
 }
 
 void report_dma_copy(struct report_dma *rd, FILE *spool, FILE *out)

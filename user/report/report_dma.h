@@ -52,11 +52,11 @@ struct dma_sink report_dma_sink(struct report_dma *rd);
 void report_dma_text(struct report *r);
 void report_dma_json(struct report *r);
 
-/* Each format's spooling of a run or a hole (report_dma.c's sink). */
-void report_dma_text_run(struct report_dma *rd, const struct dma_run *run);
-void report_dma_text_hole(struct report_dma *rd, const struct dma_hole *h);
-void report_dma_json_run(struct report_dma *rd, const struct dma_run *run);
-void report_dma_json_hole(struct report_dma *rd, const struct dma_hole *h);
+/* Each format's sink (arg: the report_dma), report_dma_sink()'s choice. */
+void report_dma_text_run(const struct dma_run *run, void *arg);
+void report_dma_text_hole(const struct dma_hole *h, void *arg);
+void report_dma_json_run(const struct dma_run *run, void *arg);
+void report_dma_json_hole(const struct dma_hole *h, void *arg);
 
 /* Appends a spool to out; the first error is kept in rd->err. */
 void report_dma_copy(struct report_dma *rd, FILE *spool, FILE *out);

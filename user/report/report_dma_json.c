@@ -5,8 +5,9 @@
 #include "report/json.h"
 #include "report/report_dma.h"
 
-void report_dma_json_run(struct report_dma *rd, const struct dma_run *run)
+void report_dma_json_run(const struct dma_run *run, void *arg)
 {
+	struct report_dma *rd = arg;
 	struct json_writer *w = &rd->runs_json;
 	uint64_t phys = run->pfn << PAGE_SHIFT_4K;
 
@@ -22,8 +23,9 @@ void report_dma_json_run(struct report_dma *rd, const struct dma_run *run)
 	rd->nr_runs++;
 }
 
-void report_dma_json_hole(struct report_dma *rd, const struct dma_hole *h)
+void report_dma_json_hole(const struct dma_hole *h, void *arg)
 {
+	struct report_dma *rd = arg;
 	struct json_writer *w = &rd->holes_json;
 
 	jw_begin_line_object(w);
@@ -34,24 +36,27 @@ void report_dma_json_hole(struct report_dma *rd, const struct dma_hole *h)
 	rd->nr_holes++;
 }
 
+/* {"pages":N,"spans":N} of the pages in one pinned state. */
+static void pin_state(struct json_writer *w, const char *key,
+		      const struct dma_totals *t, enum dma_pin_state pin)
+{
+	jw_key(w, key);
+	jw_begin_object(w);
+	jw_kv_u64(w, "pages", t->pin_pages[pin]);
+	jw_kv_u64(w, "spans", t->pin_spans[pin]);
+	jw_end_object(w);
+}
+
 static void json_attrs(struct json_writer *w, const struct report_dma *rd)
 {
 	const struct dma_totals *t = &rd->view->t;
 
-	jw_newline(w);
-	jw_kv_bool(w, "extended", t->info);
+	jw_line_key(w, "extended");
+	jw_bool(w, t->info);
 	if (!t->info)
 		return;
-	jw_key(w, "pinned");
-	jw_begin_object(w);
-	jw_kv_u64(w, "pages", t->pin_pages[PIN_YES]);
-	jw_kv_u64(w, "spans", t->pin_spans[PIN_YES]);
-	jw_end_object(w);
-	jw_key(w, "unpinned");
-	jw_begin_object(w);
-	jw_kv_u64(w, "pages", t->pin_pages[PIN_NO]);
-	jw_kv_u64(w, "spans", t->pin_spans[PIN_NO]);
-	jw_end_object(w);
+	pin_state(w, "pinned", t, PIN_YES);
+	pin_state(w, "unpinned", t, PIN_NO);
 	jw_kv_u64(w, "pin_unknown_pages", t->pin_pages[PIN_UNKNOWN]);
 	jw_key(w, "memtypes");
 	jw_begin_object(w);
@@ -104,8 +109,7 @@ void report_dma_json(struct report *r)
 	const struct dma_totals *t = &d->t;
 	struct json_writer *w = &r->json;
 
-	jw_newline(w);
-	jw_key(w, "dma");
+	jw_line_key(w, "dma");
 	jw_begin_object(w);
 	jw_kv_start_end(w, d->start, d->end);
 	jw_kv_u64(w, "pages", t->pages);
@@ -130,13 +134,11 @@ void report_dma_json(struct report *r)
 	jw_kv_u64(w, "locked_pages", t->locked_pages);
 	jw_end_object(w);
 	json_attrs(w, rd);
-	jw_newline(w);
-	jw_key(w, "runs");
+	jw_line_key(w, "runs");
 	jw_begin_array(w);
 	report_dma_copy(rd, rd->runs, r->out);
 	jw_end_array(w);
-	jw_newline(w);
-	jw_key(w, "holes");
+	jw_line_key(w, "holes");
 	jw_begin_array(w);
 	report_dma_copy(rd, rd->holes, r->out);
 	jw_end_array(w);

@@ -33,8 +33,9 @@ static const char *four_gib(const struct dma_run *run)
 	       dma_run_above_4g(run) ? "above" : "below";
 }
 
-void report_dma_text_run(struct report_dma *rd, const struct dma_run *run)
+void report_dma_text_run(const struct dma_run *run, void *arg)
 {
+	struct report_dma *rd = arg;
 	uint64_t phys = run->pfn << PAGE_SHIFT_4K;
 	char align[32];
 
@@ -47,8 +48,9 @@ void report_dma_text_run(struct report_dma *rd, const struct dma_run *run)
 	rd->nr_runs++;
 }
 
-void report_dma_text_hole(struct report_dma *rd, const struct dma_hole *h)
+void report_dma_text_hole(const struct dma_hole *h, void *arg)
 {
+	struct report_dma *rd = arg;
 	if (rd->nr_holes >= REPORT_DMA_TEXT_HOLES)
 		return;
 	fprintf(rd->holes, "  0x%012" PRIx64 " %8" PRIu64 " page%s  %s\n",

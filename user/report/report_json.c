@@ -80,8 +80,7 @@ static void json_head(struct report *r, const struct report_target *t)
 	jw_kv_str(w, "verdict", report_has_mismatch(r) ? "mismatch" : "ok");
 	jw_key(w, "summary");
 	class_counts(w, r->totals);
-	jw_newline(w);
-	jw_key(w, "vmas");
+	jw_line_key(w, "vmas");
 	jw_begin_array(w);
 }
 
@@ -90,8 +89,7 @@ static void json_middle(struct report *r)
 	struct json_writer *w = &r->json;
 
 	jw_end_array(w);
-	jw_newline(w);
-	jw_key(w, "ranges");
+	jw_line_key(w, "ranges");
 	jw_begin_array(w);
 }
 

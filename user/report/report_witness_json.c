@@ -62,8 +62,7 @@ void report_witness_json_tail(struct report *r)
 
 	if (!w)
 		return;
-	jw_newline(j);
-	jw_key(j, "witnesses");
+	jw_line_key(j, "witnesses");
 	jw_begin_object(j);
 	jw_key(j, "iomem_skipped");
 	jw_str_or_null(j, w->iomem_note[0] ? w->iomem_note : NULL);
