@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ptcompare PID ADDR, the resolver: both sides read for one address, the
- * class of its page, the VMA maps puts it in.  report/vtop_print.c writes
- * what it found.
+ * class of its page, the VMA maps puts it in.  report/vtop_print_text.c
+ * and report/vtop_print_json.c write what it found.
  */
 #include <stdio.h>
 #include <string.h>

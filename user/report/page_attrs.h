@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "model/verdict.h"
+#include "report/json.h"
 
 /*
  * "wc, dma-pinned, node 1" (the parts known, in that order; "not pinned"
@@ -20,7 +21,7 @@
 const char *page_attrs_text(char *buf, size_t size,
 			    const struct page_detail *d);
 
-/* ,"memtype":...,"dma_pinned":...,"node":... for a range object. */
-void page_attrs_json(FILE *f, const struct page_detail *d);
+/* The members memtype, dma_pinned, node of the object w is writing. */
+void page_attrs_json(struct json_writer *w, const struct page_detail *d);
 
 #endif /* PTCOMPARE_PAGE_ATTRS_H */

@@ -14,6 +14,9 @@ void report_init(struct report *r, enum report_format fmt, FILE *out,
 	r->out = out;
 	r->vmas = vmas;
 	r->ranges = ranges;
+	jw_init(&r->json, out);
+	jw_init(&r->vmas_json, vmas);
+	jw_init(&r->ranges_json, ranges);
 }
 
 static const struct report_ops *ops(const struct report *r)
@@ -47,6 +50,11 @@ void report_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 	}
 	ops(r)->vma(r, m, start, end, sum, examined);
 	r->nr_vmas++;
+}
+
+uint64_t report_witness_bad(const struct report *r)
+{
+	return r->witness ? r->witness->bad_pages : 0;
 }
 
 bool report_has_mismatch(const struct report *r)
@@ -92,6 +100,9 @@ int report_finish(struct report *r, const struct report_target *t)
 	ops(r)->tail(r);
 	if (r->dma && r->dma->err)
 		return r->dma->err;
+	err = report_json_error(r);
+	if (err)
+		return err;
 	if (fflush(r->out) == EOF || ferror(r->out))
 		return errno ? -errno : -EIO;
 	return 0;

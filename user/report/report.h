@@ -20,6 +20,7 @@
 #include "engine/witness.h"
 #include "model/verdict.h"
 #include "parse/maps.h"
+#include "report/json.h"
 
 enum report_format { REPORT_TEXT, REPORT_JSON };
 
@@ -48,6 +49,8 @@ struct report {
 	const struct witness_totals *witness;
 	FILE *physical;		/* text: spool of the "physical memory" lines */
 	uint64_t nr_physical;	/* lines spooled there */
+	/* JSON: the document on out, the spools' arrays of objects */
+	struct json_writer json, vmas_json, ranges_json;
 };
 
 /*

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include "engine/dma.h"
 #include "model/pci_owner.h"
+#include "report/json.h"
 #include "report/report.h"
 
 #define REPORT_DMA_TEXT_RUNS	32
@@ -25,6 +26,7 @@ struct report_dma {
 	FILE *holes;		/* spool: hole objects, or the text lines shown */
 	uint64_t nr_runs;	/* runs spooled */
 	uint64_t nr_holes;	/* holes spooled */
+	struct json_writer runs_json, holes_json;	/* JSON: the spools' */
 	int err;		/* -errno of a failed spool copy */
 	/*
 	 * The PCI device of each of the view's t.devmem runs (frames
@@ -49,5 +51,14 @@ struct dma_sink report_dma_sink(struct report_dma *rd);
 /* The section, written to r->out by the formats' tails. */
 void report_dma_text(struct report *r);
 void report_dma_json(struct report *r);
+
+/* Each format's sink (arg: the report_dma), report_dma_sink()'s choice. */
+void report_dma_text_run(const struct dma_run *run, void *arg);
+void report_dma_text_hole(const struct dma_hole *h, void *arg);
+void report_dma_json_run(const struct dma_run *run, void *arg);
+void report_dma_json_hole(const struct dma_hole *h, void *arg);
+
+/* Appends a spool to out; the first error is kept in rd->err. */
+void report_dma_copy(struct report_dma *rd, FILE *spool, FILE *out);
 
 #endif /* PTCOMPARE_REPORT_DMA_H */

@@ -21,6 +21,9 @@ struct report_ops {
 /* Appends a spool to the document: 0, or -errno. */
 int report_copy_spool(FILE *spool, FILE *out);
 
+/* The first misuse of a JSON writer (json.h), 0 if none or text. */
+int report_json_error(const struct report *r);
+
 extern const struct report_ops report_text_ops;
 extern const struct report_ops report_json_ops;
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * --json: one document.  Key order is pid, comm, kernel, pages, verdict,
- * summary, vmas, ranges; the schema is in docs/json.md.
+ * summary, vmas, ranges; the schema is in docs/json.md.  The VMA and
+ * range objects go to their spools one a line, each through its own
+ * writer, and are copied into the document's arrays at the end.
  */
-#include <inttypes.h>
 #include "module/ptwalk_names.h"
 #include "report/json.h"
 #include "report/page_attrs.h"
@@ -11,92 +12,108 @@
 #include "report/report_formats.h"
 #include "report/report_witness.h"
 
-static void class_counts(FILE *f, const uint64_t pages[NR_CLASSES])
+static void class_counts(struct json_writer *w,
+			 const uint64_t pages[NR_CLASSES])
 {
-	fputc('{', f);
-	for (int c = 0; c < NR_CLASSES; c++) {
-		fprintf(f, "%s", c ? "," : "");
-		json_string(f, page_class_name(c));
-		fprintf(f, ":%" PRIu64, pages[c]);
-	}
-	fputc('}', f);
+	jw_begin_object(w);
+	for (int c = 0; c < NR_CLASSES; c++)
+		jw_kv_u64(w, page_class_name(c), pages[c]);
+	jw_end_object(w);
 }
 
 static void json_range(struct report *r, const struct verdict_range *vr,
 		       const struct witness_note *note)
 {
-	FILE *f = r->ranges;
+	struct json_writer *w = &r->ranges_json;
 
-	fprintf(f, "%s\n{\"start\":\"0x%" PRIx64 "\",\"pages\":%" PRIu64
-		",\"class\":\"%s\",\"level\":", r->nr_ranges ? "," : "",
-		vr->start, vr->pages, page_class_name(vr->cls));
-	if (vr->level == PTWALK_LEVEL_NONE)
-		fputs("null", f);
-	else
-		fprintf(f, "\"%s\"", ptwalk_level_name(vr->level));
-	fputs(",\"walk_pfn\":", f);
-	json_hex_or_null(f, vr->walk_pfn, NO_PFN);
-	fputs(",\"pagemap_pfn\":", f);
-	json_hex_or_null(f, vr->pagemap_pfn, NO_PFN);
-	page_attrs_json(f, &vr->detail);
+	jw_begin_line_object(w);
+	jw_kv_hex(w, "start", vr->start);
+	jw_kv_u64(w, "pages", vr->pages);
+	jw_kv_str(w, "class", page_class_name(vr->cls));
+	jw_key(w, "level");
+	jw_str_or_null(w, vr->level == PTWALK_LEVEL_NONE ? NULL :
+			  ptwalk_level_name(vr->level));
+	jw_kv_hex_or_null(w, "walk_pfn", vr->walk_pfn, NO_PFN);
+	jw_kv_hex_or_null(w, "pagemap_pfn", vr->pagemap_pfn, NO_PFN);
+	page_attrs_json(w, &vr->detail);
 	report_witness_json_range(r, note);
-	fputc('}', f);
+	jw_end_object(w);
 	r->nr_ranges++;
 }
 
 static void json_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 	      uint64_t end, const struct compare_summary *sum, bool examined)
 {
-	FILE *f = r->vmas;
+	struct json_writer *w = &r->vmas_json;
 
-	fprintf(f, "%s\n{\"start\":\"0x%" PRIx64 "\",\"end\":\"0x%" PRIx64
-		"\",\"perms\":", r->nr_vmas ? "," : "", m->start, m->end);
-	json_string(f, m->perms);
-	fputs(",\"name\":", f);
-	json_string(f, m->name);
-	fprintf(f, ",\"deleted\":%s,\"vm_flags\":", m->deleted ? "true" : "false");
-	json_flag_names(f, sum->have_vm_flags ? sum->vm_flags : 0,
-			ptwalk_vm_flag_name);
-	fputs(",\"huge\":", f);
-	json_flag_names(f, sum->huge, huge_kind_name);
-	fprintf(f, ",\"examined\":%s", examined ? "true" : "false");
+	jw_begin_line_object(w);
+	jw_kv_start_end(w, m->start, m->end);
+	jw_kv_str(w, "perms", m->perms);
+	jw_kv_str(w, "name", m->name);
+	jw_kv_bool(w, "deleted", m->deleted);
+	jw_key(w, "vm_flags");
+	jw_flag_names(w, sum->have_vm_flags ? sum->vm_flags : 0,
+		      ptwalk_vm_flag_name);
+	jw_key(w, "huge");
+	jw_flag_names(w, sum->huge, huge_kind_name);
+	jw_kv_bool(w, "examined", examined);
 	if (examined) {
-		fprintf(f, ",\"examined_start\":\"0x%" PRIx64
-			"\",\"examined_end\":\"0x%" PRIx64 "\",\"pages\":",
-			start, end);
-		class_counts(f, sum->pages);
+		jw_kv_hex(w, "examined_start", start);
+		jw_kv_hex(w, "examined_end", end);
+		jw_key(w, "pages");
+		class_counts(w, sum->pages);
 	}
-	fputc('}', f);
+	jw_end_object(w);
 }
 
 static void json_head(struct report *r, const struct report_target *t)
 {
-	FILE *f = r->out;
+	struct json_writer *w = &r->json;
 
-	fprintf(f, "{\"pid\":%d,\"comm\":", (int)t->pid);
-	json_string(f, t->comm);
-	fputs(",\"kernel\":", f);
-	json_string(f, t->kernel);
-	fputs(",\"absent_flags\":", f);
-	json_flag_names(f, t->absent_flags, ptwalk_flag_name);
-	fprintf(f, ",\"pages\":%" PRIu64 ",\"verdict\":\"%s\",\"summary\":",
-		r->pages, report_has_mismatch(r) ? "mismatch" : "ok");
-	class_counts(f, r->totals);
-	fputs(",\n\"vmas\":[", f);
+	jw_begin_object(w);
+	jw_kv_i64(w, "pid", t->pid);
+	jw_kv_str(w, "comm", t->comm);
+	jw_kv_str(w, "kernel", t->kernel);
+	jw_key(w, "absent_flags");
+	jw_flag_names(w, t->absent_flags, ptwalk_flag_name);
+	jw_kv_u64(w, "pages", r->pages);
+	jw_kv_str(w, "verdict", report_has_mismatch(r) ? "mismatch" : "ok");
+	jw_key(w, "summary");
+	class_counts(w, r->totals);
+	jw_line_key(w, "vmas");
+	jw_begin_array(w);
 }
 
 static void json_middle(struct report *r)
 {
-	fputs("],\n\"ranges\":[", r->out);
+	struct json_writer *w = &r->json;
+
+	jw_end_array(w);
+	jw_line_key(w, "ranges");
+	jw_begin_array(w);
 }
 
 static void json_tail(struct report *r)
 {
-	fputc(']', r->out);
+	struct json_writer *w = &r->json;
+
+	jw_end_array(w);
 	report_witness_json_tail(r);
 	if (r->dma)
 		report_dma_json(r);
-	fputs("}\n", r->out);
+	jw_end_object(w);
+	jw_finish(w);
+}
+
+int report_json_error(const struct report *r)
+{
+	if (r->fmt != REPORT_JSON)
+		return 0;
+	if (jw_error(&r->json))
+		return jw_error(&r->json);
+	if (jw_error(&r->vmas_json))
+		return jw_error(&r->vmas_json);
+	return jw_error(&r->ranges_json);
 }
 
 const struct report_ops report_json_ops = {

@@ -3,7 +3,8 @@
  * What the witnesses (engine/witness.c) add to the report: physical names
  * from /proc/iomem and struct page for pfnmap_hidden and huge ranges, the
  * /proc/kpageflags check of present RAM frames, and the contradictions
- * that survived a re-check.  report_text.c and report_json.c call these;
+ * that survived a re-check.  report_witness_text.c and
+ * report_witness_json.c write them for report_text.c and report_json.c;
  * they do nothing without witnesses (report.witness NULL).
  */
 #ifndef PTCOMPARE_REPORT_WITNESS_H

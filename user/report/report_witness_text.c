@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The witnesses' part of both reports.  Text: a "physical" section after
- * the findings, one line per pfnmap_hidden or huge range and per range
- * with a lasting contradiction, then what the third witness did.  JSON:
- * optional keys on range objects and a "witnesses" object at the end.
+ * The witnesses' part of the text report: a "physical" section after the
+ * findings, one line per pfnmap_hidden or huge range and per range with a
+ * lasting contradiction, then what the third witness did.
  */
 #include <inttypes.h>
 #include "engine/kpageflags.h"
 #include "engine/witness.h"
 #include "module/ptwalk_names.h"
-#include "report/json.h"
 #include "report/page_attrs.h"
 #include "report/report.h"
 #include "report/report_witness.h"
@@ -88,77 +86,4 @@ void report_witness_text_tail(struct report *r)
 		fprintf(r->out, " (%" PRIu64 " pages contradicted once and agreed when checked again)",
 			w->recheck_cleared);
 	fputc('\n', r->out);
-}
-
-static void json_kpf(FILE *f, uint64_t flags)
-{
-	json_flag_names(f, flags & KPF_SHOWN, kpf_bit_name);
-}
-
-/* The rules as bits: KPF_RULE_* bit i is named kpf_rule_name(i). */
-static const char *rule_bit_name(unsigned int bit)
-{
-	return bit < NR_KPF_RULES ? kpf_rule_name((enum kpf_rule)bit) : NULL;
-}
-
-void report_witness_json_range(struct report *r, const struct witness_note *n)
-{
-	const struct witness_totals *w = r->witness;
-	FILE *f = r->ranges;
-	char name[256];
-
-	if (!w || !n)
-		return;
-	if (n->named) {
-		fputs(",\"iomem\":", f);
-		if (!w->iomem || w->iomem->zeroed || n->iomem == IOMEM_NONE)
-			fputs("null", f);
-		else
-			json_string(f, iomem_path(w->iomem, n->iomem, name,
-						  sizeof(name)));
-		fprintf(f, ",\"struct_page\":%s",
-			n->struct_page ? "true" : "false");
-	}
-	if (n->checked) {
-		fputs(",\"kpageflags\":", f);
-		json_kpf(f, n->kpf_union);
-	}
-	if (!n->bad_pages)
-		return;
-	fprintf(f, ",\"contradiction\":{\"pages\":%" PRIu64 ",\"addr\":\"0x%" PRIx64
-		"\",\"pfn\":\"0x%" PRIx64 "\",\"kpageflags\":",
-		n->bad_pages, n->bad_addr, n->bad_pfn);
-	json_kpf(f, n->bad_kpf);
-	fputs(",\"rules\":", f);
-	json_flag_names(f, n->bad_rules, rule_bit_name);
-	fputs(",\"why\":", f);
-	json_string(f, kpf_rule_text(kpf_first_rule(n->bad_rules)));
-	fputc('}', f);
-}
-
-void report_witness_json_tail(struct report *r)
-{
-	const struct witness_totals *w = r->witness;
-	FILE *f = r->out;
-
-	if (!w)
-		return;
-	fputs(",\n\"witnesses\":{\"iomem_skipped\":", f);
-	if (w->iomem_note[0])
-		json_string(f, w->iomem_note);
-	else
-		fputs("null", f);
-	fputs(",\"kpageflags_skipped\":", f);
-	if (w->kpf_note[0])
-		json_string(f, w->kpf_note);
-	else
-		fputs("null", f);
-	fprintf(f, ",\"kpageflags_pages\":%" PRIu64 ",\"contradicting_pages\":%" PRIu64
-		",\"contradicting_ranges\":%" PRIu64 ",\"cleared_on_recheck\":%" PRIu64 "}",
-		w->kpf_pages, w->bad_pages, w->bad_ranges, w->recheck_cleared);
-}
-
-uint64_t report_witness_bad(const struct report *r)
-{
-	return r->witness ? r->witness->bad_pages : 0;
 }

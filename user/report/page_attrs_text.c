@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+/* A page's attributes as the text report's phrase. */
 #include <inttypes.h>
 #include "module/ptwalk_names.h"
-#include "report/json.h"
 #include "report/page_attrs.h"
 
 const char *page_attrs_text(char *buf, size_t size,
@@ -24,23 +24,4 @@ const char *page_attrs_text(char *buf, size_t size,
 		snprintf(buf + len, size - len, "%snode %" PRId32,
 			 len ? ", " : "", node);
 	return buf;
-}
-
-void page_attrs_json(FILE *f, const struct page_detail *d)
-{
-	const char *mt = ptwalk_memtype_name(walk_memtype(d));
-	enum dma_pin_state pin = walk_pin_state(d);
-	int32_t node = walk_node(d);
-
-	fputs(",\"memtype\":", f);
-	if (mt)
-		json_string(f, mt);
-	else
-		fputs("null", f);
-	fprintf(f, ",\"dma_pinned\":%s", pin == PIN_YES ? "true" :
-					 pin == PIN_NO ? "false" : "null");
-	if (node >= 0)
-		fprintf(f, ",\"node\":%" PRId32, node);
-	else
-		fputs(",\"node\":null", f);
 }
