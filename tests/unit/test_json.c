@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <setjmp.h>
 #include <string.h>
-#include <cmocka.h>
+#include "unit.h"
 #include <json-c/json.h>
 #include "module/ptwalk_names.h"
 #include "report/json.h"
@@ -122,14 +120,4 @@ static void flag_names(void **state)
 	free(buf);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(escapes),
-		cmocka_unit_test(utf8),
-		cmocka_unit_test(hex_or_null),
-		cmocka_unit_test(flag_names),
-	};
-
-	return cmocka_run_group_tests_name("json", tests, NULL, NULL);
-}
+UNIT_MAIN("json", UT(escapes), UT(utf8), UT(hex_or_null), UT(flag_names))

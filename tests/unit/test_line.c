@@ -6,14 +6,12 @@
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <setjmp.h>
 #include <string.h>
-#include <cmocka.h>
+#include "unit.h"
 #include "report/line.h"
 
 static uint64_t next_rand(uint64_t *s)
@@ -92,12 +90,4 @@ static void longer_than_the_buffer(void **state)
 	free(got);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(same_as_printf),
-		cmocka_unit_test(longer_than_the_buffer),
-	};
-
-	return cmocka_run_group_tests_name("line", tests, NULL, NULL);
-}
+UNIT_MAIN("line", UT(same_as_printf), UT(longer_than_the_buffer))

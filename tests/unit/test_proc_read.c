@@ -7,15 +7,13 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <setjmp.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include <cmocka.h>
+#include "unit.h"
 #include "io/proc_read.h"
 
 static struct fake_pread {
@@ -131,15 +129,5 @@ static void errors_are_negative_errno(void **state)
 	assert_int_equal(c.calls, 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(whole_read),
-		cmocka_unit_test(eintr_retried),
-		cmocka_unit_test(short_reads_continue),
-		cmocka_unit_test(end_of_file),
-		cmocka_unit_test(errors_are_negative_errno),
-	};
-
-	return cmocka_run_group_tests_name("proc_read", tests, NULL, NULL);
-}
+UNIT_MAIN("proc_read", UT(whole_read), UT(eintr_retried),
+	  UT(short_reads_continue), UT(end_of_file), UT(errors_are_negative_errno))

@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <setjmp.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <cmocka.h>
+#include "unit.h"
 #include <dirent.h>
 #include "io/source.h"
 #include "io/spool.h"
@@ -116,13 +114,5 @@ static void spool_in_tmpdir(void **state)
 	assert_string_equal(spool_dir(), "/tmp");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(pagemap_reads_and_short_reads),
-		cmocka_unit_test(process_facts),
-		cmocka_unit_test(spool_in_tmpdir),
-	};
-
-	return cmocka_run_group_tests_name("source", tests, NULL, NULL);
-}
+UNIT_MAIN("source", UT(pagemap_reads_and_short_reads), UT(process_facts),
+	  UT(spool_in_tmpdir))
