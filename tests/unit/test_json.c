@@ -13,14 +13,10 @@
 /* json_string(s) as a C string (caller frees). */
 static char *quoted(const char *s)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct capture c;
 
-	assert_non_null(f);
-	json_string(f, s);
-	fclose(f);
-	return buf;
+	json_string(capture_open(&c), s);
+	return capture_close(&c);
 }
 
 static void expect_quoted(const char *in, const char *want)
@@ -77,9 +73,9 @@ static void utf8(void **state)
 
 static void hex_or_null(void **state)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct capture c;
+	FILE *f = capture_open(&c);
+	char *buf;
 
 	(void)state;
 	json_hex_or_null(f, 0x1f000, UINT64_MAX);
@@ -87,7 +83,7 @@ static void hex_or_null(void **state)
 	json_hex_or_null(f, UINT64_MAX, UINT64_MAX);
 	fputc(' ', f);
 	json_hex_or_null(f, 0, UINT64_MAX);
-	fclose(f);
+	buf = capture_close(&c);
 	assert_string_equal(buf, "\"0x1f000\" null \"0x0\"");
 	free(buf);
 }
@@ -95,10 +91,10 @@ static void hex_or_null(void **state)
 /* Flag sets as arrays of names: the same walk as the text's lists. */
 static void flag_names(void **state)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct capture c;
+	FILE *f = capture_open(&c);
 	struct json_object *o;
+	char *buf;
 
 	(void)state;
 	json_flag_names(f, PTWALK_F_PRESENT | PTWALK_F_WRITE |
@@ -108,7 +104,7 @@ static void flag_names(void **state)
 	fputc(' ', f);
 	json_flag_names(f, PTWALK_VM_READ | PTWALK_VM_HUGEPAGE,
 			ptwalk_vm_flag_name);
-	fclose(f);
+	buf = capture_close(&c);
 	/* bit 63 has no name: left out */
 	assert_string_equal(buf,
 		"[\"present\",\"write\",\"pfn_valid\"] [] [\"read\",\"hugepage\"]");

@@ -204,17 +204,13 @@ static void vma_lines(void **state)
 
 static char *print(const struct vtop_view *v, bool json)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct capture c;
 
-	assert_non_null(f);
 	if (json)
-		vtop_print_json(f, v);
+		vtop_print_json(capture_open(&c), v);
 	else
-		vtop_print_text(f, v);
-	fclose(f);
-	return buf;
+		vtop_print_text(capture_open(&c), v);
+	return capture_close(&c);
 }
 
 static struct vtop_view thp_view(void)

@@ -490,12 +490,10 @@ static char *report_of(enum report_format fmt, const char *kpf_note,
 				  .perms = "rw-p", .name = "" };
 	struct compare_summary sum = { .pages = { [CLASS_MATCH] = 1024 } };
 	uint32_t lie = VALID | PTWALK_F_COMPOUND;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
+	struct capture c;
+	FILE *out = capture_open(&c);
 	FILE *wspool = tmpfile();
 
-	assert_non_null(out);
 	start(&s, !kpf_note);
 	s.iomem.zeroed = zeroed;
 	if (zeroed)
@@ -530,10 +528,9 @@ static char *report_of(enum report_format fmt, const char *kpf_note,
 	*mismatch = report_has_mismatch(&r);
 	fclose(r.vmas);
 	fclose(r.ranges);
-	fclose(out);
 	fclose(wspool);
 	stop(&s);
-	return buf;
+	return capture_close(&c);
 }
 
 static void json_keys(void **state)
