@@ -22,14 +22,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptwalk-packaging.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' INT TERM
 
-ok() { echo "ok - $1" >> "$out"; }
-nok() { echo "not ok - $1 # $2" >> "$out"; }
-# check NAME REASON COMMAND...: ok when COMMAND succeeds.
-check() {
-	local name=$1 why=$2
-	shift 2
-	if "$@"; then ok "$name"; else nok "$name" "$why"; fi
-}
+# shellcheck source=scripts/tap-lib.sh
+. scripts/tap-lib.sh
 
 export LC_ALL=C
 kdir=${KDIR:-$(scripts/find-kdir.sh)}

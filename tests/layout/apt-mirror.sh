@@ -11,7 +11,7 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
 # etc NAME: a fresh sample /etc/apt under $tmp/NAME; files written after.
-etc() { rm -rf "$tmp/$1"; mkdir -p "$tmp/$1/sources.list.d"; dir=$tmp/$1; }
+etc() { rm -rf "${tmp:?}/$1"; mkdir -p "$tmp/$1/sources.list.d"; dir=$tmp/$1; }
 # expect NAME KIND ANSWER: the helper's answer for KIND on $tmp/NAME
 # (ANSWER "fail": exit 1 with one line on stderr).
 expect() {
