@@ -37,17 +37,24 @@ oneline() {
 	sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$1" |
 		awk '$1 == "deb" && NF >= 3 { print $2, $3 }'
 }
-# Stanzas of Types:, URIs:, Suites:, Enabled:, separated by blank lines;
-# the first URI of each stanza of Type deb.
+# Stanzas of Types:, URIs:, Suites:, Enabled:, separated by blank lines,
+# a field continued on indented lines; the first URI of each enabled
+# stanza of Type deb.
 deb822() {
 	sed -e '/^[[:space:]]*#/d' -e 's/#.*//' "$1" | awk '
 		function flush() {
-			if (deb && uri != "" && suites != "" && tolower(enabled) != "no")
+			if (deb && uri != "" && suites != "" && tolower(enabled) !~ /^(no|false|0)$/)
 				print uri, suites
 			deb = 0; uri = ""; suites = ""; enabled = ""
 		}
 		/^[ \t]*$/ { flush(); next }
-		/^[^ \t]/ {
+		/^[ \t]/ {	# a continuation of the field before
+			if (key == "uris:" && uri == "") uri = $1
+			else if (key == "suites:") suites = suites " " $0
+			else if (key == "types:") deb = deb || (" " $0 " ") ~ /[ \t]deb[ \t]/
+			next
+		}
+		{
 			key = tolower($1); $1 = ""; sub(/^[ \t]+/, "")
 			if (key == "types:") deb = (" " $0 " ") ~ / deb /
 			else if (key == "uris:") uri = $1

@@ -97,6 +97,24 @@ S
 expect deb822 debian http://mirror822.example/debian
 expect deb822 security http://sec822.example/debian-security
 
+# Fields continued on indented lines; Enabled: false.
+etc folded
+cat > "$dir/sources.list.d/a.sources" <<'S'
+Types: deb
+URIs: http://disabled.example/debian
+Suites: trixie
+Enabled: false
+
+Types: deb
+URIs:
+ http://folded.example/debian
+ http://second.example/debian
+Suites:
+ trixie
+ trixie-updates
+S
+expect folded debian http://folded.example/debian
+
 # A machine with a Debian mirror and no security source; one with none.
 etc nosec
 echo 'deb http://only.example/debian sid main' > "$dir/sources.list"
