@@ -14,6 +14,7 @@
 #   make modules_install ptwalk.ko into /lib/modules/KREL/extra (INSTALL_MOD_PATH or DESTDIR)
 #   make dkms-source     the module's sources to /usr/src/ptwalk-VERSION for dkms
 #   make deb             build/deb/ptwalk-dkms_VERSION_all.deb, ptcompare_VERSION_ARCH.deb
+#   make dist            build/ptwalk-VERSION.tar.gz, the release tarball (make deb works in it)
 KDIR ?= $(shell $(CURDIR)/scripts/find-kdir.sh)
 KREL = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 BUILD := $(CURDIR)/build
@@ -333,6 +334,10 @@ check-packaging: user
 deb:
 	scripts/build-deb.sh $(BUILD)/deb
 
+# The release tarball: the tree's sources, no build/, no .git.
+dist:
+	scripts/dist.sh $(BUILD)
+
 check-deb:
 	rm -f $(BUILD)/deb.tap
 	scripts/deb-test.sh $(BUILD)/deb.tap
@@ -341,7 +346,7 @@ check-deb:
 deb-chroot:
 	scripts/deb-chroot.sh $(BUILD)/deb-chroot/bookworm
 
-.PHONY: install uninstall modules_install dkms-source check-packaging deb check-deb deb-chroot
+.PHONY: install uninstall modules_install dkms-source check-packaging deb dist check-deb deb-chroot
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) PTWALK_FIXTURE=1 clean

@@ -16,6 +16,7 @@
 # refreshed when older than ARM64_APT_MAX_AGE minutes (default 60, 0 always).
 # A .deb already downloaded is neither fetched nor extracted again.  Writes
 # OUT/env.mk with what the Makefile needs (ARM64_KREL, ARM64_KDIR, ...).
+# The mirrors: those this machine's apt sources name (scripts/apt-mirror.sh).
 # usage: scripts/arm64-fetch.sh [OUT]   (default: build/arm64)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +26,8 @@ debs=$out/debs
 max_age=${ARM64_APT_MAX_AGE:-60}
 
 die() { echo "arm64-fetch: $*" >&2; exit 1; }
+mirror=$("$top/scripts/apt-mirror.sh" debian) || exit 1
+security=$("$top/scripts/apt-mirror.sh" security) || exit 1
 
 # private_apt DIR apt-get|apt-cache ARGS...: runs apt on its own sources,
 # lists, cache and (empty) dpkg status under DIR, for amd64 and arm64; the
@@ -35,8 +38,8 @@ private_apt() {
 	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
 	[ -e "$dir/status" ] || : > "$dir/status"
 	cat > "$dir/sources.list" <<-EOF
-	deb [arch=amd64,arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm bookworm-updates main
-	deb [arch=amd64,arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security bookworm-security main
+	deb [arch=amd64,arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror bookworm bookworm-updates main
+	deb [arch=amd64,arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $security bookworm-security main
 	EOF
 	"$@" -q -o Dir::Etc::SourceList="$dir/sources.list" \
 		-o Dir::Etc::SourceParts=/dev/null \

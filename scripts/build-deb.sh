@@ -2,8 +2,11 @@
 # make deb: the Debian packages ptwalk-dkms_VERSION_all.deb and
 # ptcompare_VERSION_ARCH.deb (debian/, debhelper with dh-dkms), into OUT.
 # dpkg-buildpackage writes its results beside the tree it builds, so it
-# builds a copy of the project's files (those git tracks, and new ones it
-# does not ignore) under OUT/src, and the results are moved to OUT.
+# builds a copy of the project's files (scripts/source-files.sh: in a git
+# checkout those git tracks and new ones it does not ignore; in a plain
+# tree, such as the release tarball of make dist unpacked, every file but
+# build/ and what .gitignore names) under OUT/src, and the results are
+# moved to OUT.
 #
 # usage: scripts/build-deb.sh OUT          (OUT: build/deb)
 # Prints the paths of the two .debs.
@@ -16,8 +19,6 @@ cd "$top"
 for tool in dpkg-buildpackage dh dh_dkms; do
 	command -v $tool > /dev/null || die "$tool missing: run scripts/install-deps.sh (debhelper, dh-dkms, dpkg-dev)"
 done
-git rev-parse --is-inside-work-tree > /dev/null 2>&1 ||
-	die "not a git checkout: the package is built from the files git knows"
 
 # One version: module/ptwalk_version.h; the changelog must follow it.
 version=$(sed -n 's/^#define PTWALK_VERSION "\(.*\)"/\1/p' module/ptwalk_version.h)
@@ -30,10 +31,8 @@ out=$(realpath -m "$1")
 src=$out/src/ptwalk-$version
 rm -rf "$out"
 mkdir -p "$src"
-# Tracked and new files, minus those deleted in the work tree.
-git ls-files -z --cached --others --exclude-standard |
-	while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
-	cpio -0 -pdm --quiet "$src"
+scripts/source-files.sh | cpio -0 -pdm --quiet "$src" ||
+	die "cannot copy the tree's files to $src"
 
 log=$out/build.log
 (cd "$src" && dpkg-buildpackage -b -us -uc -j"${DEB_JOBS:-2}") > "$log" 2>&1 ||

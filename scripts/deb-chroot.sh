@@ -6,8 +6,8 @@
 # a later run reuses it when its recipe (this file) has not changed.
 #
 # usage: scripts/deb-chroot.sh DIR      (run as root; prints DIR when ready)
-# Env: DEB_MIRROR (default http://deb.debian.org/debian),
-# DEB_SECURITY_MIRROR (default http://deb.debian.org/debian-security).
+# Env: DEB_MIRROR, DEB_SECURITY_MIRROR (default: the Debian and security
+# mirrors this machine's apt sources name, scripts/apt-mirror.sh).
 # Every download failure fails the script: nothing is skipped.
 set -euo pipefail
 
@@ -16,8 +16,9 @@ die() { echo "deb-chroot: $*" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, chroot)"
 command -v debootstrap > /dev/null || die "debootstrap missing: run scripts/install-deps.sh"
 
-mirror=${DEB_MIRROR:-http://deb.debian.org/debian}
-security=${DEB_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+here=$(cd "$(dirname "$0")" && pwd)
+mirror=${DEB_MIRROR:-$("$here/apt-mirror.sh" debian)} || exit 2
+security=${DEB_SECURITY_MIRROR:-$("$here/apt-mirror.sh" security)} || exit 2
 dir=$(realpath -m "$1")
 # What decides the content: this script and the mirrors.
 recipe="$(sha256sum "$0" | cut -d' ' -f1) $mirror $security"

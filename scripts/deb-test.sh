@@ -28,14 +28,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 2' INT TERM
 
-ok() { echo "ok - $1" >> "$out"; }
-nok() { echo "not ok - $1 # $2" >> "$out"; }
-check() { # check NAME REASON COMMAND...: REASON on one line
-	local name=$1 why=${2//$'\n'/ }
-	shift 2
-	if "$@"; then ok "$name"; else nok "$name" "$why"; fi
-}
-oneline() { head -c "${2:-300}" "$1" | tr '\n' ' '; }
+# shellcheck source=scripts/tap-lib.sh
+. scripts/tap-lib.sh
 
 export LC_ALL=C
 version=$(sed -n 's/^#define PTWALK_VERSION "\(.*\)"/\1/p' module/ptwalk_version.h)

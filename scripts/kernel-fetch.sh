@@ -27,7 +27,8 @@
 #   MODTREE  its modules tree (modules.dep, modules.builtin, *.ko*)
 # Exit status: 0 ready, 1 a download, an install or the unpacking failed,
 # 2 usage.  Env: PTWALK_BUILD (default <tree>/build), DEBIAN_MIRROR,
-# DEBIAN_SECURITY_MIRROR.
+# DEBIAN_SECURITY_MIRROR (default: the mirrors this machine's apt sources
+# name, scripts/apt-mirror.sh; the security one only for 5.10 and 6.1).
 set -euo pipefail
 
 die() { echo "kernel-fetch: $*" >&2; exit 1; }
@@ -35,13 +36,13 @@ die() { echo "kernel-fetch: $*" >&2; exit 1; }
 kernel=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${PTWALK_BUILD:-$top/build}
-mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
-security=${DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+mirror=${DEBIAN_MIRROR:-$("$top/scripts/apt-mirror.sh" debian)} || exit 1
+security() { echo "${DEBIAN_SECURITY_MIRROR:-$("$top/scripts/apt-mirror.sh" security)}"; }
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
 case $kernel in
-5.10) suites="$mirror bullseye|$security bullseye-security" ;;
-6.1) suites="$mirror bookworm|$security bookworm-security" ;;
+5.10) security=$(security) || exit 1; suites="$mirror bullseye|$security bullseye-security" ;;
+6.1) security=$(security) || exit 1; suites="$mirror bookworm|$security bookworm-security" ;;
 6.12) suites="$mirror bookworm-backports" ;;
 newest) suites="$mirror sid" ;;
 *) echo "kernel-fetch: unknown kernel '$kernel': one of 5.10 6.1 6.12 newest" >&2; exit 2 ;;

@@ -3,7 +3,9 @@
 # completion, make modules_install and dkms, each checked on its result, and
 # the documentation against the tree (scripts/doc-check.sh); then the Debian
 # packages (scripts/deb-test.sh: make deb, lintian, install into and purge
-# from a bookworm chroot with 6.1 and 6.12 headers).
+# from a bookworm chroot with 6.1 and 6.12 headers) and the release tarball
+# (scripts/dist-test.sh: make dist, and make deb in it, unpacked outside any
+# checkout, makes the same packages).
 # Writes TAP to OUT (build/packaging.tap) and prints it.
 # Everything happens under one temporary directory: dkms runs with its own
 # source, dkms and install trees, its own signing key and no depmod, so the
@@ -20,14 +22,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptwalk-packaging.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' INT TERM
 
-ok() { echo "ok - $1" >> "$out"; }
-nok() { echo "not ok - $1 # $2" >> "$out"; }
-# check NAME REASON COMMAND...: ok when COMMAND succeeds.
-check() {
-	local name=$1 why=$2
-	shift 2
-	if "$@"; then ok "$name"; else nok "$name" "$why"; fi
-}
+# shellcheck source=scripts/tap-lib.sh
+. scripts/tap-lib.sh
 
 export LC_ALL=C
 kdir=${KDIR:-$(scripts/find-kdir.sh)}
@@ -317,5 +313,9 @@ KDIR=$kdir scripts/doc-check.sh >> "$out"
 # --- Debian packages ---------------------------------------------------------
 
 scripts/deb-test.sh "$out"
+
+# --- the release tarball -----------------------------------------------------
+
+scripts/dist-test.sh "$out"
 
 cat "$out"

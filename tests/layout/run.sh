@@ -5,7 +5,9 @@
 #     on each kind of break it is there to catch, and to pass a clean tree;
 #   - tests/layout/class-docs.sh: the man page and the docs word the
 #     classes as user/model/page_class.c does; and that check, too, on a
-#     man page with one word changed.
+#     man page with one word changed;
+#   - tests/layout/apt-mirror.sh: scripts/apt-mirror.sh on sample apt
+#     sources, and no script naming a Debian mirror.
 # usage: tests/layout/run.sh OUT CLASS_TABLE
 set -u
 out=${1:?usage: run.sh OUT CLASS_TABLE}
@@ -78,5 +80,8 @@ elif "$here/class-docs.sh" "$table" "$tmp/changed.1" > /dev/null; then
 else
 	echo "ok - class docs self-test: a changed word in the man page is caught" >> "$tap"
 fi
+
+"$here/apt-mirror.sh" >> "$tap"
+
 cat "$tap"
 ! grep -q '^not ok' "$tap"

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 #include "engine/classify.h"
 
 #define BASE 0x7f0000000000ULL
@@ -126,16 +124,6 @@ static void reread_convergence(void **state)
 	assert_string_equal(page_class_name(NR_CLASSES), "?");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(match_and_mismatch),
-		cmocka_unit_test(huge_leaf_subpages),
-		cmocka_unit_test(pfnmap_hidden),
-		cmocka_unit_test(zeroed_and_not_present),
-		cmocka_unit_test(swap_entries),
-		cmocka_unit_test(reread_convergence),
-	};
-
-	return cmocka_run_group_tests_name("classify", tests, NULL, NULL);
-}
+UNIT_MAIN("classify", UT(match_and_mismatch), UT(huge_leaf_subpages),
+	  UT(pfnmap_hidden), UT(zeroed_and_not_present), UT(swap_entries),
+	  UT(reread_convergence))

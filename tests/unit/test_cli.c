@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <stdarg.h>
 #include <stdio.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <setjmp.h>
 #include <string.h>
-#include <cmocka.h>
+#include "unit.h"
 #include "model/defaults.h"
 #include "parse/cli.h"
 
@@ -312,24 +311,8 @@ static void help_and_version(void **state)
 	assert_true(o.version);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(pid_only),
-		cmocka_unit_test(json_and_stats),
-		cmocka_unit_test(no_progress),
-		cmocka_unit_test(kpageflags_opt_in),
-		cmocka_unit_test(jobs_option),
-		cmocka_unit_test(range_and_debugfs),
-		cmocka_unit_test(device_option),
-		cmocka_unit_test(bad_arguments),
-		cmocka_unit_test(messages_quote_safely),
-		cmocka_unit_test(range_leading_zeros),
-		cmocka_unit_test(range_twice),
-		cmocka_unit_test(vtop_forms),
-		cmocka_unit_test(vtop_bad_arguments),
-		cmocka_unit_test(help_and_version),
-	};
-
-	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
-}
+UNIT_MAIN("cli", UT(pid_only), UT(json_and_stats), UT(no_progress),
+	  UT(kpageflags_opt_in), UT(jobs_option), UT(range_and_debugfs),
+	  UT(device_option), UT(bad_arguments), UT(messages_quote_safely),
+	  UT(range_leading_zeros), UT(range_twice), UT(vtop_forms),
+	  UT(vtop_bad_arguments), UT(help_and_version))

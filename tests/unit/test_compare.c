@@ -5,12 +5,10 @@
  * one read to the next, the way a live process changes during a scan.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <setjmp.h>
 #include <string.h>
-#include <cmocka.h>
+#include "unit.h"
 #include "engine/compare.h"
 #include "parse/pagemap.h"
 #include "parse/record.h"
@@ -698,20 +696,7 @@ static void verdicts_bounded_reads_whole(void **state)
 	assert_int_equal(l.max_other, 8192);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(every_class),
-		cmocka_unit_test(memtype_pin_node_split_ranges),
-		cmocka_unit_test(reread_converges),
-		cmocka_unit_test(reread_rounds),
-		cmocka_unit_test(huge_leaf_across_batches),
-		cmocka_unit_test(huge_kinds_and_vm_flags),
-		cmocka_unit_test(broken_partition),
-		cmocka_unit_test(source_error_stops),
-		cmocka_unit_test(runs_equal_page_by_page),
-		cmocka_unit_test(verdicts_bounded_reads_whole),
-	};
-
-	return cmocka_run_group_tests_name("compare", tests, NULL, NULL);
-}
+UNIT_MAIN("compare", UT(every_class), UT(memtype_pin_node_split_ranges),
+	  UT(reread_converges), UT(reread_rounds), UT(huge_leaf_across_batches),
+	  UT(huge_kinds_and_vm_flags), UT(broken_partition), UT(source_error_stops),
+	  UT(runs_equal_page_by_page), UT(verdicts_bounded_reads_whole))

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <setjmp.h>
 #include <string.h>
-#include <cmocka.h>
+#include "unit.h"
 #include "io/lockdown_state.h"
 #include "report/diagnose.h"
 
@@ -227,15 +225,5 @@ static void query_errors_are_distinct(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(open_errors),
-		cmocka_unit_test(endpoint_errors_name_the_case),
-		cmocka_unit_test(lockdown_modes),
-		cmocka_unit_test(query_errors_are_distinct),
-		cmocka_unit_test(proc_and_scan_errors),
-	};
-
-	return cmocka_run_group_tests_name("diagnose", tests, NULL, NULL);
-}
+UNIT_MAIN("diagnose", UT(open_errors), UT(endpoint_errors_name_the_case),
+	  UT(lockdown_modes), UT(query_errors_are_distinct), UT(proc_and_scan_errors))

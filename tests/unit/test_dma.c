@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <setjmp.h>
 #include <string.h>
-#include <cmocka.h>
+#include "unit.h"
 #include <json-c/json.h>
 #include "engine/dma.h"
 #include "report/report_dma.h"
@@ -712,26 +710,10 @@ static void absent_without_range(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(alignment),
-		cmocka_unit_test(runs_join_across_classes_and_levels),
-		cmocka_unit_test(virtual_gap_breaks_a_run),
-		cmocka_unit_test(hole_kinds),
-		cmocka_unit_test(four_gib_line),
-		cmocka_unit_test(locked),
-		cmocka_unit_test(clipping),
-		cmocka_unit_test(many_runs),
-		cmocka_unit_test(json_object_dma),
-		cmocka_unit_test(json_locked_and_resident),
-		cmocka_unit_test(text_section),
-		cmocka_unit_test(text_caps_json_lists_all),
-		cmocka_unit_test(pins_memtypes_nodes),
-		cmocka_unit_test(arm64_memtypes_counted),
-		cmocka_unit_test(attrs_in_both_formats),
-		cmocka_unit_test(absent_without_range),
-	};
-
-	return cmocka_run_group_tests_name("dma", tests, NULL, NULL);
-}
+UNIT_MAIN("dma", UT(alignment), UT(runs_join_across_classes_and_levels),
+	  UT(virtual_gap_breaks_a_run), UT(hole_kinds), UT(four_gib_line), UT(locked),
+	  UT(clipping), UT(many_runs), UT(json_object_dma),
+	  UT(json_locked_and_resident), UT(text_section),
+	  UT(text_caps_json_lists_all), UT(pins_memtypes_nodes),
+	  UT(arm64_memtypes_counted), UT(attrs_in_both_formats),
+	  UT(absent_without_range))

@@ -5,12 +5,10 @@
  * order, which one is used, and what is kept for the diagnosis.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <setjmp.h>
 #include <string.h>
-#include <cmocka.h>
+#include "unit.h"
 #include "io/endpoint.h"
 
 #define QUERY "/dbg/ptwalk/query"
@@ -154,18 +152,6 @@ static void path_too_long(void **state)
 	assert_int_equal(ep.tried.debugfs_err, ENAMETOOLONG);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(debugfs_first),
-		cmocka_unit_test(device_when_debugfs_refuses),
-		cmocka_unit_test(device_when_debugfs_missing),
-		cmocka_unit_test(both_fail),
-		cmocka_unit_test(debugfs_given_alone),
-		cmocka_unit_test(device_given_alone),
-		cmocka_unit_test(defaults_and_both_given),
-		cmocka_unit_test(path_too_long),
-	};
-
-	return cmocka_run_group_tests_name("endpoint", tests, NULL, NULL);
-}
+UNIT_MAIN("endpoint", UT(debugfs_first), UT(device_when_debugfs_refuses),
+	  UT(device_when_debugfs_missing), UT(both_fail), UT(debugfs_given_alone),
+	  UT(device_given_alone), UT(defaults_and_both_given), UT(path_too_long))

@@ -4,11 +4,9 @@
  * merge into one record, which start a new one, and how a chunk stops
  * (output full, budget spent) and hands out its last record.
  */
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 #include <string.h>
 #include "../../module/extent.h"
 
@@ -439,22 +437,12 @@ static void finish_needs_the_end_and_room(void **state)
 	assert_int_equal(c.x.nr_out, 1);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(cursor_starts_empty),
-		cmocka_unit_test(following_frames_merge),
-		cmocka_unit_test(a_frame_gap_or_step_back_breaks),
-		cmocka_unit_test(frameless_runs_merge_only_with_frameless),
-		cmocka_unit_test(swap_offsets_advance_per_kind),
-		cmocka_unit_test(any_other_difference_breaks),
-		cmocka_unit_test(memtype_pinned_and_node_break_present_runs),
-		cmocka_unit_test(memtype_and_node_reach_the_record),
-		cmocka_unit_test(full_output_stops_where_the_cursor_was),
-		cmocka_unit_test(a_record_grows_across_chunks),
-		cmocka_unit_test(budget_counts_runs_and_charges),
-		cmocka_unit_test(finish_needs_the_end_and_room),
-	};
-
-	return cmocka_run_group_tests_name("extent", tests, NULL, NULL);
-}
+UNIT_MAIN("extent", UT(cursor_starts_empty), UT(following_frames_merge),
+	  UT(a_frame_gap_or_step_back_breaks),
+	  UT(frameless_runs_merge_only_with_frameless),
+	  UT(swap_offsets_advance_per_kind), UT(any_other_difference_breaks),
+	  UT(memtype_pinned_and_node_break_present_runs),
+	  UT(memtype_and_node_reach_the_record),
+	  UT(full_output_stops_where_the_cursor_was),
+	  UT(a_record_grows_across_chunks), UT(budget_counts_runs_and_charges),
+	  UT(finish_needs_the_end_and_room))

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Bit sets by name (model/flag_names.h): the walk and the text list. */
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <setjmp.h>
 #include <string.h>
-#include <cmocka.h>
+#include "unit.h"
 #include "engine/compare.h"
 #include "engine/kpageflags.h"
 #include "model/flag_names.h"
@@ -125,15 +123,5 @@ static void memtype_names(void **state)
 	assert_null(ptwalk_memtype_name(255));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(next_walks_named_bits),
-		cmocka_unit_test(join_record_flags),
-		cmocka_unit_test(unnamed_bits_are_skipped),
-		cmocka_unit_test(join_truncates_safely),
-		cmocka_unit_test(memtype_names),
-	};
-
-	return cmocka_run_group_tests_name("flag_names", tests, NULL, NULL);
-}
+UNIT_MAIN("flag_names", UT(next_walks_named_bits), UT(join_record_flags),
+	  UT(unnamed_bits_are_skipped), UT(join_truncates_safely), UT(memtype_names))

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 #include "parse/iomem.h"
 
 /* Shaped like /proc/iomem of the test VM (QEMU pc, -vga std), abridged. */
@@ -231,18 +229,6 @@ static void many_siblings(void **state)
 	iomem_free(&m);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(names_innermost_with_parents),
-		cmocka_unit_test(every_boundary),
-		cmocka_unit_test(zeroed_for_non_root),
-		cmocka_unit_test(malformed),
-		cmocka_unit_test(names_and_unsorted_siblings),
-		cmocka_unit_test(deeper_than_printed),
-		cmocka_unit_test(from_a_file),
-		cmocka_unit_test(many_siblings),
-	};
-
-	return cmocka_run_group_tests_name("iomem", tests, NULL, NULL);
-}
+UNIT_MAIN("iomem", UT(names_innermost_with_parents), UT(every_boundary),
+	  UT(zeroed_for_non_root), UT(malformed), UT(names_and_unsorted_siblings),
+	  UT(deeper_than_printed), UT(from_a_file), UT(many_siblings))

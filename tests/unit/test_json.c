@@ -6,9 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <setjmp.h>
 #include <string.h>
-#include <cmocka.h>
+#include "unit.h"
 #include <json-c/json.h>
 #include "module/ptwalk_names.h"
 #include "report/json.h"
@@ -17,14 +16,10 @@
 /* json_string(s) as a C string (caller frees). */
 static char *quoted(const char *s)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct capture c;
 
-	assert_non_null(f);
-	json_string(f, s);
-	fclose(f);
-	return buf;
+	json_string(capture_open(&c), s);
+	return capture_close(&c);
 }
 
 static void expect_quoted(const char *in, const char *want)

@@ -3,12 +3,10 @@
  * The kpageflags rules, each case a page as Linux 6.1 shows it (the flags
  * stable_page_flags() computes for it) and as ptwalk shows it.
  */
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 #include "engine/kpageflags.h"
 #include "../../module/ptwalk_abi.h"
 
@@ -233,18 +231,6 @@ static void words(void **state)
 	assert_int_equal(kpf_first_rule(0), NR_KPF_RULES);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(applies_to_present_frames_with_a_page),
-		cmocka_unit_test(anonymous_4k),
-		cmocka_unit_test(nopage),
-		cmocka_unit_test(zero_pages),
-		cmocka_unit_test(thp_pmd),
-		cmocka_unit_test(hugetlb),
-		cmocka_unit_test(pfnmap_and_special),
-		cmocka_unit_test(words),
-	};
-
-	return cmocka_run_group_tests_name("kpageflags", tests, NULL, NULL);
-}
+UNIT_MAIN("kpageflags", UT(applies_to_present_frames_with_a_page),
+	  UT(anonymous_4k), UT(nopage), UT(zero_pages), UT(thp_pmd), UT(hugetlb),
+	  UT(pfnmap_and_special), UT(words))

@@ -6,14 +6,12 @@
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <setjmp.h>
 #include <string.h>
-#include <cmocka.h>
+#include "unit.h"
 #include "report/line.h"
 
 static uint64_t next_rand(uint64_t *s)
@@ -39,24 +37,22 @@ static void same_as_printf(void **state)
 
 	(void)state;
 	for (int i = 0; i < 20000; i++) {
-		char *got = NULL, want[128];
-		size_t size = 0;
+		char *got, want[128];
+		struct capture c;
 		uint64_t v = random_value(&seed);
 		unsigned int w = (unsigned int)(next_rand(&seed) % 24);
 		const char *strs[] = { "", "rw-p", "thp,hugetlb-2M", "x" };
 		const char *str = strs[next_rand(&seed) % 4];
-		FILE *f = open_memstream(&got, &size);
 		struct line l;
 
-		assert_non_null(f);
-		line_init(&l, f);
+		line_init(&l, capture_open(&c));
 		line_u64(&l, v, w);
 		line_char(&l, '|');
 		line_hex(&l, v, w);
 		line_char(&l, '|');
 		line_str(&l, str, w);
 		line_flush(&l);
-		fclose(f);
+		got = capture_close(&c);
 		snprintf(want, sizeof(want), "%*" PRIu64 "|%0*" PRIx64 "|%-*s",
 			 (int)w, v, (int)w, v, (int)w, str);
 		assert_string_equal(got, want);
@@ -67,23 +63,21 @@ static void same_as_printf(void **state)
 /* A name of 3,000 bytes padded to 5,000: all of it, in order. */
 static void longer_than_the_buffer(void **state)
 {
-	char name[3001], *got = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&got, &size);
+	char name[3001], *got;
+	struct capture c;
 	struct line l;
 
 	(void)state;
-	assert_non_null(f);
 	for (size_t i = 0; i < 3000; i++)
 		name[i] = (char)('a' + i % 26);
 	name[3000] = '\0';
-	line_init(&l, f);
+	line_init(&l, capture_open(&c));
 	line_hex(&l, 0xabc, 12);
 	line_str(&l, name, 5000);
 	line_char(&l, '\n');
 	line_flush(&l);
-	fclose(f);
-	assert_int_equal(size, 12 + 5000 + 1);
+	got = capture_close(&c);
+	assert_int_equal(c.len, 12 + 5000 + 1);
 	assert_memory_equal(got, "000000000abc", 12);
 	assert_memory_equal(got + 12, name, 3000);
 	for (size_t i = 3012; i < 5012; i++)
@@ -92,12 +86,4 @@ static void longer_than_the_buffer(void **state)
 	free(got);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(same_as_printf),
-		cmocka_unit_test(longer_than_the_buffer),
-	};
-
-	return cmocka_run_group_tests_name("line", tests, NULL, NULL);
-}
+UNIT_MAIN("line", UT(same_as_printf), UT(longer_than_the_buffer))

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <cmocka.h>
+#include "unit.h"
 #include "parse/maps.h"
 
 static bool parse(const char *text, struct maps_entry *e, char *buf,
@@ -118,15 +116,5 @@ static void malformed_lines(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(file_mapping),
-		cmocka_unit_test(anonymous_and_special),
-		cmocka_unit_test(spaces_and_deleted),
-		cmocka_unit_test(very_long_line),
-		cmocka_unit_test(malformed_lines),
-	};
-
-	return cmocka_run_group_tests_name("maps", tests, NULL, NULL);
-}
+UNIT_MAIN("maps", UT(file_mapping), UT(anonymous_and_special),
+	  UT(spaces_and_deleted), UT(very_long_line), UT(malformed_lines))

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 #include "engine/classify.h"
 #include "parse/pagemap.h"
 
@@ -86,15 +84,5 @@ static void zeroed_pfn(void **state)
 	assert_int_equal(e.pfn, 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(present_entry),
-		cmocka_unit_test(swap_entry),
-		cmocka_unit_test(present_and_swap_bits),
-		cmocka_unit_test(hole_and_flags_only),
-		cmocka_unit_test(zeroed_pfn),
-	};
-
-	return cmocka_run_group_tests_name("pagemap", tests, NULL, NULL);
-}
+UNIT_MAIN("pagemap", UT(present_entry), UT(swap_entry),
+	  UT(present_and_swap_bits), UT(hole_and_flags_only), UT(zeroed_pfn))

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A PCI device's sysfs resource file, and which memory BAR holds an address. */
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 #include "parse/pci.h"
 
 /* QEMU's -vga std: a prefetchable framebuffer, a register BAR, a ROM. */
@@ -48,12 +46,4 @@ static void io_bars_and_garbage(void **state)
 	assert_int_equal(pci_parse_resource("", bars), 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(bars_of_a_vga),
-		cmocka_unit_test(io_bars_and_garbage),
-	};
-
-	return cmocka_run_group_tests_name("pci", tests, NULL, NULL);
-}
+UNIT_MAIN("pci", UT(bars_of_a_vga), UT(io_bars_and_garbage))

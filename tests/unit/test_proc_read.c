@@ -7,15 +7,13 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <setjmp.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include <cmocka.h>
+#include "unit.h"
 #include "io/proc_read.h"
 
 static struct fake_pread {
@@ -38,16 +36,15 @@ ssize_t pread(int fd, void *buf, size_t n, off_t off)
 	return syscall(SYS_pread64, fd, buf, n, off);
 }
 
-/* A file of n bytes, byte i holding i & 0xff. */
+/* A file of n bytes (at most 1,000), byte i holding i & 0xff. */
 static int file_of(size_t n)
 {
-	FILE *f = tmpfile();
+	unsigned char bytes[1000];
 
-	assert_non_null(f);
+	assert_true(n <= sizeof(bytes));
 	for (size_t i = 0; i < n; i++)
-		assert_int_not_equal(fputc((int)(i & 0xff), f), EOF);
-	fflush(f);
-	return dup(fileno(f));	/* the FILE leaks for the test's life: fine */
+		bytes[i] = (unsigned char)(i & 0xff);
+	return temp_fd(bytes, n);
 }
 
 static void check_bytes(const unsigned char *buf, size_t n, size_t from)
@@ -131,15 +128,5 @@ static void errors_are_negative_errno(void **state)
 	assert_int_equal(c.calls, 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(whole_read),
-		cmocka_unit_test(eintr_retried),
-		cmocka_unit_test(short_reads_continue),
-		cmocka_unit_test(end_of_file),
-		cmocka_unit_test(errors_are_negative_errno),
-	};
-
-	return cmocka_run_group_tests_name("proc_read", tests, NULL, NULL);
-}
+UNIT_MAIN("proc_read", UT(whole_read), UT(eintr_retried),
+	  UT(short_reads_continue), UT(end_of_file), UT(errors_are_negative_errno))

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <setjmp.h>
 #include <string.h>
-#include <cmocka.h>
+#include "unit.h"
 #include "report/progress.h"
 
 #define MS 1000000ULL
@@ -116,16 +114,5 @@ static void small_buffer(void **state)
 	assert_int_equal(p.width, 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(wanted),
-		cmocka_unit_test(delay_and_throttle),
-		cmocka_unit_test(line_text),
-		cmocka_unit_test(shorter_line_pads),
-		cmocka_unit_test(clear),
-		cmocka_unit_test(small_buffer),
-	};
-
-	return cmocka_run_group_tests_name("progress", tests, NULL, NULL);
-}
+UNIT_MAIN("progress", UT(wanted), UT(delay_and_throttle), UT(line_text),
+	  UT(shorter_line_pads), UT(clear), UT(small_buffer))

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 #include "engine/ranges.h"
 
 #define BASE 0x10000000ULL
@@ -90,13 +88,4 @@ static void no_pfn_sides(void **state)
 	assert_int_equal(s.r[2].pages, 1);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(contiguous_pages_merge),
-		cmocka_unit_test(breaks),
-		cmocka_unit_test(no_pfn_sides),
-	};
-
-	return cmocka_run_group_tests_name("ranges", tests, NULL, NULL);
-}
+UNIT_MAIN("ranges", UT(contiguous_pages_merge), UT(breaks), UT(no_pfn_sides))

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Pure helpers over ptwalk's records (parse/record.h). */
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <setjmp.h>
 #include <string.h>
-#include <cmocka.h>
+#include "unit.h"
 #include "parse/record.h"
 
 static const struct ptwalk_record recs[] = {
@@ -73,13 +71,5 @@ static void partition_ok_and_broken(void **state)
 	assert_non_null(strstr(why, "record 1 (512 pages at 0x3000) runs past 0x3000"));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(find_covers_boundaries),
-		cmocka_unit_test(pfn_at_advances_per_page),
-		cmocka_unit_test(partition_ok_and_broken),
-	};
-
-	return cmocka_run_group_tests_name("record", tests, NULL, NULL);
-}
+UNIT_MAIN("record", UT(find_covers_boundaries), UT(pfn_at_advances_per_page),
+	  UT(partition_ok_and_broken))

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <setjmp.h>
 #include <string.h>
-#include <cmocka.h>
+#include "unit.h"
 #include <json-c/json.h>
 #include "report/report.h"
 #include "json_get.h"
@@ -307,17 +305,6 @@ static void write_error(void **state)
 	fclose(full);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(json_schema),
-		cmocka_unit_test(json_empty),
-		cmocka_unit_test(attrs_phrase),
-		cmocka_unit_test(text_mismatch),
-		cmocka_unit_test(text_zeroed_said_once),
-		cmocka_unit_test(text_nothing),
-		cmocka_unit_test(write_error),
-	};
-
-	return cmocka_run_group_tests_name("report", tests, NULL, NULL);
-}
+UNIT_MAIN("report", UT(json_schema), UT(json_empty), UT(attrs_phrase),
+	  UT(text_mismatch), UT(text_zeroed_said_once), UT(text_nothing),
+	  UT(write_error))

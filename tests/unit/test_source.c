@@ -1,34 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <setjmp.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <cmocka.h>
+#include "unit.h"
 #include <dirent.h>
 #include "io/source.h"
 #include "io/spool.h"
 
-/* A "pagemap" of n entries in a temporary file: entry i holds i + 100. */
+/* A "pagemap" of n entries (at most 64) in a temporary file: entry i holds i + 100. */
 static int fake_pagemap(size_t n)
 {
-	FILE *f = tmpfile();
-	size_t i;
+	uint64_t v[64];
 
-	assert_non_null(f);
-	for (i = 0; i < n; i++) {
-		uint64_t v = i + 100;
-
-		assert_int_equal(fwrite(&v, sizeof(v), 1, f), 1);
-	}
-	fflush(f);
-	return dup(fileno(f));	/* the FILE leaks for the test's life: fine */
+	assert_true(n <= 64);
+	for (size_t i = 0; i < n; i++)
+		v[i] = i + 100;
+	return temp_fd(v, n * sizeof(v[0]));
 }
 
 static void pagemap_reads_and_short_reads(void **state)
@@ -116,13 +109,5 @@ static void spool_in_tmpdir(void **state)
 	assert_string_equal(spool_dir(), "/tmp");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(pagemap_reads_and_short_reads),
-		cmocka_unit_test(process_facts),
-		cmocka_unit_test(spool_in_tmpdir),
-	};
-
-	return cmocka_run_group_tests_name("source", tests, NULL, NULL);
-}
+UNIT_MAIN("source", UT(pagemap_reads_and_short_reads), UT(process_facts),
+	  UT(spool_in_tmpdir))

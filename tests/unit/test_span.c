@@ -9,12 +9,10 @@
  * any order and joined again, give what one engine gives.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <setjmp.h>
 #include <string.h>
-#include <cmocka.h>
+#include "unit.h"
 #include <stdlib.h>
 #include "engine/compare.h"
 #include "engine/jobs.h"
@@ -660,18 +658,6 @@ static void jobs_equal_one_job(void **state)
 		free(items[k].r);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(reach),
-		cmocka_unit_test(many_small_vmas_one_read),
-		cmocka_unit_test(window_smaller_than_span),
-		cmocka_unit_test(reread_is_fresh),
-		cmocka_unit_test(error_ends_plan),
-		cmocka_unit_test(plan_equals_alone),
-		cmocka_unit_test(items_cover_in_order),
-		cmocka_unit_test(jobs_equal_one_job),
-	};
-
-	return cmocka_run_group_tests_name("span", tests, NULL, NULL);
-}
+UNIT_MAIN("span", UT(reach), UT(many_small_vmas_one_read),
+	  UT(window_smaller_than_span), UT(reread_is_fresh), UT(error_ends_plan),
+	  UT(plan_equals_alone), UT(items_cover_in_order), UT(jobs_equal_one_job))

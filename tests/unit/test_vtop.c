@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <setjmp.h>
 #include <string.h>
-#include <cmocka.h>
+#include "unit.h"
 #include <json-c/json.h>
 #include "engine/compare.h"
 #include "parse/pagemap.h"
@@ -206,17 +204,13 @@ static void vma_lines(void **state)
 
 static char *print(const struct vtop_view *v, bool json)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct capture c;
 
-	assert_non_null(f);
 	if (json)
-		vtop_print_json(f, v);
+		vtop_print_json(capture_open(&c), v);
 	else
-		vtop_print_text(f, v);
-	fclose(f);
-	return buf;
+		vtop_print_text(capture_open(&c), v);
+	return capture_close(&c);
 }
 
 static struct vtop_view thp_view(void)
@@ -455,20 +449,7 @@ static void diagnose(void **state)
 	assert_non_null(strstr(msg, "no process 7"));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(classify),
-		cmocka_unit_test(resolve_rereads),
-		cmocka_unit_test(vma_lines),
-		cmocka_unit_test(text_huge_leaf),
-		cmocka_unit_test(text_contiguous_leaf),
-		cmocka_unit_test(text_empty_no_vma),
-		cmocka_unit_test(json_huge_leaf),
-		cmocka_unit_test(dma_attrs_of_the_frame),
-		cmocka_unit_test(json_empty_no_vma),
-		cmocka_unit_test(diagnose),
-	};
-
-	return cmocka_run_group_tests_name("vtop", tests, NULL, NULL);
-}
+UNIT_MAIN("vtop", UT(classify), UT(resolve_rereads), UT(vma_lines),
+	  UT(text_huge_leaf), UT(text_contiguous_leaf), UT(text_empty_no_vma),
+	  UT(json_huge_leaf), UT(dma_attrs_of_the_frame), UT(json_empty_no_vma),
+	  UT(diagnose))

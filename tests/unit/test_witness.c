@@ -7,13 +7,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <json-c/json.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "unit.h"
 #include "engine/kpageflags.h"
 #include "report/report.h"
 #include "engine/witness.h"
@@ -492,12 +490,10 @@ static char *report_of(enum report_format fmt, const char *kpf_note,
 				  .perms = "rw-p", .name = "" };
 	struct compare_summary sum = { .pages = { [CLASS_MATCH] = 1024 } };
 	uint32_t lie = VALID | PTWALK_F_COMPOUND;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
+	struct capture c;
+	FILE *out = capture_open(&c);
 	FILE *wspool = tmpfile();
 
-	assert_non_null(out);
 	start(&s, !kpf_note);
 	s.iomem.zeroed = zeroed;
 	if (zeroed)
@@ -532,10 +528,9 @@ static char *report_of(enum report_format fmt, const char *kpf_note,
 	*mismatch = report_has_mismatch(&r);
 	fclose(r.vmas);
 	fclose(r.ranges);
-	fclose(out);
 	fclose(wspool);
 	stop(&s);
-	return buf;
+	return capture_close(&c);
 }
 
 static void json_keys(void **state)
@@ -622,22 +617,8 @@ static void text_section(void **state)
 	free(buf);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(reads_runs_not_pages),
-		cmocka_unit_test(marks_span_vmas),
-		cmocka_unit_test(bounded_batch),
-		cmocka_unit_test(lasting_contradiction),
-		cmocka_unit_test(freed_between_reads),
-		cmocka_unit_test(recheck_record_off_page),
-		cmocka_unit_test(agrees_on_second_read),
-		cmocka_unit_test(kpageflags_errors_and_absence),
-		cmocka_unit_test(recheck_walk_error),
-		cmocka_unit_test(gigantic_leaf_in_windows),
-		cmocka_unit_test(json_keys),
-		cmocka_unit_test(text_section),
-	};
-
-	return cmocka_run_group_tests_name("witness", tests, NULL, NULL);
-}
+UNIT_MAIN("witness", UT(reads_runs_not_pages), UT(marks_span_vmas),
+	  UT(bounded_batch), UT(lasting_contradiction), UT(freed_between_reads),
+	  UT(recheck_record_off_page), UT(agrees_on_second_read),
+	  UT(kpageflags_errors_and_absence), UT(recheck_walk_error),
+	  UT(gigantic_leaf_in_windows), UT(json_keys), UT(text_section))

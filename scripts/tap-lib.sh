@@ -1,0 +1,18 @@
+# shellcheck shell=bash
+# TAP lines for the test scripts that source this (packaging-test.sh,
+# deb-test.sh, dist-test.sh), appended to the file named by their $out.
+#   ok NAME              "ok - NAME"
+#   nok NAME REASON      "not ok - NAME # REASON"
+#   check NAME REASON COMMAND...   ok when COMMAND succeeds, else nok
+#                        with REASON, its newlines made spaces
+#   oneline FILE [N]     FILE's first N bytes (300) on one line
+
+# shellcheck disable=SC2154 # $out: the sourcing script sets it
+ok() { echo "ok - $1" >> "$out"; }
+nok() { echo "not ok - $1 # $2" >> "$out"; }
+check() {
+	local name=$1 why=${2//$'\n'/ }
+	shift 2
+	if "$@"; then ok "$name"; else nok "$name" "$why"; fi
+}
+oneline() { head -c "${2:-300}" "$1" | tr '\n' ' '; }

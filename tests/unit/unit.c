@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The unit tests' shared helpers (unit.h). */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <unistd.h>
+#include "unit.h"
+
+int temp_fd(const void *data, size_t len)
+{
+	FILE *f = tmpfile();
+
+	assert_non_null(f);
+	if (len)
+		assert_int_equal(fwrite(data, len, 1, f), 1);
+	assert_int_equal(fflush(f), 0);
+	return dup(fileno(f));
+}
+
+FILE *capture_open(struct capture *c)
+{
+	c->buf = NULL;
+	c->len = 0;
+	c->f = open_memstream(&c->buf, &c->len);
+	assert_non_null(c->f);
+	return c->f;
+}
+
+char *capture_close(struct capture *c)
+{
+	assert_int_equal(fclose(c->f), 0);
+	c->f = NULL;
+	return c->buf;
+}
