@@ -151,6 +151,98 @@ static bool parse_pid(const char *s, pid_t *pid)
 	return true;
 }
 
+/*
+ * The options, each with whether it takes a value.  A value comes either
+ * as the next argument or after '=' in the same one (--range=A-B), as
+ * getopt_long(3) reads long options; the parser stays ours, not getopt's,
+ * for its global state (optind) and its own messages on stderr.
+ */
+enum opt_id {
+	OPT_HELP, OPT_VERSION, OPT_JSON, OPT_STATS, OPT_NO_PROGRESS,
+	OPT_KPAGEFLAGS, OPT_VTOP, OPT_JOBS, OPT_RANGE, OPT_DEBUGFS, OPT_DEVICE,
+};
+
+static const struct {
+	const char *name;
+	enum opt_id id;
+	bool has_value;
+} options[] = {
+	{ "-h", OPT_HELP, false },
+	{ "--help", OPT_HELP, false },
+	{ "--version", OPT_VERSION, false },
+	{ "--json", OPT_JSON, false },
+	{ "--stats", OPT_STATS, false },
+	{ "--no-progress", OPT_NO_PROGRESS, false },
+	{ "--kpageflags", OPT_KPAGEFLAGS, false },
+	{ "--vtop", OPT_VTOP, true },
+	{ "--jobs", OPT_JOBS, true },
+	{ "--range", OPT_RANGE, true },
+	{ "--debugfs", OPT_DEBUGFS, true },
+	{ "--device", OPT_DEVICE, true },
+};
+
+/*
+ * The option argument a names, its name being the len bytes before any
+ * '=': its index in options[], or -1.
+ */
+static int find_option(const char *a, size_t len)
+{
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+		if (strlen(options[i].name) == len &&
+		    !strncmp(options[i].name, a, len))
+			return (int)i;
+	return -1;
+}
+
+/* Applies option id with value (NULL for a flag): false with err set. */
+static bool apply_option(enum opt_id id, const char *value,
+			 struct cli_options *opts, char *err, size_t err_size)
+{
+	switch (id) {
+	case OPT_HELP:
+		opts->help = true;
+		break;
+	case OPT_VERSION:
+		opts->version = true;
+		break;
+	case OPT_JSON:
+		opts->json = true;
+		break;
+	case OPT_STATS:
+		opts->stats = true;
+		break;
+	case OPT_NO_PROGRESS:
+		opts->no_progress = true;
+		break;
+	case OPT_KPAGEFLAGS:
+		opts->kpageflags = true;
+		break;
+	case OPT_VTOP:
+		return parse_vtop_addr(value, opts, err, err_size);
+	case OPT_JOBS:
+		return parse_jobs(value, &opts->jobs, err, err_size);
+	case OPT_RANGE:
+		if (opts->has_range) {
+			snprintf(err, err_size, "--range given twice");
+			return false;
+		}
+		if (!cli_parse_range(value, &opts->start, &opts->end, err,
+				     err_size))
+			return false;
+		opts->has_range = true;
+		break;
+	case OPT_DEBUGFS:
+		opts->debugfs = value;
+		opts->debugfs_given = true;
+		break;
+	case OPT_DEVICE:
+		opts->device = value;
+		opts->device_given = true;
+		break;
+	}
+	return true;
+}
+
 bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 	       char *err, size_t err_size)
 {
@@ -164,61 +256,40 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			opts->help = true;
-			return true;
-		} else if (!strcmp(a, "--version")) {
-			opts->version = true;
-			return true;
-		} else if (!strcmp(a, "--json")) {
-			opts->json = true;
-		} else if (!strcmp(a, "--stats")) {
-			opts->stats = true;
-		} else if (!strcmp(a, "--vtop")) {
-			if (i + 1 >= argc) {
-				snprintf(err, err_size, "%s needs a value", a);
+		if (a[0] == '-' && a[1]) {
+			/* "--name=value": only long options take the '=' form */
+			const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
+			size_t len = eq ? (size_t)(eq - a) : strlen(a);
+			int k = find_option(a, len);
+			const char *value = eq ? eq + 1 : NULL;
+
+			if (k < 0) {
+				snprintf(err, err_size,
+					 "unknown option '%s' (see --help)",
+					 shown(a, q));
 				return false;
 			}
-			if (!parse_vtop_addr(argv[++i], opts, err, err_size))
-				return false;
-		} else if (!strcmp(a, "--no-progress")) {
-			opts->no_progress = true;
-		} else if (!strcmp(a, "--kpageflags")) {
-			opts->kpageflags = true;
-		} else if (!strcmp(a, "--jobs")) {
-			if (i + 1 >= argc) {
-				snprintf(err, err_size, "%s needs a value", a);
+			if (!options[k].has_value && eq) {
+				snprintf(err, err_size,
+					 "%s takes no value: write '%s' alone",
+					 options[k].name, options[k].name);
 				return false;
 			}
-			if (!parse_jobs(argv[++i], &opts->jobs, err, err_size))
-				return false;
-		} else if (!strcmp(a, "--range") || !strcmp(a, "--debugfs") ||
-			   !strcmp(a, "--device")) {
-			if (i + 1 >= argc) {
-				snprintf(err, err_size, "%s needs a value", a);
-				return false;
-			}
-			if (!strcmp(a, "--debugfs")) {
-				opts->debugfs = argv[++i];
-				opts->debugfs_given = true;
-			} else if (!strcmp(a, "--device")) {
-				opts->device = argv[++i];
-				opts->device_given = true;
-			} else {
-				if (opts->has_range) {
+			if (options[k].has_value && (!eq || !*value)) {
+				if (eq || i + 1 >= argc) {
 					snprintf(err, err_size,
-						 "--range given twice");
+						 "%s needs a value",
+						 options[k].name);
 					return false;
 				}
-				if (!cli_parse_range(argv[++i], &opts->start,
-						     &opts->end, err, err_size))
-					return false;
-				opts->has_range = true;
+				value = argv[++i];
 			}
-		} else if (a[0] == '-' && a[1]) {
-			snprintf(err, err_size, "unknown option '%s' (see --help)",
-				 shown(a, q));
-			return false;
+			if (!apply_option(options[k].id, value, opts, err,
+					  err_size))
+				return false;
+			/* help and version ignore whatever follows */
+			if (opts->help || opts->version)
+				return true;
 		} else if (!have_pid) {
 			if (!parse_pid(a, &opts->pid)) {
 				snprintf(err, err_size,
