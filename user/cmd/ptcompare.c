@@ -112,8 +112,9 @@ static void usage(FILE *f)
 		"  --no-progress      no progress line on stderr (shown on a terminal\n"
 		"                     when a scan takes more than a second)\n"
 		"  -h, --help, --version\n"
-		"Exit status: 0 every page explained, 1 a mismatch remains,\n"
-		"2 usage or environment error (the message says which).\n",
+		"Exit status: 0 every page explained, 1 a mismatch remains, 2 usage,\n"
+		"3 ptwalk not loaded, 4 lockdown, 5 privilege, 6 no such process,\n"
+		"7 exited during the scan, 8 no user memory, 9 internal or I/O error.\n",
 		PTWALK_DEFAULT_DEBUGFS, PTWALK_DEFAULT_DEVICE, JOBS_MAX, JOBS_MAX);
 }
 
@@ -184,23 +185,25 @@ static void progress_end(struct scan *s)
 	fwrite(line, 1, n, stderr);
 }
 
+/* Says s->msg on one line; the kind of failure is the exit status. */
 static int fail(struct scan *s, enum failure f)
 {
-	(void)f;	/* every failure kind exits 2; the message names it */
 	progress_end(s);
 	fprintf(stderr, "ptcompare: %s\n", s->msg);
-	return EXIT_ERROR;
+	return (int)f;
 }
 
 static int open_walk(struct scan *s)
 {
 	for (int i = 0; i < NR_COMPARE_STREAMS; i++) {
-		int fd = i ? connect_again(&s->ep, s->msg, sizeof(s->msg)) :
-			     connect_ptwalk(s->opts, &s->ep, s->msg,
+		enum failure why;
+		int fd = i ? connect_again(&s->ep, &why, s->msg,
+					   sizeof(s->msg)) :
+			     connect_ptwalk(s->opts, &s->ep, &why, s->msg,
 					    sizeof(s->msg));
 
 		if (fd < 0)
-			return fail(s, FAIL_NO_MODULE);
+			return fail(s, why);
 		s->src.walk_fd[i] = fd;
 	}
 	/*
@@ -268,10 +271,12 @@ static int start_jobs(struct scan *s)
 		if (src->pagemap_fd < 0)
 			return scan_failed(s, errno);
 		for (int k = 0; k < NR_COMPARE_STREAMS; k++) {
-			src->walk_fd[k] = connect_again(&s->ep, s->msg,
+			enum failure why;
+
+			src->walk_fd[k] = connect_again(&s->ep, &why, s->msg,
 							sizeof(s->msg));
 			if (src->walk_fd[k] < 0)
-				return fail(s, FAIL_NO_MODULE);
+				return fail(s, why);
 		}
 	}
 	s->jobs = jobs_start(s->nr_jobs, BATCH_PAGES, s->job_src);
@@ -306,14 +311,18 @@ static int open_spools(struct scan *s, FILE **f, int n)
 static int open_output(struct scan *s)
 {
 	/* the text report spools the witnesses' section too */
-	if (open_spools(s, s->spool, 2) ||
-	    (!s->opts->json && open_spools(s, &s->wspool, 1)))
-		return EXIT_ERROR;
+	int status = open_spools(s, s->spool, 2);
+
+	if (status == EXIT_OK && !s->opts->json)
+		status = open_spools(s, &s->wspool, 1);
+	if (status != EXIT_OK)
+		return status;
 	report_init(&s->report, s->opts->json ? REPORT_JSON : REPORT_TEXT,
 		    stdout, s->spool[0], s->spool[1]);
 	if (s->opts->has_range) {
-		if (open_spools(s, s->dma_spool, 2))
-			return EXIT_ERROR;
+		status = open_spools(s, s->dma_spool, 2);
+		if (status != EXIT_OK)
+			return status;
 		report_dma_init(&s->dma_report, &s->report, &s->dma,
 				s->dma_spool[0], s->dma_spool[1]);
 		struct dma_sink sink = report_dma_sink(&s->dma_report);
@@ -335,10 +344,11 @@ static int open_output(struct scan *s)
 
 static int open_witness(struct scan *s)
 {
-	int fd = connect_again(&s->ep, s->msg, sizeof(s->msg));
+	enum failure why;
+	int fd = connect_again(&s->ep, &why, s->msg, sizeof(s->msg));
 
 	if (fd < 0)
-		return fail(s, FAIL_NO_MODULE);
+		return fail(s, why);
 	witness_source_open(&s->wsrc, fd, s->src.pid, s->opts->kpageflags,
 			    &s->wtotals);
 	witness_source_io(&s->wsrc, &s->wio);
@@ -663,8 +673,10 @@ static int scan_queue(struct scan *s, int n)
 		     plan_pages(s->queue->piece, pieces) >= BATCH_PAGES;
 	int status = EXIT_OK;
 
-	if (split && !s->jobs && start_jobs(s) != EXIT_OK)
-		return EXIT_ERROR;
+	if (split && !s->jobs)
+		status = start_jobs(s);
+	if (status != EXIT_OK)
+		return status;
 	if (!split) {
 		compare_plan(s->engine, s->queue->piece, pieces);
 		for (int i = 0; status == EXIT_OK && i < n; i++)
@@ -828,7 +840,7 @@ int main(int argc, char **argv)
 	}
 	if (o.vtop) {
 		status = vtop_run(&o, s.msg, sizeof(s.msg));
-		if (status == EXIT_ERROR)
+		if (status > EXIT_MISMATCH)
 			fprintf(stderr, "ptcompare: %s\n", s.msg);
 		return status;
 	}
