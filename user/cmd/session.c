@@ -208,7 +208,11 @@ int session_open_jobs(struct session *s)
 				return session_fail(s, why);
 		}
 	}
-	s->jobs = jobs_start(s->nr_jobs, BATCH_PAGES, s->job_src);
+	struct compare_io io[JOBS_MAX];
+
+	for (unsigned int i = 0; i < s->nr_jobs; i++)
+		proc_source_io(&s->job_src[i], &io[i]);
+	s->jobs = jobs_start(s->nr_jobs, BATCH_PAGES, io);
 	if (!s->jobs) {
 		snprintf(s->msg, sizeof(s->msg),
 			 "cannot start %u jobs (out of memory or threads): try --jobs 1",
