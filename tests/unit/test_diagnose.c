@@ -6,7 +6,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "io/lockdown_state.h"
+#include "io/host_state.h"
 #include "report/diagnose.h"
 
 /* debugfs alone (--debugfs), as before the device existed. */

@@ -4,8 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cmd/connect.h"
-#include "io/lockdown_state.h"
-#include "io/module_state.h"
+#include "io/host_state.h"
 #include "report/diagnose.h"
 
 /* Fills in the facts only the system knows and explains the failure. */

@@ -18,7 +18,6 @@
 #include "engine/witness.h"
 #include "io/endpoint.h"
 #include "io/source.h"
-#include "io/witness_source.h"
 #include "model/outcome.h"
 #include "parse/cli.h"
 #include "report/progress.h"
