@@ -76,23 +76,29 @@ static int fake_query(void *ctx, enum compare_stream s, uint64_t start,
 	return 0;
 }
 
-/* One record a page, up to max a read. */
+/* One record a page, up to max a read, with its extension unfilled. */
 static ssize_t fake_read(void *ctx, enum compare_stream s,
-			 struct ptwalk_record *out, size_t max)
+			 struct ptwalk_record_ext *out, size_t max, bool *info)
 {
 	struct fake *f = ctx;
 	size_t n = 0;
 
+	*info = false;
 	for (; n < max && f->st[s].next < f->st[s].end; n++) {
 		uint64_t page = (f->st[s].next - BASE) / PG;
 		bool p = present(page);
 
-		out[n] = (struct ptwalk_record){
-			.start = f->st[s].next, .nr_pages = 1,
-			.pfn = p ? pfn_of(page) : PTWALK_PFN_NONE,
-			.kind = p ? PTWALK_KIND_PRESENT : PTWALK_KIND_NONE,
-			.level = p ? PTWALK_LEVEL_PTE : PTWALK_LEVEL_NONE,
-			.vm_flags = ANON,
+		out[n] = (struct ptwalk_record_ext){
+			.rec = {
+				.start = f->st[s].next, .nr_pages = 1,
+				.pfn = p ? pfn_of(page) : PTWALK_PFN_NONE,
+				.kind = p ? PTWALK_KIND_PRESENT :
+					    PTWALK_KIND_NONE,
+				.level = p ? PTWALK_LEVEL_PTE :
+					     PTWALK_LEVEL_NONE,
+				.vm_flags = ANON,
+			},
+			.node = PTWALK_NODE_NONE,
 		};
 		f->st[s].next += PG;
 	}
@@ -103,7 +109,7 @@ static void fake_io(struct fake *f, struct compare_io *io)
 {
 	*io = (struct compare_io){
 		.read_pagemap = fake_pagemap, .walk_query = fake_query,
-		.walk_read = fake_read, .ctx = f,
+		.walk_read_ext = fake_read, .ctx = f,
 	};
 }
 

@@ -72,14 +72,6 @@ static int walk_query_progress(void *ctx, enum compare_stream st,
 	return s->proc_io.walk_query(s->proc_io.ctx, st, start, end);
 }
 
-static ssize_t walk_read_progress(void *ctx, enum compare_stream st,
-				  struct ptwalk_record *recs, size_t max)
-{
-	struct session *s = ctx;
-
-	return s->proc_io.walk_read(s->proc_io.ctx, st, recs, max);
-}
-
 static ssize_t walk_read_ext_progress(void *ctx, enum compare_stream st,
 				      struct ptwalk_record_ext *recs,
 				      size_t max, bool *info)
@@ -95,9 +87,7 @@ void progress_watch_io(struct session *s)
 	s->io = (struct compare_io){
 		.read_pagemap = read_pagemap_progress,
 		.walk_query = walk_query_progress,
-		.walk_read = walk_read_progress,
-		.walk_read_ext = s->proc_io.walk_read_ext ?
-				 walk_read_ext_progress : NULL,
+		.walk_read_ext = walk_read_ext_progress,
 		.ctx = s,
 	};
 }

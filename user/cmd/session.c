@@ -67,10 +67,11 @@ static int open_walk(struct session *s)
 	}
 	/*
 	 * Only ptwalk tells a kernel thread or a zombie (no mm: ENXIO) from
-	 * a process with nothing mapped; ask before reading /proc.
+	 * a process with nothing mapped; ask before reading /proc, as the
+	 * scan will (extended records: an older ptwalk.ko says EINVAL).
 	 */
-	int err = ptwalk_query(s->src.walk_fd[COMPARE_SCAN], s->src.pid, 0,
-			       PAGE_SIZE_4K);
+	int err = ptwalk_query_ext(s->src.walk_fd[COMPARE_SCAN], s->src.pid,
+				   0, PAGE_SIZE_4K);
 
 	if (err)
 		return session_fail(s, diagnose_query(-err, s->src.pid, s->msg,

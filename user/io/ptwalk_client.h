@@ -49,7 +49,7 @@ ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max);
 /*
  * Starts a query for extended records (PTWALK_REQ_EXTENDED: memory type,
  * DMA-pinned state, NUMA node): 0 or -errno; -EINVAL from a ptwalk.ko
- * older than extended records (ask again with ptwalk_query()).
+ * older than extended records (ptcompare then stops: report/diagnose.c).
  */
 int ptwalk_query_ext(int fd, pid_t pid, uint64_t start, uint64_t end);
 

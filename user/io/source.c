@@ -41,61 +41,27 @@ static int walk_query(void *ctx, enum compare_stream s, uint64_t start,
 {
 	struct proc_source *src = ctx;
 	uint64_t t0 = monotonic_ns();
-	int err = -EINVAL;
-
-	if (!src->walk_plain) {
-		err = ptwalk_query_ext(src->walk_fd[s], src->pid, start, end);
-		/* refused: an older module, unless a plain query is too */
-		src->walk_plain = err == -EINVAL;
-	}
-	if (src->walk_plain) {
-		err = ptwalk_query(src->walk_fd[s], src->pid, start, end);
-		/* both refused: the request itself, not the flag */
-		if (err == -EINVAL)
-			src->walk_plain = false;
-	}
+	/*
+	 * Extended records only: ptwalk.ko and ptcompare are built together,
+	 * and the module kept plain records for older clients alone
+	 * (module/ptwalk_abi.h, PTWALK_REQ_EXTENDED).
+	 */
+	int err = ptwalk_query_ext(src->walk_fd[s], src->pid, start, end);
 
 	src->walk_queries++;
 	src->walk_ns += monotonic_ns() - t0;
 	return err;
 }
 
-static ssize_t walk_read(void *ctx, enum compare_stream s,
-			 struct ptwalk_record *recs, size_t max)
-{
-	struct proc_source *src = ctx;
-	uint64_t t0 = monotonic_ns();
-	ssize_t n = ptwalk_read(src->walk_fd[s], recs, max);
-
-	src->walk_ns += monotonic_ns() - t0;
-	if (n > 0)
-		src->walk_records += (uint64_t)n;
-	return n;
-}
-
-#define PLAIN_RECS 64	/* plain records read at a time from an older module */
-
-/* Extended records, or an older module's plain ones copied as such. */
 static ssize_t walk_read_ext(void *ctx, enum compare_stream s,
 			     struct ptwalk_record_ext *recs, size_t max,
 			     bool *info)
 {
 	struct proc_source *src = ctx;
-	struct ptwalk_record plain[PLAIN_RECS];
 	uint64_t t0 = monotonic_ns();
-	ssize_t n;
+	ssize_t n = ptwalk_read_ext(src->walk_fd[s], recs, max);
 
-	*info = !src->walk_plain;
-	if (*info) {
-		n = ptwalk_read_ext(src->walk_fd[s], recs, max);
-	} else {
-		n = ptwalk_read(src->walk_fd[s], plain,
-				max < PLAIN_RECS ? max : PLAIN_RECS);
-		for (ssize_t i = 0; i < n; i++)
-			recs[i] = (struct ptwalk_record_ext){
-				.rec = plain[i], .node = PTWALK_NODE_NONE,
-			};
-	}
+	*info = true;
 	src->walk_ns += monotonic_ns() - t0;
 	if (n > 0)
 		src->walk_records += (uint64_t)n;
@@ -106,7 +72,6 @@ void proc_source_io(struct proc_source *src, struct compare_io *io)
 {
 	io->read_pagemap = read_pagemap;
 	io->walk_query = walk_query;
-	io->walk_read = walk_read;
 	io->walk_read_ext = walk_read_ext;
 	io->ctx = src;
 }

@@ -21,11 +21,6 @@ struct proc_source {
 	pid_t pid;
 	int pagemap_fd;
 	int walk_fd[NR_COMPARE_STREAMS];
-	/*
-	 * ptwalk.ko refused extended records (older than them): queries
-	 * are plain from then on.  Set by the first query that learns it.
-	 */
-	bool walk_plain;
 	/* what was read, for --stats */
 	uint64_t pagemap_bytes;
 	uint64_t walk_queries;
