@@ -123,21 +123,29 @@ static uint64_t total(const struct compare_summary *sum)
 	return n;
 }
 
-/* NJOBS jobs over fakes of their own, none failing. */
+/* NJOBS jobs over fakes of their own. */
 struct rig {
 	struct fake fake[NJOBS];
 	struct jobs_run *run;
 };
 
-static void rig_start(struct rig *r, size_t batch)
+/*
+ * Starts the jobs, their pagemap failing at fail_addr (0: nowhere), and
+ * hands them the plan p[0..n).
+ */
+static void rig_start(struct rig *r, size_t batch, uint64_t fail_addr,
+		      const struct compare_piece *p, size_t n)
 {
 	struct compare_io io[NJOBS];
 
 	memset(r, 0, sizeof(*r));
-	for (int i = 0; i < NJOBS; i++)
+	for (int i = 0; i < NJOBS; i++) {
+		r->fake[i].fail_addr = fail_addr;
 		fake_io(&r->fake[i], &io[i]);
+	}
 	r->run = jobs_start(NJOBS, batch, io);
 	assert_non_null(r->run);
+	jobs_plan(r->run, p, n);
 }
 
 static struct compare_piece piece(uint64_t first, uint64_t pages)
@@ -146,23 +154,26 @@ static struct compare_piece piece(uint64_t first, uint64_t pages)
 				       BASE + (first + pages) * PG };
 }
 
-/* What a part gave: its ranges, its summary and its error. */
+/* What a part gave: its ranges (at most a range a page), summary, error. */
 struct part_out {
-	struct verdict_range *r;
-	size_t n, cap;
+	struct verdict_range *r;	/* BIG of them */
+	size_t n;
 	struct compare_summary sum;
 	int err;
 };
+
+static void part_out_init(struct part_out *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->r = calloc(BIG, sizeof(*o->r));
+	assert_non_null(o->r);
+}
 
 static void add_range(const struct verdict_range *vr, void *arg)
 {
 	struct part_out *o = arg;
 
-	if (o->n == o->cap) {
-		o->cap = o->cap ? 2 * o->cap : 64;
-		o->r = realloc(o->r, o->cap * sizeof(*o->r));
-		assert_non_null(o->r);
-	}
+	assert_true(o->n < BIG);
 	o->r[o->n++] = *vr;
 }
 
@@ -177,7 +188,7 @@ static void one_engine(struct compare_piece part, size_t batch,
 	fake_io(&f, &io);
 	e = compare_new(&io, batch);
 	assert_non_null(e);
-	memset(o, 0, sizeof(*o));
+	part_out_init(o);
 	o->err = compare_range(e, part.start, part.end, &o->sum, add_range, o);
 	compare_free(e);
 }
@@ -187,7 +198,7 @@ static void take_part(struct jobs_run *run, size_t k, struct part_out *o)
 {
 	struct job_event ev;
 
-	memset(o, 0, sizeof(*o));
+	part_out_init(o);
 	for (;;) {
 		jobs_next(run, k, &ev);
 		if (ev.part_end)
@@ -242,6 +253,21 @@ static size_t take_plan(struct jobs_run *run, const struct compare_piece *p,
 	return parts;
 }
 
+/*
+ * Cancels the plan in progress, waits for the jobs, and checks that they
+ * compare the next one, p[0..n), whole (parts of them), then stops them.
+ */
+static void cancel_then_plan(struct rig *r, const struct compare_piece *p,
+			     size_t n, size_t batch, size_t parts)
+{
+	jobs_cancel(r->run);
+	jobs_wait(r->run);
+	jobs_plan(r->run, p, n);
+	assert_int_equal(take_plan(r->run, p, n, batch), parts);
+	jobs_wait(r->run);
+	jobs_stop(r->run);
+}
+
 /* Items over several pieces and jobs: every part, in address order. */
 static void parts_in_address_order(void **state)
 {
@@ -253,8 +279,7 @@ static void parts_in_address_order(void **state)
 	struct rig r;
 
 	(void)state;
-	rig_start(&r, batch);
-	jobs_plan(r.run, p, 5);
+	rig_start(&r, batch, 0, p, 5);
 	/* a part at least of every piece; the 200 and 129 pages are cut */
 	assert_true(take_plan(r.run, p, 5, batch) >= 5 + 2);
 	jobs_wait(r.run);
@@ -277,8 +302,7 @@ static void more_ranges_than_the_channel(void **state)
 	struct rig r;
 
 	(void)state;
-	rig_start(&r, BIG);
-	jobs_plan(r.run, p, 1);
+	rig_start(&r, BIG, 0, p, 1);
 	take_part(r.run, 0, &got);
 	assert_int_equal(got.err, 0);
 	assert_int_equal(total(&got.sum), BIG);
@@ -300,16 +324,15 @@ static void error_from_a_job(void **state)
 {
 	const size_t batch = 32;
 	struct compare_piece p[] = { piece(0, 32 * 6) };
+	struct compare_piece after[] = { piece(32 * 6, 32 * 3) };
 	struct job_cursor c;
 	struct job_item it;
 	struct rig r;
 	size_t k;
 
 	(void)state;
-	rig_start(&r, batch);
-	/* item 2 is job 2's; its first pagemap read holds this address */
-	r.fake[2].fail_addr = BASE + (2 * 32 + 5) * PG;
-	jobs_plan(r.run, p, 1);
+	/* in item 2, job 2's; none of the other items holds it */
+	rig_start(&r, batch, BASE + (2 * 32 + 5) * PG, p, 1);
 	job_cursor_init(&c, p, 1, batch, NJOBS);
 	for (k = 0; job_next(&c, &it); k++) {
 		struct part_out got;
@@ -325,13 +348,8 @@ static void error_from_a_job(void **state)
 		break;
 	}
 	assert_int_equal(k, 2);
-	jobs_cancel(r.run);
-	jobs_wait(r.run);
-	r.fake[2].fail_addr = 0;
-	jobs_plan(r.run, p, 1);
-	assert_int_equal(take_plan(r.run, p, 1, batch), 6);
-	jobs_wait(r.run);
-	jobs_stop(r.run);
+	/* a plan beside the failing address: three items of their own */
+	cancel_then_plan(&r, after, 1, batch, 3);
 }
 
 /*
@@ -348,17 +366,11 @@ static void cancel_drops_the_plan(void **state)
 	struct rig r;
 
 	(void)state;
-	rig_start(&r, BIG);
-	jobs_plan(r.run, old, 3);
+	rig_start(&r, BIG, 0, old, 3);
 	jobs_next(r.run, 0, &ev);
 	assert_false(ev.part_end);
 	assert_int_equal(ev.range.start, old[0].start);
-	jobs_cancel(r.run);
-	jobs_wait(r.run);
-	jobs_plan(r.run, next, 1);
-	assert_int_equal(take_plan(r.run, next, 1, BIG), 1);
-	jobs_wait(r.run);
-	jobs_stop(r.run);
+	cancel_then_plan(&r, next, 1, BIG, 1);
 }
 
 /* Stopped in the middle of a plan nobody reads: the threads end. */
@@ -369,8 +381,7 @@ static void stop_mid_plan(void **state)
 	struct rig r;
 
 	(void)state;
-	rig_start(&r, BIG);
-	jobs_plan(r.run, p, 4);
+	rig_start(&r, BIG, 0, p, 4);
 	jobs_stop(r.run);
 }
 

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,27 +159,29 @@ static bool parse_pid(const char *s, pid_t *pid)
  * for its global state (optind) and its own messages on stderr.
  */
 enum opt_id {
-	OPT_HELP, OPT_VERSION, OPT_JSON, OPT_STATS, OPT_NO_PROGRESS,
-	OPT_KPAGEFLAGS, OPT_VTOP, OPT_JOBS, OPT_RANGE, OPT_DEBUGFS, OPT_DEVICE,
+	OPT_FLAG,	/* no value: sets the bool at its offset */
+	OPT_VTOP, OPT_JOBS, OPT_RANGE, OPT_DEBUGFS, OPT_DEVICE,
 };
+
+#define FLAG(name, field) { name, OPT_FLAG, offsetof(struct cli_options, field) }
 
 static const struct {
 	const char *name;
 	enum opt_id id;
-	bool has_value;
+	size_t flag;	/* OPT_FLAG: offset of its bool in cli_options */
 } options[] = {
-	{ "-h", OPT_HELP, false },
-	{ "--help", OPT_HELP, false },
-	{ "--version", OPT_VERSION, false },
-	{ "--json", OPT_JSON, false },
-	{ "--stats", OPT_STATS, false },
-	{ "--no-progress", OPT_NO_PROGRESS, false },
-	{ "--kpageflags", OPT_KPAGEFLAGS, false },
-	{ "--vtop", OPT_VTOP, true },
-	{ "--jobs", OPT_JOBS, true },
-	{ "--range", OPT_RANGE, true },
-	{ "--debugfs", OPT_DEBUGFS, true },
-	{ "--device", OPT_DEVICE, true },
+	FLAG("-h", help),
+	FLAG("--help", help),
+	FLAG("--version", version),
+	FLAG("--json", json),
+	FLAG("--stats", stats),
+	FLAG("--no-progress", no_progress),
+	FLAG("--kpageflags", kpageflags),
+	{ "--vtop", OPT_VTOP, 0 },
+	{ "--jobs", OPT_JOBS, 0 },
+	{ "--range", OPT_RANGE, 0 },
+	{ "--debugfs", OPT_DEBUGFS, 0 },
+	{ "--device", OPT_DEVICE, 0 },
 };
 
 /*
@@ -194,28 +197,13 @@ static int find_option(const char *a, size_t len)
 	return -1;
 }
 
-/* Applies option id with value (NULL for a flag): false with err set. */
-static bool apply_option(enum opt_id id, const char *value,
-			 struct cli_options *opts, char *err, size_t err_size)
+/* Applies options[k] with value (NULL for a flag): false with err set. */
+static bool apply_option(int k, const char *value, struct cli_options *opts,
+			 char *err, size_t err_size)
 {
-	switch (id) {
-	case OPT_HELP:
-		opts->help = true;
-		break;
-	case OPT_VERSION:
-		opts->version = true;
-		break;
-	case OPT_JSON:
-		opts->json = true;
-		break;
-	case OPT_STATS:
-		opts->stats = true;
-		break;
-	case OPT_NO_PROGRESS:
-		opts->no_progress = true;
-		break;
-	case OPT_KPAGEFLAGS:
-		opts->kpageflags = true;
+	switch (options[k].id) {
+	case OPT_FLAG:
+		*(bool *)((char *)opts + options[k].flag) = true;
 		break;
 	case OPT_VTOP:
 		return parse_vtop_addr(value, opts, err, err_size);
@@ -243,6 +231,43 @@ static bool apply_option(enum opt_id id, const char *value,
 	return true;
 }
 
+/*
+ * The option argv[*i], with its value after '=' or in the next argument
+ * (then *i moves on to it): false with err set.
+ */
+static bool take_option(int argc, char *const argv[], int *i,
+			struct cli_options *opts, char *err, size_t err_size)
+{
+	const char *a = argv[*i];
+	/* "--name=value": only long options take the '=' form */
+	const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
+	int k = find_option(a, eq ? (size_t)(eq - a) : strlen(a));
+	const char *value = eq ? eq + 1 : NULL;
+	char q[SHOWN_SIZE];
+
+	if (k < 0) {
+		snprintf(err, err_size, "unknown option '%s' (see --help)",
+			 shown(a, q));
+		return false;
+	}
+	if (options[k].id == OPT_FLAG) {
+		if (eq) {
+			snprintf(err, err_size,
+				 "%s takes no value: write '%s' alone",
+				 options[k].name, options[k].name);
+			return false;
+		}
+	} else if (!eq || !*value) {
+		if (eq || *i + 1 >= argc) {
+			snprintf(err, err_size, "%s needs a value",
+				 options[k].name);
+			return false;
+		}
+		value = argv[++*i];
+	}
+	return apply_option(k, value, opts, err, err_size);
+}
+
 bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 	       char *err, size_t err_size)
 {
@@ -257,35 +282,7 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 		const char *a = argv[i];
 
 		if (a[0] == '-' && a[1]) {
-			/* "--name=value": only long options take the '=' form */
-			const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
-			size_t len = eq ? (size_t)(eq - a) : strlen(a);
-			int k = find_option(a, len);
-			const char *value = eq ? eq + 1 : NULL;
-
-			if (k < 0) {
-				snprintf(err, err_size,
-					 "unknown option '%s' (see --help)",
-					 shown(a, q));
-				return false;
-			}
-			if (!options[k].has_value && eq) {
-				snprintf(err, err_size,
-					 "%s takes no value: write '%s' alone",
-					 options[k].name, options[k].name);
-				return false;
-			}
-			if (options[k].has_value && (!eq || !*value)) {
-				if (eq || i + 1 >= argc) {
-					snprintf(err, err_size,
-						 "%s needs a value",
-						 options[k].name);
-					return false;
-				}
-				value = argv[++i];
-			}
-			if (!apply_option(options[k].id, value, opts, err,
-					  err_size))
+			if (!take_option(argc, argv, &i, opts, err, err_size))
 				return false;
 			/* help and version ignore whatever follows */
 			if (opts->help || opts->version)
