@@ -43,7 +43,7 @@ user:
 
 $(BUILD)/unit/test_%: tests/unit/test_%.c $(UNIT_HELPERS) $(wildcard tests/unit/*.h) user
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -o $@ $< $(UNIT_HELPERS) user/libptcompare.a -lcmocka -ljson-c
+	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -o $@ $< $(UNIT_HELPERS) user/libptcompare.a -lcmocka -ljson-c -ldl -pthread
 
 # module/extent.c, kernel code that needs no kernel, built in userspace
 # against the few kernel headers tests/unit/kshim stands in for.

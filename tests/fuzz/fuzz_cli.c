@@ -154,15 +154,19 @@ static void check_accepted(int argc, char **argv, const struct cli_options *o)
 	FUZZ_CHECK(!o->vtop || (!o->has_range && !o->stats && !o->kpageflags),
 		   "vtop with a scan option");
 	for (int i = 1; i < argc; i++) {
+		/* an option's value may follow its '=' (--range=A-B) */
+		const char *eq = !strncmp(argv[i], "--", 2) ?
+				 strchr(argv[i], '=') : NULL;
+		const char *val = eq ? eq + 1 : argv[i];
 		uint64_t v, s, e;
 		pid_t p;
 
 		pid_from |= ref_pid(argv[i], &p) && p == o->pid;
-		addr_from |= ref_hex(argv[i], strlen(argv[i]), &v) &&
+		addr_from |= ref_hex(val, strlen(val), &v) &&
 			     v == o->vtop_addr;
-		range_from |= ref_range(argv[i], &s, &e) && s == o->start &&
+		range_from |= ref_range(val, &s, &e) && s == o->start &&
 			      e == o->end;
-		debugfs_from |= argv[i] == o->debugfs;
+		debugfs_from |= argv[i] == o->debugfs || val == o->debugfs;
 	}
 	FUZZ_CHECK(pid_from && addr_from && range_from && debugfs_from,
 		   "a value no argument holds: pid %d addr %d range %d debugfs %d",

@@ -118,18 +118,22 @@ static int walk_query(void *ctx, enum compare_stream s, uint64_t start,
 }
 
 static ssize_t walk_read(void *ctx, enum compare_stream s,
-			 struct ptwalk_record *recs, size_t max)
+			 struct ptwalk_record_ext *recs, size_t max, bool *info)
 {
 	struct fake *f = ctx;
 	size_t n = f->qn[s] - f->qpos[s];
 
+	*info = false;
 	if (failing(f))
 		return f->fail_err;
 	if (n > max)
 		n = max;
 	if (n > f->chunk)
 		n = f->chunk;
-	memcpy(recs, &f->q[s][f->qpos[s]], n * sizeof(*recs));
+	for (size_t i = 0; i < n; i++)
+		recs[i] = (struct ptwalk_record_ext){
+			.rec = f->q[s][f->qpos[s] + i], .node = PTWALK_NODE_NONE,
+		};
 	f->qpos[s] += n;
 	return (ssize_t)n;
 }
@@ -267,7 +271,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct compare_summary sum = { 0 };
 	struct compare_io io = { .read_pagemap = read_pagemap,
 				  .walk_query = walk_query,
-				  .walk_read = walk_read, .ctx = &f };
+				  .walk_read_ext = walk_read, .ctx = &f };
 	struct compare_engine *e;
 	uint64_t total = 0, counted = 0, end = START + pages * 4096;
 	int err;

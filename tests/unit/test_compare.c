@@ -68,8 +68,8 @@ static int fake_query(void *ctx, enum compare_stream s, uint64_t start,
 }
 
 /* The world's records clipped to the query, as the module trims them. */
-static ssize_t fake_read(void *ctx, enum compare_stream s,
-			 struct ptwalk_record *out, size_t max)
+static ssize_t fake_records(void *ctx, enum compare_stream s,
+			    struct ptwalk_record *out, size_t max)
 {
 	struct fake *f = ctx;
 	size_t n = 0;
@@ -109,10 +109,29 @@ static ssize_t fake_read_ext(void *ctx, enum compare_stream s,
 	*info = true;
 	if (!max)
 		return 0;
-	n = fake_read(ctx, s, &r, 1);
+	n = fake_records(ctx, s, &r, 1);
 	if (n == 1)
 		out[0] = (struct ptwalk_record_ext){
 			.rec = r, .node = f->st[s].w->node[f->st[s].next - 1],
+		};
+	return n;
+}
+
+/*
+ * The same records with their extension unfilled (info false): the
+ * engine then knows no memory type, pinned state or node.
+ */
+static ssize_t fake_read_bare(void *ctx, enum compare_stream s,
+			      struct ptwalk_record_ext *out, size_t max,
+			      bool *info)
+{
+	struct ptwalk_record r[2];
+	ssize_t n = fake_records(ctx, s, r, max < 2 ? max : 2);
+
+	*info = false;
+	for (ssize_t i = 0; i < n; i++)
+		out[i] = (struct ptwalk_record_ext){
+			.rec = r[i], .node = PTWALK_NODE_NONE,
 		};
 	return n;
 }
@@ -121,7 +140,7 @@ static struct compare_io fake_io(struct fake *f)
 {
 	struct compare_io io = {
 		.read_pagemap = fake_pagemap, .walk_query = fake_query,
-		.walk_read = fake_read, .ctx = f,
+		.walk_read_ext = fake_read_bare, .ctx = f,
 	};
 	return io;
 }
@@ -252,8 +271,8 @@ static void every_class(void **state)
 /*
  * Extended records: contiguous frames that agree with pagemap, but with a
  * write-combining part, a pinned part on node 1: three ranges, each with
- * its memory type, pinned state and node.  From plain records (an older
- * ptwalk.ko) the same pages are one range with nothing known.
+ * its memory type, pinned state and node.  From records without their
+ * extension (info false) the same pages are one range with nothing known.
  */
 static void memtype_pin_node_split_ranges(void **state)
 {
@@ -638,18 +657,22 @@ static int liar_query(void *ctx, enum compare_stream s, uint64_t start,
 }
 
 static ssize_t liar_read(void *ctx, enum compare_stream s,
-			 struct ptwalk_record *out, size_t max)
+			 struct ptwalk_record_ext *out, size_t max, bool *info)
 {
 	struct liar *l = ctx;
 
 	(void)s;
+	*info = false;
 	if (l->served || !max)
 		return 0;
 	l->served = true;
-	out[0] = (struct ptwalk_record){
-		.start = l->start, .nr_pages = (l->end - l->start) / PG,
-		.pfn = 0x100000, .kind = PTWALK_KIND_PRESENT,
-		.level = PTWALK_LEVEL_PTE, .vm_flags = ANON,
+	out[0] = (struct ptwalk_record_ext){
+		.rec = {
+			.start = l->start, .nr_pages = (l->end - l->start) / PG,
+			.pfn = 0x100000, .kind = PTWALK_KIND_PRESENT,
+			.level = PTWALK_LEVEL_PTE, .vm_flags = ANON,
+		},
+		.node = PTWALK_NODE_NONE,
 	};
 	return 1;
 }
@@ -669,7 +692,7 @@ static void verdicts_bounded_reads_whole(void **state)
 	struct liar l = { 0 };
 	struct compare_io io = {
 		.read_pagemap = liar_pagemap, .walk_query = liar_query,
-		.walk_read = liar_read, .ctx = &l,
+		.walk_read_ext = liar_read, .ctx = &l,
 	};
 	uint64_t pages = 3 * 65536 + 100, seen = 0;
 	struct compare_engine *e = compare_new(&io, 65536);

@@ -122,8 +122,8 @@ static void virtual_gap_breaks_a_run(void **state)
 
 	(void)state;
 	view(&d, &s, 0, 8);
-	dma_add(&d, PG(0), 2, 0x200, DMA_HOLE_NOT_PRESENT);
-	dma_add(&d, PG(3), 2, 0x202, DMA_HOLE_NOT_PRESENT);
+	dma_add(&d, PG(0), 2, 0x200, DMA_HOLE_NOT_PRESENT, NULL);
+	dma_add(&d, PG(3), 2, 0x202, DMA_HOLE_NOT_PRESENT, NULL);
 	dma_finish(&d);
 	assert_int_equal(s.nr_runs, 2);
 	assert_int_equal(s.nr_holes, 2);
@@ -188,10 +188,10 @@ static void four_gib_line(void **state)
 
 	(void)state;
 	view(&d, &s, 0, 16);
-	dma_add(&d, PG(0), 4, 0x100, 0);		/* below */
-	dma_add(&d, PG(4), 3, below4g, 0);		/* crosses: 2 above */
-	dma_add(&d, PG(7), 5, 0x140000, 0);		/* above */
-	dma_add(&d, PG(12), 4, below4g - 3, 0);		/* ends at the line */
+	dma_add(&d, PG(0), 4, 0x100, 0, NULL);		/* below */
+	dma_add(&d, PG(4), 3, below4g, 0, NULL);		/* crosses: 2 above */
+	dma_add(&d, PG(7), 5, 0x140000, 0, NULL);		/* above */
+	dma_add(&d, PG(12), 4, below4g - 3, 0, NULL);		/* ends at the line */
 	dma_finish(&d);
 	assert_int_equal(s.nr_runs, 4);
 	assert_false(dma_run_crosses_4g(&s.runs[0]));
@@ -215,7 +215,7 @@ static void locked(void **state)
 	(void)state;
 	view(&d, &s, 0, 8);
 	dma_add_vma(&d, 8, PTWALK_VM_READ | PTWALK_VM_LOCKED, true);
-	dma_add(&d, PG(0), 8, 0x300, 0);
+	dma_add(&d, PG(0), 8, 0x300, 0, NULL);
 	dma_finish(&d);
 	assert_true(dma_locked(&d));
 
@@ -229,7 +229,7 @@ static void locked(void **state)
 	/* an unmapped gap is not locked; flags unknown ("gone") neither */
 	view(&d, &s, 0, 8);
 	dma_add_vma(&d, 4, PTWALK_VM_LOCKED, true);
-	dma_add(&d, PG(0), 4, 0x300, 0);
+	dma_add(&d, PG(0), 4, 0x300, 0, NULL);
 	dma_finish(&d);
 	assert_false(dma_locked(&d));
 	view(&d, &s, 0, 8);
@@ -249,10 +249,10 @@ static void clipping(void **state)
 
 	(void)state;
 	view(&d, &s, 4, 12);
-	dma_add(&d, PG(0), 6, 0x400, 0);	/* pages 4, 5 count */
-	dma_add(&d, PG(5), 3, 0x405, 0);	/* page 5 again: 6, 7 */
-	dma_add(&d, PG(10), 8, NO_PFN, DMA_HOLE_SWAPPED); /* 10, 11 */
-	dma_add(&d, PG(40), 8, 0x999, 0);	/* beyond */
+	dma_add(&d, PG(0), 6, 0x400, 0, NULL);	/* pages 4, 5 count */
+	dma_add(&d, PG(5), 3, 0x405, 0, NULL);	/* page 5 again: 6, 7 */
+	dma_add(&d, PG(10), 8, NO_PFN, DMA_HOLE_SWAPPED, NULL); /* 10, 11 */
+	dma_add(&d, PG(40), 8, 0x999, 0, NULL);	/* beyond */
 	dma_finish(&d);
 	assert_int_equal(s.nr_runs, 1);
 	assert_int_equal(s.runs[0].start, PG(4));
@@ -275,7 +275,7 @@ static void many_runs(void **state)
 	view(&d, &s, 0, n);
 	for (uint64_t i = 0; i < n; i++)
 		dma_add(&d, PG(i), 1, (i * 7919) % (1 << 22) * 2,
-			DMA_HOLE_NOT_PRESENT);
+			DMA_HOLE_NOT_PRESENT, NULL);
 	dma_finish(&d);
 	assert_int_equal(d.t.runs, n);
 	assert_int_equal(s.calls, n);

@@ -214,7 +214,7 @@ static bool jobs_same_report(struct vmtest *t)
 	return ok;
 }
 
-/* A bad --jobs: one line, status 2, before anything is read. */
+/* A bad --jobs: one line, status EXIT_USAGE, before anything is read. */
 static bool jobs_bad_value(struct vmtest *t)
 {
 	const char *argv[] = { "ptcompare", "--jobs", "0", "1", NULL };
@@ -223,7 +223,7 @@ static bool jobs_bad_value(struct vmtest *t)
 
 	if (!pc_run(t, &r, argv))
 		return false;
-	ok = (r.status == 2 || fail(t, "exit %d", r.status)) &&
+	ok = (r.status == EXIT_USAGE || fail(t, "exit %d", r.status)) &&
 	     (strstr(r.err, "bad --jobs '0'") ||
 	      fail(t, "message: %s", r.err));
 	pc_free(&r);

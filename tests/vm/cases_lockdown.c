@@ -117,8 +117,8 @@ static bool ptcompare_debugfs_given(struct vmtest *t)
 			       pid, "0x400000", NULL };
 
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	return expect(t, scan, 2, "kernel lockdown (integrity", "drop --debugfs") &&
-	       expect(t, vtop, 2, "kernel lockdown (integrity", "drop --debugfs");
+	return expect(t, scan, EXIT_LOCKDOWN, "kernel lockdown (integrity", "drop --debugfs") &&
+	       expect(t, vtop, EXIT_LOCKDOWN, "kernel lockdown (integrity", "drop --debugfs");
 }
 
 /* Without the device node: lockdown and the missing device are named. */
@@ -133,9 +133,9 @@ static bool ptcompare_no_device(struct vmtest *t)
 	if (rename(PTWALK_DEFAULT_DEVICE, HIDDEN))
 		return fail(t, "rename %s: %s", PTWALK_DEFAULT_DEVICE,
 			    strerror(errno));
-	ok = expect(t, scan, 2, "kernel lockdown (integrity",
+	ok = expect(t, scan, EXIT_LOCKDOWN, "kernel lockdown (integrity",
 		    PTWALK_DEFAULT_DEVICE " is missing") &&
-	     expect(t, vtop, 2, "kernel lockdown (integrity",
+	     expect(t, vtop, EXIT_LOCKDOWN, "kernel lockdown (integrity",
 		    PTWALK_DEFAULT_DEVICE " is missing");
 	if (rename(HIDDEN, PTWALK_DEFAULT_DEVICE))
 		return fail(t, "rename %s back: %s", HIDDEN, strerror(errno));

@@ -174,7 +174,7 @@ static bool text_report(struct vmtest *t)
 /*
  * A process killed mid-scan: ptcompare is stopped once it has opened the
  * target's pagemap, the target is killed and reaped, ptcompare resumes and
- * must say the process exited, with status 2 and no report.
+ * must say the process exited, with status EXIT_EXITED and no report.
  */
 static bool exited_during_scan(struct vmtest *t)
 {
@@ -264,7 +264,7 @@ static bool exited_during_scan(struct vmtest *t)
 				caught = false;
 				continue;
 			}
-			ok = (WIFEXITED(status) && WEXITSTATUS(status) == 2) ?
+			ok = (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_EXITED) ?
 			     (strstr(msg, "exited during the scan") != NULL ||
 			      fail(t, "message: %s", msg)) :
 			     fail(t, "status 0x%x, message: %s", status, msg);

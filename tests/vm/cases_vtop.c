@@ -560,15 +560,15 @@ static bool vtop_errors(struct vmtest *t)
 			      "0x400000", NULL };
 
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	return expect_exit(t, high, 2, "outside the user address space") &&
+	return expect_exit(t, high, EXIT_USAGE, "outside the user address space") &&
 	       /* 2^56: above the task size even with 5-level paging */
-	       expect_exit(t, task, 2, "outside the user address space") &&
-	       expect_exit(t, bad, 2, "bad address '0x12zz'") &&
-	       expect_exit(t, both, 2, "address given twice") &&
-	       expect_exit(t, range, 2, "--range does not apply") &&
-	       (kill(4194000, 0) == 0 || expect_exit(t, nopid, 2, "no process 4194000")) &&
+	       expect_exit(t, task, EXIT_USAGE, "outside the user address space") &&
+	       expect_exit(t, bad, EXIT_USAGE, "bad address '0x12zz'") &&
+	       expect_exit(t, both, EXIT_USAGE, "address given twice") &&
+	       expect_exit(t, range, EXIT_USAGE, "--range does not apply") &&
+	       (kill(4194000, 0) == 0 || expect_exit(t, nopid, EXIT_NO_PROCESS, "no process 4194000")) &&
 	       /* the impostor knows no vtop, like a ptwalk.ko before it */
-	       expect_exit(t, old, 2, "ptwalk.ko too old for vtop");
+	       expect_exit(t, old, EXIT_INTERNAL, "ptwalk.ko too old for vtop");
 }
 
 static ssize_t vtop_raw(int fd, pid_t pid, uint32_t flags, uint64_t start,

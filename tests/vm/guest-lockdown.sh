@@ -16,8 +16,8 @@ else
 	tap FAIL lockdown_raised "lockdown reads '$(cat $lockdown)'"
 fi
 /bin/vmtest --lockdown $only
-# One line, status 2, naming lockdown, when only debugfs may be used.
-ptcompare_exit lockdown_ptcompare_one_line 2 "kernel lockdown (integrity" --debugfs /sys/kernel/debug $$
+# One line, status 4 (lockdown), naming lockdown, when only debugfs may be used.
+ptcompare_exit lockdown_ptcompare_one_line 4 "kernel lockdown (integrity" --debugfs /sys/kernel/debug $$
 # The shell idiom of the text view is refused too (it is debugfs only);
 # in a subshell: a failed exec redirection ends a non-interactive shell.
 if (exec 5<>/sys/kernel/debug/ptwalk/text) 2>/dev/null; then

@@ -109,7 +109,10 @@ else
 	exec 4<&-
 fi
 
-# ptcompare_exit NAME STATUS NEEDLE ARGS...: exit status and message.
+# ptcompare_exit NAME STATUS NEEDLE ARGS...: exit status and message.  The
+# statuses are man/ptcompare.1's EXIT STATUS (user/model/outcome.h): 2
+# usage, 3 no ptwalk, 4 lockdown, 5 privilege, 6 no such process, 7 exited
+# during the scan, 8 no user memory, 9 internal.
 ptcompare_exit() {
 	name=$1 want=$2 needle=$3
 	shift 3
@@ -124,7 +127,7 @@ ptcompare_exit() {
 }
 
 if rmmod ptwalk && [ ! -e /sys/kernel/debug/ptwalk ] && [ ! -e /dev/ptwalk ]; then
-	ptcompare_exit ptcompare_module_not_loaded 2 "insmod ptwalk.ko" $$
+	ptcompare_exit ptcompare_module_not_loaded 3 "insmod ptwalk.ko" $$
 	if insmod /lib/ptwalk.ko && [ -e /sys/kernel/debug/ptwalk/query ] && [ -c /dev/ptwalk ]; then
 		tap OK unload_and_reload
 	else
@@ -187,18 +190,19 @@ else
 fi
 # Without either, it asks for debugfs.
 mv /dev/ptwalk /dev/ptwalk.hidden
-ptcompare_exit ptcompare_debugfs_not_mounted 2 "mount -t debugfs" $$
+ptcompare_exit ptcompare_debugfs_not_mounted 3 "mount -t debugfs" $$
 mv /dev/ptwalk.hidden /dev/ptwalk
 mount -t debugfs -o mode=755 debugfs /sys/kernel/debug
-ptcompare_exit ptcompare_no_such_pid 2 "no process 4194000" 4194000
-ptcompare_exit ptcompare_kernel_thread 2 "kernel thread" 2
+ptcompare_exit ptcompare_no_such_pid 6 "no process 4194000" 4194000
+ptcompare_exit ptcompare_kernel_thread 8 "kernel thread" 2
 ptcompare_exit ptcompare_bad_range 2 "bad range" --range 0x1000-0x10 $$
+ptcompare_exit ptcompare_bad_range_equals 2 "bad range" --range=0x1000-0x10 $$
 msg=$(su -s /bin/sh nobody -c "ptcompare $$" 2>&1 >/dev/null)
 got=$?
-if [ "$got" = 2 ] && echo "$msg" | grep -q "run as root"; then
+if [ "$got" = 5 ] && echo "$msg" | grep -q "run as root"; then
 	tap OK ptcompare_not_root
 else
-	tap FAIL ptcompare_not_root "exit $got (want 2), said: $msg"
+	tap FAIL ptcompare_not_root "exit $got (want 5), said: $msg"
 fi
 # The shell itself: every page explained, a table row for its stack.
 if out=$(ptcompare $$) && echo "$out" | grep -q "^verdict: ok: all " &&
@@ -210,10 +214,10 @@ fi
 # root in a user namespace has no CAP_SYS_ADMIN in the initial one
 msg=$(unshare -U ptcompare $$ 2>&1 >/dev/null)
 got=$?
-if [ "$got" = 2 ] && echo "$msg" | grep -q "CAP_SYS_ADMIN in the initial namespace"; then
+if [ "$got" = 5 ] && echo "$msg" | grep -q "CAP_SYS_ADMIN in the initial namespace"; then
 	tap OK ptcompare_user_namespace
 else
-	tap FAIL ptcompare_user_namespace "exit $got (want 2), said: $msg"
+	tap FAIL ptcompare_user_namespace "exit $got (want 5), said: $msg"
 fi
 ptcompare_exit ptcompare_unknown_option 2 "unknown option" --frobnicate $$
 ptcompare_exit ptcompare_bad_pid 2 "bad PID" 12abc

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "io/ptwalk_client.h"
+#include "model/outcome.h"
 #include "../fixture/fixture_abi.h"
 
 #define PAGE	4096UL

@@ -4,20 +4,19 @@
 #include <string.h>
 #include <unistd.h>
 #include "cmd/connect.h"
-#include "io/lockdown_state.h"
-#include "io/module_state.h"
+#include "io/host_state.h"
 #include "report/diagnose.h"
 
 /* Fills in the facts only the system knows and explains the failure. */
-static void explain(struct open_failure f, char *msg, size_t size)
+static enum failure explain(struct open_failure f, char *msg, size_t size)
 {
 	f.module = module_state_of("ptwalk");
 	f.lockdown = lockdown_read(LOCKDOWN_FILE);
-	diagnose_endpoint(&f, msg, size);
+	return diagnose_endpoint(&f, msg, size);
 }
 
 int connect_ptwalk(const struct cli_options *o, struct endpoint *ep,
-		   char *msg, size_t size)
+		   enum failure *why, char *msg, size_t size)
 {
 	struct endpoint_choice c = endpoint_choose(o->debugfs, o->debugfs_given,
 						   o->device, o->device_given);
@@ -25,11 +24,12 @@ int connect_ptwalk(const struct cli_options *o, struct endpoint *ep,
 
 	if (fd >= 0)
 		return fd;
-	explain(ep->tried, msg, size);
+	*why = explain(ep->tried, msg, size);
 	return -1;
 }
 
-int connect_again(const struct endpoint *ep, char *msg, size_t size)
+int connect_again(const struct endpoint *ep, enum failure *why, char *msg,
+		  size_t size)
 {
 	int fd = endpoint_open_path(NULL, ep->path);
 	struct open_failure f = ep->tried;
@@ -44,15 +44,16 @@ int connect_again(const struct endpoint *ep, char *msg, size_t size)
 		f.device = NULL;
 		f.debugfs_err = -fd;
 	}
-	explain(f, msg, size);
+	*why = explain(f, msg, size);
 	return -1;
 }
 
 void connect_describe(const struct cli_options *o, char *line, size_t size)
 {
 	char why[512];
+	enum failure kind;
 	struct endpoint ep;
-	int fd = connect_ptwalk(o, &ep, why, sizeof(why));
+	int fd = connect_ptwalk(o, &ep, &kind, why, sizeof(why));
 
 	if (fd < 0) {
 		snprintf(line, size, "interface: none: %s", why);

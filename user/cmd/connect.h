@@ -11,12 +11,16 @@
 #include "parse/cli.h"
 #include "io/endpoint.h"
 
-/* The first session: an fd with ep filled, or -1 with msg set. */
+/*
+ * The first session: an fd with ep filled, or -1 with the kind of failure
+ * in *why and the message in msg.
+ */
 int connect_ptwalk(const struct cli_options *o, struct endpoint *ep,
-		   char *msg, size_t size);
+		   enum failure *why, char *msg, size_t size);
 
-/* Another session the same way in as ep: an fd, or -1 with msg set. */
-int connect_again(const struct endpoint *ep, char *msg, size_t size);
+/* Another session the same way in as ep: an fd, or -1 as above. */
+int connect_again(const struct endpoint *ep, enum failure *why, char *msg,
+		  size_t size);
 
 /* For --version: which way in the options lead to now, or why none. */
 void connect_describe(const struct cli_options *o, char *line, size_t size);

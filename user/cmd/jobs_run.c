@@ -162,7 +162,7 @@ static void *job_main(void *arg)
 }
 
 struct jobs_run *jobs_start(unsigned int jobs, size_t batch,
-			    struct proc_source *srcs)
+			    const struct compare_io *io)
 {
 	struct jobs_run *r = calloc(1, sizeof(*r));
 
@@ -184,7 +184,7 @@ struct jobs_run *jobs_start(unsigned int jobs, size_t batch,
 		j->id = i;
 		pthread_cond_init(&j->can_put, NULL);
 		pthread_cond_init(&j->can_get, NULL);
-		proc_source_io(&srcs[i], &j->io);
+		j->io = io[i];
 		j->engine = compare_new(&j->io, batch);
 		if (!j->engine)
 			goto fail;

@@ -13,7 +13,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "engine/jobs.h"
-#include "io/source.h"
 
 struct jobs_run;
 
@@ -28,11 +27,13 @@ struct job_event {
 };
 
 /*
- * Starts jobs threads; srcs[i] (opened by the caller, pid and fds set) is
- * job i's, and must outlive the run.  NULL when out of memory or threads.
+ * Starts jobs threads; io[i] is job i's way to pagemap and ptwalk (for
+ * ptcompare, io/source.h's proc_source_io() over sources of its own; for
+ * the unit tests, a fake), copied, its ctx kept by the caller until
+ * jobs_stop().  NULL when out of memory or threads.
  */
 struct jobs_run *jobs_start(unsigned int jobs, size_t batch,
-			    struct proc_source *srcs);
+			    const struct compare_io *io);
 
 /* Hands the jobs a plan (pieces kept by the caller until jobs_wait()). */
 void jobs_plan(struct jobs_run *r, const struct compare_piece *pieces,

@@ -60,10 +60,8 @@ static int vtop_find_vma(pid_t pid, uint64_t addr, struct vtop_vma *vma,
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	f = fopen(path, "re");
-	if (!f) {
-		diagnose_proc_open(errno, pid, "maps", msg, size);
-		return EXIT_ERROR;
-	}
+	if (!f)
+		return (int)diagnose_proc_open(errno, pid, "maps", msg, size);
 	while (getline(&line, &cap, f) > 0 && !vtop_vma_from_line(line, addr, vma))
 		;
 	free(line);
@@ -79,29 +77,34 @@ int vtop_run(const struct cli_options *o, char *msg, size_t size)
 	struct endpoint ep;
 	char path[64], comm[64];
 	struct utsname u;
-	int status = EXIT_ERROR, err;
+	enum failure why;
+	int status, err;
 
-	src.walk_fd = connect_ptwalk(o, &ep, msg, size);
+	src.walk_fd = connect_ptwalk(o, &ep, &why, msg, size);
 	if (src.walk_fd < 0)
-		return EXIT_ERROR;
+		return (int)why;
 	/* ptwalk first: it alone tells ERANGE and an old module apart. */
 	err = ptwalk_query_vtop_ext(src.walk_fd, o->pid, o->vtop_addr, &v.walk,
 				    &v.info);
 	if (err) {
-		vtop_diagnose(-err, o->pid, o->vtop_addr, msg, size);
+		status = (int)vtop_diagnose(-err, o->pid, o->vtop_addr, msg,
+					    size);
 		goto out;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)o->pid);
 	src.pagemap_fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (src.pagemap_fd < 0) {
-		diagnose_proc_open(errno, o->pid, "pagemap", msg, size);
+		status = (int)diagnose_proc_open(errno, o->pid, "pagemap",
+						 msg, size);
 		goto out;
 	}
-	if (vtop_find_vma(o->pid, o->vtop_addr, &v.vma, msg, size))
+	status = vtop_find_vma(o->pid, o->vtop_addr, &v.vma, msg, size);
+	if (status != EXIT_OK)
 		goto out;
 	err = vtop_resolve(&io, o->vtop_addr, &v);
 	if (err) {
-		diagnose_scan(-err, o->pid, proc_alive(o->pid), msg, size);
+		status = (int)diagnose_scan(-err, o->pid, proc_alive(o->pid),
+					    msg, size);
 		goto out;
 	}
 	proc_comm(o->pid, comm, sizeof(comm));
@@ -117,6 +120,7 @@ int vtop_run(const struct cli_options *o, char *msg, size_t size)
 	if (fflush(stdout)) {
 		snprintf(msg, size, "cannot write the output: %s",
 			 strerror(errno));
+		status = FAIL_INTERNAL;
 		goto out;
 	}
 	status = vtop_exit_status(&v);

@@ -6,7 +6,10 @@
 #include <stddef.h>
 #include "parse/cli.h"
 
-/* Runs it for o->pid, o->vtop_addr: the exit status, msg set on EXIT_ERROR. */
+/*
+ * Runs it for o->pid, o->vtop_addr: the exit status (model/outcome.h),
+ * msg set when it is a failure's (above EXIT_MISMATCH).
+ */
 int vtop_run(const struct cli_options *o, char *msg, size_t size);
 
 #endif /* PTCOMPARE_VTOP_RUN_H */

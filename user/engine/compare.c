@@ -18,14 +18,12 @@
 #define VERDICT_PAGES	8192
 
 /*
- * A ptwalk query read in order, a buffer of records at a time, extended
- * ones (info: ptwalk.ko filled their extension) or, from walk_read, plain
- * ones (read into plain) copied as extended ones without it.
+ * A ptwalk query read in order, a buffer of extended records at a time
+ * (info: their extension was filled).
  */
 struct record_stream {
 	enum compare_stream id;
 	struct ptwalk_record_ext recs[STREAM_RECS];
-	struct ptwalk_record plain[STREAM_RECS];
 	size_t n, pos;
 	bool eof;
 	bool info;
@@ -154,18 +152,8 @@ static int stream_start(struct compare_engine *e, struct record_stream *s,
  */
 static ssize_t stream_read(struct compare_engine *e, struct record_stream *s)
 {
-	ssize_t n;
-
-	if (e->io->walk_read_ext)
-		return e->io->walk_read_ext(e->io->ctx, s->id, s->recs,
-					    STREAM_RECS, &s->info);
-	s->info = false;
-	n = e->io->walk_read(e->io->ctx, s->id, s->plain, STREAM_RECS);
-	for (ssize_t i = 0; i < n; i++)
-		s->recs[i] = (struct ptwalk_record_ext){
-			.rec = s->plain[i], .node = PTWALK_NODE_NONE,
-		};
-	return n;
+	return e->io->walk_read_ext(e->io->ctx, s->id, s->recs, STREAM_RECS,
+				    &s->info);
 }
 
 static const struct ptwalk_record_ext *stream_at(struct compare_engine *e,

@@ -38,13 +38,11 @@ struct compare_io {
 	/* Starts a ptwalk query for [start, end) on stream s: 0 or -errno. */
 	int (*walk_query)(void *ctx, enum compare_stream s, uint64_t start,
 			  uint64_t end);
-	/* Next records of stream s: count, 0 at the end, or -errno. */
-	ssize_t (*walk_read)(void *ctx, enum compare_stream s,
-			     struct ptwalk_record *recs, size_t max);
 	/*
-	 * Optional, used instead of walk_read when set: the next extended
-	 * records of stream s (memory type, pinned state, node), with
-	 * *info false when ptwalk.ko gave none (a module older than them).
+	 * The next extended records of stream s (memory type, pinned state,
+	 * node): count, 0 at the end, or -errno; *info false when they carry
+	 * none of those (the engine then knows nothing of them).  ptcompare
+	 * asks ptwalk.ko for extended records only (io/source.c).
 	 */
 	ssize_t (*walk_read_ext)(void *ctx, enum compare_stream s,
 				 struct ptwalk_record_ext *recs, size_t max,

@@ -157,14 +157,7 @@ static void add_hole(struct dma_view *d, uint64_t vstart, uint64_t pages,
 }
 
 void dma_add(struct dma_view *d, uint64_t vstart, uint64_t pages, uint64_t pfn,
-	     enum dma_hole_kind kind)
-{
-	dma_add_detail(d, vstart, pages, pfn, kind, NULL);
-}
-
-void dma_add_detail(struct dma_view *d, uint64_t vstart, uint64_t pages,
-		    uint64_t pfn, enum dma_hole_kind kind,
-		    const struct page_detail *detail)
+	     enum dma_hole_kind kind, const struct page_detail *detail)
 {
 	uint64_t end = vstart + (pages << PAGE_SHIFT_4K);
 
@@ -214,8 +207,8 @@ static enum dma_hole_kind hole_kind_of(uint8_t walk_kind)
 
 void dma_add_range(struct dma_view *d, const struct verdict_range *vr)
 {
-	dma_add_detail(d, vr->start, vr->pages, vr->walk_pfn,
-		       hole_kind_of(vr->detail.walk_kind), &vr->detail);
+	dma_add(d, vr->start, vr->pages, vr->walk_pfn,
+		hole_kind_of(vr->detail.walk_kind), &vr->detail);
 }
 
 void dma_add_vma(struct dma_view *d, uint64_t pages, uint64_t vm_flags,

@@ -114,18 +114,12 @@ void dma_init(struct dma_view *d, uint64_t start, uint64_t end,
  * pages from vstart, backed by frames pfn, pfn + 1, ... or, with
  * pfn == NO_PFN, by none (kind says why).  Pieces come in address order;
  * a gap since the previous piece is an unmapped hole; whatever lies outside
- * [start, end) or was already accounted is ignored.
+ * [start, end) or was already accounted is ignored.  detail: the frames'
+ * memory type, pinned state and node (a verdict's detail; NULL: nothing
+ * of them is known).
  */
 void dma_add(struct dma_view *d, uint64_t vstart, uint64_t pages, uint64_t pfn,
-	     enum dma_hole_kind kind);
-
-/*
- * The same, for frames whose memory type, pinned state and node are known
- * from d (a verdict's detail; NULL: nothing is).
- */
-void dma_add_detail(struct dma_view *d, uint64_t vstart, uint64_t pages,
-		    uint64_t pfn, enum dma_hole_kind kind,
-		    const struct page_detail *detail);
+	     enum dma_hole_kind kind, const struct page_detail *detail);
 
 /*
  * A merged verdict range: ptwalk's frames, whatever the class.  Ranges of

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "io/pci_sysfs.h"
+#include "model/page.h"
 #include "parse/pci.h"
 
 /* Reads a small sysfs file into buf (NUL-terminated): bytes read, or -1. */
@@ -54,4 +55,13 @@ void pci_find_owner(const char *devices, uint64_t phys, struct pci_owner *out)
 			out->numa_node = atoi(buf);
 	}
 	closedir(d);
+}
+
+void pci_find_devmem_owners(const char *devices,
+			    const struct dma_devmem *devmem, unsigned int n,
+			    struct pci_owner *owners)
+{
+	for (unsigned int i = 0; i < n; i++)
+		pci_find_owner(devices, devmem[i].pfn << PAGE_SHIFT_4K,
+			       &owners[i]);
 }

@@ -83,12 +83,6 @@ static int query_vtop(int fd, uint32_t flags, pid_t pid, uint64_t addr,
 	return n == sizeof(*out) ? 0 : -EIO;
 }
 
-int ptwalk_query_vtop(int fd, pid_t pid, uint64_t addr,
-		      struct ptwalk_vtop *out)
-{
-	return query_vtop(fd, 0, pid, addr, out);
-}
-
 int ptwalk_query_vtop_ext(int fd, pid_t pid, uint64_t addr,
 			  struct ptwalk_vtop *out, bool *info)
 {

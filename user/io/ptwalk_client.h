@@ -22,17 +22,12 @@ int ptwalk_open(const char *debugfs, const char *file, int flags);
 int ptwalk_query(int fd, pid_t pid, uint64_t start, uint64_t end);
 
 /*
- * Translates addr of pid (PTWALK_REQ_VTOP) on fd: 0 with out filled, or
- * -errno: EINVAL from a ptwalk.ko without vtop, ERANGE above the task
- * size, ESRCH, ENXIO as for queries; EIO for a short answer.
- */
-int ptwalk_query_vtop(int fd, pid_t pid, uint64_t addr,
-		      struct ptwalk_vtop *out);
-
-/*
- * The same, asking for the memory type, pinned state and node too
- * (PTWALK_REQ_EXTENDED): *info says whether ptwalk.ko gave them; a module
- * older than them is asked again without.
+ * Translates addr of pid (PTWALK_REQ_VTOP) on fd, asking for the memory
+ * type, pinned state and node too (PTWALK_REQ_EXTENDED): 0 with out
+ * filled, or -errno: EINVAL from a ptwalk.ko without vtop, ERANGE above
+ * the task size, ESRCH, ENXIO as for queries; EIO for a short answer.
+ * *info says whether ptwalk.ko gave the extension; a module older than
+ * it is asked again without.
  */
 int ptwalk_query_vtop_ext(int fd, pid_t pid, uint64_t addr,
 			  struct ptwalk_vtop *out, bool *info);
@@ -49,7 +44,7 @@ ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max);
 /*
  * Starts a query for extended records (PTWALK_REQ_EXTENDED: memory type,
  * DMA-pinned state, NUMA node): 0 or -errno; -EINVAL from a ptwalk.ko
- * older than extended records (ask again with ptwalk_query()).
+ * older than extended records (ptcompare then stops: report/diagnose.c).
  */
 int ptwalk_query_ext(int fd, pid_t pid, uint64_t start, uint64_t end);
 

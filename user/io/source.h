@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The real sources behind struct compare_io: /proc/PID/pagemap read in
- * large preads, and two ptwalk sessions (the scan and the re-reads).
+ * The real sources behind the engines' I/O hooks.  Behind struct
+ * compare_io: /proc/PID/pagemap read in large preads, and two ptwalk
+ * sessions (the scan and the re-reads).  Behind struct witness_io:
+ * /proc/iomem parsed once, /proc/kpageflags read in preads of runs, and a
+ * ptwalk session of its own for the re-checks; what cannot be opened
+ * there is said once in the witness_totals, never an error: the
+ * witnesses are extra evidence.
  */
 #ifndef PTCOMPARE_SOURCE_H
 #define PTCOMPARE_SOURCE_H
@@ -9,16 +14,13 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include "engine/compare.h"
+#include "engine/witness.h"
+#include "parse/iomem.h"
 
 struct proc_source {
 	pid_t pid;
 	int pagemap_fd;
 	int walk_fd[NR_COMPARE_STREAMS];
-	/*
-	 * ptwalk.ko refused extended records (older than them): queries
-	 * are plain from then on.  Set by the first query that learns it.
-	 */
-	bool walk_plain;
 	/* what was read, for --stats */
 	uint64_t pagemap_bytes;
 	uint64_t walk_queries;
@@ -41,5 +43,28 @@ uint64_t self_peak_rss_kib(void);
 
 /* /proc/PID/comm without its newline, "" if unreadable. */
 void proc_comm(pid_t pid, char *buf, size_t size);
+
+struct witness_source {
+	pid_t pid;
+	int kpf_fd;		/* -1: third witness off */
+	int walk_fd;		/* -1 until opened */
+	struct iomem iomem;
+	/* what was read, for --stats */
+	uint64_t kpf_reads;
+	uint64_t kpf_bytes;
+	uint64_t kpf_ns;	/* time spent in kpageflags reads */
+};
+
+/*
+ * Opens everything else; notes in totals what is missing, and points
+ * totals->iomem at the parsed names.  walk_fd is a ptwalk session of its
+ * own (the caller opened and diagnosed it); s owns it from now on.
+ */
+void witness_source_open(struct witness_source *s, int walk_fd, pid_t pid,
+			 bool kpageflags, struct witness_totals *totals);
+void witness_source_close(struct witness_source *s);
+
+/* Connects io to s (which must outlive io). */
+void witness_source_io(struct witness_source *s, struct witness_io *io);
 
 #endif /* PTCOMPARE_SOURCE_H */

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,122 @@ static bool parse_pid(const char *s, pid_t *pid)
 	return true;
 }
 
+/*
+ * The options, each with whether it takes a value.  A value comes either
+ * as the next argument or after '=' in the same one (--range=A-B), as
+ * getopt_long(3) reads long options; the parser stays ours, not getopt's,
+ * for its global state (optind) and its own messages on stderr.
+ */
+enum opt_id {
+	OPT_FLAG,	/* no value: sets the bool at its offset */
+	OPT_VTOP, OPT_JOBS, OPT_RANGE, OPT_DEBUGFS, OPT_DEVICE,
+};
+
+#define FLAG(name, field) { name, OPT_FLAG, offsetof(struct cli_options, field) }
+
+static const struct {
+	const char *name;
+	enum opt_id id;
+	size_t flag;	/* OPT_FLAG: offset of its bool in cli_options */
+} options[] = {
+	FLAG("-h", help),
+	FLAG("--help", help),
+	FLAG("--version", version),
+	FLAG("--json", json),
+	FLAG("--stats", stats),
+	FLAG("--no-progress", no_progress),
+	FLAG("--kpageflags", kpageflags),
+	{ "--vtop", OPT_VTOP, 0 },
+	{ "--jobs", OPT_JOBS, 0 },
+	{ "--range", OPT_RANGE, 0 },
+	{ "--debugfs", OPT_DEBUGFS, 0 },
+	{ "--device", OPT_DEVICE, 0 },
+};
+
+/*
+ * The option argument a names, its name being the len bytes before any
+ * '=': its index in options[], or -1.
+ */
+static int find_option(const char *a, size_t len)
+{
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+		if (strlen(options[i].name) == len &&
+		    !strncmp(options[i].name, a, len))
+			return (int)i;
+	return -1;
+}
+
+/* Applies options[k] with value (NULL for a flag): false with err set. */
+static bool apply_option(int k, const char *value, struct cli_options *opts,
+			 char *err, size_t err_size)
+{
+	switch (options[k].id) {
+	case OPT_FLAG:
+		*(bool *)((char *)opts + options[k].flag) = true;
+		break;
+	case OPT_VTOP:
+		return parse_vtop_addr(value, opts, err, err_size);
+	case OPT_JOBS:
+		return parse_jobs(value, &opts->jobs, err, err_size);
+	case OPT_RANGE:
+		if (opts->has_range) {
+			snprintf(err, err_size, "--range given twice");
+			return false;
+		}
+		if (!cli_parse_range(value, &opts->start, &opts->end, err,
+				     err_size))
+			return false;
+		opts->has_range = true;
+		break;
+	case OPT_DEBUGFS:
+		opts->debugfs = value;
+		opts->debugfs_given = true;
+		break;
+	case OPT_DEVICE:
+		opts->device = value;
+		opts->device_given = true;
+		break;
+	}
+	return true;
+}
+
+/*
+ * The option argv[*i], with its value after '=' or in the next argument
+ * (then *i moves on to it): false with err set.
+ */
+static bool take_option(int argc, char *const argv[], int *i,
+			struct cli_options *opts, char *err, size_t err_size)
+{
+	const char *a = argv[*i];
+	/* "--name=value": only long options take the '=' form */
+	const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
+	int k = find_option(a, eq ? (size_t)(eq - a) : strlen(a));
+	const char *value = eq ? eq + 1 : NULL;
+	char q[SHOWN_SIZE];
+
+	if (k < 0) {
+		snprintf(err, err_size, "unknown option '%s' (see --help)",
+			 shown(a, q));
+		return false;
+	}
+	if (options[k].id == OPT_FLAG) {
+		if (eq) {
+			snprintf(err, err_size,
+				 "%s takes no value: write '%s' alone",
+				 options[k].name, options[k].name);
+			return false;
+		}
+	} else if (!eq || !*value) {
+		if (eq || *i + 1 >= argc) {
+			snprintf(err, err_size, "%s needs a value",
+				 options[k].name);
+			return false;
+		}
+		value = argv[++*i];
+	}
+	return apply_option(k, value, opts, err, err_size);
+}
+
 bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 	       char *err, size_t err_size)
 {
@@ -164,61 +281,12 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			opts->help = true;
-			return true;
-		} else if (!strcmp(a, "--version")) {
-			opts->version = true;
-			return true;
-		} else if (!strcmp(a, "--json")) {
-			opts->json = true;
-		} else if (!strcmp(a, "--stats")) {
-			opts->stats = true;
-		} else if (!strcmp(a, "--vtop")) {
-			if (i + 1 >= argc) {
-				snprintf(err, err_size, "%s needs a value", a);
+		if (a[0] == '-' && a[1]) {
+			if (!take_option(argc, argv, &i, opts, err, err_size))
 				return false;
-			}
-			if (!parse_vtop_addr(argv[++i], opts, err, err_size))
-				return false;
-		} else if (!strcmp(a, "--no-progress")) {
-			opts->no_progress = true;
-		} else if (!strcmp(a, "--kpageflags")) {
-			opts->kpageflags = true;
-		} else if (!strcmp(a, "--jobs")) {
-			if (i + 1 >= argc) {
-				snprintf(err, err_size, "%s needs a value", a);
-				return false;
-			}
-			if (!parse_jobs(argv[++i], &opts->jobs, err, err_size))
-				return false;
-		} else if (!strcmp(a, "--range") || !strcmp(a, "--debugfs") ||
-			   !strcmp(a, "--device")) {
-			if (i + 1 >= argc) {
-				snprintf(err, err_size, "%s needs a value", a);
-				return false;
-			}
-			if (!strcmp(a, "--debugfs")) {
-				opts->debugfs = argv[++i];
-				opts->debugfs_given = true;
-			} else if (!strcmp(a, "--device")) {
-				opts->device = argv[++i];
-				opts->device_given = true;
-			} else {
-				if (opts->has_range) {
-					snprintf(err, err_size,
-						 "--range given twice");
-					return false;
-				}
-				if (!cli_parse_range(argv[++i], &opts->start,
-						     &opts->end, err, err_size))
-					return false;
-				opts->has_range = true;
-			}
-		} else if (a[0] == '-' && a[1]) {
-			snprintf(err, err_size, "unknown option '%s' (see --help)",
-				 shown(a, q));
-			return false;
+			/* help and version ignore whatever follows */
+			if (opts->help || opts->version)
+				return true;
 		} else if (!have_pid) {
 			if (!parse_pid(a, &opts->pid)) {
 				snprintf(err, err_size,

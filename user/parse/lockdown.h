@@ -2,7 +2,7 @@
 /*
  * The kernel's lockdown mode (model/outcome.h) from the text of
  * /sys/kernel/security/lockdown: "none [integrity] confidentiality", the
- * current mode in brackets.  io/lockdown_state.h reads the file.
+ * current mode in brackets.  io/host_state.h reads the file.
  */
 #ifndef PTCOMPARE_LOCKDOWN_H
 #define PTCOMPARE_LOCKDOWN_H

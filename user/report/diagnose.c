@@ -142,6 +142,10 @@ enum failure diagnose_query(int err, pid_t pid, char *msg, size_t size)
 		snprintf(msg, size,
 			 "ptwalk.ko speaks another ABI version than this ptcompare: use the pair from the same build");
 		return FAIL_INTERNAL;
+	case EINVAL:
+		snprintf(msg, size,
+			 "ptwalk.ko too old for extended records (it refused the request): rebuild and reload it ('rmmod ptwalk; insmod ptwalk.ko')");
+		return FAIL_INTERNAL;
 	default:
 		snprintf(msg, size, "ptwalk query about process %d failed: %s",
 			 (int)pid, strerror(err));

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Is ptwalk.ko loaded?  Asked only to explain a failure, so libkmod is
- * opened then and not linked: with it and the libraries it pulls in
- * (libcrypto, libzstd, liblzma), every run of ptcompare paid tens of
- * milliseconds of dynamic loading for an answer it almost never needs.
+ * The facts about the host asked only to explain a failure to reach
+ * ptwalk (cmd/connect.c): is ptwalk.ko loaded, and which lockdown mode is
+ * the kernel in.
+ *
+ * libkmod is opened then and not linked: with it and the libraries it
+ * pulls in (libcrypto, libzstd, liblzma), every run of ptcompare paid tens
+ * of milliseconds of dynamic loading for an answer it almost never needs.
  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <libkmod.h>
 #include <stddef.h>
-#include "io/module_state.h"
+#include <stdio.h>
+#include "io/host_state.h"
 
 struct kmod_api {
 	struct kmod_ctx *(*new_ctx)(const char *dirname,
@@ -61,4 +65,18 @@ enum module_state module_state_of(const char *name)
 out:
 	dlclose(lib);
 	return state;
+}
+
+enum lockdown_mode lockdown_read(const char *path)
+{
+	char text[128];
+	FILE *f = fopen(path, "re");
+	enum lockdown_mode mode = LOCKDOWN_UNKNOWN;
+
+	if (!f)
+		return mode;
+	if (fgets(text, sizeof(text), f))
+		mode = lockdown_parse(text);
+	fclose(f);
+	return mode;
 }

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cmd/connect.h"
+#include "cmd/progress_hooks.h"
+#include "cmd/scan.h"
+#include "cmd/session.h"
+#include "io/ptwalk_client.h"
+#include "io/spool.h"
+#include "model/page.h"
+#include "report/diagnose.h"
+
+/* No stream or source of s is open: every fd -1. */
+static void proc_source_closed(struct proc_source *src, pid_t pid)
+{
+	src->pid = pid;
+	src->pagemap_fd = -1;
+	for (int k = 0; k < NR_COMPARE_STREAMS; k++)
+		src->walk_fd[k] = -1;
+}
+
+void session_init(struct session *s, const struct cli_options *o)
+{
+	uint64_t started = s->started_ns;
+
+	memset(s, 0, sizeof(*s));
+	s->opts = o;
+	s->started_ns = started;
+	proc_source_closed(&s->src, o->pid);
+	for (int i = 0; i < JOBS_MAX; i++)
+		proc_source_closed(&s->job_src[i], o->pid);
+	s->wsrc.kpf_fd = s->wsrc.walk_fd = -1;
+	proc_source_io(&s->src, &s->io);
+	progress_watch_io(s);
+}
+
+int session_fail(struct session *s, enum failure f)
+{
+	progress_end(s);
+	fprintf(stderr, "ptcompare: %s\n", s->msg);
+	return (int)f;
+}
+
+int session_scan_failed(struct session *s, int err)
+{
+	return session_fail(s, diagnose_scan(err, s->src.pid,
+					     proc_alive(s->src.pid), s->msg,
+					     sizeof(s->msg)));
+}
+
+static int open_walk(struct session *s)
+{
+	for (int i = 0; i < NR_COMPARE_STREAMS; i++) {
+		enum failure why;
+		int fd = i ? connect_again(&s->ep, &why, s->msg,
+					   sizeof(s->msg)) :
+			     connect_ptwalk(s->opts, &s->ep, &why, s->msg,
+					    sizeof(s->msg));
+
+		if (fd < 0)
+			return session_fail(s, why);
+		s->src.walk_fd[i] = fd;
+	}
+	/*
+	 * Only ptwalk tells a kernel thread or a zombie (no mm: ENXIO) from
+	 * a process with nothing mapped; ask before reading /proc, as the
+	 * scan will (extended records: an older ptwalk.ko says EINVAL).
+	 */
+	int err = ptwalk_query_ext(s->src.walk_fd[COMPARE_SCAN], s->src.pid,
+				   0, PAGE_SIZE_4K);
+
+	if (err)
+		return session_fail(s, diagnose_query(-err, s->src.pid, s->msg,
+						      sizeof(s->msg)));
+	return EXIT_OK;
+}
+
+static int open_proc(struct session *s)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)s->src.pid);
+	s->maps = fopen(path, "re");
+	if (!s->maps)
+		return session_fail(s, diagnose_proc_open(errno, s->src.pid,
+							  "maps", s->msg,
+							  sizeof(s->msg)));
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)s->src.pid);
+	s->src.pagemap_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (s->src.pagemap_fd < 0)
+		return session_fail(s, diagnose_proc_open(errno, s->src.pid,
+							  "pagemap", s->msg,
+							  sizeof(s->msg)));
+	return EXIT_OK;
+}
+
+static int open_witness(struct session *s)
+{
+	enum failure why;
+	int fd = connect_again(&s->ep, &why, s->msg, sizeof(s->msg));
+
+	if (fd < 0)
+		return session_fail(s, why);
+	witness_source_open(&s->wsrc, fd, s->src.pid, s->opts->kpageflags,
+			    &s->wtotals);
+	witness_source_io(&s->wsrc, &s->wio);
+	return EXIT_OK;
+}
+
+/* Temporary files for n parts of the report: EXIT_OK, or the failure. */
+static int open_spools(struct session *s, FILE **f, int n)
+{
+	for (int i = 0; i < n; i++) {
+		f[i] = spool_open();
+		if (!f[i]) {
+			snprintf(s->msg, sizeof(s->msg),
+				 "cannot create a temporary file in %s for the report: %s (set TMPDIR to a writable directory)",
+				 spool_dir(), strerror(errno));
+			return session_fail(s, FAIL_INTERNAL);
+		}
+	}
+	return EXIT_OK;
+}
+
+static int open_output(struct session *s)
+{
+	/* the text report spools the witnesses' section too */
+	int status = open_spools(s, s->spool, 2);
+
+	if (status == EXIT_OK && !s->opts->json)
+		status = open_spools(s, &s->wspool, 1);
+	if (status != EXIT_OK)
+		return status;
+	report_init(&s->report, s->opts->json ? REPORT_JSON : REPORT_TEXT,
+		    stdout, s->spool[0], s->spool[1]);
+	if (s->opts->has_range) {
+		status = open_spools(s, s->dma_spool, 2);
+		if (status != EXIT_OK)
+			return status;
+		report_dma_init(&s->dma_report, &s->report, &s->dma,
+				s->dma_spool[0], s->dma_spool[1]);
+		struct dma_sink sink = report_dma_sink(&s->dma_report);
+
+		dma_init(&s->dma, s->opts->start, s->opts->end, &sink);
+	}
+	report_add_witnesses(&s->report, &s->wtotals, s->wspool);
+	s->engine = compare_new(&s->io, BATCH_PAGES);
+	s->witness = witness_new(&s->wio, &s->wtotals, scan_range_done, s);
+	if (s->witness)
+		witness_set_mark(s->witness, scan_vma_marked);
+	if (!s->engine || !s->witness || !scan_queue_new(s)) {
+		snprintf(s->msg, sizeof(s->msg), "out of memory");
+		return session_fail(s, FAIL_INTERNAL);
+	}
+	return EXIT_OK;
+}
+
+/* --jobs: how many (the online CPUs unless given, at most JOBS_MAX). */
+static unsigned int count_jobs(const struct cli_options *o)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return o->jobs ? o->jobs :
+	       cpus < 1 ? 1 : cpus > JOBS_MAX ? JOBS_MAX : (unsigned int)cpus;
+}
+
+int session_open(struct session *s)
+{
+	int status = open_walk(s);
+
+	if (status == EXIT_OK)
+		status = open_proc(s);
+	s->nr_jobs = count_jobs(s->opts);
+	if (status == EXIT_OK)
+		status = open_witness(s);
+	if (status == EXIT_OK)
+		status = open_output(s);
+	return status;
+}
+
+/*
+ * The jobs, each with its pagemap fd and ptwalk sessions, started by the
+ * first plan that needs them (scan.c): a process that never has a batch
+ * to split does without their threads, engines and sessions (in the bench
+ * VM, a bare process: 35-45 ms of run -> 26-28, as --jobs 1).
+ */
+int session_open_jobs(struct session *s)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)s->src.pid);
+	for (unsigned int i = 0; i < s->nr_jobs; i++) {
+		struct proc_source *src = &s->job_src[i];
+
+		src->pagemap_fd = open(path, O_RDONLY | O_CLOEXEC);
+		/* pagemap was opened before: only an exit makes this fail */
+		if (src->pagemap_fd < 0)
+			return session_scan_failed(s, errno);
+		for (int k = 0; k < NR_COMPARE_STREAMS; k++) {
+			enum failure why;
+
+			src->walk_fd[k] = connect_again(&s->ep, &why, s->msg,
+							sizeof(s->msg));
+			if (src->walk_fd[k] < 0)
+				return session_fail(s, why);
+		}
+	}
+	struct compare_io io[JOBS_MAX];
+
+	for (unsigned int i = 0; i < s->nr_jobs; i++)
+		proc_source_io(&s->job_src[i], &io[i]);
+	s->jobs = jobs_start(s->nr_jobs, BATCH_PAGES, io);
+	if (!s->jobs) {
+		snprintf(s->msg, sizeof(s->msg),
+			 "cannot start %u jobs (out of memory or threads): try --jobs 1",
+			 s->nr_jobs);
+		return session_fail(s, FAIL_INTERNAL);
+	}
+	return EXIT_OK;
+}
+
+static void proc_source_close(struct proc_source *src)
+{
+	if (src->pagemap_fd >= 0)
+		close(src->pagemap_fd);
+	for (int k = 0; k < NR_COMPARE_STREAMS; k++)
+		if (src->walk_fd[k] >= 0)
+			close(src->walk_fd[k]);
+}
+
+static void close_files(FILE **f, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (f[i])
+			fclose(f[i]);
+}
+
+void session_close(struct session *s)
+{
+	jobs_stop(s->jobs);
+	for (unsigned int i = 0; i < JOBS_MAX; i++)
+		proc_source_close(&s->job_src[i]);
+	compare_free(s->engine);
+	witness_free(s->witness);
+	witness_source_close(&s->wsrc);
+	close_files(&s->wspool, 1);
+	close_files(s->spool, 2);
+	close_files(s->dma_spool, 2);
+	close_files(&s->maps, 1);
+	scan_queue_free(s);
+	proc_source_close(&s->src);
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Everything one scan holds, and its lifecycle: the ptwalk sessions, the
+ * /proc files, the witnesses' sources, the spools of the report and the
+ * engines are opened by session_open() (or, for the --jobs sources, by
+ * session_open_jobs() when a plan first needs them) and released by
+ * session_close() whatever happened.  The rest of cmd/ uses the handles:
+ * scan.c the VMA queue and the jobs, progress_hooks.c the progress line,
+ * stats.c the --stats line.
+ */
+#ifndef PTCOMPARE_CMD_SESSION_H
+#define PTCOMPARE_CMD_SESSION_H
+
+#include <stdio.h>
+#include "cmd/jobs_run.h"
+#include "engine/compare.h"
+#include "engine/dma.h"
+#include "engine/witness.h"
+#include "io/endpoint.h"
+#include "io/source.h"
+#include "model/outcome.h"
+#include "parse/cli.h"
+#include "report/progress.h"
+#include "report/report.h"
+#include "report/report_dma.h"
+
+/*
+ * Pages per pagemap pread: 512 KiB of entries, 256 MiB of address space.
+ * make bench: pagemap's own cost per call made 128 KiB preads take 17-60%
+ * longer in all than 512 KiB ones for the same bytes.
+ */
+#define BATCH_PAGES 65536
+
+struct vma_queue;
+
+struct session {
+	const struct cli_options *opts;
+	struct endpoint ep;		/* ptwalk's way in: debugfs or device */
+	struct proc_source src;
+	struct compare_io io;		/* src's, seen by the progress line */
+	struct compare_io proc_io;	/* the real sources io wraps */
+	struct compare_engine *engine;
+	/* --jobs N > 1: the jobs, each with sources of its own */
+	unsigned int nr_jobs;
+	struct jobs_run *jobs;
+	struct proc_source job_src[JOBS_MAX];
+	FILE *maps;
+	struct vma_queue *queue;	/* scan.c's */
+	struct report report;
+	FILE *spool[2];
+	struct dma_view dma;		/* the DMA view, with --range */
+	struct report_dma dma_report;	/* ... and its section of the report */
+	FILE *dma_spool[2];
+	struct progress progress;
+	uint64_t pages_done;		/* pages of the VMAs done */
+	uint64_t vma_start;		/* examined part of the VMA in progress */
+	uint64_t vma_pos;		/* ... scanned up to here */
+	uint64_t vma_end;		/* ... and its end */
+	/* the witnesses beside pagemap: /proc/iomem, /proc/kpageflags */
+	struct witness_source wsrc;
+	struct witness_io wio;
+	struct witness_totals wtotals;
+	struct witness *witness;
+	FILE *wspool;
+	char msg[512];		/* the one-line error, when one occurred */
+	uint64_t started_ns;	/* when main() began, for --stats */
+};
+
+/* Every handle closed, for o; opens nothing. */
+void session_init(struct session *s, const struct cli_options *o);
+
+/*
+ * Opens the ptwalk sessions, /proc/PID/maps and pagemap, the witnesses'
+ * sources, the report's spools and the engines: EXIT_OK, or the failure
+ * (said on stderr).
+ */
+int session_open(struct session *s);
+
+/* The --jobs sources and threads: EXIT_OK, or the failure (said). */
+int session_open_jobs(struct session *s);
+
+/* Closes whatever is open. */
+void session_close(struct session *s);
+
+/* Says s->msg on one line; returns f, the exit status. */
+int session_fail(struct session *s, enum failure f);
+
+/* For an error errno err during the scan: diagnosed, said, its status. */
+int session_scan_failed(struct session *s, int err);
+
+#endif /* PTCOMPARE_CMD_SESSION_H */
