@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include "unit.h"
 #include "io/endpoint.h"
@@ -152,6 +153,36 @@ static void path_too_long(void **state)
 	assert_int_equal(ep.tried.debugfs_err, ENAMETOOLONG);
 }
 
+/*
+ * absent_flags beside the debugfs file that opened, or the device's own
+ * sysfs attribute, found through its numbers (/dev/null is 1:3 on Linux).
+ */
+static void absent_path(void **state)
+{
+	struct endpoint ep = { .kind = ENDPOINT_DEBUGFS, .path = QUERY };
+	char buf[128];
+
+	(void)state;
+	assert_int_equal(endpoint_absent_path(&ep, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/dbg/ptwalk/absent_flags");
+	ep.kind = ENDPOINT_DEVICE;
+	snprintf(ep.path, sizeof(ep.path), "/dev/null");
+	assert_int_equal(endpoint_absent_path(&ep, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/sys/dev/char/1:3/absent_flags");
+	/* not a character device: not ptwalk's */
+	snprintf(ep.path, sizeof(ep.path), "/");
+	assert_int_equal(endpoint_absent_path(&ep, buf, sizeof(buf)), -ENOTTY);
+	snprintf(ep.path, sizeof(ep.path), "/nonexistent/ptwalk");
+	assert_int_equal(endpoint_absent_path(&ep, buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(endpoint_absent_path(&ep, buf, 8), -ENOENT);
+	ep.kind = ENDPOINT_NONE;
+	assert_int_equal(endpoint_absent_path(&ep, buf, sizeof(buf)), -ENOENT);
+	ep.kind = ENDPOINT_DEBUGFS;
+	snprintf(ep.path, sizeof(ep.path), QUERY);
+	assert_int_equal(endpoint_absent_path(&ep, buf, 8), -ENAMETOOLONG);
+}
+
 UNIT_MAIN("endpoint", UT(debugfs_first), UT(device_when_debugfs_refuses),
 	  UT(device_when_debugfs_missing), UT(both_fail), UT(debugfs_given_alone),
-	  UT(device_given_alone), UT(defaults_and_both_given), UT(path_too_long))
+	  UT(device_given_alone), UT(defaults_and_both_given), UT(path_too_long),
+	  UT(absent_path))

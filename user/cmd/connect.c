@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include "cmd/connect.h"
 #include "io/host_state.h"
+#include "io/ptwalk_client.h"
 #include "report/diagnose.h"
 
 /* Fills in the facts only the system knows and explains the failure. */
@@ -13,6 +14,17 @@ static enum failure explain(struct open_failure f, char *msg, size_t size)
 	f.module = module_state_of("ptwalk");
 	f.lockdown = lockdown_read(LOCKDOWN_FILE);
 	return diagnose_endpoint(&f, msg, size);
+}
+
+uint32_t connect_absent_flags(const struct endpoint *ep)
+{
+	char path[ENDPOINT_PATH_MAX + 64];
+	uint32_t absent;
+
+	if (endpoint_absent_path(ep, path, sizeof(path)) ||
+	    ptwalk_absent_flags(path, &absent))
+		return 0;
+	return absent;
 }
 
 int connect_ptwalk(const struct cli_options *o, struct endpoint *ep,

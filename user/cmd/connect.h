@@ -8,6 +8,7 @@
 #define PTCOMPARE_CONNECT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "parse/cli.h"
 #include "io/endpoint.h"
 
@@ -21,6 +22,13 @@ int connect_ptwalk(const struct cli_options *o, struct endpoint *ep,
 /* Another session the same way in as ep: an fd, or -1 as above. */
 int connect_again(const struct endpoint *ep, enum failure *why, char *msg,
 		  size_t size);
+
+/*
+ * The entry bits this kernel lacks, as the way in that opened (ep) says;
+ * 0 where that cannot be read, so that the report then treats every flag
+ * as this architecture's rather than fail.
+ */
+uint32_t connect_absent_flags(const struct endpoint *ep);
 
 /* For --version: which way in the options lead to now, or why none. */
 void connect_describe(const struct cli_options *o, char *line, size_t size);

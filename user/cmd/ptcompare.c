@@ -82,9 +82,7 @@ static int finish(struct session *s)
 	proc_comm(s->src.pid, comm, sizeof(comm));
 	t.comm = comm;
 	t.kernel = uname(&u) ? "?" : u.release;
-	/* unreadable: report every flag as this architecture's */
-	if (ptwalk_absent_flags(s->opts->debugfs, &t.absent_flags))
-		t.absent_flags = 0;
+	t.absent_flags = connect_absent_flags(&s->ep);
 	if (s->opts->has_range) {
 		dma_finish(&s->dma);
 		/* frames without struct page: which device's BAR, if any */

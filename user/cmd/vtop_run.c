@@ -110,9 +110,7 @@ int vtop_run(const struct cli_options *o, char *msg, size_t size)
 	proc_comm(o->pid, comm, sizeof(comm));
 	v.comm = comm;
 	v.kernel = uname(&u) ? "?" : u.release;
-	/* unreadable: report every flag as this architecture's */
-	if (ptwalk_absent_flags(o->debugfs, &v.absent_flags))
-		v.absent_flags = 0;
+	v.absent_flags = connect_absent_flags(&ep);
 	if (o->json)
 		vtop_print_json(stdout, &v);
 	else

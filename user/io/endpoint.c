@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include "io/endpoint.h"
 #include "io/ptwalk_client.h"
 
@@ -70,6 +72,34 @@ int endpoint_open(const struct endpoint_choice *c, endpoint_open_fn open_fn,
 		fd = try(ep, ENDPOINT_DEVICE, c->device, open_fn, ctx,
 			 &ep->tried.device_err);
 	return fd;
+}
+
+int endpoint_absent_path(const struct endpoint *ep, char *buf, size_t size)
+{
+	const char *slash = strrchr(ep->path, '/');
+	struct stat st;
+	int n;
+
+	switch (ep->kind) {
+	case ENDPOINT_DEBUGFS:
+		if (!slash)
+			return -EINVAL;
+		n = snprintf(buf, size, "%.*s/%s", (int)(slash - ep->path),
+			     ep->path, PTWALK_ABSENT_FILE);
+		break;
+	case ENDPOINT_DEVICE:
+		if (stat(ep->path, &st))
+			return -errno;
+		if (!S_ISCHR(st.st_mode))
+			return -ENOTTY;
+		n = snprintf(buf, size, "/sys/dev/char/%u:%u/%s",
+			     major(st.st_rdev), minor(st.st_rdev),
+			     PTWALK_DEVICE_ABSENT_ATTR);
+		break;
+	default:
+		return -ENOENT;
+	}
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
 const char *endpoint_kind_name(enum endpoint_kind kind)

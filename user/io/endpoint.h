@@ -60,6 +60,14 @@ struct endpoint_choice endpoint_choose(const char *debugfs,
 int endpoint_open(const struct endpoint_choice *c, endpoint_open_fn open_fn,
 		  void *ctx, struct endpoint *ep);
 
+/*
+ * Where the way in that opened keeps its absent_flags (PTWALK_ABSENT_FILE
+ * beside the debugfs query file; the device's PTWALK_DEVICE_ABSENT_ATTR,
+ * found through the node's own numbers, /sys/dev/char/MAJ:MIN/, so a
+ * node made under another name or path works too) into buf: 0, or -errno.
+ */
+int endpoint_absent_path(const struct endpoint *ep, char *buf, size_t size);
+
 /* "debugfs", "device" or "none": for --stats and --version. */
 const char *endpoint_kind_name(enum endpoint_kind kind);
 

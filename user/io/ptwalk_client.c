@@ -94,17 +94,15 @@ int ptwalk_query_vtop_ext(int fd, pid_t pid, uint64_t addr,
 	return err;
 }
 
-int ptwalk_absent_flags(const char *debugfs, uint32_t *absent)
+int ptwalk_absent_flags(const char *path, uint32_t *absent)
 {
-	int fd = ptwalk_open(debugfs, PTWALK_ABSENT_FILE, O_RDONLY);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	char buf[32];
 	ssize_t n;
 
 	*absent = 0;
-	if (fd == -ENOENT)
-		return 0;
 	if (fd < 0)
-		return fd;
+		return errno == ENOENT ? 0 : -errno;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n < 0)

@@ -33,10 +33,11 @@ int ptwalk_query_vtop_ext(int fd, pid_t pid, uint64_t addr,
 			  struct ptwalk_vtop *out, bool *info);
 
 /*
- * The PTWALK_F_* bits the running kernel does not have (PTWALK_ABSENT_FILE)
- * into *absent: 0 with a module older than that file; 0 or -errno.
+ * The PTWALK_F_* bits the running kernel does not have, from the
+ * absent_flags file at path (endpoint_absent_path()) into *absent: 0 with
+ * a module older than that file; 0 or -errno.
  */
-int ptwalk_absent_flags(const char *debugfs, uint32_t *absent);
+int ptwalk_absent_flags(const char *path, uint32_t *absent);
 
 /* Reads up to max records; count (0 at the end) or -errno. */
 ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max);
