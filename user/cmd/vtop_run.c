@@ -111,10 +111,17 @@ int vtop_run(const struct cli_options *o, char *msg, size_t size)
 	v.comm = comm;
 	v.kernel = uname(&u) ? "?" : u.release;
 	v.absent_flags = connect_absent_flags(&ep);
+	err = 0;
 	if (o->json)
-		vtop_print_json(stdout, &v);
+		err = vtop_print_json(stdout, &v);
 	else
 		vtop_print_text(stdout, &v);
+	if (err) {
+		snprintf(msg, size, "internal error writing the JSON: %s",
+			 strerror(-err));
+		status = FAIL_INTERNAL;
+		goto out;
+	}
 	if (fflush(stdout)) {
 		snprintf(msg, size, "cannot write the output: %s",
 			 strerror(errno));
