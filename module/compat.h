@@ -90,13 +90,25 @@ fail:
 	return NULL;
 }
 
+/*
+ * sparse's idiom is gone by 7.2, where the kernel's lock context analysis
+ * (Clang's, with the __cond_acquires() function attribute) replaced
+ * __cond_lock() and sparse no longer checks lock contexts (untested: 6.19
+ * to 7.1); there the call alone.
+ */
+#ifdef __cond_lock
+#define ptwalk_cond_lock(x, c)	__cond_lock(x, c)
+#else
+#define ptwalk_cond_lock(x, c)	(c)
+#endif
+
 static inline pte_t *ptwalk_pte_map_lock(struct mm_struct *mm, pmd_t *pmdp,
 					 unsigned long addr, spinlock_t **ptlp)
 {
 	pte_t *pte;
 
-	__cond_lock(RCU, __cond_lock(*ptlp,
-		    pte = __ptwalk_pte_map_lock(mm, pmdp, addr, ptlp)));
+	ptwalk_cond_lock(RCU, ptwalk_cond_lock(*ptlp,
+			 pte = __ptwalk_pte_map_lock(mm, pmdp, addr, ptlp)));
 	return pte;
 }
 
