@@ -64,8 +64,9 @@ static void stop(pid_t pid)
 }
 
 /*
- * A free, 1 GiB-aligned stretch of @len bytes (< 1 GiB) of this process,
- * alone in its PUD, so that munmap there frees PTE and PMD tables.
+ * The start of a free, 1 GiB-aligned GiB of this process's address space,
+ * with free space around it: what is mapped there is alone in its PUD, so
+ * that munmap there frees PTE and PMD tables.
  */
 static char *lonely_area(void)
 {
@@ -154,11 +155,11 @@ static bool vtop_unmapped(struct vmtest *t)
 }
 
 /*
- * The sharers' side: each child maps the file's first huge page (taking
- * part in the shared PMD table, or making one) and exits at once, so that
- * the last holder of a table frees it.  The parent's copy of the mapping
- * is the long-lived @a; @keep, touched once, is read by the scanner to
- * prove the table is shared.
+ * The sharers' side: each child faults the file's first huge page in
+ * (taking part in the shared PMD table, or making one) and exits at once,
+ * so that the last holder of a table frees it.  This process faults it in
+ * too, for a moment, so that the scanner can find its PUD entry equal to
+ * the target's (the table is shared), then unshares.
  */
 static void sharers(volatile char *a)
 {
