@@ -43,8 +43,10 @@
  * Intel's passthrough answered 0), blocked translates nothing, and SVA,
  * nested and platform domains have no iova_to_phys: refused.
  */
+#include <linux/ctype.h>
 #include <linux/dma-direct.h>
 #include <linux/err.h>
+#include <linux/kernel.h>
 #include <linux/iommu.h>
 #include <linux/pci.h>
 #include <linux/sched.h>
