@@ -46,7 +46,6 @@
 #include <linux/ctype.h>
 #include <linux/dma-direct.h>
 #include <linux/err.h>
-#include <linux/kernel.h>
 #include <linux/iommu.h>
 #include <linux/pci.h>
 #include <linux/sched.h>
@@ -76,8 +75,12 @@ static bool parse_hex(const char **p, unsigned int n, u32 max, u32 *out)
 	unsigned int i;
 	u32 v = 0;
 
-	for (i = 0; i < n && isxdigit((*p)[i]); i++)
-		v = v * 16 + hex_to_bin((*p)[i]);
+	for (i = 0; i < n && isxdigit((*p)[i]); i++) {
+		char c = (*p)[i];
+
+		/* not hex_to_bin(): 7.2 moved it out of kernel.h */
+		v = v * 16 + (isdigit(c) ? c - '0' : _tolower(c) - 'a' + 10);
+	}
 	if (!i || v > max)
 		return false;
 	*p += i;
