@@ -115,6 +115,13 @@ check-vm: user $(BUILD)/vmtest
 	scripts/kernel-check.sh $(KERNEL) $(MOD_SRCS)
 endif
 
+# The IOMMU lane: a VM with QEMU's VT-d and its edu device bound to
+# vfio-pci (VM_IOMMU=1), running the device-view cases alone
+# (tests/vm/cases_iommu.c): $(BUILD)/iommu.tap.
+check-iommu: vm-build
+	VM_IOMMU=1 scripts/vm-run.sh $(BUILD)/iommu $(KREL) iommu $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare
+	cp $(BUILD)/iommu/vm.tap $(BUILD)/iommu.tap
+
 # The same VM suite with ptcompare's ASan+UBSan build (VM_SANITIZED=1: the
 # guest sets the sanitizers' options and fails the run on any report):
 # $(BUILD)/vm-asan.tap.
@@ -353,4 +360,4 @@ clean:
 	$(MAKE) -C user clean
 	rm -rf $(BUILD)
 
-.PHONY: bench all module fixture user unit-build vm-build check check-unit check-lint check-layout check-vm check-vm-asan check-vm-tsan demo demo-run clean
+.PHONY: bench all module fixture user unit-build vm-build check check-unit check-lint check-layout check-vm check-iommu check-vm-asan check-vm-tsan demo demo-run clean
