@@ -117,10 +117,16 @@ endif
 
 # The IOMMU lane: a VM with QEMU's VT-d and its edu device bound to
 # vfio-pci (VM_IOMMU=1), running the device-view cases alone
-# (tests/vm/cases_iommu.c): $(BUILD)/iommu.tap.
+# (tests/vm/cases_iommu.c): $(BUILD)/iommu.tap.  KERNEL=5.10|6.12|newest:
+# on that kernel of the matrix (build/kernels/KERNEL/iommu-KERNEL.tap).
+ifeq ($(KERNEL),)
 check-iommu: vm-build
 	VM_IOMMU=1 scripts/vm-run.sh $(BUILD)/iommu $(KREL) iommu $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare
 	cp $(BUILD)/iommu/vm.tap $(BUILD)/iommu.tap
+else
+check-iommu: user $(BUILD)/vmtest
+	KERNEL_VM_MODE=iommu scripts/kernel-check.sh $(KERNEL) $(MOD_SRCS)
+endif
 
 # The same VM suite with ptcompare's ASan+UBSan build (VM_SANITIZED=1: the
 # guest sets the sanitizers' options and fails the run on any report):

@@ -25,7 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "ptcompare_run.h"
@@ -620,6 +622,22 @@ static bool iommu_replaced_buffer_stale(struct vmtest *t)
 		goto out;
 	}
 	ok = true;
+	/* the text report, into the TAP stream (docs/report.md shows it) */
+	{
+		char range[64], pid[16];
+		const char *argv[] = { "ptcompare", "--iommu", e.bdf, "--range",
+				       range, pid, NULL };
+
+		snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64,
+			 A(v1), A(v1) + len);
+		snprintf(pid, sizeof(pid), "%d", (int)getpid());
+		pc_free(&r);
+		if (run_pc(t, &r, argv)) {
+			for (char *l = strtok(r.out, "\n"); l; l = strtok(NULL, "\n"))
+				printf("# %s\n", l);
+			printf("# (exit status %d)\n", r.status);
+		}
+	}
 out:
 	pc_free(&r);
 	if (mapped && !dma_unmap(t, &e, A(v1), len))
@@ -891,6 +909,144 @@ static bool iommu_identity_domain(struct vmtest *t)
 	return ok;
 }
 
+/* Seconds the churn runs: ptwalk_stress_s= on the kernel command line. */
+static unsigned int churn_seconds(void)
+{
+	char line[4096];
+	const char *p;
+	FILE *f = fopen("/proc/cmdline", "re");
+	unsigned int s = 3;
+
+	if (f && fgets(line, sizeof(line), f) &&
+	    (p = strstr(line, "ptwalk_stress_s=")))
+		s = (unsigned int)strtoul(p + 16, NULL, 10);
+	if (f)
+		fclose(f);
+	return s ? s : 3;
+}
+
+#define CHURN_ADDR	0x7e0000000000ULL	/* IOVA = VA of the buffer */
+#define CHURN_PAGES	64
+
+/*
+ * The churn target: maps a buffer for the device, replaces it, unmaps it
+ * for the device, and every few rounds closes its VFIO container (the
+ * group is detached, VFIO frees its domain) and opens a new one, until
+ * killed.  Exits 1 at the first failure.
+ */
+static void churn_target(struct vmtest *t)
+{
+	uint64_t len = CHURN_PAGES * PAGE;
+	struct edu e;
+
+	for (unsigned int round = 0;; round++) {
+		if (!edu_open(t, &e))
+			_exit(1);
+		for (int i = 0; i < 8; i++) {
+			char *p = mmap((void *)CHURN_ADDR, len,
+				       PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS |
+				       MAP_FIXED | MAP_POPULATE, -1, 0);
+
+			if (p == MAP_FAILED || !dma_map(t, &e, p, CHURN_ADDR, len))
+				_exit(1);
+			/* replaced under the device, then unmapped for it */
+			if (mmap(p, len / 2, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED |
+				 MAP_POPULATE, -1, 0) == MAP_FAILED)
+				_exit(1);
+			/* the last round's stays: the close unmaps it */
+			if (i < 7 && !dma_unmap(t, &e, CHURN_ADDR, len))
+				_exit(1);
+			if (i < 7)
+				munmap(p, len);
+		}
+		/* closing the container detaches the group: domain freed */
+		edu_close(&e);
+	}
+}
+
+/*
+ * Scans the device's view while a target churns its DMA mappings and its
+ * VFIO container (the domain attached, detached and freed again and
+ * again): every query answers whole records or a clean error, every
+ * ptcompare run exits 0 or 1 (or 12 while no domain can be read), and the
+ * kernel log stays clean (the lane's kernel_log_clean; on the debug kernel
+ * KASAN, lockdep and kmemleak watch it).
+ */
+static bool iommu_churn(struct vmtest *t)
+{
+	unsigned int secs = churn_seconds(), queries = 0, runs = 0;
+	struct ptwalk_iommu_record recs[CHURN_PAGES];
+	char bdf[32], range[64], pid[16];
+	const char *argv[] = { "ptcompare", "--iommu", bdf, "--range", range,
+			       pid, NULL };
+	time_t end;
+	bool ok = true;
+	pid_t child;
+	int fd, status;
+
+	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)))
+		return false;
+	fd = vm_open_query(t);
+	if (fd < 0)
+		return false;
+	child = fork();
+	if (child < 0) {
+		close(fd);
+		return fail(t, "fork: %s", strerror(errno));
+	}
+	if (!child)
+		churn_target(t);
+	snprintf(range, sizeof(range), "0x%llx-0x%llx", CHURN_ADDR,
+		 CHURN_ADDR + CHURN_PAGES * PAGE);
+	snprintf(pid, sizeof(pid), "%d", (int)child);
+	end = time(NULL) + secs;
+	while (ok && time(NULL) < end) {
+		int err = ptwalk_query_iommu(fd, bdf, CHURN_ADDR,
+					     CHURN_ADDR + CHURN_PAGES * PAGE);
+		ssize_t n = 0, got;
+
+		queries++;
+		/* a domain that cannot be read at that moment is no failure */
+		if (err && err != -ENOENT && err != -ERANGE) {
+			ok = fail(t, "query %u: %s", queries, strerror(-err));
+			break;
+		}
+		while (!err && (got = ptwalk_read_iommu(fd, recs + n,
+							CHURN_PAGES - n)) > 0)
+			n += got;
+		if (!err && got < 0 && got != -ENOENT)
+			ok = fail(t, "read %u: %s", queries, strerror((int)-got));
+		if (ok && queries % 16 == 0) {
+			struct pc_result r;
+
+			runs++;
+			if (!run_pc(t, &r, argv))
+				ok = false;
+			else if (r.status != EXIT_OK && r.status != EXIT_MISMATCH &&
+				 r.status != EXIT_DOMAIN)
+				ok = fail(t, "ptcompare run %u: exit %d: %s", runs,
+					  r.status, r.err);
+			pc_free(&r);
+		}
+		if (waitpid(child, &status, WNOHANG) == child) {
+			child = 0;
+			ok = fail(t, "the churn target failed (status 0x%x)",
+				  status);
+		}
+	}
+	if (child) {
+		kill(child, SIGKILL);
+		waitpid(child, &status, 0);
+	}
+	close(fd);
+	if (ok)
+		printf("# iommu_churn: %u queries, %u ptcompare runs in %u s\n",
+		       queries, runs, secs);
+	return ok;
+}
+
 const struct vmtest_case iommu_cases[] = {
 	{ "iommu_4k_pages", iommu_4k_pages },
 	{ "iommu_thp", iommu_thp },
@@ -899,6 +1055,7 @@ const struct vmtest_case iommu_cases[] = {
 	{ "iommu_unmapped_iova", iommu_unmapped_iova },
 	{ "iommu_translate_one", iommu_translate_one },
 	{ "iommu_bad_inputs", iommu_bad_inputs },
+	{ "iommu_churn", iommu_churn },
 	{ "iommu_identity_domain", iommu_identity_domain },
 };
 const size_t nr_iommu_cases = sizeof(iommu_cases) / sizeof(iommu_cases[0]);
