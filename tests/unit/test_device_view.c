@@ -218,7 +218,7 @@ static void text_report(void **state)
 	device_print_text(capture_open(&c), &info, &v);
 	out = capture_close(&c);
 	assert_non_null(strstr(out, "device 0000:00:03.0, driver vfio-pci, IOMMU domain unmanaged"));
-	assert_non_null(strstr(out, "0x7f0000002000-0x7f0000003000 iova 0x102000 1 pages device_stale: device frame 0x9000, page tables 0x2000"));
+	assert_non_null(strstr(out, "0x7f0000002000-0x7f0000003000 iova 0x102000 1 page device_stale: device frame 0x9000, page tables 0x2000"));
 	assert_non_null(strstr(out, "device_unmapped: device frame none, page tables 0x2001"));
 	assert_non_null(strstr(out, "4 physically contiguous runs"));
 	assert_non_null(strstr(out, "verdict: the device reaches 1 page "));

@@ -54,9 +54,10 @@ void device_print_text(FILE *f, const struct device_info *d,
 		const struct device_range *r = &v->ranges[i];
 
 		fprintf(f, "0x%" PRIx64 "-0x%" PRIx64 " iova 0x%" PRIx64
-			" %" PRIu64 " pages %s: device frame %s, page tables %s\n",
+			" %" PRIu64 " page%s %s: device frame %s, page tables %s\n",
 			r->start, r->start + (r->pages << PAGE_SHIFT_4K),
-			r->iova, r->pages, device_class_name(r->cls),
+			r->iova, r->pages, r->pages == 1 ? "" : "s",
+			device_class_name(r->cls),
 			frame_text(d, r->device_pfn, a, sizeof(a)),
 			frame_text(d, r->walk_pfn, b, sizeof(b)));
 	}
