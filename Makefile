@@ -223,7 +223,18 @@ check-debug: debug-modules $(if $(DEBUG_SANITIZED),asan-ptcompare,user) $(BUILD)
 	cp $(BUILD)/debug-vm/vm.tap $(BUILD)/debug-vm.tap
 	scripts/tap-summary.sh $(BUILD)/debug-vm.tap
 
-.PHONY: debug-kernel debug-modules check-debug
+# The IOMMU lane on the debug kernel (VT-d and VFIO built in): its churn
+# case for DEBUG_STRESS_SECONDS under KASAN, lockdep and kmemleak;
+# $(BUILD)/debug-iommu.tap.
+check-debug-iommu: debug-modules user $(BUILD)/vmtest
+	mkdir -p $(DEBUG_MODTREE) && cp $(DEBUG_KDIR)/modules.builtin $(DEBUG_MODTREE)/ && : > $(DEBUG_MODTREE)/modules.dep
+	krel=$$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(DEBUG_KDIR)/include/generated/utsrelease.h) && \
+	VM_IOMMU=1 VM_KERNEL=$(DEBUG_KDIR)/arch/x86/boot/bzImage VM_KO_DIR=$(DEBUG_MOD) VM_MODTREE=$(DEBUG_MODTREE) VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) VM_STRESS_SECONDS=$(DEBUG_STRESS_SECONDS) \
+		scripts/vm-run.sh $(BUILD)/debug-iommu $$krel iommu $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare
+	cp $(BUILD)/debug-iommu/vm.tap $(BUILD)/debug-iommu.tap
+	scripts/tap-summary.sh $(BUILD)/debug-iommu.tap
+
+.PHONY: debug-kernel debug-modules check-debug check-debug-iommu
 
 # arm64 lane (issue 13): Debian's current arm64 kernel, its headers and
 # the guest's libraries fetched into $(ARM64) (scripts/arm64-fetch.sh);

@@ -96,7 +96,9 @@ vm_arch() {
 			machine+=(-device intel-iommu,aw-bits=48,intremap=off
 				-device edu,dma_mask=0xffffffffffff)
 			drv_kmods="$drv_kmods vfio_iommu_type1:allow_unsafe_interrupts=1 vfio-pci:ids=1234:11e8"
-			drv_append="$drv_append intel_iommu=on"
+			# the parameters again for a kernel that has them
+			# built in (the debug kernel)
+			drv_append="$drv_append intel_iommu=on vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8"
 		fi ;;
 	arm64)
 		qemu=qemu-system-aarch64 qemu_pkg=qemu-system-arm
