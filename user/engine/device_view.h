@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "model/device_view.h"
+#include "model/device_class.h"
 #include "module/ptwalk_abi.h"
 
 struct device_view {

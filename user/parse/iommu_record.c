@@ -2,7 +2,7 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include "model/device_view.h"
+#include "model/device_class.h"
 #include "model/page.h"
 #include "parse/iommu_record.h"
 

@@ -5,8 +5,8 @@
  * frame the IOMMU translates the IOVA to (the device frame) and the frame
  * the page tables map at the virtual address (the walk frame).
  */
-#ifndef PTCOMPARE_MODEL_DEVICE_VIEW_H
-#define PTCOMPARE_MODEL_DEVICE_VIEW_H
+#ifndef PTCOMPARE_MODEL_DEVICE_CLASS_H
+#define PTCOMPARE_MODEL_DEVICE_CLASS_H
 
 #include <stdint.h>
 #include "module/ptwalk_abi.h"
@@ -41,4 +41,4 @@ const char *device_class_name(enum device_class c);
  */
 const char *iommu_domain_name(uint32_t domain);
 
-#endif /* PTCOMPARE_MODEL_DEVICE_VIEW_H */
+#endif /* PTCOMPARE_MODEL_DEVICE_CLASS_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stddef.h>
-#include "model/device_view.h"
+#include "model/device_class.h"
 
 const char *device_class_name(enum device_class c)
 {
