@@ -977,7 +977,9 @@ static void churn_target(struct vmtest *t)
 static bool iommu_churn(struct vmtest *t)
 {
 	unsigned int secs = churn_seconds(), queries = 0, runs = 0;
-	struct ptwalk_iommu_record recs[CHURN_PAGES];
+	unsigned int seen[PTWALK_IOMMU_DMA_FQ + 1] = { 0 };
+	/* a record per page at most, and room to read the end (0) */
+	struct ptwalk_iommu_record recs[CHURN_PAGES + 1];
 	char bdf[32], range[64], pid[16];
 	const char *argv[] = { "ptcompare", "--iommu", bdf, "--range", range,
 			       pid, NULL };
@@ -1014,10 +1016,16 @@ static bool iommu_churn(struct vmtest *t)
 			break;
 		}
 		while (!err && (got = ptwalk_read_iommu(fd, recs + n,
-							CHURN_PAGES - n)) > 0)
+							CHURN_PAGES + 1 - n)) > 0)
 			n += got;
+		if (n > CHURN_PAGES)
+			ok = fail(t, "query %u: %zd records for %d pages",
+				  queries, n, CHURN_PAGES);
 		if (!err && got < 0 && got != -ENOENT)
 			ok = fail(t, "read %u: %s", queries, strerror((int)-got));
+		for (ssize_t i = 0; i < n; i++)
+			if (recs[i].domain <= PTWALK_IOMMU_DMA_FQ)
+				seen[recs[i].domain]++;
 		if (ok && queries % 16 == 0) {
 			struct pc_result r;
 
@@ -1042,8 +1050,10 @@ static bool iommu_churn(struct vmtest *t)
 	}
 	close(fd);
 	if (ok)
-		printf("# iommu_churn: %u queries, %u ptcompare runs in %u s\n",
-		       queries, runs, secs);
+		printf("# iommu_churn: %u queries, %u ptcompare runs in %u s; records by domain: unmanaged %u, blocked %u, dma %u, dma-fq %u\n",
+		       queries, runs, secs, seen[PTWALK_IOMMU_UNMANAGED],
+		       seen[PTWALK_IOMMU_BLOCKED], seen[PTWALK_IOMMU_DMA],
+		       seen[PTWALK_IOMMU_DMA_FQ]);
 	return ok;
 }
 
