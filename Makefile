@@ -115,6 +115,19 @@ check-vm: user $(BUILD)/vmtest
 	scripts/kernel-check.sh $(KERNEL) $(MOD_SRCS)
 endif
 
+# The IOMMU lane: a VM with QEMU's VT-d and its edu device bound to
+# vfio-pci (VM_IOMMU=1), running the device-view cases alone
+# (tests/vm/cases_iommu.c): $(BUILD)/iommu.tap.  KERNEL=5.10|6.12|newest:
+# on that kernel of the matrix (build/kernels/KERNEL/iommu-KERNEL.tap).
+ifeq ($(KERNEL),)
+check-iommu: vm-build
+	VM_IOMMU=1 scripts/vm-run.sh $(BUILD)/iommu $(KREL) iommu $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare
+	cp $(BUILD)/iommu/vm.tap $(BUILD)/iommu.tap
+else
+check-iommu: user $(BUILD)/vmtest
+	KERNEL_VM_MODE=iommu scripts/kernel-check.sh $(KERNEL) $(MOD_SRCS)
+endif
+
 # The same VM suite with ptcompare's ASan+UBSan build (VM_SANITIZED=1: the
 # guest sets the sanitizers' options and fails the run on any report):
 # $(BUILD)/vm-asan.tap.
@@ -210,7 +223,18 @@ check-debug: debug-modules $(if $(DEBUG_SANITIZED),asan-ptcompare,user) $(BUILD)
 	cp $(BUILD)/debug-vm/vm.tap $(BUILD)/debug-vm.tap
 	scripts/tap-summary.sh $(BUILD)/debug-vm.tap
 
-.PHONY: debug-kernel debug-modules check-debug
+# The IOMMU lane on the debug kernel (VT-d and VFIO built in): its churn
+# case for DEBUG_STRESS_SECONDS under KASAN, lockdep and kmemleak;
+# $(BUILD)/debug-iommu.tap.
+check-debug-iommu: debug-modules user $(BUILD)/vmtest
+	mkdir -p $(DEBUG_MODTREE) && cp $(DEBUG_KDIR)/modules.builtin $(DEBUG_MODTREE)/ && : > $(DEBUG_MODTREE)/modules.dep
+	krel=$$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(DEBUG_KDIR)/include/generated/utsrelease.h) && \
+	VM_IOMMU=1 VM_KERNEL=$(DEBUG_KDIR)/arch/x86/boot/bzImage VM_KO_DIR=$(DEBUG_MOD) VM_MODTREE=$(DEBUG_MODTREE) VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) VM_STRESS_SECONDS=$(DEBUG_STRESS_SECONDS) \
+		scripts/vm-run.sh $(BUILD)/debug-iommu $$krel iommu $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare
+	cp $(BUILD)/debug-iommu/vm.tap $(BUILD)/debug-iommu.tap
+	scripts/tap-summary.sh $(BUILD)/debug-iommu.tap
+
+.PHONY: debug-kernel debug-modules check-debug check-debug-iommu
 
 # arm64 lane (issue 13): Debian's current arm64 kernel, its headers and
 # the guest's libraries fetched into $(ARM64) (scripts/arm64-fetch.sh);
@@ -353,4 +377,4 @@ clean:
 	$(MAKE) -C user clean
 	rm -rf $(BUILD)
 
-.PHONY: bench all module fixture user unit-build vm-build check check-unit check-lint check-layout check-vm check-vm-asan check-vm-tsan demo demo-run clean
+.PHONY: bench all module fixture user unit-build vm-build check check-unit check-lint check-layout check-vm check-iommu check-vm-asan check-vm-tsan demo demo-run clean

@@ -236,4 +236,30 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
 	(softleaf_has_pfn(swp) ? softleaf_to_pfn(swp) : swp_offset(swp))
 #endif
 
+/*
+ * The IOMMU (iommu.c).  IOMMU_DOMAIN_DMA_FQ, the lazy DMA domain, is a
+ * type of its own since 5.15 ("iommu: Introduce explicit type for
+ * non-strict DMA domains"); 5.10's lazy domains are IOMMU_DOMAIN_DMA.
+ */
+#include <linux/iommu.h>
+#ifdef IOMMU_DOMAIN_DMA_FQ
+#define ptwalk_iommu_type_is_dma_fq(type)	((type) == IOMMU_DOMAIN_DMA_FQ)
+#else
+#define ptwalk_iommu_type_is_dma_fq(type)	false
+#endif
+
+/*
+ * The domain of @dev, read with its group's mutex held (iommu.c says why).
+ * Until 6.18 iommu_get_domain_for_dev() reads group->domain without taking
+ * the mutex.  The newest kernels (7.2 here; Nicolin Chen's "iommu: Add
+ * iommu_driver_get_domain_for_dev() helper", 2025; untested: 6.19 to 7.1)
+ * assert there that the mutex is NOT held and export
+ * iommu_driver_get_domain_for_dev() for callers that hold it.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 19, 0)
+#define ptwalk_iommu_domain_locked(dev)	iommu_get_domain_for_dev(dev)
+#else
+#define ptwalk_iommu_domain_locked(dev)	iommu_driver_get_domain_for_dev(dev)
+#endif
+
 #endif /* PTWALK_COMPAT_H */

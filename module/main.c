@@ -21,6 +21,10 @@ static int __init ptwalk_init(void)
 	BUILD_BUG_ON(sizeof(struct ptwalk_record_ext) !=
 		     PTWALK_RECORD_EXT_SIZE);
 	BUILD_BUG_ON(sizeof(struct ptwalk_vtop) != PTWALK_VTOP_SIZE);
+	BUILD_BUG_ON(sizeof(struct ptwalk_iommu_request) !=
+		     PTWALK_IOMMU_REQUEST_SIZE);
+	BUILD_BUG_ON(sizeof(struct ptwalk_iommu_record) !=
+		     PTWALK_IOMMU_RECORD_SIZE);
 	/*
 	 * The device alone is enough: debugfs may be disabled (debugfs=off,
 	 * CONFIG_DEBUG_FS=n), and under lockdown its files cannot be used.

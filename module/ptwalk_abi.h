@@ -264,9 +264,74 @@ struct ptwalk_vtop {
 				 */
 };
 
+/*
+ * The device's view (PTWALK_REQ_IOMMU in ptwalk_request.flags): what the
+ * IOMMU domain a device is attached to translates each page of a range of
+ * device addresses (IOVAs) to.  The write is then one whole struct
+ * ptwalk_iommu_request, not a struct ptwalk_request (modules older than
+ * the flag answer a write of that size with EINVAL: nothing else to
+ * discover).  Its req: flags exactly PTWALK_REQ_IOMMU, pid 0, reserved 0,
+ * start and end the IOVA range, page aligned, start < end; device a PCI
+ * address "DDDD:BB:DD.F" (hex, as in /sys/bus/pci/devices), NUL-terminated
+ * within the array.  The write fails with
+ *   EINVAL      a malformed request or device name;
+ *   ENODEV      no such PCI device;
+ *   ENOENT      the device has an IOMMU group but no domain attached (the
+ *               domain type cannot be read);
+ *   EOPNOTSUPP  a domain that cannot be asked this way (SVA, nested,
+ *               platform, a type this module does not know);
+ *   ERANGE      the range is not inside the domain's aperture.
+ * read() then returns whole struct ptwalk_iommu_record entries, which
+ * partition the range in ascending IOVA order like ptwalk_record: a record
+ * is a run of pages of one domain whose frames are contiguous (or all
+ * untranslated).  A device attached to another domain between two reads
+ * (a VFIO container closed) is seen: the records say which domain
+ * answered each page.  Later errors of read(): ENODEV once the device has
+ * left its group, EINTR on a fatal signal.
+ */
+#define PTWALK_REQ_IOMMU	(1U << 2)
+
+/* Bytes of ptwalk_iommu_request.device, the terminating NUL included. */
+#define PTWALK_IOMMU_DEVICE_MAX	64
+
+struct ptwalk_iommu_request {
+	struct ptwalk_request req;
+	char device[PTWALK_IOMMU_DEVICE_MAX];
+};
+
+/* Which kind of domain translated (ptwalk_iommu_record.domain). */
+enum ptwalk_iommu_domain {
+	PTWALK_IOMMU_NONE = 0,		/* no IOMMU group: the bus address is
+					 * physical (dma_to_phys(): plus the
+					 * platform's DMA offset, if any)
+					 */
+	PTWALK_IOMMU_BLOCKED = 1,	/* all DMA blocked: nothing translated */
+	PTWALK_IOMMU_IDENTITY = 2,	/* passthrough: IOVA = physical */
+	PTWALK_IOMMU_UNMANAGED = 3,	/* an IOMMU API user's (VFIO, ...) */
+	PTWALK_IOMMU_DMA = 4,		/* the kernel's DMA API, strict */
+	PTWALK_IOMMU_DMA_FQ = 5,	/* the DMA API, lazy (flush queue) */
+};
+
+struct ptwalk_iommu_record {
+	__u64 iova;		/* device address of the first page */
+	__u64 nr_pages;		/* length in pages, >= 1 */
+	__u64 pfn;		/* frame of the first page, or PTWALK_PFN_NONE:
+				 * no translation
+				 */
+	__u64 aperture_start;	/* the domain's aperture (geometry), both */
+	__u64 aperture_end;	/* inclusive; 0 and ~0 without a domain */
+	__u64 pgsize_bitmap;	/* page sizes the domain maps with; 0
+				 * without a paging domain
+				 */
+	__u32 domain;		/* enum ptwalk_iommu_domain */
+	__u32 reserved;		/* 0 */
+};
+
 #define PTWALK_REQUEST_SIZE	32
 #define PTWALK_RECORD_SIZE	48
 #define PTWALK_RECORD_EXT_SIZE	56
 #define PTWALK_VTOP_SIZE	112
+#define PTWALK_IOMMU_REQUEST_SIZE	96
+#define PTWALK_IOMMU_RECORD_SIZE	56
 
 #endif /* PTWALK_ABI_H */

@@ -35,6 +35,7 @@ void ptwalk_session_destroy(struct ptwalk_session *s)
 {
 	if (s->mm)
 		mmdrop(s->mm);
+	ptwalk_iommu_stop(&s->iommu);
 	mutex_destroy(&s->lock);
 	kfree(s->text);
 	kfree(s);
@@ -84,6 +85,7 @@ void ptwalk_session_reset(struct ptwalk_session *s)
 		mmdrop(s->mm);
 	s->mm = NULL;
 	s->pid = 0;
+	ptwalk_iommu_stop(&s->iommu);
 	ptwalk_cursor_init(&s->cur, 0, 0);
 	s->vtop = false;
 	s->vtop_done = false;
@@ -155,8 +157,17 @@ int ptwalk_session_fill(struct ptwalk_session *s, unsigned int max)
 	return x.nr_out;
 }
 
+int ptwalk_session_iommu_query(struct ptwalk_session *s,
+			       const struct ptwalk_iommu_request *req)
+{
+	ptwalk_session_reset(s);
+	return ptwalk_iommu_start(&s->iommu, req);
+}
+
 size_t ptwalk_session_record_size(const struct ptwalk_session *s)
 {
+	if (s->iommu.pdev)
+		return sizeof(struct ptwalk_iommu_record);
 	return s->extended ? sizeof(struct ptwalk_record_ext) :
 			     sizeof(struct ptwalk_record);
 }

@@ -10,6 +10,7 @@
 #include <linux/types.h>
 #include "ptwalk_abi.h"
 #include "extent.h"
+#include "iommu.h"
 
 /* Records walked per chunk; the only per-query memory besides text. */
 #define PTWALK_BATCH		64
@@ -25,7 +26,13 @@ struct ptwalk_session {
 	bool extended;			/* PTWALK_REQ_EXTENDED: records are
 					 * struct ptwalk_record_ext
 					 */
-	struct ptwalk_record_ext batch[PTWALK_BATCH];
+	struct ptwalk_iommu_query iommu; /* a PTWALK_REQ_IOMMU query, when
+					  * iommu.pdev is set (mm is NULL)
+					  */
+	union {
+		struct ptwalk_record_ext batch[PTWALK_BATCH];
+		struct ptwalk_iommu_record iommu_batch[PTWALK_BATCH];
+	};
 	/* Text view only: formatted lines not yet read. */
 	char *text;
 	size_t text_len;
@@ -53,6 +60,13 @@ int ptwalk_session_query(struct ptwalk_session *s,
  * range, or a negative errno.  Called with s->lock held.
  */
 int ptwalk_session_fill(struct ptwalk_session *s, unsigned int max);
+
+/*
+ * Forgets the session's query and starts the IOMMU query @req
+ * (PTWALK_REQ_IOMMU).  As ptwalk_session_query().
+ */
+int ptwalk_session_iommu_query(struct ptwalk_session *s,
+			       const struct ptwalk_iommu_request *req);
 
 /* Size of one record of the session's query, as read() returns it. */
 size_t ptwalk_session_record_size(const struct ptwalk_session *s);

@@ -79,11 +79,29 @@ static ssize_t session_submit(struct ptwalk_session *s,
 	return ret ? ret : count;
 }
 
+/* A PTWALK_REQ_IOMMU request: a struct ptwalk_iommu_request. */
+static ssize_t iommu_write(struct ptwalk_session *s, const char __user *ubuf,
+			   size_t count)
+{
+	struct ptwalk_iommu_request req;
+	int ret;
+
+	if (copy_from_user(&req, ubuf, sizeof(req)))
+		return -EFAULT;
+	if (mutex_lock_interruptible(&s->lock))
+		return -EINTR;
+	ret = ptwalk_session_iommu_query(s, &req);
+	mutex_unlock(&s->lock);
+	return ret ? ret : count;
+}
+
 static ssize_t query_write(struct file *file, const char __user *ubuf,
 			   size_t count, loff_t *ppos)
 {
 	struct ptwalk_request req = {};
 
+	if (count == sizeof(struct ptwalk_iommu_request))
+		return iommu_write(file->private_data, ubuf, count);
 	if (count == sizeof(req) && copy_from_user(&req, ubuf, sizeof(req)))
 		return -EFAULT;
 	return session_submit(file->private_data, &req, false,
@@ -110,6 +128,38 @@ static ssize_t vtop_read(struct ptwalk_session *s, char __user *ubuf,
 	return sizeof(v);
 }
 
+/* The answer to a PTWALK_REQ_IOMMU query, chunk by chunk. */
+static ssize_t iommu_read(struct ptwalk_session *s, char __user *ubuf,
+			  size_t max)
+{
+	size_t done = 0, size = sizeof(struct ptwalk_iommu_record);
+	ssize_t ret = 0;
+
+	while (done < max && !ptwalk_iommu_done(&s->iommu)) {
+		int n = ptwalk_iommu_fill(&s->iommu, s->iommu_batch,
+					  min_t(size_t, max - done,
+						PTWALK_BATCH));
+
+		if (n < 0) {
+			ret = n;
+			break;
+		}
+		if (copy_to_user(ubuf + done * size, s->iommu_batch,
+				 n * size)) {
+			ret = -EFAULT;
+			break;
+		}
+		done += n;
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		cond_resched();
+	}
+	/* Records already copied are reported; the error recurs next read. */
+	return done ? done * size : ret;
+}
+
 static ssize_t query_read(struct file *file, char __user *ubuf, size_t count,
 			  loff_t *ppos)
 {
@@ -123,6 +173,10 @@ static ssize_t query_read(struct file *file, char __user *ubuf, size_t count,
 	max = count / size;
 	if (!max) {
 		ret = -EINVAL;
+		goto out;
+	}
+	if (s->iommu.pdev) {
+		ret = iommu_read(s, ubuf, max);
 		goto out;
 	}
 	if (!s->mm) {

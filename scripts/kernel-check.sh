@@ -13,7 +13,10 @@
 # Writes build/kernels/K/kernel-K.tap (fetch, lint, VM cases) and
 # build/kernels/K/times (seconds per step); exits 1 if any case failed.
 # Env: KERNEL_FETCH_DONE=1 skips the fetch (the caller ran it already);
-# VM_ONLY, VM_TIMEOUT as for scripts/vm-run.sh.
+# VM_ONLY, VM_TIMEOUT as for scripts/vm-run.sh; KERNEL_VM_MODE=iommu (make
+# check-iommu KERNEL=K) boots the IOMMU lane instead of the VM suite
+# (VM_IOMMU=1, mode iommu), into build/kernels/K/iommu and
+# build/kernels/K/iommu-K.tap.
 set -uo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 5.10|6.1|6.12|newest SRC..." >&2; exit 2; }
 kernel=$1
@@ -21,7 +24,12 @@ shift
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 out=$top/build/kernels/$kernel
-tap=$out/kernel-$kernel.tap
+vm_mode=${KERNEL_VM_MODE:-test}
+case $vm_mode in
+test) tap=$out/kernel-$kernel.tap vmout=$out/vm ;;
+iommu) tap=$out/iommu-$kernel.tap vmout=$out/iommu; export VM_IOMMU=1 ;;
+*) echo "KERNEL_VM_MODE=$vm_mode: test or iommu" >&2; exit 2 ;;
+esac
 mkdir -p "$out"
 : > "$tap"
 : > "$out/times"
@@ -56,10 +64,10 @@ cat "$out/lint.tap" >> "$tap"
 
 t=$(date +%s)
 VM_KERNEL=$VMLINUZ VM_MODTREE=$MODTREE VM_KO_DIR=$moddir \
-	scripts/vm-run.sh "$out/vm" "$KREL" test build/vmtest:/bin/vmtest user/ptcompare:/bin/ptcompare ||
+	scripts/vm-run.sh "$vmout" "$KREL" "$vm_mode" build/vmtest:/bin/vmtest user/ptcompare:/bin/ptcompare ||
 	echo "not ok - vm_run # scripts/vm-run.sh failed" >> "$tap"
 step vm "$t"
-cat "$out/vm/vm.tap" >> "$tap" 2>/dev/null
+cat "$vmout/vm.tap" >> "$tap" 2>/dev/null
 echo "kernel $kernel ($KREL): $(grep -c '^ok ' "$tap") passed, $(grep -c '^not ok ' "$tap") failed;" \
 	"seconds: $(tr '\n' ' ' < "$out/times")"
 ! grep -q '^not ok ' "$tap"

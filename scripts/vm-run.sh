@@ -26,6 +26,9 @@
 # busybox and the shared libraries the cross toolchain does not supply:
 # scripts/arm64-fetch.sh's tree), VM_MISSING_KO=ok (boot without the ptwalk
 # modules that did not build: the guest suite's insmod cases then fail).
+# VM_IOMMU=1 (x86_64; MODE iommu, make check-iommu): an emulated VT-d
+# (-device intel-iommu, 48-bit IOVAs for IOVA = VA) and QEMU's edu device
+# (1234:11e8, DMA to 48-bit addresses) bound to vfio-pci, intel_iommu=on.
 set -euo pipefail
 
 out=$1 krel=$2 mode=$3
@@ -85,7 +88,18 @@ vm_arch() {
 		# (NUMA hinting), and the suite's processes would change
 		# between two scans of them
 		drv_append="vivid.allocators=1 numa_balancing=disable"
-		triplet=x86_64-linux-gnu ;;
+		triplet=x86_64-linux-gnu
+		if [ "${VM_IOMMU:-}" = 1 ]; then
+			# intremap=off: no split irqchip under TCG; so
+			# VFIO needs allow_unsafe_interrupts (it refuses
+			# a group without interrupt remapping: EPERM)
+			machine+=(-device intel-iommu,aw-bits=48,intremap=off
+				-device edu,dma_mask=0xffffffffffff)
+			drv_kmods="$drv_kmods vfio_iommu_type1:allow_unsafe_interrupts=1 vfio-pci:ids=1234:11e8"
+			# the parameters again for a kernel that has them
+			# built in (the debug kernel)
+			drv_append="$drv_append intel_iommu=on vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8"
+		fi ;;
 	arm64)
 		qemu=qemu-system-aarch64 qemu_pkg=qemu-system-arm
 		# pauth-impdef: QEMU's own pointer-authentication hash instead

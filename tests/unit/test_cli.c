@@ -387,7 +387,64 @@ static void help_and_version(void **state)
 	assert_true(o.version);
 }
 
-UNIT_MAIN("cli", UT(pid_only), UT(json_and_stats), UT(no_progress),
+/* The device's view: --iommu DEVICE IOVA, or with --range and a PID. */
+static void iommu_forms(void **state)
+{
+	struct cli_options o;
+	char err[256];
+
+	(void)state;
+	assert_true(parse(&o, err, 4, "--iommu", "0000:00:03.0", "0x40000"));
+	assert_string_equal(o.iommu, "0000:00:03.0");
+	assert_true(o.iommu_translate);
+	assert_int_equal(o.iova, 0x40000);
+	assert_true(parse(&o, err, 6, "--iommu", "0000:00:03.0", "--range",
+			  "0x7f0000000000-0x7f0000200000", "42"));
+	assert_false(o.iommu_translate);
+	assert_false(o.has_iova);
+	assert_int_equal(o.pid, 42);
+	/* IOVA = VA by default */
+	assert_int_equal(o.iova, 0x7f0000000000ULL);
+	assert_true(parse(&o, err, 8, "42", "--iova=0x100000", "--iommu",
+			  "0000:00:03.0", "--range", "0x1000-0x3000", "--json"));
+	assert_true(o.has_iova);
+	assert_int_equal(o.iova, 0x100000);
+	assert_true(o.json);
+}
+
+static void iommu_bad_arguments(void **state)
+{
+	struct cli_options o;
+	char err[256];
+
+	(void)state;
+	assert_false(parse(&o, err, 4, "--iommu", "00:03.0", "0x1000"));
+	assert_non_null(strstr(err, "bad device '00:03.0'"));
+	assert_false(parse(&o, err, 4, "--iommu", "0000:00:03.0", "0x1001"));
+	assert_non_null(strstr(err, "multiple of 0x1000"));
+	assert_false(parse(&o, err, 4, "--iommu", "0000:00:03.0", "zz"));
+	assert_non_null(strstr(err, "bad IOVA 'zz'"));
+	assert_false(parse(&o, err, 3, "--iommu", "0000:00:03.0"));
+	assert_non_null(strstr(err, "usage: ptcompare --iommu DEVICE IOVA"));
+	assert_false(parse(&o, err, 6, "--iommu", "0000:00:03.0", "--iova",
+			   "0x1000", "0x2000"));
+	assert_false(parse(&o, err, 6, "--iommu", "0000:00:03.0", "--range",
+			   "0x1000-0x2000", "x"));
+	assert_non_null(strstr(err, "bad PID 'x'"));
+	assert_false(parse(&o, err, 5, "--iommu", "0000:00:03.0", "--range",
+			   "0x1000-0x2000"));
+	assert_non_null(strstr(err, "needs one PID"));
+	assert_false(parse(&o, err, 8, "--iommu", "0000:00:03.0", "--range",
+			   "0x1000-0x3000", "--iova", "0xfffffffffffff000", "1"));
+	assert_non_null(strstr(err, "wrap"));
+	assert_false(parse(&o, err, 6, "--iommu", "0000:00:03.0", "--stats",
+			   "--range", "0x1000-0x2000", "1"));
+	assert_non_null(strstr(err, "--iommu takes none of"));
+	assert_false(parse(&o, err, 4, "--iova", "0x1000", "1"));
+	assert_non_null(strstr(err, "--iova applies to --iommu only"));
+}
+
+UNIT_MAIN("cli", UT(iommu_forms), UT(iommu_bad_arguments), UT(pid_only), UT(json_and_stats), UT(no_progress),
 	  UT(kpageflags_opt_in), UT(jobs_option), UT(range_and_debugfs),
 	  UT(device_option), UT(bad_arguments), UT(messages_quote_safely),
 	  UT(range_leading_zeros), UT(range_twice), UT(vtop_forms),

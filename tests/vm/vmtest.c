@@ -422,6 +422,7 @@ static const struct {
 	{ hugepfn_cases, &nr_hugepfn_cases },
 	{ error_cases, &nr_error_cases },
 	{ device_cases, &nr_device_cases },
+	{ iommu_none_cases, &nr_iommu_none_cases },
 	{ ptcompare_cases, &nr_ptcompare_cases },
 	{ jobs_cases, &nr_jobs_cases },
 	{ vtop_cases, &nr_vtop_cases },
@@ -477,7 +478,10 @@ static const char *const lockdown_reruns[] = {
 	"bad_requests_errnos", NULL,
 };
 
-/* usage: vmtest [--lockdown] [PREFIX]: PREFIX selects cases by name. */
+/*
+ * usage: vmtest [--lockdown | --iommu] [PREFIX]: PREFIX selects cases by
+ * name; --iommu runs the IOMMU lane's cases alone (cases_iommu.c).
+ */
 int main(int argc, char **argv)
 {
 	struct vmtest t = {
@@ -486,7 +490,9 @@ int main(int argc, char **argv)
 		.interface = "debugfs",
 	};
 	bool lockdown = argc > 1 && !strcmp(argv[1], "--lockdown");
-	const char *only = argc > 1 + lockdown ? argv[1 + lockdown] : NULL;
+	bool iommu = argc > 1 && !strcmp(argv[1], "--iommu");
+	int first = 1 + (lockdown || iommu);
+	const char *only = argc > first ? argv[first] : NULL;
 	size_t s;
 
 	t.recs = calloc(MAX_RECS, sizeof(*t.recs));
@@ -500,7 +506,9 @@ int main(int argc, char **argv)
 		       PTWALK_FIXTURE_DEV, strerror(errno));
 		return 1;
 	}
-	if (lockdown) {
+	if (iommu) {
+		run(&t, iommu_cases, nr_iommu_cases, only);
+	} else if (lockdown) {
 		t.query_path = PTWALK_DEFAULT_DEVICE;
 		t.interface = "device";
 		run(&t, lockdown_cases, nr_lockdown_cases, only);

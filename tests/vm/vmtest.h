@@ -172,5 +172,11 @@ extern const size_t nr_jobs_cases;
 /* Run last, once the guest has raised kernel lockdown: vmtest --lockdown. */
 extern const struct vmtest_case lockdown_cases[];
 extern const size_t nr_lockdown_cases;
+/* the IOMMU lane's (vmtest --iommu; make check-iommu) */
+extern const struct vmtest_case iommu_cases[];
+extern const size_t nr_iommu_cases;
+/* the ordinary lane's, a device without an IOMMU */
+extern const struct vmtest_case iommu_none_cases[];
+extern const size_t nr_iommu_none_cases;
 
 #endif /* PTWALK_VMTEST_H */

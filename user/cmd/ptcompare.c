@@ -24,6 +24,7 @@
 #include <sys/prctl.h>
 #include <sys/utsname.h>
 #include "cmd/connect.h"
+#include "cmd/iommu_run.h"
 #include "cmd/progress_hooks.h"
 #include "cmd/scan.h"
 #include "cmd/session.h"
@@ -44,6 +45,8 @@ static void usage(FILE *f)
 		"                 [--device DEV] PID\n"
 		"       ptcompare [--json] [--debugfs DIR] [--device DEV] PID ADDR\n"
 		"                 (or --vtop ADDR PID)\n"
+		"       ptcompare [--json] --iommu DEVICE [--iova IOVA] --range START-END PID\n"
+		"       ptcompare [--json] --iommu DEVICE IOVA\n"
 		"Compares, page by page, the frames /proc/PID/pagemap reports with those\n"
 		"ptwalk.ko finds in the process's page tables, and explains every difference.\n"
 		"With ADDR, translates that one address level by level instead (like crash's vtop).\n"
@@ -56,6 +59,10 @@ static void usage(FILE *f)
 		"  --device DEV       ptwalk's device (default %s), used when debugfs\n"
 		"                     cannot be (kernel lockdown); --debugfs or --device\n"
 		"                     alone: only that one is tried\n"
+		"  --iommu DEVICE     the device's view: what DEVICE's IOMMU domain (a PCI\n"
+		"                     address, e.g. 0000:00:03.0) translates each page to,\n"
+		"                     beside the page tables' frame; or one device address\n"
+		"  --iova IOVA        device address of START (default: START, IOVA = VA)\n"
 		"  --stats            print what was read and the peak memory on stderr\n"
 		"  --kpageflags       cross-check present frames with /proc/kpageflags too\n"
 		"                     (a third witness; it reads 8 bytes per frame)\n"
@@ -66,7 +73,9 @@ static void usage(FILE *f)
 		"  -h, --help, --version\n"
 		"Exit status: 0 every page explained, 1 a mismatch remains, 2 usage,\n"
 		"3 ptwalk not loaded, 4 lockdown, 5 privilege, 6 no such process,\n"
-		"7 exited during the scan, 8 no user memory, 9 internal or I/O error.\n",
+		"7 exited during the scan, 8 no user memory, 9 internal or I/O error,\n"
+		"10 no such device, 11 no IOMMU group, 12 IOMMU domain unreadable or\n"
+		"unsupported, 13 IOVA outside the aperture.\n",
 		PTWALK_DEFAULT_DEBUGFS, PTWALK_DEFAULT_DEVICE, JOBS_MAX, JOBS_MAX);
 }
 
@@ -121,7 +130,8 @@ static int run_other(const struct cli_options *o)
 		       PTWALK_ABI_VERSION, line);
 		return EXIT_OK;
 	}
-	status = vtop_run(o, msg, sizeof(msg));
+	status = o->iommu ? iommu_run(o, msg, sizeof(msg)) :
+			    vtop_run(o, msg, sizeof(msg));
 	if (status > EXIT_MISMATCH)
 		fprintf(stderr, "ptcompare: %s\n", msg);
 	return status;
@@ -137,7 +147,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ptcompare: %s\n", s.msg);
 		return FAIL_USAGE;
 	}
-	if (o.help || o.version || o.vtop)
+	if (o.help || o.version || o.vtop || o.iommu)
 		return run_other(&o);
 	/*
 	 * No transparent huge pages for ptcompare's own memory: each engine's

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,4 +65,45 @@ void pci_find_devmem_owners(const char *devices,
 	for (unsigned int i = 0; i < n; i++)
 		pci_find_owner(devices, devmem[i].pfn << PAGE_SHIFT_4K,
 			       &owners[i]);
+}
+
+static bool device_path(const char *devices, const char *name,
+			const char *file, char *path, size_t size)
+{
+	return snprintf(path, size, "%s/%s%s%s", devices, name,
+			*file ? "/" : "", file) < (int)size;
+}
+
+bool pci_sysfs_exists(const char *devices, const char *name)
+{
+	char path[512];
+
+	return device_path(devices, name, "", path, sizeof(path)) &&
+	       !access(path, F_OK);
+}
+
+bool pci_sysfs_has_group(const char *devices, const char *name)
+{
+	char path[512];
+
+	return device_path(devices, name, "iommu_group", path, sizeof(path)) &&
+	       !access(path, F_OK);
+}
+
+void pci_sysfs_driver(const char *devices, const char *name, char *buf,
+		      size_t size)
+{
+	char path[512], link[512];
+	const char *slash;
+	ssize_t n;
+
+	buf[0] = '\0';
+	if (!device_path(devices, name, "driver", path, sizeof(path)))
+		return;
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return;
+	link[n] = '\0';
+	slash = strrchr(link, '/');
+	snprintf(buf, size, "%s", slash ? slash + 1 : link);
 }

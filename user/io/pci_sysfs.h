@@ -3,6 +3,8 @@
 #ifndef PTCOMPARE_PCI_SYSFS_H
 #define PTCOMPARE_PCI_SYSFS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "engine/dma.h"
 #include "model/pci_owner.h"
@@ -24,5 +26,18 @@ void pci_find_owner(const char *devices, uint64_t phys, struct pci_owner *out);
 void pci_find_devmem_owners(const char *devices,
 			    const struct dma_devmem *devmem, unsigned int n,
 			    struct pci_owner *owners);
+
+/* Whether devices/name exists (a PCI device of that address). */
+bool pci_sysfs_exists(const char *devices, const char *name);
+
+/* Whether devices/name has an IOMMU group (its iommu_group link). */
+bool pci_sysfs_has_group(const char *devices, const char *name);
+
+/*
+ * The name of the driver bound to devices/name into buf ("" when none is
+ * bound or it cannot be read).
+ */
+void pci_sysfs_driver(const char *devices, const char *name, char *buf,
+		      size_t size);
 
 #endif /* PTCOMPARE_PCI_SYSFS_H */

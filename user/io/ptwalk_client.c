@@ -16,6 +16,10 @@ _Static_assert(sizeof(struct ptwalk_record_ext) == PTWALK_RECORD_EXT_SIZE,
 	       "extended record layout");
 _Static_assert(sizeof(struct ptwalk_vtop) == PTWALK_VTOP_SIZE,
 	       "vtop layout");
+_Static_assert(sizeof(struct ptwalk_iommu_request) ==
+	       PTWALK_IOMMU_REQUEST_SIZE, "device-view request layout");
+_Static_assert(sizeof(struct ptwalk_iommu_record) ==
+	       PTWALK_IOMMU_RECORD_SIZE, "device-view record layout");
 
 int ptwalk_open(const char *debugfs, const char *file, int flags)
 {
@@ -131,4 +135,45 @@ ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max)
 ssize_t ptwalk_read_ext(int fd, struct ptwalk_record_ext *recs, size_t max)
 {
 	return read_records(fd, recs, sizeof(*recs), max);
+}
+
+int ptwalk_query_iommu(int fd, const char *device, uint64_t start,
+		       uint64_t end)
+{
+	struct ptwalk_iommu_request req = {
+		.req = {
+			.abi_version = PTWALK_ABI_VERSION,
+			.flags = PTWALK_REQ_IOMMU,
+			.start = start,
+			.end = end,
+		},
+	};
+	size_t len = strlen(device);
+	ssize_t n;
+
+	if (len >= sizeof(req.device))
+		return -EINVAL;
+	memcpy(req.device, device, len);
+	n = write(fd, &req, sizeof(req));
+	if (n < 0)
+		return -errno;
+	return n == sizeof(req) ? 0 : -EIO;
+}
+
+ssize_t ptwalk_read_iommu(int fd, struct ptwalk_iommu_record *recs,
+			  size_t max)
+{
+	size_t size = sizeof(*recs);
+	ssize_t n;
+
+	if (max > SSIZE_MAX / size)
+		max = SSIZE_MAX / size;
+	do
+		n = read(fd, recs, max * size);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n % size)
+		return -EIO;
+	return n / (ssize_t)size;
 }

@@ -52,4 +52,17 @@ int ptwalk_query_ext(int fd, pid_t pid, uint64_t start, uint64_t end);
 /* Reads up to max extended records; count (0 at the end) or -errno. */
 ssize_t ptwalk_read_ext(int fd, struct ptwalk_record_ext *recs, size_t max);
 
+/*
+ * Starts a device-view query (PTWALK_REQ_IOMMU) of [start, end) of the
+ * device addresses of device (a PCI address): 0 or -errno, as
+ * module/ptwalk_abi.h lists them; EINVAL also from a ptwalk.ko older
+ * than the device view.
+ */
+int ptwalk_query_iommu(int fd, const char *device, uint64_t start,
+		       uint64_t end);
+
+/* Reads up to max device-view records; count (0 at the end) or -errno. */
+ssize_t ptwalk_read_iommu(int fd, struct ptwalk_iommu_record *recs,
+			  size_t max);
+
 #endif /* PTWALK_CLIENT_H */

@@ -25,6 +25,12 @@ enum exit_status {
 	EXIT_EXITED = 7,	/* the process exited during the scan */
 	EXIT_NO_MM = 8,		/* kernel thread or zombie: no user memory */
 	EXIT_INTERNAL = 9,	/* ABI mismatch, I/O error, out of memory */
+	EXIT_NO_DEVICE = 10,	/* --iommu: no such PCI device */
+	EXIT_NO_GROUP = 11,	/* --iommu: no IOMMU group where one is needed */
+	EXIT_DOMAIN = 12,	/* --iommu: no domain, or one that cannot be
+				 * asked (SVA, nested, ...)
+				 */
+	EXIT_APERTURE = 13,	/* --iommu: IOVAs outside the aperture */
 };
 
 /* The kinds of failure; each one's value is its exit status. */
@@ -37,6 +43,10 @@ enum failure {
 	FAIL_EXITED = EXIT_EXITED,
 	FAIL_NO_MM = EXIT_NO_MM,
 	FAIL_INTERNAL = EXIT_INTERNAL,
+	FAIL_NO_DEVICE = EXIT_NO_DEVICE,
+	FAIL_NO_GROUP = EXIT_NO_GROUP,
+	FAIL_DOMAIN = EXIT_DOMAIN,
+	FAIL_APERTURE = EXIT_APERTURE,
 };
 
 enum module_state {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "model/defaults.h"
 #include "model/page.h"
+#include "parse/iommu_record.h"
 #include "parse/cli.h"
 
 /* Bytes of an argument an error message quotes, "..." included. */
@@ -118,6 +119,87 @@ static bool parse_vtop_addr(const char *s, struct cli_options *opts,
 	return true;
 }
 
+static bool parse_pid(const char *s, pid_t *pid);
+
+/* DEVICE of --iommu DEVICE: a PCI address. */
+static bool parse_iommu_device(const char *s, struct cli_options *opts,
+			       char *err, size_t err_size)
+{
+	char q[SHOWN_SIZE];
+
+	if (!pci_address_valid(s)) {
+		snprintf(err, err_size,
+			 "bad device '%s': expected a PCI address as in /sys/bus/pci/devices, e.g. 0000:00:03.0 (lspci -D)",
+			 shown(s, q));
+		return false;
+	}
+	opts->iommu = s;
+	return true;
+}
+
+/* A device address: hex, page aligned. */
+static bool parse_iova(const char *s, uint64_t *iova, char *err,
+		       size_t err_size)
+{
+	char q[SHOWN_SIZE];
+
+	if (!parse_hex(s, iova)) {
+		snprintf(err, err_size,
+			 "bad IOVA '%s': expected a hex device address, e.g. 0x100000",
+			 shown(s, q));
+		return false;
+	}
+	if (*iova & PAGE_MASK_4K) {
+		snprintf(err, err_size,
+			 "bad IOVA '%s': a device address must be a multiple of 0x1000",
+			 shown(s, q));
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The command lines of the device's view: `--iommu DEVICE IOVA` (one
+ * device address) or `--iommu DEVICE [--iova IOVA] --range START-END PID`.
+ * args are the positional arguments.  False with err set.
+ */
+static bool check_iommu(struct cli_options *opts, const char *const args[2],
+			int nr_args, char *err, size_t err_size)
+{
+	char q[SHOWN_SIZE];
+
+	if (opts->vtop || opts->stats || opts->jobs || opts->kpageflags) {
+		snprintf(err, err_size,
+			 "--iommu takes none of --vtop, --stats, --jobs, --kpageflags");
+		return false;
+	}
+	if (!opts->has_range) {
+		if (nr_args != 1 || opts->has_iova) {
+			snprintf(err, err_size,
+				 "usage: ptcompare --iommu DEVICE IOVA, or ptcompare --iommu DEVICE [--iova IOVA] --range START-END PID");
+			return false;
+		}
+		opts->iommu_translate = true;
+		return parse_iova(args[0], &opts->iova, err, err_size);
+	}
+	if (nr_args != 1 || !parse_pid(args[0], &opts->pid)) {
+		snprintf(err, err_size,
+			 nr_args == 1 ? "bad PID '%s': expected a positive decimal process id" :
+				        "--iommu with --range needs one PID%s",
+			 nr_args == 1 ? shown(args[0], q) : "");
+		return false;
+	}
+	if (!opts->has_iova)
+		opts->iova = opts->start;	/* IOVA-as-VA */
+	if (opts->iova + (opts->end - opts->start) < opts->iova) {
+		snprintf(err, err_size,
+			 "--iova 0x%llx: the range's device addresses wrap past 2^64",
+			 (unsigned long long)opts->iova);
+		return false;
+	}
+	return true;
+}
+
 /* N of --jobs N: 1 to PTCOMPARE_JOBS_MAX, decimal. */
 static bool parse_jobs(const char *s, unsigned int *jobs, char *err,
 		       size_t err_size)
@@ -160,7 +242,8 @@ static bool parse_pid(const char *s, pid_t *pid)
  */
 enum opt_id {
 	OPT_FLAG,	/* no value: sets the bool at its offset */
-	OPT_VTOP, OPT_JOBS, OPT_RANGE, OPT_DEBUGFS, OPT_DEVICE,
+	OPT_VTOP, OPT_JOBS, OPT_RANGE, OPT_DEBUGFS, OPT_DEVICE, OPT_IOMMU,
+	OPT_IOVA,
 };
 
 #define FLAG(name, field) { name, OPT_FLAG, offsetof(struct cli_options, field) }
@@ -182,6 +265,8 @@ static const struct {
 	{ "--range", OPT_RANGE, 0 },
 	{ "--debugfs", OPT_DEBUGFS, 0 },
 	{ "--device", OPT_DEVICE, 0 },
+	{ "--iommu", OPT_IOMMU, 0 },
+	{ "--iova", OPT_IOVA, 0 },
 };
 
 /*
@@ -226,6 +311,13 @@ static bool apply_option(int k, const char *value, struct cli_options *opts,
 	case OPT_DEVICE:
 		opts->device = value;
 		opts->device_given = true;
+		break;
+	case OPT_IOMMU:
+		return parse_iommu_device(value, opts, err, err_size);
+	case OPT_IOVA:
+		if (!parse_iova(value, &opts->iova, err, err_size))
+			return false;
+		opts->has_iova = true;
 		break;
 	}
 	return true;
@@ -272,6 +364,8 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 	       char *err, size_t err_size)
 {
 	bool have_pid = false, positional_addr = false;
+	const char *args[2];
+	int nr_args = 0;
 	char q[SHOWN_SIZE];
 	int i;
 
@@ -287,7 +381,24 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 			/* help and version ignore whatever follows */
 			if (opts->help || opts->version)
 				return true;
-		} else if (!have_pid) {
+		} else if (nr_args < 2) {
+			args[nr_args++] = a;
+		} else {
+			snprintf(err, err_size, "unexpected argument '%s' (see --help)",
+				 shown(a, q));
+			return false;
+		}
+	}
+	if (opts->iommu)
+		return check_iommu(opts, args, nr_args, err, err_size);
+	if (opts->has_iova) {
+		snprintf(err, err_size, "--iova applies to --iommu only");
+		return false;
+	}
+	for (i = 0; i < nr_args; i++) {
+		const char *a = args[i];
+
+		if (!have_pid) {
 			if (!parse_pid(a, &opts->pid)) {
 				snprintf(err, err_size,
 					 "bad PID '%s': expected a positive decimal process id",

@@ -24,6 +24,12 @@ struct cli_options {
 	bool no_progress;	/* no progress line, even on a terminal */
 	bool kpageflags;	/* the third witness, /proc/kpageflags */
 	unsigned int jobs;	/* --jobs N, 1..PTCOMPARE_JOBS_MAX; 0: not given */
+	const char *iommu;	/* --iommu DEVICE: the device's view; NULL: not */
+	bool has_iova;		/* --iova IOVA given: device address of start */
+	uint64_t iova;		/* page aligned */
+	bool iommu_translate;	/* --iommu DEVICE IOVA: one device address,
+				 * iova, no process
+				 */
 	bool help;
 	bool version;
 };

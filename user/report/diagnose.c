@@ -215,3 +215,38 @@ enum failure vtop_diagnose(int err, pid_t pid, uint64_t addr, char *msg,
 		return diagnose_query(err, pid, msg, size);
 	}
 }
+
+enum failure diagnose_iommu(int err, const char *device, uint64_t start,
+			    uint64_t end, char *msg, size_t size)
+{
+	switch (err) {
+	case ENODEV:
+		snprintf(msg, size,
+			 "no PCI device %s: see /sys/bus/pci/devices (lspci -D)",
+			 device);
+		return FAIL_NO_DEVICE;
+	case ENOENT:
+		snprintf(msg, size,
+			 "device %s has an IOMMU group but no domain attached: its domain type cannot be read",
+			 device);
+		return FAIL_DOMAIN;
+	case EOPNOTSUPP:
+		snprintf(msg, size,
+			 "device %s is attached to an IOMMU domain that cannot be asked (SVA, nested or platform): not supported",
+			 device);
+		return FAIL_DOMAIN;
+	case ERANGE:
+		snprintf(msg, size,
+			 "device addresses 0x%" PRIx64 "-0x%" PRIx64 " are outside the aperture of %s's IOMMU domain: give --iova inside it",
+			 start, end, device);
+		return FAIL_APERTURE;
+	case EINVAL:
+		snprintf(msg, size,
+			 "the loaded ptwalk.ko has no device view (--iommu): load this version's module");
+		return FAIL_INTERNAL;
+	default:
+		snprintf(msg, size, "device view of %s failed: %s", device,
+			 strerror(err));
+		return FAIL_INTERNAL;
+	}
+}

@@ -39,4 +39,14 @@ enum failure diagnose_scan(int err, pid_t pid, int alive, char *msg,
 enum failure vtop_diagnose(int err, pid_t pid, uint64_t addr, char *msg,
 			   size_t size);
 
+/*
+ * For a failed device-view query (--iommu) of device over the device
+ * addresses [start, end) (errno from ptwalk, module/ptwalk_abi.h):
+ * ENODEV no such device, ENOENT no domain, EOPNOTSUPP a domain that
+ * cannot be asked, ERANGE outside the aperture, EINVAL a ptwalk.ko
+ * without the device view; the rest an internal failure.
+ */
+enum failure diagnose_iommu(int err, const char *device, uint64_t start,
+			    uint64_t end, char *msg, size_t size);
+
 #endif /* PTCOMPARE_DIAGNOSE_H */

@@ -1,0 +1,1120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The device's view (ptcompare --iommu) against where a device's own DMA
+ * lands.  The IOMMU lane (make check-iommu: scripts/vm-run.sh with
+ * VM_IOMMU=1) boots with QEMU's VT-d and its edu device bound to
+ * vfio-pci; these cases drive edu through a VFIO type1 container as a
+ * user-space driver does: VFIO_IOMMU_MAP_DMA of a buffer at IOVA = VA,
+ * then edu's DMA engine copies a pattern to a device address.  The
+ * oracle is where the pattern lands, read back through the process (and,
+ * for the buffer replaced after mapping, through a second view of the old
+ * pages), and the frames the fixture's get_user_pages() finds there:
+ * neither walks a page table nor asks the IOMMU.
+ *
+ * The ordinary lane (no IOMMU) runs iommu_none_*: a device without an
+ * IOMMU group, whose device addresses are physical.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <linux/vfio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "ptcompare_run.h"
+#include "vmtest.h"
+
+#define EDU_VENDOR	"0x1234"
+#define EDU_DEVICE	"0x11e8"
+/* edu's registers (QEMU's docs/specs/edu.rst) */
+#define EDU_DMA_SRC	0x80
+#define EDU_DMA_DST	0x88
+#define EDU_DMA_COUNT	0x90
+#define EDU_DMA_CMD	0x98
+#define EDU_CMD_RUN	1
+#define EDU_CMD_TO_RAM	2
+#define EDU_BUF		0x40000		/* its 4 KiB buffer's address */
+#define PCI_COMMAND_OFF	4
+#define PCI_BUS_MASTER	4
+
+struct edu {
+	char bdf[32];
+	int container, group, dev;
+	uint64_t config;		/* config region's offset in dev */
+	volatile char *bar0;		/* BAR 0 mmapped (registers) */
+	uint64_t bar0_size;
+	char *staging;			/* a page mapped for the device */
+};
+
+/* The PCI address of the first device vendor:device, from sysfs. */
+static bool find_pci(struct vmtest *t, const char *vendor, const char *device,
+		     char *bdf, size_t size)
+{
+	DIR *d = opendir("/sys/bus/pci/devices");
+	struct dirent *de;
+	bool found = false;
+
+	if (!d)
+		return fail(t, "opendir /sys/bus/pci/devices: %s",
+			    strerror(errno));
+	while (!found && (de = readdir(d))) {
+		char path[300], v[16] = "", dv[16] = "";
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor",
+			 de->d_name);
+		f = fopen(path, "re");
+		if (!f || !fgets(v, sizeof(v), f)) {
+			if (f)
+				fclose(f);
+			continue;
+		}
+		fclose(f);
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device",
+			 de->d_name);
+		f = fopen(path, "re");
+		if (!f || !fgets(dv, sizeof(dv), f)) {
+			if (f)
+				fclose(f);
+			continue;
+		}
+		fclose(f);
+		if (!strncmp(v, vendor, strlen(vendor)) &&
+		    !strncmp(dv, device, strlen(device))) {
+			found = strlen(de->d_name) < size;
+			if (found)
+				memcpy(bdf, de->d_name, strlen(de->d_name) + 1);
+		}
+	}
+	closedir(d);
+	return found ? true : fail(t, "no PCI device %s:%s", vendor, device);
+}
+
+/* The IOMMU group number of bdf, -1 if none. */
+static int iommu_group_of(const char *bdf)
+{
+	char path[128], link[256];
+	const char *slash;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/iommu_group", bdf);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return -1;
+	link[n] = '\0';
+	slash = strrchr(link, '/');
+	return atoi(slash ? slash + 1 : link);
+}
+
+/*
+ * edu's DMA registers take 64-bit stores whole: through the mmapped BAR.
+ * (A pwrite() of 8 bytes on the VFIO region reaches the device as two
+ * 4-byte writes on 6.1, and edu then keeps only the low half.)
+ */
+static bool reg_write(struct vmtest *t, struct edu *e, uint64_t reg,
+		      uint64_t val, size_t size)
+{
+	(void)t;
+	(void)size;
+	*(volatile uint64_t *)(e->bar0 + reg) = val;
+	return true;
+}
+
+static bool reg_read32(struct vmtest *t, struct edu *e, uint64_t reg,
+		       uint32_t *val)
+{
+	(void)t;
+	*val = *(volatile uint32_t *)(e->bar0 + reg);
+	return true;
+}
+
+/* One DMA transfer of len bytes, waited for (edu: about 100 ms). */
+static bool edu_transfer(struct vmtest *t, struct edu *e, uint64_t src,
+			 uint64_t dst, uint64_t len, uint32_t cmd)
+{
+	uint32_t status = EDU_CMD_RUN;
+
+	if (!reg_write(t, e, EDU_DMA_SRC, src, 8) ||
+	    !reg_write(t, e, EDU_DMA_DST, dst, 8) ||
+	    !reg_write(t, e, EDU_DMA_COUNT, len, 8) ||
+	    !reg_write(t, e, EDU_DMA_CMD, cmd | EDU_CMD_RUN, 8))
+		return false;
+	for (int i = 0; i < 500 && (status & EDU_CMD_RUN); i++) {
+		usleep(10000);
+		if (!reg_read32(t, e, EDU_DMA_CMD, &status))
+			return false;
+	}
+	if (status & EDU_CMD_RUN)
+		return fail(t, "edu DMA 0x%" PRIx64 " -> 0x%" PRIx64 " did not finish in 5 s",
+			    src, dst);
+	return true;
+}
+
+static bool dma_map(struct vmtest *t, struct edu *e, void *va, uint64_t iova,
+		    uint64_t len)
+{
+	struct vfio_iommu_type1_dma_map m = {
+		.argsz = sizeof(m),
+		.flags = VFIO_DMA_MAP_FLAG_READ | VFIO_DMA_MAP_FLAG_WRITE,
+		.vaddr = A(va), .iova = iova, .size = len,
+	};
+
+	if (ioctl(e->container, VFIO_IOMMU_MAP_DMA, &m))
+		return fail(t, "VFIO_IOMMU_MAP_DMA 0x%" PRIx64 "+0x%" PRIx64 ": %s",
+			    iova, len, strerror(errno));
+	return true;
+}
+
+static bool dma_unmap(struct vmtest *t, struct edu *e, uint64_t iova,
+		      uint64_t len)
+{
+	struct vfio_iommu_type1_dma_unmap u = {
+		.argsz = sizeof(u), .iova = iova, .size = len,
+	};
+
+	if (ioctl(e->container, VFIO_IOMMU_UNMAP_DMA, &u))
+		return fail(t, "VFIO_IOMMU_UNMAP_DMA 0x%" PRIx64 ": %s", iova,
+			    strerror(errno));
+	return true;
+}
+
+static void edu_close(struct edu *e)
+{
+	if (e->staging) {
+		struct vfio_iommu_type1_dma_unmap u = {
+			.argsz = sizeof(u), .iova = A(e->staging), .size = PAGE,
+		};
+
+		ioctl(e->container, VFIO_IOMMU_UNMAP_DMA, &u);
+		munmap(e->staging, PAGE);
+	}
+	if (e->bar0)
+		munmap((void *)e->bar0, e->bar0_size);
+	if (e->dev >= 0)
+		close(e->dev);
+	if (e->group >= 0)
+		close(e->group);
+	if (e->container >= 0)
+		close(e->container);
+	memset(e, 0, sizeof(*e));
+	e->container = e->group = e->dev = -1;
+}
+
+static bool region(struct vmtest *t, struct edu *e, unsigned int index,
+		   uint64_t *off, uint64_t *size)
+{
+	struct vfio_region_info ri = { .argsz = sizeof(ri), .index = index };
+
+	if (ioctl(e->dev, VFIO_DEVICE_GET_REGION_INFO, &ri))
+		return fail(t, "VFIO_DEVICE_GET_REGION_INFO %u: %s", index,
+			    strerror(errno));
+	*off = ri.offset;
+	*size = ri.size;
+	return true;
+}
+
+/*
+ * edu through VFIO, as a user-space driver opens it: its group into a
+ * type1 container, the device, bus mastering on (else its DMA goes
+ * nowhere), and a staging page mapped at IOVA = VA for the patterns.
+ */
+static bool edu_open(struct vmtest *t, struct edu *e)
+{
+	struct vfio_group_status gs = { .argsz = sizeof(gs) };
+	char path[64];
+	uint16_t cmd;
+	int group;
+
+	memset(e, 0, sizeof(*e));
+	e->container = e->group = e->dev = -1;
+	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, e->bdf, sizeof(e->bdf)))
+		return false;
+	group = iommu_group_of(e->bdf);
+	if (group < 0)
+		return fail(t, "edu %s has no IOMMU group", e->bdf);
+	e->container = open("/dev/vfio/vfio", O_RDWR | O_CLOEXEC);
+	snprintf(path, sizeof(path), "/dev/vfio/%d", group);
+	e->group = open(path, O_RDWR | O_CLOEXEC);
+	if (e->container < 0 || e->group < 0)
+		return fail(t, "open /dev/vfio/vfio or %s: %s (edu bound to vfio-pci?)",
+			    path, strerror(errno));
+	if (ioctl(e->group, VFIO_GROUP_GET_STATUS, &gs) ||
+	    !(gs.flags & VFIO_GROUP_FLAGS_VIABLE))
+		return fail(t, "VFIO group %d not viable", group);
+	if (ioctl(e->group, VFIO_GROUP_SET_CONTAINER, &e->container) ||
+	    ioctl(e->container, VFIO_SET_IOMMU, VFIO_TYPE1v2_IOMMU))
+		return fail(t, "VFIO container setup: %s", strerror(errno));
+	e->dev = ioctl(e->group, VFIO_GROUP_GET_DEVICE_FD, e->bdf);
+	if (e->dev < 0)
+		return fail(t, "VFIO_GROUP_GET_DEVICE_FD %s: %s", e->bdf,
+			    strerror(errno));
+	uint64_t bar0_off, config_size;
+	void *bar;
+
+	if (!region(t, e, VFIO_PCI_BAR0_REGION_INDEX, &bar0_off, &e->bar0_size) ||
+	    !region(t, e, VFIO_PCI_CONFIG_REGION_INDEX, &e->config,
+		    &config_size))
+		return false;
+	bar = mmap(NULL, e->bar0_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   e->dev, (off_t)bar0_off);
+	if (bar == MAP_FAILED)
+		return fail(t, "mmap edu BAR 0: %s", strerror(errno));
+	e->bar0 = bar;
+	if (pread(e->dev, &cmd, 2, (off_t)(e->config + PCI_COMMAND_OFF)) != 2)
+		return fail(t, "config read: %s", strerror(errno));
+	cmd |= PCI_BUS_MASTER;
+	if (pwrite(e->dev, &cmd, 2, (off_t)(e->config + PCI_COMMAND_OFF)) != 2)
+		return fail(t, "config write: %s", strerror(errno));
+	e->staging = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (e->staging == MAP_FAILED) {
+		e->staging = NULL;
+		return fail(t, "mmap staging: %s", strerror(errno));
+	}
+	return dma_map(t, e, e->staging, A(e->staging), PAGE);
+}
+
+/* A pattern only page n of case seed has: 8-byte words. */
+static void fill_pattern(char *p, unsigned int seed, unsigned int n)
+{
+	for (size_t i = 0; i < PAGE / 8; i++) {
+		uint64_t w = 0xed0000000000ULL ^ ((uint64_t)seed << 32) ^
+			     ((uint64_t)n << 16) ^ i;
+
+		memcpy(p + i * 8, &w, 8);
+	}
+}
+
+static bool has_pattern(const char *p, unsigned int seed, unsigned int n)
+{
+	char want[PAGE];
+
+	fill_pattern(want, seed, n);
+	return !memcmp(p, want, PAGE);
+}
+
+/*
+ * edu copies the page pattern (seed, n) to device address iova, half a
+ * page a transfer: QEMU 7.2's edu refuses a transfer that ends exactly at
+ * the end of its buffer (an off-by-one in edu_check_range(), a "hardware
+ * error" that aborts QEMU).
+ */
+static bool dma_pattern(struct vmtest *t, struct edu *e, uint64_t iova,
+			unsigned int seed, unsigned int n)
+{
+	const uint64_t half = PAGE / 2;
+
+	fill_pattern(e->staging, seed, n);
+	for (uint64_t off = 0; off < PAGE; off += half)
+		if (!edu_transfer(t, e, A(e->staging) + off, EDU_BUF, half, 0) ||
+		    !edu_transfer(t, e, EDU_BUF, iova + off, half,
+				  EDU_CMD_TO_RAM))
+			return false;
+	return true;
+}
+
+/* ptcompare ARGS...: its result, JSON parsed when it printed some. */
+static bool run_pc(struct vmtest *t, struct pc_result *r,
+		   const char *const argv[])
+{
+	if (!pc_run(t, r, argv))
+		return false;
+	if (r->len && r->out[0] == '{')
+		r->doc = json_tokener_parse(r->out);
+	return true;
+}
+
+/* The device object of ptcompare's JSON, checked for name and domain. */
+static struct json_object *device_obj(struct vmtest *t, struct pc_result *r,
+				      const char *bdf, const char *domain,
+				      const char *driver)
+{
+	struct json_object *d = r->doc ? pc_get(r->doc, "device") : NULL;
+	struct json_object *v;
+
+	if (!d) {
+		fail(t, "no device object (exit %d, %s)", r->status, r->err);
+		return NULL;
+	}
+	v = pc_get(d, "name");
+	if (!v || strcmp(json_object_get_string(v), bdf)) {
+		fail(t, "device name %s, expected %s",
+		     v ? json_object_get_string(v) : "null", bdf);
+		return NULL;
+	}
+	v = pc_get(d, "domain");
+	if (!v || strcmp(json_object_get_string(v), domain)) {
+		fail(t, "domain %s, expected %s",
+		     v ? json_object_get_string(v) : "null", domain);
+		return NULL;
+	}
+	v = pc_get(d, "driver");
+	if (driver && (!v || strcmp(json_object_get_string(v), driver))) {
+		fail(t, "driver %s, expected %s",
+		     v ? json_object_get_string(v) : "null", driver);
+		return NULL;
+	}
+	return d;
+}
+
+/* The device range holding virtual address addr: its class and frames. */
+static bool range_at(struct vmtest *t, struct json_object *dev, uint64_t addr,
+		     const char **cls, uint64_t *device_pfn, uint64_t *walk_pfn)
+{
+	struct json_object *ranges = pc_get(dev, "ranges");
+	size_t n = ranges ? json_object_array_length(ranges) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *r = json_object_array_get_idx(ranges, i);
+		uint64_t start, pages, off;
+
+		if (!pc_hex(r, "start", &start) || !pc_get(r, "pages"))
+			return fail(t, "device range %zu malformed", i);
+		pages = (uint64_t)json_object_get_int64(pc_get(r, "pages"));
+		if (addr < start || addr >= start + pages * PAGE)
+			continue;
+		off = (addr - start) / PAGE;
+		*cls = json_object_get_string(pc_get(r, "class"));
+		*device_pfn = pc_hex_or_none(r, "device_pfn");
+		*walk_pfn = pc_hex_or_none(r, "walk_pfn");
+		if (*device_pfn != NO_PFN)
+			*device_pfn += off;
+		if (*walk_pfn != NO_PFN)
+			*walk_pfn += off;
+		return true;
+	}
+	return fail(t, "no device range holds 0x%" PRIx64, addr);
+}
+
+/*
+ * The view of [start, start + len) at IOVA = VA: ptcompare --json
+ * --iommu, exit want; *r is the caller's to pc_free.
+ */
+static struct json_object *view(struct vmtest *t, struct pc_result *r,
+				 struct edu *e, uint64_t start, uint64_t len,
+				 int want)
+{
+	char range[64], pid[16];
+	const char *argv[] = { "ptcompare", "--json", "--iommu", e->bdf,
+			       "--range", range, pid, NULL };
+	struct json_object *d;
+
+	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, start,
+		 start + len);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	if (!run_pc(t, r, argv))
+		return NULL;
+	if (r->status != want) {
+		fail(t, "ptcompare --iommu exit %d, expected %d: %s", r->status,
+		     want, r->err);
+		return NULL;
+	}
+	d = device_obj(t, r, e->bdf, "unmanaged", "vfio-pci");
+	return d;
+}
+
+/*
+ * DMA a pattern into each of the pages in pages[] of buf (mapped at IOVA
+ * = VA), then check that it landed in the process's page, and that
+ * ptcompare's device frame and walk frame there are the frame the fixture
+ * finds, class device_match.
+ */
+static bool dma_and_view(struct vmtest *t, struct edu *e, char *buf,
+			 uint64_t len, const unsigned int *pages, size_t n,
+			 unsigned int seed)
+{
+	uint64_t frames[8];
+	struct pc_result r;
+	struct json_object *d;
+	bool ok = true;
+
+	for (size_t i = 0; i < n; i++) {
+		struct ptwalk_fixture_translate o;
+		char *p = buf + (uint64_t)pages[i] * PAGE;
+
+		if (!dma_pattern(t, e, A(p), seed, pages[i]))
+			return false;
+		if (!has_pattern(p, seed, pages[i]))
+			return fail(t, "the DMA to IOVA 0x%" PRIx64 " did not land in the process's page",
+				    A(p));
+		if (!oracle(t, A(p), &o) || o.status != PTWALK_FIXTURE_MAPPED)
+			return fail(t, "no oracle frame at 0x%" PRIx64, A(p));
+		frames[i] = o.pfn;
+	}
+	d = view(t, &r, e, A(buf), len, EXIT_OK);
+	for (size_t i = 0; ok && d && i < n; i++) {
+		uint64_t at = A(buf) + (uint64_t)pages[i] * PAGE, dp, wp;
+		const char *cls;
+
+		ok = range_at(t, d, at, &cls, &dp, &wp);
+		if (ok && (strcmp(cls, "device_match") || dp != frames[i] ||
+			   wp != frames[i]))
+			ok = fail(t, "0x%" PRIx64 ": %s, device frame 0x%" PRIx64
+				  ", walk frame 0x%" PRIx64 ", DMA landed in 0x%" PRIx64,
+				  at, cls, dp, wp, frames[i]);
+	}
+	if (ok && d) {
+		struct json_object *s = pc_get(r.doc, "summary");
+		int64_t match = json_object_get_int64(pc_get(s, "device_match"));
+
+		if (match != (int64_t)(len / PAGE))
+			ok = fail(t, "%" PRId64 " of %" PRIu64 " pages device_match",
+				  match, len / PAGE);
+	}
+	pc_free(&r);
+	return ok && d;
+}
+
+static bool iommu_4k_pages(struct vmtest *t)
+{
+	static const unsigned int pages[] = { 0, 3, 7 };
+	struct edu e;
+	char *buf;
+	bool ok;
+
+	if (!edu_open(t, &e)) {
+		edu_close(&e);
+		return false;
+	}
+	buf = map_anon(t, 8 * PAGE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1);
+	ok = buf && dma_map(t, &e, buf, A(buf), 8 * PAGE) &&
+	     dma_and_view(t, &e, buf, 8 * PAGE, pages, 3, 1) &&
+	     dma_unmap(t, &e, A(buf), 8 * PAGE);
+	if (buf)
+		munmap(buf, 8 * PAGE);
+	edu_close(&e);
+	return ok;
+}
+
+static bool iommu_thp(struct vmtest *t)
+{
+	static const unsigned int pages[] = { 0, 255, 511 };
+	struct ptwalk_fixture_translate o;
+	struct edu e;
+	char *buf;
+	bool ok;
+
+	if (!edu_open(t, &e)) {
+		edu_close(&e);
+		return false;
+	}
+	buf = map_aligned(t, 2 * MIB, 2 * MIB, MADV_HUGEPAGE);
+	if (buf)
+		touch_write(buf, 2 * MIB);
+	ok = buf && oracle(t, A(buf), &o);
+	if (ok && !o.compound)
+		ok = fail(t, "no THP at 0x%" PRIx64 " (the fixture finds no compound page)",
+			  A(buf));
+	ok = ok && dma_map(t, &e, buf, A(buf), 2 * MIB) &&
+	     dma_and_view(t, &e, buf, 2 * MIB, pages, 3, 2) &&
+	     dma_unmap(t, &e, A(buf), 2 * MIB);
+	if (buf)
+		munmap(buf, 2 * MIB);
+	edu_close(&e);
+	return ok;
+}
+
+static bool iommu_hugetlb_2m(struct vmtest *t)
+{
+	static const unsigned int pages[] = { 0, 256, 511 };
+	struct edu e;
+	char *buf;
+	bool ok;
+
+	if (!edu_open(t, &e)) {
+		edu_close(&e);
+		return false;
+	}
+	buf = mmap(NULL, 2 * MIB, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE,
+		   -1, 0);
+	if (buf == MAP_FAILED) {
+		edu_close(&e);
+		return fail(t, "mmap 2M hugetlb: %s", strerror(errno));
+	}
+	ok = dma_map(t, &e, buf, A(buf), 2 * MIB) &&
+	     dma_and_view(t, &e, buf, 2 * MIB, pages, 3, 3) &&
+	     dma_unmap(t, &e, A(buf), 2 * MIB);
+	munmap(buf, 2 * MIB);
+	edu_close(&e);
+	return ok;
+}
+
+/*
+ * The bug the view exists for: a buffer mapped for the device, then
+ * replaced (mmap MAP_FIXED over it).  VFIO pinned the old frames; the
+ * IOMMU keeps sending the device there.  The old pages stay reachable
+ * through a second view of the same memfd: the DMA must land there, not
+ * in the process's new page, and ptcompare must say device_stale (exit 1)
+ * with the old frame as the device's and the new one as the walk's.
+ */
+static bool iommu_replaced_buffer_stale(struct vmtest *t)
+{
+	struct ptwalk_fixture_translate old_o, new_o;
+	const char *cls = "";
+	uint64_t dp = 0, wp = 0, len = 4 * PAGE;
+	char *v1 = MAP_FAILED, *v2 = MAP_FAILED, *p;
+	struct pc_result r = { 0 };
+	struct json_object *d = NULL;
+	bool ok = false, mapped = false;
+	struct edu e;
+	int fd;
+
+	if (!edu_open(t, &e)) {
+		edu_close(&e);
+		return false;
+	}
+	fd = memfd_create("iommu_stale", MFD_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, (off_t)len)) {
+		fail(t, "memfd: %s", strerror(errno));
+		goto out;
+	}
+	v1 = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		  fd, 0);
+	v2 = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		  fd, 0);
+	if (v1 == MAP_FAILED || v2 == MAP_FAILED) {
+		fail(t, "mmap memfd: %s", strerror(errno));
+		goto out;
+	}
+	if (!dma_map(t, &e, v1, A(v1), len))
+		goto out;
+	mapped = true;
+	/* the replacement: new anonymous pages at the same addresses */
+	if (mmap(v1, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_POPULATE, -1,
+		 0) != v1) {
+		fail(t, "mmap MAP_FIXED: %s", strerror(errno));
+		goto out;
+	}
+	memset(v1, 0x5a, len);
+	p = v1 + PAGE;
+	if (!dma_pattern(t, &e, A(p), 4, 1))
+		goto out;
+	if (has_pattern(p, 4, 1)) {
+		fail(t, "the DMA landed in the new page: nothing was stale");
+		goto out;
+	}
+	if (!has_pattern(v2 + PAGE, 4, 1)) {
+		fail(t, "the DMA landed in neither the old nor the new page");
+		goto out;
+	}
+	if (!oracle(t, A(v2 + PAGE), &old_o) || !oracle(t, A(p), &new_o))
+		goto out;
+	d = view(t, &r, &e, A(v1), len, EXIT_MISMATCH);
+	if (!d || !range_at(t, d, A(p), &cls, &dp, &wp))
+		goto out;
+	if (strcmp(cls, "device_stale") || dp != old_o.pfn || wp != new_o.pfn) {
+		fail(t, "%s, device frame 0x%" PRIx64 " (DMA landed in 0x%" PRIx64
+		     "), walk frame 0x%" PRIx64 " (fixture: 0x%" PRIx64 ")",
+		     cls, dp, (uint64_t)old_o.pfn, wp, (uint64_t)new_o.pfn);
+		goto out;
+	}
+	ok = true;
+	/* the text report, into the TAP stream (docs/report.md shows it) */
+	{
+		char range[64], pid[16];
+		const char *argv[] = { "ptcompare", "--iommu", e.bdf, "--range",
+				       range, pid, NULL };
+
+		snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64,
+			 A(v1), A(v1) + len);
+		snprintf(pid, sizeof(pid), "%d", (int)getpid());
+		pc_free(&r);
+		if (run_pc(t, &r, argv)) {
+			for (char *l = strtok(r.out, "\n"); l; l = strtok(NULL, "\n"))
+				printf("# %s\n", l);
+			printf("# (exit status %d)\n", r.status);
+		}
+	}
+out:
+	pc_free(&r);
+	if (mapped && !dma_unmap(t, &e, A(v1), len))
+		ok = false;
+	if (v1 != MAP_FAILED)
+		munmap(v1, len);
+	if (v2 != MAP_FAILED)
+		munmap(v2, len);
+	if (fd >= 0)
+		close(fd);
+	edu_close(&e);
+	return ok;
+}
+
+/*
+ * A page the process maps but VFIO never mapped for the device: the DMA
+ * there lands nowhere in the process (the IOMMU faults it), and ptcompare
+ * says device_unmapped with the process's frame beside no device frame.
+ */
+static bool iommu_unmapped_iova(struct vmtest *t)
+{
+	struct ptwalk_fixture_translate o;
+	struct pc_result r = { 0 };
+	struct json_object *d;
+	uint64_t dp = 0, wp = 0;
+	const char *cls = "";
+	struct edu e;
+	char *buf;
+	bool ok;
+
+	if (!edu_open(t, &e)) {
+		edu_close(&e);
+		return false;
+	}
+	buf = map_anon(t, 2 * PAGE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1);
+	ok = buf && dma_map(t, &e, buf, A(buf), PAGE);
+	if (ok) {
+		memset(buf + PAGE, 0x33, PAGE);
+		ok = dma_pattern(t, &e, A(buf + PAGE), 5, 1);
+	}
+	if (ok && has_pattern(buf + PAGE, 5, 1))
+		ok = fail(t, "the DMA to an unmapped IOVA landed in the process");
+	ok = ok && oracle(t, A(buf + PAGE), &o);
+	d = ok ? view(t, &r, &e, A(buf), 2 * PAGE, EXIT_OK) : NULL;
+	ok = d && range_at(t, d, A(buf + PAGE), &cls, &dp, &wp);
+	if (ok && (strcmp(cls, "device_unmapped") || dp != NO_PFN ||
+		   wp != o.pfn))
+		ok = fail(t, "%s, device frame 0x%" PRIx64 ", walk frame 0x%" PRIx64
+			  " (fixture 0x%" PRIx64 ")", cls, dp, wp,
+			  (uint64_t)o.pfn);
+	pc_free(&r);
+	if (buf) {
+		dma_unmap(t, &e, A(buf), PAGE);
+		munmap(buf, 2 * PAGE);
+	}
+	edu_close(&e);
+	return ok;
+}
+
+/* ptcompare --iommu DEVICE IOVA: one device address, like vtop. */
+static bool iommu_translate_one(struct vmtest *t)
+{
+	struct ptwalk_fixture_translate o;
+	struct pc_result r = { 0 };
+	char iova[32];
+	const char *argv[] = { "ptcompare", "--json", "--iommu", NULL, iova,
+			       NULL };
+	struct json_object *d;
+	struct edu e;
+	char *buf;
+	bool ok;
+
+	if (!edu_open(t, &e)) {
+		edu_close(&e);
+		return false;
+	}
+	argv[3] = e.bdf;
+	buf = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1);
+	ok = buf && dma_map(t, &e, buf, A(buf), PAGE) &&
+	     dma_pattern(t, &e, A(buf), 6, 0);
+	if (ok && !has_pattern(buf, 6, 0))
+		ok = fail(t, "the DMA did not land in the process's page");
+	ok = ok && oracle(t, A(buf), &o);
+	snprintf(iova, sizeof(iova), "0x%" PRIx64, A(buf));
+	ok = ok && run_pc(t, &r, argv);
+	if (ok && r.status != EXIT_OK)
+		ok = fail(t, "exit %d: %s", r.status, r.err);
+	d = ok ? device_obj(t, &r, e.bdf, "unmanaged", "vfio-pci") : NULL;
+	if (d && pc_hex_or_none(d, "device_pfn") != o.pfn)
+		ok = fail(t, "device_pfn 0x%" PRIx64 ", DMA landed in 0x%" PRIx64,
+			  pc_hex_or_none(d, "device_pfn"), (uint64_t)o.pfn);
+	ok = ok && d;
+	pc_free(&r);
+	if (buf) {
+		dma_unmap(t, &e, A(buf), PAGE);
+		munmap(buf, PAGE);
+	}
+	edu_close(&e);
+	return ok;
+}
+
+/* Each bad input: its one line and its exit status. */
+static bool iommu_bad_inputs(struct vmtest *t)
+{
+	struct pc_result r = { 0 };
+	char bdf[32];
+	bool ok;
+	const char *no_dev[] = { "ptcompare", "--iommu", "0000:7f:1f.7",
+				 "0x1000", NULL };
+	/* aw-bits=48: the aperture ends at 2^48 - 1 */
+	const char *outside[] = { "ptcompare", "--iommu", bdf,
+				  "0x1000000000000", NULL };
+
+	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)) ||
+	    !run_pc(t, &r, no_dev))
+		return false;
+	ok = r.status == EXIT_NO_DEVICE && strstr(r.err, "no PCI device");
+	if (!ok)
+		fail(t, "no such device: exit %d: %s", r.status, r.err);
+	pc_free(&r);
+	if (!ok || !run_pc(t, &r, outside))
+		return false;
+	ok = r.status == EXIT_APERTURE && strstr(r.err, "outside the aperture");
+	if (!ok)
+		fail(t, "outside the aperture: exit %d: %s", r.status, r.err);
+	pc_free(&r);
+	return ok;
+}
+
+/* Writes s to the sysfs file path: true, or false with t->why. */
+static bool sysfs_write(struct vmtest *t, const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : write(fd, s, strlen(s));
+	int err = errno;
+
+	if (fd >= 0)
+		close(fd);
+	if (n != (ssize_t)strlen(s))
+		return fail(t, "write '%s' to %s: %s", s, path, strerror(err));
+	return true;
+}
+
+/*
+ * edu with no driver bound, driven through sysfs (its resource0 mmapped,
+ * bus mastering set in its config file): an identity domain's device
+ * addresses are physical, so the staging and target pages are given by
+ * the frames the fixture finds.
+ */
+static bool raw_dma_page(struct vmtest *t, const char *bdf, uint64_t src,
+			 uint64_t dst)
+{
+	char path[128];
+	volatile char *bar;
+	uint16_t cmd;
+	bool ok = true;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/enable", bdf);
+	if (!sysfs_write(t, path, "1"))
+		return false;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config", bdf);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || pread(fd, &cmd, 2, PCI_COMMAND_OFF) != 2)
+		return fail(t, "read %s: %s", path, strerror(errno));
+	cmd |= PCI_BUS_MASTER;
+	if (pwrite(fd, &cmd, 2, PCI_COMMAND_OFF) != 2)
+		ok = fail(t, "write %s: %s", path, strerror(errno));
+	close(fd);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/resource0", bdf);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	bar = fd < 0 ? MAP_FAILED : mmap(NULL, MIB, PROT_READ | PROT_WRITE,
+					 MAP_SHARED, fd, 0);
+	if (fd >= 0)
+		close(fd);
+	if (bar == MAP_FAILED)
+		return fail(t, "mmap %s: %s", path, strerror(errno));
+	for (uint64_t off = 0; ok && off < PAGE; off += PAGE / 2) {
+		for (int dir = 0; ok && dir < 2; dir++) {
+			uint32_t status = EDU_CMD_RUN;
+
+			*(volatile uint64_t *)(bar + EDU_DMA_SRC) =
+				dir ? EDU_BUF : src + off;
+			*(volatile uint64_t *)(bar + EDU_DMA_DST) =
+				dir ? dst + off : EDU_BUF;
+			*(volatile uint64_t *)(bar + EDU_DMA_COUNT) = PAGE / 2;
+			*(volatile uint64_t *)(bar + EDU_DMA_CMD) =
+				EDU_CMD_RUN | (dir ? EDU_CMD_TO_RAM : 0);
+			for (int i = 0; i < 500 && (status & EDU_CMD_RUN); i++) {
+				usleep(10000);
+				status = *(volatile uint32_t *)(bar + EDU_DMA_CMD);
+			}
+			if (status & EDU_CMD_RUN)
+				ok = fail(t, "edu DMA did not finish in 5 s");
+		}
+	}
+	munmap((void *)bar, MIB);
+	return ok;
+}
+
+/*
+ * Passthrough: edu unbound from vfio-pci, its group's default domain
+ * changed to identity through sysfs (6.1 allows it with no driver bound),
+ * a DMA from one process page to another at their physical addresses.
+ * Where it lands is the oracle: ptcompare must say domain identity, and
+ * device_match with --iova the target's physical address.
+ */
+static bool iommu_identity_domain(struct vmtest *t)
+{
+	struct ptwalk_fixture_translate so, to;
+	struct pc_result r = { 0 };
+	char bdf[32], path[128], range[64], pid[16], iova[32];
+	const char *argv[] = { "ptcompare", "--json", "--iommu", bdf, "--iova",
+			       iova, "--range", range, pid, NULL };
+	struct json_object *d = NULL;
+	uint64_t dp = 0, wp = 0;
+	const char *cls = "";
+	char *buf;
+	bool ok;
+	int group;
+
+	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)))
+		return false;
+	group = iommu_group_of(bdf);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver/unbind",
+		 bdf);
+	if (group < 0 || !sysfs_write(t, path, bdf))
+		return group < 0 ? fail(t, "edu has no IOMMU group") : false;
+	snprintf(path, sizeof(path), "/sys/kernel/iommu_groups/%d/type", group);
+	if (!sysfs_write(t, path, "identity"))
+		return false;
+	buf = map_anon(t, 2 * PAGE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE |
+		       MAP_LOCKED, -1);
+	ok = buf != NULL;
+	if (ok) {
+		fill_pattern(buf, 7, 0);
+		memset(buf + PAGE, 0, PAGE);
+		ok = oracle(t, A(buf), &so) && oracle(t, A(buf + PAGE), &to) &&
+		     raw_dma_page(t, bdf, so.pfn * PAGE, to.pfn * PAGE);
+	}
+	if (ok && !has_pattern(buf + PAGE, 7, 0))
+		ok = fail(t, "the DMA to physical 0x%" PRIx64 " did not land in the process's page",
+			  (uint64_t)to.pfn * PAGE);
+	if (ok) {
+		snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64,
+			 A(buf + PAGE), A(buf + 2 * PAGE));
+		snprintf(pid, sizeof(pid), "%d", (int)getpid());
+		snprintf(iova, sizeof(iova), "0x%" PRIx64,
+			 (uint64_t)to.pfn * PAGE);
+		ok = run_pc(t, &r, argv);
+	}
+	if (ok && r.status != EXIT_OK)
+		ok = fail(t, "exit %d: %s", r.status, r.err);
+	d = ok ? device_obj(t, &r, bdf, "identity", NULL) : NULL;
+	ok = d && range_at(t, d, A(buf + PAGE), &cls, &dp, &wp);
+	if (ok && (strcmp(cls, "device_match") || dp != to.pfn ||
+		   wp != to.pfn))
+		ok = fail(t, "%s, device frame 0x%" PRIx64 ", walk frame 0x%" PRIx64
+			  ", DMA landed in 0x%" PRIx64, cls, dp, wp,
+			  (uint64_t)to.pfn);
+	pc_free(&r);
+	if (buf)
+		munmap(buf, 2 * PAGE);
+	/* back to a translated domain and to vfio-pci, for the other cases */
+	if (!sysfs_write(t, path, "DMA-FQ"))
+		ok = false;
+	if (!sysfs_write(t, "/sys/bus/pci/drivers/vfio-pci/bind", bdf))
+		ok = false;
+	return ok;
+}
+
+/* Seconds the churn runs: ptwalk_stress_s= on the kernel command line. */
+static unsigned int churn_seconds(void)
+{
+	char line[4096];
+	const char *p;
+	FILE *f = fopen("/proc/cmdline", "re");
+	unsigned int s = 3;
+
+	if (f && fgets(line, sizeof(line), f) &&
+	    (p = strstr(line, "ptwalk_stress_s=")))
+		s = (unsigned int)strtoul(p + 16, NULL, 10);
+	if (f)
+		fclose(f);
+	return s ? s : 3;
+}
+
+#define CHURN_ADDR	0x7e0000000000ULL	/* IOVA = VA of the buffer */
+#define CHURN_PAGES	64
+
+/*
+ * The churn target: maps a buffer for the device, replaces it, unmaps it
+ * for the device, and every few rounds closes its VFIO container (the
+ * group is detached, VFIO frees its domain) and opens a new one, until
+ * killed.  Exits 1 at the first failure.
+ */
+static void churn_target(struct vmtest *t)
+{
+	uint64_t len = CHURN_PAGES * PAGE;
+	struct edu e;
+
+	for (unsigned int round = 0;; round++) {
+		if (!edu_open(t, &e))
+			_exit(1);
+		for (int i = 0; i < 8; i++) {
+			char *p = mmap((void *)CHURN_ADDR, len,
+				       PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS |
+				       MAP_FIXED | MAP_POPULATE, -1, 0);
+
+			if (p == MAP_FAILED || !dma_map(t, &e, p, CHURN_ADDR, len))
+				_exit(1);
+			/* replaced under the device, then unmapped for it */
+			if (mmap(p, len / 2, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED |
+				 MAP_POPULATE, -1, 0) == MAP_FAILED)
+				_exit(1);
+			/* the last round's stays: the close unmaps it */
+			if (i < 7 && !dma_unmap(t, &e, CHURN_ADDR, len))
+				_exit(1);
+			if (i < 7)
+				munmap(p, len);
+		}
+		/* closing the container detaches the group: domain freed */
+		edu_close(&e);
+	}
+}
+
+/*
+ * Scans the device's view while a target churns its DMA mappings and its
+ * VFIO container (the domain attached, detached and freed again and
+ * again): every query answers whole records or a clean error, every
+ * ptcompare run exits 0 or 1 (or 12 while no domain can be read), and the
+ * kernel log stays clean (the lane's kernel_log_clean; on the debug kernel
+ * KASAN, lockdep and kmemleak watch it).
+ */
+static bool iommu_churn(struct vmtest *t)
+{
+	unsigned int secs = churn_seconds(), queries = 0, runs = 0;
+	unsigned int seen[PTWALK_IOMMU_DMA_FQ + 1] = { 0 };
+	/* a record per page at most, and room to read the end (0) */
+	struct ptwalk_iommu_record recs[CHURN_PAGES + 1];
+	char bdf[32], range[64], pid[16];
+	const char *argv[] = { "ptcompare", "--iommu", bdf, "--range", range,
+			       pid, NULL };
+	time_t end;
+	bool ok = true;
+	pid_t child;
+	int fd, status;
+
+	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)))
+		return false;
+	fd = vm_open_query(t);
+	if (fd < 0)
+		return false;
+	child = fork();
+	if (child < 0) {
+		close(fd);
+		return fail(t, "fork: %s", strerror(errno));
+	}
+	if (!child)
+		churn_target(t);
+	snprintf(range, sizeof(range), "0x%llx-0x%llx", CHURN_ADDR,
+		 CHURN_ADDR + CHURN_PAGES * PAGE);
+	snprintf(pid, sizeof(pid), "%d", (int)child);
+	end = time(NULL) + secs;
+	while (ok && time(NULL) < end) {
+		int err = ptwalk_query_iommu(fd, bdf, CHURN_ADDR,
+					     CHURN_ADDR + CHURN_PAGES * PAGE);
+		ssize_t n = 0, got;
+
+		queries++;
+		/* a domain that cannot be read at that moment is no failure */
+		if (err && err != -ENOENT && err != -ERANGE) {
+			ok = fail(t, "query %u: %s", queries, strerror(-err));
+			break;
+		}
+		while (!err && (got = ptwalk_read_iommu(fd, recs + n,
+							CHURN_PAGES + 1 - n)) > 0)
+			n += got;
+		if (n > CHURN_PAGES)
+			ok = fail(t, "query %u: %zd records for %d pages",
+				  queries, n, CHURN_PAGES);
+		if (!err && got < 0 && got != -ENOENT)
+			ok = fail(t, "read %u: %s", queries, strerror((int)-got));
+		for (ssize_t i = 0; i < n; i++)
+			if (recs[i].domain <= PTWALK_IOMMU_DMA_FQ)
+				seen[recs[i].domain]++;
+		if (ok && queries % 16 == 0) {
+			struct pc_result r;
+
+			runs++;
+			if (!run_pc(t, &r, argv))
+				ok = false;
+			else if (r.status != EXIT_OK && r.status != EXIT_MISMATCH &&
+				 r.status != EXIT_DOMAIN)
+				ok = fail(t, "ptcompare run %u: exit %d: %s", runs,
+					  r.status, r.err);
+			pc_free(&r);
+		}
+		if (waitpid(child, &status, WNOHANG) == child) {
+			child = 0;
+			ok = fail(t, "the churn target failed (status 0x%x)",
+				  status);
+		}
+	}
+	if (child) {
+		kill(child, SIGKILL);
+		waitpid(child, &status, 0);
+	}
+	close(fd);
+	if (ok)
+		printf("# iommu_churn: %u queries, %u ptcompare runs in %u s; records by domain: unmanaged %u, blocked %u, dma %u, dma-fq %u\n",
+		       queries, runs, secs, seen[PTWALK_IOMMU_UNMANAGED],
+		       seen[PTWALK_IOMMU_BLOCKED], seen[PTWALK_IOMMU_DMA],
+		       seen[PTWALK_IOMMU_DMA_FQ]);
+	return ok;
+}
+
+const struct vmtest_case iommu_cases[] = {
+	{ "iommu_4k_pages", iommu_4k_pages },
+	{ "iommu_thp", iommu_thp },
+	{ "iommu_hugetlb_2m", iommu_hugetlb_2m },
+	{ "iommu_replaced_buffer_stale", iommu_replaced_buffer_stale },
+	{ "iommu_unmapped_iova", iommu_unmapped_iova },
+	{ "iommu_translate_one", iommu_translate_one },
+	{ "iommu_bad_inputs", iommu_bad_inputs },
+	{ "iommu_churn", iommu_churn },
+	{ "iommu_identity_domain", iommu_identity_domain },
+};
+const size_t nr_iommu_cases = sizeof(iommu_cases) / sizeof(iommu_cases[0]);
+
+/*
+ * The ordinary lane has no IOMMU: QEMU's display (1234:1111) has no IOMMU
+ * group (sysfs says so, the oracle here), so its device addresses are
+ * physical: domain none, frame = the address's; and IOVA = VA, which
+ * cannot hold there, is refused with its own status.
+ */
+static bool iommu_none_device(struct vmtest *t)
+{
+	struct pc_result r = { 0 };
+	char bdf[32], pid[16];
+	const char *one[] = { "ptcompare", "--json", "--iommu", bdf,
+			      "0x1234000", NULL };
+	const char *range[] = { "ptcompare", "--iommu", bdf, "--range",
+				"0x10000-0x11000", pid, NULL };
+	struct json_object *d;
+	bool ok;
+
+	if (!find_pci(t, "0x1234", "0x1111", bdf, sizeof(bdf)))
+		return false;
+	if (iommu_group_of(bdf) >= 0)
+		return fail(t, "%s has an IOMMU group in the lane without one",
+			    bdf);
+	if (!run_pc(t, &r, one))
+		return false;
+	ok = r.status == EXIT_OK;
+	if (!ok)
+		fail(t, "exit %d: %s", r.status, r.err);
+	d = ok ? device_obj(t, &r, bdf, "none", NULL) : NULL;
+	if (d && pc_hex_or_none(d, "device_pfn") != 0x1234)
+		ok = fail(t, "device_pfn 0x%" PRIx64 ", expected 0x1234",
+			  pc_hex_or_none(d, "device_pfn"));
+	ok = ok && d;
+	pc_free(&r);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	if (ok && run_pc(t, &r, range)) {
+		if (r.status != EXIT_NO_GROUP || !strstr(r.err, "no IOMMU group"))
+			ok = fail(t, "IOVA = VA without a group: exit %d: %s",
+				  r.status, r.err);
+		pc_free(&r);
+	}
+	return ok;
+}
+
+const struct vmtest_case iommu_none_cases[] = {
+	{ "iommu_none_device", iommu_none_device },
+};
+const size_t nr_iommu_none_cases =
+	sizeof(iommu_none_cases) / sizeof(iommu_none_cases[0]);

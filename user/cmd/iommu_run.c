@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptcompare --iommu: the I/O around engine/device_view.c.  One ptwalk
+ * session asks first the device view (the IOMMU's records over the device
+ * addresses), then the page tables over the virtual range; /proc/iomem
+ * names the frames, sysfs the driver.  The two answers are taken one
+ * after the other, so a change between them shows as a difference: the
+ * report is a snapshot, as every ptcompare report is.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cmd/connect.h"
+#include "cmd/iommu_run.h"
+#include "engine/device_view.h"
+#include "io/pci_sysfs.h"
+#include "io/source.h"
+#include "io/ptwalk_client.h"
+#include "model/page.h"
+#include "parse/iommu_record.h"
+#include "report/device_print.h"
+#include "report/diagnose.h"
+
+/* Records read per read(). */
+#define READ_BATCH 256
+
+/* Grows *buf (of *cap elements of size) to hold n + more. */
+static int reserve(void **buf, size_t *cap, size_t n, size_t more,
+		   size_t size)
+{
+	size_t want = n + more;
+	void *p;
+
+	if (want <= *cap)
+		return 0;
+	if (want < *cap * 2)
+		want = *cap * 2;
+	p = realloc(*buf, want * size);
+	if (!p)
+		return -ENOMEM;
+	*buf = p;
+	*cap = want;
+	return 0;
+}
+
+/* Every device-view record of the query started on fd. */
+static ssize_t read_all_iommu(int fd, struct ptwalk_iommu_record **out)
+{
+	struct ptwalk_iommu_record *recs = NULL;
+	size_t n = 0, cap = 0;
+	ssize_t got;
+
+	do {
+		if (reserve((void **)&recs, &cap, n, READ_BATCH,
+			    sizeof(*recs))) {
+			free(recs);
+			return -ENOMEM;
+		}
+		got = ptwalk_read_iommu(fd, recs + n, READ_BATCH);
+		if (got > 0)
+			n += (size_t)got;
+	} while (got > 0);
+	if (got < 0) {
+		free(recs);
+		return got;
+	}
+	*out = recs;
+	return (ssize_t)n;
+}
+
+/* Every page-table record of the query started on fd. */
+static ssize_t read_all_walk(int fd, struct ptwalk_record **out)
+{
+	struct ptwalk_record *recs = NULL;
+	size_t n = 0, cap = 0;
+	ssize_t got;
+
+	do {
+		if (reserve((void **)&recs, &cap, n, READ_BATCH,
+			    sizeof(*recs))) {
+			free(recs);
+			return -ENOMEM;
+		}
+		got = ptwalk_read(fd, recs + n, READ_BATCH);
+		if (got > 0)
+			n += (size_t)got;
+	} while (got > 0);
+	if (got < 0) {
+		free(recs);
+		return got;
+	}
+	*out = recs;
+	return (ssize_t)n;
+}
+
+/* /proc/iomem, for names; false (no names) when it cannot be read. */
+static bool load_iomem(struct iomem *m)
+{
+	FILE *f = fopen("/proc/iomem", "re");
+	char why[160];
+	int err;
+
+	if (!f)
+		return false;
+	err = iomem_parse_file(m, f, why, sizeof(why));
+	fclose(f);
+	return !err && !m->zeroed;
+}
+
+/* The device's side: records over [iova, iova + len), checked. */
+static int query_device(int fd, const struct cli_options *o, uint64_t iova,
+			uint64_t len, struct ptwalk_iommu_record **recs,
+			size_t *n, char *msg, size_t size)
+{
+	char why[200];
+	ssize_t got;
+	int err;
+
+	err = ptwalk_query_iommu(fd, o->iommu, iova, iova + len);
+	if (err)
+		return (int)diagnose_iommu(-err, o->iommu, iova, iova + len,
+					   msg, size);
+	got = read_all_iommu(fd, recs);
+	if (got < 0)
+		return (int)diagnose_iommu((int)-got, o->iommu, iova,
+					   iova + len, msg, size);
+	*n = (size_t)got;
+	if (!iommu_check_partition(*recs, *n, iova, iova + len, why,
+				   sizeof(why))) {
+		snprintf(msg, size, "ptwalk's device records are malformed: %s",
+			 why);
+		free(*recs);
+		*recs = NULL;
+		return FAIL_INTERNAL;
+	}
+	return EXIT_OK;
+}
+
+static void fill_info(struct device_info *d, const struct ptwalk_iommu_record *r)
+{
+	d->domain = r->domain;
+	d->aperture_start = r->aperture_start;
+	d->aperture_end = r->aperture_end;
+}
+
+static int print_done(int err, char *msg, size_t size)
+{
+	if (err) {
+		snprintf(msg, size, "internal error writing the JSON: %s",
+			 strerror(-err));
+		return FAIL_INTERNAL;
+	}
+	if (fflush(stdout)) {
+		snprintf(msg, size, "cannot write the output: %s",
+			 strerror(errno));
+		return FAIL_INTERNAL;
+	}
+	return EXIT_OK;
+}
+
+/* --iommu DEVICE IOVA: one device address. */
+static int translate_one(int fd, const struct cli_options *o,
+			 struct device_info *d, char *msg, size_t size)
+{
+	struct ptwalk_iommu_record *recs = NULL;
+	size_t n = 0;
+	int status, err;
+
+	status = query_device(fd, o, o->iova, PAGE_SIZE_4K, &recs, &n, msg,
+			      size);
+	if (status != EXIT_OK)
+		return status;
+	fill_info(d, &recs[0]);
+	err = 0;
+	if (o->json)
+		err = device_translate_json(stdout, d, o->iova, recs[0].pfn);
+	else
+		device_translate_text(stdout, d, o->iova, recs[0].pfn);
+	free(recs);
+	return print_done(err, msg, size);
+}
+
+/* --iommu DEVICE [--iova IOVA] --range START-END PID. */
+static int iommu_compare_range(int fd, const struct cli_options *o,
+			 struct device_info *d, char *msg, size_t size)
+{
+	struct ptwalk_iommu_record *dev = NULL;
+	struct ptwalk_record *walk = NULL;
+	struct device_view v = { 0 };
+	size_t nr_dev = 0;
+	ssize_t nr_walk;
+	char comm[64], why[200];
+	int status, err;
+
+	status = query_device(fd, o, o->iova, o->end - o->start, &dev, &nr_dev,
+			      msg, size);
+	if (status != EXIT_OK)
+		return status;
+	fill_info(d, &dev[0]);
+	err = ptwalk_query(fd, o->pid, o->start, o->end);
+	if (err) {
+		status = (int)diagnose_query(-err, o->pid, msg, size);
+		goto out;
+	}
+	nr_walk = read_all_walk(fd, &walk);
+	if (nr_walk < 0) {
+		status = (int)diagnose_scan((int)-nr_walk, o->pid,
+					    proc_alive(o->pid), msg, size);
+		goto out;
+	}
+	if (!ptwalk_check_partition(walk, (size_t)nr_walk, o->start, o->end,
+				    why, sizeof(why))) {
+		snprintf(msg, size, "ptwalk's records are malformed: %s", why);
+		status = FAIL_INTERNAL;
+		goto out;
+	}
+	if (device_view_build(&v, walk, (size_t)nr_walk, dev, nr_dev, o->start,
+			      o->end, o->iova)) {
+		snprintf(msg, size, "out of memory for the device view");
+		status = FAIL_INTERNAL;
+		goto out;
+	}
+	proc_comm(o->pid, comm, sizeof(comm));
+	d->comm = comm;
+	err = 0;
+	if (o->json)
+		err = device_print_json(stdout, d, &v);
+	else
+		device_print_text(stdout, d, &v);
+	status = print_done(err, msg, size);
+	if (status == EXIT_OK && v.pages[DEVICE_STALE])
+		status = EXIT_MISMATCH;
+out:
+	device_view_free(&v);
+	free(walk);
+	free(dev);
+	return status;
+}
+
+int iommu_run(const struct cli_options *o, char *msg, size_t size)
+{
+	char driver[64];
+	struct device_info d = {
+		.name = o->iommu, .driver = driver, .pid = o->pid,
+		.start = o->start, .end = o->end, .iova_start = o->iova,
+		.iova_as_va = !o->has_iova && !o->iommu_translate,
+	};
+	struct iomem iomem = { 0 };
+	struct endpoint ep;
+	enum failure why;
+	int fd, status;
+
+	if (!pci_sysfs_exists(PCI_SYSFS_DEVICES, o->iommu)) {
+		snprintf(msg, size,
+			 "no PCI device %s: see /sys/bus/pci/devices (lspci -D)",
+			 o->iommu);
+		return FAIL_NO_DEVICE;
+	}
+	/*
+	 * Without an IOMMU a device address is physical: it can match a
+	 * process's virtual addresses only where the user says which
+	 * device address the range starts at.
+	 */
+	if (d.iova_as_va && !pci_sysfs_has_group(PCI_SYSFS_DEVICES, o->iommu)) {
+		snprintf(msg, size,
+			 "device %s has no IOMMU group, so its addresses are physical: IOVA = VA cannot hold; give --iova",
+			 o->iommu);
+		return FAIL_NO_GROUP;
+	}
+	pci_sysfs_driver(PCI_SYSFS_DEVICES, o->iommu, driver, sizeof(driver));
+	fd = connect_ptwalk(o, &ep, &why, msg, size);
+	if (fd < 0)
+		return (int)why;
+	if (load_iomem(&iomem))
+		d.iomem = &iomem;
+	if (o->iommu_translate)
+		status = translate_one(fd, o, &d, msg, size);
+	else
+		status = iommu_compare_range(fd, o, &d, msg, size);
+	iomem_free(&iomem);
+	close(fd);
+	return status;
+}

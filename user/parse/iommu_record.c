@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include "model/device_class.h"
+#include "model/page.h"
+#include "parse/iommu_record.h"
+
+/* At least min, at most max hex digits at *p, value <= limit. */
+static bool hex_field(const char **p, int min, int max, unsigned long limit)
+{
+	unsigned long v = 0;
+	int i;
+
+	for (i = 0; i < max && isxdigit((unsigned char)(*p)[i]); i++)
+		v = v * 16 + (unsigned long)(isdigit((unsigned char)(*p)[i]) ?
+				(*p)[i] - '0' :
+				tolower((unsigned char)(*p)[i]) - 'a' + 10);
+	if (i < min || v > limit)
+		return false;
+	*p += i;
+	return true;
+}
+
+bool pci_address_valid(const char *name)
+{
+	const char *p = name;
+
+	return hex_field(&p, 4, 8, 0xffffffffUL) && *p++ == ':' &&
+	       hex_field(&p, 2, 2, 0xff) && *p++ == ':' &&
+	       hex_field(&p, 2, 2, 0x1f) && *p++ == '.' &&
+	       hex_field(&p, 1, 1, 7) && !*p &&
+	       (size_t)(p - name) < PTWALK_IOMMU_DEVICE_MAX;
+}
+
+bool iommu_check_partition(const struct ptwalk_iommu_record *recs, size_t n,
+			   uint64_t start, uint64_t end, char *why,
+			   size_t why_size)
+{
+	uint64_t at = start;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ptwalk_iommu_record *r = &recs[i];
+
+		if (r->iova != at) {
+			snprintf(why, why_size,
+				 "device record %zu starts at 0x%" PRIx64 ", expected 0x%" PRIx64,
+				 i, (uint64_t)r->iova, at);
+			return false;
+		}
+		if (!r->nr_pages || r->nr_pages > (end - at) >> PAGE_SHIFT_4K) {
+			snprintf(why, why_size,
+				 "device record %zu at 0x%" PRIx64 " has %" PRIu64 " pages, outside the range",
+				 i, (uint64_t)r->iova, (uint64_t)r->nr_pages);
+			return false;
+		}
+		if (!iommu_domain_name(r->domain) || r->reserved) {
+			snprintf(why, why_size,
+				 "device record %zu at 0x%" PRIx64 " has an unknown domain %" PRIu32,
+				 i, (uint64_t)r->iova, (uint32_t)r->domain);
+			return false;
+		}
+		if (r->pfn != PTWALK_PFN_NONE &&
+		    r->pfn + r->nr_pages < r->pfn) {
+			snprintf(why, why_size,
+				 "device record %zu at 0x%" PRIx64 " has frames past the end of memory",
+				 i, (uint64_t)r->iova);
+			return false;
+		}
+		at += r->nr_pages << PAGE_SHIFT_4K;
+	}
+	if (at != end) {
+		snprintf(why, why_size,
+			 "device records end at 0x%" PRIx64 ", expected 0x%" PRIx64,
+			 at, end);
+		return false;
+	}
+	return true;
+}
+
+uint64_t iommu_pfn_at(const struct ptwalk_iommu_record *r, uint64_t iova)
+{
+	if (r->pfn == PTWALK_PFN_NONE)
+		return PTWALK_PFN_NONE;
+	return r->pfn + ((iova - r->iova) >> PAGE_SHIFT_4K);
+}
