@@ -387,9 +387,55 @@ static void help_and_version(void **state)
 	assert_true(o.version);
 }
 
+/* --phys: one address (its frame) or a range, and no PID. */
+static void phys_forms(void **state)
+{
+	struct cli_options o;
+	char err[256];
+
+	(void)state;
+	assert_true(parse(&o, err, 3, "--phys", "0xfd000123"));
+	assert_true(o.phys);
+	assert_int_equal(o.phys_start, 0xfd000123);
+	assert_int_equal(o.phys_end, 0xfd000124);
+	assert_true(parse(&o, err, 3, "--json", "--phys=100000-102000"));
+	assert_true(o.json);
+	assert_int_equal(o.phys_start, 0x100000);
+	assert_int_equal(o.phys_end, 0x102000);
+}
+
+static void phys_errors(void **state)
+{
+	static const struct {
+		int argc;
+		const char *a[4];
+		const char *want;
+	} cases[] = {
+		{ 3, { "--phys", "0x2000-0x1000" }, "START must be below END" },
+		{ 3, { "--phys", "zz" }, "bad --phys 'zz'" },
+		{ 3, { "--phys", "0x1000-" }, "bad --phys" },
+		{ 4, { "--phys", "0x1000", "42" }, "drop the PID" },
+		{ 5, { "--phys", "0x1000", "--range", "0x0-0x1000" }, "drop --range" },
+		{ 4, { "--phys", "0x1000", "--kpageflags" }, "drop --kpageflags" },
+		{ 5, { "--phys", "1", "--phys", "2" }, "--phys given twice" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cli_options o;
+		char err[256];
+
+		assert_false(parse(&o, err, cases[i].argc, cases[i].a[0],
+				   cases[i].a[1], cases[i].a[2], cases[i].a[3]));
+		if (!strstr(err, cases[i].want))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err,
+				 cases[i].want);
+	}
+}
+
 UNIT_MAIN("cli", UT(pid_only), UT(json_and_stats), UT(no_progress),
 	  UT(kpageflags_opt_in), UT(jobs_option), UT(range_and_debugfs),
 	  UT(device_option), UT(bad_arguments), UT(messages_quote_safely),
 	  UT(range_leading_zeros), UT(range_twice), UT(vtop_forms),
 	  UT(vtop_bad_arguments), UT(equals_forms), UT(equals_errors),
-	  UT(help_and_version))
+	  UT(help_and_version), UT(phys_forms), UT(phys_errors))

@@ -24,6 +24,7 @@
 #include <sys/prctl.h>
 #include <sys/utsname.h>
 #include "cmd/connect.h"
+#include "cmd/phys_run.h"
 #include "cmd/progress_hooks.h"
 #include "cmd/scan.h"
 #include "cmd/session.h"
@@ -44,6 +45,7 @@ static void usage(FILE *f)
 		"                 [--device DEV] PID\n"
 		"       ptcompare [--json] [--debugfs DIR] [--device DEV] PID ADDR\n"
 		"                 (or --vtop ADDR PID)\n"
+		"       ptcompare [--json] [--debugfs DIR] [--device DEV] --phys ADDR[-END]\n"
 		"Compares, page by page, the frames /proc/PID/pagemap reports with those\n"
 		"ptwalk.ko finds in the process's page tables, and explains every difference.\n"
 		"With ADDR, translates that one address level by level instead (like crash's vtop).\n"
@@ -52,6 +54,9 @@ static void usage(FILE *f)
 		"                     with its DMA view: contiguous runs, 4 GiB, holes, locking\n"
 		"  --vtop ADDR        translate ADDR (hex, any alignment): entries per level,\n"
 		"                     frame, physical address, VMA, pagemap's entry, verdict\n"
+		"  --phys ADDR[-END]  who maps these frames (hex physical, END exclusive):\n"
+		"                     every mapping in every process, its memory type,\n"
+		"                     and frames mapped with different memory types\n"
 		"  --debugfs DIR      debugfs mount point (default %s)\n"
 		"  --device DEV       ptwalk's device (default %s), used when debugfs\n"
 		"                     cannot be (kernel lockdown); --debugfs or --device\n"
@@ -64,7 +69,8 @@ static void usage(FILE *f)
 		"  --no-progress      no progress line on stderr (shown on a terminal\n"
 		"                     when a scan takes more than a second)\n"
 		"  -h, --help, --version\n"
-		"Exit status: 0 every page explained, 1 a mismatch remains, 2 usage,\n"
+		"Exit status: 0 every page explained, 1 a mismatch (or a memtype\n"
+		"conflict) remains, 2 usage,\n"
 		"3 ptwalk not loaded, 4 lockdown, 5 privilege, 6 no such process,\n"
 		"7 exited during the scan, 8 no user memory, 9 internal or I/O error.\n",
 		PTWALK_DEFAULT_DEBUGFS, PTWALK_DEFAULT_DEVICE, JOBS_MAX, JOBS_MAX);
@@ -103,7 +109,10 @@ static int finish(struct session *s)
 	return report_has_mismatch(&s->report) ? EXIT_MISMATCH : EXIT_OK;
 }
 
-/* --help, --version, or one address: the runs that are not a scan. */
+/*
+ * --help, --version, one address, or --phys: the runs that are not a
+ * scan of one process.
+ */
 static int run_other(const struct cli_options *o)
 {
 	char msg[512];
@@ -121,7 +130,8 @@ static int run_other(const struct cli_options *o)
 		       PTWALK_ABI_VERSION, line);
 		return EXIT_OK;
 	}
-	status = vtop_run(o, msg, sizeof(msg));
+	status = o->phys ? phys_run(o, msg, sizeof(msg)) :
+		 vtop_run(o, msg, sizeof(msg));
 	if (status > EXIT_MISMATCH)
 		fprintf(stderr, "ptcompare: %s\n", msg);
 	return status;
@@ -137,7 +147,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ptcompare: %s\n", s.msg);
 		return FAIL_USAGE;
 	}
-	if (o.help || o.version || o.vtop)
+	if (o.help || o.version || o.vtop || o.phys)
 		return run_other(&o);
 	/*
 	 * No transparent huge pages for ptcompare's own memory: each engine's

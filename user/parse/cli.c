@@ -118,6 +118,41 @@ static bool parse_vtop_addr(const char *s, struct cli_options *opts,
 	return true;
 }
 
+/*
+ * --phys ADDR (the frame holding it) or START-END (END exclusive, any
+ * alignment: the frames holding START to END - 1), hex.  The page size is
+ * the running kernel's, so rounding to frames is the command's.
+ */
+static bool parse_phys(const char *s, struct cli_options *opts, char *err,
+		       size_t err_size)
+{
+	const char *dash = strchr(s, '-');
+	char q[SHOWN_SIZE];
+
+	if (opts->phys) {
+		snprintf(err, err_size, "--phys given twice");
+		return false;
+	}
+	if (dash ? !parse_hex_n(s, (size_t)(dash - s), &opts->phys_start) ||
+		   !parse_hex(dash + 1, &opts->phys_end) :
+		   !parse_hex(s, &opts->phys_start)) {
+		snprintf(err, err_size,
+			 "bad --phys '%s': expected a hex physical address or START-END, e.g. 0xfd000000-0xfd100000",
+			 shown(s, q));
+		return false;
+	}
+	if (!dash)
+		opts->phys_end = opts->phys_start + 1;
+	if (opts->phys_start >= opts->phys_end) {
+		snprintf(err, err_size,
+			 "bad --phys '%s': START must be below END (END is exclusive)",
+			 shown(s, q));
+		return false;
+	}
+	opts->phys = true;
+	return true;
+}
+
 /* N of --jobs N: 1 to PTCOMPARE_JOBS_MAX, decimal. */
 static bool parse_jobs(const char *s, unsigned int *jobs, char *err,
 		       size_t err_size)
@@ -160,7 +195,7 @@ static bool parse_pid(const char *s, pid_t *pid)
  */
 enum opt_id {
 	OPT_FLAG,	/* no value: sets the bool at its offset */
-	OPT_VTOP, OPT_JOBS, OPT_RANGE, OPT_DEBUGFS, OPT_DEVICE,
+	OPT_VTOP, OPT_JOBS, OPT_RANGE, OPT_DEBUGFS, OPT_DEVICE, OPT_PHYS,
 };
 
 #define FLAG(name, field) { name, OPT_FLAG, offsetof(struct cli_options, field) }
@@ -182,6 +217,7 @@ static const struct {
 	{ "--range", OPT_RANGE, 0 },
 	{ "--debugfs", OPT_DEBUGFS, 0 },
 	{ "--device", OPT_DEVICE, 0 },
+	{ "--phys", OPT_PHYS, 0 },
 };
 
 /*
@@ -227,6 +263,8 @@ static bool apply_option(int k, const char *value, struct cli_options *opts,
 		opts->device = value;
 		opts->device_given = true;
 		break;
+	case OPT_PHYS:
+		return parse_phys(value, opts, err, err_size);
 	}
 	return true;
 }
@@ -268,6 +306,26 @@ static bool take_option(int argc, char *const argv[], int *i,
 	return apply_option(k, value, opts, err, err_size);
 }
 
+/* --phys looks at every process: what only a scan of one process takes. */
+static bool check_phys(const struct cli_options *opts, bool have_pid,
+		       char *err, size_t err_size)
+{
+	const char *extra = have_pid ? "the PID" :
+			    opts->vtop ? "--vtop" :
+			    opts->has_range ? "--range" :
+			    opts->kpageflags ? "--kpageflags" :
+			    opts->jobs ? "--jobs" :
+			    opts->stats ? "--stats" : NULL;
+
+	if (extra) {
+		snprintf(err, err_size,
+			 "--phys looks at every process: drop %s (usage: ptcompare [--json] --phys ADDR[-END])",
+			 extra);
+		return false;
+	}
+	return true;
+}
+
 bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 	       char *err, size_t err_size)
 {
@@ -305,6 +363,8 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 			return false;
 		}
 	}
+	if (opts->phys)
+		return check_phys(opts, have_pid, err, err_size);
 	if (!have_pid) {
 		snprintf(err, err_size, "missing PID (usage: ptcompare [--json] [--range START-END] PID [ADDR])");
 		return false;
