@@ -391,6 +391,62 @@ static bool phys_memtype_conflict(struct vmtest *t)
 	return ok;
 }
 
+/*
+ * The same frames seen by a scan of this process: --range over the
+ * write-combined alias alone makes its frame a suspect, the check finds
+ * the write-back mapping outside the range too: verdict memtype_conflict,
+ * exit 1.  Over the write-back pages alone nothing is suspect: exit 0
+ * (--phys is the way to ask about any frame).
+ */
+static bool memtype_conflict_in_scan(struct vmtest *t)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	struct ptwalk_fixture_pfns known;
+	struct pc_result r;
+	uint64_t pfn, wb;
+	char *p, *wc;
+	bool ok;
+
+	p = vm_map_fixture(t, &known);
+	if (!p)
+		return false;
+	wc = mmap(NULL, (size_t)ps, PROT_READ | PROT_WRITE, MAP_SHARED,
+		  t->fixture_fd, PTWALK_FIXTURE_WC_OFFSET);
+	if (wc == MAP_FAILED) {
+		munmap(p, PTWALK_FIXTURE_PAGES * (size_t)ps);
+		return fail(t, "mmap the fixture's wc alias: %s",
+			    strerror(errno));
+	}
+	pfn = known.pfn[PTWALK_FIXTURE_CONTIG];
+	wb = A(p) + PTWALK_FIXTURE_CONTIG * (uint64_t)ps;
+	ok = pc_json_from(t, &r, getpid(), A(wc), A(wc) + (uint64_t)ps, NULL,
+			  1);
+	if (ok) {
+		struct json_object *v = pc_get(r.doc, "verdict");
+
+		if (!v || strcmp(json_object_get_string(v), "memtype_conflict"))
+			ok = fail(t, "verdict %s, want memtype_conflict",
+				  v ? json_object_get_string(v) : "null");
+		ok = ok && expect_conflict(t, r.doc, pfn, getpid(), wb,
+					   getpid(), A(wc));
+		pc_free(&r);
+	}
+	if (ok && pc_json_from(t, &r, getpid(), A(p),
+			       A(p) + PTWALK_FIXTURE_PAGES * (uint64_t)ps,
+			       NULL, 0)) {
+		struct json_object *c = pc_get(r.doc, "conflicts");
+
+		if (!c || json_object_array_length(c))
+			ok = fail(t, "conflicts over write-back pages alone");
+		pc_free(&r);
+	} else {
+		ok = false;
+	}
+	munmap(wc, (size_t)ps);
+	munmap(p, PTWALK_FIXTURE_PAGES * (size_t)ps);
+	return ok;
+}
+
 #ifdef __x86_64__
 /*
  * The kernel's PAT reservation of [start, start + len): the type the
@@ -484,5 +540,6 @@ const struct vmtest_case phys_cases[] = {
 	{ "phys_unmapped_frame", phys_unmapped_frame },
 	{ "phys_memtype_conflict", phys_memtype_conflict },
 	{ "phys_bar_two_ways", phys_bar_two_ways },
+	{ "phys_memtype_conflict_in_scan", memtype_conflict_in_scan },
 };
 const size_t nr_phys_cases = sizeof(phys_cases) / sizeof(phys_cases[0]);

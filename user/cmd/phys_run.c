@@ -22,20 +22,6 @@
 #include "report/diagnose.h"
 #include "report/phys_print.h"
 
-/* Records read per read() of the session. */
-#define PHYS_BATCH 256
-
-struct phys_scan {
-	int fd;				/* the ptwalk session */
-	struct phys_set set;
-	struct phys_proc *procs;	/* one per process with a mapping */
-	size_t nr_procs, cap_procs;
-	struct phys_vma *vmas;		/* one per VMA with a mapping */
-	size_t nr_vmas, cap_vmas;
-	struct ptwalk_record_ext buf[PHYS_BATCH];
-	unsigned int scanned, no_mm, exited;
-};
-
 /* Room for one more element of an array of elems of size each. */
 static int grow(void **elems, size_t n, size_t *cap, size_t each)
 {
@@ -102,11 +88,7 @@ static int scan_vma(struct phys_scan *ps, pid_t pid, const char *comm,
 	return 0;
 }
 
-/*
- * One process: 0 (also when it exited or has no user memory: counted),
- * or a failure's -errno.
- */
-static int scan_process(struct phys_scan *ps, pid_t pid)
+int phys_scan_process(struct phys_scan *ps, pid_t pid)
 {
 	char path[64], comm[64], *line = NULL;
 	size_t cap = 0;
@@ -169,19 +151,49 @@ static int scan_all_processes(struct phys_scan *ps, pid_t *pid)
 		if (*end || v <= 0 || v == getpid())
 			continue;
 		*pid = (pid_t)v;
-		err = scan_process(ps, (pid_t)v);
+		err = phys_scan_process(ps, (pid_t)v);
 	}
 	closedir(d);
 	return err;
 }
 
-static void scan_free(struct phys_scan *ps)
+void phys_scan_init(struct phys_scan *ps, int fd,
+		    const struct pfn_span *spans, size_t n, unsigned int shift)
 {
+	memset(ps, 0, sizeof(*ps));
+	ps->fd = fd;
+	phys_set_init_spans(&ps->set, spans, n, shift, PHYS_MAX_MAPPINGS);
+}
+
+int phys_scan_view(struct phys_scan *ps, struct phys_view *v)
+{
+	long nr = memtype_conflicts(&ps->set, &ps->conflicts);
+
+	if (nr < 0)
+		return (int)nr;
+	v->set = &ps->set;
+	v->procs = ps->procs;
+	v->vmas = ps->vmas;
+	v->conflicts = ps->conflicts;
+	v->nr_conflicts = (size_t)nr;
+	v->scanned = ps->scanned;
+	v->no_mm = ps->no_mm;
+	v->exited = ps->exited;
+	return 0;
+}
+
+void phys_scan_free(struct phys_scan *ps)
+{
+	free(ps->conflicts);
+	ps->conflicts = NULL;
 	for (size_t i = 0; i < ps->nr_vmas; i++)
 		free(ps->vmas[i].name);
 	free(ps->vmas);
 	free(ps->procs);
 	phys_set_free(&ps->set);
+	ps->vmas = NULL;
+	ps->procs = NULL;
+	ps->nr_vmas = ps->nr_procs = 0;
 }
 
 /* /proc/iomem for the names, or nothing: the mappings stand without them. */
@@ -231,8 +243,7 @@ static int print(const struct cli_options *o, const struct phys_view *v,
 
 int phys_run(const struct cli_options *o, char *msg, size_t size)
 {
-	struct phys_scan *ps = calloc(1, sizeof(*ps));
-	struct memtype_conflict *conflicts = NULL;
+	struct phys_scan *ps = malloc(sizeof(*ps));
 	struct iomem iomem = { 0 };
 	unsigned int shift = page_shift_of(sysconf(_SC_PAGESIZE));
 	uint64_t mask = (1ULL << shift) - 1;
@@ -240,12 +251,14 @@ int phys_run(const struct cli_options *o, char *msg, size_t size)
 		.start = o->phys_start & ~mask,
 		.end = (o->phys_end + mask) & ~mask,
 	};
+	struct pfn_span span = {
+		v.start >> shift, (v.end - v.start) >> shift,
+	};
 	struct endpoint ep;
 	enum failure why;
 	struct utsname u;
 	pid_t pid = 0;
-	long nr;
-	int status, err;
+	int status, err, fd;
 
 	if (!ps) {
 		snprintf(msg, size, "out of memory");
@@ -256,13 +269,15 @@ int phys_run(const struct cli_options *o, char *msg, size_t size)
 		snprintf(msg, size, "bad --phys: END is beyond the last page");
 		return FAIL_USAGE;
 	}
-	ps->fd = connect_ptwalk(o, &ep, &why, msg, size);
-	if (ps->fd < 0) {
+	fd = connect_ptwalk(o, &ep, &why, msg, size);
+	if (fd < 0) {
 		free(ps);
 		return (int)why;
 	}
-	phys_set_init(&ps->set, v.start, v.end, shift, PHYS_MAX_MAPPINGS);
+	phys_scan_init(ps, fd, &span, 1, shift);
 	err = scan_all_processes(ps, &pid);
+	if (!err)
+		err = phys_scan_view(ps, &v);
 	if (err) {
 		status = err == -ENOMEM ? FAIL_INTERNAL :
 			 (int)diagnose_query(-err, pid, msg, size);
@@ -270,28 +285,13 @@ int phys_run(const struct cli_options *o, char *msg, size_t size)
 			snprintf(msg, size, "out of memory");
 		goto out;
 	}
-	nr = memtype_conflicts(&ps->set, &conflicts);
-	if (nr < 0) {
-		snprintf(msg, size, "out of memory");
-		status = FAIL_INTERNAL;
-		goto out;
-	}
-	v.set = &ps->set;
-	v.procs = ps->procs;
-	v.vmas = ps->vmas;
-	v.conflicts = conflicts;
-	v.nr_conflicts = (size_t)nr;
 	v.iomem = load_iomem(&iomem) ? &iomem : NULL;
 	v.kernel = uname(&u) ? "?" : u.release;
-	v.scanned = ps->scanned;
-	v.no_mm = ps->no_mm;
-	v.exited = ps->exited;
 	status = print(o, &v, msg, size);
 out:
-	free(conflicts);
 	iomem_free(&iomem);
-	close(ps->fd);
-	scan_free(ps);
+	close(fd);
+	phys_scan_free(ps);
 	free(ps);
 	return status;
 }

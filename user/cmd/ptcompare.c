@@ -24,6 +24,7 @@
 #include <sys/prctl.h>
 #include <sys/utsname.h>
 #include "cmd/connect.h"
+#include "cmd/memtype_check.h"
 #include "cmd/phys_run.h"
 #include "cmd/progress_hooks.h"
 #include "cmd/scan.h"
@@ -85,6 +86,9 @@ static int finish(struct session *s)
 	int err;
 
 	progress_end(s);
+	err = memtype_check(s);
+	if (err != EXIT_OK)
+		return err;
 	proc_comm(s->src.pid, comm, sizeof(comm));
 	t.comm = comm;
 	t.kernel = uname(&u) ? "?" : u.release;

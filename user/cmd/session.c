@@ -34,6 +34,7 @@ void session_init(struct session *s, const struct cli_options *o)
 	for (int i = 0; i < JOBS_MAX; i++)
 		proc_source_closed(&s->job_src[i], o->pid);
 	s->wsrc.kpf_fd = s->wsrc.walk_fd = -1;
+	suspects_init(&s->suspects, MEMTYPE_SUSPECTS_MAX);
 	proc_source_io(&s->src, &s->io);
 	progress_watch_io(s);
 }
@@ -252,5 +253,10 @@ void session_close(struct session *s)
 	close_files(s->dma_spool, 2);
 	close_files(&s->maps, 1);
 	scan_queue_free(s);
+	if (s->memtype_scan)
+		phys_scan_free(s->memtype_scan);
+	free(s->memtype_scan);
+	s->memtype_scan = NULL;
+	suspects_free(&s->suspects);
 	proc_source_close(&s->src);
 }

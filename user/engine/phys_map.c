@@ -4,14 +4,28 @@
 #include <string.h>
 #include "engine/phys_map.h"
 
+void phys_set_init_spans(struct phys_set *s, const struct pfn_span *spans,
+			 size_t n, unsigned int page_shift, size_t max)
+{
+	memset(s, 0, sizeof(*s));
+	s->spans = spans;
+	s->nr_spans = n;
+	s->pfn_start = spans[0].pfn;
+	s->pfn_end = spans[n - 1].pfn + spans[n - 1].pages;
+	s->page_shift = page_shift;
+	s->max = max;
+}
+
 void phys_set_init(struct phys_set *s, uint64_t start, uint64_t end,
 		   unsigned int page_shift, size_t max)
 {
-	memset(s, 0, sizeof(*s));
-	s->pfn_start = start >> page_shift;
-	s->pfn_end = end >> page_shift;
-	s->page_shift = page_shift;
-	s->max = max;
+	struct pfn_span one = {
+		start >> page_shift, (end - start) >> page_shift,
+	};
+
+	phys_set_init_spans(s, &one, 1, page_shift, max);
+	s->one = one;
+	s->spans = &s->one;
 }
 
 void phys_set_free(struct phys_set *s)
@@ -21,24 +35,20 @@ void phys_set_free(struct phys_set *s)
 	s->n = s->cap = 0;
 }
 
-bool phys_clip(const struct phys_set *s, const struct ptwalk_record_ext *r,
-	       pid_t pid, uint32_t proc, uint32_t vma,
-	       struct phys_mapping *out)
+/* The part of present record r whose frames lie in [lo, hi), as *out. */
+static bool clip(const struct ptwalk_record_ext *r, uint64_t lo, uint64_t hi,
+		 unsigned int shift, struct phys_mapping *out)
 {
 	const struct ptwalk_record *rec = &r->rec;
-	uint64_t lo, hi;
 
-	if (rec->kind != PTWALK_KIND_PRESENT || rec->pfn == PTWALK_PFN_NONE ||
-	    !rec->nr_pages || rec->pfn > UINT64_MAX - rec->nr_pages)
-		return false;
-	lo = rec->pfn > s->pfn_start ? rec->pfn : s->pfn_start;
-	hi = rec->pfn + rec->nr_pages < s->pfn_end ?
-	     rec->pfn + rec->nr_pages : s->pfn_end;
+	if (rec->pfn > lo)
+		lo = rec->pfn;
+	if (rec->pfn + rec->nr_pages < hi)
+		hi = rec->pfn + rec->nr_pages;
 	if (lo >= hi)
 		return false;
 	*out = (struct phys_mapping){
-		.pid = pid, .proc = proc, .vma = vma,
-		.addr = rec->start + ((lo - rec->pfn) << s->page_shift),
+		.addr = rec->start + ((lo - rec->pfn) << shift),
 		.pfn = lo, .pages = hi - lo,
 		.vm_flags = rec->vm_flags, .flags = rec->flags,
 		.node = r->node, .level = rec->level, .memtype = rec->memtype,
@@ -46,16 +56,31 @@ bool phys_clip(const struct phys_set *s, const struct ptwalk_record_ext *r,
 	return true;
 }
 
-int phys_add(struct phys_set *s, const struct ptwalk_record_ext *r, pid_t pid,
-	     uint32_t proc, uint32_t vma)
+static bool maps_frames(const struct ptwalk_record *rec)
 {
-	struct phys_mapping m;
+	return rec->kind == PTWALK_KIND_PRESENT &&
+	       rec->pfn != PTWALK_PFN_NONE && rec->nr_pages &&
+	       rec->pfn <= UINT64_MAX - rec->nr_pages;
+}
 
-	if (!phys_clip(s, r, pid, proc, vma, &m))
-		return 0;
+bool phys_clip(const struct phys_set *s, const struct ptwalk_record_ext *r,
+	       pid_t pid, uint32_t proc, uint32_t vma,
+	       struct phys_mapping *out)
+{
+	if (!maps_frames(&r->rec) ||
+	    !clip(r, s->pfn_start, s->pfn_end, s->page_shift, out))
+		return false;
+	out->pid = pid;
+	out->proc = proc;
+	out->vma = vma;
+	return true;
+}
+
+static int keep(struct phys_set *s, const struct phys_mapping *m)
+{
 	if (s->n == s->max) {
 		s->dropped++;
-		s->dropped_pages += m.pages;
+		s->dropped_pages += m->pages;
 		return 0;
 	}
 	if (s->n == s->cap) {
@@ -70,7 +95,42 @@ int phys_add(struct phys_set *s, const struct ptwalk_record_ext *r, pid_t pid,
 		s->m = grown;
 		s->cap = cap;
 	}
-	s->m[s->n++] = m;
+	s->m[s->n++] = *m;
+	return 0;
+}
+
+int phys_add(struct phys_set *s, const struct ptwalk_record_ext *r, pid_t pid,
+	     uint32_t proc, uint32_t vma)
+{
+	const struct ptwalk_record *rec = &r->rec;
+	size_t lo = 0, hi = s->nr_spans;
+
+	if (!maps_frames(rec))
+		return 0;
+	/* the first span ending after the record's first frame */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->spans[mid].pfn + s->spans[mid].pages <= rec->pfn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < s->nr_spans && s->spans[lo].pfn < rec->pfn + rec->nr_pages;
+	     lo++) {
+		const struct pfn_span *sp = &s->spans[lo];
+		struct phys_mapping m;
+		int err;
+
+		if (!clip(r, sp->pfn, sp->pfn + sp->pages, s->page_shift, &m))
+			continue;
+		m.pid = pid;
+		m.proc = proc;
+		m.vma = vma;
+		err = keep(s, &m);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 
@@ -94,9 +154,8 @@ int phys_unmapped(const struct phys_set *s,
 		  void (*fn)(void *arg, uint64_t pfn, uint64_t pages),
 		  void *arg, uint64_t *total)
 {
-	uint64_t at = s->pfn_start;
 	struct span *sp = NULL;
-	size_t i;
+	size_t i, k;
 
 	*total = 0;
 	if (s->n) {
@@ -107,16 +166,25 @@ int phys_unmapped(const struct phys_set *s,
 	for (i = 0; i < s->n; i++)
 		sp[i] = (struct span){ s->m[i].pfn, s->m[i].pfn + s->m[i].pages };
 	qsort(sp, s->n, sizeof(*sp), span_cmp);
-	for (i = 0; i <= s->n && at < s->pfn_end; i++) {
-		uint64_t next = i < s->n ? sp[i].lo : s->pfn_end;
+	/* mappings lie inside the spans: one pass over both, in order */
+	for (k = 0, i = 0; k < s->nr_spans; k++) {
+		uint64_t at = s->spans[k].pfn;
+		uint64_t end = at + s->spans[k].pages;
 
-		if (next > at) {
-			if (fn)
-				fn(arg, at, next - at);
-			*total += next - at;
+		for (; i < s->n && sp[i].lo < end; i++) {
+			if (sp[i].lo > at) {
+				if (fn)
+					fn(arg, at, sp[i].lo - at);
+				*total += sp[i].lo - at;
+			}
+			if (sp[i].hi > at)
+				at = sp[i].hi;
 		}
-		if (i < s->n && sp[i].hi > at)
-			at = sp[i].hi;
+		if (end > at) {
+			if (fn)
+				fn(arg, at, end - at);
+			*total += end - at;
+		}
 	}
 	free(sp);
 	return 0;
@@ -134,6 +202,16 @@ static int edge_cmp(const void *a, const void *b)
 	const struct edge *x = a, *y = b;
 
 	return x->pfn < y->pfn ? -1 : x->pfn > y->pfn;
+}
+
+/*
+ * The memory type t counts as in a conflict: arm64's tagged Normal memory
+ * is Normal write-back memory whose MTE tags are checked, the same
+ * attributes for the caches.
+ */
+static uint8_t memtype_same_as(uint8_t t)
+{
+	return t == PTWALK_MEMTYPE_NORMAL_TAGGED ? PTWALK_MEMTYPE_NORMAL : t;
 }
 
 /* Memory types are small numbers (enum ptwalk_memtype); a mask holds them. */
@@ -155,11 +233,12 @@ long memtype_conflicts(const struct phys_set *s, struct memtype_conflict **out)
 	for (i = 0; i < s->n; i++) {
 		const struct phys_mapping *m = &s->m[i];
 
-		if (m->memtype == PTWALK_MEMTYPE_NONE ||
-		    m->memtype >= MEMTYPE_SLOTS)
+		uint8_t t = memtype_same_as(m->memtype);
+
+		if (t == PTWALK_MEMTYPE_NONE || t >= MEMTYPE_SLOTS)
 			continue;
-		e[n++] = (struct edge){ m->pfn, 1, m->memtype };
-		e[n++] = (struct edge){ m->pfn + m->pages, -1, m->memtype };
+		e[n++] = (struct edge){ m->pfn, 1, t };
+		e[n++] = (struct edge){ m->pfn + m->pages, -1, t };
 	}
 	qsort(e, n, sizeof(*e), edge_cmp);
 	/*
@@ -197,4 +276,78 @@ long memtype_conflicts(const struct phys_set *s, struct memtype_conflict **out)
 	free(e);
 	*out = c;
 	return (long)nr_c;
+}
+
+bool memtype_is_default(unsigned int t)
+{
+	return t == PTWALK_MEMTYPE_WB || t == PTWALK_MEMTYPE_NORMAL ||
+	       t == PTWALK_MEMTYPE_NORMAL_TAGGED;
+}
+
+void suspects_init(struct memtype_suspects *s, size_t max)
+{
+	memset(s, 0, sizeof(*s));
+	s->max = max;
+}
+
+void suspects_free(struct memtype_suspects *s)
+{
+	free(s->span);
+	s->span = NULL;
+	s->n = s->cap = 0;
+}
+
+static int pfn_span_cmp(const void *a, const void *b)
+{
+	const struct pfn_span *x = a, *y = b;
+
+	return x->pfn < y->pfn ? -1 : x->pfn > y->pfn;
+}
+
+void suspects_finish(struct memtype_suspects *s)
+{
+	size_t out = 0;
+
+	qsort(s->span, s->n, sizeof(*s->span), pfn_span_cmp);
+	for (size_t i = 0; i < s->n; i++) {
+		struct pfn_span *last = out ? &s->span[out - 1] : NULL;
+
+		if (last && s->span[i].pfn <= last->pfn + last->pages) {
+			uint64_t end = s->span[i].pfn + s->span[i].pages;
+
+			if (end > last->pfn + last->pages)
+				last->pages = end - last->pfn;
+		} else {
+			s->span[out++] = s->span[i];
+		}
+	}
+	s->n = out;
+}
+
+int suspects_add(struct memtype_suspects *s, uint64_t pfn, uint64_t pages,
+		 unsigned int memtype)
+{
+	if (memtype == PTWALK_MEMTYPE_NONE || memtype_is_default(memtype) ||
+	    !pages)
+		return 0;
+	if (s->n == s->max)
+		suspects_finish(s);	/* merging may make room */
+	if (s->n == s->max) {
+		s->dropped_pages += pages;
+		return 0;
+	}
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 16;
+		struct pfn_span *grown;
+
+		if (cap > s->max)
+			cap = s->max;
+		grown = realloc(s->span, cap * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		s->span = grown;
+		s->cap = cap;
+	}
+	s->span[s->n++] = (struct pfn_span){ pfn, pages };
+	return 0;
 }

@@ -34,9 +34,22 @@ struct phys_mapping {
 	uint32_t vma;		/* the VMA's index in the caller's table */
 };
 
-/* The mappings found so far, in the order found. */
+/* A run of frames. */
+struct pfn_span {
+	uint64_t pfn;
+	uint64_t pages;
+};
+
+/*
+ * The mappings found so far, in the order found, of the frames asked
+ * about: spans[], sorted and disjoint (one span for --phys).  Not to be
+ * copied: spans may point into the set itself.
+ */
 struct phys_set {
-	uint64_t pfn_start, pfn_end;	/* the frames asked about, end exclusive */
+	uint64_t pfn_start, pfn_end;	/* the spans' hull, end exclusive */
+	const struct pfn_span *spans;
+	size_t nr_spans;
+	struct pfn_span one;		/* the span of phys_set_init() */
 	unsigned int page_shift;	/* bytes per page, as a shift */
 	struct phys_mapping *m;
 	size_t n, cap;
@@ -51,11 +64,17 @@ struct phys_set {
  */
 void phys_set_init(struct phys_set *s, uint64_t start, uint64_t end,
 		   unsigned int page_shift, size_t max);
+/*
+ * The same for the frames of spans[0 .. n) (n >= 1, sorted, disjoint,
+ * left to the caller until phys_set_free()).
+ */
+void phys_set_init_spans(struct phys_set *s, const struct pfn_span *spans,
+			 size_t n, unsigned int page_shift, size_t max);
 void phys_set_free(struct phys_set *s);
 
 /*
  * The part of record r (of process pid, its index proc, the VMA's index
- * vma) whose frames lie in the set's range, as *out: false if none does
+ * vma) whose frames lie in the spans' hull, as *out: false if none does
  * (r maps no frame there, or maps none at all).
  */
 bool phys_clip(const struct phys_set *s, const struct ptwalk_record_ext *r,
@@ -63,8 +82,9 @@ bool phys_clip(const struct phys_set *s, const struct ptwalk_record_ext *r,
 	       struct phys_mapping *out);
 
 /*
- * Adds what r maps in the range (phys_clip()): 0, or -ENOMEM.  Beyond
- * max, the mapping is counted in dropped and dropped_pages instead.
+ * Adds what r maps in the spans, one mapping per span it meets: 0, or
+ * -ENOMEM.  Beyond max, a mapping is counted in dropped and dropped_pages
+ * instead.
  */
 int phys_add(struct phys_set *s, const struct ptwalk_record_ext *r, pid_t pid,
 	     uint32_t proc, uint32_t vma);
@@ -77,7 +97,7 @@ static inline uint64_t phys_addr_of(const struct phys_set *s,
 }
 
 /*
- * The frames of the range no mapping in s covers, in ascending order:
+ * The frames of the spans no mapping in s covers, in ascending order:
  * calls fn(arg, pfn, pages) for each run, and sets *total to the number
  * of such frames.  0, or -ENOMEM.  With dropped mappings the answer is a
  * bound: frames of a dropped mapping count as unmapped (phys_set.dropped
@@ -105,6 +125,31 @@ struct memtype_conflict {
  */
 long memtype_conflicts(const struct phys_set *s,
 		       struct memtype_conflict **out);
+
+/*
+ * Frames a scan saw mapped with a memory type other than the default
+ * (x86 wb, arm64 normal): the only frames that can be in conflict, kept
+ * as spans to look for every mapping of (phys_set_init_spans()).  At most
+ * max spans, merged when full; what still does not fit is counted.
+ */
+struct memtype_suspects {
+	struct pfn_span *span;
+	size_t n, cap, max;
+	uint64_t dropped_pages;
+};
+
+/* Whether memory type t is one every frame has unless mapped otherwise. */
+bool memtype_is_default(unsigned int t);
+
+void suspects_init(struct memtype_suspects *s, size_t max);
+void suspects_free(struct memtype_suspects *s);
+
+/* Notes pages frames from pfn mapped with memtype: 0, or -ENOMEM. */
+int suspects_add(struct memtype_suspects *s, uint64_t pfn, uint64_t pages,
+		 unsigned int memtype);
+
+/* Sorts and merges the spans, for phys_set_init_spans(). */
+void suspects_finish(struct memtype_suspects *s);
 
 /* Whether mapping m covers any frame of [pfn, pfn + pages). */
 bool phys_overlaps(const struct phys_mapping *m, uint64_t pfn,

@@ -12,6 +12,7 @@
 #include "engine/phys_map.h"
 #include "model/verdict.h"
 #include "parse/iomem.h"
+#include "report/json.h"
 
 /* A process that maps some of the frames (phys_mapping.proc). */
 struct phys_proc {
@@ -43,6 +44,14 @@ struct phys_view {
 void phys_print_text(FILE *f, const struct phys_view *v);
 /* 0, or the JSON writer's error (json.h). */
 int phys_print_json(FILE *f, const struct phys_view *v);
+
+/*
+ * The memtype_conflict findings alone, for a scan's report: text lines,
+ * or the members of a JSON array being written.
+ */
+void phys_print_conflicts_text(FILE *f, const struct phys_view *v);
+void phys_print_conflicts_json(struct json_writer *j,
+			       const struct phys_view *v);
 
 /* What the reports know of mapping m's pages (page_attrs.h). */
 struct page_detail phys_page_detail(const struct phys_mapping *m);

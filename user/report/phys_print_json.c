@@ -78,6 +78,13 @@ static void json_conflict(struct json_writer *j, const struct phys_view *v,
 	jw_end_object(j);
 }
 
+void phys_print_conflicts_json(struct json_writer *j,
+			       const struct phys_view *v)
+{
+	for (size_t i = 0; i < v->nr_conflicts; i++)
+		json_conflict(j, v, &v->conflicts[i]);
+}
+
 int phys_print_json(FILE *f, const struct phys_view *v)
 {
 	const struct phys_set *s = v->set;
@@ -111,8 +118,7 @@ int phys_print_json(FILE *f, const struct phys_view *v)
 	jw_end_array(&j);
 	jw_line_key(&j, "conflicts");
 	jw_begin_array(&j);
-	for (size_t i = 0; i < v->nr_conflicts; i++)
-		json_conflict(&j, v, &v->conflicts[i]);
+	phys_print_conflicts_json(&j, v);
 	jw_end_array(&j);
 	jw_line_key(&j, "processes");
 	jw_begin_object(&j);

@@ -65,6 +65,12 @@ static void print_conflict(FILE *f, const struct phys_view *v,
 	}
 }
 
+void phys_print_conflicts_text(FILE *f, const struct phys_view *v)
+{
+	for (size_t i = 0; i < v->nr_conflicts; i++)
+		print_conflict(f, v, &v->conflicts[i]);
+}
+
 void phys_print_text(FILE *f, const struct phys_view *v)
 {
 	const struct phys_set *s = v->set;
@@ -97,8 +103,7 @@ void phys_print_text(FILE *f, const struct phys_view *v)
 			" page%s) not listed: at most %zu are kept; ask for a smaller range\n",
 			s->dropped, plural(s->dropped), s->dropped_pages,
 			plural(s->dropped_pages), s->max);
-	for (size_t i = 0; i < v->nr_conflicts; i++)
-		print_conflict(f, v, &v->conflicts[i]);
+	phys_print_conflicts_text(f, v);
 	if (phys_unmapped(s, note_unmapped, f, &unmapped))
 		fprintf(f, "(out of memory listing the frames nobody maps)\n");
 	fprintf(f, "%zu mapping%s in %u process%s; %u process%s scanned, %u without user memory, %u exited during the scan; %zu memtype conflict%s\n",
