@@ -206,17 +206,17 @@ static void conflict_runs_split(void **state)
 	phys_set_free(&s);
 }
 
-/* A record over two spans gives a mapping in each; gaps are per span. */
-static void spans_split_a_record(void **state)
+/* A record over two runs gives a mapping in each; gaps are per run. */
+static void runs_split_a_record(void **state)
 {
-	static const struct pfn_span spans[] = { { 0x100, 2 }, { 0x105, 3 } };
+	static const struct frame_run asked[] = { { 0x100, 2 }, { 0x105, 3 } };
 	struct ptwalk_record_ext r = rec(0x40000, 8, 0x101, PTWALK_MEMTYPE_WC);
 	struct runs runs = { .n = 0 };
 	struct phys_set s;
 	uint64_t total;
 
 	(void)state;
-	phys_set_init_spans(&s, spans, 2, 12, 8);
+	phys_set_init_runs(&s, asked, 2, 12, 8);
 	assert_int_equal(phys_add(&s, &r, 9, 0, 0), 0);
 	assert_int_equal(s.n, 2);
 	assert_int_equal(s.m[0].pfn, 0x101);
@@ -226,7 +226,7 @@ static void spans_split_a_record(void **state)
 	assert_int_equal(s.m[1].pages, 3);
 	assert_int_equal(s.m[1].addr, 0x44000);
 	assert_int_equal(phys_unmapped(&s, note_run, &runs, &total), 0);
-	assert_int_equal(total, 1);	/* 0x100 only: 0x102-0x104 is no span */
+	assert_int_equal(total, 1);	/* 0x100 only: 0x102-0x104 is no run */
 	assert_int_equal(runs.pfn[0], 0x100);
 	phys_set_free(&s);
 }
@@ -266,7 +266,7 @@ static void suspects_keep_other_types(void **state)
 	assert_int_equal(s.n, 0);
 	assert_int_equal(suspects_add(&s, 0x200, 2, PTWALK_MEMTYPE_WC), 0);
 	assert_int_equal(suspects_add(&s, 0x202, 2, PTWALK_MEMTYPE_UC), 0);
-	/* full: merging the two adjacent spans makes room */
+	/* full: merging the two adjacent runs makes room */
 	assert_int_equal(suspects_add(&s, 0x100, 1, PTWALK_MEMTYPE_UC_MINUS), 0);
 	assert_int_equal(s.n, 2);
 	assert_int_equal(s.dropped_pages, 0);
@@ -274,14 +274,14 @@ static void suspects_keep_other_types(void **state)
 	assert_int_equal(suspects_add(&s, 0x900, 3, PTWALK_MEMTYPE_WC), 0);
 	assert_int_equal(s.dropped_pages, 3);
 	suspects_finish(&s);
-	assert_int_equal(s.span[0].pfn, 0x100);
-	assert_int_equal(s.span[1].pfn, 0x200);
-	assert_int_equal(s.span[1].pages, 4);
+	assert_int_equal(s.run[0].pfn, 0x100);
+	assert_int_equal(s.run[1].pfn, 0x200);
+	assert_int_equal(s.run[1].pages, 4);
 	suspects_free(&s);
 }
 
 UNIT_MAIN("phys_map", UT(clip_inside_range), UT(clip_16k_pages),
 	  UT(clip_misses), UT(add_counts_dropped), UT(unmapped_gaps),
 	  UT(unmapped_all), UT(conflict_wb_wc), UT(conflict_runs_split),
-	  UT(spans_split_a_record), UT(tagged_normal_is_normal),
+	  UT(runs_split_a_record), UT(tagged_normal_is_normal),
 	  UT(suspects_keep_other_types))

@@ -378,6 +378,9 @@ static bool phys_memtype_conflict(struct vmtest *t)
 	wb = A(p) + PTWALK_FIXTURE_CONTIG * (uint64_t)ps;
 	ok = phys_json(t, &r, pfn * (uint64_t)ps, (pfn + 1) * (uint64_t)ps, 1);
 	if (ok) {
+		/* as TAP comments, for docs/json.md */
+		for (char *l = strtok(r.out, "\n"); l; l = strtok(NULL, "\n"))
+			printf("# %s\n", l);
 		ok = expect_mapping(t, r.doc, getpid(), wb, pfn, MT_RAM) &&
 		     expect_mapping(t, r.doc, getpid(), A(wc), pfn, MT_WC) &&
 		     expect_conflict(t, r.doc, pfn, getpid(), wb, getpid(),

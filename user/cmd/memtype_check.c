@@ -11,7 +11,7 @@ static uint64_t suspect_pages(const struct memtype_suspects *m)
 	uint64_t pages = m->dropped_pages;
 
 	for (size_t i = 0; i < m->n; i++)
-		pages += m->span[i].pages;
+		pages += m->run[i].pages;
 	return pages;
 }
 
@@ -32,7 +32,7 @@ int memtype_check(struct session *s)
 		return session_fail(s, FAIL_INTERNAL);
 	}
 	s->memtype_scan = ps;
-	phys_scan_init(ps, s->src.walk_fd[0], m->span, m->n, PAGE_SHIFT_4K);
+	phys_scan_init(ps, s->src.walk_fd[0], m->run, m->n, PAGE_SHIFT_4K);
 	err = phys_scan_process(ps, s->src.pid);
 	if (!err)
 		err = phys_scan_view(ps, &s->memtype_view);

@@ -158,11 +158,11 @@ static int scan_all_processes(struct phys_scan *ps, pid_t *pid)
 }
 
 void phys_scan_init(struct phys_scan *ps, int fd,
-		    const struct pfn_span *spans, size_t n, unsigned int shift)
+		    const struct frame_run *runs, size_t n, unsigned int shift)
 {
 	memset(ps, 0, sizeof(*ps));
 	ps->fd = fd;
-	phys_set_init_spans(&ps->set, spans, n, shift, PHYS_MAX_MAPPINGS);
+	phys_set_init_runs(&ps->set, runs, n, shift, PHYS_MAX_MAPPINGS);
 }
 
 int phys_scan_view(struct phys_scan *ps, struct phys_view *v)
@@ -251,7 +251,7 @@ int phys_run(const struct cli_options *o, char *msg, size_t size)
 		.start = o->phys_start & ~mask,
 		.end = (o->phys_end + mask) & ~mask,
 	};
-	struct pfn_span span = {
+	struct frame_run run = {
 		v.start >> shift, (v.end - v.start) >> shift,
 	};
 	struct endpoint ep;
@@ -274,7 +274,7 @@ int phys_run(const struct cli_options *o, char *msg, size_t size)
 		free(ps);
 		return (int)why;
 	}
-	phys_scan_init(ps, fd, &span, 1, shift);
+	phys_scan_init(ps, fd, &run, 1, shift);
 	err = scan_all_processes(ps, &pid);
 	if (!err)
 		err = phys_scan_view(ps, &v);

@@ -39,9 +39,9 @@ struct phys_scan {
 	unsigned int scanned, no_mm, exited;
 };
 
-/* Starts a look for the frames of spans[0 .. n) (phys_set_init_spans()). */
+/* Starts a look for the frames of runs[0 .. n) (phys_set_init_runs()). */
 void phys_scan_init(struct phys_scan *ps, int fd,
-		    const struct pfn_span *spans, size_t n, unsigned int shift);
+		    const struct frame_run *runs, size_t n, unsigned int shift);
 
 /*
  * Adds process pid's mappings of the frames: 0 (also when it exited or

@@ -4,14 +4,14 @@
 #include <string.h>
 #include "engine/phys_map.h"
 
-void phys_set_init_spans(struct phys_set *s, const struct pfn_span *spans,
+void phys_set_init_runs(struct phys_set *s, const struct frame_run *runs,
 			 size_t n, unsigned int page_shift, size_t max)
 {
 	memset(s, 0, sizeof(*s));
-	s->spans = spans;
-	s->nr_spans = n;
-	s->pfn_start = spans[0].pfn;
-	s->pfn_end = spans[n - 1].pfn + spans[n - 1].pages;
+	s->runs = runs;
+	s->nr_runs = n;
+	s->pfn_start = runs[0].pfn;
+	s->pfn_end = runs[n - 1].pfn + runs[n - 1].pages;
 	s->page_shift = page_shift;
 	s->max = max;
 }
@@ -19,13 +19,13 @@ void phys_set_init_spans(struct phys_set *s, const struct pfn_span *spans,
 void phys_set_init(struct phys_set *s, uint64_t start, uint64_t end,
 		   unsigned int page_shift, size_t max)
 {
-	struct pfn_span one = {
+	struct frame_run one = {
 		start >> page_shift, (end - start) >> page_shift,
 	};
 
-	phys_set_init_spans(s, &one, 1, page_shift, max);
+	phys_set_init_runs(s, &one, 1, page_shift, max);
 	s->one = one;
-	s->spans = &s->one;
+	s->runs = &s->one;
 }
 
 void phys_set_free(struct phys_set *s)
@@ -103,22 +103,22 @@ int phys_add(struct phys_set *s, const struct ptwalk_record_ext *r, pid_t pid,
 	     uint32_t proc, uint32_t vma)
 {
 	const struct ptwalk_record *rec = &r->rec;
-	size_t lo = 0, hi = s->nr_spans;
+	size_t lo = 0, hi = s->nr_runs;
 
 	if (!maps_frames(rec))
 		return 0;
-	/* the first span ending after the record's first frame */
+	/* the first run ending after the record's first frame */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (s->spans[mid].pfn + s->spans[mid].pages <= rec->pfn)
+		if (s->runs[mid].pfn + s->runs[mid].pages <= rec->pfn)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo < s->nr_spans && s->spans[lo].pfn < rec->pfn + rec->nr_pages;
+	for (; lo < s->nr_runs && s->runs[lo].pfn < rec->pfn + rec->nr_pages;
 	     lo++) {
-		const struct pfn_span *sp = &s->spans[lo];
+		const struct frame_run *sp = &s->runs[lo];
 		struct phys_mapping m;
 		int err;
 
@@ -139,13 +139,13 @@ bool phys_overlaps(const struct phys_mapping *m, uint64_t pfn, uint64_t pages)
 	return m->pfn < pfn + pages && pfn < m->pfn + m->pages;
 }
 
-struct span {
+struct extent {
 	uint64_t lo, hi;
 };
 
-static int span_cmp(const void *a, const void *b)
+static int extent_cmp(const void *a, const void *b)
 {
-	const struct span *x = a, *y = b;
+	const struct extent *x = a, *y = b;
 
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
@@ -154,7 +154,7 @@ int phys_unmapped(const struct phys_set *s,
 		  void (*fn)(void *arg, uint64_t pfn, uint64_t pages),
 		  void *arg, uint64_t *total)
 {
-	struct span *sp = NULL;
+	struct extent *sp = NULL;
 	size_t i, k;
 
 	*total = 0;
@@ -164,12 +164,12 @@ int phys_unmapped(const struct phys_set *s,
 			return -ENOMEM;
 	}
 	for (i = 0; i < s->n; i++)
-		sp[i] = (struct span){ s->m[i].pfn, s->m[i].pfn + s->m[i].pages };
-	qsort(sp, s->n, sizeof(*sp), span_cmp);
-	/* mappings lie inside the spans: one pass over both, in order */
-	for (k = 0, i = 0; k < s->nr_spans; k++) {
-		uint64_t at = s->spans[k].pfn;
-		uint64_t end = at + s->spans[k].pages;
+		sp[i] = (struct extent){ s->m[i].pfn, s->m[i].pfn + s->m[i].pages };
+	qsort(sp, s->n, sizeof(*sp), extent_cmp);
+	/* mappings lie inside the runs: one pass over both, in order */
+	for (k = 0, i = 0; k < s->nr_runs; k++) {
+		uint64_t at = s->runs[k].pfn;
+		uint64_t end = at + s->runs[k].pages;
 
 		for (; i < s->n && sp[i].lo < end; i++) {
 			if (sp[i].lo > at) {
@@ -292,14 +292,14 @@ void suspects_init(struct memtype_suspects *s, size_t max)
 
 void suspects_free(struct memtype_suspects *s)
 {
-	free(s->span);
-	s->span = NULL;
+	free(s->run);
+	s->run = NULL;
 	s->n = s->cap = 0;
 }
 
-static int pfn_span_cmp(const void *a, const void *b)
+static int frame_run_cmp(const void *a, const void *b)
 {
-	const struct pfn_span *x = a, *y = b;
+	const struct frame_run *x = a, *y = b;
 
 	return x->pfn < y->pfn ? -1 : x->pfn > y->pfn;
 }
@@ -308,17 +308,17 @@ void suspects_finish(struct memtype_suspects *s)
 {
 	size_t out = 0;
 
-	qsort(s->span, s->n, sizeof(*s->span), pfn_span_cmp);
+	qsort(s->run, s->n, sizeof(*s->run), frame_run_cmp);
 	for (size_t i = 0; i < s->n; i++) {
-		struct pfn_span *last = out ? &s->span[out - 1] : NULL;
+		struct frame_run *last = out ? &s->run[out - 1] : NULL;
 
-		if (last && s->span[i].pfn <= last->pfn + last->pages) {
-			uint64_t end = s->span[i].pfn + s->span[i].pages;
+		if (last && s->run[i].pfn <= last->pfn + last->pages) {
+			uint64_t end = s->run[i].pfn + s->run[i].pages;
 
 			if (end > last->pfn + last->pages)
 				last->pages = end - last->pfn;
 		} else {
-			s->span[out++] = s->span[i];
+			s->run[out++] = s->run[i];
 		}
 	}
 	s->n = out;
@@ -338,16 +338,16 @@ int suspects_add(struct memtype_suspects *s, uint64_t pfn, uint64_t pages,
 	}
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 16;
-		struct pfn_span *grown;
+		struct frame_run *grown;
 
 		if (cap > s->max)
 			cap = s->max;
-		grown = realloc(s->span, cap * sizeof(*grown));
+		grown = realloc(s->run, cap * sizeof(*grown));
 		if (!grown)
 			return -ENOMEM;
-		s->span = grown;
+		s->run = grown;
 		s->cap = cap;
 	}
-	s->span[s->n++] = (struct pfn_span){ pfn, pages };
+	s->run[s->n++] = (struct frame_run){ pfn, pages };
 	return 0;
 }

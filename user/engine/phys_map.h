@@ -35,21 +35,21 @@ struct phys_mapping {
 };
 
 /* A run of frames. */
-struct pfn_span {
+struct frame_run {
 	uint64_t pfn;
 	uint64_t pages;
 };
 
 /*
  * The mappings found so far, in the order found, of the frames asked
- * about: spans[], sorted and disjoint (one span for --phys).  Not to be
- * copied: spans may point into the set itself.
+ * about: runs[], sorted and disjoint (one run for --phys).  Not to be
+ * copied: runs may point into the set itself.
  */
 struct phys_set {
-	uint64_t pfn_start, pfn_end;	/* the spans' hull, end exclusive */
-	const struct pfn_span *spans;
-	size_t nr_spans;
-	struct pfn_span one;		/* the span of phys_set_init() */
+	uint64_t pfn_start, pfn_end;	/* the runs' hull, end exclusive */
+	const struct frame_run *runs;
+	size_t nr_runs;
+	struct frame_run one;		/* the run of phys_set_init() */
 	unsigned int page_shift;	/* bytes per page, as a shift */
 	struct phys_mapping *m;
 	size_t n, cap;
@@ -65,16 +65,16 @@ struct phys_set {
 void phys_set_init(struct phys_set *s, uint64_t start, uint64_t end,
 		   unsigned int page_shift, size_t max);
 /*
- * The same for the frames of spans[0 .. n) (n >= 1, sorted, disjoint,
+ * The same for the frames of runs[0 .. n) (n >= 1, sorted, disjoint,
  * left to the caller until phys_set_free()).
  */
-void phys_set_init_spans(struct phys_set *s, const struct pfn_span *spans,
+void phys_set_init_runs(struct phys_set *s, const struct frame_run *runs,
 			 size_t n, unsigned int page_shift, size_t max);
 void phys_set_free(struct phys_set *s);
 
 /*
  * The part of record r (of process pid, its index proc, the VMA's index
- * vma) whose frames lie in the spans' hull, as *out: false if none does
+ * vma) whose frames lie in the runs' hull, as *out: false if none does
  * (r maps no frame there, or maps none at all).
  */
 bool phys_clip(const struct phys_set *s, const struct ptwalk_record_ext *r,
@@ -82,7 +82,7 @@ bool phys_clip(const struct phys_set *s, const struct ptwalk_record_ext *r,
 	       struct phys_mapping *out);
 
 /*
- * Adds what r maps in the spans, one mapping per span it meets: 0, or
+ * Adds what r maps in the runs, one mapping per run it meets: 0, or
  * -ENOMEM.  Beyond max, a mapping is counted in dropped and dropped_pages
  * instead.
  */
@@ -97,7 +97,7 @@ static inline uint64_t phys_addr_of(const struct phys_set *s,
 }
 
 /*
- * The frames of the spans no mapping in s covers, in ascending order:
+ * The frames of the runs no mapping in s covers, in ascending order:
  * calls fn(arg, pfn, pages) for each run, and sets *total to the number
  * of such frames.  0, or -ENOMEM.  With dropped mappings the answer is a
  * bound: frames of a dropped mapping count as unmapped (phys_set.dropped
@@ -129,11 +129,11 @@ long memtype_conflicts(const struct phys_set *s,
 /*
  * Frames a scan saw mapped with a memory type other than the default
  * (x86 wb, arm64 normal): the only frames that can be in conflict, kept
- * as spans to look for every mapping of (phys_set_init_spans()).  At most
- * max spans, merged when full; what still does not fit is counted.
+ * as runs to look for every mapping of (phys_set_init_runs()).  At most
+ * max runs, merged when full; what still does not fit is counted.
  */
 struct memtype_suspects {
-	struct pfn_span *span;
+	struct frame_run *run;
 	size_t n, cap, max;
 	uint64_t dropped_pages;
 };
@@ -148,7 +148,7 @@ void suspects_free(struct memtype_suspects *s);
 int suspects_add(struct memtype_suspects *s, uint64_t pfn, uint64_t pages,
 		 unsigned int memtype);
 
-/* Sorts and merges the spans, for phys_set_init_spans(). */
+/* Sorts and merges the runs, for phys_set_init_runs(). */
 void suspects_finish(struct memtype_suspects *s);
 
 /* Whether mapping m covers any frame of [pfn, pfn + pages). */
