@@ -433,9 +433,28 @@ static void phys_errors(void **state)
 	}
 }
 
+/* --all: no PID, no range, no address; the scan's other options stay. */
+static void all_forms(void **state)
+{
+	struct cli_options o;
+	char err[256];
+
+	(void)state;
+	assert_true(parse(&o, err, 4, "--all", "--json", "--kpageflags"));
+	assert_true(o.all);
+	assert_true(o.json);
+	assert_true(o.kpageflags);
+	assert_false(parse(&o, err, 3, "--all", "42"));
+	assert_non_null(strstr(err, "--all scans every process: drop the PID"));
+	assert_false(parse(&o, err, 4, "--all", "--range", "0-0x1000"));
+	assert_non_null(strstr(err, "drop --range"));
+	assert_false(parse(&o, err, 4, "--all", "--phys", "0x1000"));
+	assert_non_null(strstr(err, "drop --all"));
+}
+
 UNIT_MAIN("cli", UT(pid_only), UT(json_and_stats), UT(no_progress),
 	  UT(kpageflags_opt_in), UT(jobs_option), UT(range_and_debugfs),
 	  UT(device_option), UT(bad_arguments), UT(messages_quote_safely),
 	  UT(range_leading_zeros), UT(range_twice), UT(vtop_forms),
 	  UT(vtop_bad_arguments), UT(equals_forms), UT(equals_errors),
-	  UT(help_and_version), UT(phys_forms), UT(phys_errors))
+	  UT(help_and_version), UT(phys_forms), UT(phys_errors), UT(all_forms))

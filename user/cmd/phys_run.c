@@ -132,8 +132,7 @@ int phys_scan_process(struct phys_scan *ps, pid_t pid)
 	return err;
 }
 
-/* Every process but ours, in /proc's order: 0 or -errno (pid: whose). */
-static int scan_all_processes(struct phys_scan *ps, pid_t *pid)
+int phys_scan_all(struct phys_scan *ps, pid_t *pid)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
@@ -275,7 +274,7 @@ int phys_run(const struct cli_options *o, char *msg, size_t size)
 		return (int)why;
 	}
 	phys_scan_init(ps, fd, &run, 1, shift);
-	err = scan_all_processes(ps, &pid);
+	err = phys_scan_all(ps, &pid);
 	if (!err)
 		err = phys_scan_view(ps, &v);
 	if (err) {

@@ -49,6 +49,9 @@ void phys_scan_init(struct phys_scan *ps, int fd,
  */
 int phys_scan_process(struct phys_scan *ps, pid_t pid);
 
+/* Every process but ours, in /proc's order: 0 or -errno (*pid: whose). */
+int phys_scan_all(struct phys_scan *ps, pid_t *pid);
+
 /*
  * Fills v's mappings, processes, VMAs, counts and conflicts (which ps
  * owns): 0, or -ENOMEM.

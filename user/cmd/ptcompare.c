@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/utsname.h>
+#include "cmd/all_run.h"
 #include "cmd/connect.h"
 #include "cmd/memtype_check.h"
 #include "cmd/phys_run.h"
@@ -47,6 +48,7 @@ static void usage(FILE *f)
 		"       ptcompare [--json] [--debugfs DIR] [--device DEV] PID ADDR\n"
 		"                 (or --vtop ADDR PID)\n"
 		"       ptcompare [--json] [--debugfs DIR] [--device DEV] --phys ADDR[-END]\n"
+		"       ptcompare [--json] [--stats] [--kpageflags] [--jobs N] --all\n"
 		"Compares, page by page, the frames /proc/PID/pagemap reports with those\n"
 		"ptwalk.ko finds in the process's page tables, and explains every difference.\n"
 		"With ADDR, translates that one address level by level instead (like crash's vtop).\n"
@@ -55,6 +57,8 @@ static void usage(FILE *f)
 		"                     with its DMA view: contiguous runs, 4 GiB, holes, locking\n"
 		"  --vtop ADDR        translate ADDR (hex, any alignment): entries per level,\n"
 		"                     frame, physical address, VMA, pagemap's entry, verdict\n"
+		"  --all              every user process: a row each, the findings of all,\n"
+		"                     memtype conflicts across processes\n"
 		"  --phys ADDR[-END]  who maps these frames (hex physical, END exclusive):\n"
 		"                     every mapping in every process, its memory type,\n"
 		"                     and frames mapped with different memory types\n"
@@ -114,8 +118,8 @@ static int finish(struct session *s)
 }
 
 /*
- * --help, --version, one address, or --phys: the runs that are not a
- * scan of one process.
+ * --help, --version, one address, --phys or --all: the runs that are not
+ * a scan of one process.
  */
 static int run_other(const struct cli_options *o)
 {
@@ -134,9 +138,12 @@ static int run_other(const struct cli_options *o)
 		       PTWALK_ABI_VERSION, line);
 		return EXIT_OK;
 	}
+	msg[0] = '\0';
 	status = o->phys ? phys_run(o, msg, sizeof(msg)) :
+		 o->all ? all_run(o, msg, sizeof(msg)) :
 		 vtop_run(o, msg, sizeof(msg));
-	if (status > EXIT_MISMATCH)
+	/* --all's scans say their own failures */
+	if (status > EXIT_MISMATCH && msg[0])
 		fprintf(stderr, "ptcompare: %s\n", msg);
 	return status;
 }
@@ -151,7 +158,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ptcompare: %s\n", s.msg);
 		return FAIL_USAGE;
 	}
-	if (o.help || o.version || o.vtop || o.phys)
+	if (o.help || o.version || o.vtop || o.phys || o.all)
 		return run_other(&o);
 	/*
 	 * No transparent huge pages for ptcompare's own memory: each engine's

@@ -30,6 +30,7 @@ void session_init(struct session *s, const struct cli_options *o)
 	memset(s, 0, sizeof(*s));
 	s->opts = o;
 	s->started_ns = started;
+	s->out = stdout;
 	proc_source_closed(&s->src, o->pid);
 	for (int i = 0; i < JOBS_MAX; i++)
 		proc_source_closed(&s->job_src[i], o->pid);
@@ -42,7 +43,9 @@ void session_init(struct session *s, const struct cli_options *o)
 int session_fail(struct session *s, enum failure f)
 {
 	progress_end(s);
-	fprintf(stderr, "ptcompare: %s\n", s->msg);
+	if (!s->quiet_gone || (f != FAIL_EXITED && f != FAIL_NO_TARGET &&
+			       f != FAIL_NO_MM))
+		fprintf(stderr, "ptcompare: %s\n", s->msg);
 	return (int)f;
 }
 
@@ -137,7 +140,7 @@ static int open_output(struct session *s)
 	if (status != EXIT_OK)
 		return status;
 	report_init(&s->report, s->opts->json ? REPORT_JSON : REPORT_TEXT,
-		    stdout, s->spool[0], s->spool[1]);
+		    s->out, s->spool[0], s->spool[1]);
 	if (s->opts->has_range) {
 		status = open_spools(s, s->dma_spool, 2);
 		if (status != EXIT_OK)

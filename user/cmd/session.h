@@ -71,6 +71,12 @@ struct session {
 	struct witness_totals wtotals;
 	struct witness *witness;
 	FILE *wspool;
+	FILE *out;		/* where the report goes: stdout, or --all's */
+	/*
+	 * --all: a process that is gone (exited, no such pid) or has no user
+	 * memory is counted by the caller, not said on stderr
+	 */
+	bool quiet_gone;
 	char msg[512];		/* the one-line error, when one occurred */
 	uint64_t started_ns;	/* when main() began, for --stats */
 };

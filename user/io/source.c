@@ -9,6 +9,7 @@
 #include "io/proc_read.h"
 #include "io/ptwalk_client.h"
 #include "io/source.h"
+#include "parse/proc_stat.h"
 #include "model/page.h"
 
 uint64_t monotonic_ns(void)
@@ -74,6 +75,27 @@ void proc_source_io(struct proc_source *src, struct compare_io *io)
 	io->walk_query = walk_query;
 	io->walk_read_ext = walk_read_ext;
 	io->ctx = src;
+}
+
+int proc_user_process(pid_t pid)
+{
+	char path[64], buf[1024], state;
+	unsigned long flags;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -ESRCH;
+	n = proc_pread(fd, buf, sizeof(buf) - 1, 0, NULL);
+	close(fd);
+	if (n <= 0)
+		return -ESRCH;
+	buf[n] = '\0';
+	if (!proc_stat_parse(buf, &state, &flags))
+		return -ESRCH;
+	return state != 'Z' && state != 'X' && !(flags & PROC_PF_KTHREAD);
 }
 
 bool proc_alive(pid_t pid)

@@ -212,6 +212,7 @@ static const struct {
 	FLAG("--stats", stats),
 	FLAG("--no-progress", no_progress),
 	FLAG("--kpageflags", kpageflags),
+	FLAG("--all", all),
 	{ "--vtop", OPT_VTOP, 0 },
 	{ "--jobs", OPT_JOBS, 0 },
 	{ "--range", OPT_RANGE, 0 },
@@ -312,6 +313,7 @@ static bool check_phys(const struct cli_options *opts, bool have_pid,
 {
 	const char *extra = have_pid ? "the PID" :
 			    opts->vtop ? "--vtop" :
+			    opts->all ? "--all" :
 			    opts->has_range ? "--range" :
 			    opts->kpageflags ? "--kpageflags" :
 			    opts->jobs ? "--jobs" :
@@ -320,6 +322,23 @@ static bool check_phys(const struct cli_options *opts, bool have_pid,
 	if (extra) {
 		snprintf(err, err_size,
 			 "--phys looks at every process: drop %s (usage: ptcompare [--json] --phys ADDR[-END])",
+			 extra);
+		return false;
+	}
+	return true;
+}
+
+/* --all scans every process: what names one process or one address. */
+static bool check_all(const struct cli_options *opts, bool have_pid,
+		      char *err, size_t err_size)
+{
+	const char *extra = have_pid ? "the PID" :
+			    opts->vtop ? "--vtop" :
+			    opts->has_range ? "--range" : NULL;
+
+	if (extra) {
+		snprintf(err, err_size,
+			 "--all scans every process: drop %s (usage: ptcompare [--json] [--stats] --all)",
 			 extra);
 		return false;
 	}
@@ -365,6 +384,8 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 	}
 	if (opts->phys)
 		return check_phys(opts, have_pid, err, err_size);
+	if (opts->all)
+		return check_all(opts, have_pid, err, err_size);
 	if (!have_pid) {
 		snprintf(err, err_size, "missing PID (usage: ptcompare [--json] [--range START-END] PID [ADDR])");
 		return false;

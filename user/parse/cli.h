@@ -24,6 +24,7 @@ struct cli_options {
 	bool no_progress;	/* no progress line, even on a terminal */
 	bool kpageflags;	/* the third witness, /proc/kpageflags */
 	unsigned int jobs;	/* --jobs N, 1..PTCOMPARE_JOBS_MAX; 0: not given */
+	bool all;		/* --all: every user process */
 	bool phys;		/* --phys: who maps [phys_start, phys_end) */
 	uint64_t phys_start;	/* physical, any alignment (cmd/phys_run.c */
 	uint64_t phys_end;	/* rounds out to pages); end exclusive */

@@ -95,6 +95,13 @@ int report_copy_spool(FILE *spool, FILE *out)
 	return copy_spool(spool, out);
 }
 
+int report_copy_findings(struct report *r, FILE *out)
+{
+	if (ferror(r->ranges))
+		return -EIO;
+	return copy_spool(r->ranges, out);
+}
+
 int report_finish(struct report *r, const struct report_target *t)
 {
 	int err;

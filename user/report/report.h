@@ -98,6 +98,21 @@ void report_range(struct report *r, const struct verdict_range *vr,
 void report_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 		uint64_t end, const struct compare_summary *sum, bool examined);
 
+/*
+ * The text report's findings alone (what follows "findings:"), copied to
+ * out: --all lists them process by process.  0, or -errno.
+ */
+int report_copy_findings(struct report *r, FILE *out);
+
+/*
+ * --all's text: the header of its table, and the row of one process
+ * scanned into r (pid, command, pages, pages per class, huge kinds,
+ * verdict).
+ */
+void report_all_header(FILE *f);
+void report_all_row(FILE *f, const struct report *r, pid_t pid,
+		    const char *comm);
+
 /* Writes the whole document to out: 0, or -errno on a write error. */
 int report_finish(struct report *r, const struct report_target *t);
 

@@ -234,3 +234,25 @@ const struct report_ops report_text_ops = {
 	.range = text_range, .vma = text_vma, .head = text_head,
 	.middle = text_middle, .tail = text_tail,
 };
+
+void report_all_header(FILE *f)
+{
+	fprintf(f, "%7s %-16s %9s", "PID", "COMM", "PAGES");
+	for (int c = 0; c < NR_CLASSES; c++)
+		fprintf(f, " %7s", page_class_info(c)->column);
+	fprintf(f, "  %-16s %s\n", "HUGE", "VERDICT");
+}
+
+void report_all_row(FILE *f, const struct report *r, pid_t pid,
+		    const char *comm)
+{
+	char huge[128];
+
+	flag_names_join(huge, sizeof(huge), r->huge, huge_kind_name, "-");
+	fprintf(f, "%7d %-16s %9" PRIu64, (int)pid, comm, r->pages);
+	for (int c = 0; c < NR_CLASSES; c++)
+		fprintf(f, " %7" PRIu64, r->totals[c]);
+	fprintf(f, "  %-16s %s\n", huge,
+		r->totals[CLASS_MISMATCH] || report_witness_bad(r) ?
+		"mismatch" : "ok");
+}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ptcompare --phys: who maps a frame, checked against how each mapping
- * was made.  A RAM page of this process shared with a forked child (the
+ * Beyond one process: ptcompare --phys (who maps a frame) and --all
+ * (every process), checked against how each mapping was made.  A RAM page of this process shared with a forked child (the
  * frame from the fixture's oracle, in each process), a frame nobody maps,
  * and a PCI BAR mapped uncached by one process and write-combined by
  * another: a memtype_conflict, the BAR's address from sysfs.
@@ -538,11 +538,142 @@ static bool phys_bar_two_ways(struct vmtest *t)
 	return ok;
 }
 
+/* The object of process pid in --all's "processes", or NULL. */
+static struct json_object *process_doc(struct json_object *doc, pid_t pid)
+{
+	struct json_object *procs = pc_get(doc, "processes");
+
+	for (size_t i = 0; procs && i < json_object_array_length(procs); i++) {
+		struct json_object *p = json_object_array_get_idx(procs, i);
+
+		if (json_object_get_int(pc_get(p, "pid")) == pid)
+			return p;
+	}
+	return NULL;
+}
+
+/* In a scan's document, the walk frame of the page at addr. */
+static uint64_t walk_pfn_at(struct json_object *proc, uint64_t addr)
+{
+	struct json_object *ranges = pc_get(proc, "ranges");
+	long ps = sysconf(_SC_PAGESIZE);
+
+	for (size_t i = 0; ranges && i < json_object_array_length(ranges); i++) {
+		struct json_object *r = json_object_array_get_idx(ranges, i);
+		uint64_t start = pc_hex_or_none(r, "start");
+		uint64_t pages = (uint64_t)json_object_get_int64(pc_get(r, "pages"));
+		uint64_t pfn = pc_hex_or_none(r, "walk_pfn");
+
+		if (addr >= start && addr < start + pages * (uint64_t)ps)
+			return pfn == NO_PFN ? NO_PFN :
+			       pfn + (addr - start) / (uint64_t)ps;
+	}
+	return NO_PFN;
+}
+
+static bool child_maps_wc_alias(struct vmtest *t, uint64_t *addr,
+				uint64_t *pfn, void *arg)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	void *wc = mmap(NULL, (size_t)ps, PROT_READ | PROT_WRITE, MAP_SHARED,
+			t->fixture_fd, PTWALK_FIXTURE_WC_OFFSET);
+
+	(void)arg;
+	if (wc == MAP_FAILED)
+		return false;
+	*addr = A(wc);
+	*pfn = 0;
+	return true;
+}
+
+/*
+ * ptcompare --all: this process and a child each scanned (a page the
+ * oracle translates found in this process's ranges), every process of
+ * the VM but ptcompare itself looked at, and the fixture frame this
+ * process maps write-back and the child write-combined: a conflict
+ * across processes, exit 1, verdict memtype_conflict.  Then the text
+ * form: a row per process and the same finding.
+ */
+static bool all_processes(struct vmtest *t)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	const char *argv[] = { "ptcompare", "--json", "--all", NULL };
+	const char *targv[] = { "ptcompare", "--all", NULL };
+	struct ptwalk_fixture_translate o;
+	struct ptwalk_fixture_pfns known;
+	struct mapper child = { 0 };
+	struct json_object *me, *kid, *v;
+	enum json_tokener_error jerr;
+	struct pc_result r;
+	char row[64], *p, *anon;
+	uint64_t pfn, wb;
+	bool ok;
+
+	anon = map_anon(t, (size_t)ps, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	p = anon ? vm_map_fixture(t, &known) : NULL;
+	if (!p)
+		return false;
+	touch_write(anon, (size_t)ps);
+	pfn = known.pfn[PTWALK_FIXTURE_CONTIG];
+	wb = A(p) + PTWALK_FIXTURE_CONTIG * (uint64_t)ps;
+	ok = oracle(t, A(anon), &o) && o.status == PTWALK_FIXTURE_MAPPED &&
+	     mapper_start(t, &child, child_maps_wc_alias, NULL) &&
+	     pc_run(t, &r, argv);
+	if (ok && r.status != 1)
+		ok = fail(t, "ptcompare --all: exit %d, want 1: %s", r.status,
+			  r.err);
+	if (ok) {
+		r.doc = json_tokener_parse_verbose(r.out, &jerr);
+		if (!r.doc)
+			ok = fail(t, "ptcompare --all: not JSON (%s)",
+				  json_tokener_error_desc(jerr));
+	}
+	me = ok ? process_doc(r.doc, getpid()) : NULL;
+	kid = ok ? process_doc(r.doc, child.pid) : NULL;
+	if (ok && (!me || !kid))
+		ok = fail(t, "--all lacks %s", me ? "the child" : "this process");
+	if (ok && walk_pfn_at(me, A(anon)) != o.pfn)
+		ok = fail(t, "--all: this process's page at 0x%" PRIx64
+			  " maps 0x%" PRIx64 ", the oracle's 0x%" PRIx64,
+			  A(anon), walk_pfn_at(me, A(anon)), (uint64_t)o.pfn);
+	v = ok ? pc_get(r.doc, "verdict") : NULL;
+	if (ok && (!v || strcmp(json_object_get_string(v), "memtype_conflict")))
+		ok = fail(t, "--all verdict %s, want memtype_conflict",
+			  v ? json_object_get_string(v) : "null");
+	if (ok && json_object_get_int64(pc_get(pc_get(r.doc, "summary"),
+					       "processes")) < 2)
+		ok = fail(t, "--all scanned fewer than 2 processes");
+	ok = ok && expect_conflict(t, r.doc, pfn, getpid(), wb, child.pid,
+				   child.addr);
+	if (r.out)
+		pc_free(&r);
+	if (ok && pc_run(t, &r, targv)) {
+		snprintf(row, sizeof(row), "\n%7d %-16s ", (int)getpid(),
+			 "vmtest");
+		if (r.status != 1 || !strstr(r.out, row) ||
+		    !strstr(r.out, "memtype_conflict: frame") ||
+		    !strstr(r.out, "\nverdict: MISMATCH: "))
+			ok = fail(t, "ptcompare --all (text): exit %d, row or finding missing",
+				  r.status);
+		/* as TAP comments, for docs/report.md */
+		for (char *l = strtok(r.out, "\n"); l; l = strtok(NULL, "\n"))
+			printf("# %s\n", l);
+		pc_free(&r);
+	} else {
+		ok = false;
+	}
+	mapper_stop(&child);
+	munmap(p, PTWALK_FIXTURE_PAGES * (size_t)ps);
+	munmap(anon, (size_t)ps);
+	return ok;
+}
+
 const struct vmtest_case phys_cases[] = {
 	{ "phys_shared_after_fork", phys_shared_after_fork },
 	{ "phys_unmapped_frame", phys_unmapped_frame },
 	{ "phys_memtype_conflict", phys_memtype_conflict },
 	{ "phys_bar_two_ways", phys_bar_two_ways },
 	{ "phys_memtype_conflict_in_scan", memtype_conflict_in_scan },
+	{ "all_processes", all_processes },
 };
 const size_t nr_phys_cases = sizeof(phys_cases) / sizeof(phys_cases[0]);
