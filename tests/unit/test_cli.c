@@ -452,9 +452,40 @@ static void all_forms(void **state)
 	assert_non_null(strstr(err, "drop --all"));
 }
 
+/* --watch SECONDS [--interval MS] needs --range and a PID. */
+static void watch_forms(void **state)
+{
+	struct cli_options o;
+	char err[256];
+
+	(void)state;
+	assert_true(parse(&o, err, 6, "--watch", "5", "--range",
+			  "0x1000-0x3000", "7"));
+	assert_int_equal(o.watch_s, 5);
+	assert_int_equal(o.interval_ms, 0);
+	assert_true(parse(&o, err, 6, "--watch=2", "--interval=100",
+			  "--range=0x1000-0x3000", "7", "--json"));
+	assert_int_equal(o.interval_ms, 100);
+	assert_false(parse(&o, err, 4, "--watch", "5", "7"));
+	assert_non_null(strstr(err, "--watch needs --range START-END and a PID"));
+	assert_false(parse(&o, err, 6, "--watch", "0", "--range",
+			   "0x1000-0x3000", "7"));
+	assert_non_null(strstr(err, "bad --watch '0'"));
+	assert_false(parse(&o, err, 6, "--interval", "5", "--range",
+			   "0x1000-0x3000", "7"));
+	assert_non_null(strstr(err, "bad --interval '5'"));
+	assert_false(parse(&o, err, 6, "--interval", "50", "--range",
+			   "0x1000-0x3000", "7"));
+	assert_non_null(strstr(err, "--interval applies to --watch"));
+	assert_false(parse(&o, err, 7, "--watch", "1", "--kpageflags",
+			   "--range", "0x1000-0x3000", "7"));
+	assert_non_null(strstr(err, "drop --kpageflags"));
+}
+
 UNIT_MAIN("cli", UT(pid_only), UT(json_and_stats), UT(no_progress),
 	  UT(kpageflags_opt_in), UT(jobs_option), UT(range_and_debugfs),
 	  UT(device_option), UT(bad_arguments), UT(messages_quote_safely),
 	  UT(range_leading_zeros), UT(range_twice), UT(vtop_forms),
 	  UT(vtop_bad_arguments), UT(equals_forms), UT(equals_errors),
-	  UT(help_and_version), UT(phys_forms), UT(phys_errors), UT(all_forms))
+	  UT(help_and_version), UT(phys_forms), UT(phys_errors), UT(all_forms),
+	  UT(watch_forms))

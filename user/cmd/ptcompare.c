@@ -32,6 +32,7 @@
 #include "cmd/session.h"
 #include "cmd/stats.h"
 #include "cmd/vtop_run.h"
+#include "cmd/watch_run.h"
 #include "io/pci_sysfs.h"
 #include "io/ptwalk_client.h"
 #include "parse/cli.h"
@@ -49,6 +50,7 @@ static void usage(FILE *f)
 		"                 (or --vtop ADDR PID)\n"
 		"       ptcompare [--json] [--debugfs DIR] [--device DEV] --phys ADDR[-END]\n"
 		"       ptcompare [--json] [--stats] [--kpageflags] [--jobs N] --all\n"
+		"       ptcompare [--json] --watch SECONDS [--interval MS] --range START-END PID\n"
 		"Compares, page by page, the frames /proc/PID/pagemap reports with those\n"
 		"ptwalk.ko finds in the process's page tables, and explains every difference.\n"
 		"With ADDR, translates that one address level by level instead (like crash's vtop).\n"
@@ -59,6 +61,10 @@ static void usage(FILE *f)
 		"                     frame, physical address, VMA, pagemap's entry, verdict\n"
 		"  --all              every user process: a row each, the findings of all,\n"
 		"                     memtype conflicts across processes\n"
+		"  --watch SECONDS    read --range again and again for SECONDS and print\n"
+		"                     each change of a page's frame or state, with its\n"
+		"                     cause; a DMA-pinned page that moves is a finding\n"
+		"  --interval MS      between readings of --watch (default 250)\n"
 		"  --phys ADDR[-END]  who maps these frames (hex physical, END exclusive):\n"
 		"                     every mapping in every process, its memory type,\n"
 		"                     and frames mapped with different memory types\n"
@@ -118,8 +124,8 @@ static int finish(struct session *s)
 }
 
 /*
- * --help, --version, one address, --phys or --all: the runs that are not
- * a scan of one process.
+ * --help, --version, one address, --phys, --all or --watch: the runs that
+ * are not one scan of one process.
  */
 static int run_other(const struct cli_options *o)
 {
@@ -141,6 +147,7 @@ static int run_other(const struct cli_options *o)
 	msg[0] = '\0';
 	status = o->phys ? phys_run(o, msg, sizeof(msg)) :
 		 o->all ? all_run(o, msg, sizeof(msg)) :
+		 o->watch_s ? watch_run(o, msg, sizeof(msg)) :
 		 vtop_run(o, msg, sizeof(msg));
 	/* --all's scans say their own failures */
 	if (status > EXIT_MISMATCH && msg[0])
@@ -158,7 +165,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ptcompare: %s\n", s.msg);
 		return FAIL_USAGE;
 	}
-	if (o.help || o.version || o.vtop || o.phys || o.all)
+	if (o.help || o.version || o.vtop || o.phys || o.all || o.watch_s)
 		return run_other(&o);
 	/*
 	 * No transparent huge pages for ptcompare's own memory: each engine's

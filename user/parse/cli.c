@@ -153,6 +153,25 @@ static bool parse_phys(const char *s, struct cli_options *opts, char *err,
 	return true;
 }
 
+/* A decimal option value from lo to hi into *out: false with err set. */
+static bool parse_decimal(const char *s, const char *opt, const char *what,
+			  unsigned int lo, unsigned int hi, unsigned int *out,
+			  char *err, size_t err_size)
+{
+	char q[SHOWN_SIZE], *end;
+	long v;
+
+	errno = 0;
+	v = *s >= '0' && *s <= '9' ? strtol(s, &end, 10) : -1;
+	if (v < (long)lo || errno || *end || v > (long)hi) {
+		snprintf(err, err_size, "bad %s '%s': expected %s, from %u to %u",
+			 opt, shown(s, q), what, lo, hi);
+		return false;
+	}
+	*out = (unsigned int)v;
+	return true;
+}
+
 /* N of --jobs N: 1 to PTCOMPARE_JOBS_MAX, decimal. */
 static bool parse_jobs(const char *s, unsigned int *jobs, char *err,
 		       size_t err_size)
@@ -196,6 +215,7 @@ static bool parse_pid(const char *s, pid_t *pid)
 enum opt_id {
 	OPT_FLAG,	/* no value: sets the bool at its offset */
 	OPT_VTOP, OPT_JOBS, OPT_RANGE, OPT_DEBUGFS, OPT_DEVICE, OPT_PHYS,
+	OPT_WATCH, OPT_INTERVAL,
 };
 
 #define FLAG(name, field) { name, OPT_FLAG, offsetof(struct cli_options, field) }
@@ -219,6 +239,8 @@ static const struct {
 	{ "--debugfs", OPT_DEBUGFS, 0 },
 	{ "--device", OPT_DEVICE, 0 },
 	{ "--phys", OPT_PHYS, 0 },
+	{ "--watch", OPT_WATCH, 0 },
+	{ "--interval", OPT_INTERVAL, 0 },
 };
 
 /*
@@ -266,6 +288,15 @@ static bool apply_option(int k, const char *value, struct cli_options *opts,
 		break;
 	case OPT_PHYS:
 		return parse_phys(value, opts, err, err_size);
+	case OPT_WATCH:
+		return parse_decimal(value, "--watch", "seconds to watch",
+				     1, CLI_WATCH_MAX_S, &opts->watch_s, err,
+				     err_size);
+	case OPT_INTERVAL:
+		return parse_decimal(value, "--interval",
+				     "milliseconds between readings",
+				     CLI_INTERVAL_MIN_MS, CLI_INTERVAL_MAX_MS,
+				     &opts->interval_ms, err, err_size);
 	}
 	return true;
 }
@@ -314,6 +345,7 @@ static bool check_phys(const struct cli_options *opts, bool have_pid,
 	const char *extra = have_pid ? "the PID" :
 			    opts->vtop ? "--vtop" :
 			    opts->all ? "--all" :
+			    opts->watch_s ? "--watch" :
 			    opts->has_range ? "--range" :
 			    opts->kpageflags ? "--kpageflags" :
 			    opts->jobs ? "--jobs" :
@@ -328,12 +360,34 @@ static bool check_phys(const struct cli_options *opts, bool have_pid,
 	return true;
 }
 
+/* --watch follows a range of one process: the range and PID it needs. */
+static bool check_watch(const struct cli_options *opts, bool have_pid,
+			char *err, size_t err_size)
+{
+	const char *extra = opts->vtop ? "--vtop" :
+			    opts->kpageflags ? "--kpageflags" :
+			    opts->jobs ? "--jobs" : NULL;
+
+	if (extra) {
+		snprintf(err, err_size, "--watch reads a range again and again: drop %s",
+			 extra);
+		return false;
+	}
+	if (!have_pid || !opts->has_range) {
+		snprintf(err, err_size,
+			 "--watch needs --range START-END and a PID (usage: ptcompare --watch SECONDS --range START-END PID)");
+		return false;
+	}
+	return true;
+}
+
 /* --all scans every process: what names one process or one address. */
 static bool check_all(const struct cli_options *opts, bool have_pid,
 		      char *err, size_t err_size)
 {
 	const char *extra = have_pid ? "the PID" :
 			    opts->vtop ? "--vtop" :
+			    opts->watch_s ? "--watch" :
 			    opts->has_range ? "--range" : NULL;
 
 	if (extra) {
@@ -386,6 +440,12 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 		return check_phys(opts, have_pid, err, err_size);
 	if (opts->all)
 		return check_all(opts, have_pid, err, err_size);
+	if (opts->interval_ms && !opts->watch_s) {
+		snprintf(err, err_size, "--interval applies to --watch: add --watch SECONDS");
+		return false;
+	}
+	if (opts->watch_s && !check_watch(opts, have_pid, err, err_size))
+		return false;
 	if (!have_pid) {
 		snprintf(err, err_size, "missing PID (usage: ptcompare [--json] [--range START-END] PID [ADDR])");
 		return false;

@@ -25,6 +25,8 @@ struct cli_options {
 	bool kpageflags;	/* the third witness, /proc/kpageflags */
 	unsigned int jobs;	/* --jobs N, 1..PTCOMPARE_JOBS_MAX; 0: not given */
 	bool all;		/* --all: every user process */
+	unsigned int watch_s;	/* --watch SECONDS; 0: not given */
+	unsigned int interval_ms; /* --interval MS; 0: not given */
 	bool phys;		/* --phys: who maps [phys_start, phys_end) */
 	uint64_t phys_start;	/* physical, any alignment (cmd/phys_run.c */
 	uint64_t phys_end;	/* rounds out to pages); end exclusive */
