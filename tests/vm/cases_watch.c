@@ -200,6 +200,17 @@ static uint64_t frame_of(struct vmtest *t, uint64_t addr)
 	return o.pfn;
 }
 
+/* pages anonymous 4 KiB pages, on a VM with a node 1 to move them to. */
+static char *map_two_nodes(struct vmtest *t, size_t pages)
+{
+	if (access("/sys/devices/system/node/node1", F_OK)) {
+		fail(t, "the VM has no NUMA node 1 (qemu -numa)");
+		return NULL;
+	}
+	return map_anon(t, pages * (size_t)sysconf(_SC_PAGESIZE),
+			MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+}
+
 /*
  * 16 pages on node 0, the first 8 moved to node 1 by move_pages(2) while
  * watched: each reported once as migrated (or migrating, then migrated),
@@ -217,10 +228,7 @@ static bool watch_migrate(struct vmtest *t)
 	char *p;
 	bool ok = true;
 
-	if (access("/sys/devices/system/node/node1", F_OK))
-		return fail(t, "the VM has no NUMA node 1 (qemu -numa)");
-	p = map_anon(t, PAGES * (size_t)ps, MAP_PRIVATE | MAP_ANONYMOUS,
-		     MADV_NOHUGEPAGE);
+	p = map_two_nodes(t, PAGES);
 	if (!p)
 		return false;
 	if (syscall(__NR_mbind, p, PAGES * (size_t)ps, MPOL_BIND, &mask,
@@ -367,10 +375,7 @@ static bool watch_pinned_stays(struct vmtest *t)
 	char *p;
 	bool ok = true;
 
-	if (access("/sys/devices/system/node/node1", F_OK))
-		return fail(t, "the VM has no NUMA node 1 (qemu -numa)");
-	p = map_anon(t, PAGES * (size_t)ps, MAP_PRIVATE | MAP_ANONYMOUS,
-		     MADV_NOHUGEPAGE);
+	p = map_two_nodes(t, PAGES);
 	if (!p)
 		return false;
 	touch_write(p, PAGES * (size_t)ps);

@@ -351,6 +351,31 @@ static bool phys_text_conflict(struct vmtest *t, uint64_t pfn, uint64_t wb,
 }
 
 /*
+ * The fixture's frames (*p) and the write-combined alias (*wc) of one of
+ * them, pfn, which *wb maps write-back.
+ */
+static bool map_wc_alias(struct vmtest *t, char **p, char **wc,
+			 uint64_t *pfn, uint64_t *wb)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	struct ptwalk_fixture_pfns known;
+
+	*p = vm_map_fixture(t, &known);
+	if (!*p)
+		return false;
+	*wc = mmap(NULL, (size_t)ps, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   t->fixture_fd, PTWALK_FIXTURE_WC_OFFSET);
+	if (*wc == MAP_FAILED) {
+		munmap(*p, PTWALK_FIXTURE_PAGES * (size_t)ps);
+		return fail(t, "mmap the fixture's wc alias: %s",
+			    strerror(errno));
+	}
+	*pfn = known.pfn[PTWALK_FIXTURE_CONTIG];
+	*wb = A(*p) + PTWALK_FIXTURE_CONTIG * (uint64_t)ps;
+	return true;
+}
+
+/*
  * One RAM frame of the fixture mapped write-back (offset 0,
  * remap_pfn_range) and write-combined (PTWALK_FIXTURE_WC_OFFSET,
  * vm_insert_page) in this process: a memtype_conflict, exit 1.
@@ -358,24 +383,13 @@ static bool phys_text_conflict(struct vmtest *t, uint64_t pfn, uint64_t wb,
 static bool phys_memtype_conflict(struct vmtest *t)
 {
 	long ps = sysconf(_SC_PAGESIZE);
-	struct ptwalk_fixture_pfns known;
 	struct pc_result r;
 	uint64_t pfn, wb;
 	char *p, *wc;
 	bool ok;
 
-	p = vm_map_fixture(t, &known);
-	if (!p)
+	if (!map_wc_alias(t, &p, &wc, &pfn, &wb))
 		return false;
-	wc = mmap(NULL, (size_t)ps, PROT_READ | PROT_WRITE, MAP_SHARED,
-		  t->fixture_fd, PTWALK_FIXTURE_WC_OFFSET);
-	if (wc == MAP_FAILED) {
-		munmap(p, PTWALK_FIXTURE_PAGES * (size_t)ps);
-		return fail(t, "mmap the fixture's wc alias: %s",
-			    strerror(errno));
-	}
-	pfn = known.pfn[PTWALK_FIXTURE_CONTIG];
-	wb = A(p) + PTWALK_FIXTURE_CONTIG * (uint64_t)ps;
 	ok = phys_json(t, &r, pfn * (uint64_t)ps, (pfn + 1) * (uint64_t)ps, 1);
 	if (ok) {
 		/* as TAP comments, for docs/json.md */
@@ -404,24 +418,13 @@ static bool phys_memtype_conflict(struct vmtest *t)
 static bool memtype_conflict_in_scan(struct vmtest *t)
 {
 	long ps = sysconf(_SC_PAGESIZE);
-	struct ptwalk_fixture_pfns known;
 	struct pc_result r;
 	uint64_t pfn, wb;
 	char *p, *wc;
 	bool ok;
 
-	p = vm_map_fixture(t, &known);
-	if (!p)
+	if (!map_wc_alias(t, &p, &wc, &pfn, &wb))
 		return false;
-	wc = mmap(NULL, (size_t)ps, PROT_READ | PROT_WRITE, MAP_SHARED,
-		  t->fixture_fd, PTWALK_FIXTURE_WC_OFFSET);
-	if (wc == MAP_FAILED) {
-		munmap(p, PTWALK_FIXTURE_PAGES * (size_t)ps);
-		return fail(t, "mmap the fixture's wc alias: %s",
-			    strerror(errno));
-	}
-	pfn = known.pfn[PTWALK_FIXTURE_CONTIG];
-	wb = A(p) + PTWALK_FIXTURE_CONTIG * (uint64_t)ps;
 	ok = pc_json_from(t, &r, getpid(), A(wc), A(wc) + (uint64_t)ps, NULL,
 			  1);
 	if (ok) {

@@ -7,8 +7,6 @@
  * plus the suspects, however many processes there are.
  */
 #define _GNU_SOURCE
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -42,52 +40,6 @@ struct all_state {
 	uint64_t pagemap_bytes, pagemap_ns, walk_ns, walk_records;
 	uint64_t started_ns;
 };
-
-static int pid_cmp(const void *a, const void *b)
-{
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Every numeric entry of /proc but ours, ascending: their number, or -errno. */
-static long list_pids(pid_t **out)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	pid_t *pids = NULL;
-	size_t n = 0, cap = 0;
-
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		char *end;
-		long v;
-
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		v = strtol(de->d_name, &end, 10);
-		if (*end || v <= 0 || v == getpid())
-			continue;
-		if (n == cap) {
-			pid_t *grown = realloc(pids, (cap ? cap * 2 : 256) *
-						     sizeof(*pids));
-
-			if (!grown) {
-				free(pids);
-				closedir(d);
-				return -ENOMEM;
-			}
-			pids = grown;
-			cap = cap ? cap * 2 : 256;
-		}
-		pids[n++] = (pid_t)v;
-	}
-	closedir(d);
-	qsort(pids, n, sizeof(*pids), pid_cmp);
-	*out = pids;
-	return (long)n;
-}
 
 static int note_gone(struct all_state *a, pid_t pid)
 {
@@ -308,7 +260,7 @@ int all_run(const struct cli_options *o, char *msg, size_t size)
 	struct phys_view v;
 	struct utsname u;
 	pid_t *pids = NULL;
-	long n = list_pids(&pids);
+	long n = proc_list_pids(&pids);
 	int status = EXIT_OK, err, fd = -1;
 	struct endpoint ep;
 	enum failure why;

@@ -6,8 +6,6 @@
  * counted, not an error.
  */
 #define _GNU_SOURCE
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,25 +132,15 @@ int phys_scan_process(struct phys_scan *ps, pid_t pid)
 
 int phys_scan_all(struct phys_scan *ps, pid_t *pid)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	int err = 0;
+	pid_t *pids;
+	long n = proc_list_pids(&pids);
+	int err = n < 0 ? (int)n : 0;
 
-	if (!d)
-		return -errno;
-	while (!err && (de = readdir(d))) {
-		char *end;
-		long v;
-
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		v = strtol(de->d_name, &end, 10);
-		if (*end || v <= 0 || v == getpid())
-			continue;
-		*pid = (pid_t)v;
-		err = phys_scan_process(ps, (pid_t)v);
+	for (long i = 0; !err && i < n; i++) {
+		*pid = pids[i];
+		err = phys_scan_process(ps, pids[i]);
 	}
-	closedir(d);
+	free(pids);
 	return err;
 }
 

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -75,6 +78,52 @@ void proc_source_io(struct proc_source *src, struct compare_io *io)
 	io->walk_query = walk_query;
 	io->walk_read_ext = walk_read_ext;
 	io->ctx = src;
+}
+
+static int pid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+long proc_list_pids(pid_t **out)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	pid_t *pids = NULL;
+	size_t n = 0, cap = 0;
+
+	*out = NULL;
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char *end;
+		long v;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		v = strtol(de->d_name, &end, 10);
+		if (*end || v <= 0 || v == getpid())
+			continue;
+		if (n == cap) {
+			size_t more = cap ? cap * 2 : 256;
+			pid_t *grown = realloc(pids, more * sizeof(*pids));
+
+			if (!grown) {
+				free(pids);
+				closedir(d);
+				return -ENOMEM;
+			}
+			pids = grown;
+			cap = more;
+		}
+		pids[n++] = (pid_t)v;
+	}
+	closedir(d);
+	qsort(pids, n, sizeof(*pids), pid_cmp);
+	*out = pids;
+	return (long)n;
 }
 
 int proc_user_process(pid_t pid)

@@ -36,6 +36,12 @@ uint64_t monotonic_ns(void);
 void proc_source_io(struct proc_source *src, struct compare_io *io);
 
 /*
+ * Every numeric entry of /proc but this process, ascending, into *pids
+ * (the caller frees it): their number, or -errno.
+ */
+long proc_list_pids(pid_t **pids);
+
+/*
  * Whether pid is a user process: 1; 0 for a kernel thread, a zombie or a
  * dead task (no user memory); -ESRCH when it is gone.
  */
