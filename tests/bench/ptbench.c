@@ -175,7 +175,8 @@ static struct result bench_ptcompare(pid_t pid, const char *const *extra,
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
 	while (extra && *extra && na < 8)
 		argv[na++] = *extra++;
-	argv[na++] = pidstr;
+	if (pid > 0)	/* 0: --all, no PID */
+		argv[na++] = pidstr;
 	argv[na] = NULL;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
@@ -472,6 +473,90 @@ static bool wanted(int kind, int argc, char **argv)
 	return false;
 }
 
+/* --all's row: this many processes, each with this much touched memory. */
+#define ALL_PROCS	200
+#define ALL_MIB		4
+
+/*
+ * ptcompare --all over ALL_PROCS small processes besides the VM's own:
+ * A and B summed over every process ptcompare looks at (the floor of
+ * reading both sides once), Cin from --stats, and the peak RSS.
+ */
+static void bench_all(void)
+{
+	pid_t kids[ALL_PROCS];
+	double a[RUNS], b[RUNS], c[RUNS], cin[RUNS];
+	const char *opts[] = { "--all", NULL };
+	uint64_t rss = 0, max_rss = 0;
+	int n = 0;
+
+	for (; n < ALL_PROCS; n++) {
+		int ready[2];
+		char ch = 0;
+
+		if (pipe(ready))
+			break;
+		kids[n] = fork();
+		if (kids[n] == 0) {
+			char *p = mmap(NULL, ALL_MIB * MIB, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			if (p != MAP_FAILED)
+				touch(p, ALL_MIB * MIB, PAGE);
+			ch = p != MAP_FAILED ? 'y' : 'n';
+			if (write(ready[1], &ch, 1) != 1)
+				_exit(1);
+			pause();
+			_exit(0);
+		}
+		close(ready[1]);
+		if (read(ready[0], &ch, 1) != 1 || ch != 'y') {
+			close(ready[0]);
+			break;
+		}
+		close(ready[0]);
+	}
+	for (int run = 0; run < RUNS; run++) {
+		char path[64];
+		FILE *ls = popen("ls /proc", "r");
+		double sa = 0, sb = 0;
+
+		/* A and B over every process --all scans (what maps lists) */
+		while (ls && fgets(path, sizeof(path), ls)) {
+			struct vma_list v = { 0 };
+			long pid = strtol(path, NULL, 10);
+
+			if (pid <= 0 || pid == getpid())
+				continue;
+			read_vmas((pid_t)pid, &v);
+			if (v.n) {
+				sa += bench_pagemap((pid_t)pid, &v, false, NULL).ms;
+				sb += bench_walk((pid_t)pid, &v).ms;
+			}
+			free(v.r);
+		}
+		if (ls)
+			pclose(ls);
+		struct result rc = bench_ptcompare(0, opts, &rss);
+
+		a[run] = sa;
+		b[run] = sb;
+		c[run] = rc.ms;
+		cin[run] = rc.run_ms;
+		if (rss > max_rss)
+			max_rss = rss;
+	}
+	double ma = median(a), mb = median(b), mcin = median(cin);
+
+	printf("\n--all over %d processes of %d MiB (and the VM's own): A %.1f ms, B %.1f ms, A+B %.1f ms, C %.1f ms, Cin %.1f ms, Cin/(A+B) %.2f, peak RSS %" PRIu64 " KiB\n",
+	       n, ALL_MIB, ma, mb, ma + mb, median(c), mcin,
+	       mcin / (ma + mb), max_rss);
+	for (int i = 0; i < n; i++)
+		kill(kids[i], SIGKILL);
+	for (int i = 0; i < n; i++)
+		waitpid(kids[i], NULL, 0);
+}
+
 int main(int argc, char **argv)
 {
 	printf("ptwalk bench: median of %d runs per case, times in ms\n", RUNS);
@@ -552,5 +637,7 @@ int main(int argc, char **argv)
 	}
 	printf("\n* D measured on the first %llu pages and scaled to the whole process.\n",
 	       (unsigned long long)NAIVE_CAP);
+	if (wanted(NR_TARGETS, argc, argv))
+		bench_all();
 	return 0;
 }

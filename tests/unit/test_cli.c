@@ -444,9 +444,106 @@ static void iommu_bad_arguments(void **state)
 	assert_non_null(strstr(err, "--iova applies to --iommu only"));
 }
 
-UNIT_MAIN("cli", UT(iommu_forms), UT(iommu_bad_arguments), UT(pid_only), UT(json_and_stats), UT(no_progress),
+/* --phys: one address (its frame) or a range, and no PID. */
+static void phys_forms(void **state)
+{
+	struct cli_options o;
+	char err[256];
+
+	(void)state;
+	assert_true(parse(&o, err, 3, "--phys", "0xfd000123"));
+	assert_true(o.phys);
+	assert_int_equal(o.phys_start, 0xfd000123);
+	assert_int_equal(o.phys_end, 0xfd000124);
+	assert_true(parse(&o, err, 3, "--json", "--phys=100000-102000"));
+	assert_true(o.json);
+	assert_int_equal(o.phys_start, 0x100000);
+	assert_int_equal(o.phys_end, 0x102000);
+}
+
+static void phys_errors(void **state)
+{
+	static const struct {
+		int argc;
+		const char *a[4];
+		const char *want;
+	} cases[] = {
+		{ 3, { "--phys", "0x2000-0x1000" }, "START must be below END" },
+		{ 3, { "--phys", "zz" }, "bad --phys 'zz'" },
+		{ 3, { "--phys", "0x1000-" }, "bad --phys" },
+		{ 4, { "--phys", "0x1000", "42" }, "drop the PID" },
+		{ 5, { "--phys", "0x1000", "--range", "0x0-0x1000" }, "drop --range" },
+		{ 4, { "--phys", "0x1000", "--kpageflags" }, "drop --kpageflags" },
+		{ 5, { "--phys", "1", "--phys", "2" }, "--phys given twice" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cli_options o;
+		char err[256];
+
+		assert_false(parse(&o, err, cases[i].argc, cases[i].a[0],
+				   cases[i].a[1], cases[i].a[2], cases[i].a[3]));
+		if (!strstr(err, cases[i].want))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err,
+				 cases[i].want);
+	}
+}
+
+/* --all: no PID, no range, no address; the scan's other options stay. */
+static void all_forms(void **state)
+{
+	struct cli_options o;
+	char err[256];
+
+	(void)state;
+	assert_true(parse(&o, err, 4, "--all", "--json", "--kpageflags"));
+	assert_true(o.all);
+	assert_true(o.json);
+	assert_true(o.kpageflags);
+	assert_false(parse(&o, err, 3, "--all", "42"));
+	assert_non_null(strstr(err, "--all scans every process: drop the PID"));
+	assert_false(parse(&o, err, 4, "--all", "--range", "0-0x1000"));
+	assert_non_null(strstr(err, "drop --range"));
+	assert_false(parse(&o, err, 4, "--all", "--phys", "0x1000"));
+	assert_non_null(strstr(err, "drop --all"));
+}
+
+/* --watch SECONDS [--interval MS] needs --range and a PID. */
+static void watch_forms(void **state)
+{
+	struct cli_options o;
+	char err[256];
+
+	(void)state;
+	assert_true(parse(&o, err, 6, "--watch", "5", "--range",
+			  "0x1000-0x3000", "7"));
+	assert_int_equal(o.watch_s, 5);
+	assert_int_equal(o.interval_ms, 0);
+	assert_true(parse(&o, err, 6, "--watch=2", "--interval=100",
+			  "--range=0x1000-0x3000", "7", "--json"));
+	assert_int_equal(o.interval_ms, 100);
+	assert_false(parse(&o, err, 4, "--watch", "5", "7"));
+	assert_non_null(strstr(err, "--watch needs --range START-END and a PID"));
+	assert_false(parse(&o, err, 6, "--watch", "0", "--range",
+			   "0x1000-0x3000", "7"));
+	assert_non_null(strstr(err, "bad --watch '0'"));
+	assert_false(parse(&o, err, 6, "--interval", "5", "--range",
+			   "0x1000-0x3000", "7"));
+	assert_non_null(strstr(err, "bad --interval '5'"));
+	assert_false(parse(&o, err, 6, "--interval", "50", "--range",
+			   "0x1000-0x3000", "7"));
+	assert_non_null(strstr(err, "--interval applies to --watch"));
+	assert_false(parse(&o, err, 7, "--watch", "1", "--kpageflags",
+			   "--range", "0x1000-0x3000", "7"));
+	assert_non_null(strstr(err, "drop --kpageflags"));
+}
+
+UNIT_MAIN("cli", UT(iommu_forms), UT(iommu_bad_arguments), UT(pid_only),
+	  UT(json_and_stats), UT(no_progress),
 	  UT(kpageflags_opt_in), UT(jobs_option), UT(range_and_debugfs),
 	  UT(device_option), UT(bad_arguments), UT(messages_quote_safely),
 	  UT(range_leading_zeros), UT(range_twice), UT(vtop_forms),
 	  UT(vtop_bad_arguments), UT(equals_forms), UT(equals_errors),
-	  UT(help_and_version))
+	  UT(help_and_version),
+	  UT(phys_forms), UT(phys_errors), UT(all_forms), UT(watch_forms))

@@ -10,6 +10,7 @@
 #include "report/report.h"
 #include "json_get.h"
 #include "report/page_attrs.h"
+#include "report/phys_print.h"
 
 #define BASE 0x7f0000000000ULL
 
@@ -305,6 +306,90 @@ static void write_error(void **state)
 	fclose(full);
 }
 
+/*
+ * The memory-type check's findings: a frame mapped wb and wc.  No page
+ * mismatch, so the verdict is memtype_conflict; each mapping listed with
+ * its type, in text and JSON.
+ */
+static void memtype_conflict_finding(void **state)
+{
+	struct phys_proc procs[] = { { .pid = 42, .comm = "t" } };
+	struct phys_vma vmas[] = { { BASE, BASE + 0x10000, "rw-s", "" } };
+	struct memtype_conflict c = {
+		.pfn = 0x1234, .pages = 1,
+		.memtypes = 1U << PTWALK_MEMTYPE_WB | 1U << PTWALK_MEMTYPE_WC,
+	};
+	struct phys_set set;
+	struct phys_view v = {
+		.set = &set, .procs = procs, .vmas = vmas, .conflicts = &c,
+		.nr_conflicts = 1,
+	};
+	struct json_object *o, *conf, *m;
+	struct doc d;
+
+	(void)state;
+	phys_set_init(&set, 0x1234000, 0x1235000, 12, 4);
+	set.m = calloc(2, sizeof(*set.m));
+	assert_non_null(set.m);
+	set.n = set.cap = 2;
+	set.m[0] = (struct phys_mapping){ .pid = 42, .addr = BASE,
+		.pfn = 0x1234, .pages = 1, .memtype = PTWALK_MEMTYPE_WB };
+	set.m[1] = (struct phys_mapping){ .pid = 42, .addr = BASE + 0x8000,
+		.pfn = 0x1234, .pages = 1, .memtype = PTWALK_MEMTYPE_WC };
+
+	doc_open(&d, REPORT_JSON);
+	feed(&d, false);
+	report_add_memtypes(&d.r, &v, 0);
+	assert_true(report_has_mismatch(&d.r));
+	doc_finish(&d, "t");
+	o = json_tokener_parse(d.buf);
+	assert_non_null(o);
+	assert_string_equal(json_object_get_string(json_get(o, "verdict")),
+			    "memtype_conflict");
+	conf = json_get(o, "conflicts");
+	assert_int_equal(json_object_array_length(conf), 1);
+	assert_string_equal(json_object_get_string(
+		json_get(json_object_array_get_idx(conf, 0), "pfn")), "0x1234");
+	m = json_get(json_object_array_get_idx(conf, 0), "mappings");
+	assert_int_equal(json_object_array_length(m), 2);
+	assert_string_equal(json_object_get_string(json_get(
+		json_object_array_get_idx(m, 1), "memtype")), "wc");
+	json_object_put(o);
+	free(d.buf);
+
+	doc_open(&d, REPORT_TEXT);
+	feed(&d, false);
+	report_add_memtypes(&d.r, &v, 7);
+	doc_finish(&d, "t");
+	assert_non_null(strstr(d.buf, "memtype_conflict: frame 0x1234 mapped with different memory types (wb,wc):\n"
+				      "  pid 42 (t) at 0x7f0000000000: wb\n"
+				      "  pid 42 (t) at 0x7f0000008000: wc\n"));
+	assert_non_null(strstr(d.buf, "note: 7 pages mapped with another memory type"));
+	assert_non_null(strstr(d.buf, "verdict: MISMATCH: 1 run of frames mapped with different memory types (memtype_conflict)"));
+	free(d.buf);
+	phys_set_free(&set);
+}
+
+/* Without the check's findings: an empty array, verdict unchanged. */
+static void no_conflicts_key(void **state)
+{
+	struct json_object *o;
+	struct doc d;
+
+	(void)state;
+	doc_open(&d, REPORT_JSON);
+	feed(&d, false);
+	doc_finish(&d, "t");
+	o = json_tokener_parse(d.buf);
+	assert_non_null(o);
+	assert_int_equal(json_object_array_length(json_get(o, "conflicts")), 0);
+	assert_int_equal(json_object_get_int64(json_get(o, "memtype_unchecked_pages")), 0);
+	assert_string_equal(json_object_get_string(json_get(o, "verdict")), "ok");
+	json_object_put(o);
+	free(d.buf);
+}
+
 UNIT_MAIN("report", UT(json_schema), UT(json_empty), UT(attrs_phrase),
 	  UT(text_mismatch), UT(text_zeroed_said_once), UT(text_nothing),
-	  UT(write_error))
+	  UT(write_error), UT(memtype_conflict_finding),
+	  UT(no_conflicts_key))

@@ -429,6 +429,8 @@ static const struct {
 	{ dma_cases, &nr_dma_cases },
 	{ dmainfo_cases, &nr_dmainfo_cases },
 	{ witness_cases, &nr_witness_cases },
+	{ phys_cases, &nr_phys_cases },
+	{ watch_cases, &nr_watch_cases },
 	{ stress_cases, &nr_stress_cases },
 	{ race_cases, &nr_race_cases },
 	{ fuzz_cases, &nr_fuzz_cases },

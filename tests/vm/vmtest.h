@@ -167,6 +167,10 @@ extern const struct vmtest_case witness_cases[];
 extern const size_t nr_witness_cases;
 extern const struct vmtest_case device_cases[];
 extern const size_t nr_device_cases;
+extern const struct vmtest_case phys_cases[];
+extern const size_t nr_phys_cases;
+extern const struct vmtest_case watch_cases[];
+extern const size_t nr_watch_cases;
 extern const struct vmtest_case jobs_cases[];
 extern const size_t nr_jobs_cases;
 /* Run last, once the guest has raised kernel lockdown: vmtest --lockdown. */

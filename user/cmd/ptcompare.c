@@ -23,13 +23,17 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/utsname.h>
+#include "cmd/all_run.h"
 #include "cmd/connect.h"
 #include "cmd/iommu_run.h"
+#include "cmd/memtype_check.h"
+#include "cmd/phys_run.h"
 #include "cmd/progress_hooks.h"
 #include "cmd/scan.h"
 #include "cmd/session.h"
 #include "cmd/stats.h"
 #include "cmd/vtop_run.h"
+#include "cmd/watch_run.h"
 #include "io/pci_sysfs.h"
 #include "io/ptwalk_client.h"
 #include "parse/cli.h"
@@ -47,6 +51,9 @@ static void usage(FILE *f)
 		"                 (or --vtop ADDR PID)\n"
 		"       ptcompare [--json] --iommu DEVICE [--iova IOVA] --range START-END PID\n"
 		"       ptcompare [--json] --iommu DEVICE IOVA\n"
+		"       ptcompare [--json] [--debugfs DIR] [--device DEV] --phys ADDR[-END]\n"
+		"       ptcompare [--json] [--stats] [--kpageflags] [--jobs N] --all\n"
+		"       ptcompare [--json] --watch SECONDS [--interval MS] --range START-END PID\n"
 		"Compares, page by page, the frames /proc/PID/pagemap reports with those\n"
 		"ptwalk.ko finds in the process's page tables, and explains every difference.\n"
 		"With ADDR, translates that one address level by level instead (like crash's vtop).\n"
@@ -55,6 +62,15 @@ static void usage(FILE *f)
 		"                     with its DMA view: contiguous runs, 4 GiB, holes, locking\n"
 		"  --vtop ADDR        translate ADDR (hex, any alignment): entries per level,\n"
 		"                     frame, physical address, VMA, pagemap's entry, verdict\n"
+		"  --all              every user process: a row each, the findings of all,\n"
+		"                     memtype conflicts across processes\n"
+		"  --watch SECONDS    read --range again and again for SECONDS and print\n"
+		"                     each change of a page's frame or state, with its\n"
+		"                     cause; a DMA-pinned page that moves is a finding\n"
+		"  --interval MS      between readings of --watch (default 250)\n"
+		"  --phys ADDR[-END]  who maps these frames (hex physical, END exclusive):\n"
+		"                     every mapping in every process, its memory type,\n"
+		"                     and frames mapped with different memory types\n"
 		"  --debugfs DIR      debugfs mount point (default %s)\n"
 		"  --device DEV       ptwalk's device (default %s), used when debugfs\n"
 		"                     cannot be (kernel lockdown); --debugfs or --device\n"
@@ -71,7 +87,8 @@ static void usage(FILE *f)
 		"  --no-progress      no progress line on stderr (shown on a terminal\n"
 		"                     when a scan takes more than a second)\n"
 		"  -h, --help, --version\n"
-		"Exit status: 0 every page explained, 1 a mismatch remains, 2 usage,\n"
+		"Exit status: 0 every page explained, 1 a mismatch (or a memtype\n"
+		"conflict) remains, 2 usage,\n"
 		"3 ptwalk not loaded, 4 lockdown, 5 privilege, 6 no such process,\n"
 		"7 exited during the scan, 8 no user memory, 9 internal or I/O error,\n"
 		"10 no such device, 11 no IOMMU group, 12 IOMMU domain unreadable or\n"
@@ -88,6 +105,9 @@ static int finish(struct session *s)
 	int err;
 
 	progress_end(s);
+	err = memtype_check(s);
+	if (err != EXIT_OK)
+		return err;
 	proc_comm(s->src.pid, comm, sizeof(comm));
 	t.comm = comm;
 	t.kernel = uname(&u) ? "?" : u.release;
@@ -112,7 +132,10 @@ static int finish(struct session *s)
 	return report_has_mismatch(&s->report) ? EXIT_MISMATCH : EXIT_OK;
 }
 
-/* --help, --version, or one address: the runs that are not a scan. */
+/*
+ * --help, --version, one address, --phys, --all or --watch: the runs that
+ * are not one scan of one process.
+ */
 static int run_other(const struct cli_options *o)
 {
 	char msg[512];
@@ -130,9 +153,14 @@ static int run_other(const struct cli_options *o)
 		       PTWALK_ABI_VERSION, line);
 		return EXIT_OK;
 	}
+	msg[0] = '\0';
 	status = o->iommu ? iommu_run(o, msg, sizeof(msg)) :
-			    vtop_run(o, msg, sizeof(msg));
-	if (status > EXIT_MISMATCH)
+		 o->phys ? phys_run(o, msg, sizeof(msg)) :
+		 o->all ? all_run(o, msg, sizeof(msg)) :
+		 o->watch_s ? watch_run(o, msg, sizeof(msg)) :
+		 vtop_run(o, msg, sizeof(msg));
+	/* --all's scans say their own failures */
+	if (status > EXIT_MISMATCH && msg[0])
 		fprintf(stderr, "ptcompare: %s\n", msg);
 	return status;
 }
@@ -147,7 +175,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ptcompare: %s\n", s.msg);
 		return FAIL_USAGE;
 	}
-	if (o.help || o.version || o.vtop || o.iommu)
+	if (o.help || o.version || o.vtop || o.iommu || o.phys || o.all ||
+	    o.watch_s)
 		return run_other(&o);
 	/*
 	 * No transparent huge pages for ptcompare's own memory: each engine's

@@ -57,6 +57,11 @@ void scan_range_done(const struct verdict_range *vr,
 	struct session *s = arg;
 
 	report_range(&s->report, vr, note);
+	if (vr->walk_pfn != NO_PFN &&
+	    suspects_add(&s->suspects, vr->walk_pfn, vr->pages,
+			 walk_memtype(&vr->detail)))
+		/* out of memory: counted as not checked */
+		s->suspects.dropped_pages += vr->pages;
 	if (s->opts->has_range)
 		dma_add_range(&s->dma, vr);
 	progress_at(s, vr->start + vr->pages * PAGE_SIZE_4K);

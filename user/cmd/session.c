@@ -30,10 +30,12 @@ void session_init(struct session *s, const struct cli_options *o)
 	memset(s, 0, sizeof(*s));
 	s->opts = o;
 	s->started_ns = started;
+	s->out = stdout;
 	proc_source_closed(&s->src, o->pid);
 	for (int i = 0; i < JOBS_MAX; i++)
 		proc_source_closed(&s->job_src[i], o->pid);
 	s->wsrc.kpf_fd = s->wsrc.walk_fd = -1;
+	suspects_init(&s->suspects, MEMTYPE_SUSPECTS_MAX);
 	proc_source_io(&s->src, &s->io);
 	progress_watch_io(s);
 }
@@ -41,7 +43,9 @@ void session_init(struct session *s, const struct cli_options *o)
 int session_fail(struct session *s, enum failure f)
 {
 	progress_end(s);
-	fprintf(stderr, "ptcompare: %s\n", s->msg);
+	if (!s->quiet_gone || (f != FAIL_EXITED && f != FAIL_NO_TARGET &&
+			       f != FAIL_NO_MM))
+		fprintf(stderr, "ptcompare: %s\n", s->msg);
 	return (int)f;
 }
 
@@ -136,7 +140,7 @@ static int open_output(struct session *s)
 	if (status != EXIT_OK)
 		return status;
 	report_init(&s->report, s->opts->json ? REPORT_JSON : REPORT_TEXT,
-		    stdout, s->spool[0], s->spool[1]);
+		    s->out, s->spool[0], s->spool[1]);
 	if (s->opts->has_range) {
 		status = open_spools(s, s->dma_spool, 2);
 		if (status != EXIT_OK)
@@ -252,5 +256,10 @@ void session_close(struct session *s)
 	close_files(s->dma_spool, 2);
 	close_files(&s->maps, 1);
 	scan_queue_free(s);
+	if (s->memtype_scan)
+		phys_scan_free(s->memtype_scan);
+	free(s->memtype_scan);
+	s->memtype_scan = NULL;
+	suspects_free(&s->suspects);
 	proc_source_close(&s->src);
 }

@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 #include "cmd/jobs_run.h"
+#include "cmd/phys_run.h"
 #include "engine/compare.h"
 #include "engine/dma.h"
 #include "engine/witness.h"
@@ -51,6 +52,14 @@ struct session {
 	struct dma_view dma;		/* the DMA view, with --range */
 	struct report_dma dma_report;	/* ... and its section of the report */
 	FILE *dma_spool[2];
+	/*
+	 * The memory-type check: frames mapped with another type than the
+	 * default, and after the scan the look for every mapping of them
+	 * (cmd/memtype_check.c)
+	 */
+	struct memtype_suspects suspects;
+	struct phys_scan *memtype_scan;
+	struct phys_view memtype_view;
 	struct progress progress;
 	uint64_t pages_done;		/* pages of the VMAs done */
 	uint64_t vma_start;		/* examined part of the VMA in progress */
@@ -62,6 +71,12 @@ struct session {
 	struct witness_totals wtotals;
 	struct witness *witness;
 	FILE *wspool;
+	FILE *out;		/* where the report goes: stdout, or --all's */
+	/*
+	 * --all: a process that is gone (exited, no such pid) or has no user
+	 * memory is counted by the caller, not said on stderr
+	 */
+	bool quiet_gone;
 	char msg[512];		/* the one-line error, when one occurred */
 	uint64_t started_ns;	/* when main() began, for --stats */
 };
@@ -81,6 +96,12 @@ int session_open_jobs(struct session *s);
 
 /* Closes whatever is open. */
 void session_close(struct session *s);
+
+/*
+ * Suspect runs of frames kept for the memory-type check: 16 bytes each,
+ * 64 KiB in all.
+ */
+#define MEMTYPE_SUSPECTS_MAX 4096
 
 /* Says s->msg on one line; returns f, the exit status. */
 int session_fail(struct session *s, enum failure f);

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include "io/proc_read.h"
 #include "io/ptwalk_client.h"
 #include "io/source.h"
+#include "parse/proc_stat.h"
 #include "model/page.h"
 
 uint64_t monotonic_ns(void)
@@ -74,6 +78,73 @@ void proc_source_io(struct proc_source *src, struct compare_io *io)
 	io->walk_query = walk_query;
 	io->walk_read_ext = walk_read_ext;
 	io->ctx = src;
+}
+
+static int pid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+long proc_list_pids(pid_t **out)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	pid_t *pids = NULL;
+	size_t n = 0, cap = 0;
+
+	*out = NULL;
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char *end;
+		long v;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		v = strtol(de->d_name, &end, 10);
+		if (*end || v <= 0 || v == getpid())
+			continue;
+		if (n == cap) {
+			size_t more = cap ? cap * 2 : 256;
+			pid_t *grown = realloc(pids, more * sizeof(*pids));
+
+			if (!grown) {
+				free(pids);
+				closedir(d);
+				return -ENOMEM;
+			}
+			pids = grown;
+			cap = more;
+		}
+		pids[n++] = (pid_t)v;
+	}
+	closedir(d);
+	qsort(pids, n, sizeof(*pids), pid_cmp);
+	*out = pids;
+	return (long)n;
+}
+
+int proc_user_process(pid_t pid)
+{
+	char path[64], buf[1024], state;
+	unsigned long flags;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -ESRCH;
+	n = proc_pread(fd, buf, sizeof(buf) - 1, 0, NULL);
+	close(fd);
+	if (n <= 0)
+		return -ESRCH;
+	buf[n] = '\0';
+	if (!proc_stat_parse(buf, &state, &flags))
+		return -ESRCH;
+	return state != 'Z' && state != 'X' && !(flags & PROC_PF_KTHREAD);
 }
 
 bool proc_alive(pid_t pid)

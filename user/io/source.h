@@ -35,6 +35,18 @@ uint64_t monotonic_ns(void);
 /* Connects io to src (which must outlive io). */
 void proc_source_io(struct proc_source *src, struct compare_io *io);
 
+/*
+ * Every numeric entry of /proc but this process, ascending, into *pids
+ * (the caller frees it): their number, or -errno.
+ */
+long proc_list_pids(pid_t **pids);
+
+/*
+ * Whether pid is a user process: 1; 0 for a kernel thread, a zombie or a
+ * dead task (no user memory); -ESRCH when it is gone.
+ */
+int proc_user_process(pid_t pid);
+
 /* Whether pid still exists and is not a zombie. */
 bool proc_alive(pid_t pid);
 

@@ -18,4 +18,14 @@
  */
 #define PTCOMPARE_JOBS_MAX	8
 
+/*
+ * --watch SECONDS, at most a day; --interval MS between readings: by
+ * default a few a second, at least 10 ms (a reading of a large range
+ * takes longer than that anyway), at most a minute.
+ */
+#define CLI_WATCH_MAX_S		86400
+#define CLI_INTERVAL_MIN_MS	10
+#define CLI_INTERVAL_MAX_MS	60000
+#define WATCH_DEFAULT_INTERVAL_MS 250
+
 #endif /* PTCOMPARE_MODEL_DEFAULTS_H */

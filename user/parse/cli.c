@@ -168,9 +168,10 @@ static bool check_iommu(struct cli_options *opts, const char *const args[2],
 {
 	char q[SHOWN_SIZE];
 
-	if (opts->vtop || opts->stats || opts->jobs || opts->kpageflags) {
+	if (opts->vtop || opts->stats || opts->jobs || opts->kpageflags ||
+	    opts->phys || opts->all || opts->watch_s) {
 		snprintf(err, err_size,
-			 "--iommu takes none of --vtop, --stats, --jobs, --kpageflags");
+			 "--iommu takes none of --vtop, --stats, --jobs, --kpageflags, --phys, --all, --watch");
 		return false;
 	}
 	if (!opts->has_range) {
@@ -197,6 +198,60 @@ static bool check_iommu(struct cli_options *opts, const char *const args[2],
 			 (unsigned long long)opts->iova);
 		return false;
 	}
+	return true;
+}
+
+/*
+ * --phys ADDR (the frame holding it) or START-END (END exclusive, any
+ * alignment: the frames holding START to END - 1), hex.  The page size is
+ * the running kernel's, so rounding to frames is the command's.
+ */
+static bool parse_phys(const char *s, struct cli_options *opts, char *err,
+		       size_t err_size)
+{
+	const char *dash = strchr(s, '-');
+	char q[SHOWN_SIZE];
+
+	if (opts->phys) {
+		snprintf(err, err_size, "--phys given twice");
+		return false;
+	}
+	if (dash ? !parse_hex_n(s, (size_t)(dash - s), &opts->phys_start) ||
+		   !parse_hex(dash + 1, &opts->phys_end) :
+		   !parse_hex(s, &opts->phys_start)) {
+		snprintf(err, err_size,
+			 "bad --phys '%s': expected a hex physical address or START-END, e.g. 0xfd000000-0xfd100000",
+			 shown(s, q));
+		return false;
+	}
+	if (!dash)
+		opts->phys_end = opts->phys_start + 1;
+	if (opts->phys_start >= opts->phys_end) {
+		snprintf(err, err_size,
+			 "bad --phys '%s': START must be below END (END is exclusive)",
+			 shown(s, q));
+		return false;
+	}
+	opts->phys = true;
+	return true;
+}
+
+/* A decimal option value from lo to hi into *out: false with err set. */
+static bool parse_decimal(const char *s, const char *opt, const char *what,
+			  unsigned int lo, unsigned int hi, unsigned int *out,
+			  char *err, size_t err_size)
+{
+	char q[SHOWN_SIZE], *end;
+	long v;
+
+	errno = 0;
+	v = *s >= '0' && *s <= '9' ? strtol(s, &end, 10) : -1;
+	if (v < (long)lo || errno || *end || v > (long)hi) {
+		snprintf(err, err_size, "bad %s '%s': expected %s, from %u to %u",
+			 opt, shown(s, q), what, lo, hi);
+		return false;
+	}
+	*out = (unsigned int)v;
 	return true;
 }
 
@@ -243,7 +298,7 @@ static bool parse_pid(const char *s, pid_t *pid)
 enum opt_id {
 	OPT_FLAG,	/* no value: sets the bool at its offset */
 	OPT_VTOP, OPT_JOBS, OPT_RANGE, OPT_DEBUGFS, OPT_DEVICE, OPT_IOMMU,
-	OPT_IOVA,
+	OPT_IOVA, OPT_PHYS, OPT_WATCH, OPT_INTERVAL,
 };
 
 #define FLAG(name, field) { name, OPT_FLAG, offsetof(struct cli_options, field) }
@@ -260,6 +315,7 @@ static const struct {
 	FLAG("--stats", stats),
 	FLAG("--no-progress", no_progress),
 	FLAG("--kpageflags", kpageflags),
+	FLAG("--all", all),
 	{ "--vtop", OPT_VTOP, 0 },
 	{ "--jobs", OPT_JOBS, 0 },
 	{ "--range", OPT_RANGE, 0 },
@@ -267,6 +323,9 @@ static const struct {
 	{ "--device", OPT_DEVICE, 0 },
 	{ "--iommu", OPT_IOMMU, 0 },
 	{ "--iova", OPT_IOVA, 0 },
+	{ "--phys", OPT_PHYS, 0 },
+	{ "--watch", OPT_WATCH, 0 },
+	{ "--interval", OPT_INTERVAL, 0 },
 };
 
 /*
@@ -319,6 +378,17 @@ static bool apply_option(int k, const char *value, struct cli_options *opts,
 			return false;
 		opts->has_iova = true;
 		break;
+	case OPT_PHYS:
+		return parse_phys(value, opts, err, err_size);
+	case OPT_WATCH:
+		return parse_decimal(value, "--watch", "seconds to watch",
+				     1, CLI_WATCH_MAX_S, &opts->watch_s, err,
+				     err_size);
+	case OPT_INTERVAL:
+		return parse_decimal(value, "--interval",
+				     "milliseconds between readings",
+				     CLI_INTERVAL_MIN_MS, CLI_INTERVAL_MAX_MS,
+				     &opts->interval_ms, err, err_size);
 	}
 	return true;
 }
@@ -358,6 +428,67 @@ static bool take_option(int argc, char *const argv[], int *i,
 		value = argv[++*i];
 	}
 	return apply_option(k, value, opts, err, err_size);
+}
+
+/* --phys looks at every process: what only a scan of one process takes. */
+static bool check_phys(const struct cli_options *opts, bool have_pid,
+		       char *err, size_t err_size)
+{
+	const char *extra = have_pid ? "the PID" :
+			    opts->vtop ? "--vtop" :
+			    opts->all ? "--all" :
+			    opts->watch_s ? "--watch" :
+			    opts->has_range ? "--range" :
+			    opts->kpageflags ? "--kpageflags" :
+			    opts->jobs ? "--jobs" :
+			    opts->stats ? "--stats" : NULL;
+
+	if (extra) {
+		snprintf(err, err_size,
+			 "--phys looks at every process: drop %s (usage: ptcompare [--json] --phys ADDR[-END])",
+			 extra);
+		return false;
+	}
+	return true;
+}
+
+/* --watch follows a range of one process: the range and PID it needs. */
+static bool check_watch(const struct cli_options *opts, bool have_pid,
+			char *err, size_t err_size)
+{
+	const char *extra = opts->vtop ? "--vtop" :
+			    opts->kpageflags ? "--kpageflags" :
+			    opts->jobs ? "--jobs" : NULL;
+
+	if (extra) {
+		snprintf(err, err_size, "--watch reads a range again and again: drop %s",
+			 extra);
+		return false;
+	}
+	if (!have_pid || !opts->has_range) {
+		snprintf(err, err_size,
+			 "--watch needs --range START-END and a PID (usage: ptcompare --watch SECONDS --range START-END PID)");
+		return false;
+	}
+	return true;
+}
+
+/* --all scans every process: what names one process or one address. */
+static bool check_all(const struct cli_options *opts, bool have_pid,
+		      char *err, size_t err_size)
+{
+	const char *extra = have_pid ? "the PID" :
+			    opts->vtop ? "--vtop" :
+			    opts->watch_s ? "--watch" :
+			    opts->has_range ? "--range" : NULL;
+
+	if (extra) {
+		snprintf(err, err_size,
+			 "--all scans every process: drop %s (usage: ptcompare [--json] [--stats] --all)",
+			 extra);
+		return false;
+	}
+	return true;
 }
 
 bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
@@ -416,6 +547,16 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 			return false;
 		}
 	}
+	if (opts->phys)
+		return check_phys(opts, have_pid, err, err_size);
+	if (opts->all)
+		return check_all(opts, have_pid, err, err_size);
+	if (opts->interval_ms && !opts->watch_s) {
+		snprintf(err, err_size, "--interval applies to --watch: add --watch SECONDS");
+		return false;
+	}
+	if (opts->watch_s && !check_watch(opts, have_pid, err, err_size))
+		return false;
 	if (!have_pid) {
 		snprintf(err, err_size, "missing PID (usage: ptcompare [--json] [--range START-END] PID [ADDR])");
 		return false;

@@ -30,6 +30,12 @@ struct cli_options {
 	bool iommu_translate;	/* --iommu DEVICE IOVA: one device address,
 				 * iova, no process
 				 */
+	bool all;		/* --all: every user process */
+	unsigned int watch_s;	/* --watch SECONDS; 0: not given */
+	unsigned int interval_ms; /* --interval MS; 0: not given */
+	bool phys;		/* --phys: who maps [phys_start, phys_end) */
+	uint64_t phys_start;	/* physical, any alignment (cmd/phys_run.c */
+	uint64_t phys_end;	/* rounds out to pages); end exclusive */
 	bool help;
 	bool version;
 };

@@ -102,6 +102,11 @@ static bool item(struct json_writer *w, bool key)
 	return true;
 }
 
+bool jw_raw_value(struct json_writer *w)
+{
+	return item(w, false);
+}
+
 static void begin(struct json_writer *w, char open, bool object)
 {
 	if (!w->err && w->depth == JW_MAX_DEPTH)

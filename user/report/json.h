@@ -61,6 +61,13 @@ void jw_i64(struct json_writer *w, int64_t v);
 void jw_bool(struct json_writer *w, bool b);
 void jw_null(struct json_writer *w);
 
+/*
+ * A value another writer wrote whole (a document the caller copies in
+ * next): the comma and newline before it, as for any value.  False when
+ * nothing may be written.
+ */
+bool jw_raw_value(struct json_writer *w);
+
 /* "0x1f000"; with digits, zero-padded to that many: "0x00000000000001e7". */
 void jw_hex(struct json_writer *w, uint64_t v);
 void jw_hex_padded(struct json_writer *w, uint64_t v, int digits);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <string.h>
+#include "report/phys_print.h"
 #include "report/report.h"
 #include "report/report_dma.h"
 #include "report/report_formats.h"
@@ -57,9 +58,22 @@ uint64_t report_witness_bad(const struct report *r)
 	return r->witness ? r->witness->bad_pages : 0;
 }
 
+void report_add_memtypes(struct report *r, const struct phys_view *v,
+			 uint64_t unchecked)
+{
+	r->memtypes = v;
+	r->memtype_unchecked = unchecked;
+}
+
+size_t report_conflicts(const struct report *r)
+{
+	return r->memtypes ? r->memtypes->nr_conflicts : 0;
+}
+
 bool report_has_mismatch(const struct report *r)
 {
-	return r->totals[CLASS_MISMATCH] != 0 || report_witness_bad(r) != 0;
+	return r->totals[CLASS_MISMATCH] != 0 || report_witness_bad(r) != 0 ||
+	       report_conflicts(r) != 0;
 }
 
 /* Appends a spool to the document. */
@@ -79,6 +93,13 @@ static int copy_spool(FILE *spool, FILE *out)
 int report_copy_spool(FILE *spool, FILE *out)
 {
 	return copy_spool(spool, out);
+}
+
+int report_copy_findings(struct report *r, FILE *out)
+{
+	if (ferror(r->ranges))
+		return -EIO;
+	return copy_spool(r->ranges, out);
 }
 
 int report_finish(struct report *r, const struct report_target *t)

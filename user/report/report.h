@@ -25,6 +25,7 @@
 enum report_format { REPORT_TEXT, REPORT_JSON };
 
 struct report_dma;
+struct phys_view;
 
 struct report_target {
 	pid_t pid;
@@ -47,6 +48,13 @@ struct report {
 	struct report_dma *dma;	/* the DMA view (--range), or NULL */
 	/* the witnesses (report_add_witnesses), or NULL */
 	const struct witness_totals *witness;
+	/*
+	 * The memory-type check (report_add_memtypes): the frames this
+	 * process maps with more than one memory type, or NULL; and the
+	 * pages with another type than the default it could not look at.
+	 */
+	const struct phys_view *memtypes;
+	uint64_t memtype_unchecked;
 	FILE *physical;		/* text: spool of the "physical memory" lines */
 	uint64_t nr_physical;	/* lines spooled there */
 	/* JSON: the document on out, the spools' arrays of objects */
@@ -68,6 +76,16 @@ void report_init(struct report *r, enum report_format fmt, FILE *out,
 void report_add_witnesses(struct report *r, const struct witness_totals *w,
 			  FILE *physical);
 
+/*
+ * Adds the memory-type check's findings: v's conflicts (read at
+ * report_finish()), and the pages it could not check.
+ */
+void report_add_memtypes(struct report *r, const struct phys_view *v,
+			 uint64_t unchecked);
+
+/* Frame runs in memtype_conflict: what report_add_memtypes() gave. */
+size_t report_conflicts(const struct report *r);
+
 /* One range, in address order; note: the witnesses', NULL without them. */
 void report_range(struct report *r, const struct verdict_range *vr,
 		  const struct witness_note *note);
@@ -80,12 +98,28 @@ void report_range(struct report *r, const struct verdict_range *vr,
 void report_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 		uint64_t end, const struct compare_summary *sum, bool examined);
 
+/*
+ * The text report's findings alone (what follows "findings:"), copied to
+ * out: --all lists them process by process.  0, or -errno.
+ */
+int report_copy_findings(struct report *r, FILE *out);
+
+/*
+ * --all's text: the header of its table, and the row of one process
+ * scanned into r (pid, command, pages, pages per class, huge kinds,
+ * verdict).
+ */
+void report_all_header(FILE *f);
+void report_all_row(FILE *f, const struct report *r, pid_t pid,
+		    const char *comm);
+
 /* Writes the whole document to out: 0, or -errno on a write error. */
 int report_finish(struct report *r, const struct report_target *t);
 
 /*
  * Exit status the report calls for: a mismatch, or a page where
- * /proc/kpageflags contradicts ptwalk after re-checks, or neither.
+ * /proc/kpageflags contradicts ptwalk after re-checks, or a frame mapped
+ * with more than one memory type, or none of these.
  */
 bool report_has_mismatch(const struct report *r);
 

@@ -8,6 +8,7 @@
 #include "module/ptwalk_names.h"
 #include "report/json.h"
 #include "report/page_attrs.h"
+#include "report/phys_print.h"
 #include "report/report_dma.h"
 #include "report/report_formats.h"
 #include "report/report_witness.h"
@@ -66,6 +67,14 @@ static void json_vma(struct report *r, const struct maps_entry *m, uint64_t star
 	jw_end_object(w);
 }
 
+/* A page mismatch outranks a conflict of memory types: it is the tool's. */
+static const char *verdict(const struct report *r)
+{
+	if (r->totals[CLASS_MISMATCH] || report_witness_bad(r))
+		return "mismatch";
+	return report_conflicts(r) ? "memtype_conflict" : "ok";
+}
+
 static void json_head(struct report *r, const struct report_target *t)
 {
 	struct json_writer *w = &r->json;
@@ -77,7 +86,7 @@ static void json_head(struct report *r, const struct report_target *t)
 	jw_key(w, "absent_flags");
 	jw_flag_names(w, t->absent_flags, ptwalk_flag_name);
 	jw_kv_u64(w, "pages", r->pages);
-	jw_kv_str(w, "verdict", report_has_mismatch(r) ? "mismatch" : "ok");
+	jw_kv_str(w, "verdict", verdict(r));
 	jw_key(w, "summary");
 	class_counts(w, r->totals);
 	jw_line_key(w, "vmas");
@@ -98,6 +107,12 @@ static void json_tail(struct report *r)
 	struct json_writer *w = &r->json;
 
 	jw_end_array(w);
+	jw_line_key(w, "conflicts");
+	jw_begin_array(w);
+	if (r->memtypes)
+		phys_print_conflicts_json(w, r->memtypes);
+	jw_end_array(w);
+	jw_kv_u64(w, "memtype_unchecked_pages", r->memtype_unchecked);
 	report_witness_json_tail(r);
 	if (r->dma)
 		report_dma_json(r);

@@ -10,6 +10,7 @@
 #include "report/report_dma.h"
 #include "report/line.h"
 #include "report/page_attrs.h"
+#include "report/phys_print.h"
 #include "report/report_formats.h"
 #include "report/report_witness.h"
 
@@ -157,10 +158,27 @@ static void text_middle(struct report *r)
 	fprintf(r->out, "\nfindings%s\n", r->nr_ranges ? ":" : ": none");
 }
 
+/*
+ * The memory-type check: each conflict with the mappings in it, or a
+ * word on what could not be checked.
+ */
+static void text_memtypes(struct report *r)
+{
+	if (report_conflicts(r)) {
+		fputc('\n', r->out);
+		phys_print_conflicts_text(r->out, r->memtypes);
+	}
+	if (r->memtype_unchecked)
+		fprintf(r->out,
+			"\nnote: %" PRIu64 " pages mapped with another memory type than the default were not checked for conflicts (too many runs of frames to keep); use --phys on their frames\n",
+			r->memtype_unchecked);
+}
+
 static void text_tail(struct report *r)
 {
 	uint64_t bad = r->totals[CLASS_MISMATCH];
 	uint64_t witness_bad = report_witness_bad(r);
+	size_t conflicts = report_conflicts(r);
 	bool first = true, listed = false;
 
 	/* what each class seen means, once, when it is worth a word */
@@ -180,8 +198,9 @@ static void text_tail(struct report *r)
 	report_witness_text_tail(r);
 	if (r->dma)
 		report_dma_text(r);
+	text_memtypes(r);
 	fprintf(r->out, "\nverdict: ");
-	if (bad || witness_bad) {
+	if (bad || witness_bad || conflicts) {
 		fprintf(r->out, "MISMATCH: ");
 		if (bad)
 			fprintf(r->out,
@@ -192,6 +211,11 @@ static void text_tail(struct report *r)
 				"%s%" PRIu64 " page%s where /proc/kpageflags contradicts the page tables",
 				bad ? "; " : "", witness_bad,
 				witness_bad == 1 ? "" : "s");
+		if (conflicts)
+			fprintf(r->out,
+				"%s%zu run%s of frames mapped with different memory types (memtype_conflict)",
+				bad || witness_bad ? "; " : "", conflicts,
+				conflicts == 1 ? "" : "s");
 		fputc('\n', r->out);
 		return;
 	}
@@ -210,3 +234,25 @@ const struct report_ops report_text_ops = {
 	.range = text_range, .vma = text_vma, .head = text_head,
 	.middle = text_middle, .tail = text_tail,
 };
+
+void report_all_header(FILE *f)
+{
+	fprintf(f, "%7s %-16s %9s", "PID", "COMM", "PAGES");
+	for (int c = 0; c < NR_CLASSES; c++)
+		fprintf(f, " %7s", page_class_info(c)->column);
+	fprintf(f, "  %-16s %s\n", "HUGE", "VERDICT");
+}
+
+void report_all_row(FILE *f, const struct report *r, pid_t pid,
+		    const char *comm)
+{
+	char huge[128];
+
+	flag_names_join(huge, sizeof(huge), r->huge, huge_kind_name, "-");
+	fprintf(f, "%7d %-16s %9" PRIu64, (int)pid, comm, r->pages);
+	for (int c = 0; c < NR_CLASSES; c++)
+		fprintf(f, " %7" PRIu64, r->totals[c]);
+	fprintf(f, "  %-16s %s\n", huge,
+		r->totals[CLASS_MISMATCH] || report_witness_bad(r) ?
+		"mismatch" : "ok");
+}

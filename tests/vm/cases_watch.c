@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptcompare --watch: each change of a watched range reported once, none
+ * invented, against what the test did and what the fixture's oracle
+ * (get_user_pages) says of the frames before and after.  The watch runs
+ * in the background (--json: JSON Lines); the test acts once its "start"
+ * line says the first reading is done, then reads every line to the end.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/io_uring.h>
+#include <linux/mempolicy.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <json-c/json.h>
+#include "ptcompare_run.h"
+#include "vmtest.h"
+
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
+
+#define WATCH_PAGES_MAX 1024
+
+/* A watch running in the background, and the changes it printed. */
+struct watch {
+	pid_t pid;
+	FILE *out;		/* its stdout */
+	struct json_object *change[256];
+	int nr_changes;
+	char ended[16];
+	int status;
+};
+
+static bool watch_start(struct vmtest *t, struct watch *w, uint64_t start,
+			uint64_t end, int seconds)
+{
+	char range[64], pidstr[16], secs[16], line[4096];
+	const char *argv[] = { "ptcompare", "--json", "--watch", secs,
+			       "--interval", "50", "--range", range, pidstr,
+			       NULL };
+	posix_spawn_file_actions_t fa;
+	int fd[2];
+
+	memset(w, 0, sizeof(*w));
+	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, start, end);
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)getpid());
+	snprintf(secs, sizeof(secs), "%d", seconds);
+	if (pipe2(fd, O_CLOEXEC))
+		return fail(t, "pipe: %s", strerror(errno));
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
+	if (posix_spawn(&w->pid, "/bin/ptcompare", &fa, NULL,
+			(char *const *)argv, environ)) {
+		posix_spawn_file_actions_destroy(&fa);
+		return fail(t, "spawn ptcompare --watch: %s", strerror(errno));
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	close(fd[1]);
+	w->out = fdopen(fd[0], "r");
+	if (!w->out || !fgets(line, sizeof(line), w->out) ||
+	    !strstr(line, "\"event\":\"start\""))
+		return fail(t, "ptcompare --watch did not start: '%s'",
+			    w->out ? line : "");
+	return true;
+}
+
+/* Every line to the end, and the exit status. */
+static bool watch_finish(struct vmtest *t, struct watch *w)
+{
+	char line[4096];
+	int status;
+	bool ok = true;
+
+	while (fgets(line, sizeof(line), w->out)) {
+		struct json_object *o = json_tokener_parse(line);
+		struct json_object *ev = o ? pc_get(o, "event") : NULL;
+		const char *e = ev ? json_object_get_string(ev) : "";
+
+		if (!o) {
+			ok = fail(t, "--watch printed a line that is not JSON: %s",
+				  line);
+		} else if (!strcmp(e, "change") && w->nr_changes < 256) {
+			w->change[w->nr_changes++] = o;
+			continue;
+		} else if (!strcmp(e, "end")) {
+			snprintf(w->ended, sizeof(w->ended), "%s",
+				 json_object_get_string(pc_get(o, "ended")));
+		}
+		json_object_put(o);
+	}
+	fclose(w->out);
+	waitpid(w->pid, &status, 0);
+	w->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	if (ok && strcmp(w->ended, "time"))
+		ok = fail(t, "--watch ended '%s', not on time", w->ended);
+	return ok;
+}
+
+static void watch_free(struct watch *w)
+{
+	for (int i = 0; i < w->nr_changes; i++)
+		json_object_put(w->change[i]);
+	w->nr_changes = 0;
+}
+
+/*
+ * The changes that cover the page at addr, in order, into idx: how many.
+ */
+static int changes_of(const struct watch *w, uint64_t addr, int idx[4])
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	int n = 0;
+
+	for (int i = 0; i < w->nr_changes && n < 4; i++) {
+		uint64_t s = pc_hex_or_none(w->change[i], "start");
+		uint64_t pages = (uint64_t)json_object_get_int64(
+			pc_get(w->change[i], "pages"));
+
+		if (addr >= s && addr < s + pages * (uint64_t)ps)
+			idx[n++] = i;
+	}
+	return n;
+}
+
+/* A side's frame of the page at addr in change c (its run's first + k). */
+static uint64_t frame_in(struct json_object *c, const char *side,
+			 uint64_t addr)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	uint64_t pfn = pc_hex_or_none(pc_get(c, side), "pfn");
+	uint64_t s = pc_hex_or_none(c, "start");
+
+	return pfn == NO_PFN ? NO_PFN : pfn + (addr - s) / (uint64_t)ps;
+}
+
+static const char *cause_of(struct json_object *c)
+{
+	return json_object_get_string(pc_get(c, "cause"));
+}
+
+/*
+ * The page at addr changed exactly once, from frame before to frame after
+ * (NO_PFN: nothing), for cause; or, when also is set, first for also then
+ * for cause (a transition caught half way).
+ */
+static bool expect_once(struct vmtest *t, const struct watch *w,
+			uint64_t addr, uint64_t before, uint64_t after,
+			const char *cause, const char *also)
+{
+	int idx[4], n = changes_of(w, addr, idx);
+	struct json_object *first, *last;
+
+	if (n == 0)
+		return fail(t, "0x%" PRIx64 ": no change reported (%s)", addr,
+			    cause);
+	first = w->change[idx[0]];
+	last = w->change[idx[n - 1]];
+	if (n > (also ? 2 : 1) ||
+	    (n == 2 && strcmp(cause_of(first), also)))
+		return fail(t, "0x%" PRIx64 ": %d changes, the first %s", addr,
+			    n, cause_of(first));
+	if (strcmp(cause_of(last), cause))
+		return fail(t, "0x%" PRIx64 ": cause %s, want %s", addr,
+			    cause_of(last), cause);
+	if (frame_in(first, "old", addr) != before ||
+	    frame_in(last, "new", addr) != after)
+		return fail(t, "0x%" PRIx64 ": 0x%" PRIx64 " -> 0x%" PRIx64
+			    ", the oracle 0x%" PRIx64 " -> 0x%" PRIx64, addr,
+			    frame_in(first, "old", addr),
+			    frame_in(last, "new", addr), before, after);
+	return true;
+}
+
+static bool expect_none(struct vmtest *t, const struct watch *w,
+			uint64_t addr)
+{
+	int idx[4];
+
+	return changes_of(w, addr, idx) == 0 ||
+	       fail(t, "0x%" PRIx64 ": a change reported where none was made (%s)",
+		    addr, cause_of(w->change[idx[0]]));
+}
+
+static uint64_t frame_of(struct vmtest *t, uint64_t addr)
+{
+	struct ptwalk_fixture_translate o;
+
+	if (!oracle(t, addr, &o) || o.status != PTWALK_FIXTURE_MAPPED)
+		return NO_PFN;
+	return o.pfn;
+}
+
+/* pages anonymous 4 KiB pages, on a VM with a node 1 to move them to. */
+static char *map_two_nodes(struct vmtest *t, size_t pages)
+{
+	if (access("/sys/devices/system/node/node1", F_OK)) {
+		fail(t, "the VM has no NUMA node 1 (qemu -numa)");
+		return NULL;
+	}
+	return map_anon(t, pages * (size_t)sysconf(_SC_PAGESIZE),
+			MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+}
+
+/*
+ * 16 pages on node 0, the first 8 moved to node 1 by move_pages(2) while
+ * watched: each reported once as migrated (or migrating, then migrated),
+ * old and new frames the oracle's; the other 8 not at all.
+ */
+static bool watch_migrate(struct vmtest *t)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	enum { PAGES = 16, MOVED = 8 };
+	uint64_t before[PAGES], after[PAGES];
+	void *addrs[MOVED];
+	int nodes[MOVED], status[MOVED];
+	unsigned long mask = 1;
+	struct watch w;
+	char *p;
+	bool ok = true;
+
+	p = map_two_nodes(t, PAGES);
+	if (!p)
+		return false;
+	if (syscall(__NR_mbind, p, PAGES * (size_t)ps, MPOL_BIND, &mask,
+		    sizeof(mask) * 8, 0))
+		ok = fail(t, "mbind: %s", strerror(errno));
+	if (ok)
+		touch_write(p, PAGES * (size_t)ps);
+	for (int i = 0; ok && i < PAGES; i++)
+		before[i] = frame_of(t, A(p) + (uint64_t)i * (uint64_t)ps);
+	ok = ok && watch_start(t, &w, A(p), A(p) + PAGES * (uint64_t)ps, 3);
+	if (!ok) {
+		munmap(p, PAGES * (size_t)ps);
+		return false;
+	}
+	for (int i = 0; i < MOVED; i++) {
+		addrs[i] = p + i * ps;
+		nodes[i] = 1;
+	}
+	/* MPOL_MF_MOVE: this process's pages only */
+	if (syscall(__NR_move_pages, 0, MOVED, addrs, nodes, status, 2))
+		ok = fail(t, "move_pages: %s", strerror(errno));
+	for (int i = 0; ok && i < MOVED; i++)
+		if (status[i] != 1)
+			ok = fail(t, "move_pages left page %d on %d", i,
+				  status[i]);
+	for (int i = 0; i < PAGES; i++)
+		after[i] = frame_of(t, A(p) + (uint64_t)i * (uint64_t)ps);
+	ok = watch_finish(t, &w) && ok;
+	for (int i = 0; ok && i < PAGES; i++) {
+		uint64_t a = A(p) + (uint64_t)i * (uint64_t)ps;
+
+		ok = i < MOVED ? expect_once(t, &w, a, before[i], after[i],
+					     "migrated", "migrating") :
+				 expect_none(t, &w, a);
+	}
+	if (ok && w.status != 0)
+		ok = fail(t, "--watch exited %d, want 0", w.status);
+	watch_free(&w);
+	munmap(p, PAGES * (size_t)ps);
+	return ok;
+}
+
+/*
+ * Two pages shared with a child by fork: page 0 written (its own copy:
+ * copy_on_write), page 1 dropped (MADV_DONTNEED: unmapped); page 2 left.
+ */
+static bool watch_cow_and_dontneed(struct vmtest *t)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	uint64_t before[3], after0;
+	int hold[2];
+	struct watch w;
+	pid_t child;
+	char *p, c;
+	bool ok = true;
+
+	p = map_anon(t, 3 * (size_t)ps, MAP_PRIVATE | MAP_ANONYMOUS,
+		     MADV_NOHUGEPAGE);
+	if (!p || pipe(hold))
+		return fail(t, "setup: %s", strerror(errno));
+	touch_write(p, 3 * (size_t)ps);
+	child = fork();
+	if (child == 0) {
+		close(hold[1]);
+		while (read(hold[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(0);
+	}
+	close(hold[0]);
+	for (int i = 0; i < 3; i++)
+		before[i] = frame_of(t, A(p) + (uint64_t)i * (uint64_t)ps);
+	ok = watch_start(t, &w, A(p), A(p) + 3 * (uint64_t)ps, 3);
+	if (ok) {
+		p[0] = 1;	/* copy on write */
+		if (madvise(p + ps, (size_t)ps, MADV_DONTNEED))
+			ok = fail(t, "MADV_DONTNEED: %s", strerror(errno));
+		after0 = frame_of(t, A(p));
+		ok = watch_finish(t, &w) && ok;
+		ok = ok && after0 != before[0] &&
+		     expect_once(t, &w, A(p), before[0], after0,
+				 "copy_on_write", NULL) &&
+		     expect_once(t, &w, A(p) + (uint64_t)ps, before[1], NO_PFN,
+				 "unmapped", NULL) &&
+		     expect_none(t, &w, A(p) + 2 * (uint64_t)ps);
+		watch_free(&w);
+	}
+	close(hold[1]);
+	waitpid(child, NULL, 0);
+	munmap(p, 3 * (size_t)ps);
+	return ok;
+}
+
+/*
+ * A 2 MiB range of 4 KiB pages collapsed into a huge page by
+ * MADV_COLLAPSE: every page reported once as thp_collapsed, its new frame
+ * the oracle's (the huge page's).
+ */
+static bool watch_collapse(struct vmtest *t)
+{
+	const size_t len = 2UL << 20;
+	long ps = sysconf(_SC_PAGESIZE);
+	static uint64_t before[512], after[512];
+	struct watch w;
+	char *p = map_aligned(t, len, len, MADV_NOHUGEPAGE);
+	bool ok = true;
+
+	if (!p)
+		return false;
+	touch_write(p, len);
+	for (size_t i = 0; i < len / (size_t)ps; i++)
+		before[i] = frame_of(t, A(p) + i * (uint64_t)ps);
+	if (madvise(p, len, MADV_HUGEPAGE))
+		ok = fail(t, "MADV_HUGEPAGE: %s", strerror(errno));
+	ok = ok && watch_start(t, &w, A(p), A(p) + len, 3);
+	if (!ok)
+		return false;
+	if (madvise(p, len, MADV_COLLAPSE))
+		ok = fail(t, "MADV_COLLAPSE: %s", strerror(errno));
+	for (size_t i = 0; i < len / (size_t)ps; i++)
+		after[i] = frame_of(t, A(p) + i * (uint64_t)ps);
+	ok = watch_finish(t, &w) && ok;
+	for (size_t i = 0; ok && i < len / (size_t)ps; i++)
+		ok = expect_once(t, &w, A(p) + i * (uint64_t)ps, before[i],
+				 after[i], "thp_collapsed", NULL);
+	watch_free(&w);
+	return ok;
+}
+
+/*
+ * Pages pinned by io_uring's IORING_REGISTER_BUFFERS (FOLL_PIN |
+ * FOLL_LONGTERM): move_pages(2) cannot move them (their status is an
+ * error), and the watch reports no change; exit 0.
+ */
+static bool watch_pinned_stays(struct vmtest *t)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	enum { PAGES = 4 };
+	struct io_uring_params params = { 0 };
+	void *addrs[PAGES];
+	int nodes[PAGES], status[PAGES], ring;
+	uint64_t before[PAGES];
+	struct iovec iov;
+	struct watch w;
+	char *p;
+	bool ok = true;
+
+	p = map_two_nodes(t, PAGES);
+	if (!p)
+		return false;
+	touch_write(p, PAGES * (size_t)ps);
+	ring = (int)syscall(__NR_io_uring_setup, 4, &params);
+	iov = (struct iovec){ p, PAGES * (size_t)ps };
+	if (ring < 0 || syscall(__NR_io_uring_register, ring,
+				IORING_REGISTER_BUFFERS, &iov, 1))
+		ok = fail(t, "io_uring register: %s", strerror(errno));
+	for (int i = 0; ok && i < PAGES; i++) {
+		addrs[i] = p + i * ps;
+		before[i] = frame_of(t, A(p) + (uint64_t)i * (uint64_t)ps);
+		status[i] = -1;
+		/* the other node than the page's */
+		if (syscall(__NR_move_pages, 0, 1, &addrs[i], NULL, &status[i],
+			    0) || status[i] < 0)
+			ok = fail(t, "move_pages (query): %s", strerror(errno));
+		nodes[i] = !status[i];
+	}
+	ok = ok && watch_start(t, &w, A(p), A(p) + PAGES * (uint64_t)ps, 2);
+	if (ok) {
+		/* > 0: that many pages not moved, as a pin must make it */
+		if (syscall(__NR_move_pages, 0, PAGES, addrs, nodes, status,
+			    2) < 0)
+			ok = fail(t, "move_pages: %s", strerror(errno));
+		for (int i = 0; ok && i < PAGES; i++)
+			if (status[i] >= 0 && status[i] == nodes[i])
+				ok = fail(t, "move_pages moved pinned page %d", i);
+		for (int i = 0; ok && i < PAGES; i++)
+			if (frame_of(t, A(p) + (uint64_t)i * (uint64_t)ps) !=
+			    before[i])
+				ok = fail(t, "the oracle sees pinned page %d on another frame",
+					  i);
+		ok = watch_finish(t, &w) && ok;
+		for (int i = 0; ok && i < PAGES; i++)
+			ok = expect_none(t, &w, A(p) + (uint64_t)i * (uint64_t)ps);
+		if (ok && w.status != 0)
+			ok = fail(t, "--watch exited %d, want 0", w.status);
+		watch_free(&w);
+	}
+	if (ring >= 0)
+		close(ring);
+	munmap(p, PAGES * (size_t)ps);
+	return ok;
+}
+
+const struct vmtest_case watch_cases[] = {
+	{ "watch_migrate", watch_migrate },
+	{ "watch_cow_and_dontneed", watch_cow_and_dontneed },
+	{ "watch_collapse", watch_collapse },
+	{ "watch_pinned_stays", watch_pinned_stays },
+};
+const size_t nr_watch_cases = sizeof(watch_cases) / sizeof(watch_cases[0]);

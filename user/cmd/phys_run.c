@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptcompare --phys: the I/O around engine/phys_map.c.  Every numeric
+ * entry of /proc but ptcompare itself, VMA by VMA as /proc/PID/maps lists
+ * them, through one ptwalk session; a process that exits on the way is
+ * counted, not an error.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include "cmd/connect.h"
+#include "cmd/phys_run.h"
+#include "io/ptwalk_client.h"
+#include "io/source.h"
+#include "parse/maps.h"
+#include "report/diagnose.h"
+#include "report/phys_print.h"
+
+/* Room for one more element of an array of elems of size each. */
+static int grow(void **elems, size_t n, size_t *cap, size_t each)
+{
+	size_t want = *cap ? *cap * 2 : 16;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = realloc(*elems, want * each);
+	if (!p)
+		return -ENOMEM;
+	*elems = p;
+	*cap = want;
+	return 0;
+}
+
+/*
+ * The mappings of one VMA: 0, -ESRCH/-ENXIO when the process went away,
+ * or another -errno.  Its VMA (and process, first time) join the tables
+ * once one of its records maps a frame of the range.
+ */
+static int scan_vma(struct phys_scan *ps, pid_t pid, const char *comm,
+		    const struct maps_entry *e)
+{
+	size_t before = ps->set.n;
+	bool new_proc = !ps->nr_procs || ps->procs[ps->nr_procs - 1].pid != pid;
+	uint32_t proc = (uint32_t)(new_proc ? ps->nr_procs : ps->nr_procs - 1);
+	ssize_t n;
+	int err;
+
+	err = ptwalk_query_ext(ps->fd, pid, e->start, e->end);
+	if (err)
+		return err;
+	while ((n = ptwalk_read_ext(ps->fd, ps->buf, PHYS_BATCH)) > 0)
+		for (ssize_t i = 0; i < n; i++) {
+			err = phys_add(&ps->set, &ps->buf[i], pid, proc,
+				       (uint32_t)ps->nr_vmas);
+			if (err)
+				return err;
+		}
+	if (n < 0)
+		return (int)n;
+	if (ps->set.n == before)
+		return 0;
+	if (grow((void **)&ps->vmas, ps->nr_vmas, &ps->cap_vmas,
+		 sizeof(*ps->vmas)))
+		return -ENOMEM;
+	ps->vmas[ps->nr_vmas] = (struct phys_vma){
+		.start = e->start, .end = e->end, .name = strdup(e->name),
+	};
+	memcpy(ps->vmas[ps->nr_vmas].perms, e->perms, sizeof(e->perms));
+	if (!ps->vmas[ps->nr_vmas].name)
+		return -ENOMEM;
+	ps->nr_vmas++;
+	if (new_proc) {
+		if (grow((void **)&ps->procs, ps->nr_procs, &ps->cap_procs,
+			 sizeof(*ps->procs)))
+			return -ENOMEM;
+		ps->procs[ps->nr_procs].pid = pid;
+		snprintf(ps->procs[ps->nr_procs].comm,
+			 sizeof(ps->procs[0].comm), "%s", comm);
+		ps->nr_procs++;
+	}
+	return 0;
+}
+
+int phys_scan_process(struct phys_scan *ps, pid_t pid)
+{
+	char path[64], comm[64], *line = NULL;
+	size_t cap = 0;
+	bool any = false;
+	int err = 0;
+	FILE *maps;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	maps = fopen(path, "re");
+	if (!maps) {
+		if (errno == ENOENT || errno == ESRCH) {
+			ps->exited++;
+			return 0;
+		}
+		return -errno;
+	}
+	ps->scanned++;
+	proc_comm(pid, comm, sizeof(comm));
+	while (!err && getline(&line, &cap, maps) > 0) {
+		struct maps_entry e;
+
+		if (!maps_parse_line(line, &e))
+			continue;
+		any = true;
+		/* in kernel space, no page table of the task's (scan.c) */
+		if (!strcmp(e.name, "[vsyscall]"))
+			continue;
+		err = scan_vma(ps, pid, comm, &e);
+	}
+	free(line);
+	fclose(maps);
+	if (err == -ESRCH) {
+		ps->exited++;
+		return 0;
+	}
+	if (err == -ENXIO || (!err && !any)) {
+		/* a kernel thread, a zombie, or an exec's last moment */
+		ps->no_mm++;
+		return 0;
+	}
+	return err;
+}
+
+int phys_scan_all(struct phys_scan *ps, pid_t *pid)
+{
+	pid_t *pids;
+	long n = proc_list_pids(&pids);
+	int err = n < 0 ? (int)n : 0;
+
+	for (long i = 0; !err && i < n; i++) {
+		*pid = pids[i];
+		err = phys_scan_process(ps, pids[i]);
+	}
+	free(pids);
+	return err;
+}
+
+void phys_scan_init(struct phys_scan *ps, int fd,
+		    const struct frame_run *runs, size_t n, unsigned int shift)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->fd = fd;
+	phys_set_init_runs(&ps->set, runs, n, shift, PHYS_MAX_MAPPINGS);
+}
+
+int phys_scan_view(struct phys_scan *ps, struct phys_view *v)
+{
+	long nr = memtype_conflicts(&ps->set, &ps->conflicts);
+
+	if (nr < 0)
+		return (int)nr;
+	v->set = &ps->set;
+	v->procs = ps->procs;
+	v->vmas = ps->vmas;
+	v->conflicts = ps->conflicts;
+	v->nr_conflicts = (size_t)nr;
+	v->scanned = ps->scanned;
+	v->no_mm = ps->no_mm;
+	v->exited = ps->exited;
+	return 0;
+}
+
+void phys_scan_free(struct phys_scan *ps)
+{
+	free(ps->conflicts);
+	ps->conflicts = NULL;
+	for (size_t i = 0; i < ps->nr_vmas; i++)
+		free(ps->vmas[i].name);
+	free(ps->vmas);
+	free(ps->procs);
+	phys_set_free(&ps->set);
+	ps->vmas = NULL;
+	ps->procs = NULL;
+	ps->nr_vmas = ps->nr_procs = 0;
+}
+
+/* /proc/iomem for the names, or nothing: the mappings stand without them. */
+static bool load_iomem(struct iomem *m)
+{
+	FILE *f = fopen("/proc/iomem", "re");
+	char why[128];
+	int err;
+
+	if (!f)
+		return false;
+	err = iomem_parse_file(m, f, why, sizeof(why));
+	fclose(f);
+	return err == 0;
+}
+
+static unsigned int page_shift_of(long page_size)
+{
+	unsigned int shift = 0;
+
+	while ((1L << shift) < page_size)
+		shift++;
+	return shift;
+}
+
+static int print(const struct cli_options *o, const struct phys_view *v,
+		 char *msg, size_t size)
+{
+	int err = 0;
+
+	if (o->json)
+		err = phys_print_json(stdout, v);
+	else
+		phys_print_text(stdout, v);
+	if (err) {
+		snprintf(msg, size, "internal error writing the JSON: %s",
+			 strerror(-err));
+		return FAIL_INTERNAL;
+	}
+	if (fflush(stdout)) {
+		snprintf(msg, size, "cannot write the output: %s",
+			 strerror(errno));
+		return FAIL_INTERNAL;
+	}
+	return v->nr_conflicts ? EXIT_MISMATCH : EXIT_OK;
+}
+
+int phys_run(const struct cli_options *o, char *msg, size_t size)
+{
+	struct phys_scan *ps = malloc(sizeof(*ps));
+	struct iomem iomem = { 0 };
+	unsigned int shift = page_shift_of(sysconf(_SC_PAGESIZE));
+	uint64_t mask = (1ULL << shift) - 1;
+	struct phys_view v = {
+		.start = o->phys_start & ~mask,
+		.end = (o->phys_end + mask) & ~mask,
+	};
+	struct frame_run run = {
+		v.start >> shift, (v.end - v.start) >> shift,
+	};
+	struct endpoint ep;
+	enum failure why;
+	struct utsname u;
+	pid_t pid = 0;
+	int status, err, fd;
+
+	if (!ps) {
+		snprintf(msg, size, "out of memory");
+		return FAIL_INTERNAL;
+	}
+	if (v.end < o->phys_end) {	/* rounding up wrapped around */
+		free(ps);
+		snprintf(msg, size, "bad --phys: END is beyond the last page");
+		return FAIL_USAGE;
+	}
+	fd = connect_ptwalk(o, &ep, &why, msg, size);
+	if (fd < 0) {
+		free(ps);
+		return (int)why;
+	}
+	phys_scan_init(ps, fd, &run, 1, shift);
+	err = phys_scan_all(ps, &pid);
+	if (!err)
+		err = phys_scan_view(ps, &v);
+	if (err) {
+		status = err == -ENOMEM ? FAIL_INTERNAL :
+			 (int)diagnose_query(-err, pid, msg, size);
+		if (err == -ENOMEM)
+			snprintf(msg, size, "out of memory");
+		goto out;
+	}
+	v.iomem = load_iomem(&iomem) ? &iomem : NULL;
+	v.kernel = uname(&u) ? "?" : u.release;
+	status = print(o, &v, msg, size);
+out:
+	iomem_free(&iomem);
+	close(fd);
+	phys_scan_free(ps);
+	free(ps);
+	return status;
+}
