@@ -488,6 +488,92 @@ static void huge_kinds_and_vm_flags(void **state)
 	assert_int_equal(sum.pages[CLASS_NOT_PRESENT], 4);
 }
 
+/* The names of a summary's kinds. */
+static void names_of(const struct compare_summary *sum, char *buf, size_t size)
+{
+	char names[32][HUGE_NAME_MAX];
+	size_t n = huge_kind_names(sum, names, 32), len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					i ? "," : "", names[i]);
+}
+
+/*
+ * With folio sizes (PTWALK_REQ_FOLIO) the kinds are named by size, on
+ * every granule: hugetlb pages by their folio (a 16K kernel's 2M page is
+ * 128 contiguous PTEs, its 32M page one PMD), PTE-mapped folios smaller
+ * than a PMD as mTHP, contiguous PTEs outside hugetlb (contpte) as cont.
+ * Without folio sizes, the level names of the 4K kernels old modules ran
+ * on.
+ */
+static void huge_kinds_by_size(void **state)
+{
+	struct ptwalk_record_ext x = { .rec = {
+		.kind = PTWALK_KIND_PRESENT, .level = PTWALK_LEVEL_PTE,
+		.vm_flags = PTWALK_VM_HUGETLB,
+		.flags = PTWALK_F_CONT | PTWALK_F_COMPOUND,
+	} };
+	struct compare_summary sum = { 0 }, all = { 0 };
+	char buf[256];
+
+	(void)state;
+	/* 16K pages: a 2M hugetlb page of contiguous PTEs */
+	x.folio_shift = 21;
+	huge_observe(&sum, &x, true, 14);
+	names_of(&sum, buf, sizeof(buf));
+	assert_string_equal(buf, "hugetlb-2M");
+	/* 64K pages: a 512M PMD page */
+	memset(&sum, 0, sizeof(sum));
+	x.rec.level = PTWALK_LEVEL_PMD;
+	x.rec.flags = PTWALK_F_COMPOUND;
+	x.folio_shift = 29;
+	huge_observe(&sum, &x, true, 16);
+	names_of(&sum, buf, sizeof(buf));
+	assert_string_equal(buf, "hugetlb-512M");
+	/* without folio sizes: the 4K names */
+	memset(&sum, 0, sizeof(sum));
+	huge_observe(&sum, &x, false, 12);
+	names_of(&sum, buf, sizeof(buf));
+	assert_string_equal(buf, "hugetlb-2M");
+	huge_add(&all, &sum);
+	/* mTHP: a 64K folio by PTEs on 4K, and 128K folded by contpte */
+	memset(&sum, 0, sizeof(sum));
+	x = (struct ptwalk_record_ext){ .rec = {
+		.kind = PTWALK_KIND_PRESENT, .level = PTWALK_LEVEL_PTE,
+		.vm_flags = PTWALK_VM_ANON, .flags = PTWALK_F_COMPOUND,
+	}, .folio_shift = 16 };
+	huge_observe(&sum, &x, true, 12);
+	x.folio_shift = 17;
+	x.rec.flags |= PTWALK_F_CONT;
+	huge_observe(&sum, &x, true, 12);
+	names_of(&sum, buf, sizeof(buf));
+	assert_string_equal(buf, "cont,mthp-64K,mthp-128K");
+	huge_add(&all, &sum);
+	/* a PMD-sized folio mapped by PTEs (a split PMD) is thp-pte */
+	memset(&sum, 0, sizeof(sum));
+	x.rec.flags = PTWALK_F_COMPOUND;
+	x.folio_shift = 21;
+	huge_observe(&sum, &x, true, 12);
+	names_of(&sum, buf, sizeof(buf));
+	assert_string_equal(buf, "thp-pte");
+	/* on 16K, a 2M folio by PTEs is an mTHP: its PMD is 32M */
+	memset(&sum, 0, sizeof(sum));
+	huge_observe(&sum, &x, true, 14);
+	names_of(&sum, buf, sizeof(buf));
+	assert_string_equal(buf, "mthp-2M");
+	/* not present: nothing */
+	memset(&sum, 0, sizeof(sum));
+	x.rec.kind = PTWALK_KIND_SWAP;
+	huge_observe(&sum, &x, true, 12);
+	names_of(&sum, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	huge_add(&all, &sum);
+	names_of(&all, buf, sizeof(buf));
+	assert_string_equal(buf, "hugetlb-2M,cont,mthp-64K,mthp-128K");
+}
+
 /* Records that leave a page uncovered are a protocol error, not a verdict. */
 static void broken_partition(void **state)
 {
@@ -744,5 +830,5 @@ static void verdicts_bounded_reads_whole(void **state)
 
 UNIT_MAIN("compare", UT(every_class), UT(memtype_pin_node_split_ranges),
 	  UT(reread_converges), UT(reread_rounds), UT(huge_leaf_across_batches),
-	  UT(huge_kinds_and_vm_flags), UT(broken_partition), UT(source_error_stops),
+	  UT(huge_kinds_and_vm_flags), UT(huge_kinds_by_size), UT(broken_partition), UT(source_error_stops),
 	  UT(runs_equal_page_by_page), UT(verdicts_bounded_reads_whole))
