@@ -208,6 +208,9 @@ ptcompare_exit ptcompare_no_such_pid 6 "no process 4194000" 4194000
 ptcompare_exit ptcompare_kernel_thread 8 "kernel thread" 2
 ptcompare_exit ptcompare_bad_range 2 "bad range" --range 0x1000-0x10 $$
 ptcompare_exit ptcompare_bad_range_equals 2 "bad range" --range=0x1000-0x10 $$
+# START not a multiple of the kernel's page (any page size: 0x800 is not),
+# known once ptwalk.ko's geometry is read: a usage error all the same.
+ptcompare_exit ptcompare_range_not_page_aligned 2 "multiples of the kernel's page size" --range 0x800-0x40000 $$
 msg=$(su -s /bin/sh nobody -c "ptcompare $$" 2>&1 >/dev/null)
 got=$?
 if [ "$got" = 5 ] && echo "$msg" | grep -q "run as root"; then
