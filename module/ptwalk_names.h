@@ -33,7 +33,7 @@ static inline const char *ptwalk_flag_name(unsigned int bit)
 		"present", "write", "user", "dirty", "accessed", "special",
 		"protnone", "soft_dirty", "uffd_wp", "nx", "zero_page",
 		"huge_zero", "pfn_valid", "migration_write", "no_vma",
-		"compound", "cont", "dma_pinned",
+		"compound", "cont", "dma_pinned", "guard",
 	};
 
 	return bit < sizeof(names) / sizeof(names[0]) ? names[bit] : (void *)0;

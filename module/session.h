@@ -29,6 +29,9 @@ struct ptwalk_session {
 	struct ptwalk_iommu_query iommu; /* a PTWALK_REQ_IOMMU query, when
 					  * iommu.pdev is set (mm is NULL)
 					  */
+	bool folio;			/* PTWALK_REQ_FOLIO: folio_shift
+					 * handed out, else zeroed
+					 */
 	union {
 		struct ptwalk_record_ext batch[PTWALK_BATCH];
 		struct ptwalk_iommu_record iommu_batch[PTWALK_BATCH];

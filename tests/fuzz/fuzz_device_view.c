@@ -147,15 +147,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	part = dev_partition(dev, nr_dev, iova, iend);
 	why[0] = '\0';
-	ok = iommu_check_partition(dev, nr_dev, iova, iend, why, sizeof(why));
+	ok = iommu_check_partition(dev, nr_dev, iova, iend, 12, why,
+				   sizeof(why));
 	FUZZ_CHECK(ok == part, "device partition check says %d, 128-bit %d",
 		   ok, part);
 	FUZZ_CHECK(ok || (*why && !strchr(why, '\n')), "no reason given");
-	if (!ok || !ptwalk_check_partition(walk, nr_walk, start, end, why,
+	if (!ok || !ptwalk_check_partition(walk, nr_walk, start, end, 12, why,
 					   sizeof(why)))
 		return 0;
 	FUZZ_CHECK(!device_view_build(&v, walk, nr_walk, dev, nr_dev, start,
-				      end, iova), "out of memory");
+				      end, iova, 12), "out of memory");
 	{
 		uint64_t at = start, sum = 0;
 

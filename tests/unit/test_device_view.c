@@ -51,43 +51,43 @@ static void partition(void **state)
 	(void)state;
 	r[0] = dev_rec(0x10000, 2, 0x500, PTWALK_IOMMU_UNMANAGED);
 	r[1] = dev_rec(0x12000, 1, NONE, PTWALK_IOMMU_UNMANAGED);
-	assert_true(iommu_check_partition(r, 2, 0x10000, 0x13000, why,
+	assert_true(iommu_check_partition(r, 2, 0x10000, 0x13000, 12, why,
 					  sizeof(why)));
 	/* a gap */
 	r[1].iova = 0x13000;
-	assert_false(iommu_check_partition(r, 2, 0x10000, 0x14000, why,
+	assert_false(iommu_check_partition(r, 2, 0x10000, 0x14000, 12, why,
 					   sizeof(why)));
 	assert_non_null(strstr(why, "expected 0x12000"));
 	/* short of the end */
 	r[1].iova = 0x12000;
-	assert_false(iommu_check_partition(r, 2, 0x10000, 0x14000, why,
+	assert_false(iommu_check_partition(r, 2, 0x10000, 0x14000, 12, why,
 					   sizeof(why)));
 	/* past the end */
-	assert_false(iommu_check_partition(r, 2, 0x10000, 0x12000, why,
+	assert_false(iommu_check_partition(r, 2, 0x10000, 0x12000, 12, why,
 					   sizeof(why)));
 	/* empty record */
 	r[2] = dev_rec(0x13000, 0, 1, PTWALK_IOMMU_UNMANAGED);
-	assert_false(iommu_check_partition(r, 3, 0x10000, 0x13000, why,
+	assert_false(iommu_check_partition(r, 3, 0x10000, 0x13000, 12, why,
 					   sizeof(why)));
 	/* unknown domain, nonzero reserved */
 	r[1].domain = 6;
-	assert_false(iommu_check_partition(r, 2, 0x10000, 0x13000, why,
+	assert_false(iommu_check_partition(r, 2, 0x10000, 0x13000, 12, why,
 					   sizeof(why)));
 	r[1].domain = PTWALK_IOMMU_DMA_FQ;
 	r[1].reserved = 1;
-	assert_false(iommu_check_partition(r, 2, 0x10000, 0x13000, why,
+	assert_false(iommu_check_partition(r, 2, 0x10000, 0x13000, 12, why,
 					   sizeof(why)));
 	/* frames wrapping */
 	r[1].reserved = 0;
 	r[0].pfn = NONE - 1;	/* two pages: the second past 2^64 */
-	assert_false(iommu_check_partition(r, 2, 0x10000, 0x13000, why,
+	assert_false(iommu_check_partition(r, 2, 0x10000, 0x13000, 12, why,
 					   sizeof(why)));
 	r[0].pfn = 0x500;
-	assert_true(iommu_check_partition(r, 2, 0x10000, 0x13000, why,
+	assert_true(iommu_check_partition(r, 2, 0x10000, 0x13000, 12, why,
 					  sizeof(why)));
-	assert_int_equal(iommu_pfn_at(&r[0], 0x11000), 0x501);
+	assert_int_equal(iommu_pfn_at(&r[0], 0x11000, 12), 0x501);
 	r[0].pfn = NONE;
-	assert_true(iommu_pfn_at(&r[0], 0x11000) == NONE);
+	assert_true(iommu_pfn_at(&r[0], 0x11000, 12) == NONE);
 }
 
 static void classes(void **state)
@@ -140,7 +140,7 @@ static void build_view(struct device_view *v)
 
 	memset(v, 0, sizeof(*v));
 	assert_int_equal(device_view_build(v, w, 4, d, 6, VA, VA + 0x8000,
-					   0x100000), 0);
+					   0x100000, 12), 0);
 }
 
 static void ranges(void **state)
@@ -182,7 +182,7 @@ static void contiguity(void **state)
 	struct device_view v = { 0 };
 
 	(void)state;
-	assert_int_equal(device_view_build(&v, w, 1, d, 2, VA, VA + 0x4000, 0),
+	assert_int_equal(device_view_build(&v, w, 1, d, 2, VA, VA + 0x4000, 0, 12),
 			 0);
 	assert_int_equal(v.nr_ranges, 1);
 	assert_int_equal(v.ranges[0].pages, 4);
@@ -191,7 +191,7 @@ static void contiguity(void **state)
 	device_view_free(&v);
 	d[1].pfn = 0x200;	/* the device's frames jump, the walk's don't */
 	memset(&v, 0, sizeof(v));
-	assert_int_equal(device_view_build(&v, w, 1, d, 2, VA, VA + 0x4000, 0),
+	assert_int_equal(device_view_build(&v, w, 1, d, 2, VA, VA + 0x4000, 0, 12),
 			 0);
 	assert_int_equal(v.nr_ranges, 2);
 	assert_int_equal(v.ranges[0].cls, DEVICE_MATCH);
@@ -204,7 +204,7 @@ static const struct device_info info = {
 	.name = "0000:00:03.0", .driver = "vfio-pci",
 	.domain = PTWALK_IOMMU_UNMANAGED, .aperture_end = 0xffffffffffffULL,
 	.iova_start = 0x100000, .pid = 42, .comm = "target", .start = VA,
-	.end = VA + 0x8000,
+	.end = VA + 0x8000, .page_shift = 12,
 };
 
 static void text_report(void **state)

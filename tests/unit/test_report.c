@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
+#include "geom.h"
 #include <json-c/json.h>
 #include "report/report.h"
 #include "json_get.h"
@@ -26,7 +27,7 @@ static void doc_open(struct doc *d, enum report_format fmt)
 	memset(d, 0, sizeof(*d));
 	d->out = open_memstream(&d->buf, &d->len);
 	assert_non_null(d->out);
-	report_init(&d->r, fmt, d->out, tmpfile(), tmpfile());
+	report_init(&d->r, fmt, d->out, tmpfile(), tmpfile(), UT_GEOM_X86, 0);
 	assert_non_null(d->r.vmas);
 	assert_non_null(d->r.ranges);
 }
@@ -238,7 +239,7 @@ static void text_mismatch(void **state)
 		"ptcompare: pid 42 (target), kernel 6.1.0: 16 pages examined in 2 VMAs\n"));
 	/* the table row: counts per class, huge kinds, name, VM flags */
 	assert_non_null(strstr(d.buf,
-		"0x7f0000000000-0x7f0000010000 rw-p       16       8       4       3       0       0       0       1  thp,thp-pte"));
+		"0x7f0000000000-0x7f0000010000 rw-p       16       8       4       3       0       0       0       0       1  thp,thp-pte"));
 	assert_non_null(strstr(d.buf, "[read,write,anon]\n"));
 	assert_non_null(strstr(d.buf, "(not examined: outside the process's page tables) [vsyscall]"));
 	/* a name cannot break the table: control characters are escaped */
@@ -299,7 +300,7 @@ static void write_error(void **state)
 	(void)state;
 	if (!full)
 		skip();
-	report_init(&r, REPORT_TEXT, full, tmpfile(), tmpfile());
+	report_init(&r, REPORT_TEXT, full, tmpfile(), tmpfile(), UT_GEOM_X86, 0);
 	assert_true(report_finish(&r, &t) < 0);
 	fclose(r.vmas);
 	fclose(r.ranges);
@@ -389,7 +390,74 @@ static void no_conflicts_key(void **state)
 	free(d.buf);
 }
 
-UNIT_MAIN("report", UT(json_schema), UT(json_empty), UT(attrs_phrase),
+/*
+ * A 16K arm64 kernel's ranges: leaf_size from the geometry (a contiguous
+ * group whole), cont true/false (not null: arm64 has the bit),
+ * folio_size from the folio shift, null without one; pages of 16 KiB in
+ * page_size; a VMA's kinds by size.
+ */
+static void json_sizes_16k(void **state)
+{
+	struct page_geom g = ut_geom_arm64_16k();
+	struct maps_entry vma = {
+		.start = BASE, .end = BASE + 0x400000, .perms = "rw-p", .name = "",
+	};
+	struct compare_summary sum = {
+		.mthp_shifts = 1ULL << 16, .hugetlb_shifts = 1ULL << 21,
+		.huge = HUGE_CONT,
+	};
+	struct verdict_range rs[3] = {
+		{ .start = BASE, .pages = 128, .cls = CLASS_MATCH,
+		  .level = PTWALK_LEVEL_PTE, .walk_pfn = 0x1000,
+		  .pagemap_pfn = 0x1000 },
+		{ .start = BASE + 0x200000, .pages = 4, .cls = CLASS_MATCH,
+		  .level = PTWALK_LEVEL_PTE, .walk_pfn = 0x2000,
+		  .pagemap_pfn = 0x2000 },
+		{ .start = BASE + 0x210000, .pages = 124, .cls = CLASS_NOT_PRESENT },
+	};
+	struct json_object *o, *r;
+	struct doc d;
+
+	(void)state;
+	rs[0].detail.walk_kind = rs[1].detail.walk_kind = PTWALK_KIND_PRESENT;
+	rs[0].detail.walk = (struct walk_bits){
+		.flags = PTWALK_F_PRESENT | PTWALK_F_CONT | PTWALK_F_COMPOUND,
+		.info = 1, .folio_shift = 21 };
+	rs[1].detail.walk = (struct walk_bits){
+		.flags = PTWALK_F_PRESENT | PTWALK_F_COMPOUND, .info = 1,
+		.folio_shift = 16 };
+	memset(&d, 0, sizeof(d));
+	d.out = open_memstream(&d.buf, &d.len);
+	assert_non_null(d.out);
+	report_init(&d.r, REPORT_JSON, d.out, tmpfile(), tmpfile(), &g,
+		    PTWALK_F_SOFT_DIRTY);
+	for (int i = 0; i < 3; i++)
+		report_range(&d.r, &rs[i], NULL);
+	report_vma(&d.r, &vma, vma.start, vma.end, &sum, true);
+	doc_finish(&d, "t");
+	o = json_tokener_parse(d.buf);
+	assert_non_null(o);
+	assert_int_equal(json_num(o, "page_size"), 16384);
+	r = json_object_array_get_idx(json_get(o, "ranges"), 0);
+	assert_int_equal(json_num(r, "leaf_size"), 2 << 20);
+	assert_true(json_object_get_boolean(json_get(r, "cont")));
+	assert_int_equal(json_num(r, "folio_size"), 2 << 20);
+	r = json_object_array_get_idx(json_get(o, "ranges"), 1);
+	assert_int_equal(json_num(r, "leaf_size"), 16384);
+	assert_false(json_object_get_boolean(json_get(r, "cont")));
+	assert_true(json_object_is_type(json_get(r, "cont"), json_type_boolean));
+	assert_int_equal(json_num(r, "folio_size"), 65536);
+	r = json_object_array_get_idx(json_get(o, "ranges"), 2);
+	assert_null(json_get(r, "leaf_size"));
+	assert_null(json_get(r, "folio_size"));
+	assert_string_equal(json_object_to_json_string(
+		json_get(json_object_array_get_idx(json_get(o, "vmas"), 0), "huge")),
+		"[ \"cont\", \"hugetlb-2M\", \"mthp-64K\" ]");
+	json_object_put(o);
+	free(d.buf);
+}
+
+UNIT_MAIN("report", UT(json_sizes_16k), UT(json_schema), UT(json_empty), UT(attrs_phrase),
 	  UT(text_mismatch), UT(text_zeroed_said_once), UT(text_nothing),
 	  UT(write_error), UT(memtype_conflict_finding),
 	  UT(no_conflicts_key))

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "unit.h"
+#include "geom.h"
 #include <stdlib.h>
 #include "engine/compare.h"
 #include "engine/jobs.h"
@@ -163,7 +164,7 @@ static struct compare_piece piece(uint64_t first, uint64_t pages)
 static int compare_pieces(size_t batch, const struct compare_piece *p,
 			  size_t n, bool plan, struct out *o)
 {
-	struct compare_engine *e = compare_new(&IO, batch);
+	struct compare_engine *e = compare_new(&IO, batch, UT_SHIFT_4K);
 	int err = 0;
 
 	assert_non_null(e);
@@ -227,7 +228,7 @@ static void reach(void **state)
 	struct pagemap_window w;
 
 	(void)state;
-	window_init(&w, buf, 8192);
+	window_init(&w, buf, 8192, UT_SHIFT_4K);
 	window_plan(&w, p, 4);
 	assert_int_equal(window_reach(&w, p[0].start), 6 + SPAN_GAP_PAGES);
 	assert_int_equal(window_reach(&w, p[0].start + PG), 5 + SPAN_GAP_PAGES);
@@ -236,11 +237,51 @@ static void reach(void **state)
 	/* the cursor moved past the earlier pieces: they are not read again */
 	assert_int_equal(window_reach(&w, p[0].start), 0);
 	/* at most the capacity */
-	window_init(&w, buf, 4);
+	window_init(&w, buf, 4, UT_SHIFT_4K);
 	window_plan(&w, p, 4);
 	assert_int_equal(window_reach(&w, p[0].start), 4);
 	/* outside every piece: nothing */
 	assert_int_equal(window_reach(&w, BASE + 2 * PG), 0);
+}
+
+/*
+ * With 16K and 64K kernel pages the window counts entries, one per kernel
+ * page: a piece of n pages is n entries, the gap limit is in pages too;
+ * job items are cut at multiples of the batch in kernel pages.
+ */
+static void reach_and_cuts_in_kernel_pages(void **state)
+{
+	static const unsigned int shifts[] = { 14, 16 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(shifts) / sizeof(shifts[0]); i++) {
+		unsigned int sh = shifts[i];
+		uint64_t pg = 1ULL << sh;
+		struct compare_piece p[2] = {
+			{ BASE, BASE + 3 * pg },
+			{ BASE + (3 + SPAN_GAP_PAGES) * pg,
+			  BASE + (5 + SPAN_GAP_PAGES) * pg },
+		};
+		struct compare_piece big = { BASE, BASE + 250 * pg };
+		uint64_t buf[8];
+		struct pagemap_window w;
+		struct job_cursor c;
+		struct job_item it;
+
+		window_init(&w, buf, 8192, sh);
+		window_plan(&w, p, 2);
+		assert_int_equal(window_reach(&w, BASE), 5 + SPAN_GAP_PAGES);
+		assert_int_equal(window_reach(&w, BASE + pg), 4 + SPAN_GAP_PAGES);
+		job_cursor_init(&c, &big, 1, 100, 2, sh);
+		assert_int_equal(c.target, 100);
+		assert_true(job_next(&c, &it));
+		assert_int_equal(it.end, BASE + 100 * pg);
+		assert_true(job_next(&c, &it));
+		assert_int_equal(it.end, BASE + 200 * pg);
+		assert_true(job_next(&c, &it));
+		assert_int_equal(it.end, BASE + 250 * pg);
+		assert_false(job_next(&c, &it));
+	}
 }
 
 /*
@@ -361,7 +402,7 @@ static void error_ends_plan(void **state)
 	for (int i = 0; i < 4; i++)
 		F.w[0].pm[i] = PM_PRESENT | (0x10 + (uint64_t)i);
 	F.fail_pagemap_at = 0;
-	e = compare_new(&IO, 16);
+	e = compare_new(&IO, 16, UT_SHIFT_4K);
 	assert_non_null(e);
 	compare_plan(e, p, 2);
 	assert_int_equal(compare_range(e, p[0].start, p[0].end, &o.sum,
@@ -525,7 +566,7 @@ static void items_cover_in_order(void **state)
 		fake_init(1);
 		n = random_process(&F.w[0], p, &seed);
 		addr = p[0].start;
-		job_cursor_init(&c, p, n, batch, jobs);
+		job_cursor_init(&c, p, n, batch, jobs, UT_SHIFT_4K);
 		while (job_next(&c, &it)) {
 			uint64_t pages = 0;
 
@@ -565,7 +606,7 @@ static void items_cover_in_order(void **state)
 		struct job_item it;
 		int k = 0;
 
-		job_cursor_init(&c, &big, 1, 100, 2);
+		job_cursor_init(&c, &big, 1, 100, 2, UT_SHIFT_4K);
 		while (job_next(&c, &it)) {
 			assert_int_equal(it.start, BASE + 100 * PG * (uint64_t)k);
 			assert_int_equal(it.end, it.start + 100 * PG);
@@ -604,10 +645,10 @@ static void jobs_equal_one_job(void **state)
 		assert_int_equal(compare_pieces(batch, p, n, true, one), 0);
 
 		for (unsigned int k = 0; k < jobs; k++) {
-			e[k] = compare_new(&IO, batch);
+			e[k] = compare_new(&IO, batch, UT_SHIFT_4K);
 			assert_non_null(e[k]);
 		}
-		job_cursor_init(&c, p, n, batch, jobs);
+		job_cursor_init(&c, p, n, batch, jobs, UT_SHIFT_4K);
 		while (job_next(&c, &it[nitems]))
 			nitems++;
 		for (size_t k = nitems; k-- > 0;) {
@@ -630,7 +671,7 @@ static void jobs_equal_one_job(void **state)
 		}
 		/* the consumer: items in order, parts joined per piece */
 		memset(&joined[0], 0, sizeof(joined[0]));
-		job_joiner_init(&j, collect_joined, &joined[0]);
+		job_joiner_init(&j, collect_joined, &joined[0], UT_SHIFT_4K);
 		for (size_t k = 0; k < nitems; k++) {
 			const struct item_out *o = &items[k];
 			size_t r = 0;
@@ -647,7 +688,7 @@ static void jobs_equal_one_job(void **state)
 						memset(&joined[piece], 0,
 						       sizeof(joined[piece]));
 						job_joiner_init(&j, collect_joined,
-								&joined[piece]);
+								&joined[piece], UT_SHIFT_4K);
 					}
 				}
 			}
@@ -661,6 +702,6 @@ static void jobs_equal_one_job(void **state)
 		free(items[k].r);
 }
 
-UNIT_MAIN("span", UT(reach), UT(many_small_vmas_one_read),
+UNIT_MAIN("span", UT(reach), UT(reach_and_cuts_in_kernel_pages), UT(many_small_vmas_one_read),
 	  UT(window_smaller_than_span), UT(reread_is_fresh), UT(error_ends_plan),
 	  UT(plan_equals_alone), UT(items_cover_in_order), UT(jobs_equal_one_job))

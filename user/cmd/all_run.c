@@ -154,8 +154,9 @@ static int scan_one(struct all_state *a, pid_t pid)
  * The memory-type check over every process: EXIT_OK with ps filled (v
  * too), or a failure (said).
  */
-static int check_memtypes(struct all_state *a, int fd, struct phys_scan *ps,
-			  struct phys_view *v, char *msg, size_t size)
+static int check_memtypes(struct all_state *a, int fd, unsigned int shift,
+			  struct phys_scan *ps, struct phys_view *v, char *msg,
+			  size_t size)
 {
 	pid_t pid = 0;
 	int err;
@@ -164,7 +165,7 @@ static int check_memtypes(struct all_state *a, int fd, struct phys_scan *ps,
 	if (!a->suspects.n)
 		return EXIT_OK;
 	suspects_finish(&a->suspects);
-	phys_scan_init(ps, fd, a->suspects.run, a->suspects.n, PAGE_SHIFT_4K);
+	phys_scan_init(ps, fd, a->suspects.run, a->suspects.n, shift);
 	err = phys_scan_all(ps, &pid);
 	if (!err)
 		err = phys_scan_view(ps, v);
@@ -262,6 +263,7 @@ int all_run(const struct cli_options *o, char *msg, size_t size)
 	pid_t *pids = NULL;
 	long n = proc_list_pids(&pids);
 	int status = EXIT_OK, err, fd = -1;
+	struct page_geom geom;
 	struct endpoint ep;
 	enum failure why;
 
@@ -270,6 +272,10 @@ int all_run(const struct cli_options *o, char *msg, size_t size)
 	fd = connect_ptwalk(o, &ep, &why, msg, size);
 	if (fd < 0) {
 		status = (int)why;
+		goto out;
+	}
+	if (connect_geometry(&ep, &geom, msg, size)) {
+		status = FAIL_NO_MODULE;
 		goto out;
 	}
 	a.doc = spool_open();
@@ -297,7 +303,7 @@ int all_run(const struct cli_options *o, char *msg, size_t size)
 		msg[0] = '\0';
 		goto out;
 	}
-	status = check_memtypes(&a, fd, ps, &v, msg, size);
+	status = check_memtypes(&a, fd, geom.shift, ps, &v, msg, size);
 	if (status != EXIT_OK)
 		goto out;
 	if (o->json) {

@@ -112,8 +112,9 @@ static bool load_iomem(struct iomem *m)
 
 /* The device's side: records over [iova, iova + len), checked. */
 static int query_device(int fd, const struct cli_options *o, uint64_t iova,
-			uint64_t len, struct ptwalk_iommu_record **recs,
-			size_t *n, char *msg, size_t size)
+			uint64_t len, unsigned int shift,
+			struct ptwalk_iommu_record **recs, size_t *n,
+			char *msg, size_t size)
 {
 	char why[200];
 	ssize_t got;
@@ -128,8 +129,8 @@ static int query_device(int fd, const struct cli_options *o, uint64_t iova,
 		return (int)diagnose_iommu((int)-got, o->iommu, iova,
 					   iova + len, msg, size);
 	*n = (size_t)got;
-	if (!iommu_check_partition(*recs, *n, iova, iova + len, why,
-				   sizeof(why))) {
+	if (!iommu_check_partition(*recs, *n, iova, iova + len,
+				   shift, why, sizeof(why))) {
 		snprintf(msg, size, "ptwalk's device records are malformed: %s",
 			 why);
 		free(*recs);
@@ -169,8 +170,8 @@ static int translate_one(int fd, const struct cli_options *o,
 	size_t n = 0;
 	int status, err;
 
-	status = query_device(fd, o, o->iova, PAGE_SIZE_4K, &recs, &n, msg,
-			      size);
+	status = query_device(fd, o, o->iova, 1ULL << d->page_shift,
+			      d->page_shift, &recs, &n, msg, size);
 	if (status != EXIT_OK)
 		return status;
 	fill_info(d, &recs[0]);
@@ -195,8 +196,8 @@ static int iommu_compare_range(int fd, const struct cli_options *o,
 	char comm[64], why[200];
 	int status, err;
 
-	status = query_device(fd, o, o->iova, o->end - o->start, &dev, &nr_dev,
-			      msg, size);
+	status = query_device(fd, o, o->iova, o->end - o->start,
+			      d->page_shift, &dev, &nr_dev, msg, size);
 	if (status != EXIT_OK)
 		return status;
 	fill_info(d, &dev[0]);
@@ -212,13 +213,13 @@ static int iommu_compare_range(int fd, const struct cli_options *o,
 		goto out;
 	}
 	if (!ptwalk_check_partition(walk, (size_t)nr_walk, o->start, o->end,
-				    why, sizeof(why))) {
+				    d->page_shift, why, sizeof(why))) {
 		snprintf(msg, size, "ptwalk's records are malformed: %s", why);
 		status = FAIL_INTERNAL;
 		goto out;
 	}
 	if (device_view_build(&v, walk, (size_t)nr_walk, dev, nr_dev, o->start,
-			      o->end, o->iova)) {
+			      o->end, o->iova, d->page_shift)) {
 		snprintf(msg, size, "out of memory for the device view");
 		status = FAIL_INTERNAL;
 		goto out;
@@ -242,6 +243,7 @@ out:
 
 int iommu_run(const struct cli_options *o, char *msg, size_t size)
 {
+	struct page_geom geom;
 	char driver[64];
 	struct device_info d = {
 		.name = o->iommu, .driver = driver, .pid = o->pid,
@@ -274,6 +276,23 @@ int iommu_run(const struct cli_options *o, char *msg, size_t size)
 	fd = connect_ptwalk(o, &ep, &why, msg, size);
 	if (fd < 0)
 		return (int)why;
+	if (connect_geometry(&ep, &geom, msg, size)) {
+		close(fd);
+		return FAIL_NO_MODULE;
+	}
+	d.page_shift = geom.shift;
+	if ((o->iova & geom_page_mask(&geom)) ||
+	    (!o->iommu_translate &&
+	     cli_check_range_pages(o->start, o->end, geom_page_size(&geom),
+				   msg, size))) {
+		if (o->iova & geom_page_mask(&geom))
+			snprintf(msg, size,
+				 "bad IOVA 0x%llx: a device address must be a multiple of the kernel's page size, 0x%llx",
+				 (unsigned long long)o->iova,
+				 (unsigned long long)geom_page_size(&geom));
+		close(fd);
+		return FAIL_USAGE;
+	}
 	if (load_iomem(&iomem))
 		d.iomem = &iomem;
 	if (o->iommu_translate)

@@ -32,7 +32,7 @@ int memtype_check(struct session *s)
 		return session_fail(s, FAIL_INTERNAL);
 	}
 	s->memtype_scan = ps;
-	phys_scan_init(ps, s->src.walk_fd[0], m->run, m->n, PAGE_SHIFT_4K);
+	phys_scan_init(ps, s->src.walk_fd[0], m->run, m->n, s->geom.shift);
 	err = phys_scan_process(ps, s->src.pid);
 	if (!err)
 		err = phys_scan_view(ps, &s->memtype_view);

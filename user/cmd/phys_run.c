@@ -197,15 +197,6 @@ static bool load_iomem(struct iomem *m)
 	return err == 0;
 }
 
-static unsigned int page_shift_of(long page_size)
-{
-	unsigned int shift = 0;
-
-	while ((1L << shift) < page_size)
-		shift++;
-	return shift;
-}
-
 static int print(const struct cli_options *o, const struct phys_view *v,
 		 char *msg, size_t size)
 {
@@ -232,36 +223,44 @@ int phys_run(const struct cli_options *o, char *msg, size_t size)
 {
 	struct phys_scan *ps = malloc(sizeof(*ps));
 	struct iomem iomem = { 0 };
-	unsigned int shift = page_shift_of(sysconf(_SC_PAGESIZE));
-	uint64_t mask = (1ULL << shift) - 1;
-	struct phys_view v = {
-		.start = o->phys_start & ~mask,
-		.end = (o->phys_end + mask) & ~mask,
-	};
-	struct frame_run run = {
-		v.start >> shift, (v.end - v.start) >> shift,
-	};
+	struct phys_view v = { 0 };
+	struct page_geom geom;
+	struct frame_run run;
 	struct endpoint ep;
 	enum failure why;
 	struct utsname u;
 	pid_t pid = 0;
+	uint64_t mask;
 	int status, err, fd;
 
 	if (!ps) {
 		snprintf(msg, size, "out of memory");
 		return FAIL_INTERNAL;
 	}
-	if (v.end < o->phys_end) {	/* rounding up wrapped around */
-		free(ps);
-		snprintf(msg, size, "bad --phys: END is beyond the last page");
-		return FAIL_USAGE;
-	}
 	fd = connect_ptwalk(o, &ep, &why, msg, size);
 	if (fd < 0) {
 		free(ps);
 		return (int)why;
 	}
-	phys_scan_init(ps, fd, &run, 1, shift);
+	if (connect_geometry(&ep, &geom, msg, size)) {
+		close(fd);
+		free(ps);
+		return FAIL_NO_MODULE;
+	}
+	/* whole frames of the kernel's pages */
+	mask = geom_page_mask(&geom);
+	v.start = o->phys_start & ~mask;
+	v.end = (o->phys_end + mask) & ~mask;
+	if (v.end < o->phys_end) {	/* rounding up wrapped around */
+		close(fd);
+		free(ps);
+		snprintf(msg, size, "bad --phys: END is beyond the last page");
+		return FAIL_USAGE;
+	}
+	run = (struct frame_run){
+		v.start >> geom.shift, (v.end - v.start) >> geom.shift,
+	};
+	phys_scan_init(ps, fd, &run, 1, geom.shift);
 	err = phys_scan_all(ps, &pid);
 	if (!err)
 		err = phys_scan_view(ps, &v);

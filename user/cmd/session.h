@@ -41,6 +41,7 @@ struct session {
 	struct compare_io io;		/* src's, seen by the progress line */
 	struct compare_io proc_io;	/* the real sources io wraps */
 	struct compare_engine *engine;
+	struct page_geom geom;		/* the kernel's, from ptwalk.ko */
 	/* --jobs N > 1: the jobs, each with sources of its own */
 	unsigned int nr_jobs;
 	struct jobs_run *jobs;
@@ -101,7 +102,7 @@ void session_close(struct session *s);
  * Suspect runs of frames kept for the memory-type check: 16 bytes each,
  * 64 KiB in all.
  */
-#define MEMTYPE_SUSPECTS_MAX 4096
+#define MEMTYPE_SUSPECTS_MAX (64 * 1024 / 16)
 
 /* Says s->msg on one line; returns f, the exit status. */
 int session_fail(struct session *s, enum failure f);

@@ -24,8 +24,8 @@
 #include "report/diagnose.h"
 #include "report/watch_print.h"
 
-/* Records and pagemap entries read per call. */
-#define WATCH_BATCH 4096
+/* Records read per call: 256 KiB of them. */
+#define WATCH_BATCH (256 * 1024 / (int)sizeof(struct ptwalk_record_ext))
 
 struct watcher {
 	const struct cli_options *o;
@@ -33,6 +33,7 @@ struct watcher {
 	int pagemap_fd;
 	int sig_fd;
 	size_t n;		/* pages of the range */
+	unsigned int shift;	/* the kernel's page */
 	struct watch_page *old, *new;
 	uint64_t *raw;		/* pagemap's entries of one reading */
 	struct ptwalk_record_ext recs[WATCH_BATCH];
@@ -52,12 +53,12 @@ static int read_range(struct watcher *w)
 	if (err)
 		return err;
 	while ((got = ptwalk_read_ext(w->fd, w->recs, WATCH_BATCH)) > 0)
-		watch_fill(w->new, o->start, w->n, PAGE_SHIFT_4K, w->recs,
+		watch_fill(w->new, o->start, w->n, w->shift, w->recs,
 			   (size_t)got);
 	if (got < 0)
 		return (int)got;
 	got = proc_pread(w->pagemap_fd, w->raw, w->n * sizeof(*w->raw),
-			 (off_t)(o->start >> PAGE_SHIFT_4K) *
+			 (off_t)(o->start >> w->shift) *
 			 (off_t)sizeof(*w->raw), NULL);
 	if (got < 0)
 		return (int)got;
@@ -160,7 +161,7 @@ static int loop(struct watcher *w, char *msg, size_t size)
 			return (int)diagnose_scan(-err, w->o->pid,
 						  proc_alive(w->o->pid), msg,
 						  size);
-		watch_diff(w->old, w->new, w->n, w->o->start, PAGE_SHIFT_4K,
+		watch_diff(w->old, w->new, w->n, w->o->start, w->shift,
 			   on_change, w);
 	}
 }
@@ -168,6 +169,7 @@ static int loop(struct watcher *w, char *msg, size_t size)
 int watch_run(const struct cli_options *o, char *msg, size_t size)
 {
 	struct watcher *w = calloc(1, sizeof(*w));
+	struct page_geom geom;
 	struct endpoint ep;
 	enum failure why;
 	int status;
@@ -178,24 +180,33 @@ int watch_run(const struct cli_options *o, char *msg, size_t size)
 	}
 	*w = (struct watcher){
 		.o = o, .fd = -1, .pagemap_fd = -1, .sig_fd = -1,
-		.n = (size_t)((o->end - o->start) >> PAGE_SHIFT_4K),
 		.totals = {
 			.pid = o->pid, .start = o->start, .end = o->end,
-			.page_shift = PAGE_SHIFT_4K,
 			.interval_ms = o->interval_ms ? o->interval_ms :
 				       WATCH_DEFAULT_INTERVAL_MS,
 		},
 	};
-	if (w->n > WATCH_MAX_PAGES) {
-		snprintf(msg, size,
-			 "--watch follows at most %lu pages (1 GiB of 4 KiB pages): narrow --range",
-			 (unsigned long)WATCH_MAX_PAGES);
-		status = FAIL_USAGE;
-		goto out;
-	}
 	w->fd = connect_ptwalk(o, &ep, &why, msg, size);
 	if (w->fd < 0) {
 		status = (int)why;
+		goto out;
+	}
+	if (connect_geometry(&ep, &geom, msg, size)) {
+		status = FAIL_NO_MODULE;
+		goto out;
+	}
+	if (cli_check_range_pages(o->start, o->end, geom_page_size(&geom),
+				  msg, size)) {
+		status = FAIL_USAGE;
+		goto out;
+	}
+	w->shift = w->totals.page_shift = geom.shift;
+	w->n = (size_t)((o->end - o->start) >> geom.shift);
+	if (w->n > WATCH_MAX_PAGES) {
+		snprintf(msg, size,
+			 "--watch follows at most %lu pages: narrow --range",
+			 (unsigned long)WATCH_MAX_PAGES);
+		status = FAIL_USAGE;
 		goto out;
 	}
 	status = setup(w, msg, size);

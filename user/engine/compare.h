@@ -59,17 +59,53 @@ struct compare_io {
 #define HUGE_PFNMAP		(1U << 5) /* PMD/PUD leaf in a VM_PFNMAP VMA */
 #define HUGE_HUGETLB_64K	(1U << 6) /* 16 contiguous PTEs (arm64) */
 #define HUGE_HUGETLB_32M	(1U << 7) /* 16 contiguous PMDs (arm64) */
-#define NR_HUGE_KINDS		8
+#define HUGE_CONT		(1U << 8) /* arm64 contiguous PTEs outside
+					   * hugetlb (contpte, 6.9+)
+					   */
+#define NR_HUGE_KINDS		9
 
 /* Name of huge kind bit number i ("thp", "hugetlb-2M", ...), or NULL. */
 const char *huge_kind_name(unsigned int i);
 
+struct compare_summary;
+
 /* What the kernel said about one record: which huge kind it shows. */
 unsigned int huge_kind_of(const struct ptwalk_record *r);
+
+/*
+ * Adds the huge kind of an extended record to sum: with info and a folio
+ * size, hugetlb pages and mTHP by their size; contiguous groups outside
+ * hugetlb as "cont".  page_shift: the kernel's.
+ */
+void huge_observe(struct compare_summary *sum,
+		  const struct ptwalk_record_ext *x, bool info,
+		  unsigned int page_shift);
+
+/* Longest name huge_kind_names() writes, with its NUL. */
+#define HUGE_NAME_MAX	24
+
+/*
+ * The names of the kinds in sum, in a fixed order ("thp", "hugetlb-2M",
+ * "mthp-64K", "cont", ...): how many were written to names (at most max).
+ */
+size_t huge_kind_names(const struct compare_summary *sum,
+		       char (*names)[HUGE_NAME_MAX], size_t max);
+
+/* Ors the huge kinds of part into sum. */
+void huge_add(struct compare_summary *sum, const struct compare_summary *part);
 
 struct compare_summary {
 	uint64_t pages[NR_CLASSES];
 	unsigned int huge;	/* HUGE_* seen */
+	/*
+	 * From folio sizes (PTWALK_REQ_FOLIO): bit s, folios of 2^s bytes.
+	 * hugetlb pages (named by size instead of the HUGE_HUGETLB_* bits,
+	 * which are set only without folio sizes: modules that predate them
+	 * know 4 KiB pages only), and large folios smaller than a PMD
+	 * mapped by PTEs: multi-size THP (6.8+), named mthp-SIZE.
+	 */
+	uint64_t hugetlb_shifts;
+	uint64_t mthp_shifts;
 	uint64_t vm_flags;	/* PTWALK_VM_* of the VMA, as ptwalk saw it */
 	int have_vm_flags;	/* a record inside a VMA was seen */
 	uint64_t rereads;	/* ranges read a second time (or more) */
@@ -83,7 +119,7 @@ struct compare_summary {
  */
 void compare_page_verdict(struct page_verdict *v,
 			  const struct ptwalk_record *r, uint64_t addr,
-			  uint64_t raw);
+			  uint64_t raw, unsigned int page_shift);
 
 /*
  * The same from an extended record: with info, the page's memory type,
@@ -91,12 +127,14 @@ void compare_page_verdict(struct page_verdict *v,
  */
 void compare_page_verdict_ext(struct page_verdict *v,
 			      const struct ptwalk_record_ext *x, bool info,
-			      uint64_t addr, uint64_t raw);
+			      uint64_t addr, uint64_t raw,
+			      unsigned int page_shift);
 
 struct compare_engine;
 
 /*
- * batch: pages per pagemap read.  The engine classifies, re-reads and
+ * batch: pages per pagemap read; page_shift: the kernel's page shift
+ * (pagemap's entries and ptwalk's records count its pages).  The engine classifies, re-reads and
  * keeps verdicts for compare_batch_pages(batch) pages at a time (so that
  * its memory stays small where every page differs), the largest divisor
  * of batch up to 8,192: a cut at a multiple of batch is one at a multiple
@@ -104,7 +142,7 @@ struct compare_engine;
  */
 size_t compare_batch_pages(size_t batch);
 struct compare_engine *compare_new(const struct compare_io *io,
-				   size_t batch);
+				   size_t batch, unsigned int page_shift);
 void compare_free(struct compare_engine *e);
 
 /*

@@ -43,37 +43,42 @@ static int push(struct device_view *v, const struct device_range *r)
  * A walk frame that pagemap would also call a frame: present kinds only
  * (ptwalk_pfn_at() also returns swap offsets).
  */
-static uint64_t walk_frame(const struct ptwalk_record *r, uint64_t addr)
+static uint64_t walk_frame(const struct ptwalk_record *r, uint64_t addr,
+			   unsigned int page_shift)
 {
 	if (!r || r->kind != PTWALK_KIND_PRESENT)
 		return PTWALK_PFN_NONE;
-	return ptwalk_pfn_at(r, addr);
+	return ptwalk_pfn_at(r, addr, page_shift);
 }
 
 int device_view_build(struct device_view *v, const struct ptwalk_record *walk,
 		      size_t nr_walk, const struct ptwalk_iommu_record *dev,
 		      size_t nr_dev, uint64_t start, uint64_t end,
-		      uint64_t iova_start)
+		      uint64_t iova_start, unsigned int page_shift)
 {
 	struct device_range cur = { 0 };
 	size_t w = 0, d = 0;
 	uint64_t last_dev = PTWALK_PFN_NONE;
 	bool have = false;
 
+	v->page_shift = page_shift;
 	if (nr_dev)
 		v->domain = dev[0].domain;
-	for (uint64_t va = start; va < end; va += PAGE_SIZE_4K) {
+	for (uint64_t va = start; va < end; va += 1ULL << page_shift) {
 		uint64_t iova = iova_start + (va - start);
 		struct device_range p = { .start = va, .iova = iova, .pages = 1 };
 
-		while (w < nr_walk && ptwalk_record_end(&walk[w]) <= va)
+		while (w < nr_walk &&
+		       ptwalk_record_end(&walk[w], page_shift) <= va)
 			w++;
 		while (d < nr_dev &&
-		       dev[d].iova + (dev[d].nr_pages << PAGE_SHIFT_4K) <= iova)
+		       dev[d].iova + (dev[d].nr_pages << page_shift) <= iova)
 			d++;
-		p.walk_pfn = walk_frame(w < nr_walk ? &walk[w] : NULL, va);
-		p.device_pfn = d < nr_dev ? iommu_pfn_at(&dev[d], iova) :
-					    PTWALK_PFN_NONE;
+		p.walk_pfn = walk_frame(w < nr_walk ? &walk[w] : NULL, va,
+					page_shift);
+		p.device_pfn = d < nr_dev ?
+			       iommu_pfn_at(&dev[d], iova, page_shift) :
+			       PTWALK_PFN_NONE;
 		if (d < nr_dev && dev[d].domain != v->domain)
 			v->domain_changed = true;
 		p.cls = device_classify(p.device_pfn, p.walk_pfn);

@@ -22,6 +22,7 @@ struct device_view {
 				 * physical memory, in IOVA order
 				 */
 	uint32_t domain;	/* of the first device record */
+	unsigned int page_shift;	/* the kernel's page, its bytes' log2 */
 	bool domain_changed;	/* another domain answered some pages */
 };
 
@@ -32,13 +33,13 @@ enum device_class device_classify(uint64_t device_pfn, uint64_t walk_pfn);
  * Builds v (zeroed by the caller) for [start, end) of the process, whose
  * first page the device reaches at iova_start: walk partitions
  * [start, end) (parse/record.h checked it), dev partitions
- * [iova_start, iova_start + end - start) (parse/iommu_record.h).
- * 0, or -ENOMEM.
+ * [iova_start, iova_start + end - start) (parse/iommu_record.h), both
+ * in pages of 1 << page_shift bytes.  0, or -ENOMEM.
  */
 int device_view_build(struct device_view *v, const struct ptwalk_record *walk,
 		      size_t nr_walk, const struct ptwalk_iommu_record *dev,
 		      size_t nr_dev, uint64_t start, uint64_t end,
-		      uint64_t iova_start);
+		      uint64_t iova_start, unsigned int page_shift);
 
 void device_view_free(struct device_view *v);
 

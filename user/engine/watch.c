@@ -55,9 +55,9 @@ void watch_fill(struct watch_page *pages, uint64_t start, size_t n,
 			p->flags = r->flags;
 			p->node = (int16_t)recs[i].node;
 			p->pfn = r->kind == PTWALK_KIND_PRESENT ?
-				 ptwalk_pfn_at(r, addr) :
+				 ptwalk_pfn_at(r, addr, page_shift) :
 				 r->kind == PTWALK_KIND_NONE ? PTWALK_PFN_NONE :
-				 ptwalk_swap_offset_at(r, addr);
+				 ptwalk_swap_offset_at(r, addr, page_shift);
 		}
 	}
 }

@@ -18,7 +18,10 @@
 #include <stdint.h>
 #include "module/ptwalk_abi.h"
 
-/* The pages --watch follows at most: 1 GiB of 4 KiB pages, 8 MiB a reading. */
+/*
+ * The pages --watch follows at most: 1 GiB of 4 KiB pages, 16 GiB of
+ * 64 KiB ones; 8 MiB a reading.
+ */
 #define WATCH_MAX_PAGES (1UL << 18)
 
 struct watch_page {

@@ -25,7 +25,7 @@ void pci_find_owner(const char *devices, uint64_t phys, struct pci_owner *out);
  */
 void pci_find_devmem_owners(const char *devices,
 			    const struct dma_devmem *devmem, unsigned int n,
-			    struct pci_owner *owners);
+			    unsigned int page_shift, struct pci_owner *owners);
 
 /* Whether devices/name exists (a PCI device of that address). */
 bool pci_sysfs_exists(const char *devices, const char *name);

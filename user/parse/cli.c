@@ -83,12 +83,6 @@ bool cli_parse_range(const char *s, uint64_t *start, uint64_t *end,
 			 shown(s, q));
 		return false;
 	}
-	if ((*start & PAGE_MASK_4K) || (*end & PAGE_MASK_4K)) {
-		snprintf(err, err_size,
-			 "bad range '%s': START and END must be multiples of 0x1000",
-			 shown(s, q));
-		return false;
-	}
 	if (*start >= *end) {
 		snprintf(err, err_size,
 			 "bad range '%s': START must be below END (END is exclusive)",
@@ -96,6 +90,17 @@ bool cli_parse_range(const char *s, uint64_t *start, uint64_t *end,
 		return false;
 	}
 	return true;
+}
+
+int cli_check_range_pages(uint64_t start, uint64_t end, uint64_t page_size,
+			  char *err, size_t err_size)
+{
+	if (!((start | end) & (page_size - 1)))
+		return 0;
+	snprintf(err, err_size,
+		 "bad range 0x%" PRIx64 "-0x%" PRIx64 ": START and END must be multiples of the kernel's page size, 0x%" PRIx64,
+		 start, end, page_size);
+	return -1;
 }
 
 /* ADDR of `PID ADDR` or `--vtop ADDR`: hex, 0x optional, any alignment. */
@@ -137,7 +142,7 @@ static bool parse_iommu_device(const char *s, struct cli_options *opts,
 	return true;
 }
 
-/* A device address: hex, page aligned. */
+/* A device address: hex (its alignment is checked once the page size is known). */
 static bool parse_iova(const char *s, uint64_t *iova, char *err,
 		       size_t err_size)
 {
@@ -146,12 +151,6 @@ static bool parse_iova(const char *s, uint64_t *iova, char *err,
 	if (!parse_hex(s, iova)) {
 		snprintf(err, err_size,
 			 "bad IOVA '%s': expected a hex device address, e.g. 0x100000",
-			 shown(s, q));
-		return false;
-	}
-	if (*iova & PAGE_MASK_4K) {
-		snprintf(err, err_size,
-			 "bad IOVA '%s': a device address must be a multiple of 0x1000",
 			 shown(s, q));
 		return false;
 	}

@@ -34,7 +34,8 @@ bool pci_address_valid(const char *name)
 }
 
 bool iommu_check_partition(const struct ptwalk_iommu_record *recs, size_t n,
-			   uint64_t start, uint64_t end, char *why,
+			   uint64_t start, uint64_t end,
+			   unsigned int page_shift, char *why,
 			   size_t why_size)
 {
 	uint64_t at = start;
@@ -48,7 +49,7 @@ bool iommu_check_partition(const struct ptwalk_iommu_record *recs, size_t n,
 				 i, (uint64_t)r->iova, at);
 			return false;
 		}
-		if (!r->nr_pages || r->nr_pages > (end - at) >> PAGE_SHIFT_4K) {
+		if (!r->nr_pages || r->nr_pages > (end - at) >> page_shift) {
 			snprintf(why, why_size,
 				 "device record %zu at 0x%" PRIx64 " has %" PRIu64 " pages, outside the range",
 				 i, (uint64_t)r->iova, (uint64_t)r->nr_pages);
@@ -67,7 +68,7 @@ bool iommu_check_partition(const struct ptwalk_iommu_record *recs, size_t n,
 				 i, (uint64_t)r->iova);
 			return false;
 		}
-		at += r->nr_pages << PAGE_SHIFT_4K;
+		at += r->nr_pages << page_shift;
 	}
 	if (at != end) {
 		snprintf(why, why_size,
@@ -78,9 +79,10 @@ bool iommu_check_partition(const struct ptwalk_iommu_record *recs, size_t n,
 	return true;
 }
 
-uint64_t iommu_pfn_at(const struct ptwalk_iommu_record *r, uint64_t iova)
+uint64_t iommu_pfn_at(const struct ptwalk_iommu_record *r, uint64_t iova,
+		      unsigned int page_shift)
 {
 	if (r->pfn == PTWALK_PFN_NONE)
 		return PTWALK_PFN_NONE;
-	return r->pfn + ((iova - r->iova) >> PAGE_SHIFT_4K);
+	return r->pfn + ((iova - r->iova) >> page_shift);
 }

@@ -25,10 +25,15 @@ bool pci_address_valid(const char *name);
  * (one line) and returns false.
  */
 bool iommu_check_partition(const struct ptwalk_iommu_record *recs, size_t n,
-			   uint64_t start, uint64_t end, char *why,
+			   uint64_t start, uint64_t end,
+			   unsigned int page_shift, char *why,
 			   size_t why_size);
 
-/* The device frame of iova inside r, or PTWALK_PFN_NONE. */
-uint64_t iommu_pfn_at(const struct ptwalk_iommu_record *r, uint64_t iova);
+/*
+ * The device frame of iova inside r, or PTWALK_PFN_NONE (page_shift: the
+ * kernel's page, which the IOMMU records count in too).
+ */
+uint64_t iommu_pfn_at(const struct ptwalk_iommu_record *r, uint64_t iova,
+		      unsigned int page_shift);
 
 #endif /* PTCOMPARE_PARSE_IOMMU_RECORD_H */

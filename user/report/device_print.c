@@ -16,7 +16,7 @@ static const char *frame_text(const struct device_info *d, uint64_t pfn,
 	}
 	if (d->iomem)
 		iomem_path(d->iomem, iomem_find(d->iomem,
-						pfn << PAGE_SHIFT_4K),
+						pfn << d->page_shift),
 			   name, sizeof(name));
 	snprintf(buf, size, "0x%" PRIx64 "%s%s%s", pfn, *name ? " (" : "",
 		 name, *name ? ")" : "");
@@ -55,7 +55,7 @@ void device_print_text(FILE *f, const struct device_info *d,
 
 		fprintf(f, "0x%" PRIx64 "-0x%" PRIx64 " iova 0x%" PRIx64
 			" %" PRIu64 " page%s %s: device frame %s, page tables %s\n",
-			r->start, r->start + (r->pages << PAGE_SHIFT_4K),
+			r->start, r->start + (r->pages << d->page_shift),
 			r->iova, r->pages, r->pages == 1 ? "" : "s",
 			device_class_name(r->cls),
 			frame_text(d, r->device_pfn, a, sizeof(a)),
@@ -63,7 +63,7 @@ void device_print_text(FILE *f, const struct device_info *d,
 	}
 	fprintf(f, "DMA view (device): %" PRIu64 " device address pages in 1 contiguous range, "
 		"%" PRIu64 " physically contiguous run%s of device frames\n",
-		(d->end - d->start) >> PAGE_SHIFT_4K, v->device_runs,
+		(d->end - d->start) >> d->page_shift, v->device_runs,
 		v->device_runs == 1 ? "" : "s");
 	fprintf(f, "summary:");
 	for (int c = 0; c < DEVICE_NR_CLASSES; c++)
@@ -143,7 +143,7 @@ void device_translate_text(FILE *f, const struct device_info *d,
 	else
 		fprintf(f, "IOVA 0x%" PRIx64 " -> frame %s, physical 0x%" PRIx64 "\n",
 			iova, frame_text(d, pfn, a, sizeof(a)),
-			pfn << PAGE_SHIFT_4K);
+			pfn << d->page_shift);
 }
 
 int device_translate_json(FILE *f, const struct device_info *d, uint64_t iova,

@@ -24,6 +24,7 @@ struct device_info {
 	const char *comm;
 	uint64_t start, end;	/* the process range */
 	const struct iomem *iomem;	/* NULL: no names */
+	unsigned int page_shift;	/* the kernel's page */
 };
 
 void device_print_text(FILE *f, const struct device_info *d,

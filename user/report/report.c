@@ -8,9 +8,12 @@
 #include "report/report_witness.h"
 
 void report_init(struct report *r, enum report_format fmt, FILE *out,
-		 FILE *vmas, FILE *ranges)
+		 FILE *vmas, FILE *ranges, const struct page_geom *geom,
+		 uint32_t absent_flags)
 {
 	memset(r, 0, sizeof(*r));
+	r->geom = *geom;
+	r->absent_flags = absent_flags;
 	r->fmt = fmt;
 	r->out = out;
 	r->vmas = vmas;
@@ -46,7 +49,7 @@ void report_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 			r->totals[c] += sum->pages[c];
 			r->pages += sum->pages[c];
 		}
-		r->huge |= sum->huge;
+		huge_add(&r->huge, sum);
 		r->rereads += sum->rereads;
 	}
 	ops(r)->vma(r, m, start, end, sum, examined);

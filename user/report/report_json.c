@@ -22,6 +22,36 @@ static void class_counts(struct json_writer *w,
 	jw_end_object(w);
 }
 
+/*
+ * What maps the range, in bytes: leaf_size (the entry, or the contiguous
+ * group, that maps it; null without a leaf), cont (a contiguous group;
+ * null where the architecture has no contiguous bit), folio_size (null
+ * without a struct page, or from a module without folio sizes).
+ */
+static void json_sizes(const struct report *r, struct json_writer *w,
+		       const struct verdict_range *vr)
+{
+	uint32_t f = vr->detail.walk.flags;
+	bool present = vr->detail.walk_kind == PTWALK_KIND_PRESENT;
+	uint64_t leaf = present ? geom_leaf_size(&r->geom, vr->level, f) : 0;
+
+	jw_key(w, "leaf_size");
+	if (leaf)
+		jw_u64(w, leaf);
+	else
+		jw_null(w);
+	jw_key(w, "cont");
+	if (r->absent_flags & PTWALK_F_CONT)
+		jw_null(w);
+	else
+		jw_bool(w, present && (f & PTWALK_F_CONT));
+	jw_key(w, "folio_size");
+	if (present && vr->detail.walk.folio_shift)
+		jw_u64(w, 1ULL << vr->detail.walk.folio_shift);
+	else
+		jw_null(w);
+}
+
 static void json_range(struct report *r, const struct verdict_range *vr,
 		       const struct witness_note *note)
 {
@@ -36,10 +66,23 @@ static void json_range(struct report *r, const struct verdict_range *vr,
 			  ptwalk_level_name(vr->level));
 	jw_kv_hex_or_null(w, "walk_pfn", vr->walk_pfn, NO_PFN);
 	jw_kv_hex_or_null(w, "pagemap_pfn", vr->pagemap_pfn, NO_PFN);
+	json_sizes(r, w, vr);
 	page_attrs_json(w, &vr->detail);
 	report_witness_json_range(r, note);
 	jw_end_object(w);
 	r->nr_ranges++;
+}
+
+/* The huge kinds of a VMA: ["thp", "mthp-64K", ...]. */
+static void json_huge(struct json_writer *w, const struct compare_summary *sum)
+{
+	char names[NR_HUGE_KINDS + 128][HUGE_NAME_MAX];
+	size_t n = huge_kind_names(sum, names, sizeof(names) / sizeof(names[0]));
+
+	jw_begin_array(w);
+	for (size_t i = 0; i < n; i++)
+		jw_str(w, names[i]);
+	jw_end_array(w);
 }
 
 static void json_vma(struct report *r, const struct maps_entry *m, uint64_t start,
@@ -56,7 +99,7 @@ static void json_vma(struct report *r, const struct maps_entry *m, uint64_t star
 	jw_flag_names(w, sum->have_vm_flags ? sum->vm_flags : 0,
 		      ptwalk_vm_flag_name);
 	jw_key(w, "huge");
-	jw_flag_names(w, sum->huge, huge_kind_name);
+	json_huge(w, sum);
 	jw_kv_bool(w, "examined", examined);
 	if (examined) {
 		jw_kv_hex(w, "examined_start", start);
@@ -86,6 +129,7 @@ static void json_head(struct report *r, const struct report_target *t)
 	jw_key(w, "absent_flags");
 	jw_flag_names(w, t->absent_flags, ptwalk_flag_name);
 	jw_kv_u64(w, "pages", r->pages);
+	jw_kv_u64(w, "page_size", geom_page_size(&r->geom));
 	jw_kv_str(w, "verdict", verdict(r));
 	jw_key(w, "summary");
 	class_counts(w, r->totals);

@@ -14,14 +14,15 @@
 #include "report/report_formats.h"
 #include "report/report_witness.h"
 
-static void describe_walk(char *buf, size_t size, const struct verdict_range *vr)
+static void describe_walk(char *buf, size_t size, const struct verdict_range *vr,
+			  unsigned int page_shift)
 {
 	const struct page_detail *d = &vr->detail;
 
 	switch (d->walk_kind) {
 	case PTWALK_KIND_PRESENT:
 		snprintf(buf, size, "pfn 0x%" PRIx64 " (phys 0x%" PRIx64 ")",
-			 vr->walk_pfn, vr->walk_pfn << PAGE_SHIFT_4K);
+			 vr->walk_pfn, vr->walk_pfn << page_shift);
 		break;
 	case PTWALK_KIND_NONE:
 		snprintf(buf, size, "not mapped");
@@ -62,7 +63,7 @@ static void text_range(struct report *r, const struct verdict_range *vr,
 	if (vr->cls == CLASS_MATCH || vr->cls == CLASS_NOT_PRESENT ||
 	    vr->cls == CLASS_PFN_ZEROED)
 		return;
-	describe_walk(walk, sizeof(walk), vr);
+	describe_walk(walk, sizeof(walk), vr, r->geom.shift);
 	describe_pagemap(pm, sizeof(pm), vr);
 	page_attrs_text(attrs, sizeof(attrs), &vr->detail);
 	fprintf(r->ranges,
@@ -89,6 +90,19 @@ static void put_name(struct line *l, const char *name)
 	}
 }
 
+/* The huge kinds of a VMA, comma separated: "thp,mthp-64K"; "-" for none. */
+static void huge_join(char *buf, size_t size, const struct compare_summary *sum)
+{
+	char names[NR_HUGE_KINDS + 128][HUGE_NAME_MAX];
+	size_t n = huge_kind_names(sum, names, sizeof(names) / sizeof(names[0]));
+	size_t len = 0;
+
+	snprintf(buf, size, "-");
+	for (size_t i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					i ? "," : "", names[i]);
+}
+
 /* A row of the VMA table; the header is text_head()'s. */
 static void text_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 	      uint64_t end, const struct compare_summary *sum, bool examined)
@@ -112,12 +126,12 @@ static void text_vma(struct report *r, const struct maps_entry *m, uint64_t star
 		return;
 	}
 	line_char(&l, ' ');
-	line_u64(&l, (end - start) >> PAGE_SHIFT_4K, 8);
+	line_u64(&l, (end - start) >> r->geom.shift, 8);
 	for (int c = 0; c < NR_CLASSES; c++) {
 		line_char(&l, ' ');
 		line_u64(&l, sum->pages[c], 7);
 	}
-	flag_names_join(huge, sizeof(huge), sum->huge, huge_kind_name, "-");
+	huge_join(huge, sizeof(huge), sum);
 	if (sum->have_vm_flags)
 		flag_names_join(flags, sizeof(flags), sum->vm_flags,
 				ptwalk_vm_flag_name, "-");
@@ -248,7 +262,7 @@ void report_all_row(FILE *f, const struct report *r, pid_t pid,
 {
 	char huge[128];
 
-	flag_names_join(huge, sizeof(huge), r->huge, huge_kind_name, "-");
+	huge_join(huge, sizeof(huge), &r->huge);
 	fprintf(f, "%7d %-16s %9" PRIu64, (int)pid, comm, r->pages);
 	for (int c = 0; c < NR_CLASSES; c++)
 		fprintf(f, " %7" PRIu64, r->totals[c]);
