@@ -299,8 +299,11 @@ check-arm64:
 # ptwalk.ko and the fixture built W=1 and sparse clean against its headers,
 # and the whole VM suite booted on it; ends "N passed, N failed".
 # KERNELS="6.12 newest" runs some; make check-vm KERNEL=6.12 runs one.
-check-kernels: user $(BUILD)/vmtest
-	scripts/kernel-matrix.sh $(MOD_SRCS)
+# KERNELS_SANITIZED="6.12:asan newest:tsan": the suite on those kernels
+# with the sanitized ptcompare builds (CI's, instead of make check's
+# check-vm-asan and check-vm-tsan on 6.1; scripts/kernel-check.sh).
+check-kernels: user $(BUILD)/vmtest $(if $(findstring :asan,$(KERNELS_SANITIZED)),asan-ptcompare) $(if $(findstring :tsan,$(KERNELS_SANITIZED)),tsan-ptcompare)
+	KERNELS_SANITIZED="$(KERNELS_SANITIZED)" scripts/kernel-matrix.sh $(MOD_SRCS)
 
 .PHONY: check-kernels
 

@@ -108,8 +108,8 @@ lane() {
 	if step "$tap" "$logdir" arm64_vm_boot arm64-vm "${args[@]}" && [ -s "$logdir/vm/vm.tap" ]; then
 		cat "$logdir/vm/vm.tap" >> "$tap"
 	fi
-	# the guest's clock when it ran /init: the kernel's boot under TCG
-	boot=$(sed -n 's/^\[ *\([0-9.]*\)\] Run \/init as init process.*/\1/p' "$logdir/vm/console.log" 2>/dev/null | head -1)
+	# the guest's uptime when its suite started: the kernel's boot under TCG
+	boot=$(sed -n 's/^# guest suite starts at uptime \([0-9.]*\) s.*/\1/p' "$logdir/vm/guest.txt" 2>/dev/null | head -1)
 	echo "# arm64 $l ($krel, $ps pages): booted in ${boot:-?} s, VM $(($(date +%s) - start)) s in all" >> "$tap"
 	if [ $ptwalk_built -ne 0 ]; then
 		echo "check-arm64: $l: ptwalk.ko did not build: $(grep -m1 ' error:' "$logdir/arm64_build_ptwalk.log" | sed "s|$top/||")" >&2

@@ -66,45 +66,54 @@ kmake() { nice -n "${KERNEL_NICE:-19}" make -C "$src" ARCH="$arch" ${cross:+CROS
 
 # --- config: tinyconfig + fragment, checked symbol by symbol ------------------
 # Generated into a side file; .config is replaced only when it changes, so
-# a rerun does not make kbuild reconsider anything.
-new=$src/.config.debug-kernel
-rm -f "$new" "$new.old"
-{
-	KCONFIG_CONFIG=$new kmake tinyconfig
-	(cd "$src" && KCONFIG_CONFIG=$new scripts/kconfig/merge_config.sh -m "$new" "$fragment")
-	KCONFIG_CONFIG=$new kmake olddefconfig
-} > "$builddir/config.log" 2>&1 || { tail -n 20 "$builddir/config.log" >&2; die "config generation failed, see $builddir/config.log"; }
-
-# Every line of the fragment must be in the result: olddefconfig silently
-# drops a symbol whose dependencies are not met.
-missing=0
-while IFS= read -r line; do
-	case $line in
-	"# CONFIG_"*" is not set")
-		sym=${line#\# }
-		sym=${sym%% *}
-		got=$(grep "^$sym=" "$new" || true)
-		[ -z "$got" ] && continue
-		;;
-	CONFIG_*=*)
-		grep -qxF -- "$line" "$new" && continue
-		sym=${line%%=*}
-		got=$(grep -e "^$sym=" -e "^# $sym is not set" "$new" || true)
-		;;
-	*) continue ;;
-	esac
-	echo "debug-kernel: ${fragment#"$top"/} wants '$line', the config has '${got:-nothing}'" >&2
-	missing=$((missing + 1))
-done < "$fragment"
-if [ $missing -gt 0 ]; then
-	die "$missing required option(s) did not survive olddefconfig (unmet dependencies): fix $fragment"
-fi
-if cmp -s "$new" "$src/.config"; then
-	rm -f "$new" "$new.old"
+# a rerun does not make kbuild reconsider anything.  Generating it runs
+# Kconfig four times, each asking the compiler about hundreds of options
+# (minutes on a loaded machine): skipped when the recipe (architecture,
+# compiler, source, fragment) is the one the current .config came from.
+recipe="$arch $("${cross}gcc" --version | head -1) $stamp $(sha256sum < "$fragment" | cut -d' ' -f1)"
+if [ -s "$src/.config" ] && [ "$(cat "$builddir/.config-recipe" 2>/dev/null)" = "$recipe" ]; then
+	echo "debug-kernel: .config is the fragment's already"
 else
-	echo "debug-kernel: new .config"
-	mv "$new" "$src/.config"
-	rm -f "$new.old"
+	new=$src/.config.debug-kernel
+	rm -f "$new" "$new.old"
+	{
+		KCONFIG_CONFIG=$new kmake tinyconfig
+		(cd "$src" && KCONFIG_CONFIG=$new scripts/kconfig/merge_config.sh -m "$new" "$fragment")
+		KCONFIG_CONFIG=$new kmake olddefconfig
+	} > "$builddir/config.log" 2>&1 || { tail -n 20 "$builddir/config.log" >&2; die "config generation failed, see $builddir/config.log"; }
+
+	# Every line of the fragment must be in the result: olddefconfig silently
+	# drops a symbol whose dependencies are not met.
+	missing=0
+	while IFS= read -r line; do
+		case $line in
+		"# CONFIG_"*" is not set")
+			sym=${line#\# }
+			sym=${sym%% *}
+			got=$(grep "^$sym=" "$new" || true)
+			[ -z "$got" ] && continue
+			;;
+		CONFIG_*=*)
+			grep -qxF -- "$line" "$new" && continue
+			sym=${line%%=*}
+			got=$(grep -e "^$sym=" -e "^# $sym is not set" "$new" || true)
+			;;
+		*) continue ;;
+		esac
+		echo "debug-kernel: ${fragment#"$top"/} wants '$line', the config has '${got:-nothing}'" >&2
+		missing=$((missing + 1))
+	done < "$fragment"
+	if [ $missing -gt 0 ]; then
+		die "$missing required option(s) did not survive olddefconfig (unmet dependencies): fix $fragment"
+	fi
+	if cmp -s "$new" "$src/.config"; then
+		rm -f "$new" "$new.old"
+	else
+		echo "debug-kernel: new .config"
+		mv "$new" "$src/.config"
+		rm -f "$new.old"
+	fi
+	echo "$recipe" > "$builddir/.config-recipe"
 fi
 
 # --- build --------------------------------------------------------------------
