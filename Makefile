@@ -57,7 +57,7 @@ unit-build: user
 
 # The VM suite: every tests/vm/*.c but the demo's target (a program of its
 # own), and the few user/ files it shares with ptcompare.
-VMTEST_USER_SRCS := user/io/ptwalk_client.c user/parse/record.c \
+VMTEST_USER_SRCS := user/io/ptwalk_client.c user/parse/record.c user/parse/geometry.c \
 	user/model/page_class.c
 VMTEST_SRCS := $(filter-out tests/vm/demo_target.c,$(wildcard tests/vm/*.c)) \
 	$(VMTEST_USER_SRCS)
@@ -68,7 +68,7 @@ $(BUILD)/vmtest: $(VMTEST_SRCS) $(wildcard tests/vm/*.h) $(wildcard user/*/*.h) 
 	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) $(VMTEST_DRM_CFLAGS) -static -o $@ $(VMTEST_SRCS) -ljson-c
 
 PTBENCH_SRCS := tests/bench/ptbench.c user/parse/maps.c user/parse/record.c \
-	user/io/ptwalk_client.c
+	user/io/ptwalk_client.c user/parse/geometry.c
 $(BUILD)/ptbench: $(PTBENCH_SRCS) $(wildcard user/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -static -o $@ $(PTBENCH_SRCS)

@@ -15,7 +15,12 @@
  *	the PTWALK_F_* that the hardware bits of a present leaf say
  *	(write, user, dirty, accessed, no-execute, PROT_NONE, contiguous);
  *   unsigned int ptwalk_pgtable_levels(void)
- *	how many levels the page tables have now (4, or 5 with LA57);
+ *	how many levels the page tables have now (x86: 4, or 5 with LA57;
+ *	arm64: by granule, VA size and, 6.9+, LPA2 chosen at boot);
+ *   unsigned long ptwalk_arch_pud_leaf_size(void)
+ *	bytes a PUD leaf maps, 0 where the page size has no PUD leaf;
+ *   unsigned long ptwalk_arch_cont_pte_size(void), _cont_pmd_size(void)
+ *	bytes a group of contiguous PTEs/PMDs maps, 0 without one;
  *   pte_t ptwalk_arch_huge_ptep_get(struct mm_struct *mm,
  *	unsigned long addr, pte_t *ptep, pte_t *first, unsigned long ncontig)
  *	the hugetlb entry at @ptep (mapping @addr) as huge_ptep_get() sees
@@ -33,10 +38,10 @@
 
 #if defined(CONFIG_X86_64)
 #include "arch_x86_64.h"
-#elif defined(CONFIG_ARM64) && defined(CONFIG_ARM64_4K_PAGES)
+#elif defined(CONFIG_ARM64)
 #include "arch_arm64.h"
 #else
-#error "ptwalk decodes x86-64 and arm64 (4 KiB pages) page table entries only"
+#error "ptwalk decodes x86-64 and arm64 page table entries only"
 #endif
 
 #endif /* PTWALK_ARCH_H */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * arm64 page table entries as ptwalk reads them (the interface is in
- * arch.h; include that, not this).  4 KiB granule: a table entry has bits
+ * arch.h; include that, not this).  Any granule (4K, 16K, 64K: what is
+ * granule-specific comes from the kernel's own constants, PAGE_SIZE,
+ * PMD_SIZE, CONT_PTE_SIZE, ...).  A table entry has bits
  * [1:0] = 0b11, a block (PMD/PUD leaf) 0b01; PROT_NONE clears PTE_VALID
  * and sets the software PTE_PROT_NONE; "dirty" is either the software
  * PTE_DIRTY or hardware-managed (writable, DBM, and PTE_RDONLY clear).
@@ -14,6 +16,7 @@
 #define PTWALK_ARCH_ARM64_H
 
 #include <linux/pgtable.h>
+#include "compat.h"
 #include "ptwalk_abi.h"
 
 /*
@@ -43,9 +46,15 @@ static inline pte_t ptwalk_pud_pte(pud_t pud)
 	return pud_pte(pud);
 }
 
+/*
+ * The frame's bits are where pfn_pte() puts them: PTE_ADDR_MASK until the
+ * LPA2 series moved and split them (PTE_ADDR_LOW/HIGH, 6.9), and with 64K
+ * pages and 52-bit addresses the high bits sit at [15:12].  Asking the
+ * kernel to place the entry's own frame covers every layout.
+ */
 static inline pteval_t ptwalk_pte_attrs(pte_t pte)
 {
-	return pte_val(pte) & ~PTE_ADDR_MASK;
+	return pte_val(pte) & ~pte_val(pfn_pte(pte_pfn(pte), __pgprot(0)));
 }
 
 static inline u32 ptwalk_arch_present_flags(pte_t entry)
@@ -98,10 +107,31 @@ static inline pte_t ptwalk_arch_huge_ptep_get(struct mm_struct *mm,
 	return entry;
 }
 
-/* Fixed at build time: no run-time switch (LPA2) before 6.9. */
+/* Fixed at build time before 6.9, chosen at boot since (compat.h). */
 static inline unsigned int ptwalk_pgtable_levels(void)
 {
-	return CONFIG_PGTABLE_LEVELS;
+	return ptwalk_arm64_pgtable_levels();
+}
+
+/*
+ * A block entry at level 1 (a PUD leaf) exists with the 4K granule only
+ * (the kernel's pud_sect_supported(), not in every release's headers).
+ */
+static inline unsigned long ptwalk_arch_pud_leaf_size(void)
+{
+	return IS_ENABLED(CONFIG_ARM64_4K_PAGES) &&
+	       CONFIG_PGTABLE_LEVELS > 2 ? PUD_SIZE : 0;
+}
+
+/* PTE_CONT groups: the kernel's own sizes for its granule. */
+static inline unsigned long ptwalk_arch_cont_pte_size(void)
+{
+	return CONT_PTE_SIZE;
+}
+
+static inline unsigned long ptwalk_arch_cont_pmd_size(void)
+{
+	return CONT_PMD_SIZE;
 }
 
 /* Soft-dirty and uffd-wp follow the kernel's configuration (decode.c). */

@@ -128,4 +128,20 @@ static inline unsigned int ptwalk_pgtable_levels(void)
 	return pgtable_l5_enabled() ? 5 : 4;
 }
 
+/* 1G leaves (hugetlb, PUD pfn maps) where the CPU has them: PUD_SIZE. */
+static inline unsigned long ptwalk_arch_pud_leaf_size(void)
+{
+	return PUD_SIZE;
+}
+
+static inline unsigned long ptwalk_arch_cont_pte_size(void)
+{
+	return 0;
+}
+
+static inline unsigned long ptwalk_arch_cont_pmd_size(void)
+{
+	return 0;
+}
+
 #endif /* PTWALK_ARCH_X86_64_H */

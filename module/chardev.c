@@ -6,7 +6,8 @@
  * sessions.  Kernel lockdown restricts debugfs, not character devices:
  * this is the way in on a locked-down kernel (Secure Boot).  The ABI
  * version and the entry bits this kernel lacks are sysfs attributes of the
- * device, /sys/class/misc/ptwalk/abi_version and absent_flags, readable
+ * device, /sys/class/misc/ptwalk/abi_version, absent_flags and geometry,
+ * readable
  * without opening it, as their debugfs twins are.
  */
 #include <linux/device.h>
@@ -14,6 +15,7 @@
 #include <linux/sysfs.h>
 #include "chardev.h"
 #include "decode.h"
+#include "geometry.h"
 #include "ptwalk_abi.h"
 #include "session_fops.h"
 
@@ -31,9 +33,17 @@ static ssize_t absent_flags_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(absent_flags);
 
+static ssize_t geometry_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	return ptwalk_format_geometry(buf, PAGE_SIZE);
+}
+static DEVICE_ATTR_RO(geometry);
+
 static struct attribute *ptwalk_dev_attrs[] = {
 	&dev_attr_abi_version.attr,
 	&dev_attr_absent_flags.attr,
+	&dev_attr_geometry.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(ptwalk_dev);

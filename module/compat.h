@@ -236,4 +236,40 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
 	(softleaf_has_pfn(swp) ? softleaf_to_pfn(swp) : swp_offset(swp))
 #endif
 
+/*
+ * Guard-region markers: MADV_GUARD_INSTALL (6.13, 662df3e5c376 "mm:
+ * madvise: implement lightweight guard page mechanism") installs a PTE
+ * marker with PTE_MARKER_GUARD; swapops.h's is_guard_swp_entry() tests it
+ * until 6.18 (untested: 6.13 to 6.18), leafops.h's
+ * softleaf_is_guard_marker() since 6.19.  Before 6.13 there is none.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+#define PTWALK_HAVE_GUARD_MARKER		0
+#define ptwalk_swp_is_guard(swp)		false
+#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 19, 0)
+#define PTWALK_HAVE_GUARD_MARKER		1
+#define ptwalk_swp_is_guard(swp)		is_guard_swp_entry(swp)
+#else
+#define PTWALK_HAVE_GUARD_MARKER		1
+#define ptwalk_swp_is_guard(swp)		softleaf_is_guard_marker(swp)
+#endif
+
+/*
+ * arm64 chooses at boot how many levels its page tables use since 6.9
+ * (the LPA2 series, "arm64: mm: Add support for folding PUDs at runtime"
+ * and its P4D twin): pgtable_l4_enabled() and pgtable_l5_enabled() say
+ * which of the configured levels are folded.  Before 6.9 the count is
+ * CONFIG_PGTABLE_LEVELS.  x86-64 has had pgtable_l5_enabled() all along.
+ */
+#if defined(CONFIG_ARM64)
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
+#define ptwalk_arm64_pgtable_levels()	CONFIG_PGTABLE_LEVELS
+#else
+#define ptwalk_arm64_pgtable_levels() \
+	(CONFIG_PGTABLE_LEVELS - \
+	 (CONFIG_PGTABLE_LEVELS > 4 && !pgtable_l5_enabled()) - \
+	 (CONFIG_PGTABLE_LEVELS > 3 && !pgtable_l4_enabled()))
+#endif
+#endif
+
 #endif /* PTWALK_COMPAT_H */

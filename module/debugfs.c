@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The debugfs files: the session file operations (session_fops.c) under
- * <debugfs>/ptwalk/, the ABI version and the entry bits this kernel lacks
- * (absent_flags).  Under kernel lockdown debugfs refuses to open the two
+ * <debugfs>/ptwalk/, the ABI version, the entry bits this kernel lacks
+ * (absent_flags) and its page geometry (geometry.c).  Under kernel lockdown debugfs refuses to open the two
  * writable files (debugfs_locked_down(), EPERM); /dev/ptwalk (chardev.c)
  * serves the same sessions there.
  */
@@ -11,6 +11,7 @@
 #include <linux/kernel.h>
 #include "debugfs.h"
 #include "decode.h"
+#include "geometry.h"
 #include "ptwalk_abi.h"
 #include "session_fops.h"
 
@@ -34,6 +35,15 @@ static ssize_t absent_read(struct file *file, char __user *ubuf,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
+static ssize_t geometry_read(struct file *file, char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char buf[160];
+	int len = ptwalk_format_geometry(buf, sizeof(buf));
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
 static const struct file_operations abi_fops = {
 	.owner = THIS_MODULE,
 	.read = abi_read,
@@ -43,6 +53,12 @@ static const struct file_operations abi_fops = {
 static const struct file_operations absent_fops = {
 	.owner = THIS_MODULE,
 	.read = absent_read,
+	.llseek = default_llseek,
+};
+
+static const struct file_operations geometry_fops = {
+	.owner = THIS_MODULE,
+	.read = geometry_read,
 	.llseek = default_llseek,
 };
 
@@ -57,6 +73,7 @@ int ptwalk_debugfs_init(void)
 		{ PTWALK_TEXT_FILE, 0600, &ptwalk_text_fops },
 		{ PTWALK_ABI_FILE, 0400, &abi_fops },
 		{ PTWALK_ABSENT_FILE, 0400, &absent_fops },
+		{ PTWALK_GEOMETRY_FILE, 0400, &geometry_fops },
 	};
 	struct dentry *d;
 	size_t i;

@@ -56,6 +56,8 @@ u32 ptwalk_absent_flags(void)
 		absent |= PTWALK_F_SOFT_DIRTY;
 	if (!IS_ENABLED(CONFIG_HAVE_ARCH_USERFAULTFD_WP))
 		absent |= PTWALK_F_UFFD_WP;
+	if (!PTWALK_HAVE_GUARD_MARKER)
+		absent |= PTWALK_F_GUARD;
 	return absent;
 }
 
@@ -85,11 +87,13 @@ static bool is_huge_zero(struct vm_area_struct *vma, pte_t entry, u64 pfn)
 	return !PageAnon(pfn_to_page(pfn));
 }
 
-u32 ptwalk_frame_flags(u64 pfn, enum ptwalk_level level, s32 *node)
+u32 ptwalk_frame_flags(u64 pfn, enum ptwalk_level level, s32 *node,
+		       u8 *folio_shift)
 {
 	u32 flags = 0;
 
 	*node = PTWALK_NODE_NONE;
+	*folio_shift = 0;
 	if (pfn_valid(pfn)) {
 		struct page *page = pfn_to_page(pfn);
 
@@ -110,6 +114,16 @@ u32 ptwalk_frame_flags(u64 pfn, enum ptwalk_level level, s32 *node)
 		if (PageCompound(page))
 			flags |= PTWALK_F_COMPOUND;
 		/*
+		 * The folio's size, from its head page's order, read with no
+		 * reference for the same reason: the entry keeps the frame
+		 * mapped, so the memory is a page of some order; a split
+		 * between the two reads gives the order of the page as it
+		 * is now (0 for a tail that stopped being one), as
+		 * pagemap's KPF_THP would.
+		 */
+		*folio_shift = PAGE_SHIFT +
+			       compound_order(compound_head(page));
+		/*
 		 * The pin count of the page's folio: a pin is taken and
 		 * dropped under no page table lock, so this is the state at
 		 * the moment of the read, as for any pin reader.
@@ -124,10 +138,11 @@ u32 ptwalk_frame_flags(u64 pfn, enum ptwalk_level level, s32 *node)
 }
 
 static u32 present_flags(struct vm_area_struct *vma, pte_t entry,
-			 enum ptwalk_level level, u64 leaf_pfn, s32 *node)
+			 enum ptwalk_level level, u64 leaf_pfn, s32 *node,
+			 u8 *folio_shift)
 {
 	u32 flags = PTWALK_F_PRESENT |
-		    ptwalk_frame_flags(leaf_pfn, level, node) |
+		    ptwalk_frame_flags(leaf_pfn, level, node, folio_shift) |
 		    ptwalk_arch_present_flags(entry);
 
 	if (pte_soft_dirty(entry))
@@ -154,6 +169,8 @@ static void decode_swap(struct ptwalk_record *rec, pte_t entry, u64 index)
 	rec->swap_type = swp_type(swp);
 	if (ptwalk_swp_is_marker(swp)) {
 		rec->kind = PTWALK_KIND_MARKER;
+		if (ptwalk_swp_is_guard(swp))
+			rec->flags |= PTWALK_F_GUARD;
 		rec->swap_offset = swp_offset(swp);
 		return;
 	}
@@ -178,7 +195,7 @@ static void decode_swap(struct ptwalk_record *rec, pte_t entry, u64 index)
 }
 
 void ptwalk_decode_entry(struct ptwalk_record *rec, s32 *node,
-			 struct vm_area_struct *vma,
+			 u8 *folio_shift, struct vm_area_struct *vma,
 			 pte_t entry, u64 leaf_pfn, enum ptwalk_level level,
 			 unsigned long addr)
 {
@@ -190,7 +207,8 @@ void ptwalk_decode_entry(struct ptwalk_record *rec, s32 *node,
 	if (pte_present(entry)) {
 		rec->kind = PTWALK_KIND_PRESENT;
 		rec->pfn = leaf_pfn + index;
-		rec->flags |= present_flags(vma, entry, level, leaf_pfn, node);
+		rec->flags |= present_flags(vma, entry, level, leaf_pfn, node,
+					    folio_shift);
 		rec->memtype = ptwalk_arch_memtype(entry, level);
 	} else {
 		decode_swap(rec, entry, index);

@@ -21,24 +21,27 @@ u64 ptwalk_vm_flags(struct vm_area_struct *vma);
 u32 ptwalk_absent_flags(void);
 
 /*
- * The flags that depend on the frame rather than on the entry's bits, and
- * in @node the frame's NUMA node (PTWALK_NODE_NONE without a struct page):
+ * The flags that depend on the frame rather than on the entry's bits, in
+ * @node the frame's NUMA node (PTWALK_NODE_NONE without a struct page) and
+ * in @folio_shift log2 of its folio's bytes (0 without a struct page):
  * consecutive entries with equal bits share a record only if these agree.
  */
-u32 ptwalk_frame_flags(u64 pfn, enum ptwalk_level level, s32 *node);
+u32 ptwalk_frame_flags(u64 pfn, enum ptwalk_level level, s32 *node,
+		       u8 *folio_shift);
 
 /*
  * Fills in @rec's level, kind, pfn, flags (added to those it has), memtype
- * and swap fields, and @node (see ptwalk_frame_flags()), from @entry, a leaf or non-present entry of @level read as a PTE
+ * and swap fields, and @node and @folio_shift (see ptwalk_frame_flags()),
+ * from @entry, a leaf or non-present entry of @level read as a PTE
  * (arch.h's ptwalk_pmd_pte()/ptwalk_pud_pte() for the upper levels) in
  * @vma (NULL: outside any VMA).  @leaf_pfn is the leaf's first frame,
  * decoded with its level's pXd_pfn(); @addr is a page the leaf maps, and
  * pfn and swap_offset are those of that page.  An empty entry leaves @rec
- * as it is, so @rec starts as an empty range (pfn PTWALK_PFN_NONE), and
- * @node as PTWALK_NODE_NONE.
+ * as it is, so @rec starts as an empty range (pfn PTWALK_PFN_NONE), @node
+ * as PTWALK_NODE_NONE and @folio_shift as 0.
  */
 void ptwalk_decode_entry(struct ptwalk_record *rec, s32 *node,
-			 struct vm_area_struct *vma,
+			 u8 *folio_shift, struct vm_area_struct *vma,
 			 pte_t entry, u64 leaf_pfn, enum ptwalk_level level,
 			 unsigned long addr);
 

@@ -2,7 +2,8 @@
 /*
  * Extent building (extent.h): a run merges into the pending record when
  * it continues it in address, frame (or swap offset), area and attributes
- * (those of the entry, of its frames, memory type and node alike).
+ * (those of the entry, of its frames, memory type, node and folio size
+ * alike).
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
@@ -49,7 +50,8 @@ static bool run_continues(const struct ptwalk_cursor *cur, unsigned long area,
 	if (p->level != run->level || p->kind != run->kind ||
 	    p->flags != run->flags || p->vm_flags != run->vm_flags ||
 	    p->swap_type != run->swap_type || p->memtype != run->memtype ||
-	    cur->pending.node != run_ext->node)
+	    cur->pending.node != run_ext->node ||
+	    cur->pending.folio_shift != run_ext->folio_shift)
 		return false;
 	if (p->pfn == PTWALK_PFN_NONE) {
 		if (run->pfn != PTWALK_PFN_NONE)

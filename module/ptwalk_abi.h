@@ -33,6 +33,7 @@
 #define PTWALK_TEXT_FILE	"text"		/* "PID [START END]" in, text out */
 #define PTWALK_ABI_FILE		"abi_version"	/* decimal ABI version */
 #define PTWALK_ABSENT_FILE	"absent_flags"	/* see below */
+#define PTWALK_GEOMETRY_FILE	"geometry"	/* see below */
 
 /*
  * <debugfs>/ptwalk/absent_flags (additive: a module without the file
@@ -40,7 +41,31 @@
  * architecture or configuration does not have, and so never sets: a clear
  * bit among them means "not on this architecture", not "false".  x86-64
  * lacks PTWALK_F_CONT; arm64 lacks PTWALK_F_SOFT_DIRTY and PTWALK_F_UFFD_WP
- * (and so PTE markers, which exist only for uffd-wp).
+ * (and so PTE markers, which exist only for uffd-wp); a kernel without
+ * guard-region markers (before 6.13) lacks PTWALK_F_GUARD.
+ */
+
+/*
+ * <debugfs>/ptwalk/geometry (additive: a module without the file predates
+ * it, and its kernel is taken to have 4096-byte pages, 2 MiB PMD and 1 GiB
+ * PUD leaves, no contiguous groups): one line of space-separated
+ * "key=value" pairs, values in decimal, ended by a newline, e.g. on x86-64
+ *
+ *   page_size=4096 levels=4 pte=4096 cont_pte=0 pmd=2097152 cont_pmd=0
+ *   pud=1073741824
+ *
+ * (one line in the file).  page_size is the kernel's page size (PAGE_SIZE:
+ * the unit of ptwalk_record.nr_pages and of /proc/PID/pagemap's entries);
+ * levels the number of page-table levels in use now (read at run time
+ * where the kernel picks it at boot: x86 LA57, arm64 LPA2 on 6.9+); pte,
+ * pmd and pud the bytes one leaf entry of that level maps, 0 where the
+ * level has no leaf on this kernel (arm64 16K and 64K have no PUD leaf);
+ * cont_pte and cont_pmd the bytes a group of contiguous entries maps
+ * (arm64 CONT_PTE_SIZE and CONT_PMD_SIZE: 64K and 32M with 4K pages, 2M
+ * and 1G with 16K, 2M and 16G with 64K), 0 where the architecture has no
+ * contiguous bit.  Clients ignore keys they do not know; later modules
+ * may add keys, never change these.  A module with this file also honours
+ * PTWALK_REQ_FOLIO and sets PTWALK_F_GUARD.
  */
 
 /*
@@ -53,22 +78,31 @@
 #define PTWALK_DEVICE_ABI_ATTR	"abi_version"
 /* The device's twin of PTWALK_ABSENT_FILE, in the same format. */
 #define PTWALK_DEVICE_ABSENT_ATTR	"absent_flags"
+/* The device's twin of PTWALK_GEOMETRY_FILE, in the same format. */
+#define PTWALK_DEVICE_GEOMETRY_ATTR	"geometry"
 
 struct ptwalk_request {
 	__u32 abi_version;	/* must be PTWALK_ABI_VERSION, else EPROTO */
 	__u32 flags;		/* PTWALK_REQ_*; other bits must be 0 */
 	__s32 pid;		/* target, in the caller's pid namespace */
 	__u32 reserved;		/* must be 0 */
-	__u64 start;		/* first address, page aligned */
-	__u64 end;		/* exclusive, page aligned, start < end <= task size */
+	__u64 start;		/* first address, kernel-page aligned */
+	__u64 end;		/* exclusive, kernel-page aligned,
+				 * start < end <= task size
+				 */
 };
 
-/* Leaf level of the entry that maps (or would map) the pages. */
+/*
+ * Leaf level of the entry that maps (or would map) the pages.  What one
+ * entry of each level maps depends on the architecture and its page size
+ * (the geometry file): x86-64 4K, 2M, 1G; arm64 4K granule 4K, 2M, 1G;
+ * 16K granule 16K, 32M (no PUD leaf); 64K granule 64K, 512M.
+ */
 enum ptwalk_level {
 	PTWALK_LEVEL_NONE = 0,	/* no entry: nothing mapped, nothing swapped */
-	PTWALK_LEVEL_PTE = 1,	/* 4 KiB entry in a page table */
-	PTWALK_LEVEL_PMD = 2,	/* 2 MiB leaf (THP, hugetlb, PMD pfn map) */
-	PTWALK_LEVEL_PUD = 3,	/* 1 GiB leaf (hugetlb, PUD pfn map) */
+	PTWALK_LEVEL_PTE = 1,	/* entry in a page table: one kernel page */
+	PTWALK_LEVEL_PMD = 2,	/* PMD leaf (THP, hugetlb, PMD pfn map) */
+	PTWALK_LEVEL_PUD = 3,	/* PUD leaf (hugetlb, PUD pfn map) */
 };
 
 /* What a non-empty entry holds; PRESENT for a mapped frame. */
@@ -80,7 +114,9 @@ enum ptwalk_kind {
 	PTWALK_KIND_DEVICE_PRIVATE = 4,	/* swap_offset = device pfn */
 	PTWALK_KIND_DEVICE_EXCLUSIVE = 5, /* swap_offset = pfn */
 	PTWALK_KIND_HWPOISON = 6,	/* swap_offset = poisoned pfn */
-	PTWALK_KIND_MARKER = 7,		/* pte marker (e.g. uffd-wp on none) */
+	PTWALK_KIND_MARKER = 7,		/* pte marker (uffd-wp on none, a
+					 * guard region: PTWALK_F_GUARD)
+					 */
 	PTWALK_KIND_UNKNOWN = 8,	/* an entry ptwalk cannot decode */
 };
 
@@ -95,7 +131,9 @@ enum ptwalk_kind {
 #define PTWALK_F_SOFT_DIRTY	(1U << 7)  /* entry bit, not VM_SOFTDIRTY */
 #define PTWALK_F_UFFD_WP	(1U << 8)
 #define PTWALK_F_NX		(1U << 9)
-#define PTWALK_F_ZERO_PAGE	(1U << 10) /* the shared 4 KiB zero page */
+#define PTWALK_F_ZERO_PAGE	(1U << 10) /* the shared zero page (one
+					    * kernel page)
+					    */
 #define PTWALK_F_HUGE_ZERO	(1U << 11) /* the shared huge zero page */
 #define PTWALK_F_PFN_VALID	(1U << 12) /* frame has a struct page */
 #define PTWALK_F_MIGRATION_WRITE (1U << 13) /* writable migration entry */
@@ -105,8 +143,10 @@ enum ptwalk_kind {
 					    */
 #define PTWALK_F_CONT		(1U << 16) /* one of a group of contiguous
 					    * entries that map one leaf
-					    * (arm64 PTE_CONT: 16 PTEs, a 64K
-					    * page; 16 PMDs, a 32M page)
+					    * (arm64 PTE_CONT: the geometry
+					    * file's cont_pte and cont_pmd;
+					    * 16 PTEs, a 64K group, and 16
+					    * PMDs, a 32M group, with 4K pages)
 					    */
 #define PTWALK_F_DMA_PINNED	(1U << 17) /* page_maybe_dma_pinned(): the
 					    * frame's page may be pinned with
@@ -115,6 +155,12 @@ enum ptwalk_kind {
 					    * a page with over 1024 ordinary
 					    * references looks pinned too.
 					    * Meaningful with PFN_VALID only
+					    */
+#define PTWALK_F_GUARD		(1U << 18) /* KIND_MARKER: the marker of a
+					    * guard region (PTE_MARKER_GUARD,
+					    * MADV_GUARD_INSTALL, 6.13+);
+					    * set by modules with the
+					    * geometry file only
 					    */
 
 /* VMA flags (ptwalk_record.vm_flags), a stable encoding of VM_*. */
@@ -167,7 +213,9 @@ enum ptwalk_memtype {
 
 struct ptwalk_record {
 	__u64 start;		/* user virtual address of the first page */
-	__u64 nr_pages;		/* length in base (4 KiB) pages, >= 1 */
+	__u64 nr_pages;		/* length in kernel pages (the geometry
+				 * file's page_size; 4 KiB on x86-64), >= 1
+				 */
 	__u64 pfn;		/* frame of the first page, or PTWALK_PFN_NONE */
 	__u64 swap_offset;	/* non-present kinds: offset (or pfn) of the
 				 * first page, as /proc/PID/pagemap encodes it
@@ -201,8 +249,26 @@ struct ptwalk_record_ext {
 				 * or PTWALK_NODE_NONE: no frame, or no
 				 * struct page
 				 */
-	__u32 reserved;		/* 0 */
+	__u8 folio_shift;	/* with PTWALK_REQ_FOLIO: log2 of the bytes
+				 * of the folio (compound page) each frame
+				 * belongs to, page_size's shift for a
+				 * single page; 0: no frame, no struct page,
+				 * or the flag not asked for
+				 */
+	__u8 reserved[3];	/* 0 */
 };
+
+/*
+ * PTWALK_REQ_FOLIO in ptwalk_request.flags, with PTWALK_REQ_EXTENDED or
+ * PTWALK_REQ_VTOP: the module fills ptwalk_record_ext.folio_shift (or
+ * ptwalk_vtop.folio_shift).  Modules older than the flag (those without
+ * the geometry file) answer the write with EINVAL.  Records split where
+ * the folio size changes, with or without the flag.  The folio is read
+ * under the page table lock that keeps the frame mapped, without a
+ * reference: a split or a collapse racing with the read makes it stale,
+ * as pagemap's own flags are.
+ */
+#define PTWALK_REQ_FOLIO	(1U << 2)
 
 /*
  * Translating one address, like crash's vtop (PTWALK_REQ_VTOP in
@@ -250,7 +316,10 @@ struct ptwalk_vtop {
 	__u32 flags;		/* PTWALK_F_* of the leaf (or last) entry */
 	__u16 index[PTWALK_VTOP_NR_LEVELS]; /* entry's index in its table */
 	__u8 walked;		/* bit n: entry[n] was read */
-	__u8 nr_levels;		/* paging levels: 4, or 5 with LA57 */
+	__u8 nr_levels;		/* paging levels in use (x86-64: 4, or 5
+				 * with LA57; arm64: 2 to 5 by granule, VA
+				 * size and, on 6.9+, LPA2 at boot)
+				 */
 	__u8 level;		/* enum ptwalk_level of the leaf or
 				 * non-present entry, as in ptwalk_record
 				 */
@@ -258,7 +327,9 @@ struct ptwalk_vtop {
 	__u8 swap_type;
 	__u8 stop;		/* enum ptwalk_vtop_stop */
 	__u8 memtype;		/* enum ptwalk_memtype of a present leaf */
-	__u8 reserved;		/* 0 */
+	__u8 folio_shift;	/* as ptwalk_record_ext.folio_shift (with
+				 * PTWALK_REQ_FOLIO; else 0)
+				 */
 	__s16 node;		/* as ptwalk_record_ext.node; 0 in modules
 				 * older than PTWALK_REQ_EXTENDED
 				 */

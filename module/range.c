@@ -51,8 +51,8 @@ static void emit_entry(struct range_walk *rw, pte_t entry, u64 leaf_pfn,
 	struct ptwalk_record_ext run;
 
 	run_init(rw, &run, addr, end);
-	ptwalk_decode_entry(&run.rec, &run.node, rw->vma, entry, leaf_pfn,
-			    level, addr);
+	ptwalk_decode_entry(&run.rec, &run.node, &run.folio_shift, rw->vma,
+			    entry, leaf_pfn, level, addr);
 	ptwalk_emit(rw->x, &run);
 }
 
@@ -92,8 +92,8 @@ static int range_leaf(struct ptwalk_walk *walk, pte_t entry, u64 leaf_pfn,
 /*
  * Number of entries from @pte (at most @max) that one record can hold:
  * empty ones, or present ones with equal bits, each mapping the frame after
- * the one before, with equal frame flags (pinned state among them) and
- * node.  Equal bits are an equal memory type.  Counting them here instead of building a record per
+ * the one before, with equal frame flags (pinned state among them), node
+ * and folio size.  Equal bits are an equal memory type.  Counting them here instead of building a record per
  * entry is what makes 4K-mapped memory cheap: it is mostly such runs.
  */
 static unsigned int pte_run_length(pte_t *pte, unsigned int max)
@@ -102,7 +102,8 @@ static unsigned int pte_run_length(pte_t *pte, unsigned int max)
 	pteval_t attrs = ptwalk_pte_attrs(first);
 	u64 pfn = pte_pfn(first);
 	s32 node, next_node;
-	u32 fflags = ptwalk_frame_flags(pfn, PTWALK_LEVEL_PTE, &node);
+	u8 shift, next_shift;
+	u32 fflags = ptwalk_frame_flags(pfn, PTWALK_LEVEL_PTE, &node, &shift);
 	unsigned int n;
 
 	if (pte_none(first)) {
@@ -117,9 +118,9 @@ static unsigned int pte_run_length(pte_t *pte, unsigned int max)
 
 		if (!pte_present(entry) || ptwalk_pte_attrs(entry) != attrs ||
 		    pte_pfn(entry) != pfn + n ||
-		    ptwalk_frame_flags(pfn + n, PTWALK_LEVEL_PTE,
-				       &next_node) != fflags ||
-		    next_node != node)
+		    ptwalk_frame_flags(pfn + n, PTWALK_LEVEL_PTE, &next_node,
+				       &next_shift) != fflags ||
+		    next_node != node || next_shift != shift)
 			break;
 	}
 	return n;

@@ -44,8 +44,13 @@ static int request_check(const struct ptwalk_request *req, bool whole)
 {
 	if (req->abi_version != PTWALK_ABI_VERSION)
 		return -EPROTO;
-	if ((req->flags & ~(PTWALK_REQ_VTOP | PTWALK_REQ_EXTENDED)) ||
+	if ((req->flags & ~(PTWALK_REQ_VTOP | PTWALK_REQ_EXTENDED |
+			    PTWALK_REQ_FOLIO)) ||
 	    req->reserved || req->pid <= 0)
+		return -EINVAL;
+	/* folio sizes travel in extended records and vtop answers only */
+	if ((req->flags & PTWALK_REQ_FOLIO) &&
+	    !(req->flags & (PTWALK_REQ_VTOP | PTWALK_REQ_EXTENDED)))
 		return -EINVAL;
 	if (whole)
 		return 0;
@@ -89,6 +94,7 @@ void ptwalk_session_reset(struct ptwalk_session *s)
 	s->vtop_done = false;
 	s->vtop_addr = 0;
 	s->extended = false;
+	s->folio = false;
 	s->text_len = 0;
 	s->text_pos = 0;
 }
@@ -121,6 +127,7 @@ int ptwalk_session_query(struct ptwalk_session *s,
 	s->mm = mm;
 	s->pid = req->pid;
 	s->extended = req->flags & PTWALK_REQ_EXTENDED;
+	s->folio = req->flags & PTWALK_REQ_FOLIO;
 	if (vtop) {
 		s->vtop = true;
 		s->vtop_addr = start;
@@ -166,8 +173,12 @@ const void *ptwalk_session_pack(struct ptwalk_session *s, unsigned int n)
 	struct ptwalk_record *plain = (struct ptwalk_record *)s->batch;
 	unsigned int i;
 
-	if (s->extended)
+	/* records split by folio size always; its value only when asked */
+	if (s->extended) {
+		for (i = 0; !s->folio && i < n; i++)
+			s->batch[i].folio_shift = 0;
 		return s->batch;
+	}
 	/* In place, front to back: record i never lands beyond record i. */
 	for (i = 0; i < n; i++)
 		memmove(&plain[i], &s->batch[i].rec, sizeof(*plain));

@@ -25,6 +25,9 @@ struct ptwalk_session {
 	bool extended;			/* PTWALK_REQ_EXTENDED: records are
 					 * struct ptwalk_record_ext
 					 */
+	bool folio;			/* PTWALK_REQ_FOLIO: folio_shift
+					 * handed out, else zeroed
+					 */
 	struct ptwalk_record_ext batch[PTWALK_BATCH];
 	/* Text view only: formatted lines not yet read. */
 	char *text;

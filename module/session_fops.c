@@ -104,6 +104,8 @@ static ssize_t vtop_read(struct ptwalk_session *s, char __user *ubuf,
 	ret = ptwalk_vtop(s->mm, s->vtop_addr, &v);
 	if (ret)
 		return ret;
+	if (!s->folio)
+		v.folio_shift = 0;
 	if (copy_to_user(ubuf, &v, sizeof(v)))
 		return -EFAULT;
 	s->vtop_done = true;

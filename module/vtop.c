@@ -78,9 +78,10 @@ static int vtop_leaf(struct ptwalk_walk *walk, pte_t entry, u64 leaf_pfn,
 	struct ptwalk_vtop *v = vw->v;
 	struct ptwalk_record rec = { .pfn = PTWALK_PFN_NONE };
 	s32 node = PTWALK_NODE_NONE;
+	u8 folio_shift = 0;
 
-	ptwalk_decode_entry(&rec, &node, walk->vma, entry, leaf_pfn, level,
-			    vw->addr);
+	ptwalk_decode_entry(&rec, &node, &folio_shift, walk->vma, entry,
+			    leaf_pfn, level, vw->addr);
 	v->stop = rec.kind == PTWALK_KIND_PRESENT ? PTWALK_VTOP_STOP_LEAF :
 						     PTWALK_VTOP_STOP_NOT_PRESENT;
 	v->level = rec.level;
@@ -91,6 +92,7 @@ static int vtop_leaf(struct ptwalk_walk *walk, pte_t entry, u64 leaf_pfn,
 	v->swap_offset = rec.swap_offset;
 	v->memtype = rec.memtype;
 	v->node = node;
+	v->folio_shift = folio_shift;
 	return 0;
 }
 

@@ -12,6 +12,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/page.h"
+
+/* x86-64's page geometry (4K, 2M, 1G), for targets that count 4K pages. */
+#define FUZZ_GEOM ((const struct page_geom[]){				\
+	{ .shift = 12, .leaf = { 0, 1ULL << 12, 1ULL << 21, 1ULL << 30 } } })
+
+/*
+ * One of the geometries ptwalk.ko states (module/ptwalk_abi.h): x86-64,
+ * arm64 with 4K, 16K and 64K pages, by the input's pick.
+ */
+static inline struct page_geom fuzz_geom(unsigned int pick)
+{
+	static const struct page_geom geoms[] = {
+		{ .shift = 12, .leaf = { 0, 1ULL << 12, 1ULL << 21, 1ULL << 30 } },
+		{ .shift = 12, .leaf = { 0, 1ULL << 12, 1ULL << 21, 1ULL << 30 },
+		  .cont = { 0, 1ULL << 16, 1ULL << 25, 0 } },
+		{ .shift = 14, .leaf = { 0, 1ULL << 14, 1ULL << 25, 0 },
+		  .cont = { 0, 1ULL << 21, 1ULL << 30, 0 } },
+		{ .shift = 16, .leaf = { 0, 1ULL << 16, 1ULL << 29, 0 },
+		  .cont = { 0, 1ULL << 21, 1ULL << 34, 0 } },
+	};
+
+	return geoms[pick % (sizeof(geoms) / sizeof(geoms[0]))];
+}
 
 #define FUZZ_CHECK(cond, ...)						\
 	do {								\

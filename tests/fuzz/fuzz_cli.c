@@ -65,8 +65,7 @@ static bool ref_range(const char *s, uint64_t *start, uint64_t *end)
 	const char *dash = strchr(s, '-');
 
 	return dash && ref_hex(s, (size_t)(dash - s), start) &&
-	       ref_hex(dash + 1, strlen(dash + 1), end) &&
-	       !(*start & 0xfff) && !(*end & 0xfff) && *start < *end;
+	       ref_hex(dash + 1, strlen(dash + 1), end) && *start < *end;
 }
 
 static void check_message(const char *err, size_t size)
@@ -148,8 +147,7 @@ static void check_accepted(int argc, char **argv, const struct cli_options *o)
 	if (o->help || o->version)
 		return;
 	FUZZ_CHECK(o->pid > 0, "pid %d", (int)o->pid);
-	FUZZ_CHECK(!o->has_range || (o->start < o->end &&
-				     !((o->start | o->end) & 0xfff)),
+	FUZZ_CHECK(!o->has_range || o->start < o->end,
 		   "range 0x%" PRIx64 "-0x%" PRIx64, o->start, o->end);
 	FUZZ_CHECK(!o->vtop || (!o->has_range && !o->stats && !o->kpageflags),
 		   "vtop with a scan option");

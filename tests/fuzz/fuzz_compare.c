@@ -80,7 +80,7 @@ static int read_pagemap(void *ctx, uint64_t addr, size_t n, uint64_t *out)
 static bool clip(const struct ptwalk_record *r, uint64_t s, uint64_t e,
 		 struct ptwalk_record *out)
 {
-	uint64_t a = r->start > s ? r->start : s, end = ptwalk_record_end(r);
+	uint64_t a = r->start > s ? r->start : s, end = ptwalk_record_end(r, 12);
 	uint64_t skip;
 
 	if (end > e)
@@ -171,12 +171,12 @@ static bool continues(const struct verdict_range *a,
 static void expect_page(const struct fake *f, uint64_t addr,
 			struct page_verdict *v)
 {
-	const struct ptwalk_record *r = ptwalk_find(f->recs, f->n, addr);
+	const struct ptwalk_record *r = ptwalk_find(f->recs, f->n, addr, 12);
 	size_t i = (addr - START) / 4096;
 
-	compare_page_verdict(v, r, addr, f->pm[i]);
+	compare_page_verdict(v, r, addr, f->pm[i], 12);
 	if (v->cls == CLASS_MISMATCH) {
-		compare_page_verdict(v, r, addr, f->pm[i] ^ f->reread_xor);
+		compare_page_verdict(v, r, addr, f->pm[i] ^ f->reread_xor, 12);
 		v->cls = classify_reread(CLASS_MISMATCH, v->cls);
 	}
 }
@@ -253,9 +253,9 @@ static uint64_t agreeing_word(const struct ptwalk_record *r, uint64_t addr)
 	case PTWALK_KIND_NONE:
 		return 0;
 	case PTWALK_KIND_PRESENT:
-		return PM_PRESENT | ptwalk_pfn_at(r, addr);
+		return PM_PRESENT | ptwalk_pfn_at(r, addr, 12);
 	default:
-		return PM_SWAP | ptwalk_swap_offset_at(r, addr) << 5 |
+		return PM_SWAP | ptwalk_swap_offset_at(r, addr, 12) << 5 |
 		       r->swap_type;
 	}
 }
@@ -290,18 +290,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t n = fuzz_u8(&in) % 32; n-- && (p = fuzz_take(&in, 48));)
 			memcpy(&f.recs[f.n++], p, 48);
 	}
-	f.partition = ptwalk_check_partition(f.recs, f.n, START, end,
+	f.partition = ptwalk_check_partition(f.recs, f.n, START, end, 12,
 					     (char[128]){ 0 }, 128);
 	FUZZ_CHECK(!(mode & 1) || f.partition, "descriptors made no partition");
 	for (size_t i = 0; i < pages; i++) {
 		uint64_t addr = START + i * 4096;
 
 		if (f.agree[i])
-			f.pm[i] = agreeing_word(ptwalk_find(f.recs, f.n, addr), addr);
+			f.pm[i] = agreeing_word(ptwalk_find(f.recs, f.n, addr, 12), addr);
 		else
 			f.pm[i] = fuzz_u64(&in);
 	}
-	e = compare_new(&io, batch);
+	e = compare_new(&io, batch, 12);
 	FUZZ_CHECK(e, "compare_new");
 	o.next = START;
 	o.end = end;

@@ -61,7 +61,7 @@ static void check_class(const struct ptwalk_record *r, uint64_t addr,
 		   "class %d on a first read", c);
 	/* both sides map the same frame: nothing else is a match */
 	FUZZ_CHECK((c == CLASS_MATCH) == (walk_present && pm->present &&
-					  pm->pfn == ptwalk_pfn_at(r, addr)),
+					  pm->pfn == ptwalk_pfn_at(r, addr, 12)),
 		   "match vs frames");
 	if (c == CLASS_NOT_PRESENT)
 		FUZZ_CHECK(!walk_present && !pm->present && !pm->swapped,
@@ -72,7 +72,7 @@ static void check_class(const struct ptwalk_record *r, uint64_t addr,
 	if (c == CLASS_SWAPPED)
 		FUZZ_CHECK(walk_swapped && pm->swapped && !pm->present &&
 			   pm->swap_type == r->swap_type &&
-			   pm->swap_offset == ptwalk_swap_offset_at(r, addr),
+			   pm->swap_offset == ptwalk_swap_offset_at(r, addr, 12),
 			   "swapped without the same swap entry");
 	if (c == CLASS_PFN_ZEROED)
 		FUZZ_CHECK((walk_present && pm->present && !pm->pfn) ||
@@ -102,7 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pagemap_decode(raw, &pm);
 		check_decode(raw, &pm);
 		if (k < r.nr_pages)
-			check_class(&r, addr, &pm, classify_page(&r, addr, &pm));
+			check_class(&r, addr, &pm, classify_page(&r, addr, &pm, 12));
 	}
 	return 0;
 }

@@ -32,15 +32,15 @@ static bool partition(const struct ptwalk_record *recs, size_t n,
 static void check_find(const struct ptwalk_record *recs, size_t n,
 		       bool part, uint64_t start, uint64_t end, uint64_t addr)
 {
-	const struct ptwalk_record *r = ptwalk_find(recs, n, addr);
+	const struct ptwalk_record *r = ptwalk_find(recs, n, addr, 12);
 
 	if (r) {
 		FUZZ_CHECK(r >= recs && r < recs + n && r->start <= addr &&
-			   addr < ptwalk_record_end(r),
+			   addr < ptwalk_record_end(r, 12),
 			   "record found for 0x%" PRIx64 " does not hold it", addr);
 		FUZZ_CHECK(r->pfn == PTWALK_PFN_NONE ?
-			   ptwalk_pfn_at(r, addr) == PTWALK_PFN_NONE :
-			   ptwalk_pfn_at(r, addr) == r->pfn + (addr - r->start) / 4096,
+			   ptwalk_pfn_at(r, addr, 12) == PTWALK_PFN_NONE :
+			   ptwalk_pfn_at(r, addr, 12) == r->pfn + (addr - r->start) / 4096,
 			   "pfn at 0x%" PRIx64, addr);
 	}
 	if (part)
@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(&recs[n++], p, sizeof(recs[0]));
 	part = partition(recs, n, start, end);
 	why[0] = '\0';
-	ok = ptwalk_check_partition(recs, n, start, end, why, sizeof(why));
+	ok = ptwalk_check_partition(recs, n, start, end, 12, why, sizeof(why));
 	FUZZ_CHECK(ok == part, "partition check says %d, 128-bit sums %d",
 		   ok, part);
 	FUZZ_CHECK(ok || (*why && !strchr(why, '\n')), "no reason given");
@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_find(recs, n, part, start, end, start - 1);
 	for (size_t i = 0; i < n; i++) {
 		check_find(recs, n, part, start, end, recs[i].start);
-		check_find(recs, n, part, start, end, ptwalk_record_end(&recs[i]) - 1);
+		check_find(recs, n, part, start, end, ptwalk_record_end(&recs[i], 12) - 1);
 	}
 	return 0;
 }

@@ -114,6 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int i = 0; i <= COMPARE_MAX_REREADS; i++)
 		f.pm[i] = fuzz_u64(&in);
 	f.fail = fuzz_u8(&in) == 0xff ? -ENXIO : 0;
+	v.geom = fuzz_geom(fuzz_u8(&in));
 	io.ctx = &f;
 	/* the rest: a maps line, a NUL, the comm */
 	line = fuzz_string(in.p, in.n);
@@ -129,7 +130,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		   v.pagemap == f.pm[v.rereads], "resolve: %d, %u re-reads",
 		   err, v.rereads);
 	FUZZ_CHECK(v.cls == classify_reread(v.rereads ? CLASS_MISMATCH : v.cls,
-					    vtop_classify(&v.walk, v.pagemap)) &&
+					    vtop_classify(&v.walk, v.pagemap, &v.geom)) &&
 		   (v.cls != CLASS_MISMATCH || v.rereads == COMPARE_MAX_REREADS),
 		   "class %s after %u re-reads", page_class_name(v.cls), v.rereads);
 	FUZZ_CHECK(vtop_exit_status(&v) == (v.cls == CLASS_MISMATCH ?

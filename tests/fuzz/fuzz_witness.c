@@ -167,7 +167,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rep.iomem = &m;
 	s = (struct seen){ .fake = &f, .in = ranges, .n = n,
 			   .iomem = rep.iomem };
-	w = witness_new(&io, &rep, emit, &s);
+	w = witness_new(&io, FUZZ_GEOM, &rep, emit, &s);
 	FUZZ_CHECK(w, "witness_new");
 	for (size_t i = 0; i < n; i++)
 		witness_range(&ranges[i], w);

@@ -2,6 +2,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "unit.h"
+#include "geom.h"
 #include "engine/classify.h"
 
 #define BASE 0x7f0000000000ULL
@@ -33,15 +34,15 @@ static void match_and_mismatch(void **state)
 
 	(void)state;
 	e = pm(PM_PRESENT | 0x1002);
-	assert_int_equal(classify_page(&r, BASE + 0x2000, &e), CLASS_MATCH);
+	assert_int_equal(classify_page(&r, BASE + 0x2000, &e, UT_SHIFT_4K), CLASS_MATCH);
 	/* boundary: last page of the extent */
 	e = pm(PM_PRESENT | 0x1003);
-	assert_int_equal(classify_page(&r, BASE + 0x3fff, &e), CLASS_MATCH);
+	assert_int_equal(classify_page(&r, BASE + 0x3fff, &e, UT_SHIFT_4K), CLASS_MATCH);
 	e = pm(PM_PRESENT | 0x1004);
-	assert_int_equal(classify_page(&r, BASE + 0x3000, &e), CLASS_MISMATCH);
+	assert_int_equal(classify_page(&r, BASE + 0x3000, &e, UT_SHIFT_4K), CLASS_MISMATCH);
 	/* present on one side only, outside any pfn map */
 	e = pm(0);
-	assert_int_equal(classify_page(&r, BASE, &e), CLASS_MISMATCH);
+	assert_int_equal(classify_page(&r, BASE, &e, UT_SHIFT_4K), CLASS_MISMATCH);
 }
 
 static void huge_leaf_subpages(void **state)
@@ -53,8 +54,8 @@ static void huge_leaf_subpages(void **state)
 	uint64_t last = BASE + (262143ULL << 12);
 
 	(void)state;
-	assert_int_equal(classify_page(&r, last, &ok), CLASS_MATCH);
-	assert_int_equal(classify_page(&r, last, &wrong), CLASS_MISMATCH);
+	assert_int_equal(classify_page(&r, last, &ok, UT_SHIFT_4K), CLASS_MATCH);
+	assert_int_equal(classify_page(&r, last, &wrong, UT_SHIFT_4K), CLASS_MISMATCH);
 }
 
 static void pfnmap_hidden(void **state)
@@ -64,10 +65,10 @@ static void pfnmap_hidden(void **state)
 	struct pagemap_entry hole = pm(PM_SOFT_DIRTY);
 
 	(void)state;
-	assert_int_equal(classify_page(&r, BASE, &hole), CLASS_PFNMAP_HIDDEN);
+	assert_int_equal(classify_page(&r, BASE, &hole, UT_SHIFT_4K), CLASS_PFNMAP_HIDDEN);
 	/* VM_IO alone is walked by pagemap: a hole there is a finding */
 	r.vm_flags = PTWALK_VM_IO;
-	assert_int_equal(classify_page(&r, BASE, &hole), CLASS_MISMATCH);
+	assert_int_equal(classify_page(&r, BASE, &hole, UT_SHIFT_4K), CLASS_MISMATCH);
 }
 
 static void zeroed_and_not_present(void **state)
@@ -78,9 +79,9 @@ static void zeroed_and_not_present(void **state)
 	struct pagemap_entry zeroed = pm(PM_PRESENT), hole = pm(0);
 
 	(void)state;
-	assert_int_equal(classify_page(&r, BASE, &zeroed), CLASS_PFN_ZEROED);
-	assert_int_equal(classify_page(&none, BASE, &hole), CLASS_NOT_PRESENT);
-	assert_int_equal(classify_page(&none, BASE, &zeroed), CLASS_MISMATCH);
+	assert_int_equal(classify_page(&r, BASE, &zeroed, UT_SHIFT_4K), CLASS_PFN_ZEROED);
+	assert_int_equal(classify_page(&none, BASE, &hole, UT_SHIFT_4K), CLASS_NOT_PRESENT);
+	assert_int_equal(classify_page(&none, BASE, &zeroed, UT_SHIFT_4K), CLASS_MISMATCH);
 }
 
 static void swap_entries(void **state)
@@ -95,17 +96,17 @@ static void swap_entries(void **state)
 	struct pagemap_entry hidden = pm(PM_SWAP);
 
 	(void)state;
-	assert_int_equal(classify_page(&r, BASE + 0x1000, &same), CLASS_SWAPPED);
-	assert_int_equal(classify_page(&r, BASE + 0x1000, &other),
+	assert_int_equal(classify_page(&r, BASE + 0x1000, &same, UT_SHIFT_4K), CLASS_SWAPPED);
+	assert_int_equal(classify_page(&r, BASE + 0x1000, &other, UT_SHIFT_4K),
 			 CLASS_MISMATCH);
-	assert_int_equal(classify_page(&r, BASE, &hidden), CLASS_PFN_ZEROED);
+	assert_int_equal(classify_page(&r, BASE, &hidden, UT_SHIFT_4K), CLASS_PFN_ZEROED);
 	/* hugetlb migration: pagemap says not present, without bit 62 */
 	r.kind = PTWALK_KIND_MIGRATION;
 	r.vm_flags = PTWALK_VM_HUGETLB;
-	assert_int_equal(classify_page(&r, BASE, &(struct pagemap_entry){ 0 }),
+	assert_int_equal(classify_page(&r, BASE, &(struct pagemap_entry){ 0 }, UT_SHIFT_4K),
 			 CLASS_NOT_PRESENT);
 	r.vm_flags = 0;
-	assert_int_equal(classify_page(&r, BASE, &(struct pagemap_entry){ 0 }),
+	assert_int_equal(classify_page(&r, BASE, &(struct pagemap_entry){ 0 }, UT_SHIFT_4K),
 			 CLASS_MISMATCH);
 }
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "unit.h"
+#include "geom.h"
 #include "engine/compare.h"
 #include "parse/pagemap.h"
 #include "parse/record.h"
@@ -183,7 +184,7 @@ static int run_io(struct compare_io io, size_t batch, uint64_t first,
 		  uint64_t pages, struct compare_summary *sum,
 		  struct collected *c)
 {
-	struct compare_engine *e = compare_new(&io, batch);
+	struct compare_engine *e = compare_new(&io, batch, UT_SHIFT_4K);
 	int err;
 
 	assert_non_null(e);
@@ -516,21 +517,21 @@ static void reference(const struct world *w, uint64_t pages,
 
 	memset(sum, 0, sizeof(*sum));
 	memset(c, 0, sizeof(*c));
-	range_merger_init(&m, collect, c);
+	range_merger_init(&m, collect, c, UT_SHIFT_4K);
 	for (uint64_t p = 0, ri = 0; p < pages; p++) {
 		uint64_t addr = BASE + p * PG;
 		struct pagemap_entry pm;
 		struct page_verdict v = { .addr = addr };
 		const struct ptwalk_record *r;
 
-		while (ptwalk_record_end(&w->recs[ri]) <= addr)
+		while (ptwalk_record_end(&w->recs[ri], UT_SHIFT_4K) <= addr)
 			ri++;
 		r = &w->recs[ri];
 		pagemap_decode(w->pm[p], &pm);
-		v.cls = classify_page(r, addr, &pm);
+		v.cls = classify_page(r, addr, &pm, UT_SHIFT_4K);
 		v.level = r->level;
 		v.walk_pfn = r->kind == PTWALK_KIND_PRESENT ?
-			     ptwalk_pfn_at(r, addr) : NO_PFN;
+			     ptwalk_pfn_at(r, addr, UT_SHIFT_4K) : NO_PFN;
 		v.pagemap_pfn = pm.present && v.cls != CLASS_PFN_ZEROED ?
 				pm.pfn : NO_PFN;
 		sum->pages[v.cls]++;
@@ -695,7 +696,7 @@ static void verdicts_bounded_reads_whole(void **state)
 		.walk_read_ext = liar_read, .ctx = &l,
 	};
 	uint64_t pages = 3 * 65536 + 100, seen = 0;
-	struct compare_engine *e = compare_new(&io, 65536);
+	struct compare_engine *e = compare_new(&io, 65536, UT_SHIFT_4K);
 	struct compare_summary sum = { 0 };
 
 	(void)state;

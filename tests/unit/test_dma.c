@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
+#include "geom.h"
 #include <json-c/json.h>
 #include "engine/dma.h"
 #include "report/report_dma.h"
@@ -46,7 +47,7 @@ static void view(struct dma_view *d, struct sink *s, uint64_t first,
 	const struct dma_sink k = { .run = on_run, .hole = on_hole, .arg = s };
 
 	memset(s, 0, sizeof(*s));
-	dma_init(d, PG(first), PG(last), &k);
+	dma_init(d, PG(first), PG(last), &k, UT_SHIFT_4K);
 }
 
 static struct verdict_range vr(uint64_t page, uint64_t pages,
@@ -299,13 +300,13 @@ static void doc_open(struct doc *d, enum report_format fmt, uint64_t first,
 	memset(d, 0, sizeof(*d));
 	d->out = open_memstream(&d->buf, &d->len);
 	assert_non_null(d->out);
-	report_init(&d->r, fmt, d->out, tmpfile(), tmpfile());
+	report_init(&d->r, fmt, d->out, tmpfile(), tmpfile(), UT_GEOM_X86, 0);
 	report_dma_init(&d->rd, &d->r, &d->view, tmpfile(), tmpfile());
 	assert_non_null(d->rd.runs);
 	assert_non_null(d->rd.holes);
 	struct dma_sink sink = report_dma_sink(&d->rd);
 
-	dma_init(&d->view, PG(first), PG(last), &sink);
+	dma_init(&d->view, PG(first), PG(last), &sink, UT_SHIFT_4K);
 }
 
 /* What ptcompare does with each range and VMA of a --range scan. */
@@ -694,7 +695,7 @@ static void absent_without_range(void **state)
 	(void)state;
 	for (int fmt = REPORT_TEXT; fmt <= REPORT_JSON; fmt++) {
 		out = open_memstream(&buf, &len);
-		report_init(&r, fmt, out, tmpfile(), tmpfile());
+		report_init(&r, fmt, out, tmpfile(), tmpfile(), UT_GEOM_X86, 0);
 		assert_int_equal(report_finish(&r, &t), 0);
 		fclose(r.vmas);
 		fclose(r.ranges);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include "unit.h"
+#include "geom.h"
 #include "cmd/jobs_run.h"
 #include "engine/compare.h"
 #include "engine/jobs.h"
@@ -140,7 +141,7 @@ static void rig_start(struct rig *r, size_t batch, uint64_t fail_addr,
 		r->fake[i].fail_addr = fail_addr;
 		fake_io(&r->fake[i], &io[i]);
 	}
-	r->run = jobs_start(NJOBS, batch, io);
+	r->run = jobs_start(NJOBS, batch, io, UT_SHIFT_4K);
 	assert_non_null(r->run);
 	jobs_plan(r->run, p, n);
 }
@@ -183,7 +184,7 @@ static void one_engine(struct compare_piece part, size_t batch,
 	struct compare_engine *e;
 
 	fake_io(&f, &io);
-	e = compare_new(&io, batch);
+	e = compare_new(&io, batch, UT_SHIFT_4K);
 	assert_non_null(e);
 	part_out_init(o);
 	o->err = compare_range(e, part.start, part.end, &o->sum, add_range, o);
@@ -234,7 +235,7 @@ static size_t take_plan(struct jobs_run *run, const struct compare_piece *p,
 	struct job_item it;
 	size_t k = 0, parts = 0;
 
-	job_cursor_init(&c, p, n, batch, NJOBS);
+	job_cursor_init(&c, p, n, batch, NJOBS, UT_SHIFT_4K);
 	for (; job_next(&c, &it); k++) {
 		for (size_t i = 0; i < job_parts(&it); i++, parts++) {
 			struct part_out got, want;
@@ -330,7 +331,7 @@ static void error_from_a_job(void **state)
 	(void)state;
 	/* in item 2, job 2's; none of the other items holds it */
 	rig_start(&r, batch, BASE + (2 * 32 + 5) * PG, p, 1);
-	job_cursor_init(&c, p, 1, batch, NJOBS);
+	job_cursor_init(&c, p, 1, batch, NJOBS, UT_SHIFT_4K);
 	for (k = 0; job_next(&c, &it); k++) {
 		struct part_out got;
 

@@ -2,6 +2,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "unit.h"
+#include "geom.h"
 #include "engine/classify.h"
 #include "parse/pagemap.h"
 
@@ -55,7 +56,7 @@ static void present_and_swap_bits(void **state)
 	pagemap_decode(PM_PRESENT | PM_SWAP, &e);
 	assert_true(e.present);
 	assert_false(e.swapped);
-	assert_int_equal(classify_page(&swapped, 0x1000, &e), CLASS_MISMATCH);
+	assert_int_equal(classify_page(&swapped, 0x1000, &e, UT_SHIFT_4K), CLASS_MISMATCH);
 }
 
 static void hole_and_flags_only(void **state)

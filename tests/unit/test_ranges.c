@@ -2,6 +2,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "unit.h"
+#include "geom.h"
 #include "engine/ranges.h"
 
 #define BASE 0x10000000ULL
@@ -38,7 +39,7 @@ static void contiguous_pages_merge(void **state)
 	unsigned int i;
 
 	(void)state;
-	range_merger_init(&m, collect, &s);
+	range_merger_init(&m, collect, &s, UT_SHIFT_4K);
 	for (i = 0; i < 512; i++)
 		push(&m, i, CLASS_MATCH, 2, 0x200 + i, 0x200 + i);
 	range_merger_flush(&m);
@@ -56,7 +57,7 @@ static void breaks(void **state)
 	struct sink s = { .n = 0 };
 
 	(void)state;
-	range_merger_init(&m, collect, &s);
+	range_merger_init(&m, collect, &s, UT_SHIFT_4K);
 	push(&m, 0, CLASS_MATCH, 1, 0x10, 0x10);
 	push(&m, 1, CLASS_MATCH, 1, 0x12, 0x12);	/* walk pfn jumps */
 	push(&m, 2, CLASS_MATCH, 1, 0x13, 0x99);	/* pagemap pfn jumps */
@@ -74,7 +75,7 @@ static void no_pfn_sides(void **state)
 	struct sink s = { .n = 0 };
 
 	(void)state;
-	range_merger_init(&m, collect, &s);
+	range_merger_init(&m, collect, &s, UT_SHIFT_4K);
 	push(&m, 0, CLASS_NOT_PRESENT, 0, NO_PFN, NO_PFN);
 	push(&m, 1, CLASS_NOT_PRESENT, 0, NO_PFN, NO_PFN);
 	push(&m, 2, CLASS_PFNMAP_HIDDEN, 1, 0xfd000, NO_PFN);

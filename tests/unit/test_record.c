@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "unit.h"
+#include "geom.h"
 #include "parse/record.h"
 
 static const struct ptwalk_record recs[] = {
@@ -15,22 +16,22 @@ static const struct ptwalk_record recs[] = {
 static void find_covers_boundaries(void **state)
 {
 	(void)state;
-	assert_null(ptwalk_find(recs, 3, 0x0));
-	assert_ptr_equal(ptwalk_find(recs, 3, 0x1000), &recs[0]);
-	assert_ptr_equal(ptwalk_find(recs, 3, 0x2fff), &recs[0]);
-	assert_ptr_equal(ptwalk_find(recs, 3, 0x3000), &recs[1]);
-	assert_ptr_equal(ptwalk_find(recs, 3, 0x202fff), &recs[1]);
-	assert_ptr_equal(ptwalk_find(recs, 3, 0x203000), &recs[2]);
-	assert_null(ptwalk_find(recs, 3, 0x204000));
-	assert_null(ptwalk_find(recs, 0, 0x1000));
+	assert_null(ptwalk_find(recs, 3, 0x0, UT_SHIFT_4K));
+	assert_ptr_equal(ptwalk_find(recs, 3, 0x1000, UT_SHIFT_4K), &recs[0]);
+	assert_ptr_equal(ptwalk_find(recs, 3, 0x2fff, UT_SHIFT_4K), &recs[0]);
+	assert_ptr_equal(ptwalk_find(recs, 3, 0x3000, UT_SHIFT_4K), &recs[1]);
+	assert_ptr_equal(ptwalk_find(recs, 3, 0x202fff, UT_SHIFT_4K), &recs[1]);
+	assert_ptr_equal(ptwalk_find(recs, 3, 0x203000, UT_SHIFT_4K), &recs[2]);
+	assert_null(ptwalk_find(recs, 3, 0x204000, UT_SHIFT_4K));
+	assert_null(ptwalk_find(recs, 0, 0x1000, UT_SHIFT_4K));
 }
 
 static void pfn_at_advances_per_page(void **state)
 {
 	(void)state;
-	assert_int_equal(ptwalk_pfn_at(&recs[0], 0x1000), 0x500);
-	assert_int_equal(ptwalk_pfn_at(&recs[0], 0x2abc), 0x501);
-	assert_true(ptwalk_pfn_at(&recs[1], 0x4000) == PTWALK_PFN_NONE);
+	assert_int_equal(ptwalk_pfn_at(&recs[0], 0x1000, UT_SHIFT_4K), 0x500);
+	assert_int_equal(ptwalk_pfn_at(&recs[0], 0x2abc, UT_SHIFT_4K), 0x501);
+	assert_true(ptwalk_pfn_at(&recs[1], 0x4000, UT_SHIFT_4K) == PTWALK_PFN_NONE);
 }
 
 static void partition_ok_and_broken(void **state)
@@ -39,21 +40,21 @@ static void partition_ok_and_broken(void **state)
 	char why[128];
 
 	(void)state;
-	assert_true(ptwalk_check_partition(recs, 3, 0x1000, 0x204000, why,
+	assert_true(ptwalk_check_partition(recs, 3, 0x1000, 0x204000, UT_SHIFT_4K, why,
 					   sizeof(why)));
-	assert_false(ptwalk_check_partition(recs, 3, 0x0, 0x204000, why,
+	assert_false(ptwalk_check_partition(recs, 3, 0x0, 0x204000, UT_SHIFT_4K, why,
 					    sizeof(why)));
 	assert_non_null(strstr(why, "record 0 starts at 0x1000"));
-	assert_false(ptwalk_check_partition(recs, 3, 0x1000, 0x205000, why,
+	assert_false(ptwalk_check_partition(recs, 3, 0x1000, 0x205000, UT_SHIFT_4K, why,
 					    sizeof(why)));
 	assert_non_null(strstr(why, "records end at 0x204000"));
 	memcpy(gap, recs, sizeof(gap));
 	gap[2].start += 0x1000;
-	assert_false(ptwalk_check_partition(gap, 3, 0x1000, 0x205000, why,
+	assert_false(ptwalk_check_partition(gap, 3, 0x1000, 0x205000, UT_SHIFT_4K, why,
 					    sizeof(why)));
 	memcpy(empty, recs, sizeof(empty));
 	empty[1].nr_pages = 0;
-	assert_false(ptwalk_check_partition(empty, 3, 0x1000, 0x204000, why,
+	assert_false(ptwalk_check_partition(empty, 3, 0x1000, 0x204000, UT_SHIFT_4K, why,
 					    sizeof(why)));
 	assert_non_null(strstr(why, "empty"));
 	/*
@@ -62,11 +63,11 @@ static void partition_ok_and_broken(void **state)
 	 */
 	memcpy(gap, recs, sizeof(gap));
 	gap[1].nr_pages += 1ULL << 52;
-	assert_false(ptwalk_check_partition(gap, 3, 0x1000, 0x204000, why,
+	assert_false(ptwalk_check_partition(gap, 3, 0x1000, 0x204000, UT_SHIFT_4K, why,
 					    sizeof(why)));
 	assert_non_null(strstr(why, "record 1 ("));
 	assert_non_null(strstr(why, "runs past 0x204000"));
-	assert_false(ptwalk_check_partition(recs, 3, 0x1000, 0x3000, why,
+	assert_false(ptwalk_check_partition(recs, 3, 0x1000, 0x3000, UT_SHIFT_4K, why,
 					    sizeof(why)));
 	assert_non_null(strstr(why, "record 1 (512 pages at 0x3000) runs past 0x3000"));
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
+#include "geom.h"
 #include <json-c/json.h>
 #include "report/report.h"
 #include "json_get.h"
@@ -25,7 +26,7 @@ static void doc_open(struct doc *d, enum report_format fmt)
 	memset(d, 0, sizeof(*d));
 	d->out = open_memstream(&d->buf, &d->len);
 	assert_non_null(d->out);
-	report_init(&d->r, fmt, d->out, tmpfile(), tmpfile());
+	report_init(&d->r, fmt, d->out, tmpfile(), tmpfile(), UT_GEOM_X86, 0);
 	assert_non_null(d->r.vmas);
 	assert_non_null(d->r.ranges);
 }
@@ -298,7 +299,7 @@ static void write_error(void **state)
 	(void)state;
 	if (!full)
 		skip();
-	report_init(&r, REPORT_TEXT, full, tmpfile(), tmpfile());
+	report_init(&r, REPORT_TEXT, full, tmpfile(), tmpfile(), UT_GEOM_X86, 0);
 	assert_true(report_finish(&r, &t) < 0);
 	fclose(r.vmas);
 	fclose(r.ranges);

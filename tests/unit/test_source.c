@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "unit.h"
+#include "geom.h"
 #include <dirent.h>
 #include "io/source.h"
 #include "io/spool.h"
@@ -26,7 +27,7 @@ static int fake_pagemap(size_t n)
 
 static void pagemap_reads_and_short_reads(void **state)
 {
-	struct proc_source src = { .pid = getpid() };
+	struct proc_source src = { .pid = getpid(), .page_shift = UT_SHIFT_4K };
 	struct compare_io io;
 	uint64_t out[8];
 
@@ -44,6 +45,36 @@ static void pagemap_reads_and_short_reads(void **state)
 	/* a read error is passed on */
 	src.pagemap_fd = -1;
 	assert_int_equal(io.read_pagemap(io.ctx, 0, 1, out), -EBADF);
+}
+
+/*
+ * pagemap has one entry per kernel page: with 16K and 64K pages the entry
+ * of an address is at (addr >> page_shift) * 8, not (addr >> 12) * 8.
+ */
+static void pagemap_entry_per_kernel_page(void **state)
+{
+	static const unsigned int shifts[] = { 14, 16 };
+	struct compare_io io;
+	uint64_t out[2];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(shifts) / sizeof(shifts[0]); i++) {
+		struct proc_source src = { .pid = getpid(),
+					   .page_shift = shifts[i] };
+
+		src.pagemap_fd = fake_pagemap(6);
+		proc_source_io(&src, &io);
+		assert_int_equal(io.read_pagemap(io.ctx, 3ULL << shifts[i], 2,
+						 out), 0);
+		assert_int_equal(out[0], 103);
+		assert_int_equal(out[1], 104);
+		/* an address inside page 3 is page 3 */
+		assert_int_equal(io.read_pagemap(io.ctx,
+						 (3ULL << shifts[i]) + 0x1000,
+						 1, out), 0);
+		assert_int_equal(out[0], 103);
+		close(src.pagemap_fd);
+	}
 }
 
 static void process_facts(void **state)
@@ -109,5 +140,6 @@ static void spool_in_tmpdir(void **state)
 	assert_string_equal(spool_dir(), "/tmp");
 }
 
-UNIT_MAIN("source", UT(pagemap_reads_and_short_reads), UT(process_facts),
+UNIT_MAIN("source", UT(pagemap_reads_and_short_reads),
+	  UT(pagemap_entry_per_kernel_page), UT(process_facts),
 	  UT(spool_in_tmpdir))

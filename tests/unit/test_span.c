@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "unit.h"
+#include "geom.h"
 #include <stdlib.h>
 #include "engine/compare.h"
 #include "engine/jobs.h"
@@ -163,7 +164,7 @@ static struct compare_piece piece(uint64_t first, uint64_t pages)
 static int compare_pieces(size_t batch, const struct compare_piece *p,
 			  size_t n, bool plan, struct out *o)
 {
-	struct compare_engine *e = compare_new(&IO, batch);
+	struct compare_engine *e = compare_new(&IO, batch, UT_SHIFT_4K);
 	int err = 0;
 
 	assert_non_null(e);
@@ -227,7 +228,7 @@ static void reach(void **state)
 	struct pagemap_window w;
 
 	(void)state;
-	window_init(&w, buf, 8192);
+	window_init(&w, buf, 8192, UT_SHIFT_4K);
 	window_plan(&w, p, 4);
 	assert_int_equal(window_reach(&w, p[0].start), 6 + SPAN_GAP_PAGES);
 	assert_int_equal(window_reach(&w, p[0].start + PG), 5 + SPAN_GAP_PAGES);
@@ -236,7 +237,7 @@ static void reach(void **state)
 	/* the cursor moved past the earlier pieces: they are not read again */
 	assert_int_equal(window_reach(&w, p[0].start), 0);
 	/* at most the capacity */
-	window_init(&w, buf, 4);
+	window_init(&w, buf, 4, UT_SHIFT_4K);
 	window_plan(&w, p, 4);
 	assert_int_equal(window_reach(&w, p[0].start), 4);
 	/* outside every piece: nothing */
@@ -361,7 +362,7 @@ static void error_ends_plan(void **state)
 	for (int i = 0; i < 4; i++)
 		F.w[0].pm[i] = PM_PRESENT | (0x10 + (uint64_t)i);
 	F.fail_pagemap_at = 0;
-	e = compare_new(&IO, 16);
+	e = compare_new(&IO, 16, UT_SHIFT_4K);
 	assert_non_null(e);
 	compare_plan(e, p, 2);
 	assert_int_equal(compare_range(e, p[0].start, p[0].end, &o.sum,
@@ -525,7 +526,7 @@ static void items_cover_in_order(void **state)
 		fake_init(1);
 		n = random_process(&F.w[0], p, &seed);
 		addr = p[0].start;
-		job_cursor_init(&c, p, n, batch, jobs);
+		job_cursor_init(&c, p, n, batch, jobs, UT_SHIFT_4K);
 		while (job_next(&c, &it)) {
 			uint64_t pages = 0;
 
@@ -565,7 +566,7 @@ static void items_cover_in_order(void **state)
 		struct job_item it;
 		int k = 0;
 
-		job_cursor_init(&c, &big, 1, 100, 2);
+		job_cursor_init(&c, &big, 1, 100, 2, UT_SHIFT_4K);
 		while (job_next(&c, &it)) {
 			assert_int_equal(it.start, BASE + 100 * PG * (uint64_t)k);
 			assert_int_equal(it.end, it.start + 100 * PG);
@@ -604,10 +605,10 @@ static void jobs_equal_one_job(void **state)
 		assert_int_equal(compare_pieces(batch, p, n, true, one), 0);
 
 		for (unsigned int k = 0; k < jobs; k++) {
-			e[k] = compare_new(&IO, batch);
+			e[k] = compare_new(&IO, batch, UT_SHIFT_4K);
 			assert_non_null(e[k]);
 		}
-		job_cursor_init(&c, p, n, batch, jobs);
+		job_cursor_init(&c, p, n, batch, jobs, UT_SHIFT_4K);
 		while (job_next(&c, &it[nitems]))
 			nitems++;
 		for (size_t k = nitems; k-- > 0;) {
@@ -630,7 +631,7 @@ static void jobs_equal_one_job(void **state)
 		}
 		/* the consumer: items in order, parts joined per piece */
 		memset(&joined[0], 0, sizeof(joined[0]));
-		job_joiner_init(&j, collect_joined, &joined[0]);
+		job_joiner_init(&j, collect_joined, &joined[0], UT_SHIFT_4K);
 		for (size_t k = 0; k < nitems; k++) {
 			const struct item_out *o = &items[k];
 			size_t r = 0;
@@ -647,7 +648,7 @@ static void jobs_equal_one_job(void **state)
 						memset(&joined[piece], 0,
 						       sizeof(joined[piece]));
 						job_joiner_init(&j, collect_joined,
-								&joined[piece]);
+								&joined[piece], UT_SHIFT_4K);
 					}
 				}
 			}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
+#include "geom.h"
 #include <json-c/json.h>
 #include "engine/compare.h"
 #include "parse/pagemap.h"
@@ -65,28 +66,28 @@ static void classify(void **state)
 
 	(void)state;
 	/* the 4K sub-page of the huge leaf, not the leaf's first frame */
-	assert_int_equal(vtop_classify(&w, PM_PRESENT | (LEAF_PFN + 0x12)),
+	assert_int_equal(vtop_classify(&w, PM_PRESENT | (LEAF_PFN + 0x12), UT_GEOM_X86),
 			 CLASS_MATCH);
-	assert_int_equal(vtop_classify(&w, PM_PRESENT | LEAF_PFN),
+	assert_int_equal(vtop_classify(&w, PM_PRESENT | LEAF_PFN, UT_GEOM_X86),
 			 CLASS_MISMATCH);
-	assert_int_equal(vtop_classify(&w, PM_PRESENT), CLASS_PFN_ZEROED);
-	assert_int_equal(vtop_classify(&w, 0), CLASS_MISMATCH);
+	assert_int_equal(vtop_classify(&w, PM_PRESENT, UT_GEOM_X86), CLASS_PFN_ZEROED);
+	assert_int_equal(vtop_classify(&w, 0, UT_GEOM_X86), CLASS_MISMATCH);
 	w.vm_flags |= PTWALK_VM_PFNMAP;
-	assert_int_equal(vtop_classify(&w, PM_SOFT_DIRTY),
+	assert_int_equal(vtop_classify(&w, PM_SOFT_DIRTY, UT_GEOM_X86),
 			 CLASS_PFNMAP_HIDDEN);
 
 	w = empty_walk(0);
-	assert_int_equal(vtop_classify(&w, 0), CLASS_NOT_PRESENT);
-	assert_int_equal(vtop_classify(&w, PM_PRESENT | 5), CLASS_MISMATCH);
+	assert_int_equal(vtop_classify(&w, 0, UT_GEOM_X86), CLASS_NOT_PRESENT);
+	assert_int_equal(vtop_classify(&w, PM_PRESENT | 5, UT_GEOM_X86), CLASS_MISMATCH);
 
 	w.stop = PTWALK_VTOP_STOP_NOT_PRESENT;
 	w.kind = PTWALK_KIND_SWAP;
 	w.level = PTWALK_LEVEL_PTE;
 	w.swap_type = 1;
 	w.swap_offset = 0x1a3;
-	assert_int_equal(vtop_classify(&w, PM_SWAP | 0x1a3 << 5 | 1),
+	assert_int_equal(vtop_classify(&w, PM_SWAP | 0x1a3 << 5 | 1, UT_GEOM_X86),
 			 CLASS_SWAPPED);
-	assert_int_equal(vtop_classify(&w, PM_SWAP | 0x1a4 << 5 | 1),
+	assert_int_equal(vtop_classify(&w, PM_SWAP | 0x1a4 << 5 | 1, UT_GEOM_X86),
 			 CLASS_MISMATCH);
 }
 
@@ -131,6 +132,7 @@ static int resolve(struct world *w, struct vtop_view *v)
 	struct vtop_io io = { fake_pagemap, fake_walk, w };
 
 	memset(v, 0, sizeof(*v));
+	v->geom = ut_geom_x86();
 	return vtop_resolve(&io, THP_ADDR, v);
 }
 
@@ -217,6 +219,7 @@ static struct vtop_view thp_view(void)
 {
 	struct vtop_view v = {
 		.pid = 97, .comm = "demo \"target\"", .kernel = "6.1.0",
+		.geom = ut_geom_x86(),
 		.addr = THP_ADDR, .walk = thp_walk(),
 		.pagemap = PM_PRESENT | PM_MMAP_EXCLUSIVE | (LEAF_PFN + 0x12),
 		.cls = CLASS_MATCH,
@@ -309,6 +312,7 @@ static void text_contiguous_leaf(void **state)
 	v.walk.flags |= PTWALK_F_CONT;
 	v.walk.vm_flags |= PTWALK_VM_HUGETLB;
 	v.absent_flags = PTWALK_F_SOFT_DIRTY | PTWALK_F_UFFD_WP;
+	v.geom = ut_geom_arm64_4k();
 	out = print(&v, false);
 	assert_non_null(strstr(out, "leaf (64K page)\n"));
 	assert_non_null(strstr(out, "leaf:    pte, 64K page at pfn 0x144e10 (phys 0x144e10000)\n"));
@@ -325,6 +329,7 @@ static void text_empty_no_vma(void **state)
 {
 	struct vtop_view v = {
 		.pid = 5, .comm = "", .kernel = "6.1.0",
+		.geom = ut_geom_x86(),
 		.addr = 0x7f0000001000, .walk = empty_walk(PTWALK_F_NO_VMA),
 		.cls = CLASS_NOT_PRESENT,
 	};
@@ -406,6 +411,7 @@ static void json_empty_no_vma(void **state)
 {
 	struct vtop_view v = {
 		.pid = 5, .comm = "", .kernel = "6.1.0",
+		.geom = ut_geom_x86(),
 		.addr = 0x7f0000001000, .walk = empty_walk(PTWALK_F_NO_VMA),
 		.cls = CLASS_NOT_PRESENT,
 	};

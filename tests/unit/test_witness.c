@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
+#include "geom.h"
 #include "engine/kpageflags.h"
 #include "report/report.h"
 #include "engine/witness.h"
@@ -123,7 +124,7 @@ static void start(struct setup *s, bool with_kpf)
 	assert_int_equal(iomem_parse_string(&s->iomem, iomem_text, why,
 					    sizeof(why)), 0);
 	s->totals.iomem = &s->iomem;
-	s->w = witness_new(&s->io, &s->totals, sink, s->f);
+	s->w = witness_new(&s->io, UT_GEOM_X86, &s->totals, sink, s->f);
 	assert_non_null(s->w);
 }
 
@@ -501,10 +502,10 @@ static char *report_of(enum report_format fmt, const char *kpf_note,
 			 "physical names need root");
 	if (kpf_note)
 		snprintf(s.totals.kpf_note, sizeof(s.totals.kpf_note), "%s", kpf_note);
-	report_init(&r, fmt, out, tmpfile(), tmpfile());
+	report_init(&r, fmt, out, tmpfile(), tmpfile(), UT_GEOM_X86, 0);
 	report_add_witnesses(&r, &s.totals, fmt == REPORT_TEXT ? wspool : NULL);
 	witness_free(s.w);
-	s.w = witness_new(&s.io, &s.totals, to_report, &r);
+	s.w = witness_new(&s.io, UT_GEOM_X86, &s.totals, to_report, &r);
 	for (int i = 0; i < 512; i++)
 		s.f->kpf[0x1000 + i] = ANON_PAGE | KPF(THP) |
 			(i ? KPF(COMPOUND_TAIL) : KPF(COMPOUND_HEAD));

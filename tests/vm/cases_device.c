@@ -104,9 +104,9 @@ static bool device_answers_like_debugfs(struct vmtest *t)
 	for (size_t i = 0; ok && i < PTWALK_FIXTURE_PAGES; i++) {
 		uint64_t addr = A(p) + i * PAGE;
 		const struct ptwalk_record *r = ptwalk_find(t->recs, t->nr_recs,
-							    addr);
+							    addr, PAGE_SHIFT_K);
 
-		if (!r || ptwalk_pfn_at(r, addr) != known.pfn[i])
+		if (!r || ptwalk_pfn_at(r, addr, PAGE_SHIFT_K) != known.pfn[i])
 			ok = fail(t, "device: fixture page %zu not at frame 0x%"
 				  PRIx64, i, (uint64_t)known.pfn[i]);
 	}

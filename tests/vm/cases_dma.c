@@ -100,7 +100,7 @@ static bool check_dma(struct vmtest *t, const struct pc_result *r,
 					    h ? json_object_to_json_string(h) : "none");
 		} else {
 			struct json_object *o = json_object_array_get_idx(runs, ri++);
-			uint64_t phys = pfn[i] << 12;
+			uint64_t phys = pfn[i] << PAGE_SHIFT_K;
 
 			while (i + len < n && pfn[i + len] == pfn[i] + len)
 				len++;

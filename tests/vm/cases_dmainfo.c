@@ -86,7 +86,7 @@ static bool walk_ext(struct vmtest *t, uint64_t start, uint64_t end,
 			return fail(t, "extended record %zu at 0x%" PRIx64
 				    ", expected 0x%" PRIx64, i,
 				    (uint64_t)out[i].rec.start, expect);
-		expect = ptwalk_record_end(&out[i].rec);
+		expect = ptwalk_record_end(&out[i].rec, PAGE_SHIFT_K);
 	}
 	if (expect != end)
 		return fail(t, "extended records end at 0x%" PRIx64, expect);
@@ -97,7 +97,7 @@ static const struct ptwalk_record_ext *ext_at(const struct ptwalk_record_ext *x,
 					      size_t n, uint64_t addr)
 {
 	for (size_t i = 0; i < n; i++)
-		if (x[i].rec.start <= addr && addr < ptwalk_record_end(&x[i].rec))
+		if (x[i].rec.start <= addr && addr < ptwalk_record_end(&x[i].rec, PAGE_SHIFT_K))
 			return &x[i];
 	return NULL;
 }
@@ -161,10 +161,10 @@ static bool check_ext_page(struct vmtest *t, const struct ptwalk_record_ext *x,
 		return false;
 	if (o.status != PTWALK_FIXTURE_MAPPED ||
 	    e->rec.kind != PTWALK_KIND_PRESENT ||
-	    ptwalk_pfn_at(&e->rec, addr) != o.pfn)
+	    ptwalk_pfn_at(&e->rec, addr, PAGE_SHIFT_K) != o.pfn)
 		return fail(t, "0x%" PRIx64 ": ptwalk frame 0x%" PRIx64
 			    " (kind %u), oracle 0x%" PRIx64 " (status %u)",
-			    addr, ptwalk_pfn_at(&e->rec, addr), e->rec.kind,
+			    addr, ptwalk_pfn_at(&e->rec, addr, PAGE_SHIFT_K), e->rec.kind,
 			    (uint64_t)o.pfn, o.status);
 	if (e->rec.memtype != memtype) {
 		mt = ptwalk_memtype_name(e->rec.memtype);
@@ -548,7 +548,7 @@ static bool bar_page_memtype(struct vmtest *t, const char *file, size_t i,
 #if defined(__x86_64__)
 	char type[64];
 
-	if (!pat_reservation(t, ptwalk_pfn_at(&e->rec, addr) * PAGE, type,
+	if (!pat_reservation(t, ptwalk_pfn_at(&e->rec, addr, PAGE_SHIFT_K) * PAGE, type,
 			     sizeof(type)))
 		return false;
 	if (strcmp(type, pat_name(memtype)))
@@ -994,9 +994,9 @@ static bool vivid_dma_contig(struct vmtest *t)
 		ok = check_ext_page(t, x, n, addr, pat[pat_index(pte.pte)],
 				    false, -1);
 		e = ext_at(x, n, addr);
-		if (ok && ptwalk_pfn_at(&e->rec, addr) != (dma >> 12) + i)
+		if (ok && ptwalk_pfn_at(&e->rec, addr, PAGE_SHIFT_K) != (dma >> PAGE_SHIFT_K) + i)
 			ok = fail(t, "page %zu: frame 0x%" PRIx64 ", the driver's DMA address says 0x%" PRIx64,
-				  i, ptwalk_pfn_at(&e->rec, addr), (dma >> 12) + i);
+				  i, ptwalk_pfn_at(&e->rec, addr, PAGE_SHIFT_K), (dma >> PAGE_SHIFT_K) + i);
 	}
 	if (ok) {
 		struct pc_result r;

@@ -220,7 +220,7 @@ static bool sessions_private(struct vmtest *t)
 				  PRIx64, which, (uint64_t)rec.start,
 				  next[which]);
 		else
-			next[which] = ptwalk_record_end(&rec);
+			next[which] = ptwalk_record_end(&rec, PAGE_SHIFT_K);
 	}
 	close(fa);
 	close(fb);
@@ -287,7 +287,7 @@ static bool stream_one_by_one(struct vmtest *t)
 	for (attempt = 0; attempt < 3 && !ok; attempt++) {
 		n = walk_one_by_one(t, pid, one, MAX_RECS);
 		if (n < 0 ||
-		    !ptwalk_check_partition(one, (size_t)n, 0, user_task_size(),
+		    !ptwalk_check_partition(one, (size_t)n, 0, user_task_size(), PAGE_SHIFT_K,
 					    t->why, sizeof(t->why)) ||
 		    !walk(t, pid, 0, user_task_size()))
 			break;

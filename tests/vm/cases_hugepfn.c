@@ -104,7 +104,7 @@ static bool hugepfn_pmd(struct vmtest *t)
 	for (i = 0; ok && i < pages; i++) {
 		uint64_t addr = A(q) + i * PAGE;
 		uint64_t pfn = ptwalk_pfn_at(ptwalk_find(t->recs, t->nr_recs,
-							 addr), addr);
+							 addr, PAGE_SHIFT_K), addr, PAGE_SHIFT_K);
 
 		if (pfn != before.pfn + i)
 			ok = fail(t, "page %" PRIu64 ": pfn 0x%" PRIx64

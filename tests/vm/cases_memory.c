@@ -391,9 +391,9 @@ static bool pci_bar(struct vmtest *t, const char *file)
 	for (i = 0; ok && i < len / PAGE; i++) {
 		uint64_t addr = A(p) + i * PAGE;
 		uint64_t pfn = ptwalk_pfn_at(ptwalk_find(t->recs, t->nr_recs,
-							 addr), addr);
+							 addr, PAGE_SHIFT_K), addr, PAGE_SHIFT_K);
 
-		if (pfn != (bar >> 12) + i)
+		if (pfn != (bar >> PAGE_SHIFT_K) + i)
 			ok = fail(t, "%s page %zu: pfn 0x%" PRIx64 ", BAR at 0x%" PRIx64,
 				  file, i, pfn, bar);
 	}
@@ -431,7 +431,7 @@ static bool pfnmap_fixture(struct vmtest *t)
 	for (i = 0; ok && i < PTWALK_FIXTURE_PAGES; i++) {
 		uint64_t addr = A(p) + i * PAGE;
 		uint64_t pfn = ptwalk_pfn_at(ptwalk_find(t->recs, t->nr_recs,
-							 addr), addr);
+							 addr, PAGE_SHIFT_K), addr, PAGE_SHIFT_K);
 
 		if (pfn != known.pfn[i])
 			ok = fail(t, "page %zu: pfn 0x%" PRIx64
@@ -478,7 +478,7 @@ static bool vvar(struct vmtest *t)
 	ok = pc_json(t, &pc, getpid(), start, end);
 	for (addr = start; ok && addr < end; addr += PAGE) {
 		const struct ptwalk_record *r =
-			ptwalk_find(t->recs, t->nr_recs, addr);
+			ptwalk_find(t->recs, t->nr_recs, addr, PAGE_SHIFT_K);
 		struct expect e = {
 			.level = -1,
 			.present = r && r->kind == PTWALK_KIND_PRESENT,
@@ -588,7 +588,7 @@ static bool fork_cow(struct vmtest *t)
 	ok = ok && (child[1].pfn == mine[1].pfn ||
 		    fail(t, "unwritten page not shared after fork"));
 	/* Only the shared page must be write-protected in the child. */
-	ok = ok && ((ptwalk_find(t->recs, t->nr_recs, A(p) + PAGE)->flags &
+	ok = ok && ((ptwalk_find(t->recs, t->nr_recs, A(p) + PAGE, PAGE_SHIFT_K)->flags &
 		     PTWALK_F_WRITE) == 0 ||
 		    fail(t, "shared COW page is writable in the child"));
 	/* ptcompare on the child agrees with the child's own oracle. */
@@ -646,7 +646,7 @@ static bool whole_address_space(struct vmtest *t)
 		    start >= top)	/* [vsyscall], above user space */
 			continue;
 		vmas++;
-		r = ptwalk_find(t->recs, t->nr_recs, start);
+		r = ptwalk_find(t->recs, t->nr_recs, start, PAGE_SHIFT_K);
 		if (!r || r->start != start || (r->flags & PTWALK_F_NO_VMA)) {
 			fclose(f);
 			return fail(t, "VMA at 0x%" PRIx64 " starts no record",

@@ -157,7 +157,7 @@ static bool text_report(struct vmtest *t)
 		 "0x%012" PRIx64 "      8 pages  pfnmap_hidden pte  ptwalk: pfn 0x%"
 		 PRIx64 " (phys 0x%" PRIx64 ") [" RAM_MEMTYPE_NAME
 		 ", not pinned, node ",
-		 A(p), (uint64_t)known.pfn[0], (uint64_t)known.pfn[0] << 12);
+		 A(p), (uint64_t)known.pfn[0], (uint64_t)known.pfn[0] << PAGE_SHIFT_K);
 	/* ... the fixture's own pages: write-back, not pinned, some node */
 	ok = ok && (strstr(r.out, needle) || fail(t, "no finding '%s'", needle)) &&
 	     (strstr(strstr(r.out, needle), "]; pagemap: hole\n") ||

@@ -186,7 +186,7 @@ static bool swapped_pages(struct vmtest *t)
 	for (i = 0; ok && i < len / PAGE; i++) {
 		uint64_t addr = (uint64_t)(uintptr_t)p + i * PAGE;
 		const struct ptwalk_record *rec =
-			ptwalk_find(t->recs, t->nr_recs, addr);
+			ptwalk_find(t->recs, t->nr_recs, addr, PAGE_SHIFT_K);
 		bool sw = rec && rec->kind == PTWALK_KIND_SWAP;
 
 		swapped += sw;
@@ -265,7 +265,7 @@ static bool migration_during_scans(struct vmtest *t)
 	ok = walk(t, target, base, base + len);
 	for (i = 0; ok && i < pages; i++)
 		before[i] = ptwalk_pfn_at(ptwalk_find(t->recs, t->nr_recs,
-					base + i * PAGE), base + i * PAGE);
+					base + i * PAGE, PAGE_SHIFT_K), base + i * PAGE, PAGE_SHIFT_K);
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)target);
 	for (scan = 0; ok && scan < 20; scan++) {
 		struct pc_result r;
@@ -276,7 +276,7 @@ static bool migration_during_scans(struct vmtest *t)
 	ok = ok && walk(t, target, base, base + len);
 	for (i = 0; ok && i < pages; i++)
 		moved += before[i] != ptwalk_pfn_at(ptwalk_find(t->recs,
-				t->nr_recs, base + i * PAGE), base + i * PAGE);
+				t->nr_recs, base + i * PAGE, PAGE_SHIFT_K), base + i * PAGE, PAGE_SHIFT_K);
 	kill(target, SIGKILL);
 	waitpid(target, NULL, 0);
 	printf("# migration: %u scans, %zu of %zu pages moved: transient=%" PRIu64

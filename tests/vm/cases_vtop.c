@@ -162,18 +162,18 @@ static bool check_frame(struct vmtest *t, struct json_object *doc,
 		return fail(t, "vtop 0x%" PRIx64 ": pfn 0x%" PRIx64
 			    ", oracle %s 0x%" PRIx64, addr, pfn,
 			    o.status ? "mapped" : "not mapped", (uint64_t)o.pfn);
-	if (phys != (o.pfn << 12 | (addr & (PAGE - 1))))
+	if (phys != (o.pfn << PAGE_SHIFT_K | (addr & (PAGE - 1))))
 		return fail(t, "vtop 0x%" PRIx64 ": phys 0x%" PRIx64
 			    ", oracle frame 0x%" PRIx64 " + offset 0x%" PRIx64,
 			    addr, phys, (uint64_t)o.pfn, addr & (PAGE - 1));
 	if (json_object_get_int64(pc_get(doc, "page_size")) != (int64_t)size)
 		return fail(t, "vtop page_size %" PRId64 ", expected %" PRIu64,
 			    json_object_get_int64(pc_get(doc, "page_size")), size);
-	if (leaf_pfn != o.pfn - ((addr & (size - 1)) >> 12))
+	if (leaf_pfn != o.pfn - ((addr & (size - 1)) >> PAGE_SHIFT_K))
 		return fail(t, "vtop leaf_pfn 0x%" PRIx64 " for oracle frame 0x%"
 			    PRIx64, leaf_pfn, (uint64_t)o.pfn);
 	/* The leaf's own bits name the leaf's first frame. */
-	if ((leaf & ENTRY_ADDR_MASK & ~(size - 1)) != leaf_pfn << 12)
+	if ((leaf & ENTRY_ADDR_MASK & ~(size - 1)) != leaf_pfn << PAGE_SHIFT_K)
 		return fail(t, "vtop leaf entry 0x%" PRIx64 " does not encode frame 0x%"
 			    PRIx64, leaf, leaf_pfn);
 	return true;
@@ -517,12 +517,12 @@ static bool vtop_text(struct vmtest *t)
 		return t->why[0] || fail(t, "oracle or fixture raw pte failed");
 	}
 	snprintf(line, sizeof(line), "  pte    %5" PRIu64 "  0x%016" PRIx64
-		 "  leaf (4K page)\n", addr >> 12 & 511, (uint64_t)pte.pte);
+		 "  leaf (4K page)\n", addr >> PAGE_SHIFT_K & (PAGE / 8 - 1), (uint64_t)pte.pte);
 	ok = (r.status == 0 || fail(t, "exit %d: %s", r.status, r.err)) &&
 	     (strstr(r.out, line) || fail(t, "no line '%s' in: %s", line, r.out));
 	snprintf(line, sizeof(line), "phys:    0x%" PRIx64 " = leaf base 0x%" PRIx64
-		 " + offset 0x321 (pfn 0x%" PRIx64 ")\n", (uint64_t)o.pfn << 12 | 0x321,
-		 (uint64_t)o.pfn << 12, (uint64_t)o.pfn);
+		 " + offset 0x321 (pfn 0x%" PRIx64 ")\n", (uint64_t)o.pfn << PAGE_SHIFT_K | 0x321,
+		 (uint64_t)o.pfn << PAGE_SHIFT_K, (uint64_t)o.pfn);
 	ok = ok && (strstr(r.out, line) || fail(t, "no line '%s' in: %s", line, r.out)) &&
 	     ((strstr(r.out, "class:   match") && strstr(r.out, "verdict: ok\n")) ||
 	      fail(t, "no match verdict in: %s", r.out));

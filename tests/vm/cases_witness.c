@@ -126,7 +126,7 @@ static bool named_as(struct vmtest *t, struct json_object *o, uint64_t pfn,
 	char want[512];
 	struct json_object *name = o ? pc_get(o, "iomem") : NULL;
 
-	if (!o || !iomem_name(t, pfn << 12, want, sizeof(want)))
+	if (!o || !iomem_name(t, pfn << PAGE_SHIFT_K, want, sizeof(want)))
 		return false;
 	if (!name)
 		return fail(t, "range without an iomem name: %s",
@@ -188,8 +188,8 @@ static bool bar_named(struct vmtest *t)
 	     (o = range_obj(t, &r, A(p))) &&
 	     (!strcmp(json_object_get_string(pc_get(o, "class")), "pfnmap_hidden") ||
 	      fail(t, "BAR range class %s", json_object_get_string(pc_get(o, "class")))) &&
-	     (pc_hex_or_none(o, "walk_pfn") == bar >> 12 || fail(t, "BAR frame is not sysfs's 0x%" PRIx64, bar)) &&
-	     named_as(t, o, bar >> 12, false) &&
+	     (pc_hex_or_none(o, "walk_pfn") == bar >> PAGE_SHIFT_K || fail(t, "BAR frame is not sysfs's 0x%" PRIx64, bar)) &&
+	     named_as(t, o, bar >> PAGE_SHIFT_K, false) &&
 	     (strstr(json_object_get_string(pc_get(o, "iomem")), want) ||
 	      fail(t, "iomem name \"%s\" lacks the device %s",
 		   json_object_get_string(pc_get(o, "iomem")), want)) &&

@@ -74,7 +74,7 @@ bool walk(struct vmtest *t, pid_t pid, uint64_t start, uint64_t end)
 		return fail(t, "read: %s", strerror((int)-n));
 	if (t->nr_recs == MAX_RECS)
 		return fail(t, "more than %d records", MAX_RECS);
-	if (!ptwalk_check_partition(t->recs, t->nr_recs, start, end, t->why,
+	if (!ptwalk_check_partition(t->recs, t->nr_recs, start, end, PAGE_SHIFT_K, t->why,
 				    sizeof(t->why)))
 		return false;
 	return true;
@@ -95,14 +95,14 @@ bool check_page(struct vmtest *t, uint64_t addr,
 		const struct ptwalk_fixture_translate *o,
 		const struct expect *e)
 {
-	const struct ptwalk_record *r = ptwalk_find(t->recs, t->nr_recs, addr);
+	const struct ptwalk_record *r = ptwalk_find(t->recs, t->nr_recs, addr, PAGE_SHIFT_K);
 	bool mapped;
 	uint64_t pfn;
 
 	if (!r)
 		return fail(t, "0x%" PRIx64 ": no record", addr);
 	mapped = r->kind == PTWALK_KIND_PRESENT;
-	pfn = ptwalk_pfn_at(r, addr);
+	pfn = ptwalk_pfn_at(r, addr, PAGE_SHIFT_K);
 	if (mapped != (o->status == PTWALK_FIXTURE_MAPPED))
 		return fail(t, "0x%" PRIx64 ": ptwalk %s, oracle %s", addr,
 			    mapped ? "present" : "not present",

@@ -11,11 +11,17 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <unistd.h>
 #include "io/ptwalk_client.h"
 #include "model/outcome.h"
 #include "../fixture/fixture_abi.h"
 
-#define PAGE	4096UL
+/*
+ * The kernel's page size, read at run time: ptwalk's records, pagemap's
+ * entries and the fixture count kernel pages (4K, 16K or 64K on arm64).
+ */
+#define PAGE		((unsigned long)sysconf(_SC_PAGESIZE))
+#define PAGE_SHIFT_K	((unsigned int)__builtin_ctzl(PAGE))
 #define MIB	(1UL << 20)
 #define GIB	(1UL << 30)
 #define MAX_RECS 65536

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,6 +26,27 @@ uint32_t connect_absent_flags(const struct endpoint *ep)
 	    ptwalk_absent_flags(path, &absent))
 		return 0;
 	return absent;
+}
+
+int connect_geometry(const struct endpoint *ep, struct page_geom *g,
+		     char *msg, size_t size)
+{
+	char path[ENDPOINT_PATH_MAX + 64], why[256] = "";
+	int err = endpoint_geometry_path(ep, path, sizeof(path));
+
+	if (!err)
+		err = ptwalk_geometry(path, g, why, sizeof(why));
+	if (err == -EPROTO) {
+		snprintf(msg, size, "%s: %s: update ptcompare and ptwalk.ko together",
+			 path, why);
+		return -1;
+	}
+	if (err) {
+		snprintf(msg, size, "cannot read %s: %s", path, strerror(-err));
+		return -1;
+	}
+	/* pagemap has one entry per kernel page: its size must be ptwalk's */
+	return geom_check_page_size(g, sysconf(_SC_PAGESIZE), msg, size);
 }
 
 int connect_ptwalk(const struct cli_options *o, struct endpoint *ep,

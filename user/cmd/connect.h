@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "parse/cli.h"
 #include "io/endpoint.h"
+#include "model/page.h"
 
 /*
  * The first session: an fd with ep filled, or -1 with the kind of failure
@@ -29,6 +30,14 @@ int connect_again(const struct endpoint *ep, enum failure *why, char *msg,
  * as this architecture's rather than fail.
  */
 uint32_t connect_absent_flags(const struct endpoint *ep);
+
+/*
+ * The kernel's page geometry from the module the endpoint leads to, checked
+ * against the running kernel's page size: 0, or -1 with the one-line reason
+ * in msg (a module for another kernel, a file that does not parse).
+ */
+int connect_geometry(const struct endpoint *ep, struct page_geom *g,
+		     char *msg, size_t size);
 
 /* For --version: which way in the options lead to now, or why none. */
 void connect_describe(const struct cli_options *o, char *line, size_t size);

@@ -56,6 +56,7 @@ struct jobs_run {
 	bool quit;			/* no more plans */
 	unsigned int jobs;
 	size_t batch;
+	unsigned int shift;		/* the kernel's page shift */
 	struct job *job;
 };
 
@@ -148,7 +149,7 @@ static void *job_main(void *arg)
 		n = r->n;
 		pthread_mutex_unlock(&r->lock);
 
-		job_cursor_init(&c, pieces, n, r->batch, r->jobs);
+		job_cursor_init(&c, pieces, n, r->batch, r->jobs, r->shift);
 		while (job_next(&c, &it))
 			if (k++ % r->jobs == j->id && !run_item(j, &it, pieces))
 				break;
@@ -162,7 +163,8 @@ static void *job_main(void *arg)
 }
 
 struct jobs_run *jobs_start(unsigned int jobs, size_t batch,
-			    const struct compare_io *io)
+			    const struct compare_io *io,
+			    unsigned int page_shift)
 {
 	struct jobs_run *r = calloc(1, sizeof(*r));
 
@@ -173,6 +175,7 @@ struct jobs_run *jobs_start(unsigned int jobs, size_t batch,
 	pthread_cond_init(&r->plan_done, NULL);
 	r->jobs = jobs;
 	r->batch = batch;
+	r->shift = page_shift;
 	r->idle = jobs;
 	r->job = calloc(jobs, sizeof(*r->job));
 	if (!r->job)
@@ -185,7 +188,7 @@ struct jobs_run *jobs_start(unsigned int jobs, size_t batch,
 		pthread_cond_init(&j->can_put, NULL);
 		pthread_cond_init(&j->can_get, NULL);
 		j->io = io[i];
-		j->engine = compare_new(&j->io, batch);
+		j->engine = compare_new(&j->io, batch, page_shift);
 		if (!j->engine)
 			goto fail;
 	}

@@ -33,7 +33,8 @@ struct job_event {
  * jobs_stop().  NULL when out of memory or threads.
  */
 struct jobs_run *jobs_start(unsigned int jobs, size_t batch,
-			    const struct compare_io *io);
+			    const struct compare_io *io,
+			    unsigned int page_shift);
 
 /* Hands the jobs a plan (pieces kept by the caller until jobs_wait()). */
 void jobs_plan(struct jobs_run *r, const struct compare_piece *pieces,

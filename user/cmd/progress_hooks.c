@@ -39,7 +39,7 @@ void progress_at(struct session *s, uint64_t addr)
 	if (addr > s->vma_pos)
 		s->vma_pos = addr;
 	s->progress.pages = s->pages_done +
-			    ((s->vma_pos - s->vma_start) >> PAGE_SHIFT_4K);
+			    ((s->vma_pos - s->vma_start) >> s->geom.shift);
 	progress_tick(s);
 }
 
@@ -113,7 +113,7 @@ static void progress_total(struct session *s)
 		if (!maps_parse_line(line, &vma) ||
 		    !scan_clip(s->opts, &vma, &start, &end))
 			continue;
-		s->progress.total_pages += (end - start) >> PAGE_SHIFT_4K;
+		s->progress.total_pages += (end - start) >> s->geom.shift;
 		s->progress.total_vmas++;
 	}
 	free(line);

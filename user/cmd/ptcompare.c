@@ -87,7 +87,7 @@ static int finish(struct session *s)
 		dma_finish(&s->dma);
 		/* frames without struct page: which device's BAR, if any */
 		pci_find_devmem_owners(PCI_SYSFS_DEVICES, s->dma.t.devmem,
-				       s->dma.t.nr_devmem,
+				       s->dma.t.nr_devmem, s->dma.t.page_shift,
 				       s->dma_report.owners);
 	}
 	err = report_finish(&s->report, &t);

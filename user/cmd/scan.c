@@ -59,7 +59,7 @@ void scan_range_done(const struct verdict_range *vr,
 	report_range(&s->report, vr, note);
 	if (s->opts->has_range)
 		dma_add_range(&s->dma, vr);
-	progress_at(s, vr->start + vr->pages * PAGE_SIZE_4K);
+	progress_at(s, vr->start + (vr->pages << s->geom.shift));
 }
 
 /* A VMA is done: examined, or not (see scan_vma()). */
@@ -69,9 +69,9 @@ static void vma_done(struct session *s, const struct maps_entry *vma,
 {
 	report_vma(&s->report, vma, start, end, sum, examined);
 	if (s->opts->has_range && examined)
-		dma_add_vma(&s->dma, (end - start) >> PAGE_SHIFT_4K,
+		dma_add_vma(&s->dma, (end - start) >> s->geom.shift,
 			    sum->vm_flags, sum->have_vm_flags);
-	progress_vma_done(s, (end - start) >> PAGE_SHIFT_4K);
+	progress_vma_done(s, (end - start) >> s->geom.shift);
 }
 
 /* The witnesses passed on every range of queued VMA token: it is done. */
@@ -209,7 +209,7 @@ static int scan_vma_jobs(struct session *s, int i, struct part_iter *pi)
 
 	if (!vma_begin(s, i, &start, &end))
 		return EXIT_OK;
-	job_joiner_init(&j, witness_range, s->witness);
+	job_joiner_init(&j, witness_range, s->witness, s->geom.shift);
 	for (;;) {
 		struct compare_piece part;
 		struct job_event ev;
@@ -244,12 +244,13 @@ static int scan_vma_jobs(struct session *s, int i, struct part_iter *pi)
 }
 
 /* Pages of the plan's pieces[0..n). */
-static uint64_t plan_pages(const struct compare_piece *pieces, size_t n)
+static uint64_t plan_pages(const struct compare_piece *pieces, size_t n,
+			   unsigned int page_shift)
 {
 	uint64_t pages = 0;
 
 	for (size_t i = 0; i < n; i++)
-		pages += (pieces[i].end - pieces[i].start) >> PAGE_SHIFT_4K;
+		pages += (pieces[i].end - pieces[i].start) >> page_shift;
 	return pages;
 }
 
@@ -264,7 +265,8 @@ static int scan_queue(struct session *s, int n)
 	size_t pieces = plan_vmas(s, n);
 	struct part_iter pi = { .have = false };
 	bool split = s->nr_jobs > 1 &&
-		     plan_pages(s->queue->piece, pieces) >= BATCH_PAGES;
+		     plan_pages(s->queue->piece, pieces, s->geom.shift) >=
+		     BATCH_PAGES;
 	int status = EXIT_OK;
 
 	if (split && !s->jobs)
@@ -278,7 +280,7 @@ static int scan_queue(struct session *s, int n)
 	} else {
 		jobs_plan(s->jobs, s->queue->piece, pieces);
 		job_cursor_init(&pi.c, s->queue->piece, pieces, BATCH_PAGES,
-				s->nr_jobs);
+				s->nr_jobs, s->geom.shift);
 		for (int i = 0; status == EXIT_OK && i < n; i++)
 			status = scan_vma_jobs(s, i, &pi);
 		/* the queue is read again only once no job reads its pieces */

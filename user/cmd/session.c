@@ -65,13 +65,23 @@ static int open_walk(struct session *s)
 			return session_fail(s, why);
 		s->src.walk_fd[i] = fd;
 	}
+	if (connect_geometry(&s->ep, &s->geom, s->msg, sizeof(s->msg)))
+		return session_fail(s, FAIL_NO_MODULE);
+	s->src.page_shift = s->geom.shift;
+	for (int i = 0; i < JOBS_MAX; i++)
+		s->job_src[i].page_shift = s->geom.shift;
+	if (s->opts->has_range &&
+	    cli_check_range_pages(s->opts->start, s->opts->end,
+				  geom_page_size(&s->geom), s->msg,
+				  sizeof(s->msg)))
+		return session_fail(s, FAIL_USAGE);
 	/*
 	 * Only ptwalk tells a kernel thread or a zombie (no mm: ENXIO) from
 	 * a process with nothing mapped; ask before reading /proc, as the
 	 * scan will (extended records: an older ptwalk.ko says EINVAL).
 	 */
 	int err = ptwalk_query_ext(s->src.walk_fd[COMPARE_SCAN], s->src.pid,
-				   0, PAGE_SIZE_4K);
+				   0, geom_page_size(&s->geom));
 
 	if (err)
 		return session_fail(s, diagnose_query(-err, s->src.pid, s->msg,
@@ -136,7 +146,8 @@ static int open_output(struct session *s)
 	if (status != EXIT_OK)
 		return status;
 	report_init(&s->report, s->opts->json ? REPORT_JSON : REPORT_TEXT,
-		    stdout, s->spool[0], s->spool[1]);
+		    stdout, s->spool[0], s->spool[1], &s->geom,
+		    connect_absent_flags(&s->ep));
 	if (s->opts->has_range) {
 		status = open_spools(s, s->dma_spool, 2);
 		if (status != EXIT_OK)
@@ -145,11 +156,13 @@ static int open_output(struct session *s)
 				s->dma_spool[0], s->dma_spool[1]);
 		struct dma_sink sink = report_dma_sink(&s->dma_report);
 
-		dma_init(&s->dma, s->opts->start, s->opts->end, &sink);
+		dma_init(&s->dma, s->opts->start, s->opts->end, &sink,
+			 s->geom.shift);
 	}
 	report_add_witnesses(&s->report, &s->wtotals, s->wspool);
-	s->engine = compare_new(&s->io, BATCH_PAGES);
-	s->witness = witness_new(&s->wio, &s->wtotals, scan_range_done, s);
+	s->engine = compare_new(&s->io, BATCH_PAGES, s->geom.shift);
+	s->witness = witness_new(&s->wio, &s->geom, &s->wtotals,
+				 scan_range_done, s);
 	if (s->witness)
 		witness_set_mark(s->witness, scan_vma_marked);
 	if (!s->engine || !s->witness || !scan_queue_new(s)) {
@@ -213,7 +226,7 @@ int session_open_jobs(struct session *s)
 
 	for (unsigned int i = 0; i < s->nr_jobs; i++)
 		proc_source_io(&s->job_src[i], &io[i]);
-	s->jobs = jobs_start(s->nr_jobs, BATCH_PAGES, io);
+	s->jobs = jobs_start(s->nr_jobs, BATCH_PAGES, io, s->geom.shift);
 	if (!s->jobs) {
 		snprintf(s->msg, sizeof(s->msg),
 			 "cannot start %u jobs (out of memory or threads): try --jobs 1",

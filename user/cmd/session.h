@@ -40,6 +40,7 @@ struct session {
 	struct compare_io io;		/* src's, seen by the progress line */
 	struct compare_io proc_io;	/* the real sources io wraps */
 	struct compare_engine *engine;
+	struct page_geom geom;		/* the kernel's, from ptwalk.ko */
 	/* --jobs N > 1: the jobs, each with sources of its own */
 	unsigned int nr_jobs;
 	struct jobs_run *jobs;

@@ -24,6 +24,7 @@
 /* vtop: one ptwalk session and pagemap, for one address. */
 struct vtop_source {
 	pid_t pid;
+	unsigned int page_shift;	/* pagemap: an entry per kernel page */
 	int walk_fd;
 	int pagemap_fd;
 };
@@ -32,7 +33,7 @@ static int vtop_read_pagemap(void *ctx, uint64_t addr, uint64_t *raw)
 {
 	struct vtop_source *src = ctx;
 	ssize_t n = proc_pread(src->pagemap_fd, raw, sizeof(*raw),
-			       (off_t)(addr >> PAGE_SHIFT_4K) *
+			       (off_t)(addr >> src->page_shift) *
 			       (off_t)sizeof(*raw), NULL);
 
 	if (n < 0)
@@ -83,6 +84,11 @@ int vtop_run(const struct cli_options *o, char *msg, size_t size)
 	src.walk_fd = connect_ptwalk(o, &ep, &why, msg, size);
 	if (src.walk_fd < 0)
 		return (int)why;
+	if (connect_geometry(&ep, &v.geom, msg, size)) {
+		status = FAIL_NO_MODULE;
+		goto out;
+	}
+	src.page_shift = v.geom.shift;
 	/* ptwalk first: it alone tells ERANGE and an old module apart. */
 	err = ptwalk_query_vtop_ext(src.walk_fd, o->pid, o->vtop_addr, &v.walk,
 				    &v.info);

@@ -9,12 +9,13 @@ static bool walk_swapped(const struct ptwalk_record *r)
 }
 
 enum page_class classify_page(const struct ptwalk_record *r, uint64_t addr,
-			      const struct pagemap_entry *pm)
+			      const struct pagemap_entry *pm,
+			      unsigned int page_shift)
 {
 	bool walk_present = r->kind == PTWALK_KIND_PRESENT;
 
 	if (walk_present && pm->present) {
-		uint64_t pfn = ptwalk_pfn_at(r, addr);
+		uint64_t pfn = ptwalk_pfn_at(r, addr, page_shift);
 
 		if (pm->pfn == pfn)
 			return CLASS_MATCH;
@@ -36,10 +37,10 @@ enum page_class classify_page(const struct ptwalk_record *r, uint64_t addr,
 	}
 	if (walk_swapped(r) && pm->swapped) {
 		if (pm->swap_type == 0 && pm->swap_offset == 0 &&
-		    (r->swap_type || ptwalk_swap_offset_at(r, addr)))
+		    (r->swap_type || ptwalk_swap_offset_at(r, addr, page_shift)))
 			return CLASS_PFN_ZEROED;
 		if (pm->swap_type == r->swap_type &&
-		    pm->swap_offset == ptwalk_swap_offset_at(r, addr))
+		    pm->swap_offset == ptwalk_swap_offset_at(r, addr, page_shift))
 			return CLASS_SWAPPED;
 	}
 	return CLASS_MISMATCH;

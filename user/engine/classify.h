@@ -13,7 +13,8 @@
 
 /* Classifies the page at addr; r is the ptwalk record covering it. */
 enum page_class classify_page(const struct ptwalk_record *r, uint64_t addr,
-			      const struct pagemap_entry *pm);
+			      const struct pagemap_entry *pm,
+			      unsigned int page_shift);
 
 /* A page's class once the range was re-read after a first verdict. */
 enum page_class classify_reread(enum page_class first, enum page_class again);

@@ -31,6 +31,7 @@ struct record_stream {
 
 struct compare_engine {
 	const struct compare_io *io;
+	unsigned int shift;		/* the kernel's page shift */
 	size_t batch;			/* pages classified at once */
 	uint64_t *pm;			/* raw pagemap entries of a batch */
 	/*
@@ -100,7 +101,8 @@ size_t compare_batch_pages(size_t batch)
 	return batch / k;
 }
 
-struct compare_engine *compare_new(const struct compare_io *io, size_t batch)
+struct compare_engine *compare_new(const struct compare_io *io, size_t batch,
+				   unsigned int page_shift)
 {
 	struct compare_engine *e = calloc(1, sizeof(*e));
 	size_t n = compare_batch_pages(batch);
@@ -108,6 +110,7 @@ struct compare_engine *compare_new(const struct compare_io *io, size_t batch)
 	if (!e || !batch)
 		goto fail;
 	e->io = io;
+	e->shift = page_shift;
 	e->batch = n;
 	e->pm = calloc(n, sizeof(*e->pm));
 	e->v = calloc(n, sizeof(*e->v));
@@ -116,7 +119,7 @@ struct compare_engine *compare_new(const struct compare_io *io, size_t batch)
 	e->win_buf = calloc(batch, sizeof(*e->win_buf));
 	if (!e->pm || !e->v || !e->pending || !e->seg_pages || !e->win_buf)
 		goto fail;
-	window_init(&e->win, e->win_buf, batch);
+	window_init(&e->win, e->win_buf, batch, page_shift);
 	e->streams[COMPARE_SCAN].id = COMPARE_SCAN;
 	e->streams[COMPARE_REREAD].id = COMPARE_REREAD;
 	return e;
@@ -168,7 +171,7 @@ static const struct ptwalk_record_ext *stream_at(struct compare_engine *e,
 				*err = -EPROTO;
 				return NULL;
 			}
-			if (addr < ptwalk_record_end(&x->rec))
+			if (addr < ptwalk_record_end(&x->rec, e->shift))
 				return x;
 			s->pos++;
 		}
@@ -187,7 +190,7 @@ static const struct ptwalk_record_ext *stream_at(struct compare_engine *e,
 			 * ending mid-page made scan_batch() loop for ever)
 			 */
 			if (!s->recs[i].rec.nr_pages ||
-			    s->recs[i].rec.start & (PAGE_SIZE_4K - 1)) {
+			    s->recs[i].rec.start & ((1ULL << e->shift) - 1)) {
 				*err = -EPROTO;
 				return NULL;
 			}
@@ -200,15 +203,15 @@ static const struct ptwalk_record_ext *stream_at(struct compare_engine *e,
 
 void compare_page_verdict(struct page_verdict *v,
 			  const struct ptwalk_record *r, uint64_t addr,
-			  uint64_t raw)
+			  uint64_t raw, unsigned int page_shift)
 {
 	struct pagemap_entry pm;
 
 	pagemap_decode(raw, &pm);
 	v->addr = addr;
-	v->cls = classify_page(r, addr, &pm);
+	v->cls = classify_page(r, addr, &pm, page_shift);
 	v->level = r->level;
-	v->walk_pfn = r->kind == PTWALK_KIND_PRESENT ? ptwalk_pfn_at(r, addr) :
+	v->walk_pfn = r->kind == PTWALK_KIND_PRESENT ? ptwalk_pfn_at(r, addr, page_shift) :
 						       NO_PFN;
 	/* A zeroed PFN is hidden, not frame 0: that side shows none. */
 	v->pagemap_pfn = pm.present && v->cls != CLASS_PFN_ZEROED ? pm.pfn :
@@ -223,15 +226,16 @@ void compare_page_verdict(struct page_verdict *v,
 		.walk = { .flags = r->flags, .vm_flags = r->vm_flags },
 	};
 	if (r->kind != PTWALK_KIND_NONE && r->kind != PTWALK_KIND_PRESENT)
-		v->detail.walk_swap_offset = ptwalk_swap_offset_at(r, addr);
+		v->detail.walk_swap_offset = ptwalk_swap_offset_at(r, addr, page_shift);
 	v->detail.walk.node = PTWALK_NODE_NONE;
 }
 
 void compare_page_verdict_ext(struct page_verdict *v,
 			      const struct ptwalk_record_ext *x, bool info,
-			      uint64_t addr, uint64_t raw)
+			      uint64_t addr, uint64_t raw,
+			      unsigned int page_shift)
 {
-	compare_page_verdict(v, &x->rec, addr, raw);
+	compare_page_verdict(v, &x->rec, addr, raw, page_shift);
 	if (!info) {
 		v->detail.walk.flags &= ~PTWALK_F_DMA_PINNED;
 		return;
@@ -239,6 +243,7 @@ void compare_page_verdict_ext(struct page_verdict *v,
 	v->detail.walk.info = 1;
 	v->detail.walk.memtype = x->rec.memtype;
 	v->detail.walk.node = x->node;
+	v->detail.walk.folio_shift = x->folio_shift;
 }
 
 /*
@@ -299,7 +304,7 @@ static int scan_batch(struct compare_engine *e, uint64_t addr, size_t n,
 	e->nr_segs = 0;
 	*differs = false;
 	while (i < n) {
-		uint64_t a = addr + i * PAGE_SIZE_4K;
+		uint64_t a = addr + i * (1ULL << e->shift);
 		const struct ptwalk_record_ext *x = stream_at(e, s, a, &err);
 		const struct ptwalk_record *r = x ? &x->rec : NULL;
 		size_t rec_end;
@@ -307,7 +312,7 @@ static int scan_batch(struct compare_engine *e, uint64_t addr, size_t n,
 		if (!r)
 			return err;
 		observe_record(sum, r, &last_start);
-		rec_end = (ptwalk_record_end(r) - addr) / PAGE_SIZE_4K;
+		rec_end = (ptwalk_record_end(r, e->shift) - addr) / (1ULL << e->shift);
 		if (rec_end > n)
 			rec_end = n;
 		while (i < rec_end) {
@@ -315,7 +320,8 @@ static int scan_batch(struct compare_engine *e, uint64_t addr, size_t n,
 			size_t len;
 
 			compare_page_verdict_ext(v, x, s->info,
-						 addr + i * PAGE_SIZE_4K, e->pm[i]);
+						 addr + i * (1ULL << e->shift), e->pm[i],
+						 e->shift);
 			len = segment_length(e->pm, i, rec_end, v);
 			e->seg_pages[e->nr_segs++] = (uint32_t)len;
 			*differs |= v->cls == CLASS_MISMATCH;
@@ -327,10 +333,10 @@ static int scan_batch(struct compare_engine *e, uint64_t addr, size_t n,
 
 /* Page k of a segment whose first page has verdict v. */
 static void verdict_at(struct page_verdict *out, const struct page_verdict *v,
-		       uint64_t k)
+		       uint64_t k, unsigned int shift)
 {
 	*out = *v;
-	out->addr += k * PAGE_SIZE_4K;
+	out->addr += k << shift;
 	if (out->walk_pfn != NO_PFN)
 		out->walk_pfn += k;
 	if (out->pagemap_pfn != NO_PFN)
@@ -351,7 +357,7 @@ static void expand_segments(struct compare_engine *e, size_t n)
 		size_t start = end - e->seg_pages[s];
 
 		for (size_t k = end - start; k-- > 0;) {
-			verdict_at(&e->v[start + k], &first, k);
+			verdict_at(&e->v[start + k], &first, k, e->shift);
 			e->pending[start + k] = first.cls == CLASS_MISMATCH;
 		}
 		end = start;
@@ -383,25 +389,26 @@ static int reread_span(struct compare_engine *e, uint64_t addr, size_t lo,
 		       size_t hi)
 {
 	struct record_stream *s = &e->streams[COMPARE_REREAD];
-	uint64_t first = addr + lo * PAGE_SIZE_4K;
+	uint64_t first = addr + lo * (1ULL << e->shift);
 	int err;
 
 	err = e->io->read_pagemap(e->io->ctx, first, hi - lo, e->pm + lo);
 	if (!err)
-		err = stream_start(e, s, first, addr + hi * PAGE_SIZE_4K);
+		err = stream_start(e, s, first, addr + hi * (1ULL << e->shift));
 	if (err)
 		return err;
 	for (size_t i = lo; i < hi; i++) {
 		struct page_verdict again;
 		const struct ptwalk_record_ext *x;
 
-		x = stream_at(e, s, addr + i * PAGE_SIZE_4K, &err);
+		x = stream_at(e, s, addr + i * (1ULL << e->shift), &err);
 		if (!x)
 			return err;
 		if (!e->pending[i])
 			continue;
 		compare_page_verdict_ext(&again, x, s->info,
-					 addr + i * PAGE_SIZE_4K, e->pm[i]);
+					 addr + i * (1ULL << e->shift), e->pm[i],
+						 e->shift);
 		again.cls = classify_reread(CLASS_MISMATCH, again.cls);
 		e->v[i] = again;
 		e->pending[i] = again.cls == CLASS_MISMATCH;
@@ -470,10 +477,10 @@ int compare_range(struct compare_engine *e, uint64_t start, uint64_t end,
 	uint64_t addr;
 	int err;
 
-	range_merger_init(&m, emit, arg);
+	range_merger_init(&m, emit, arg, e->shift);
 	err = scan_start(e, start, end);
 	for (addr = start; !err && addr < end;) {
-		size_t n = (end - addr) / PAGE_SIZE_4K;
+		size_t n = (end - addr) / (1ULL << e->shift);
 		bool differs;
 
 		if (n > e->batch)
@@ -489,7 +496,7 @@ int compare_range(struct compare_engine *e, uint64_t start, uint64_t end,
 						      e->seg_pages[s]);
 			}
 		}
-		addr += n * PAGE_SIZE_4K;
+		addr += n * (1ULL << e->shift);
 	}
 	/* After an error the range is abandoned: no partial range either. */
 	if (!err)

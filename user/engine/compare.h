@@ -83,7 +83,7 @@ struct compare_summary {
  */
 void compare_page_verdict(struct page_verdict *v,
 			  const struct ptwalk_record *r, uint64_t addr,
-			  uint64_t raw);
+			  uint64_t raw, unsigned int page_shift);
 
 /*
  * The same from an extended record: with info, the page's memory type,
@@ -91,12 +91,14 @@ void compare_page_verdict(struct page_verdict *v,
  */
 void compare_page_verdict_ext(struct page_verdict *v,
 			      const struct ptwalk_record_ext *x, bool info,
-			      uint64_t addr, uint64_t raw);
+			      uint64_t addr, uint64_t raw,
+			      unsigned int page_shift);
 
 struct compare_engine;
 
 /*
- * batch: pages per pagemap read.  The engine classifies, re-reads and
+ * batch: pages per pagemap read; page_shift: the kernel's page shift
+ * (pagemap's entries and ptwalk's records count its pages).  The engine classifies, re-reads and
  * keeps verdicts for compare_batch_pages(batch) pages at a time (so that
  * its memory stays small where every page differs), the largest divisor
  * of batch up to 8,192: a cut at a multiple of batch is one at a multiple
@@ -104,7 +106,7 @@ struct compare_engine;
  */
 size_t compare_batch_pages(size_t batch);
 struct compare_engine *compare_new(const struct compare_io *io,
-				   size_t batch);
+				   size_t batch, unsigned int page_shift);
 void compare_free(struct compare_engine *e);
 
 /*

@@ -5,10 +5,11 @@
 #include "module/ptwalk_abi.h"
 
 void dma_init(struct dma_view *d, uint64_t start, uint64_t end,
-	      const struct dma_sink *sink)
+	      const struct dma_sink *sink, unsigned int page_shift)
 {
 	*d = (struct dma_view){ .start = start, .end = end, .next = start,
-				.sink = *sink };
+				.sink = *sink, .shift = page_shift };
+	d->t.page_shift = page_shift;
 }
 
 uint64_t dma_align(uint64_t phys)
@@ -20,23 +21,23 @@ uint64_t dma_align(uint64_t phys)
 
 static uint64_t run_phys_end(const struct dma_run *r)
 {
-	return (r->pfn + r->pages) << PAGE_SHIFT_4K;
+	return (r->pfn + r->pages) << r->page_shift;
 }
 
 bool dma_run_crosses_4g(const struct dma_run *r)
 {
-	return (r->pfn << PAGE_SHIFT_4K) < DMA_4G && run_phys_end(r) > DMA_4G;
+	return (r->pfn << r->page_shift) < DMA_4G && run_phys_end(r) > DMA_4G;
 }
 
 bool dma_run_above_4g(const struct dma_run *r)
 {
-	return (r->pfn << PAGE_SHIFT_4K) >= DMA_4G;
+	return (r->pfn << r->page_shift) >= DMA_4G;
 }
 
 static void flush_run(struct dma_view *d)
 {
 	const struct dma_run *r = &d->run;
-	uint64_t first_high = DMA_4G >> PAGE_SHIFT_4K, align;
+	uint64_t first_high = DMA_4G >> r->page_shift, align;
 	struct dma_totals *t = &d->t;
 
 	if (!d->have_run)
@@ -45,7 +46,7 @@ static void flush_run(struct dma_view *d)
 	t->runs++;
 	if (r->pages > t->largest_run)
 		t->largest_run = r->pages;
-	align = dma_align(r->pfn << PAGE_SHIFT_4K);
+	align = dma_align(r->pfn << r->page_shift);
 	if (!t->min_align || align < t->min_align)
 		t->min_align = align;
 	if (dma_run_crosses_4g(r))
@@ -74,13 +75,14 @@ static void add_frames(struct dma_view *d, uint64_t vstart, uint64_t pages,
 
 	flush_hole(d);
 	d->t.frame_pages += pages;
-	if (d->have_run && vstart == r->start + (r->pages << PAGE_SHIFT_4K) &&
+	if (d->have_run && vstart == r->start + (r->pages << d->shift) &&
 	    pfn == r->pfn + r->pages) {
 		r->pages += pages;
 		return;
 	}
 	flush_run(d);
-	*r = (struct dma_run){ .start = vstart, .pages = pages, .pfn = pfn };
+	*r = (struct dma_run){ .start = vstart, .pages = pages, .pfn = pfn,
+			       .page_shift = d->shift };
 	d->have_run = true;
 }
 
@@ -131,7 +133,7 @@ static void add_attrs(struct dma_view *d, uint64_t vstart, uint64_t pages,
 		t->pin_spans[pin]++;
 	d->have_span = true;
 	d->span_pin = pin;
-	d->span_next = vstart + (pages << PAGE_SHIFT_4K);
+	d->span_next = vstart + (pages << d->shift);
 	t->memtype_pages[mt < DMA_NR_MEMTYPES ? mt : 0] += pages;
 	add_node(t, walk_node(detail), pages);
 	if (!(detail->walk.flags & PTWALK_F_PFN_VALID))
@@ -147,7 +149,7 @@ static void add_hole(struct dma_view *d, uint64_t vstart, uint64_t pages,
 	d->have_span = false;
 	d->t.hole_pages[kind] += pages;
 	if (d->have_hole && h->kind == kind &&
-	    vstart == h->start + (h->pages << PAGE_SHIFT_4K)) {
+	    vstart == h->start + (h->pages << d->shift)) {
 		h->pages += pages;
 		return;
 	}
@@ -159,25 +161,25 @@ static void add_hole(struct dma_view *d, uint64_t vstart, uint64_t pages,
 void dma_add(struct dma_view *d, uint64_t vstart, uint64_t pages, uint64_t pfn,
 	     enum dma_hole_kind kind, const struct page_detail *detail)
 {
-	uint64_t end = vstart + (pages << PAGE_SHIFT_4K);
+	uint64_t end = vstart + (pages << d->shift);
 
 	if (end > d->end)
 		end = d->end;
 	/* what lies before d->next was accounted already */
 	if (vstart < d->next) {
 		if (pfn != NO_PFN)
-			pfn += (d->next - vstart) >> PAGE_SHIFT_4K;
+			pfn += (d->next - vstart) >> d->shift;
 		vstart = d->next;
 	}
 	if (vstart >= end)
 		return;
 	if (vstart > d->next) {
-		uint64_t gap = (vstart - d->next) >> PAGE_SHIFT_4K;
+		uint64_t gap = (vstart - d->next) >> d->shift;
 
 		add_hole(d, d->next, gap, DMA_HOLE_UNMAPPED);
 		d->t.pages += gap;
 	}
-	pages = (end - vstart) >> PAGE_SHIFT_4K;
+	pages = (end - vstart) >> d->shift;
 	if (pfn == NO_PFN) {
 		add_hole(d, vstart, pages, kind);
 	} else {
@@ -222,7 +224,7 @@ void dma_add_vma(struct dma_view *d, uint64_t pages, uint64_t vm_flags,
 void dma_finish(struct dma_view *d)
 {
 	if (d->next < d->end) {
-		uint64_t gap = (d->end - d->next) >> PAGE_SHIFT_4K;
+		uint64_t gap = (d->end - d->next) >> d->shift;
 
 		add_hole(d, d->next, gap, DMA_HOLE_UNMAPPED);
 		d->t.pages += gap;

@@ -8,7 +8,8 @@
  * Pure and constant in memory: pieces arrive in address order, one run and
  * one hole are kept open, finished ones go to the sink, the rest is
  * counters.  A 64 GiB range of scattered 4 KiB pages costs 16M sink calls,
- * not 16M entries of memory.
+ * not 16M entries of memory.  Pages are the kernel's (dma_init()'s
+ * page_shift), frames too: the 4 GiB line is in bytes.
  */
 #ifndef PTCOMPARE_DMA_H
 #define PTCOMPARE_DMA_H
@@ -36,6 +37,7 @@ struct dma_run {
 	uint64_t start;		/* virtual address of the first page */
 	uint64_t pages;
 	uint64_t pfn;		/* frame of the first page; the others follow */
+	unsigned int page_shift; /* the kernel's: pages and frames in bytes */
 };
 
 struct dma_hole {
@@ -56,6 +58,7 @@ struct dma_node_pages {
 };
 
 struct dma_totals {
+	unsigned int page_shift;	/* the kernel's page shift */
 	uint64_t pages;			/* of the range, accounted so far */
 	uint64_t runs;
 	uint64_t frame_pages;		/* pages with a frame */
@@ -96,6 +99,7 @@ struct dma_sink {
 
 struct dma_view {
 	uint64_t start, end;	/* the range */
+	unsigned int shift;	/* the kernel's page shift */
 	uint64_t next;		/* first address not accounted yet */
 	bool have_run, have_hole;
 	bool have_span;		/* a pin span is open, of span_pin, to span_next */
@@ -107,8 +111,9 @@ struct dma_view {
 	struct dma_sink sink;
 };
 
+/* Pages are the kernel's, of 1 << page_shift bytes. */
 void dma_init(struct dma_view *d, uint64_t start, uint64_t end,
-	      const struct dma_sink *sink);
+	      const struct dma_sink *sink, unsigned int page_shift);
 
 /*
  * pages from vstart, backed by frames pfn, pfn + 1, ... or, with

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
 #include "engine/jobs.h"
-#include "model/page.h"
 
 void job_cursor_init(struct job_cursor *c, const struct compare_piece *pieces,
-		     size_t n, size_t batch, unsigned int jobs)
+		     size_t n, size_t batch, unsigned int jobs,
+		     unsigned int page_shift)
 {
 	uint64_t pages = 0;
 
 	for (size_t i = 0; i < n; i++)
-		pages += (pieces[i].end - pieces[i].start) / PAGE_SIZE_4K;
+		pages += (pieces[i].end - pieces[i].start) >> page_shift;
 	memset(c, 0, sizeof(*c));
+	c->shift = page_shift;
 	c->pieces = pieces;
 	c->n = n;
 	c->batch = batch;
@@ -29,7 +30,7 @@ void job_cursor_init(struct job_cursor *c, const struct compare_piece *pieces,
 static uint64_t cut_at(const struct job_cursor *c, const struct compare_piece *p,
 		       uint64_t addr, uint64_t limit)
 {
-	uint64_t step = (uint64_t)c->batch * PAGE_SIZE_4K, cut;
+	uint64_t step = (uint64_t)c->batch * (1ULL << c->shift), cut;
 
 	if (limit >= p->end)
 		return p->end;
@@ -52,17 +53,17 @@ bool job_next(struct job_cursor *c, struct job_item *it)
 	it->start = c->addr;
 	for (;;) {
 		const struct compare_piece *p = &c->pieces[c->piece];
-		uint64_t left = (c->target - pages) * PAGE_SIZE_4K;
+		uint64_t left = (c->target - pages) * (1ULL << c->shift);
 		uint64_t end = cut_at(c, p, c->addr, c->addr + left);
 
 		if (end == c->addr && !pages)	/* take one batch at least */
 			end = cut_at(c, p, c->addr, c->addr +
-				     (uint64_t)c->batch * PAGE_SIZE_4K);
+				     (uint64_t)c->batch * (1ULL << c->shift));
 		if (end == c->addr)
 			break;			/* the item ends before p */
 		it->last = c->piece;
 		it->end = end;
-		pages += (end - c->addr) / PAGE_SIZE_4K;
+		pages += (end - c->addr) / (1ULL << c->shift);
 		c->addr = end;
 		if (end < p->end || pages >= c->target ||
 		    c->piece + 1 == c->n)
@@ -103,10 +104,11 @@ void compare_summary_add(struct compare_summary *sum,
 	}
 }
 
-void job_joiner_init(struct job_joiner *j, range_emit_fn emit, void *arg)
+void job_joiner_init(struct job_joiner *j, range_emit_fn emit, void *arg,
+		     unsigned int page_shift)
 {
 	memset(&j->sum, 0, sizeof(j->sum));
-	range_merger_init(&j->m, emit, arg);
+	range_merger_init(&j->m, emit, arg, page_shift);
 }
 
 void job_joiner_range(struct job_joiner *j, const struct verdict_range *r)

@@ -35,6 +35,7 @@ struct job_cursor {
 	const struct compare_piece *pieces;
 	size_t n;
 	size_t batch;		/* the engine's: cuts fall on its multiples */
+	unsigned int shift;	/* the kernel's page shift */
 	uint64_t target;	/* pages per item (at most batch) */
 	size_t piece;		/* where the next item starts */
 	uint64_t addr;
@@ -51,7 +52,8 @@ struct job_item {
  * of jobs jobs has one.
  */
 void job_cursor_init(struct job_cursor *c, const struct compare_piece *pieces,
-		     size_t n, size_t batch, unsigned int jobs);
+		     size_t n, size_t batch, unsigned int jobs,
+		     unsigned int page_shift);
 
 /* The next item: false when the plan is done. */
 bool job_next(struct job_cursor *c, struct job_item *it);
@@ -71,7 +73,8 @@ struct job_joiner {
 	struct compare_summary sum;
 };
 
-void job_joiner_init(struct job_joiner *j, range_emit_fn emit, void *arg);
+void job_joiner_init(struct job_joiner *j, range_emit_fn emit, void *arg,
+		     unsigned int page_shift);
 /* A range of the current part (as compare_range() emitted it). */
 void job_joiner_range(struct job_joiner *j, const struct verdict_range *r);
 /* A part of the piece is done: its summary. */

@@ -86,9 +86,17 @@ unsigned int kpf_check(const struct kpf_expect *e, uint64_t kpf)
 	uint64_t vm = e->vm_flags;
 	bool pfnmap = vm & PTWALK_VM_PFNMAP;
 	bool hugetlb = vm & PTWALK_VM_HUGETLB;
-	/* a huge leaf: a PMD/PUD, or a contiguous group of PTEs (arm64) */
+	/*
+	 * A huge leaf maps one compound page, head first: a PMD/PUD, or a
+	 * contiguous group of PTEs of a hugetlb page (arm64).  A contiguous
+	 * group outside hugetlb is arm64's contpte folding of a large folio
+	 * (6.9+): the folio may be larger than the group (a 128K mTHP folded
+	 * as two 64K groups), so the second group starts on a tail, and
+	 * neither it nor any other PTE-mapped large folio (mTHP, 6.8+) is
+	 * held to the head/tail order or to KPF_THP, only to being compound.
+	 */
 	bool leaf = e->level == PTWALK_LEVEL_PMD || e->level == PTWALK_LEVEL_PUD ||
-		    (f & PTWALK_F_CONT);
+		    ((f & PTWALK_F_CONT) && hugetlb);
 	bool zero = f & PTWALK_F_ZERO_PAGE, huge_zero = f & PTWALK_F_HUGE_ZERO;
 	bool compound = has(kpf, KPF(COMPOUND_HEAD) | KPF(COMPOUND_TAIL));
 	unsigned int broken = 0;

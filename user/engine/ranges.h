@@ -25,9 +25,11 @@ struct range_merger {
 	struct verdict_range cur;
 	range_emit_fn emit;
 	void *arg;
+	unsigned int shift;	/* the kernel's page shift */
 };
 
-void range_merger_init(struct range_merger *m, range_emit_fn emit, void *arg);
+void range_merger_init(struct range_merger *m, range_emit_fn emit, void *arg,
+		       unsigned int page_shift);
 void range_merger_push(struct range_merger *m, const struct page_verdict *v);
 /*
  * Pushes pages pages at once: v is the first, and each next page continues

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
 #include "engine/span.h"
-#include "model/page.h"
 
-void window_init(struct pagemap_window *w, uint64_t *buf, size_t cap)
+void window_init(struct pagemap_window *w, uint64_t *buf, size_t cap,
+		 unsigned int page_shift)
 {
 	memset(w, 0, sizeof(*w));
 	w->buf = buf;
 	w->cap = cap;
+	w->shift = page_shift;
 }
 
 void window_plan(struct pagemap_window *w, const struct compare_piece *pieces,
@@ -22,7 +23,7 @@ void window_plan(struct pagemap_window *w, const struct compare_piece *pieces,
 size_t window_reach(struct pagemap_window *w, uint64_t addr)
 {
 	const struct compare_piece *p = w->pieces;
-	uint64_t limit = addr + (uint64_t)w->cap * PAGE_SIZE_4K, end;
+	uint64_t limit = addr + (uint64_t)w->cap * (1ULL << w->shift), end;
 	size_t i;
 
 	while (w->cur < w->nr_pieces && p[w->cur].end <= addr)
@@ -33,19 +34,19 @@ size_t window_reach(struct pagemap_window *w, uint64_t addr)
 	end = p[i].end;
 	while (end < limit && i + 1 < w->nr_pieces &&
 	       p[i + 1].start >= end &&
-	       (p[i + 1].start - end) / PAGE_SIZE_4K <= SPAN_GAP_PAGES &&
+	       (p[i + 1].start - end) / (1ULL << w->shift) <= SPAN_GAP_PAGES &&
 	       p[i + 1].start < limit)
 		end = p[++i].end;
 	if (end > limit)
 		end = limit;
-	return (size_t)((end - addr) / PAGE_SIZE_4K);
+	return (size_t)((end - addr) / (1ULL << w->shift));
 }
 
 int window_read(struct pagemap_window *w, span_read_fn read, void *ctx,
 		uint64_t addr, size_t n, uint64_t *out)
 {
 	while (n) {
-		uint64_t held_end = w->start + (uint64_t)w->n * PAGE_SIZE_4K;
+		uint64_t held_end = w->start + (uint64_t)w->n * (1ULL << w->shift);
 		size_t k, off;
 		int err;
 
@@ -62,12 +63,12 @@ int window_read(struct pagemap_window *w, span_read_fn read, void *ctx,
 			w->n = reach;
 			continue;
 		}
-		off = (size_t)((addr - w->start) / PAGE_SIZE_4K);
+		off = (size_t)((addr - w->start) / (1ULL << w->shift));
 		k = w->n - off < n ? w->n - off : n;
 		memcpy(out, w->buf + off, k * sizeof(*out));
 		out += k;
 		n -= k;
-		addr += k * PAGE_SIZE_4K;
+		addr += k * (1ULL << w->shift);
 	}
 	return 0;
 }

@@ -38,6 +38,7 @@ typedef int (*span_read_fn)(void *ctx, uint64_t addr, size_t n,
 struct pagemap_window {
 	uint64_t *buf;		/* cap entries */
 	size_t cap;
+	unsigned int shift;	/* the kernel's page shift: entries per page */
 	uint64_t start;		/* buf holds the entries of [start, +n pages) */
 	size_t n;
 	const struct compare_piece *pieces;	/* the plan, in address order */
@@ -45,8 +46,9 @@ struct pagemap_window {
 	size_t cur;		/* first piece that may still be read */
 };
 
-/* buf: cap entries, owned by the caller. */
-void window_init(struct pagemap_window *w, uint64_t *buf, size_t cap);
+/* buf: cap entries, owned by the caller; one per kernel page. */
+void window_init(struct pagemap_window *w, uint64_t *buf, size_t cap,
+		 unsigned int page_shift);
 
 /* A new plan (the pieces stay the caller's); drops what the window held. */
 void window_plan(struct pagemap_window *w, const struct compare_piece *pieces,

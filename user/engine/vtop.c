@@ -13,15 +13,17 @@
 #include "parse/maps.h"
 #include "parse/pagemap.h"
 
-uint64_t vtop_leaf_size(const struct ptwalk_vtop *w)
+uint64_t vtop_leaf_size(const struct ptwalk_vtop *w,
+			const struct page_geom *geom)
 {
-	return leaf_size(w->level, w->flags);
+	return geom_leaf_size(geom, w->level, w->flags);
 }
 
-enum page_class vtop_classify(const struct ptwalk_vtop *w, uint64_t raw)
+enum page_class vtop_classify(const struct ptwalk_vtop *w, uint64_t raw,
+			      const struct page_geom *geom)
 {
 	struct ptwalk_record r = {
-		.start = w->addr & ~PAGE_MASK_4K,
+		.start = w->addr & ~geom_page_mask(geom),
 		.nr_pages = 1,
 		.pfn = w->pfn,
 		.swap_offset = w->swap_offset,
@@ -34,7 +36,7 @@ enum page_class vtop_classify(const struct ptwalk_vtop *w, uint64_t raw)
 	struct pagemap_entry pm;
 
 	pagemap_decode(raw, &pm);
-	return classify_page(&r, r.start, &pm);
+	return classify_page(&r, r.start, &pm, geom->shift);
 }
 
 /* Pagemap first, as the scan does. */
@@ -55,14 +57,14 @@ int vtop_resolve(const struct vtop_io *io, uint64_t addr, struct vtop_view *v)
 	err = read_both(io, addr, v);
 	if (err)
 		return err;
-	v->cls = vtop_classify(&v->walk, v->pagemap);
+	v->cls = vtop_classify(&v->walk, v->pagemap, &v->geom);
 	while (v->cls == CLASS_MISMATCH && v->rereads < COMPARE_MAX_REREADS) {
 		err = read_both(io, addr, v);
 		if (err)
 			return err;
 		v->rereads++;
 		v->cls = classify_reread(CLASS_MISMATCH,
-					 vtop_classify(&v->walk, v->pagemap));
+					 vtop_classify(&v->walk, v->pagemap, &v->geom));
 	}
 	return 0;
 }

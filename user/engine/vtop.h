@@ -13,6 +13,7 @@
 #include <sys/types.h>
 #include "model/outcome.h"
 #include "model/page_class.h"
+#include "model/page.h"
 #include "module/ptwalk_abi.h"
 
 struct vtop_io {
@@ -37,6 +38,7 @@ struct vtop_view {
 	const char *comm;	/* "" if unknown */
 	const char *kernel;
 	uint32_t absent_flags;	/* PTWALK_F_* not on this architecture */
+	struct page_geom geom;	/* the kernel's page and leaf sizes */
 	uint64_t addr;
 	struct ptwalk_vtop walk;	/* ptwalk's answer */
 	bool info;			/* ... with memtype, pin and node */
@@ -55,7 +57,8 @@ struct vtop_view {
 int vtop_resolve(const struct vtop_io *io, uint64_t addr, struct vtop_view *v);
 
 /* The class of the page at w->addr, given pagemap's raw entry for it. */
-enum page_class vtop_classify(const struct ptwalk_vtop *w, uint64_t raw);
+enum page_class vtop_classify(const struct ptwalk_vtop *w, uint64_t raw,
+			      const struct page_geom *geom);
 
 /*
  * Parses one /proc/PID/maps line (modified in place); true, with vma
@@ -64,7 +67,8 @@ enum page_class vtop_classify(const struct ptwalk_vtop *w, uint64_t raw);
 bool vtop_vma_from_line(char *line, uint64_t addr, struct vtop_vma *vma);
 
 /* Bytes mapped by the leaf of w (a contiguous group whole); 0 for none. */
-uint64_t vtop_leaf_size(const struct ptwalk_vtop *w);
+uint64_t vtop_leaf_size(const struct ptwalk_vtop *w,
+			const struct page_geom *geom);
 
 /* EXIT_MISMATCH for a mismatch that survived the re-reads, else EXIT_OK. */
 enum exit_status vtop_exit_status(const struct vtop_view *v);

@@ -30,6 +30,7 @@ struct kpf_run {
 
 struct witness {
 	const struct witness_io *io;
+	struct page_geom geom;	/* the kernel's page and leaf sizes */
 	struct witness_totals *totals;
 	witnessed_emit_fn emit;
 	void *arg;
@@ -49,6 +50,7 @@ struct witness {
 };
 
 struct witness *witness_new(const struct witness_io *io,
+			    const struct page_geom *geom,
 			    struct witness_totals *totals,
 			    witnessed_emit_fn emit, void *arg)
 {
@@ -57,6 +59,7 @@ struct witness *witness_new(const struct witness_io *io,
 	if (!w)
 		return NULL;
 	w->io = io;
+	w->geom = *geom;
 	w->totals = totals;
 	w->emit = emit;
 	w->arg = arg;
@@ -101,15 +104,16 @@ static bool frame_in_ram(const struct witness *w, uint64_t pfn)
 	const struct iomem *m = names(w);
 
 	/* unknown: NOPAGE is then not held against ptwalk */
-	return m && iomem_is_ram(m, iomem_find(m, pfn << PAGE_SHIFT_4K));
+	return m && iomem_is_ram(m, iomem_find(m, pfn << w->geom.shift));
 }
 
 /* Whether @addr is the first page of its huge leaf (a contiguous group whole). */
-static bool leaf_head(uint8_t level, uint32_t flags, uint64_t addr)
+static bool leaf_head(const struct witness *w, uint8_t level, uint32_t flags,
+		      uint64_t addr)
 {
 	if (level == PTWALK_LEVEL_PTE && !(flags & PTWALK_F_CONT))
 		return false;
-	return !(addr & (leaf_size(level, flags) - 1));
+	return !(addr & (geom_leaf_size(&w->geom, level, flags) - 1));
 }
 
 /* One page's kpageflags against what ptwalk said; into note. */
@@ -149,7 +153,7 @@ static void note_init(struct witness *w, const struct verdict_range *vr,
 				  (f & PTWALK_F_COMPOUND));
 	/* also for unnamed ranges: a contradiction is reported with the name */
 	if (present && m)
-		note->iomem = iomem_find(m, vr->walk_pfn << PAGE_SHIFT_4K);
+		note->iomem = iomem_find(m, vr->walk_pfn << w->geom.shift);
 	note->struct_page = f & PTWALK_F_PFN_VALID;
 	/* a mismatch is reported as such; its frame is not ptwalk's for sure */
 	note->checked = present && kpf_on(w) && kpf_applies(f) &&
@@ -192,11 +196,11 @@ static void judge_run(struct witness *w, struct kpf_run *r, uint64_t base,
 
 	for (; r->done < r->n && r->pfn + r->done < to; r->done++) {
 		uint64_t pfn = r->pfn + r->done;
-		uint64_t addr = vr->start + r->done * PAGE_SIZE_4K;
+		uint64_t addr = vr->start + r->done * geom_page_size(&w->geom);
 
 		if (pfn - base >= got)
 			continue;	/* beyond what kpageflags describes */
-		e.leaf_head = leaf_head(vr->level, vr->detail.walk.flags, addr);
+		e.leaf_head = leaf_head(w, vr->level, vr->detail.walk.flags, addr);
 		judge(&w->notes[r->range], &w->bad_last[r->range], &e, addr,
 		      pfn, w->kpf[pfn - base]);
 	}
@@ -257,7 +261,7 @@ static int recheck_span(struct witness *w, uint64_t start, uint64_t end,
 		for (ssize_t i = 0; i < n; i++) {
 			const struct ptwalk_record *r = &w->recs[i];
 			uint64_t a = r->start > start ? r->start : start;
-			uint64_t stop = ptwalk_record_end(r);
+			uint64_t stop = ptwalk_record_end(r, w->geom.shift);
 			struct kpf_expect e = {
 				.walk_flags = r->flags,
 				.vm_flags = r->vm_flags,
@@ -271,11 +275,11 @@ static int recheck_span(struct witness *w, uint64_t start, uint64_t end,
 			 * other start, the loop below would not advance.
 			 */
 			if (r->kind != PTWALK_KIND_PRESENT ||
-			    !kpf_applies(r->flags) || (r->start & PAGE_MASK_4K))
+			    !kpf_applies(r->flags) || (r->start & geom_page_mask(&w->geom)))
 				continue;
 			while (a < stop) {
-				uint64_t pfn = ptwalk_pfn_at(r, a);
-				size_t cnt = (size_t)((stop - a) / PAGE_SIZE_4K);
+				uint64_t pfn = ptwalk_pfn_at(r, a, w->geom.shift);
+				size_t cnt = (size_t)((stop - a) / geom_page_size(&w->geom));
 				ssize_t got;
 
 				if (cnt > WITNESS_KPF_WINDOW)
@@ -289,13 +293,13 @@ static int recheck_span(struct witness *w, uint64_t start, uint64_t end,
 				e.system_ram = frame_in_ram(w, pfn);
 				for (ssize_t j = 0; j < got; j++) {
 					uint64_t pa = a + (uint64_t)j *
-							   PAGE_SIZE_4K;
+							   geom_page_size(&w->geom);
 
-					e.leaf_head = leaf_head(r->level, e.walk_flags, pa);
+					e.leaf_head = leaf_head(w, r->level, e.walk_flags, pa);
 					judge(again, bad_last, &e, pa,
 					      pfn + (uint64_t)j, w->kpf[j]);
 				}
-				a += cnt * PAGE_SIZE_4K;
+				a += cnt * geom_page_size(&w->geom);
 			}
 		}
 	}
@@ -313,7 +317,7 @@ static int recheck(struct witness *w, size_t i)
 		struct witness_note again = { 0 };
 		uint64_t last = 0;
 		int err = recheck_span(w, note->bad_addr,
-				       w->bad_last[i] + PAGE_SIZE_4K, &again,
+				       w->bad_last[i] + geom_page_size(&w->geom), &again,
 				       &last);
 
 		if (err)

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "engine/ranges.h"
+#include "model/page.h"
 #include "module/ptwalk_abi.h"
 #include "parse/iomem.h"
 
@@ -82,6 +83,7 @@ struct witness;
  * emit/arg: the next stage.
  */
 struct witness *witness_new(const struct witness_io *io,
+			    const struct page_geom *geom,
 			    struct witness_totals *totals,
 			    witnessed_emit_fn emit, void *arg);
 void witness_free(struct witness *w);

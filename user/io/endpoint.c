@@ -74,7 +74,9 @@ int endpoint_open(const struct endpoint_choice *c, endpoint_open_fn open_fn,
 	return fd;
 }
 
-int endpoint_absent_path(const struct endpoint *ep, char *buf, size_t size)
+/* The file @file beside the debugfs query file, or the device's @attr. */
+static int attr_path(const struct endpoint *ep, const char *file,
+		     const char *attr, char *buf, size_t size)
 {
 	const char *slash = strrchr(ep->path, '/');
 	struct stat st;
@@ -85,7 +87,7 @@ int endpoint_absent_path(const struct endpoint *ep, char *buf, size_t size)
 		if (!slash)
 			return -EINVAL;
 		n = snprintf(buf, size, "%.*s/%s", (int)(slash - ep->path),
-			     ep->path, PTWALK_ABSENT_FILE);
+			     ep->path, file);
 		break;
 	case ENDPOINT_DEVICE:
 		if (stat(ep->path, &st))
@@ -94,12 +96,24 @@ int endpoint_absent_path(const struct endpoint *ep, char *buf, size_t size)
 			return -ENOTTY;
 		n = snprintf(buf, size, "/sys/dev/char/%u:%u/%s",
 			     major(st.st_rdev), minor(st.st_rdev),
-			     PTWALK_DEVICE_ABSENT_ATTR);
+			     attr);
 		break;
 	default:
 		return -ENOENT;
 	}
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+int endpoint_absent_path(const struct endpoint *ep, char *buf, size_t size)
+{
+	return attr_path(ep, PTWALK_ABSENT_FILE, PTWALK_DEVICE_ABSENT_ATTR, buf,
+			 size);
+}
+
+int endpoint_geometry_path(const struct endpoint *ep, char *buf, size_t size)
+{
+	return attr_path(ep, PTWALK_GEOMETRY_FILE, PTWALK_DEVICE_GEOMETRY_ATTR,
+			 buf, size);
 }
 
 const char *endpoint_kind_name(enum endpoint_kind kind)

@@ -68,6 +68,9 @@ int endpoint_open(const struct endpoint_choice *c, endpoint_open_fn open_fn,
  */
 int endpoint_absent_path(const struct endpoint *ep, char *buf, size_t size);
 
+/* The same for the geometry file (PTWALK_GEOMETRY_FILE, its attribute). */
+int endpoint_geometry_path(const struct endpoint *ep, char *buf, size_t size);
+
 /* "debugfs", "device" or "none": for --stats and --version. */
 const char *endpoint_kind_name(enum endpoint_kind kind);
 

@@ -59,9 +59,9 @@ void pci_find_owner(const char *devices, uint64_t phys, struct pci_owner *out)
 
 void pci_find_devmem_owners(const char *devices,
 			    const struct dma_devmem *devmem, unsigned int n,
-			    struct pci_owner *owners)
+			    unsigned int page_shift, struct pci_owner *owners)
 {
 	for (unsigned int i = 0; i < n; i++)
-		pci_find_owner(devices, devmem[i].pfn << PAGE_SHIFT_4K,
+		pci_find_owner(devices, devmem[i].pfn << page_shift,
 			       &owners[i]);
 }

@@ -23,6 +23,6 @@ void pci_find_owner(const char *devices, uint64_t phys, struct pci_owner *out);
  */
 void pci_find_devmem_owners(const char *devices,
 			    const struct dma_devmem *devmem, unsigned int n,
-			    struct pci_owner *owners);
+			    unsigned int page_shift, struct pci_owner *owners);
 
 #endif /* PTCOMPARE_PCI_SYSFS_H */

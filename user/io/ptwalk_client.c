@@ -58,9 +58,17 @@ int ptwalk_query(int fd, pid_t pid, uint64_t start, uint64_t end)
 	return query(fd, 0, pid, start, end);
 }
 
+/*
+ * Folio sizes too where the module has them (PTWALK_REQ_FOLIO); a module
+ * older than the flag says EINVAL, and is asked again without it.
+ */
 int ptwalk_query_ext(int fd, pid_t pid, uint64_t start, uint64_t end)
 {
-	return query(fd, PTWALK_REQ_EXTENDED, pid, start, end);
+	int err = query(fd, PTWALK_REQ_EXTENDED | PTWALK_REQ_FOLIO, pid, start,
+			end);
+
+	return err == -EINVAL ? query(fd, PTWALK_REQ_EXTENDED, pid, start, end) :
+				err;
 }
 
 static int query_vtop(int fd, uint32_t flags, pid_t pid, uint64_t addr,
@@ -86,8 +94,11 @@ static int query_vtop(int fd, uint32_t flags, pid_t pid, uint64_t addr,
 int ptwalk_query_vtop_ext(int fd, pid_t pid, uint64_t addr,
 			  struct ptwalk_vtop *out, bool *info)
 {
-	int err = query_vtop(fd, PTWALK_REQ_EXTENDED, pid, addr, out);
+	int err = query_vtop(fd, PTWALK_REQ_EXTENDED | PTWALK_REQ_FOLIO, pid,
+			     addr, out);
 
+	if (err == -EINVAL)
+		err = query_vtop(fd, PTWALK_REQ_EXTENDED, pid, addr, out);
 	*info = !err;
 	if (err == -EINVAL)
 		err = query_vtop(fd, 0, pid, addr, out);
@@ -109,6 +120,27 @@ int ptwalk_absent_flags(const char *path, uint32_t *absent)
 		return -errno;
 	buf[n] = '\0';
 	return sscanf(buf, "0x%x", absent) == 1 ? 0 : -EPROTO;
+}
+
+int ptwalk_geometry(const char *path, struct page_geom *g, char *why,
+		    size_t why_size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char buf[256];
+	ssize_t n;
+
+	if (fd < 0) {
+		if (errno != ENOENT)
+			return -errno;
+		geom_assume_4k(g);
+		return 0;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return geom_parse(buf, g, why, why_size) ? -EPROTO : 0;
 }
 
 /* Reads up to max whole records of size bytes: their number, or -errno. */

@@ -13,6 +13,8 @@
 #include <sys/types.h>
 #include "model/defaults.h"
 #include "module/ptwalk_abi.h"
+#include "model/page.h"
+#include "parse/geometry.h"
 #include "parse/record.h"
 
 /* Opens <debugfs>/ptwalk/<file>; returns an fd or -errno. */
@@ -38,6 +40,15 @@ int ptwalk_query_vtop_ext(int fd, pid_t pid, uint64_t addr,
  * a module older than that file; 0 or -errno.
  */
 int ptwalk_absent_flags(const char *path, uint32_t *absent);
+
+/*
+ * The kernel's page geometry from the geometry file at path
+ * (endpoint_geometry_path()): 0, with a module too old to have the file
+ * too (its kernels have 4 KiB pages: geom_assume_4k()); -EPROTO with a
+ * line that does not parse (why says how), or -errno.
+ */
+int ptwalk_geometry(const char *path, struct page_geom *g, char *why,
+		    size_t why_size);
 
 /* Reads up to max records; count (0 at the end) or -errno. */
 ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max);

@@ -23,7 +23,7 @@ static int read_pagemap(void *ctx, uint64_t addr, size_t n, uint64_t *out)
 {
 	struct proc_source *src = ctx;
 	size_t want = n * sizeof(*out);
-	off_t off = (off_t)(addr >> PAGE_SHIFT_4K) * (off_t)sizeof(*out);
+	off_t off = (off_t)(addr >> src->page_shift) * (off_t)sizeof(*out);
 	struct read_count count = { 0 };
 	uint64_t t0 = monotonic_ns();
 	ssize_t got = proc_pread(src->pagemap_fd, out, want, off, &count);

@@ -19,6 +19,9 @@
 
 struct proc_source {
 	pid_t pid;
+	unsigned int page_shift;	/* the kernel's: pagemap has an entry
+					 * per kernel page
+					 */
 	int pagemap_fd;
 	int walk_fd[NR_COMPARE_STREAMS];
 	/* what was read, for --stats */

@@ -1,35 +1,66 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The page ptcompare counts in: ptwalk's records, pagemap's entries and
- * kpageflags' frames each describe 4 KiB pages, whatever the leaf size.
+ * The page ptcompare counts in: the *kernel's* page.  ptwalk's records,
+ * pagemap's entries and kpageflags' frames each describe one kernel page
+ * (4 KiB on x86-64, 4, 16 or 64 KiB on arm64), whatever the leaf size.
+ * Every size comes from struct page_geom, which ptwalk.ko's geometry file
+ * fills (parse/geometry.c); nothing here assumes a page size.
  */
 #ifndef PTCOMPARE_MODEL_PAGE_H
 #define PTCOMPARE_MODEL_PAGE_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include "module/ptwalk_abi.h"
 
-#define PAGE_SHIFT_4K	12
-#define PAGE_SIZE_4K	(1ULL << PAGE_SHIFT_4K)
-#define PAGE_MASK_4K	(PAGE_SIZE_4K - 1)	/* the offset inside a page */
+/* The running kernel's page geometry (module/ptwalk_abi.h, "geometry"). */
+struct page_geom {
+	unsigned int shift;	/* log2 of the kernel page size */
+	unsigned int levels;	/* page-table levels in use, 0: not said */
+	uint64_t leaf[4];	/* bytes one entry of enum ptwalk_level maps,
+				 * 0 for NONE and levels without leaves
+				 */
+	uint64_t cont[4];	/* bytes a contiguous group of that level
+				 * maps, 0 where there is none
+				 */
+	bool from_module;	/* read from the geometry file, not assumed */
+};
+
+static inline uint64_t geom_page_size(const struct page_geom *g)
+{
+	return 1ULL << g->shift;
+}
+
+/* The offset inside a kernel page. */
+static inline uint64_t geom_page_mask(const struct page_geom *g)
+{
+	return geom_page_size(g) - 1;
+}
+
+static inline uint64_t geom_pages_to_bytes(const struct page_geom *g,
+					   uint64_t pages)
+{
+	return pages << g->shift;
+}
+
+static inline uint64_t geom_bytes_to_pages(const struct page_geom *g,
+					   uint64_t bytes)
+{
+	return bytes >> g->shift;
+}
 
 /*
- * Entries in a group marked PTWALK_F_CONT: arm64 with 4 KiB pages, the only
- * architecture that sets it, groups 16 PTEs (a 64 KiB leaf) or 16 PMDs
- * (32 MiB).
+ * Bytes one leaf of @level maps (0 for none); a contiguous group whole
+ * when @flags has PTWALK_F_CONT.
  */
-#define CONT_ENTRIES	16
-
-/* Bytes one leaf of @level maps (0 for none), a contiguous group whole. */
-static inline unsigned long long leaf_size(unsigned int level,
-					   unsigned int flags)
+static inline uint64_t geom_leaf_size(const struct page_geom *g,
+				      unsigned int level, unsigned int flags)
 {
-	static const unsigned int shift[] = { 0, 12, 21, 30 };
-	unsigned long long size;
-
-	if (level == 0 || level >= sizeof(shift) / sizeof(shift[0]))
+	if (level == PTWALK_LEVEL_NONE || level > PTWALK_LEVEL_PUD)
 		return 0;
-	size = 1ULL << shift[level];
-	return flags & PTWALK_F_CONT ? size * CONT_ENTRIES : size;
+	if ((flags & PTWALK_F_CONT) && g->cont[level])
+		return g->cont[level];
+	return g->leaf[level];
 }
 
 #endif /* PTCOMPARE_MODEL_PAGE_H */

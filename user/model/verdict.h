@@ -36,6 +36,11 @@ struct page_detail {
 		 */
 		uint8_t info;
 		uint8_t memtype;
+		/*
+		 * log2 of the folio's bytes (PTWALK_REQ_FOLIO), 0: no
+		 * struct page, no frame, or a module without folio sizes
+		 */
+		uint8_t folio_shift;
 		int32_t node;
 	} walk;
 };

@@ -82,12 +82,6 @@ bool cli_parse_range(const char *s, uint64_t *start, uint64_t *end,
 			 shown(s, q));
 		return false;
 	}
-	if ((*start & PAGE_MASK_4K) || (*end & PAGE_MASK_4K)) {
-		snprintf(err, err_size,
-			 "bad range '%s': START and END must be multiples of 0x1000",
-			 shown(s, q));
-		return false;
-	}
 	if (*start >= *end) {
 		snprintf(err, err_size,
 			 "bad range '%s': START must be below END (END is exclusive)",
@@ -95,6 +89,17 @@ bool cli_parse_range(const char *s, uint64_t *start, uint64_t *end,
 		return false;
 	}
 	return true;
+}
+
+int cli_check_range_pages(uint64_t start, uint64_t end, uint64_t page_size,
+			  char *err, size_t err_size)
+{
+	if (!((start | end) & (page_size - 1)))
+		return 0;
+	snprintf(err, err_size,
+		 "bad range 0x%" PRIx64 "-0x%" PRIx64 ": START and END must be multiples of the kernel's page size, 0x%" PRIx64,
+		 start, end, page_size);
+	return -1;
 }
 
 /* ADDR of `PID ADDR` or `--vtop ADDR`: hex, 0x optional, any alignment. */

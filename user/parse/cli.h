@@ -36,6 +36,14 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 	       char *err, size_t err_size);
 
 /* Parses "START-END" (hex, 0x optional, END exclusive, page aligned). */
+/*
+ * Whether START and END are multiples of the kernel's page size, known
+ * only once ptwalk.ko is open (cli_parse_range() cannot check it): 0, or
+ * -1 with the one-line reason in err.
+ */
+int cli_check_range_pages(uint64_t start, uint64_t end, uint64_t page_size,
+			  char *err, size_t err_size);
+
 bool cli_parse_range(const char *s, uint64_t *start, uint64_t *end,
 		     char *err, size_t err_size);
 

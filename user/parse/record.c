@@ -4,20 +4,22 @@
 #include "model/page.h"
 #include "parse/record.h"
 
-uint64_t ptwalk_record_end(const struct ptwalk_record *r)
+uint64_t ptwalk_record_end(const struct ptwalk_record *r,
+			   unsigned int page_shift)
 {
-	return r->start + (r->nr_pages << PAGE_SHIFT_4K);
+	return r->start + (r->nr_pages << page_shift);
 }
 
 const struct ptwalk_record *ptwalk_find(const struct ptwalk_record *recs,
-					size_t n, uint64_t addr)
+					size_t n, uint64_t addr,
+					unsigned int page_shift)
 {
 	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (ptwalk_record_end(&recs[mid]) <= addr)
+		if (ptwalk_record_end(&recs[mid], page_shift) <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -27,23 +29,25 @@ const struct ptwalk_record *ptwalk_find(const struct ptwalk_record *recs,
 	return NULL;
 }
 
-uint64_t ptwalk_pfn_at(const struct ptwalk_record *r, uint64_t addr)
+uint64_t ptwalk_pfn_at(const struct ptwalk_record *r, uint64_t addr,
+		       unsigned int page_shift)
 {
 	if (r->pfn == PTWALK_PFN_NONE)
 		return PTWALK_PFN_NONE;
-	return r->pfn + ((addr - r->start) >> PAGE_SHIFT_4K);
+	return r->pfn + ((addr - r->start) >> page_shift);
 }
 
-uint64_t ptwalk_swap_offset_at(const struct ptwalk_record *r, uint64_t addr)
+uint64_t ptwalk_swap_offset_at(const struct ptwalk_record *r, uint64_t addr,
+			       unsigned int page_shift)
 {
 	if (r->kind == PTWALK_KIND_MARKER || r->kind == PTWALK_KIND_UNKNOWN)
 		return r->swap_offset;
-	return r->swap_offset + ((addr - r->start) >> PAGE_SHIFT_4K);
+	return r->swap_offset + ((addr - r->start) >> page_shift);
 }
 
 bool ptwalk_check_partition(const struct ptwalk_record *recs, size_t n,
-			    uint64_t start, uint64_t end, char *why,
-			    size_t why_size)
+			    uint64_t start, uint64_t end,
+			    unsigned int page_shift, char *why, size_t why_size)
 {
 	uint64_t expect = start;
 	size_t i;
@@ -62,14 +66,14 @@ bool ptwalk_check_partition(const struct ptwalk_record *recs, size_t n,
 		}
 		/* also a length whose end wraps around to a plausible address */
 		if (expect > end ||
-		    recs[i].nr_pages > (end - expect) >> PAGE_SHIFT_4K) {
+		    recs[i].nr_pages > (end - expect) >> page_shift) {
 			snprintf(why, why_size,
 				 "record %zu (%" PRIu64 " pages at 0x%" PRIx64
 				 ") runs past 0x%" PRIx64, i,
 				 (uint64_t)recs[i].nr_pages, expect, end);
 			return false;
 		}
-		expect = ptwalk_record_end(&recs[i]);
+		expect = ptwalk_record_end(&recs[i], page_shift);
 	}
 	if (expect != end) {
 		snprintf(why, why_size,

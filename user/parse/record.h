@@ -3,7 +3,8 @@
  * ptwalk's records (module/ptwalk_abi.h) read page by page: where a record
  * ends, the frame or swap offset of one of its pages, the record covering
  * an address, and whether a stream of them covers a range as promised.
- * Pure: the records come from the caller (io/ptwalk_client.h reads them).
+ * Records count kernel pages: every function takes the kernel's page
+ * shift (model/page.h).  Pure: the records come from the caller (io/ptwalk_client.h reads them).
  */
 #ifndef PTCOMPARE_PARSE_RECORD_H
 #define PTCOMPARE_PARSE_RECORD_H
@@ -15,30 +16,34 @@
 
 /* The record covering addr, or NULL; recs sorted as the module sends them. */
 const struct ptwalk_record *ptwalk_find(const struct ptwalk_record *recs,
-					size_t n, uint64_t addr);
+					size_t n, uint64_t addr,
+					unsigned int page_shift);
 
 /* End address (exclusive) of a record. */
-uint64_t ptwalk_record_end(const struct ptwalk_record *r);
+uint64_t ptwalk_record_end(const struct ptwalk_record *r,
+			   unsigned int page_shift);
 
 /*
  * Frame (or, for non-present kinds with advancing offsets, swap offset) of
  * the page at addr inside r; PTWALK_PFN_NONE when r maps no frame.
  */
-uint64_t ptwalk_pfn_at(const struct ptwalk_record *r, uint64_t addr);
+uint64_t ptwalk_pfn_at(const struct ptwalk_record *r, uint64_t addr,
+		       unsigned int page_shift);
 
 /*
  * Swap offset (as pagemap encodes it) of the page at addr inside a
  * non-present record: offsets advance per page, except for markers and
  * entries ptwalk cannot decode, which carry one value.
  */
-uint64_t ptwalk_swap_offset_at(const struct ptwalk_record *r, uint64_t addr);
+uint64_t ptwalk_swap_offset_at(const struct ptwalk_record *r, uint64_t addr,
+			       unsigned int page_shift);
 
 /*
  * Checks that recs partition [start, end) exactly, in order, without empty
  * records.  On failure writes why (one line) and returns false.
  */
 bool ptwalk_check_partition(const struct ptwalk_record *recs, size_t n,
-			    uint64_t start, uint64_t end, char *why,
-			    size_t why_size);
+			    uint64_t start, uint64_t end,
+			    unsigned int page_shift, char *why, size_t why_size);
 
 #endif /* PTCOMPARE_PARSE_RECORD_H */

@@ -7,9 +7,12 @@
 #include "report/report_witness.h"
 
 void report_init(struct report *r, enum report_format fmt, FILE *out,
-		 FILE *vmas, FILE *ranges)
+		 FILE *vmas, FILE *ranges, const struct page_geom *geom,
+		 uint32_t absent_flags)
 {
 	memset(r, 0, sizeof(*r));
+	r->geom = *geom;
+	r->absent_flags = absent_flags;
 	r->fmt = fmt;
 	r->out = out;
 	r->vmas = vmas;

@@ -35,6 +35,8 @@ struct report_target {
 
 struct report {
 	enum report_format fmt;
+	struct page_geom geom;	/* the kernel's page and leaf sizes */
+	uint32_t absent_flags;	/* PTWALK_F_* the kernel lacks */
 	FILE *out;		/* where the document goes */
 	FILE *vmas;		/* spool: table rows / JSON VMA objects */
 	FILE *ranges;		/* spool: findings / JSON range objects */
@@ -55,10 +57,13 @@ struct report {
 
 /*
  * Prepares a report written to out at report_finish(); vmas and ranges
- * are the spools (normally tmpfile()s, any read/write stream will do).
+ * are the spools (normally tmpfile()s, any read/write stream will do);
+ * geom the kernel's page geometry (pages to bytes, leaf sizes) and
+ * absent_flags the PTWALK_F_* its architecture lacks (cont: null).
  */
 void report_init(struct report *r, enum report_format fmt, FILE *out,
-		 FILE *vmas, FILE *ranges);
+		 FILE *vmas, FILE *ranges, const struct page_geom *geom,
+		 uint32_t absent_flags);
 
 /*
  * Adds the witnesses' section: w is read at report_finish() (and for the

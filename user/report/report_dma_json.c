@@ -9,7 +9,7 @@ void report_dma_json_run(const struct dma_run *run, void *arg)
 {
 	struct report_dma *rd = arg;
 	struct json_writer *w = &rd->runs_json;
-	uint64_t phys = run->pfn << PAGE_SHIFT_4K;
+	uint64_t phys = run->pfn << run->page_shift;
 
 	jw_begin_line_object(w);
 	jw_kv_hex(w, "start", run->start);

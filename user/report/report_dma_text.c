@@ -36,7 +36,7 @@ static const char *four_gib(const struct dma_run *run)
 void report_dma_text_run(const struct dma_run *run, void *arg)
 {
 	struct report_dma *rd = arg;
-	uint64_t phys = run->pfn << PAGE_SHIFT_4K;
+	uint64_t phys = run->pfn << run->page_shift;
 	char align[32];
 
 	if (rd->nr_runs >= REPORT_DMA_TEXT_RUNS)
@@ -65,13 +65,13 @@ static void text_summary(FILE *f, const struct dma_view *d)
 	char size[32], largest[32], align[32];
 	uint64_t holes = t->pages - t->frame_pages;
 
-	format_size(size, sizeof(size), t->pages << PAGE_SHIFT_4K);
+	format_size(size, sizeof(size), t->pages << t->page_shift);
 	fprintf(f, "\nDMA view of 0x%" PRIx64 "-0x%" PRIx64
 		" (%" PRIu64 " pages, %s), from ptwalk's frames:\n",
 		d->start, d->end, t->pages, size);
 	if (t->runs) {
 		format_size(largest, sizeof(largest),
-			    t->largest_run << PAGE_SHIFT_4K);
+			    t->largest_run << t->page_shift);
 		format_size(align, sizeof(align), t->min_align);
 		fprintf(f, "  runs: %" PRIu64 " physically contiguous run%s, largest %"
 			PRIu64 " page%s (%s), smallest alignment %s\n", t->runs,
@@ -166,7 +166,7 @@ static void text_attrs(FILE *f, const struct report_dma *rd)
 
 		fprintf(f, "  device memory: %" PRIu64 " page%s at phys 0x%" PRIx64,
 			t->devmem[i].pages, plural(t->devmem[i].pages),
-			t->devmem[i].pfn << PAGE_SHIFT_4K);
+			t->devmem[i].pfn << t->page_shift);
 		if (!o->found) {
 			fprintf(f, ", in no PCI BAR\n");
 			continue;

@@ -21,6 +21,36 @@ static void class_counts(struct json_writer *w,
 	jw_end_object(w);
 }
 
+/*
+ * What maps the range, in bytes: leaf_size (the entry, or the contiguous
+ * group, that maps it; null without a leaf), cont (a contiguous group;
+ * null where the architecture has no contiguous bit), folio_size (null
+ * without a struct page, or from a module without folio sizes).
+ */
+static void json_sizes(const struct report *r, struct json_writer *w,
+		       const struct verdict_range *vr)
+{
+	uint32_t f = vr->detail.walk.flags;
+	bool present = vr->detail.walk_kind == PTWALK_KIND_PRESENT;
+	uint64_t leaf = present ? geom_leaf_size(&r->geom, vr->level, f) : 0;
+
+	jw_key(w, "leaf_size");
+	if (leaf)
+		jw_u64(w, leaf);
+	else
+		jw_null(w);
+	jw_key(w, "cont");
+	if (r->absent_flags & PTWALK_F_CONT)
+		jw_null(w);
+	else
+		jw_bool(w, present && (f & PTWALK_F_CONT));
+	jw_key(w, "folio_size");
+	if (present && vr->detail.walk.folio_shift)
+		jw_u64(w, 1ULL << vr->detail.walk.folio_shift);
+	else
+		jw_null(w);
+}
+
 static void json_range(struct report *r, const struct verdict_range *vr,
 		       const struct witness_note *note)
 {
@@ -35,6 +65,7 @@ static void json_range(struct report *r, const struct verdict_range *vr,
 			  ptwalk_level_name(vr->level));
 	jw_kv_hex_or_null(w, "walk_pfn", vr->walk_pfn, NO_PFN);
 	jw_kv_hex_or_null(w, "pagemap_pfn", vr->pagemap_pfn, NO_PFN);
+	json_sizes(r, w, vr);
 	page_attrs_json(w, &vr->detail);
 	report_witness_json_range(r, note);
 	jw_end_object(w);
@@ -77,6 +108,7 @@ static void json_head(struct report *r, const struct report_target *t)
 	jw_key(w, "absent_flags");
 	jw_flag_names(w, t->absent_flags, ptwalk_flag_name);
 	jw_kv_u64(w, "pages", r->pages);
+	jw_kv_u64(w, "page_size", geom_page_size(&r->geom));
 	jw_kv_str(w, "verdict", report_has_mismatch(r) ? "mismatch" : "ok");
 	jw_key(w, "summary");
 	class_counts(w, r->totals);

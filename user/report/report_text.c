@@ -13,14 +13,15 @@
 #include "report/report_formats.h"
 #include "report/report_witness.h"
 
-static void describe_walk(char *buf, size_t size, const struct verdict_range *vr)
+static void describe_walk(char *buf, size_t size, const struct verdict_range *vr,
+			  unsigned int page_shift)
 {
 	const struct page_detail *d = &vr->detail;
 
 	switch (d->walk_kind) {
 	case PTWALK_KIND_PRESENT:
 		snprintf(buf, size, "pfn 0x%" PRIx64 " (phys 0x%" PRIx64 ")",
-			 vr->walk_pfn, vr->walk_pfn << PAGE_SHIFT_4K);
+			 vr->walk_pfn, vr->walk_pfn << page_shift);
 		break;
 	case PTWALK_KIND_NONE:
 		snprintf(buf, size, "not mapped");
@@ -61,7 +62,7 @@ static void text_range(struct report *r, const struct verdict_range *vr,
 	if (vr->cls == CLASS_MATCH || vr->cls == CLASS_NOT_PRESENT ||
 	    vr->cls == CLASS_PFN_ZEROED)
 		return;
-	describe_walk(walk, sizeof(walk), vr);
+	describe_walk(walk, sizeof(walk), vr, r->geom.shift);
 	describe_pagemap(pm, sizeof(pm), vr);
 	page_attrs_text(attrs, sizeof(attrs), &vr->detail);
 	fprintf(r->ranges,
@@ -111,7 +112,7 @@ static void text_vma(struct report *r, const struct maps_entry *m, uint64_t star
 		return;
 	}
 	line_char(&l, ' ');
-	line_u64(&l, (end - start) >> PAGE_SHIFT_4K, 8);
+	line_u64(&l, (end - start) >> r->geom.shift, 8);
 	for (int c = 0; c < NR_CLASSES; c++) {
 		line_char(&l, ' ');
 		line_u64(&l, sum->pages[c], 7);

@@ -31,27 +31,28 @@ const char *vtop_level_state(const struct ptwalk_vtop *w, int l)
 	return ptwalk_vtop_stop_name(w->stop);
 }
 
-uint64_t vtop_leaf_pfn(const struct ptwalk_vtop *w)
+uint64_t vtop_leaf_pfn(const struct ptwalk_vtop *w, const struct page_geom *g)
 {
-	uint64_t size = vtop_leaf_size(w);
+	uint64_t size = vtop_leaf_size(w, g);
 
-	return w->pfn - ((w->addr & (size - 1)) >> PAGE_SHIFT_4K);
+	return w->pfn - ((w->addr & (size - 1)) >> g->shift);
 }
 
-uint64_t vtop_leaf_offset(const struct ptwalk_vtop *w)
+uint64_t vtop_leaf_offset(const struct ptwalk_vtop *w,
+			  const struct page_geom *g)
 {
-	return w->addr & (vtop_leaf_size(w) - 1);
+	return w->addr & (vtop_leaf_size(w, g) - 1);
 }
 
-uint64_t vtop_phys(const struct ptwalk_vtop *w)
+uint64_t vtop_phys(const struct ptwalk_vtop *w, const struct page_geom *g)
 {
-	return w->pfn << PAGE_SHIFT_4K | (w->addr & PAGE_MASK_4K);
+	return w->pfn << g->shift | (w->addr & geom_page_mask(g));
 }
 
-bool vtop_has_frame(const struct ptwalk_vtop *w)
+bool vtop_has_frame(const struct ptwalk_vtop *w, const struct page_geom *g)
 {
 	return w->stop == PTWALK_VTOP_STOP_LEAF && w->pfn != PTWALK_PFN_NONE &&
-	       vtop_leaf_size(w);
+	       vtop_leaf_size(w, g);
 }
 
 struct page_detail vtop_page_detail(const struct vtop_view *v)

@@ -20,10 +20,11 @@ int vtop_last_level(const struct ptwalk_vtop *w);
 const char *vtop_level_state(const struct ptwalk_vtop *w, int l);
 
 /* A leaf with a frame: its first page's frame, addr's offset in it. */
-bool vtop_has_frame(const struct ptwalk_vtop *w);
-uint64_t vtop_leaf_pfn(const struct ptwalk_vtop *w);
-uint64_t vtop_leaf_offset(const struct ptwalk_vtop *w);
-uint64_t vtop_phys(const struct ptwalk_vtop *w);	/* addr's */
+bool vtop_has_frame(const struct ptwalk_vtop *w, const struct page_geom *g);
+uint64_t vtop_leaf_pfn(const struct ptwalk_vtop *w, const struct page_geom *g);
+uint64_t vtop_leaf_offset(const struct ptwalk_vtop *w,
+			  const struct page_geom *g);
+uint64_t vtop_phys(const struct ptwalk_vtop *w, const struct page_geom *g);	/* addr's */
 
 /* What the reports know of a page (page_attrs.h), from the answer. */
 struct page_detail vtop_page_detail(const struct vtop_view *v);

@@ -42,10 +42,11 @@ static void json_levels(struct json_writer *j, const struct ptwalk_vtop *w)
 	jw_end_array(j);
 }
 
-static void json_leaf(struct json_writer *j, const struct ptwalk_vtop *w)
+static void json_leaf(struct json_writer *j, const struct ptwalk_vtop *w,
+			const struct page_geom *g)
 {
 	uint64_t none = PTWALK_PFN_NONE;
-	bool frame = vtop_has_frame(w);
+	bool frame = vtop_has_frame(w, g);
 
 	jw_kv_str(j, "stop", ptwalk_vtop_stop_name(w->stop));
 	if (w->level == PTWALK_LEVEL_NONE) {
@@ -53,13 +54,13 @@ static void json_leaf(struct json_writer *j, const struct ptwalk_vtop *w)
 		jw_kv_null(j, "page_size");
 	} else {
 		jw_kv_str(j, "level", ptwalk_level_name(w->level));
-		jw_kv_u64(j, "page_size", vtop_leaf_size(w));
+		jw_kv_u64(j, "page_size", vtop_leaf_size(w, g));
 	}
 	jw_kv_str(j, "kind", ptwalk_kind_name(w->kind));
 	jw_kv_hex_or_null(j, "pfn", frame ? w->pfn : none, none);
-	jw_kv_hex_or_null(j, "phys", frame ? vtop_phys(w) : none, none);
-	jw_kv_hex_or_null(j, "leaf_pfn", frame ? vtop_leaf_pfn(w) : none, none);
-	jw_kv_hex_or_null(j, "leaf_offset", frame ? vtop_leaf_offset(w) : none,
+	jw_kv_hex_or_null(j, "phys", frame ? vtop_phys(w, g) : none, none);
+	jw_kv_hex_or_null(j, "leaf_pfn", frame ? vtop_leaf_pfn(w, g) : none, none);
+	jw_kv_hex_or_null(j, "leaf_offset", frame ? vtop_leaf_offset(w, g) : none,
 			  none);
 	jw_key(j, "flags");
 	jw_flag_names(j, w->flags, ptwalk_flag_name);
@@ -139,8 +140,9 @@ int vtop_print_json(FILE *f, const struct vtop_view *v)
 	jw_flag_names(&j, v->absent_flags, ptwalk_flag_name);
 	jw_kv_hex(&j, "addr", v->addr);
 	jw_kv_u64(&j, "paging_levels", v->walk.nr_levels);
+	jw_kv_u64(&j, "kernel_page_size", geom_page_size(&v->geom));
 	json_levels(&j, &v->walk);
-	json_leaf(&j, &v->walk);
+	json_leaf(&j, &v->walk, &v->geom);
 	json_dma(&j, v);
 	json_vma(&j, v);
 	json_pagemap(&j, v->pagemap);

@@ -13,9 +13,10 @@
 
 /* The leaf's size as "4K", "64K", "2M", "32M", "1G"; "-" for none. */
 static const char *size_name(char *buf, size_t size,
-			     const struct ptwalk_vtop *w)
+			     const struct ptwalk_vtop *w,
+			     const struct page_geom *g)
 {
-	uint64_t bytes = vtop_leaf_size(w);
+	uint64_t bytes = vtop_leaf_size(w, g);
 
 	if (!bytes)
 		return "-";
@@ -28,7 +29,8 @@ static const char *size_name(char *buf, size_t size,
 	return buf;
 }
 
-static void text_levels(FILE *f, const struct ptwalk_vtop *w)
+static void text_levels(FILE *f, const struct ptwalk_vtop *w,
+			const struct page_geom *g)
 {
 	char size[16];
 
@@ -48,28 +50,29 @@ static void text_levels(FILE *f, const struct ptwalk_vtop *w)
 			(uint64_t)w->entry[l], state);
 		if (w->stop == PTWALK_VTOP_STOP_LEAF && l == vtop_last_level(w))
 			fprintf(f, " (%s page)",
-				size_name(size, sizeof(size), w));
+				size_name(size, sizeof(size), w, g));
 		fputc('\n', f);
 	}
 }
 
-static void text_entry(FILE *f, const struct ptwalk_vtop *w)
+static void text_entry(FILE *f, const struct ptwalk_vtop *w,
+			const struct page_geom *g)
 {
 	char flags[512], size[16];
 
 	flag_names_join(flags, sizeof(flags), w->flags, ptwalk_flag_name, "-");
 	switch (w->stop) {
 	case PTWALK_VTOP_STOP_LEAF:
-		if (!vtop_has_frame(w))
+		if (!vtop_has_frame(w, g))
 			break;
 		fprintf(f, "leaf:    %s, %s page at pfn 0x%" PRIx64
 			" (phys 0x%" PRIx64 ")\n", ptwalk_level_name(w->level),
-			size_name(size, sizeof(size), w), vtop_leaf_pfn(w),
-			vtop_leaf_pfn(w) << PAGE_SHIFT_4K);
+			size_name(size, sizeof(size), w, g), vtop_leaf_pfn(w, g),
+			vtop_leaf_pfn(w, g) << g->shift);
 		fprintf(f, "phys:    0x%" PRIx64 " = leaf base 0x%" PRIx64
 			" + offset 0x%" PRIx64 " (pfn 0x%" PRIx64 ")\n",
-			vtop_phys(w), vtop_leaf_pfn(w) << PAGE_SHIFT_4K,
-			vtop_leaf_offset(w), (uint64_t)w->pfn);
+			vtop_phys(w, g), vtop_leaf_pfn(w, g) << g->shift,
+			vtop_leaf_offset(w, g), (uint64_t)w->pfn);
 		break;
 	case PTWALK_VTOP_STOP_NOT_PRESENT:
 		fprintf(f, "entry:   not present (%s): %s, type %u offset 0x%"
@@ -133,7 +136,7 @@ static void text_dma(FILE *f, const struct vtop_view *v)
 	const char *mt = ptwalk_memtype_name(walk_memtype(&d));
 	enum dma_pin_state pin = walk_pin_state(&d);
 
-	if (!vtop_has_frame(&v->walk))
+	if (!vtop_has_frame(&v->walk, &v->geom))
 		return;
 	if (!v->info) {
 		fprintf(f, "dma:     memory type, pinned state, node unknown: this ptwalk.ko predates extended records\n");
@@ -154,9 +157,9 @@ void vtop_print_text(FILE *f, const struct vtop_view *v)
 	fprintf(f, "ptcompare: pid %d (%s), kernel %s: address 0x%" PRIx64
 		", %u-level paging\n\n", (int)v->pid, v->comm, v->kernel,
 		v->addr, v->walk.nr_levels);
-	text_levels(f, &v->walk);
+	text_levels(f, &v->walk, &v->geom);
 	fputc('\n', f);
-	text_entry(f, &v->walk);
+	text_entry(f, &v->walk, &v->geom);
 	if (v->absent_flags) {
 		char absent[256];
 
