@@ -72,7 +72,7 @@ static inline u32 ptwalk_arch_present_flags(pte_t entry)
 	/* UXN: the user may not execute, as x86's NX */
 	if (!pte_user_exec(entry))
 		flags |= PTWALK_F_NX;
-	if ((pte_val(entry) & (PTE_VALID | PTE_PROT_NONE)) == PTE_PROT_NONE)
+	if (ptwalk_arm64_pte_protnone(entry))
 		flags |= PTWALK_F_PROTNONE;
 	if (pte_cont(entry))
 		flags |= PTWALK_F_CONT;
