@@ -18,6 +18,7 @@
 # scripts/arm64-64k-kernel.sh).  The other lanes' kernels are fetched (or
 # built) one after the other in the background from the start
 # (scripts/kernel-fetch.sh arm64-LANE), as make check-kernels fetches.
+# ARM64_JOBS: how many lanes run at a time (default 1; CI runs 2).
 # usage: scripts/arm64-check.sh
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -117,17 +118,17 @@ lane() {
 	echo "arm64 $l ($krel, $ps pages): $(scripts/tap-summary.sh "$tap" | tail -1)"
 }
 
-for l in $lanes; do
+# run_lane LANE: one lane, into its TAP; waits for its kernel's fetch.
+run_lane() {
+	local l=$1 tap kout lout krel kdir
 	if [ "$l" = 6.1 ]; then
-		taps+=("$tap61")
 		# shellcheck source=/dev/null
 		krel=$(sed -n 's/^ARM64_KREL := //p' "$out/env.mk")
 		kdir=$(sed -n 's/^ARM64_KDIR := //p' "$out/env.mk")
 		lane 6.1 "$tap61" "$out" "$krel" "$(page_size "$kdir/.config")"
-		continue
+		return
 	fi
 	tap=$top/build/arm64-$l.tap
-	taps+=("$tap")
 	: > "$tap"
 	kout=build/kernels/arm64-$l
 	lout=$top/build/arm64-lanes/$l
@@ -138,7 +139,7 @@ for l in $lanes; do
 		tail -5 "$kout/fetch.log" >&2
 		echo "not ok - arm64_fetch # $(tail -1 "$kout/fetch.log"), see $kout/fetch.log" >> "$tap"
 		echo "arm64 $l: the kernel's fetch or build failed (log: $kout/fetch.log)"
-		continue
+		return
 	fi
 	echo "ok - arm64_fetch # $(cat "$kout/fetch.seconds") s in the background" >> "$tap"
 	(
@@ -156,8 +157,21 @@ for l in $lanes; do
 		EOT
 		lane "$l" "$tap" "$lout" "$KREL" "$(page_size "$CHROOT$KDIR/.config")"
 	)
+}
+
+# ARM64_JOBS lanes at a time (default 1): a lane's VM keeps about one of
+# the machine's cores busy (the suite's cases run one after the other), so
+# on two cores two lanes take little more than one.
+jobs=${ARM64_JOBS:-1}
+for l in $lanes; do
+	if [ "$l" = 6.1 ]; then taps+=("$tap61"); else taps+=("$top/build/arm64-$l.tap"); fi
+	# the lanes running now (the fetcher is a job too)
+	while [ "$(jobs -rp | grep -cvx "$fetcher")" -ge "$jobs" ]; do
+		wait -n
+	done
+	run_lane "$l" &
 done
-wait "$fetcher"
+wait
 
 echo "=== arm64 lanes: $(($(date +%s) - start_all)) s in all ==="
 grep -h '^# arm64 ' "${taps[@]}" 2>/dev/null
