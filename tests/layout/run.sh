@@ -6,6 +6,8 @@
 #   - tests/layout/class-docs.sh: the man page and the docs word the
 #     classes as user/model/page_class.c does; and that check, too, on a
 #     man page with one word changed;
+#   - tests/layout/page-size.sh: no constant 4 KiB page in user/, and
+#     that check on a copy with one put back;
 #   - tests/layout/apt-mirror.sh: scripts/apt-mirror.sh on sample apt
 #     sources, and no script naming a Debian mirror.
 # usage: tests/layout/run.sh OUT CLASS_TABLE
@@ -79,6 +81,18 @@ elif "$here/class-docs.sh" "$table" "$tmp/changed.1" > /dev/null; then
 	echo "not ok - class docs self-test: a changed word in the man page passed" >> "$tap"
 else
 	echo "ok - class docs self-test: a changed word in the man page is caught" >> "$tap"
+fi
+
+"$here/page-size.sh" "$top/user" >> "$tap"
+
+# The page-size check on a copy of user/ with one 4K constant put back.
+rm -rf "$tmp/user"
+cp -r "$top/user" "$tmp/user"
+printf 'static unsigned long pages(unsigned long b) { return b >> 12; }\n' >> "$tmp/user/engine/dma.c"
+if "$here/page-size.sh" "$tmp/user" > /dev/null; then
+	echo "not ok - page size self-test: a shift by 12 in engine/dma.c passed" >> "$tap"
+else
+	echo "ok - page size self-test: a shift by 12 in engine/dma.c is caught" >> "$tap"
 fi
 
 "$here/apt-mirror.sh" >> "$tap"

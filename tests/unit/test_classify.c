@@ -125,6 +125,35 @@ static void reread_convergence(void **state)
 	assert_string_equal(page_class_name(NR_CLASSES), "?");
 }
 
-UNIT_MAIN("classify", UT(match_and_mismatch), UT(huge_leaf_subpages),
+/*
+ * A guard marker (PTWALK_F_GUARD) is class guard whatever pagemap says
+ * short of a frame: a marker swap entry before 6.15, the guard bit (58)
+ * since, or nothing; a marker without the flag (uffd-wp) stays a swap
+ * entry to compare.
+ */
+static void guard_markers(void **state)
+{
+	struct ptwalk_record r = {
+		.start = BASE, .nr_pages = 4, .pfn = PTWALK_PFN_NONE,
+		.kind = PTWALK_KIND_MARKER, .level = PTWALK_LEVEL_PTE,
+		.flags = PTWALK_F_GUARD, .swap_type = 31, .swap_offset = 4,
+	};
+	struct pagemap_entry marker = { .swapped = true, .swap_type = 31,
+					.swap_offset = 4 };
+	struct pagemap_entry bit = { .swapped = true, .guard = true };
+	struct pagemap_entry present = { .present = true, .pfn = 0x1234 };
+
+	(void)state;
+	assert_int_equal(classify_page(&r, BASE, &marker, 14), CLASS_GUARD);
+	assert_int_equal(classify_page(&r, BASE, &bit, 14), CLASS_GUARD);
+	assert_int_equal(classify_page(&r, BASE, &(struct pagemap_entry){ 0 }, 14),
+			 CLASS_GUARD);
+	assert_int_equal(classify_page(&r, BASE, &present, 14), CLASS_MISMATCH);
+	r.flags = 0;
+	assert_int_equal(classify_page(&r, BASE, &marker, 14), CLASS_SWAPPED);
+	assert_string_equal(page_class_name(CLASS_GUARD), "guard");
+}
+
+UNIT_MAIN("classify", UT(guard_markers), UT(match_and_mismatch), UT(huge_leaf_subpages),
 	  UT(pfnmap_hidden), UT(zeroed_and_not_present), UT(swap_entries),
 	  UT(reread_convergence))

@@ -15,12 +15,14 @@
 #include "parse/record.h"
 
 #define BASE	0x7f0000000000ULL
-#define PG	4096ULL
+/* Page bytes of a world or fake: the kernel's page, 4K unless a test says. */
+#define WPG(w)	(1ULL << (w)->shift)
 #define MAXP	32	/* pages in a world */
 #define MAXR	16	/* records in a world */
 #define WORLDS	4
 
 struct world {
+	unsigned int shift;	/* the kernel's page shift */
 	uint64_t pm[MAXP];
 	struct ptwalk_record recs[MAXR];
 	int32_t node[MAXR];	/* extended records' node of each record */
@@ -52,7 +54,7 @@ static int fake_pagemap(void *ctx, uint64_t addr, size_t n, uint64_t *out)
 	if (f->pm_reads == f->fail_pagemap_at)
 		return -ESRCH;
 	w = pick(f, f->pm_reads++);
-	memcpy(out, &w->pm[(addr - BASE) / PG], n * sizeof(*out));
+	memcpy(out, &w->pm[(addr - BASE) / WPG(w)], n * sizeof(*out));
 	return 0;
 }
 
@@ -78,12 +80,13 @@ static ssize_t fake_records(void *ctx, enum compare_stream s,
 	/* at most two records per read: the engine must refill */
 	while (n < max && n < 2 && f->st[s].next < f->st[s].w->nrecs) {
 		struct ptwalk_record r = f->st[s].w->recs[f->st[s].next++];
-		uint64_t end = r.start + r.nr_pages * PG, skip;
+		uint64_t pg = WPG(f->st[s].w);
+		uint64_t end = r.start + r.nr_pages * pg, skip;
 
 		if (end <= f->st[s].start || r.start >= f->st[s].end)
 			continue;
 		if (r.start < f->st[s].start) {
-			skip = (f->st[s].start - r.start) / PG;
+			skip = (f->st[s].start - r.start) / pg;
 			r.start = f->st[s].start;
 			r.nr_pages -= skip;
 			if (r.kind == PTWALK_KIND_PRESENT)
@@ -92,7 +95,7 @@ static ssize_t fake_records(void *ctx, enum compare_stream s,
 				r.swap_offset += skip;
 		}
 		if (end > f->st[s].end)
-			r.nr_pages -= (end - f->st[s].end) / PG;
+			r.nr_pages -= (end - f->st[s].end) / pg;
 		out[n++] = r;
 	}
 	return (ssize_t)n;
@@ -150,7 +153,7 @@ static void add(struct world *w, uint64_t page, uint64_t pages, int kind,
 		int level, uint64_t pfn, uint64_t vm, uint32_t flags)
 {
 	w->recs[w->nrecs++] = (struct ptwalk_record){
-		.start = BASE + page * PG, .nr_pages = pages,
+		.start = BASE + page * WPG(w), .nr_pages = pages,
 		.pfn = kind == PTWALK_KIND_PRESENT ? pfn : PTWALK_PFN_NONE,
 		.swap_offset = kind == PTWALK_KIND_PRESENT ? 0 : pfn,
 		.kind = kind, .level = level, .vm_flags = vm, .flags = flags,
@@ -174,23 +177,36 @@ static int run_io(struct compare_io io, size_t batch, uint64_t first,
 		  uint64_t pages, struct compare_summary *sum,
 		  struct collected *c);
 
+static int run_io_shift(struct compare_io io, size_t batch, uint64_t first,
+			uint64_t pages, struct compare_summary *sum,
+			struct collected *c, unsigned int shift);
+
 static int run(struct fake *f, size_t batch, uint64_t first, uint64_t pages,
 	       struct compare_summary *sum, struct collected *c)
 {
-	return run_io(fake_io(f), batch, first, pages, sum, c);
+	return run_io_shift(fake_io(f), batch, first, pages, sum, c,
+			    f->w[0].shift);
 }
 
 static int run_io(struct compare_io io, size_t batch, uint64_t first,
 		  uint64_t pages, struct compare_summary *sum,
 		  struct collected *c)
 {
-	struct compare_engine *e = compare_new(&io, batch, UT_SHIFT_4K);
+	return run_io_shift(io, batch, first, pages, sum, c, UT_SHIFT_4K);
+}
+
+static int run_io_shift(struct compare_io io, size_t batch, uint64_t first,
+			uint64_t pages, struct compare_summary *sum,
+			struct collected *c, unsigned int shift)
+{
+	struct compare_engine *e = compare_new(&io, batch, shift);
+	uint64_t pg = 1ULL << shift;
 	int err;
 
 	assert_non_null(e);
 	memset(sum, 0, sizeof(*sum));
 	memset(c, 0, sizeof(*c));
-	err = compare_range(e, BASE + first * PG, BASE + (first + pages) * PG,
+	err = compare_range(e, BASE + first * pg, BASE + (first + pages) * pg,
 			    sum, collect, c);
 	compare_free(e);
 	return err;
@@ -201,6 +217,8 @@ static void fake_init(struct fake *f, int worlds)
 	memset(f, 0, sizeof(*f));
 	f->nworlds = worlds;
 	f->fail_pagemap_at = -1;
+	for (int i = 0; i < WORLDS; i++)
+		f->w[i].shift = UT_SHIFT_4K;
 }
 
 #define ANON	(PTWALK_VM_ANON | PTWALK_VM_READ | PTWALK_VM_WRITE)
@@ -349,7 +367,7 @@ static void reread_converges(void **state)
 	assert_int_equal(sum.rereads, 1);
 	assert_int_equal(c.n, 3);
 	assert_int_equal(c.r[1].cls, CLASS_TRANSIENT);
-	assert_int_equal(c.r[1].start, BASE + 2 * PG);
+	assert_int_equal(c.r[1].start, BASE + 2 * (1ULL << UT_SHIFT_4K));
 	assert_int_equal(c.r[1].pagemap_pfn, 0x102);
 }
 
@@ -412,7 +430,7 @@ static void huge_leaf_across_batches(void **state)
 	assert_int_equal(sum.pages[CLASS_MISMATCH], 1);
 	assert_int_equal(sum.pages[CLASS_MATCH], 15);
 	assert_int_equal(c.n, 3);
-	assert_int_equal(c.r[1].start, BASE + 9 * PG);
+	assert_int_equal(c.r[1].start, BASE + 9 * (1ULL << UT_SHIFT_4K));
 	assert_int_equal(c.r[1].walk_pfn, 0x2009);
 	assert_int_equal(c.r[1].pagemap_pfn, 0x2000);
 	assert_int_equal(c.r[2].walk_pfn, 0x200a);
@@ -470,6 +488,92 @@ static void huge_kinds_and_vm_flags(void **state)
 	assert_int_equal(sum.pages[CLASS_NOT_PRESENT], 4);
 }
 
+/* The names of a summary's kinds. */
+static void names_of(const struct compare_summary *sum, char *buf, size_t size)
+{
+	char names[32][HUGE_NAME_MAX];
+	size_t n = huge_kind_names(sum, names, 32), len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					i ? "," : "", names[i]);
+}
+
+/*
+ * With folio sizes (PTWALK_REQ_FOLIO) the kinds are named by size, on
+ * every granule: hugetlb pages by their folio (a 16K kernel's 2M page is
+ * 128 contiguous PTEs, its 32M page one PMD), PTE-mapped folios smaller
+ * than a PMD as mTHP, contiguous PTEs outside hugetlb (contpte) as cont.
+ * Without folio sizes, the level names of the 4K kernels old modules ran
+ * on.
+ */
+static void huge_kinds_by_size(void **state)
+{
+	struct ptwalk_record_ext x = { .rec = {
+		.kind = PTWALK_KIND_PRESENT, .level = PTWALK_LEVEL_PTE,
+		.vm_flags = PTWALK_VM_HUGETLB,
+		.flags = PTWALK_F_CONT | PTWALK_F_COMPOUND,
+	} };
+	struct compare_summary sum = { 0 }, all = { 0 };
+	char buf[256];
+
+	(void)state;
+	/* 16K pages: a 2M hugetlb page of contiguous PTEs */
+	x.folio_shift = 21;
+	huge_observe(&sum, &x, true, 14);
+	names_of(&sum, buf, sizeof(buf));
+	assert_string_equal(buf, "hugetlb-2M");
+	/* 64K pages: a 512M PMD page */
+	memset(&sum, 0, sizeof(sum));
+	x.rec.level = PTWALK_LEVEL_PMD;
+	x.rec.flags = PTWALK_F_COMPOUND;
+	x.folio_shift = 29;
+	huge_observe(&sum, &x, true, 16);
+	names_of(&sum, buf, sizeof(buf));
+	assert_string_equal(buf, "hugetlb-512M");
+	/* without folio sizes: the 4K names */
+	memset(&sum, 0, sizeof(sum));
+	huge_observe(&sum, &x, false, 12);
+	names_of(&sum, buf, sizeof(buf));
+	assert_string_equal(buf, "hugetlb-2M");
+	huge_add(&all, &sum);
+	/* mTHP: a 64K folio by PTEs on 4K, and 128K folded by contpte */
+	memset(&sum, 0, sizeof(sum));
+	x = (struct ptwalk_record_ext){ .rec = {
+		.kind = PTWALK_KIND_PRESENT, .level = PTWALK_LEVEL_PTE,
+		.vm_flags = PTWALK_VM_ANON, .flags = PTWALK_F_COMPOUND,
+	}, .folio_shift = 16 };
+	huge_observe(&sum, &x, true, 12);
+	x.folio_shift = 17;
+	x.rec.flags |= PTWALK_F_CONT;
+	huge_observe(&sum, &x, true, 12);
+	names_of(&sum, buf, sizeof(buf));
+	assert_string_equal(buf, "cont,mthp-64K,mthp-128K");
+	huge_add(&all, &sum);
+	/* a PMD-sized folio mapped by PTEs (a split PMD) is thp-pte */
+	memset(&sum, 0, sizeof(sum));
+	x.rec.flags = PTWALK_F_COMPOUND;
+	x.folio_shift = 21;
+	huge_observe(&sum, &x, true, 12);
+	names_of(&sum, buf, sizeof(buf));
+	assert_string_equal(buf, "thp-pte");
+	/* on 16K, a 2M folio by PTEs is an mTHP: its PMD is 32M */
+	memset(&sum, 0, sizeof(sum));
+	huge_observe(&sum, &x, true, 14);
+	names_of(&sum, buf, sizeof(buf));
+	assert_string_equal(buf, "mthp-2M");
+	/* not present: nothing */
+	memset(&sum, 0, sizeof(sum));
+	x.rec.kind = PTWALK_KIND_SWAP;
+	huge_observe(&sum, &x, true, 12);
+	names_of(&sum, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	huge_add(&all, &sum);
+	names_of(&all, buf, sizeof(buf));
+	assert_string_equal(buf, "hugetlb-2M,cont,mthp-64K,mthp-128K");
+}
+
 /* Records that leave a page uncovered are a protocol error, not a verdict. */
 static void broken_partition(void **state)
 {
@@ -517,21 +621,21 @@ static void reference(const struct world *w, uint64_t pages,
 
 	memset(sum, 0, sizeof(*sum));
 	memset(c, 0, sizeof(*c));
-	range_merger_init(&m, collect, c, UT_SHIFT_4K);
+	range_merger_init(&m, collect, c, w->shift);
 	for (uint64_t p = 0, ri = 0; p < pages; p++) {
-		uint64_t addr = BASE + p * PG;
+		uint64_t addr = BASE + p * WPG(w);
 		struct pagemap_entry pm;
 		struct page_verdict v = { .addr = addr };
 		const struct ptwalk_record *r;
 
-		while (ptwalk_record_end(&w->recs[ri], UT_SHIFT_4K) <= addr)
+		while (ptwalk_record_end(&w->recs[ri], w->shift) <= addr)
 			ri++;
 		r = &w->recs[ri];
 		pagemap_decode(w->pm[p], &pm);
-		v.cls = classify_page(r, addr, &pm, UT_SHIFT_4K);
+		v.cls = classify_page(r, addr, &pm, w->shift);
 		v.level = r->level;
 		v.walk_pfn = r->kind == PTWALK_KIND_PRESENT ?
-			     ptwalk_pfn_at(r, addr, UT_SHIFT_4K) : NO_PFN;
+			     ptwalk_pfn_at(r, addr, w->shift) : NO_PFN;
 		v.pagemap_pfn = pm.present && v.cls != CLASS_PFN_ZEROED ?
 				pm.pfn : NO_PFN;
 		sum->pages[v.cls]++;
@@ -548,11 +652,13 @@ static unsigned int next_rand(unsigned int *seed)
 }
 
 /* A random world: records partitioning MAXP pages, pagemap mostly agreeing. */
-static void random_world(struct world *w, unsigned int *seed)
+static void random_world(struct world *w, unsigned int *seed,
+			 unsigned int shift)
 {
 	uint64_t page = 0;
 
 	memset(w, 0, sizeof(*w));
+	w->shift = shift;
 	while (page < MAXP) {
 		uint64_t len = 1 + (uint64_t)next_rand(seed) % 8;
 		int kind = next_rand(seed) % 4;
@@ -587,10 +693,12 @@ static void random_world(struct world *w, unsigned int *seed)
 /*
  * The engine classifies runs of pages from their first page; over many
  * random worlds and batch sizes its ranges and counts equal the page by
- * page reference.
+ * page reference, with 4K, 16K and 64K kernel pages alike (pagemap's
+ * entries and the records count those).
  */
 static void runs_equal_page_by_page(void **state)
 {
+	static const unsigned int shifts[] = { 12, 14, 16 };
 	unsigned int seed = 12345;
 
 	(void)state;
@@ -601,7 +709,7 @@ static void runs_equal_page_by_page(void **state)
 		size_t batch = 1 + (size_t)next_rand(&seed) % MAXP;
 
 		fake_init(&f, 1);
-		random_world(&f.w[0], &seed);
+		random_world(&f.w[0], &seed, shifts[iter % 3]);
 		reference(&f.w[0], MAXP, &want_sum, &want);
 		assert_int_equal(run(&f, batch, 0, MAXP, &sum, &c), 0);
 		assert_memory_equal(sum.pages, want_sum.pages,
@@ -669,7 +777,7 @@ static ssize_t liar_read(void *ctx, enum compare_stream s,
 	l->served = true;
 	out[0] = (struct ptwalk_record_ext){
 		.rec = {
-			.start = l->start, .nr_pages = (l->end - l->start) / PG,
+			.start = l->start, .nr_pages = (l->end - l->start) / (1ULL << UT_SHIFT_4K),
 			.pfn = 0x100000, .kind = PTWALK_KIND_PRESENT,
 			.level = PTWALK_LEVEL_PTE, .vm_flags = ANON,
 		},
@@ -705,7 +813,7 @@ static void verdicts_bounded_reads_whole(void **state)
 	assert_int_equal(compare_batch_pages(16), 16);
 	assert_int_equal(compare_batch_pages(8193), 2731);
 	assert_non_null(e);
-	assert_int_equal(compare_range(e, BASE, BASE + pages * PG, &sum,
+	assert_int_equal(compare_range(e, BASE, BASE + pages * (1ULL << UT_SHIFT_4K), &sum,
 				       count_range, &seen), 0);
 	compare_free(e);
 	assert_int_equal(seen, pages);
@@ -722,5 +830,5 @@ static void verdicts_bounded_reads_whole(void **state)
 
 UNIT_MAIN("compare", UT(every_class), UT(memtype_pin_node_split_ranges),
 	  UT(reread_converges), UT(reread_rounds), UT(huge_leaf_across_batches),
-	  UT(huge_kinds_and_vm_flags), UT(broken_partition), UT(source_error_stops),
+	  UT(huge_kinds_and_vm_flags), UT(huge_kinds_by_size), UT(broken_partition), UT(source_error_stops),
 	  UT(runs_equal_page_by_page), UT(verdicts_bounded_reads_whole))

@@ -208,6 +208,51 @@ static void four_gib_line(void **state)
 	assert_int_equal(d.t.pages_above_4g, 2 + 5);
 }
 
+/*
+ * With 16K and 64K pages (arm64), frames and pages are the kernel's: the
+ * 4 GiB line falls at frame 4G >> shift, alignment is of the frame's
+ * bytes, consecutive pages are 1 << shift apart.  A 4K constant anywhere
+ * in the DMA view gets each of these wrong.
+ */
+static void four_gib_line_in_kernel_pages(void **state)
+{
+	static const unsigned int shifts[] = { 14, 16 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(shifts) / sizeof(shifts[0]); i++) {
+		const struct dma_sink k = { .run = on_run, .hole = on_hole };
+		unsigned int sh = shifts[i];
+		uint64_t page = 1ULL << sh, below4g = (DMA_4G >> sh) - 1;
+		struct dma_view d;
+		struct sink s = { 0 };
+		struct dma_sink sk = k;
+
+		sk.arg = &s;
+		dma_init(&d, BASE, BASE + 16 * page, &sk, sh);
+		/* two pieces whose frames follow: one run of 4 pages */
+		dma_add(&d, BASE, 2, 0x101, 0, NULL);
+		dma_add(&d, BASE + 2 * page, 2, 0x103, 0, NULL);
+		/* crosses the line: its second page is above */
+		dma_add(&d, BASE + 5 * page, 2, below4g, 0, NULL);
+		dma_finish(&d);
+		assert_int_equal(s.nr_runs, 2);
+		assert_int_equal(s.runs[0].pages, 4);
+		assert_int_equal(s.runs[0].page_shift, sh);
+		assert_false(dma_run_crosses_4g(&s.runs[0]));
+		assert_true(dma_run_crosses_4g(&s.runs[1]));
+		assert_int_equal(d.t.runs_crossing_4g, 1);
+		assert_int_equal(d.t.pages_above_4g, 1);
+		/* frame 0x101's bytes: aligned to one kernel page */
+		assert_int_equal(d.t.min_align, page);
+		/* the holes: page 4, pages 7 to 15 */
+		assert_int_equal(s.nr_holes, 2);
+		assert_int_equal(s.holes[0].start, BASE + 4 * page);
+		assert_int_equal(s.holes[0].pages, 1);
+		assert_int_equal(s.holes[1].pages, 9);
+		assert_int_equal(d.t.pages, 16);
+	}
+}
+
 static void locked(void **state)
 {
 	struct dma_view d;
@@ -712,7 +757,7 @@ static void absent_without_range(void **state)
 }
 
 UNIT_MAIN("dma", UT(alignment), UT(runs_join_across_classes_and_levels),
-	  UT(virtual_gap_breaks_a_run), UT(hole_kinds), UT(four_gib_line), UT(locked),
+	  UT(virtual_gap_breaks_a_run), UT(hole_kinds), UT(four_gib_line), UT(four_gib_line_in_kernel_pages), UT(locked),
 	  UT(clipping), UT(many_runs), UT(json_object_dma),
 	  UT(json_locked_and_resident), UT(text_section),
 	  UT(text_caps_json_lists_all), UT(pins_memtypes_nodes),

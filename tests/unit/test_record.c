@@ -72,5 +72,38 @@ static void partition_ok_and_broken(void **state)
 	assert_non_null(strstr(why, "record 1 (512 pages at 0x3000) runs past 0x3000"));
 }
 
-UNIT_MAIN("record", UT(find_covers_boundaries), UT(pfn_at_advances_per_page),
+/*
+ * Records count kernel pages: with 16K and 64K pages a record of n pages
+ * ends n << shift bytes on, and frames advance per kernel page.
+ */
+static void kernel_pages_16k_64k(void **state)
+{
+	static const unsigned int shifts[] = { 14, 16 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(shifts) / sizeof(shifts[0]); i++) {
+		unsigned int sh = shifts[i];
+		uint64_t pg = 1ULL << sh;
+		const struct ptwalk_record r[] = {
+			{ .start = pg, .nr_pages = 2, .pfn = 0x500,
+			  .kind = PTWALK_KIND_PRESENT, .level = PTWALK_LEVEL_PTE },
+			{ .start = 3 * pg, .nr_pages = 3, .pfn = PTWALK_PFN_NONE,
+			  .swap_offset = 0x40, .kind = PTWALK_KIND_SWAP },
+		};
+		char why[256];
+
+		assert_int_equal(ptwalk_record_end(&r[0], sh), 3 * pg);
+		assert_ptr_equal(ptwalk_find(r, 2, 3 * pg - 1, sh), &r[0]);
+		assert_ptr_equal(ptwalk_find(r, 2, 3 * pg, sh), &r[1]);
+		assert_null(ptwalk_find(r, 2, 6 * pg, sh));
+		assert_int_equal(ptwalk_pfn_at(&r[0], 2 * pg + 0x1000, sh), 0x501);
+		assert_int_equal(ptwalk_swap_offset_at(&r[1], 5 * pg, sh), 0x42);
+		assert_true(ptwalk_check_partition(r, 2, pg, 6 * pg, sh, why,
+						   sizeof(why)));
+		assert_false(ptwalk_check_partition(r, 2, pg, 7 * pg, sh, why,
+						    sizeof(why)));
+	}
+}
+
+UNIT_MAIN("record", UT(kernel_pages_16k_64k), UT(find_covers_boundaries), UT(pfn_at_advances_per_page),
 	  UT(partition_ok_and_broken))

@@ -238,7 +238,7 @@ static void text_mismatch(void **state)
 		"ptcompare: pid 42 (target), kernel 6.1.0: 16 pages examined in 2 VMAs\n"));
 	/* the table row: counts per class, huge kinds, name, VM flags */
 	assert_non_null(strstr(d.buf,
-		"0x7f0000000000-0x7f0000010000 rw-p       16       8       4       3       0       0       0       1  thp,thp-pte"));
+		"0x7f0000000000-0x7f0000010000 rw-p       16       8       4       3       0       0       0       0       1  thp,thp-pte"));
 	assert_non_null(strstr(d.buf, "[read,write,anon]\n"));
 	assert_non_null(strstr(d.buf, "(not examined: outside the process's page tables) [vsyscall]"));
 	/* a name cannot break the table: control characters are escaped */

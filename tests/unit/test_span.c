@@ -245,6 +245,46 @@ static void reach(void **state)
 }
 
 /*
+ * With 16K and 64K kernel pages the window counts entries, one per kernel
+ * page: a piece of n pages is n entries, the gap limit is in pages too;
+ * job items are cut at multiples of the batch in kernel pages.
+ */
+static void reach_and_cuts_in_kernel_pages(void **state)
+{
+	static const unsigned int shifts[] = { 14, 16 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(shifts) / sizeof(shifts[0]); i++) {
+		unsigned int sh = shifts[i];
+		uint64_t pg = 1ULL << sh;
+		struct compare_piece p[2] = {
+			{ BASE, BASE + 3 * pg },
+			{ BASE + (3 + SPAN_GAP_PAGES) * pg,
+			  BASE + (5 + SPAN_GAP_PAGES) * pg },
+		};
+		struct compare_piece big = { BASE, BASE + 250 * pg };
+		uint64_t buf[8];
+		struct pagemap_window w;
+		struct job_cursor c;
+		struct job_item it;
+
+		window_init(&w, buf, 8192, sh);
+		window_plan(&w, p, 2);
+		assert_int_equal(window_reach(&w, BASE), 5 + SPAN_GAP_PAGES);
+		assert_int_equal(window_reach(&w, BASE + pg), 4 + SPAN_GAP_PAGES);
+		job_cursor_init(&c, &big, 1, 100, 2, sh);
+		assert_int_equal(c.target, 100);
+		assert_true(job_next(&c, &it));
+		assert_int_equal(it.end, BASE + 100 * pg);
+		assert_true(job_next(&c, &it));
+		assert_int_equal(it.end, BASE + 200 * pg);
+		assert_true(job_next(&c, &it));
+		assert_int_equal(it.end, BASE + 250 * pg);
+		assert_false(job_next(&c, &it));
+	}
+}
+
+/*
  * 200 VMAs of 2 pages, one page apart, each its own record, the gaps
  * no_vma records: under a plan, one pagemap read and one ptwalk query for
  * all of them; on their own, one of each per VMA; the same results.
@@ -662,6 +702,6 @@ static void jobs_equal_one_job(void **state)
 		free(items[k].r);
 }
 
-UNIT_MAIN("span", UT(reach), UT(many_small_vmas_one_read),
+UNIT_MAIN("span", UT(reach), UT(reach_and_cuts_in_kernel_pages), UT(many_small_vmas_one_read),
 	  UT(window_smaller_than_span), UT(reread_is_fresh), UT(error_ends_plan),
 	  UT(plan_equals_alone), UT(items_cover_in_order), UT(jobs_equal_one_job))

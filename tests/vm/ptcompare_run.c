@@ -151,11 +151,91 @@ uint64_t pc_hex_or_none(struct json_object *o, const char *key)
 	return pc_hex(o, key, &v) ? v : NO_PFN;
 }
 
+/* A key whose value is a positive integer or null (0); false otherwise. */
+static bool size_or_null(struct json_object *o, const char *key, uint64_t *out)
+{
+	struct json_object *v;
+
+	*out = 0;
+	if (!json_object_object_get_ex(o, key, &v))
+		return false;
+	if (!v)
+		return true;
+	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) <= 0)
+		return false;
+	*out = (uint64_t)json_object_get_int64(v);
+	return true;
+}
+
+/*
+ * What one entry of a level maps, from the page size alone: every table
+ * is one page of 8-byte entries, so each level up maps PAGE / 8 times
+ * more (x86-64 and arm64 alike: 4K, 2M, 1G; 16K, 32M; 64K, 512M).
+ */
+static uint64_t level_bytes(const char *level)
+{
+	unsigned int up = !strcmp(level, "pmd") ? 1 : !strcmp(level, "pud") ? 2 : 0;
+
+	return PAGE << (up * (PAGE_SHIFT_K - 3));
+}
+
+/*
+ * arm64's contiguous groups (the Arm ARM's contiguous bit: 16 PTEs with
+ * 4K pages, 128 with 16K, 32 with 64K; 16, 32, 32 PMDs): bytes of the
+ * group at a level.  No such groups elsewhere.
+ */
+static uint64_t cont_bytes(const char *level)
+{
+	bool pmd = !strcmp(level, "pmd");
+
+	switch (PAGE_SHIFT_K) {
+	case 12:
+		return level_bytes(level) * 16;
+	case 14:
+		return level_bytes(level) * (pmd ? 32 : 128);
+	default:
+		return level_bytes(level) * 32;
+	}
+}
+
+/*
+ * The sizes ptcompare gives a mapped page: leaf_size from its level (or
+ * group), folio_size from the fixture's folio order (GUP's page), cont
+ * null where the architecture has no contiguous bit.
+ */
+static bool check_sizes(struct vmtest *t, const struct pc_range *pr,
+			uint64_t addr, const struct ptwalk_fixture_translate *o)
+{
+	uint64_t leaf = pr->cont == 1 ? cont_bytes(pr->level) :
+					level_bytes(pr->level);
+
+#ifdef __x86_64__
+	if (pr->cont != -1)
+		return fail(t, "ptcompare 0x%" PRIx64 ": cont %d on x86-64, which has no contiguous bit",
+			    addr, pr->cont);
+#else
+	if (pr->cont == -1)
+		return fail(t, "ptcompare 0x%" PRIx64 ": cont null on arm64", addr);
+#endif
+	if (pr->leaf_size != leaf)
+		return fail(t, "ptcompare 0x%" PRIx64 ": leaf_size %" PRIu64
+			    " at level %s (cont %d), expected %" PRIu64, addr,
+			    pr->leaf_size, pr->level, pr->cont, leaf);
+	if (o->via != PTWALK_FIXTURE_VIA_GUP)
+		return true;
+	if (pr->folio_size != PAGE << o->folio_order)
+		return fail(t, "ptcompare 0x%" PRIx64 ": folio_size %" PRIu64
+			    ", the fixture's folio of order %u is %" PRIu64,
+			    addr, pr->folio_size, o->folio_order,
+			    PAGE << o->folio_order);
+	return true;
+}
+
 /* Checks the schema of a range and decodes it. */
 static bool decode_range(struct vmtest *t, struct json_object *o,
 			 struct pc_range *r)
 {
-	struct json_object *level, *pages = pc_get(o, "pages");
+	struct json_object *level, *cont, *pages = pc_get(o, "pages");
 	struct json_object *cls = pc_get(o, "class");
 
 	if (!json_object_is_type(o, json_type_object) ||
@@ -169,6 +249,13 @@ static bool decode_range(struct vmtest *t, struct json_object *o,
 	    !pc_hex(o, "pagemap_pfn", &r->pagemap_pfn))
 		return fail(t, "range with a bad schema: %s",
 			    json_object_to_json_string(o));
+	if (!size_or_null(o, "leaf_size", &r->leaf_size) ||
+	    !size_or_null(o, "folio_size", &r->folio_size) ||
+	    !json_object_object_get_ex(o, "cont", &cont) ||
+	    (cont && !json_object_is_type(cont, json_type_boolean)))
+		return fail(t, "range without leaf_size, folio_size or cont: %s",
+			    json_object_to_json_string(o));
+	r->cont = cont ? json_object_get_boolean(cont) : -1;
 	r->pages = (uint64_t)json_object_get_int64(pages);
 	snprintf(r->cls, sizeof(r->cls), "%s", json_object_get_string(cls));
 	if (!level)
@@ -181,7 +268,7 @@ static bool decode_range(struct vmtest *t, struct json_object *o,
 
 static const char *const classes[] = {
 	"match", "not_present", "pfnmap_hidden", "pfn_zeroed", "swapped",
-	"transient", "mismatch",
+	"guard", "transient", "mismatch",
 };
 
 bool pc_json(struct vmtest *t, struct pc_result *r, pid_t pid, uint64_t start,
@@ -307,6 +394,9 @@ bool pc_check_page(struct vmtest *t, const struct pc_result *r, uint64_t addr,
 			    ", oracle %s 0x%" PRIx64, addr, walk,
 			    o->status ? "mapped" : "not mapped",
 			    (uint64_t)o->pfn);
+	if (o->status == PTWALK_FIXTURE_MAPPED && strcmp(pr.level, "null") &&
+	    !check_sizes(t, &pr, addr, o))
+		return false;
 	if (!strcmp(cls, "match") && pm != walk)
 		return fail(t, "ptcompare 0x%" PRIx64 ": match with pagemap_pfn 0x%"
 			    PRIx64 " != walk_pfn 0x%" PRIx64, addr, pm, walk);

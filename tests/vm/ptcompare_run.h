@@ -21,6 +21,9 @@ struct pc_range {
 	uint64_t start, pages, walk_pfn, pagemap_pfn;
 	char cls[32];
 	char level[8];		/* "pte", "pmd", "pud" or "null" */
+	uint64_t leaf_size;	/* bytes; 0 for null */
+	uint64_t folio_size;	/* bytes; 0 for null */
+	int cont;		/* 1 true, 0 false, -1 null */
 };
 
 /* Runs ptcompare with argv (argv[0] included, NULL-terminated). */

@@ -420,6 +420,7 @@ static const struct {
 } suites[] = {
 	{ memory_cases, &nr_memory_cases },
 	{ hugepfn_cases, &nr_hugepfn_cases },
+	{ pagesize_cases, &nr_pagesize_cases },
 	{ error_cases, &nr_error_cases },
 	{ device_cases, &nr_device_cases },
 	{ ptcompare_cases, &nr_ptcompare_cases },

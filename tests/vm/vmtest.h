@@ -151,6 +151,8 @@ struct vmtest_case {
 
 extern const struct vmtest_case memory_cases[];
 extern const size_t nr_memory_cases;
+extern const struct vmtest_case pagesize_cases[];
+extern const size_t nr_pagesize_cases;
 extern const struct vmtest_case hugepfn_cases[];
 extern const size_t nr_hugepfn_cases;
 extern const struct vmtest_case error_cases[];

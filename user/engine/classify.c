@@ -14,6 +14,15 @@ enum page_class classify_page(const struct ptwalk_record *r, uint64_t addr,
 {
 	bool walk_present = r->kind == PTWALK_KIND_PRESENT;
 
+	/*
+	 * A guard marker (ptwalk's PTWALK_F_GUARD) maps nothing: whatever
+	 * pagemap says of it short of a frame (a marker swap entry before
+	 * 6.15, its guard bit since) is the same fact.
+	 */
+	if (r->kind == PTWALK_KIND_MARKER && (r->flags & PTWALK_F_GUARD) &&
+	    !pm->present)
+		return CLASS_GUARD;
+
 	if (walk_present && pm->present) {
 		uint64_t pfn = ptwalk_pfn_at(r, addr, page_shift);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include "engine/compare.h"
@@ -62,7 +63,7 @@ const char *huge_kind_name(unsigned int i)
 {
 	static const char *const names[NR_HUGE_KINDS] = {
 		"thp", "thp-pte", "huge-zero", "hugetlb-2M", "hugetlb-1G",
-		"pfnmap-huge", "hugetlb-64K", "hugetlb-32M",
+		"pfnmap-huge", "hugetlb-64K", "hugetlb-32M", "cont",
 	};
 
 	return i < NR_HUGE_KINDS ? names[i] : NULL;
@@ -90,6 +91,73 @@ unsigned int huge_kind_of(const struct ptwalk_record *r)
 	if (r->flags & PTWALK_F_HUGE_ZERO)
 		return HUGE_ZERO;
 	return r->level == PTWALK_LEVEL_PMD ? HUGE_THP : 0;
+}
+
+void huge_observe(struct compare_summary *sum,
+		  const struct ptwalk_record_ext *x, bool info,
+		  unsigned int page_shift)
+{
+	const struct ptwalk_record *r = &x->rec;
+	unsigned int kind = huge_kind_of(r), shift = x->folio_shift;
+	bool hugetlb = r->vm_flags & PTWALK_VM_HUGETLB;
+	/* a page-table page holds 2^(page_shift - 3) entries */
+	unsigned int pmd_shift = 2 * page_shift - 3;
+
+	if (r->kind != PTWALK_KIND_PRESENT)
+		return;
+	if (hugetlb && info && shift) {
+		sum->hugetlb_shifts |= 1ULL << shift;
+		kind &= ~(HUGE_HUGETLB_2M | HUGE_HUGETLB_1G | HUGE_HUGETLB_64K |
+			  HUGE_HUGETLB_32M);
+	} else if (!hugetlb && r->level == PTWALK_LEVEL_PTE && info &&
+		   shift > page_shift && shift < pmd_shift) {
+		sum->mthp_shifts |= 1ULL << shift;
+		kind &= ~HUGE_THP_PTE;
+	}
+	if (!hugetlb && (r->flags & PTWALK_F_CONT))
+		kind |= HUGE_CONT;
+	sum->huge |= kind;
+}
+
+/* "64K", "2M", "1G": bytes 2^shift, in the largest unit that divides. */
+static void size_name(char *buf, size_t size, const char *prefix,
+		      unsigned int shift)
+{
+	static const char units[] = "KMGTP";
+	unsigned int u = shift >= 10 ? (shift - 10) / 10 : 0;
+
+	if (u >= sizeof(units) - 1)
+		u = sizeof(units) - 2;
+	if (shift < 10)
+		snprintf(buf, size, "%s%lluB", prefix, 1ULL << shift);
+	else
+		snprintf(buf, size, "%s%llu%c", prefix,
+			 1ULL << (shift - 10 - 10 * u), units[u]);
+}
+
+size_t huge_kind_names(const struct compare_summary *sum,
+		       char (*names)[HUGE_NAME_MAX], size_t max)
+{
+	size_t n = 0;
+
+	for (unsigned int i = 0; i < NR_HUGE_KINDS && n < max; i++)
+		if (sum->huge & (1U << i))
+			snprintf(names[n++], HUGE_NAME_MAX, "%s",
+				 huge_kind_name(i));
+	for (unsigned int s = 0; s < 64 && n < max; s++)
+		if (sum->hugetlb_shifts >> s & 1)
+			size_name(names[n++], HUGE_NAME_MAX, "hugetlb-", s);
+	for (unsigned int s = 0; s < 64 && n < max; s++)
+		if (sum->mthp_shifts >> s & 1)
+			size_name(names[n++], HUGE_NAME_MAX, "mthp-", s);
+	return n;
+}
+
+void huge_add(struct compare_summary *sum, const struct compare_summary *part)
+{
+	sum->huge |= part->huge;
+	sum->hugetlb_shifts |= part->hugetlb_shifts;
+	sum->mthp_shifts |= part->mthp_shifts;
 }
 
 size_t compare_batch_pages(size_t batch)
@@ -251,12 +319,15 @@ void compare_page_verdict_ext(struct page_verdict *v,
  * query never share a start address.
  */
 static void observe_record(struct compare_summary *sum,
-			   const struct ptwalk_record *r, uint64_t *last_start)
+			   const struct ptwalk_record_ext *x, bool info,
+			   unsigned int page_shift, uint64_t *last_start)
 {
+	const struct ptwalk_record *r = &x->rec;
+
 	if (r->start == *last_start)
 		return;
 	*last_start = r->start;
-	sum->huge |= huge_kind_of(r);
+	huge_observe(sum, x, info, page_shift);
 	if (!sum->have_vm_flags && !(r->flags & PTWALK_F_NO_VMA)) {
 		sum->vm_flags = r->vm_flags;
 		sum->have_vm_flags = 1;
@@ -311,7 +382,7 @@ static int scan_batch(struct compare_engine *e, uint64_t addr, size_t n,
 
 		if (!r)
 			return err;
-		observe_record(sum, r, &last_start);
+		observe_record(sum, x, s->info, e->shift, &last_start);
 		rec_end = (ptwalk_record_end(r, e->shift) - addr) / (1ULL << e->shift);
 		if (rec_end > n)
 			rec_end = n;

@@ -59,17 +59,53 @@ struct compare_io {
 #define HUGE_PFNMAP		(1U << 5) /* PMD/PUD leaf in a VM_PFNMAP VMA */
 #define HUGE_HUGETLB_64K	(1U << 6) /* 16 contiguous PTEs (arm64) */
 #define HUGE_HUGETLB_32M	(1U << 7) /* 16 contiguous PMDs (arm64) */
-#define NR_HUGE_KINDS		8
+#define HUGE_CONT		(1U << 8) /* arm64 contiguous PTEs outside
+					   * hugetlb (contpte, 6.9+)
+					   */
+#define NR_HUGE_KINDS		9
 
 /* Name of huge kind bit number i ("thp", "hugetlb-2M", ...), or NULL. */
 const char *huge_kind_name(unsigned int i);
 
+struct compare_summary;
+
 /* What the kernel said about one record: which huge kind it shows. */
 unsigned int huge_kind_of(const struct ptwalk_record *r);
+
+/*
+ * Adds the huge kind of an extended record to sum: with info and a folio
+ * size, hugetlb pages and mTHP by their size; contiguous groups outside
+ * hugetlb as "cont".  page_shift: the kernel's.
+ */
+void huge_observe(struct compare_summary *sum,
+		  const struct ptwalk_record_ext *x, bool info,
+		  unsigned int page_shift);
+
+/* Longest name huge_kind_names() writes, with its NUL. */
+#define HUGE_NAME_MAX	24
+
+/*
+ * The names of the kinds in sum, in a fixed order ("thp", "hugetlb-2M",
+ * "mthp-64K", "cont", ...): how many were written to names (at most max).
+ */
+size_t huge_kind_names(const struct compare_summary *sum,
+		       char (*names)[HUGE_NAME_MAX], size_t max);
+
+/* Ors the huge kinds of part into sum. */
+void huge_add(struct compare_summary *sum, const struct compare_summary *part);
 
 struct compare_summary {
 	uint64_t pages[NR_CLASSES];
 	unsigned int huge;	/* HUGE_* seen */
+	/*
+	 * From folio sizes (PTWALK_REQ_FOLIO): bit s, folios of 2^s bytes.
+	 * hugetlb pages (named by size instead of the HUGE_HUGETLB_* bits,
+	 * which are set only without folio sizes: modules that predate them
+	 * know 4 KiB pages only), and large folios smaller than a PMD
+	 * mapped by PTEs: multi-size THP (6.8+), named mthp-SIZE.
+	 */
+	uint64_t hugetlb_shifts;
+	uint64_t mthp_shifts;
 	uint64_t vm_flags;	/* PTWALK_VM_* of the VMA, as ptwalk saw it */
 	int have_vm_flags;	/* a record inside a VMA was seen */
 	uint64_t rereads;	/* ranges read a second time (or more) */

@@ -96,7 +96,7 @@ void compare_summary_add(struct compare_summary *sum,
 {
 	for (int i = 0; i < NR_CLASSES; i++)
 		sum->pages[i] += part->pages[i];
-	sum->huge |= part->huge;
+	huge_add(sum, part);
 	sum->rereads += part->rereads;
 	if (!sum->have_vm_flags && part->have_vm_flags) {
 		sum->vm_flags = part->vm_flags;

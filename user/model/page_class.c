@@ -35,6 +35,13 @@ static const struct page_class_info classes[NR_CLASSES] = {
 		.note = "not in memory; both sides show the same swap entry.",
 		.doc = "Both sides show the same swap (or migration) entry.",
 	},
+	[CLASS_GUARD] = {
+		.name = "guard",
+		.column = "guard",
+		.page = "a guard region (MADV_GUARD_INSTALL): the page table holds a guard marker, any access faults. Expected.",
+		.note = "guard regions (MADV_GUARD_INSTALL, 6.13+: allocators and thread stacks fence memory with them); the page tables hold a guard marker, no frame, and any access faults with SIGSEGV. pagemap shows them as swapped-out markers, with its guard bit (58) from 6.15. Expected.",
+		.doc = "A guard region (MADV_GUARD_INSTALL, 6.13+): ptwalk found a guard marker in the page table, no frame; any access to the page faults. pagemap shows the marker as a non-present entry (with its guard bit, 58, from 6.15). Expected, never a mismatch.",
+	},
 	[CLASS_TRANSIENT] = {
 		.name = "transient",
 		.column = "transnt",

@@ -14,6 +14,7 @@ enum page_class {
 	CLASS_PFNMAP_HIDDEN,	/* VM_PFNMAP/VM_IO frame pagemap shows as hole */
 	CLASS_PFN_ZEROED,	/* pagemap hides PFNs (no CAP_SYS_ADMIN) */
 	CLASS_SWAPPED,		/* both report the same swap entry */
+	CLASS_GUARD,		/* behind a guard-region marker (6.13+) */
 	CLASS_TRANSIENT,	/* differed, agreed after a re-read */
 	CLASS_MISMATCH,		/* a difference that survives re-reading */
 	NR_CLASSES,

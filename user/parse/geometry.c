@@ -66,8 +66,8 @@ int geom_parse(const char *line, struct page_geom *g, char *why,
 		if (!*p)
 			break;
 		key = p;
-		eq = strchr(p, '=');
-		if (!eq || eq == key || strchr(key, ' ') < eq) {
+		eq = memchr(key, '=', strcspn(key, " \n"));
+		if (!eq || eq == key) {
 			snprintf(why, why_size, "geometry: expected key=value at \"%.20s\"", key);
 			return -1;
 		}

@@ -48,7 +48,7 @@ void report_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 			r->totals[c] += sum->pages[c];
 			r->pages += sum->pages[c];
 		}
-		r->huge |= sum->huge;
+		huge_add(&r->huge, sum);
 		r->rereads += sum->rereads;
 	}
 	ops(r)->vma(r, m, start, end, sum, examined);

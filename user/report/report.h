@@ -45,7 +45,7 @@ struct report {
 	uint64_t pages;		/* pages examined */
 	uint64_t totals[NR_CLASSES];
 	uint64_t rereads;
-	unsigned int huge;	/* HUGE_* over all VMAs */
+	struct compare_summary huge;	/* huge kinds over all VMAs */
 	struct report_dma *dma;	/* the DMA view (--range), or NULL */
 	/* the witnesses (report_add_witnesses), or NULL */
 	const struct witness_totals *witness;

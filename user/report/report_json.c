@@ -72,6 +72,18 @@ static void json_range(struct report *r, const struct verdict_range *vr,
 	r->nr_ranges++;
 }
 
+/* The huge kinds of a VMA: ["thp", "mthp-64K", ...]. */
+static void json_huge(struct json_writer *w, const struct compare_summary *sum)
+{
+	char names[NR_HUGE_KINDS + 128][HUGE_NAME_MAX];
+	size_t n = huge_kind_names(sum, names, sizeof(names) / sizeof(names[0]));
+
+	jw_begin_array(w);
+	for (size_t i = 0; i < n; i++)
+		jw_str(w, names[i]);
+	jw_end_array(w);
+}
+
 static void json_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 	      uint64_t end, const struct compare_summary *sum, bool examined)
 {
@@ -86,7 +98,7 @@ static void json_vma(struct report *r, const struct maps_entry *m, uint64_t star
 	jw_flag_names(w, sum->have_vm_flags ? sum->vm_flags : 0,
 		      ptwalk_vm_flag_name);
 	jw_key(w, "huge");
-	jw_flag_names(w, sum->huge, huge_kind_name);
+	json_huge(w, sum);
 	jw_kv_bool(w, "examined", examined);
 	if (examined) {
 		jw_kv_hex(w, "examined_start", start);

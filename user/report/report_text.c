@@ -89,6 +89,19 @@ static void put_name(struct line *l, const char *name)
 	}
 }
 
+/* The huge kinds of a VMA, comma separated: "thp,mthp-64K"; "-" for none. */
+static void huge_join(char *buf, size_t size, const struct compare_summary *sum)
+{
+	char names[NR_HUGE_KINDS + 128][HUGE_NAME_MAX];
+	size_t n = huge_kind_names(sum, names, sizeof(names) / sizeof(names[0]));
+	size_t len = 0;
+
+	snprintf(buf, size, "-");
+	for (size_t i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					i ? "," : "", names[i]);
+}
+
 /* A row of the VMA table; the header is text_head()'s. */
 static void text_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 	      uint64_t end, const struct compare_summary *sum, bool examined)
@@ -117,7 +130,7 @@ static void text_vma(struct report *r, const struct maps_entry *m, uint64_t star
 		line_char(&l, ' ');
 		line_u64(&l, sum->pages[c], 7);
 	}
-	flag_names_join(huge, sizeof(huge), sum->huge, huge_kind_name, "-");
+	huge_join(huge, sizeof(huge), sum);
 	if (sum->have_vm_flags)
 		flag_names_join(flags, sizeof(flags), sum->vm_flags,
 				ptwalk_vm_flag_name, "-");
