@@ -70,6 +70,8 @@ for ks in ${KERNELS_SANITIZED:-}; do
 	[ -x "$ptcompare" ] || { echo "not ok - vm_run # no $ptcompare: make $sanitized-ptcompare" >> "$tap"; exit 1; }
 done
 t=$(date +%s)
+# A sanitized ptcompare is slower: twice vm-run.sh's default timeout
+[ -z "$sanitized" ] || export VM_TIMEOUT=${VM_TIMEOUT:-1200}
 VM_KERNEL=$VMLINUZ VM_MODTREE=$MODTREE VM_KO_DIR=$moddir VM_SANITIZED=$sanitized \
 	scripts/vm-run.sh "$out/vm" "$KREL" test build/vmtest:/bin/vmtest "$ptcompare":/bin/ptcompare ||
 	echo "not ok - vm_run # scripts/vm-run.sh failed" >> "$tap"

@@ -252,8 +252,6 @@ if [ "$(cat "$root/.debs" 2>/dev/null)" != "$stamp" ]; then
 	for f in "${debs[@]}"; do
 		dpkg -x "$kdir/debs/$f" "$root" || die "dpkg -x $f failed"
 	done
-	# The headers' Makefile includes the common tree by its installed path.
-	sed -i "s|^include /usr/src/|include $inroot/usr/src/|" "$root/usr/src/linux-headers-$abi/Makefile"
 	# modules.dep is made by the image's postinst (depmod): make it here.
 	# Unstable ships modules under /usr/lib/modules, which depmod -b
 	# finds through lib/modules.
@@ -263,6 +261,9 @@ if [ "$(cat "$root/.debs" 2>/dev/null)" != "$stamp" ]; then
 	done
 	echo "$stamp" > "$root/.debs"
 fi
+# The headers' Makefile names the common tree (include) and, from 7.x, its
+# own (KBUILD_OUTPUT) by their installed paths: where they are unpacked.
+sed -i "s#^\(include \|KBUILD_OUTPUT=\)/usr/src/#\1$inroot/usr/src/#" "$root/usr/src/linux-headers-$abi/Makefile"
 
 hdr=$root/usr/src/linux-headers-$abi
 krel=$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' "$hdr/include/generated/utsrelease.h")
