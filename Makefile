@@ -8,6 +8,7 @@
 #   make demo            set up what is missing, boot the VM, show a translation
 #   make bench           boot the VM and measure pagemap vs ptwalk vs ptcompare
 #   make check-arm64     cross-build for arm64 and run the VM suite under qemu-system-aarch64
+#                        on six kernels, 4K, 16K and 64K pages (ARM64_KERNELS, ARM64_JOBS)
 #   make arm64-lint      W=1 and sparse on the arm64 cross build (after make arm64-fetch; check-arm64 runs it)
 #   make KDIR=/path      build against another kernel tree
 #   make install         ptcompare, its man page and bash completion (PREFIX, DESTDIR)
