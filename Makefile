@@ -8,6 +8,7 @@
 #   make demo            set up what is missing, boot the VM, show a translation
 #   make bench           boot the VM and measure pagemap vs ptwalk vs ptcompare
 #   make check-arm64     cross-build for arm64 and run the VM suite under qemu-system-aarch64
+#                        on six kernels, 4K, 16K and 64K pages (ARM64_KERNELS, ARM64_JOBS)
 #   make arm64-lint      W=1 and sparse on the arm64 cross build (after make arm64-fetch; check-arm64 runs it)
 #   make KDIR=/path      build against another kernel tree
 #   make install         ptcompare, its man page and bash completion (PREFIX, DESTDIR)
@@ -236,18 +237,35 @@ check-debug-iommu: debug-modules user $(BUILD)/vmtest
 
 .PHONY: debug-kernel debug-modules check-debug check-debug-iommu
 
-# arm64 lane (issue 13): Debian's current arm64 kernel, its headers and
+# arm64 lanes (issues 13, 21): Debian's current arm64 kernel, its headers and
 # the guest's libraries fetched into $(ARM64) (scripts/arm64-fetch.sh);
 # ptwalk.ko, the fixture, ptcompare and vmtest cross-built there, from
 # copies of their sources (scripts/copy-changed.sh), never mixed with this
 # tree's x86-64 objects; the VM suite booting that kernel under
 # qemu-system-aarch64.  make check-arm64 runs it all (scripts/arm64-check.sh)
 # and writes $(BUILD)/arm64.tap.
+# ARM64_LANE=6.12|6.12-16k|newest|newest-16k|64k: the module, fixture, lint
+# and VM targets below for another kernel (scripts/arm64-check.sh writes
+# its $(ARM64_LANE_DIR)/env.mk from build/kernels/arm64-LANE/kernel.env),
+# with the same ptcompare, vmtest and guest libraries as 6.1's; the
+# newest ones build in the unstable chroot (ARM64_CHROOT), where their
+# modules' copy lives.
 ARM64 := $(CURDIR)/build/arm64
 -include $(ARM64)/env.mk
+ARM64_LANE ?= 6.1
+ifneq ($(ARM64_LANE),6.1)
+ARM64_LANE_DIR := $(CURDIR)/build/arm64-lanes/$(ARM64_LANE)
+-include $(ARM64_LANE_DIR)/env.mk
+endif
+ARM64_OUT = $(if $(ARM64_LANE_DIR),$(ARM64_LANE_DIR),$(ARM64))
+# the modules' copies: where they are on this machine, and as make sees them
+ARM64_MODS_IN = $(if $(ARM64_CHROOT),/ptwalk-arm64/$(ARM64_LANE),$(ARM64_OUT))
+ARM64_MODS = $(ARM64_CHROOT)$(ARM64_MODS_IN)
 ARM64_CROSS ?= aarch64-linux-gnu-
 ARM64_CC = $(ARM64_CROSS)gcc -I$(ARM64_SYSROOT)/usr/include -L$(ARM64_SYSROOT)/usr/lib/aarch64-linux-gnu
-ARM64_MAKE = $(MAKE) -C $(ARM64_KDIR) ARCH=arm64 CROSS_COMPILE=$(ARM64_CROSS)
+# In the chroot with its own /proc (as scripts/kernel-lint.sh runs it).
+ARM64_KMAKE = $(if $(ARM64_CHROOT),unshare --mount --propagation private sh -c 'mount -t proc proc "$$0/proc" && exec chroot "$$0" make "$$@"' $(ARM64_CHROOT),$(MAKE))
+ARM64_MAKE = $(ARM64_KMAKE) -C $(ARM64_KDIR) ARCH=arm64 CROSS_COMPILE=$(ARM64_CROSS) $(if $(ARM64_KCC),CC=$(ARM64_KCC))
 ARM64_MOD_SRCS = Kbuild $(filter-out %.mod.c,$(wildcard module/Kbuild module/*.[ch] tests/fixture/Kbuild tests/fixture/*.[ch]))
 ARM64_USER_SRCS = $(shell find user -name '*.[ch]' -o -name Makefile) $(wildcard module/*.h)
 ARM64_VM_TIMEOUT ?= 1800
@@ -257,22 +275,23 @@ arm64-fetch:
 
 arm64-need-fetch:
 	@test -n "$(ARM64_KDIR)" || { echo "no $(ARM64)/env.mk: make arm64-fetch first" >&2; exit 2; }
+	@test "$(ARM64_LANE)" = 6.1 || test -n "$(ARM64_LANE_KREL)" || { echo "no $(ARM64_LANE_DIR)/env.mk: make check-arm64 ARM64_KERNELS=$(ARM64_LANE) writes it" >&2; exit 2; }
 
 arm64-module: arm64-need-fetch
-	@scripts/copy-changed.sh $(ARM64)/modules $(ARM64_MOD_SRCS)
-	$(ARM64_MAKE) M=$(ARM64)/modules/module modules
+	@scripts/copy-changed.sh $(ARM64_MODS)/modules $(ARM64_MOD_SRCS)
+	$(ARM64_MAKE) M=$(ARM64_MODS_IN)/modules/module modules
 
 arm64-fixture: arm64-need-fetch
-	@scripts/copy-changed.sh $(ARM64)/modules $(ARM64_MOD_SRCS)
-	$(ARM64_MAKE) M=$(ARM64)/modules/tests/fixture modules
+	@scripts/copy-changed.sh $(ARM64_MODS)/modules $(ARM64_MOD_SRCS)
+	$(ARM64_MAKE) M=$(ARM64_MODS_IN)/modules/tests/fixture modules
 
 # W=1 and sparse (C=2) on the cross build, in a copy of its own, from
 # clean objects (the compiler warns only about what it compiles); any
 # warning fails it (-Werror, -Wsparse-error).
 arm64-lint: arm64-need-fetch
-	@scripts/copy-changed.sh $(ARM64)/lint $(ARM64_MOD_SRCS)
-	find $(ARM64)/lint/module $(ARM64)/lint/tests/fixture -name '*.o' -type f -delete
-	$(ARM64_MAKE) M=$(ARM64)/lint PTWALK_FIXTURE=1 W=1 C=2 \
+	@scripts/copy-changed.sh $(ARM64_MODS)/lint $(ARM64_MOD_SRCS)
+	find $(ARM64_MODS)/lint/module $(ARM64_MODS)/lint/tests/fixture -name '*.o' -type f -delete
+	$(ARM64_MAKE) M=$(ARM64_MODS_IN)/lint PTWALK_FIXTURE=1 W=1 C=2 \
 		KCFLAGS=-Werror CF=-Wsparse-error modules
 
 arm64-user: arm64-need-fetch
@@ -283,11 +302,15 @@ arm64-vmtest: arm64-need-fetch
 	$(MAKE) BUILD=$(ARM64) CC="$(ARM64_CC)" $(ARM64)/vmtest
 
 # Boots with what built; ptwalk.ko or the fixture missing fails the
-# guest's insmod cases, not the boot.
+# guest's insmod cases, not the boot.  VM_PAGE_SIZE: the kernel's, which
+# picks the hugetlb pools (scripts/vm-run.sh).  ARM64_KO=lint: the modules
+# arm64-lint built (check-arm64 boots those when the lint passed).
+ARM64_KO ?= modules
 arm64-vm: arm64-need-fetch
+	VM_ARCH=arm64 VM_PAGE_SIZE=$(or $(ARM64_PAGE_SIZE),4K) \
 	VM_KERNEL=$(ARM64_KERNEL) VM_MODTREE=$(ARM64_MODDIR) VM_SYSROOT=$(ARM64_SYSROOT) \
-	VM_KO_DIR=$(ARM64)/modules VM_MISSING_KO=ok VM_TIMEOUT=$(ARM64_VM_TIMEOUT) \
-		scripts/vm-run.sh $(ARM64)/vm $(ARM64_KREL) test \
+	VM_KO_DIR=$(ARM64_MODS)/$(ARM64_KO) VM_MISSING_KO=ok VM_TIMEOUT=$(ARM64_VM_TIMEOUT) \
+		scripts/vm-run.sh $(ARM64_OUT)/vm $(ARM64_KREL) test \
 		$(ARM64)/vmtest:/bin/vmtest $(ARM64)/src/user/ptcompare:/bin/ptcompare
 
 check-arm64:
@@ -301,8 +324,11 @@ check-arm64:
 # ptwalk.ko and the fixture built W=1 and sparse clean against its headers,
 # and the whole VM suite booted on it; ends "N passed, N failed".
 # KERNELS="6.12 newest" runs some; make check-vm KERNEL=6.12 runs one.
-check-kernels: user $(BUILD)/vmtest
-	scripts/kernel-matrix.sh $(MOD_SRCS)
+# KERNELS_SANITIZED="6.12:asan newest:tsan": the suite on those kernels
+# with the sanitized ptcompare builds (CI's, instead of make check's
+# check-vm-asan and check-vm-tsan on 6.1; scripts/kernel-check.sh).
+check-kernels: user $(BUILD)/vmtest $(if $(findstring :asan,$(KERNELS_SANITIZED)),asan-ptcompare) $(if $(findstring :tsan,$(KERNELS_SANITIZED)),tsan-ptcompare)
+	KERNELS_SANITIZED="$(KERNELS_SANITIZED)" scripts/kernel-matrix.sh $(MOD_SRCS)
 
 .PHONY: check-kernels
 

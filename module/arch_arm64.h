@@ -25,14 +25,23 @@
  * is a leaf, present (a block), PROT_NONE or not present (a THP migration
  * entry, whose low two bits are 0 too).
  */
+/*
+ * The table bit is bit 1, what PXD_TYPE_TABLE (0b11) has and
+ * PXD_TYPE_SECT (0b01) has not: spelt so because PUD_TABLE_BIT and
+ * PMD_TABLE_BIT are gone from the newest kernels ("arm64/mm: Drop
+ * PXD_TABLE_BIT"), while the TYPE constants are in every release.
+ */
+#define PTWALK_PUD_TABLE_BIT	(PUD_TYPE_TABLE & ~PUD_TYPE_SECT)
+#define PTWALK_PMD_TABLE_BIT	(PMD_TYPE_TABLE & ~PMD_TYPE_SECT)
+
 static inline bool ptwalk_pud_is_leaf(pud_t pud)
 {
-	return !pud_none(pud) && !(pud_val(pud) & PUD_TABLE_BIT);
+	return !pud_none(pud) && !(pud_val(pud) & PTWALK_PUD_TABLE_BIT);
 }
 
 static inline bool ptwalk_pmd_is_leaf(pmd_t pmd)
 {
-	return !pmd_none(pmd) && !(pmd_val(pmd) & PMD_TABLE_BIT);
+	return !pmd_none(pmd) && !(pmd_val(pmd) & PTWALK_PMD_TABLE_BIT);
 }
 
 /* Blocks keep their attributes where a page (PTE) entry has them. */
@@ -72,7 +81,7 @@ static inline u32 ptwalk_arch_present_flags(pte_t entry)
 	/* UXN: the user may not execute, as x86's NX */
 	if (!pte_user_exec(entry))
 		flags |= PTWALK_F_NX;
-	if ((pte_val(entry) & (PTE_VALID | PTE_PROT_NONE)) == PTE_PROT_NONE)
+	if (ptwalk_arm64_pte_protnone(entry))
 		flags |= PTWALK_F_PROTNONE;
 	if (pte_cont(entry))
 		flags |= PTWALK_F_CONT;

@@ -298,4 +298,21 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
 #endif
 #endif
 
+/*
+ * arm64's PROT_NONE entry: until 6.9 PTE_VALID clear and the software bit
+ * PTE_PROT_NONE (58) set.  6.10 ("arm64/mm: Remove PTE_PROT_NONE bit")
+ * encodes it as present-invalid (PTE_VALID clear, PTE_PRESENT_INVALID,
+ * i.e. nG, set) with neither user read nor user execute, as its
+ * pte_protnone() says (there only under CONFIG_NUMA_BALANCING).
+ */
+#if defined(CONFIG_ARM64)
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 10, 0)
+#define ptwalk_arm64_pte_protnone(pte) \
+	((pte_val(pte) & (PTE_VALID | PTE_PROT_NONE)) == PTE_PROT_NONE)
+#else
+#define ptwalk_arm64_pte_protnone(pte) \
+	(pte_present_invalid(pte) && !pte_user(pte) && !pte_user_exec(pte))
+#endif
+#endif
+
 #endif /* PTWALK_COMPAT_H */

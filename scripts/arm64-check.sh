@@ -1,56 +1,181 @@
-#!/bin/sh
-# make check-arm64: fetches Debian's current arm64 kernel and the guest's
-# libraries, cross-builds ptwalk.ko, the fixture, ptcompare and vmtest,
-# lints the module and the fixture (W=1, sparse), boots the kernel under
-# qemu-system-aarch64 and runs the VM suite.  Every
-# step runs whatever failed before it (the VM boots with what built); each
-# is a TAP line in build/arm64.tap, followed by the guest's.  Ends with
-# "N passed, N failed"; exits 1 on any failure.
+#!/bin/bash
+# make check-arm64: the arm64 lanes.  Fetches Debian's current arm64 6.1
+# kernel and the guest's libraries (scripts/arm64-fetch.sh), cross-builds
+# ptcompare and vmtest once for all lanes, and for each lane's kernel
+# cross-builds ptwalk.ko and the fixture with W=1 and sparse, boots
+# the kernel under qemu-system-aarch64 with the hugetlb pools of its page
+# size and runs the VM suite.  Every step runs whatever failed before it
+# (the VM boots with what built); each is a TAP line in the lane's TAP
+# (build/arm64.tap for 6.1, build/arm64-LANE.tap for the others), followed
+# by the guest's; each lane ends with its "N passed, N failed", the run
+# with the lanes' failed cases and "N passed, N failed" over all of them;
+# exits 1 on any failure.
+#
+# Lanes (ARM64_KERNELS, default all): 6.1 (bookworm, 4K pages), 6.12 and
+# 6.12-16k (bookworm-backports' arm64 and arm64-16k flavours, 4K and 16K
+# pages), newest and newest-16k (unstable's, built in its chroot), 64k
+# (6.12 built from Debian's source with 64K pages,
+# scripts/arm64-64k-kernel.sh).  The other lanes' kernels are fetched (or
+# built) one after the other in the background from the start
+# (scripts/kernel-fetch.sh arm64-LANE), as make check-kernels fetches.
+# ARM64_JOBS: how many lanes run at a time (default 1; CI runs 2);
+# ARM64_FETCH_DONE=1: use the lanes' kernels fetched before, as they are.
 # usage: scripts/arm64-check.sh
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+all="6.1 6.12 6.12-16k newest newest-16k 64k"
+lanes=${ARM64_KERNELS:-$all}
+for l in $lanes; do
+	case " $all " in *" $l "*) ;; *) echo "check-arm64: unknown lane '$l': one of $all" >&2; exit 2 ;; esac
+done
 out=$top/build/arm64
-tap=$top/build/arm64.tap
 mkdir -p "$out"
-: > "$tap"
+start_all=$(date +%s)
 
-# step NAME MAKE-TARGET: make's output to $out/NAME.log; on failure the TAP
-# line carries the first error line of the log.
+# The other lanes' kernels, in the background.
+for l in $lanes; do
+	[ "$l" = 6.1 ] && continue
+	mkdir -p "build/kernels/arm64-$l" "build/arm64-lanes/$l"
+	# No result of an earlier run may pass for this one's.
+	rm -f "build/kernels/arm64-$l/"{fetch.rc,fetch.seconds} "build/arm64-lanes/$l/env.mk"
+done
+(
+	for l in $lanes; do
+		[ "$l" = 6.1 ] && continue
+		t=$(date +%s)
+		if [ "${ARM64_FETCH_DONE:-}" = 1 ] && [ -s "build/kernels/arm64-$l/kernel.env" ]; then
+			echo "ARM64_FETCH_DONE=1: the fetched kernel as it is"
+		elif [ "$l" = 64k ]; then
+			scripts/arm64-64k-kernel.sh
+		else
+			scripts/kernel-fetch.sh "arm64-$l"
+		fi > "build/kernels/arm64-$l/fetch.log" 2>&1
+		rc=$?
+		echo "$(($(date +%s) - t))" > "build/kernels/arm64-$l/fetch.seconds"
+		echo $rc > "build/kernels/arm64-$l/fetch.rc"
+	done
+) &
+fetcher=$!
+
+# step TAP LOGDIR NAME MAKE-ARGS...: make's output to LOGDIR/NAME.log; on
+# failure the TAP line carries the first error line of the log.
 step() {
-	name=$1 target=$2
+	local tap=$1 logdir=$2 name=$3 start why
+	shift 3
 	start=$(date +%s)
-	if make -C "$top" --no-print-directory "$target" > "$out/$name.log" 2>&1; then
+	if make -C "$top" --no-print-directory "$@" > "$logdir/$name.log" 2>&1; then
 		echo "ok - $name # $(($(date +%s) - start)) s" >> "$tap"
 		return 0
 	fi
-	why=$(grep -m1 -E 'error|Error|arm64-fetch:|vm-run:' "$out/$name.log" |
+	why=$(grep -m1 -E ' error:|^make.*\*\*\*|arm64-fetch:|kernel-fetch:|vm-run:' "$logdir/$name.log" |
 		sed "s|$top/||g")
-	echo "not ok - $name # ${why:-make $target failed}, see $out/$name.log" >> "$tap"
+	echo "not ok - $name # ${why:-make $* failed}, see $logdir/$name.log" >> "$tap"
 	return 1
 }
-
-step arm64_fetch arm64-fetch || {
-	tail -5 "$out/arm64_fetch.log" >&2
-	exec "$top/scripts/tap-summary.sh" "$tap"
+# page_size CONFIG: 4K, 16K or 64K, from the kernel's own configuration
+page_size() {
+	sed -n 's/^CONFIG_ARM64_\([0-9]*K\)_PAGES=y$/\1/p' "$1"
 }
-step arm64_build_ptwalk arm64-module
-ptwalk_built=$?
-step arm64_build_fixture arm64-fixture
-step arm64_lint arm64-lint
-step arm64_build_ptcompare arm64-user
-step arm64_build_vmtest arm64-vmtest
-start=$(date +%s)
-if step arm64_vm_boot arm64-vm && [ -s "$out/vm/vm.tap" ]; then
-	cat "$out/vm/vm.tap" >> "$tap"
-fi
-echo "# arm64 VM: $(($(date +%s) - start)) s in all" >> "$tap"
-if [ $ptwalk_built -ne 0 ]; then
-	cat >&2 <<-EOF
 
-	check-arm64: ptwalk.ko did not build for arm64:
-	$(grep -m1 'error' "$out/arm64_build_ptwalk.log" | sed "s|$top/||")
-	(the TAP lines below say what ran without it)
-
-	EOF
+# Shared by all lanes: the guest's userland and 6.1's kernel, ptcompare and
+# vmtest (user space does not depend on the kernel); their TAP lines are
+# 6.1's lane's (build/arm64.tap).
+tap61=$top/build/arm64.tap
+: > "$tap61"
+taps=()
+if ! step "$tap61" "$out" arm64_fetch arm64-fetch; then
+	tail -5 "$out/arm64_fetch.log" >&2
+	kill "$fetcher" 2>/dev/null
+	exec scripts/tap-summary.sh "$tap61"
 fi
-exec "$top/scripts/tap-summary.sh" "$tap"
+step "$tap61" "$out" arm64_build_ptcompare arm64-user
+step "$tap61" "$out" arm64_build_vmtest arm64-vmtest
+
+# lane LANE TAP LOGDIR KREL PAGESIZE: module, fixture, lint, VM
+lane() {
+	local l=$1 tap=$2 logdir=$3 krel=$4 ps=$5 start ptwalk_built boot
+	local args=(ARM64_LANE="$l" ARM64_PAGE_SIZE="$ps")
+	# The lint's build (W=1, sparse, any warning an error) is the one the VM
+	# boots, as make check-kernels does; only when it fails are the module
+	# and the fixture built plainly, each on its own, for the VM to run
+	# what it can.
+	ptwalk_built=0
+	if step "$tap" "$logdir" arm64_lint arm64-lint "${args[@]}"; then
+		args+=(ARM64_KO=lint)
+	else
+		step "$tap" "$logdir" arm64_build_ptwalk arm64-module "${args[@]}"
+		ptwalk_built=$?
+		step "$tap" "$logdir" arm64_build_fixture arm64-fixture "${args[@]}"
+	fi
+	start=$(date +%s)
+	if step "$tap" "$logdir" arm64_vm_boot arm64-vm "${args[@]}" && [ -s "$logdir/vm/vm.tap" ]; then
+		cat "$logdir/vm/vm.tap" >> "$tap"
+	fi
+	# the guest's uptime when its suite started: the kernel's boot under TCG
+	boot=$(sed -n 's/^# guest suite starts at uptime \([0-9.]*\) s.*/\1/p' "$logdir/vm/guest.txt" 2>/dev/null | head -1)
+	echo "# arm64 $l ($krel, $ps pages): booted in ${boot:-?} s, VM $(($(date +%s) - start)) s in all" >> "$tap"
+	if [ $ptwalk_built -ne 0 ]; then
+		echo "check-arm64: $l: ptwalk.ko did not build: $(grep -m1 ' error:' "$logdir/arm64_build_ptwalk.log" | sed "s|$top/||")" >&2
+	fi
+	echo "arm64 $l ($krel, $ps pages): $(scripts/tap-summary.sh "$tap" | tail -1)"
+}
+
+# run_lane LANE: one lane, into its TAP; waits for its kernel's fetch.
+run_lane() {
+	local l=$1 tap kout lout krel kdir
+	if [ "$l" = 6.1 ]; then
+		# shellcheck source=/dev/null
+		krel=$(sed -n 's/^ARM64_KREL := //p' "$out/env.mk")
+		kdir=$(sed -n 's/^ARM64_KDIR := //p' "$out/env.mk")
+		lane 6.1 "$tap61" "$out" "$krel" "$(page_size "$kdir/.config")"
+		return
+	fi
+	tap=$top/build/arm64-$l.tap
+	: > "$tap"
+	kout=build/kernels/arm64-$l
+	lout=$top/build/arm64-lanes/$l
+	while [ ! -e "$kout/fetch.rc" ]; do
+		sleep 2
+	done
+	if [ "$(cat "$kout/fetch.rc")" != 0 ]; then
+		tail -5 "$kout/fetch.log" >&2
+		echo "not ok - arm64_fetch # $(tail -1 "$kout/fetch.log"), see $kout/fetch.log" >> "$tap"
+		echo "arm64 $l: the kernel's fetch or build failed (log: $kout/fetch.log)"
+		return
+	fi
+	echo "ok - arm64_fetch # $(cat "$kout/fetch.seconds") s in the background" >> "$tap"
+	(
+		# shellcheck source=/dev/null
+		. "$kout/kernel.env"
+		cat > "$lout/env.mk" <<-EOT
+		# Written by scripts/arm64-check.sh from $kout/kernel.env
+		ARM64_LANE_KREL := $KREL
+		ARM64_KREL := $KREL
+		ARM64_KDIR := $KDIR
+		ARM64_KERNEL := $VMLINUZ
+		ARM64_MODDIR := $MODTREE
+		ARM64_CHROOT := $CHROOT
+		ARM64_KCC := $KCC
+		EOT
+		lane "$l" "$tap" "$lout" "$KREL" "$(page_size "$CHROOT$KDIR/.config")"
+	)
+}
+
+# ARM64_JOBS lanes at a time (default 1): a lane's VM keeps about one of
+# the machine's cores busy (the suite's cases run one after the other), so
+# on two cores two lanes take little more than one.
+jobs=${ARM64_JOBS:-1}
+for l in $lanes; do
+	if [ "$l" = 6.1 ]; then taps+=("$tap61"); else taps+=("$top/build/arm64-$l.tap"); fi
+	# the lanes running now (the fetcher is a job too)
+	while [ "$(jobs -rp | grep -cvx "$fetcher")" -ge "$jobs" ]; do
+		wait -n
+	done
+	run_lane "$l" &
+done
+wait
+
+echo "=== arm64 lanes: $(($(date +%s) - start_all)) s in all ==="
+grep -h '^# arm64 ' "${taps[@]}" 2>/dev/null
+exec scripts/tap-summary.sh "${taps[@]}"

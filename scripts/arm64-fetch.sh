@@ -16,7 +16,9 @@
 # refreshed when older than ARM64_APT_MAX_AGE minutes (default 60, 0 always).
 # A .deb already downloaded is neither fetched nor extracted again.  Writes
 # OUT/env.mk with what the Makefile needs (ARM64_KREL, ARM64_KDIR, ...).
-# The mirrors: those this machine's apt sources name (scripts/apt-mirror.sh).
+# The mirrors: DEBIAN_MIRROR and DEBIAN_SECURITY_MIRROR where set (as for
+# scripts/kernel-fetch.sh), else those this machine's apt sources name
+# (scripts/apt-mirror.sh).
 # usage: scripts/arm64-fetch.sh [OUT]   (default: build/arm64)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,8 +28,8 @@ debs=$out/debs
 max_age=${ARM64_APT_MAX_AGE:-60}
 
 die() { echo "arm64-fetch: $*" >&2; exit 1; }
-mirror=$("$top/scripts/apt-mirror.sh" debian) || exit 1
-security=$("$top/scripts/apt-mirror.sh" security) || exit 1
+mirror=${DEBIAN_MIRROR:-$("$top/scripts/apt-mirror.sh" debian)} || exit 1
+security=${DEBIAN_SECURITY_MIRROR:-$("$top/scripts/apt-mirror.sh" security)} || exit 1
 
 # private_apt DIR apt-get|apt-cache ARGS...: runs apt on its own sources,
 # lists, cache and (empty) dpkg status under DIR, for amd64 and arm64; the
@@ -154,8 +156,9 @@ if [ ! -s "$root/lib/modules/$krel/modules.dep" ]; then
 		die "depmod -b $root $krel failed"
 fi
 [ -x "$root/bin/busybox" ] || die "no arm64 busybox after extraction"
-# The headers' Makefile includes the common tree by its installed path.
-sed -i "s|^include /usr/src/linux-headers-$abi-common/|include $common/|" "$kdir/Makefile"
+# The headers' Makefile includes the common tree by its installed path
+# (or by where an earlier extraction was, for a copied build/arm64).
+sed -i "s|^include [^ ]*/linux-headers-$abi-common/|include $common/|" "$kdir/Makefile"
 grep -q "^include $common/Makefile" "$kdir/Makefile" ||
 	die "$kdir/Makefile does not include $common/Makefile: its layout changed"
 # scripts/ and tools/ are relative links into linux-kbuild-6.1

@@ -13,9 +13,14 @@
 # Writes build/kernels/K/kernel-K.tap (fetch, lint, VM cases) and
 # build/kernels/K/times (seconds per step); exits 1 if any case failed.
 # Env: KERNEL_FETCH_DONE=1 skips the fetch (the caller ran it already);
-# VM_ONLY, VM_TIMEOUT as for scripts/vm-run.sh; KERNEL_VM_MODE=iommu (make
-# check-iommu KERNEL=K) boots the IOMMU lane instead of the VM suite
-# (VM_IOMMU=1, mode iommu), into build/kernels/K/iommu and
+# KERNELS_SANITIZED, a list of KERNEL:SANITIZER (asan or tsan; e.g.
+# "6.12:asan newest:tsan"): on those kernels the suite runs with
+# ptcompare's ASan+UBSan or ThreadSanitizer build (build/asan/ptcompare,
+# build/tsan/ptcompare: make check-kernels builds them) and fails on any
+# report, as make check-vm-asan and check-vm-tsan do on 6.1;
+# VM_ONLY, VM_TIMEOUT as for scripts/vm-run.sh; KERNEL_VM_MODE=iommu
+# (make check-iommu KERNEL=K) boots the IOMMU lane instead of the VM
+# suite (VM_IOMMU=1, mode iommu), into build/kernels/K/iommu and
 # build/kernels/K/iommu-K.tap.
 set -uo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 5.10|6.1|6.12|newest SRC..." >&2; exit 2; }
@@ -62,12 +67,24 @@ KDIR=$KDIR LINT_SRC=$lint_src LINT_CHROOT=$CHROOT LINT_CC=$KCC LINT_CHECKPATCH=n
 step build "$t"
 cat "$out/lint.tap" >> "$tap"
 
+ptcompare=user/ptcompare sanitized=""
+for ks in ${KERNELS_SANITIZED:-}; do
+	[ "${ks%%:*}" = "$kernel" ] || continue
+	sanitized=${ks#*:}
+	case $sanitized in
+	asan | tsan) ptcompare=build/$sanitized/ptcompare ;;
+	*) echo "not ok - vm_run # KERNELS_SANITIZED: $ks: asan or tsan" >> "$tap"; exit 1 ;;
+	esac
+	[ -x "$ptcompare" ] || { echo "not ok - vm_run # no $ptcompare: make $sanitized-ptcompare" >> "$tap"; exit 1; }
+done
 t=$(date +%s)
-VM_KERNEL=$VMLINUZ VM_MODTREE=$MODTREE VM_KO_DIR=$moddir \
-	scripts/vm-run.sh "$vmout" "$KREL" "$vm_mode" build/vmtest:/bin/vmtest user/ptcompare:/bin/ptcompare ||
+# A sanitized ptcompare is slower: twice vm-run.sh's default timeout
+[ -z "$sanitized" ] || export VM_TIMEOUT=${VM_TIMEOUT:-1200}
+VM_KERNEL=$VMLINUZ VM_MODTREE=$MODTREE VM_KO_DIR=$moddir VM_SANITIZED=$sanitized \
+	scripts/vm-run.sh "$vmout" "$KREL" "$vm_mode" build/vmtest:/bin/vmtest "$ptcompare":/bin/ptcompare ||
 	echo "not ok - vm_run # scripts/vm-run.sh failed" >> "$tap"
 step vm "$t"
 cat "$vmout/vm.tap" >> "$tap" 2>/dev/null
-echo "kernel $kernel ($KREL): $(grep -c '^ok ' "$tap") passed, $(grep -c '^not ok ' "$tap") failed;" \
+echo "kernel $kernel ($KREL${sanitized:+, ptcompare $sanitized}): $(grep -c '^ok ' "$tap") passed, $(grep -c '^not ok ' "$tap") failed;" \
 	"seconds: $(tr '\n' ' ' < "$out/times")"
 ! grep -q '^not ok ' "$tap"

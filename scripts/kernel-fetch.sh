@@ -13,9 +13,21 @@
 # an unstable chroot (build/kernels/newest/chroot, made with debootstrap
 # once and reused).  A second run downloads only what changed.
 #
-# usage: scripts/kernel-fetch.sh KERNEL     KERNEL: 5.10 | 6.1 | 6.12 | newest
-#   5.10: bullseye(-security)   6.1: bookworm(-security)
-#   6.12: bookworm-backports     newest: sid's linux-headers-amd64
+# usage: scripts/kernel-fetch.sh KERNEL
+#   x86-64 (flavour amd64), KERNEL: 5.10 | 6.1 | 6.12 | newest
+#     5.10: bullseye(-security)   6.1: bookworm(-security)
+#     6.12: bookworm-backports     newest: sid's linux-headers-amd64
+#   arm64 (make check-arm64's lanes), KERNEL: arm64-6.12 | arm64-6.12-16k |
+#     arm64-newest | arm64-newest-16k: the same suites' arm64 image and
+#     headers of flavour arm64 (4 KiB pages) or arm64-16k (16 KiB pages),
+#     with the amd64 linux-kbuild of their version (its x86-64 fixdep and
+#     modpost handle arm64 objects).  The newest ones are unpacked into the
+#     unstable chroot (build/kernels/newest/chroot, shared with "newest",
+#     under ptwalk-kernels/KERNEL), which gets the aarch64 cross compiler
+#     the headers name (gcc-N-aarch64-linux-gnu).
+#   source-6.12: bookworm-backports' linux-source-6.12, the tree the arm64
+#     64 KiB-page kernel is built from (scripts/arm64-64k-kernel.sh); its
+#     kernel.env holds only SOURCE_TARBALL.
 # Writes build/kernels/KERNEL/kernel.env, KEY=value lines that make can
 # include and sh can source:
 #   KREL     kernel release (uname -r of the booted kernel)
@@ -25,6 +37,8 @@
 #   CHROOT   directory to chroot into to run make there (empty: the host)
 #   VMLINUZ  kernel image to boot
 #   MODTREE  its modules tree (modules.dep, modules.builtin, *.ko*)
+#   ARCH     x86_64 or arm64; for arm64 also CROSS_COMPILE
+#            (aarch64-linux-gnu-) and KCC the cross compiler to pass as CC=
 # Exit status: 0 ready, 1 a download, an install or the unpacking failed,
 # 2 usage.  Env: PTWALK_BUILD (default <tree>/build), DEBIAN_MIRROR,
 # DEBIAN_SECURITY_MIRROR (default: the mirrors this machine's apt sources
@@ -32,7 +46,8 @@
 set -euo pipefail
 
 die() { echo "kernel-fetch: $*" >&2; exit 1; }
-[ $# -eq 1 ] || { echo "usage: $0 5.10|6.1|6.12|newest" >&2; exit 2; }
+usage="5.10|6.1|6.12|newest|arm64-6.12[-16k]|arm64-newest[-16k]|source-6.12"
+[ $# -eq 1 ] || { echo "usage: $0 $usage" >&2; exit 2; }
 kernel=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${PTWALK_BUILD:-$top/build}
@@ -40,12 +55,19 @@ mirror=${DEBIAN_MIRROR:-$("$top/scripts/apt-mirror.sh" debian)} || exit 1
 security() { echo "${DEBIAN_SECURITY_MIRROR:-$("$top/scripts/apt-mirror.sh" security)}"; }
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
+# arch: the kernel's; flavour: the packages' suffix; base: the suite's key.
 case $kernel in
-5.10) security=$(security) || exit 1; suites="$mirror bullseye|$security bullseye-security" ;;
-6.1) security=$(security) || exit 1; suites="$mirror bookworm|$security bookworm-security" ;;
-6.12) suites="$mirror bookworm-backports" ;;
-newest) suites="$mirror sid" ;;
-*) echo "kernel-fetch: unknown kernel '$kernel': one of 5.10 6.1 6.12 newest" >&2; exit 2 ;;
+arm64-*-16k) arch=arm64 flavour=arm64-16k base=${kernel#arm64-} base=${base%-16k} ;;
+arm64-*) arch=arm64 flavour=arm64 base=${kernel#arm64-} ;;
+source-*) arch=source flavour="" base=${kernel#source-} ;;
+*) arch=x86_64 flavour=amd64 base=$kernel ;;
+esac
+case $arch:$base in
+x86_64:5.10) security=$(security) || exit 1; suites="$mirror bullseye|$security bullseye-security" ;;
+x86_64:6.1) security=$(security) || exit 1; suites="$mirror bookworm|$security bookworm-security" ;;
+*:6.12) suites="$mirror bookworm-backports" ;;
+x86_64:newest | arm64:newest) suites="$mirror sid" ;;
+*) echo "kernel-fetch: unknown kernel '$kernel': one of $usage" >&2; exit 2 ;;
 esac
 [ -r "$keyring" ] || die "no $keyring: apt-get install debian-archive-keyring"
 
@@ -62,46 +84,93 @@ apt_opts=(-q -o "Dir::Etc::SourceList=$aptdir/sources.list"
 	-o "Dir::Etc::PreferencesParts=$aptdir/prefs.d"
 	-o "Dir::State::Lists=$aptdir/lists" -o "Dir::Cache=$aptdir/cache"
 	-o "Dir::State::Status=$aptdir/status"
-	-o APT::Architecture=amd64 -o APT::Architectures=amd64
+	-o APT::Architecture=amd64 -o APT::Architectures::=amd64
 	-o Acquire::Languages=none -o Acquire::Check-Valid-Until=false
 	-o APT::Sandbox::User=root)
+[ "$arch" != arm64 ] || apt_opts+=(-o APT::Architectures::=arm64)
 acache() { apt-cache "${apt_opts[@]}" "$@"; }
+# qualify NAME: the package as apt must be asked for it: arm64's own
+# packages as NAME:arm64, the build tools (linux-kbuild-*) as the host's
+# NAME:amd64, Architecture: all ones (headers-common, source) bare.
+qualify() {
+	case $arch:$1 in
+	arm64:linux-kbuild-*) echo "$1:amd64" ;;
+	arm64:*)
+		# (not grep -q: under pipefail its early exit fails apt-cache)
+		if [ "$(acache show --no-all-versions "$1:arm64" 2>/dev/null | sed -n 's/^Architecture: //p')" = arm64 ]; then
+			echo "$1:arm64"
+		else
+			echo "$1"
+		fi ;;
+	*) echo "$1" ;;
+	esac
+}
 
 # Lists: refreshed on every run (an unchanged Release costs one request).
 apt-get "${apt_opts[@]}" --error-on=any update > "$aptdir/update.log" 2>&1 ||
 	die "apt-get update failed for '$suites' (log: $aptdir/update.log): $(grep -m1 -E '^(E|W|Err):' "$aptdir/update.log")"
 
+# The kernel source alone: the newest linux-source-BASE, unpacked; its
+# kernel.env names the tarball.
+if [ "$arch" = source ]; then
+	fields=$(acache show --no-all-versions "linux-source-$base" 2>/dev/null |
+		sed -n 's/^\(Version\|Architecture\|SHA256\): //p' | tr '\n' ' ')
+	read -r ver pkgarch sum <<< "$fields"
+	[ -n "${sum:-}" ] || die "no linux-source-$base in '$suites'"
+	deb=linux-source-${base}_${ver//:/%3a}_$pkgarch.deb
+	if [ "$(sha256sum 2>/dev/null < "$kdir/debs/$deb" | cut -d' ' -f1)" != "$sum" ]; then
+		echo "kernel-fetch: $kernel: downloading linux-source-$base $ver"
+		rm -f "$kdir"/debs/*.deb
+		(cd "$kdir/debs" && apt-get "${apt_opts[@]}" download "linux-source-$base") > "$kdir/download.log" 2>&1 ||
+			die "apt-get download linux-source-$base failed (log: $kdir/download.log)"
+	fi
+	if [ "$(cat "$kdir/root/.debs" 2>/dev/null)" != "$deb" ]; then
+		rm -rf "$kdir/root"
+		dpkg -x "$kdir/debs/$deb" "$kdir/root" || die "dpkg -x $deb failed"
+		echo "$deb" > "$kdir/root/.debs"
+	fi
+	tarball=$kdir/root/usr/src/linux-source-$base.tar.xz
+	[ -r "$tarball" ] || die "no $tarball in $deb"
+	echo "SOURCE_TARBALL=$tarball" > "$kdir/kernel.env"
+	echo "kernel-fetch: $kernel: $tarball ($ver) ready ($kdir/kernel.env)"
+	exit 0
+fi
+
 # The ABI (e.g. 6.12.95+deb12-amd64): sid's metapackage names the newest;
-# elsewhere the highest generic amd64 flavour of that version.
-if [ "$kernel" = newest ]; then
-	abi=$(acache depends linux-headers-amd64 | sed -n 's/^ *Depends: linux-headers-\([0-9].*-amd64\)$/\1/p' | head -1)
+# elsewhere the highest generic version of the flavour (not rt, not cloud).
+if [ "$base" = newest ]; then
+	abi=$(acache depends "$(qualify "linux-headers-$flavour")" |
+		sed -n "s/^ *Depends: linux-headers-\([0-9].*-$flavour\)\(:$arch\)\{0,1\}\$/\1/p" | head -1)
 else
-	re="^linux-headers-${kernel//./\\.}\\.[0-9][^ ]*-amd64\$"
-	abi=$(acache pkgnames linux-headers-"$kernel". | grep -E "$re" | grep -vE -- '-(rt|cloud)-amd64$' |
+	re="^linux-headers-${base//./\\.}\\.[0-9][^ ]*-$flavour\$"
+	abi=$(acache pkgnames linux-headers-"$base". | grep -E "$re" | grep -vE -- "-(rt|cloud)-$flavour\$" |
 		sed 's/^linux-headers-//' | sort -V | tail -1)
 fi
 [ -n "$abi" ] || die "no linux-headers for kernel $kernel in '$suites'"
-if acache show "linux-image-$abi-unsigned" >/dev/null 2>&1; then
+if acache show "$(qualify "linux-image-$abi-unsigned")" >/dev/null 2>&1; then
 	image=linux-image-$abi-unsigned
 else
 	image=linux-image-$abi
 fi
-acache show "$image" >/dev/null 2>&1 || die "no $image next to linux-headers-$abi"
+acache show "$(qualify "$image")" >/dev/null 2>&1 || die "no $image next to linux-headers-$abi"
 
 # The packages: the headers and the image with their linux-* dependencies
 # of the same build (common headers, kbuild, and on sid linux-binary,
 # linux-modules, linux-base-ABI); not the other image the headers accept
 # (signed or not), not the compiler or the tools (the host's, or the
 # chroot's).
+# Names are asked for qualified (qualify); apt prints a foreign
+# architecture's dependency as NAME:arm64, an Architecture: all one met
+# from arm64 as <NAME:arm64>.
 want=() todo=("linux-headers-$abi" "$image")
 while [ ${#todo[@]} -gt 0 ]; do
-	p=${todo[0]}
+	p=$(qualify "${todo[0]}")
 	todo=("${todo[@]:1}")
 	case " ${want[*]} " in *" $p "*) continue ;; esac
 	want+=("$p")
 	for d in $(acache depends --no-recommends --no-suggests --no-conflicts --no-breaks \
 			--no-replaces --no-enhances "$p" |
-			sed -n 's/^ *|\{0,1\}\(Pre\)\{0,1\}Depends: \(linux-\(headers\|kbuild\|modules\|binary\|base\)-[0-9][^ ]*\)$/\2/p'); do
+			sed -n 's/^ *|\{0,1\}\(Pre\)\{0,1\}Depends: <\{0,1\}\(linux-\(headers\|kbuild\|modules\|binary\|base\)-[0-9][^ :>]*\).*$/\2/p'); do
 		todo+=("$d")
 	done
 done
@@ -111,13 +180,13 @@ done
 debs=() sums=()
 for p in "${want[@]}"; do
 	fields=$(acache show --no-all-versions "$p" | sed -n 's/^\(Version\|Architecture\|SHA256\): //p' | tr '\n' ' ')
-	read -r ver arch sum <<< "$fields"
+	read -r ver pkgarch sum <<< "$fields"
 	[ -n "$sum" ] || die "apt-cache show $p gave no version, architecture or SHA256"
-	debs+=("${p}_${ver//:/%3a}_$arch.deb")
+	debs+=("${p%%:*}_${ver//:/%3a}_$pkgarch.deb")
 	sums+=("$sum")
 done
 cached() { # INDEX: the deb is there, whole
-	[ "$(sha256sum < "$kdir/debs/${debs[$1]}" 2>/dev/null | cut -d' ' -f1)" = "${sums[$1]}" ]
+	[ "$(sha256sum 2>/dev/null < "$kdir/debs/${debs[$1]}" | cut -d' ' -f1)" = "${sums[$1]}" ]
 }
 missing=()
 for i in "${!want[@]}"; do
@@ -135,9 +204,47 @@ for f in "$kdir"/debs/*.deb; do
 	case " ${debs[*]} " in *" ${f##*/} "*) ;; *) rm -f "$f" ;; esac
 done
 
-# Unpack, again only when the set changed.
+# The unstable chroot (newest, arm64-newest*): kbuild's host tools of
+# unstable need its glibc, its headers its compiler.  Made once with
+# debootstrap, shared by every "newest" kernel; one fetch at a time changes it.
+chroot_dir=""
+if [ "$base" = newest ]; then
+	chroot_dir=$build/kernels/newest/chroot
+	mkdir -p "$build/kernels/newest"
+	exec 8> "$build/kernels/newest/chroot.lock"
+	flock 8
+	if [ ! -x "$chroot_dir/usr/bin/apt-get" ]; then
+		command -v debootstrap >/dev/null || die "debootstrap missing: apt-get install debootstrap"
+		echo "kernel-fetch: $kernel: debootstrap sid into $chroot_dir (a few minutes)"
+		rm -rf "$chroot_dir"
+		debootstrap --variant=minbase --keyring="$keyring" sid "$chroot_dir" "$mirror" \
+			> "$kdir/debootstrap.log" 2>&1 ||
+			die "debootstrap failed (log: $kdir/debootstrap.log): $(tail -1 "$kdir/debootstrap.log")"
+	fi
+fi
+# chroot_install PACKAGE...: apt-get install them in the chroot.
+chroot_install() {
+	echo "kernel-fetch: $kernel: installing $* in the chroot"
+	echo "deb $mirror sid main" > "$chroot_dir/etc/apt/sources.list"
+	{
+		chroot "$chroot_dir" apt-get -q -o Acquire::Check-Valid-Until=false --error-on=any update &&
+		DEBIAN_FRONTEND=noninteractive chroot "$chroot_dir" apt-get -q -y \
+			--no-install-recommends install "$@"
+	} > "$kdir/chroot-install.log" 2>&1 ||
+		die "installing $* in the chroot failed (log: $kdir/chroot-install.log): $(grep -m1 -E '^(E|Err):' "$kdir/chroot-install.log")"
+}
+
+# Unpack, again only when the set changed: under build/kernels/KERNEL/root,
+# or for an arm64 kernel of unstable in the chroot, where its headers are
+# built against (inroot: root as seen from where make runs).
+if [ "$arch" = arm64 ] && [ -n "$chroot_dir" ]; then
+	inroot=/ptwalk-kernels/$kernel
+	root=$chroot_dir$inroot
+else
+	root=$kdir/root
+	inroot=$root
+fi
 stamp=$(printf '%s\n' "${debs[@]}" | sort)
-root=$kdir/root
 if [ "$(cat "$root/.debs" 2>/dev/null)" != "$stamp" ]; then
 	echo "kernel-fetch: $kernel: unpacking $abi"
 	rm -rf "$root"
@@ -145,8 +252,6 @@ if [ "$(cat "$root/.debs" 2>/dev/null)" != "$stamp" ]; then
 	for f in "${debs[@]}"; do
 		dpkg -x "$kdir/debs/$f" "$root" || die "dpkg -x $f failed"
 	done
-	# The headers' Makefile includes the common tree by its installed path.
-	sed -i "s|^include /usr/src/|include $root/usr/src/|" "$root/usr/src/linux-headers-$abi/Makefile"
 	# modules.dep is made by the image's postinst (depmod): make it here.
 	# Unstable ships modules under /usr/lib/modules, which depmod -b
 	# finds through lib/modules.
@@ -156,6 +261,9 @@ if [ "$(cat "$root/.debs" 2>/dev/null)" != "$stamp" ]; then
 	done
 	echo "$stamp" > "$root/.debs"
 fi
+# The headers' Makefile names the common tree (include) and, from 7.x, its
+# own (KBUILD_OUTPUT) by their installed paths: where they are unpacked.
+sed -i "s#^\(include \|KBUILD_OUTPUT=\)/usr/src/#\1$inroot/usr/src/#" "$root/usr/src/linux-headers-$abi/Makefile"
 
 hdr=$root/usr/src/linux-headers-$abi
 krel=$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' "$hdr/include/generated/utsrelease.h")
@@ -184,35 +292,52 @@ EOS
 	chmod +x "$1/scripts/checker-valid.sh"
 }
 
-chroot_dir=""
-if [ "$kernel" = newest ]; then
-	chroot_dir=$kdir/chroot
-	if [ ! -x "$chroot_dir/usr/bin/apt-get" ]; then
-		command -v debootstrap >/dev/null || die "debootstrap missing: apt-get install debootstrap"
-		echo "kernel-fetch: $kernel: debootstrap sid into $chroot_dir (a few minutes)"
-		rm -rf "$chroot_dir"
-		debootstrap --variant=minbase --keyring="$keyring" sid "$chroot_dir" "$mirror" \
-			> "$kdir/debootstrap.log" 2>&1 ||
-			die "debootstrap failed (log: $kdir/debootstrap.log): $(tail -1 "$kdir/debootstrap.log")"
+common=linux-headers-${abi%-"$flavour"}-common
+if [ "$arch" = arm64 ]; then
+	# Cross-built with the compiler the headers name (gcc-N, or Debian's
+	# own cross build's aarch64-linux-gnu-gcc-N): from the host (bookworm's
+	# gcc-12) or, for unstable, installed in the chroot with what the
+	# builds need.
+	cross=aarch64-linux-gnu-
+	cc=${cc#"$cross"}
+	kcc=$cross$cc
+	if [ -n "$chroot_dir" ]; then
+		if ! chroot "$chroot_dir" sh -c "command -v $kcc && command -v make && command -v sparse && command -v pahole" >/dev/null; then
+			chroot_install "$cc-aarch64-linux-gnu" make sparse dwarves
+		fi
+		chroot "$chroot_dir" sh -c "command -v $kcc" >/dev/null || die "no $kcc in the chroot after installing $cc-aarch64-linux-gnu"
+		kdir_build=$inroot/usr/src/linux-headers-$abi
+	else
+		command -v "$kcc" >/dev/null || die "no $kcc: apt-get install $cc-aarch64-linux-gnu (or gcc-aarch64-linux-gnu)"
+		kdir_build=$hdr
 	fi
+	checker_valid "$root/usr/src/$common"
+	cat > "$kdir/kernel.env" <<-EOF
+	KREL=$krel
+	KDIR=$kdir_build
+	KCC=$kcc
+	CHROOT=$chroot_dir
+	VMLINUZ=$vmlinuz
+	MODTREE=$modtree
+	ARCH=arm64
+	CROSS_COMPILE=$cross
+	EOF
+	echo "kernel-fetch: $kernel: $krel ready ($kdir/kernel.env)"
+	exit 0
+fi
+
+if [ -n "$chroot_dir" ]; then
 	ver=$(acache show --no-all-versions "linux-headers-$abi" | sed -n 's/^Version: //p')
 	if ! chroot "$chroot_dir" dpkg-query -W -f='${Version}' "linux-headers-$abi" 2>/dev/null | grep -qxF "$ver" ||
 	   ! chroot "$chroot_dir" sh -c 'command -v make && command -v sparse' >/dev/null; then
-		echo "kernel-fetch: $kernel: installing linux-headers-$abi $ver in the chroot"
-		echo "deb $mirror sid main" > "$chroot_dir/etc/apt/sources.list"
-		{
-			chroot "$chroot_dir" apt-get -q -o Acquire::Check-Valid-Until=false --error-on=any update &&
-			DEBIAN_FRONTEND=noninteractive chroot "$chroot_dir" apt-get -q -y \
-				--no-install-recommends install "linux-headers-$abi=$ver" make sparse
-		} > "$kdir/chroot-install.log" 2>&1 ||
-			die "installing linux-headers-$abi in the chroot failed (log: $kdir/chroot-install.log): $(grep -m1 -E '^(E|Err):' "$kdir/chroot-install.log")"
+		chroot_install "linux-headers-$abi=$ver" make sparse
 	fi
 	kdir_build=/usr/src/linux-headers-$abi
-	checker_valid "$chroot_dir/usr/src/linux-headers-${abi%-amd64}-common"
+	checker_valid "$chroot_dir/usr/src/$common"
 	cc_host=$(chroot "$chroot_dir" sh -c "command -v $cc" 2>/dev/null || true)
 else
 	kdir_build=$hdr
-	checker_valid "$root/usr/src/linux-headers-${abi%-amd64}-common"
+	checker_valid "$root/usr/src/$common"
 	cc_host=$(command -v "$cc" 2>/dev/null || true)
 fi
 # Empty: the headers' own compiler is there; else the default gcc (5.10's
@@ -226,5 +351,6 @@ KCC=$cc
 CHROOT=$chroot_dir
 VMLINUZ=$vmlinuz
 MODTREE=$modtree
+ARCH=x86_64
 EOF
 echo "kernel-fetch: $kernel: $krel ready ($kdir/kernel.env)"

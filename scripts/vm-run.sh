@@ -22,7 +22,9 @@
 # check-vm-tsan); the guest checks it has that runtime, sets the
 # sanitizer's options, and any report fails the run.
 # Other architectures (make check-arm64): VM_ARCH (x86_64, the default, or
-# arm64; a KREL ending in -arm64 implies arm64), VM_SYSROOT (the guest's
+# arm64; a KREL ending in -arm64 implies arm64), VM_PAGE_SIZE (arm64: the
+# kernel's page size, 4K (default), 16K or 64K, which picks the hugetlb
+# pools of that granule), VM_SYSROOT (the guest's
 # busybox and the shared libraries the cross toolchain does not supply:
 # scripts/arm64-fetch.sh's tree), VM_MISSING_KO=ok (boot without the ptwalk
 # modules that did not build: the guest suite's insmod cases then fail).
@@ -111,8 +113,19 @@ vm_arch() {
 		# shellcheck disable=SC2054
 		chan_args=(-device virtio-serial-device
 			-chardev "file,id=chan,path=$out/guest.log" -device virtconsole,chardev=chan)
-		# 64K and 32M: 16 contiguous PTEs, 16 contiguous PMD blocks
-		hugepages="hugepagesz=64K hugepages=32 hugepagesz=2M hugepages=16 hugepagesz=32M hugepages=2 hugepagesz=1G hugepages=1"
+		# Each granule's hugetlb sizes (arch/arm64/mm/hugetlbpage.c,
+		# arch_hugetlb_valid_size()): contiguous PTEs, PMD, contiguous
+		# PMDs, and with 4K pages the PUD.  4K: 64K and 32M are 16
+		# contiguous PTEs and PMD blocks; 16K: 2M is 128 PTEs, 1G 32 PMDs
+		# (no PUD leaf); 64K: 2M is 32 PTEs, 16G 32 PMDs of 512M, a size
+		# registered without a page (the guest has 4G), so that the suite
+		# sees it exists and says it cannot allocate one.
+		case ${VM_PAGE_SIZE:-4K} in
+		4K) hugepages="hugepagesz=64K hugepages=32 hugepagesz=2M hugepages=16 hugepagesz=32M hugepages=2 hugepagesz=1G hugepages=1" ;;
+		16K) hugepages="hugepagesz=2M hugepages=16 hugepagesz=32M hugepages=2 hugepagesz=1G hugepages=1" ;;
+		64K) hugepages="hugepagesz=2M hugepages=16 hugepagesz=512M hugepages=1 hugepagesz=16G hugepages=0" ;;
+		*) die "VM_PAGE_SIZE=$VM_PAGE_SIZE: 4K, 16K or 64K" ;;
+		esac
 		triplet=aarch64-linux-gnu ;;
 	*)
 		die "VM_ARCH $1: x86_64 or arm64" ;;
