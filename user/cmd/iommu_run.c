@@ -46,20 +46,32 @@ static int reserve(void **buf, size_t *cap, size_t n, size_t more,
 	return 0;
 }
 
-/* Every device-view record of the query started on fd. */
-static ssize_t read_all_iommu(int fd, struct ptwalk_iommu_record **out)
+/* A batch of the query's records into buf: count (0 at the end) or -errno. */
+typedef ssize_t (*read_batch_fn)(int fd, void *buf, size_t max);
+
+static ssize_t read_iommu_batch(int fd, void *buf, size_t max)
 {
-	struct ptwalk_iommu_record *recs = NULL;
+	return ptwalk_read_iommu(fd, buf, max);
+}
+
+static ssize_t read_walk_batch(int fd, void *buf, size_t max)
+{
+	return ptwalk_read(fd, buf, max);
+}
+
+/* Every record, of size bytes each, of the query started on fd. */
+static ssize_t read_all(int fd, size_t size, read_batch_fn rd, void **out)
+{
+	char *recs = NULL;
 	size_t n = 0, cap = 0;
 	ssize_t got;
 
 	do {
-		if (reserve((void **)&recs, &cap, n, READ_BATCH,
-			    sizeof(*recs))) {
+		if (reserve((void **)&recs, &cap, n, READ_BATCH, size)) {
 			free(recs);
 			return -ENOMEM;
 		}
-		got = ptwalk_read_iommu(fd, recs + n, READ_BATCH);
+		got = rd(fd, recs + n * size, READ_BATCH);
 		if (got > 0)
 			n += (size_t)got;
 	} while (got > 0);
@@ -69,45 +81,6 @@ static ssize_t read_all_iommu(int fd, struct ptwalk_iommu_record **out)
 	}
 	*out = recs;
 	return (ssize_t)n;
-}
-
-/* Every page-table record of the query started on fd. */
-static ssize_t read_all_walk(int fd, struct ptwalk_record **out)
-{
-	struct ptwalk_record *recs = NULL;
-	size_t n = 0, cap = 0;
-	ssize_t got;
-
-	do {
-		if (reserve((void **)&recs, &cap, n, READ_BATCH,
-			    sizeof(*recs))) {
-			free(recs);
-			return -ENOMEM;
-		}
-		got = ptwalk_read(fd, recs + n, READ_BATCH);
-		if (got > 0)
-			n += (size_t)got;
-	} while (got > 0);
-	if (got < 0) {
-		free(recs);
-		return got;
-	}
-	*out = recs;
-	return (ssize_t)n;
-}
-
-/* /proc/iomem, for names; false (no names) when it cannot be read. */
-static bool load_iomem(struct iomem *m)
-{
-	FILE *f = fopen("/proc/iomem", "re");
-	char why[160];
-	int err;
-
-	if (!f)
-		return false;
-	err = iomem_parse_file(m, f, why, sizeof(why));
-	fclose(f);
-	return !err && !m->zeroed;
 }
 
 /* The device's side: records over [iova, iova + len), checked. */
@@ -124,7 +97,7 @@ static int query_device(int fd, const struct cli_options *o, uint64_t iova,
 	if (err)
 		return (int)diagnose_iommu(-err, o->iommu, iova, iova + len,
 					   msg, size);
-	got = read_all_iommu(fd, recs);
+	got = read_all(fd, sizeof(**recs), read_iommu_batch, (void **)recs);
 	if (got < 0)
 		return (int)diagnose_iommu((int)-got, o->iommu, iova,
 					   iova + len, msg, size);
@@ -206,7 +179,7 @@ static int iommu_compare_range(int fd, const struct cli_options *o,
 		status = (int)diagnose_query(-err, o->pid, msg, size);
 		goto out;
 	}
-	nr_walk = read_all_walk(fd, &walk);
+	nr_walk = read_all(fd, sizeof(*walk), read_walk_batch, (void **)&walk);
 	if (nr_walk < 0) {
 		status = (int)diagnose_scan((int)-nr_walk, o->pid,
 					    proc_alive(o->pid), msg, size);
@@ -293,7 +266,7 @@ int iommu_run(const struct cli_options *o, char *msg, size_t size)
 		close(fd);
 		return FAIL_USAGE;
 	}
-	if (load_iomem(&iomem))
+	if (proc_iomem_load(&iomem))
 		d.iomem = &iomem;
 	if (o->iommu_translate)
 		status = translate_one(fd, o, &d, msg, size);

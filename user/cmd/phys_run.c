@@ -183,20 +183,6 @@ void phys_scan_free(struct phys_scan *ps)
 	ps->nr_vmas = ps->nr_procs = 0;
 }
 
-/* /proc/iomem for the names, or nothing: the mappings stand without them. */
-static bool load_iomem(struct iomem *m)
-{
-	FILE *f = fopen("/proc/iomem", "re");
-	char why[128];
-	int err;
-
-	if (!f)
-		return false;
-	err = iomem_parse_file(m, f, why, sizeof(why));
-	fclose(f);
-	return err == 0;
-}
-
 static int print(const struct cli_options *o, const struct phys_view *v,
 		 char *msg, size_t size)
 {
@@ -271,7 +257,7 @@ int phys_run(const struct cli_options *o, char *msg, size_t size)
 			snprintf(msg, size, "out of memory");
 		goto out;
 	}
-	v.iomem = load_iomem(&iomem) ? &iomem : NULL;
+	v.iomem = proc_iomem_load(&iomem) ? &iomem : NULL;
 	v.kernel = uname(&u) ? "?" : u.release;
 	status = print(o, &v, msg, size);
 out:

@@ -147,6 +147,19 @@ int proc_user_process(pid_t pid)
 	return state != 'Z' && state != 'X' && !(flags & PROC_PF_KTHREAD);
 }
 
+bool proc_iomem_load(struct iomem *m)
+{
+	FILE *f = fopen("/proc/iomem", "re");
+	char why[160];
+	int err;
+
+	if (!f)
+		return false;
+	err = iomem_parse_file(m, f, why, sizeof(why));
+	fclose(f);
+	return !err && !m->zeroed;
+}
+
 bool proc_alive(pid_t pid)
 {
 	char path[64], buf[512], *p;

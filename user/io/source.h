@@ -50,6 +50,13 @@ long proc_list_pids(pid_t **pids);
  */
 int proc_user_process(pid_t pid);
 
+/*
+ * /proc/iomem parsed into m, for naming physical addresses: false (no
+ * names; m still to be freed) when it cannot be read, or shows every
+ * address as 0 (a reader without CAP_SYS_ADMIN).
+ */
+bool proc_iomem_load(struct iomem *m);
+
 /* Whether pid still exists and is not a zombie. */
 bool proc_alive(pid_t pid);
 
