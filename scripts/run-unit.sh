@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs the cmocka unit test binaries with TAP output into OUT/unit.tap.
-# usage: scripts/run-unit.sh OUT TEST...
+# usage: scripts/run-unit.sh OUT TEST...  (exits 1 if any case failed)
 # A binary that exits non-zero without a failed case of its own (a crash,
 # a sanitizer halting it mid-run), or whose output holds a sanitizer
 # report, adds a failed case of its own.
@@ -20,3 +20,5 @@ for t in "$@"; do
 done
 rm -f "$out/unit.one"
 cat "$out/unit.tap"
+# make check-unit alone fails as make check's summary would
+! grep -q '^not ok' "$out/unit.tap"
