@@ -132,11 +132,13 @@ static int scan_one(struct all_state *a, pid_t pid)
 	if (status == EXIT_OK)
 		status = scan_all(&s);
 	if (status == EXIT_OK) {
+		int err;
+
 		progress_end(&s);
-		if (add_process(a, &s)) {
+		err = add_process(a, &s);
+		if (err) {
 			snprintf(s.msg, sizeof(s.msg),
-				 "cannot write the report: %s",
-				 strerror(errno ? errno : EIO));
+				 "cannot write the report: %s", strerror(-err));
 			status = session_fail(&s, FAIL_INTERNAL);
 		}
 	}
