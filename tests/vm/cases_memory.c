@@ -331,30 +331,14 @@ static bool hugetlb_2m(struct vmtest *t)
 /*
  * The hugetlb page of one PUD leaf: 1G with 4K pages.  arm64 with 16K or
  * 64K pages has no PUD leaf: there the kernel must refuse a hugetlb page
- * of the PUD's size (no sysfs pool, mmap EINVAL).
+ * of the PUD's size (vm_no_pud_hugetlb()).
  */
 static bool hugetlb_1g(struct vmtest *t)
 {
-	uint64_t pud = vm_granule().pmd << (PAGE_SHIFT_K - 3);
-	char dir[96];
-	void *p;
-
-	if (vm_granule().pud)
-		return hugetlb(t, GIB, MAP_HUGE_1GB, PTWALK_LEVEL_PUD, 4093,
-			       "hugetlb-1G");
-	snprintf(dir, sizeof(dir), "/sys/kernel/mm/hugepages/hugepages-%" PRIu64 "kB",
-		 pud >> 10);
-	if (!access(dir, F_OK))
-		return fail(t, "%s exists, yet %lu-byte pages have no PUD leaf", dir, PAGE);
-	p = mmap(NULL, pud, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | map_huge_flag(pud), -1, 0);
-	if (p != MAP_FAILED) {
-		munmap(p, pud);
-		return fail(t, "a %" PRIu64 "-byte hugetlb page mapped without a PUD leaf", pud);
-	}
-	printf("# hugetlb_1g_pud: %lu-byte pages have no PUD leaf: mmap of %" PRIu64 " bytes refused (%s)\n",
-	       PAGE, pud, strerror(errno));
-	return true;
+	if (!vm_granule().pud)
+		return vm_no_pud_hugetlb(t, "hugetlb_1g_pud");
+	return hugetlb(t, GIB, MAP_HUGE_1GB, PTWALK_LEVEL_PUD, 4093,
+		       "hugetlb-1G");
 }
 
 #if defined(__aarch64__)

@@ -358,6 +358,27 @@ int map_huge_flag(uint64_t bytes)
 	return __builtin_ctzll(bytes) << MAP_HUGE_SHIFT;
 }
 
+bool vm_no_pud_hugetlb(struct vmtest *t, const char *name)
+{
+	uint64_t pud = vm_granule().pmd << (PAGE_SHIFT_K - 3);
+	char dir[96];
+	void *p;
+
+	snprintf(dir, sizeof(dir), "/sys/kernel/mm/hugepages/hugepages-%" PRIu64 "kB",
+		 pud >> 10);
+	if (!access(dir, F_OK))
+		return fail(t, "%s exists, yet %lu-byte pages have no PUD leaf", dir, PAGE);
+	p = mmap(NULL, pud, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | map_huge_flag(pud), -1, 0);
+	if (p != MAP_FAILED) {
+		munmap(p, pud);
+		return fail(t, "a %" PRIu64 "-byte hugetlb page mapped without a PUD leaf", pud);
+	}
+	printf("# %s: %lu-byte pages have no PUD leaf: mmap of a %" PRIu64 "-byte hugetlb page refused (%s)\n",
+	       name, PAGE, pud, strerror(errno));
+	return true;
+}
+
 int user_paging_levels(void)
 {
 	uint64_t size = user_task_size();

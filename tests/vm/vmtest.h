@@ -134,6 +134,13 @@ const char *size_label(char *buf, size_t len, uint64_t bytes);
 /* MAP_HUGETLB's size flag for a hugetlb page of bytes (a power of 2). */
 int map_huge_flag(uint64_t bytes);
 
+/*
+ * Where the granule has no PUD leaf (arm64 16K, 64K): the kernel offers no
+ * hugetlb page of the PUD's size (no sysfs pool, mmap refuses); the case
+ * name goes on the "#" line that says so.
+ */
+bool vm_no_pud_hugetlb(struct vmtest *t, const char *name);
+
 /* Physical-address bits of a leaf entry: x86-64 12-51, arm64 12-47. */
 #if defined(__aarch64__)
 #define ENTRY_ADDR_MASK	0x0000fffffffff000ULL
