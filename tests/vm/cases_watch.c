@@ -328,15 +328,21 @@ static bool watch_cow_and_dontneed(struct vmtest *t)
  */
 static bool watch_collapse(struct vmtest *t)
 {
-	const size_t len = 2UL << 20;
+	/* one PMD leaf: 2M with 4K pages, 32M with 16K (2048 pages) */
+	const size_t len = vm_granule().pmd;
 	long ps = sysconf(_SC_PAGESIZE);
-	static uint64_t before[512], after[512];
+	static uint64_t before[8192], after[8192];
 	struct watch w;
 	char *p = map_aligned(t, len, len, MADV_NOHUGEPAGE);
 	bool ok = true;
 
 	if (!p)
 		return false;
+	if (len / (size_t)ps > sizeof(before) / sizeof(before[0])) {
+		munmap(p, len);
+		return fail(t, "%zu pages in a PMD leaf: more than this case holds",
+			    len / (size_t)ps);
+	}
 	touch_write(p, len);
 	for (size_t i = 0; i < len / (size_t)ps; i++)
 		before[i] = frame_of(t, A(p) + i * (uint64_t)ps);
