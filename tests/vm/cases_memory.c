@@ -33,9 +33,10 @@ static bool expect_records(struct vmtest *t, size_t n)
  * The records of [p, p + len), PTE-mapped pages of one folio, are split
  * exactly where arm64's contiguous bit (PTE_CONT, bit 52) of the raw
  * entries changes, as the fixture reads them: since 6.9 arm64 folds each
- * aligned 16-page group of a large folio whose pages are all mapped
- * (contpte), so a THP split with one page zapped is folded groups then
- * the zapped page's own group unfolded; one record on x86-64 and before.
+ * aligned contiguous group (16 pages with 4K, 128 with 16K) of a large
+ * folio whose pages are all mapped (contpte), so a THP split with one page
+ * zapped is folded groups then the zapped page's own group unfolded; one
+ * record on x86-64 and before.
  */
 static bool expect_cont_runs(struct vmtest *t, const char *p, size_t len)
 {
