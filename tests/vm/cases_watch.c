@@ -35,7 +35,8 @@
 struct watch {
 	pid_t pid;
 	FILE *out;		/* its stdout */
-	struct json_object *change[256];
+	/* a change line per run of frames: 2048 pages of a 16K-page THP */
+	struct json_object *change[4096];
 	int nr_changes;
 	char ended[16];
 	int status;
@@ -89,9 +90,13 @@ static bool watch_finish(struct vmtest *t, struct watch *w)
 		if (!o) {
 			ok = fail(t, "--watch printed a line that is not JSON: %s",
 				  line);
-		} else if (!strcmp(e, "change") && w->nr_changes < 256) {
+		} else if (!strcmp(e, "change") &&
+			   w->nr_changes < (int)(sizeof(w->change) / sizeof(w->change[0]))) {
 			w->change[w->nr_changes++] = o;
 			continue;
+		} else if (!strcmp(e, "change")) {
+			ok = fail(t, "more than %zu change lines: this case holds no more",
+				  sizeof(w->change) / sizeof(w->change[0]));
 		} else if (!strcmp(e, "end")) {
 			snprintf(w->ended, sizeof(w->ended), "%s",
 				 json_object_get_string(pc_get(o, "ended")));
