@@ -235,7 +235,10 @@ static bool dma_fixture_pfnmap(struct vmtest *t)
 	}
 	pc_free(&r);
 	snprintf(head, sizeof(head), "DMA view of 0x%" PRIx64 "-0x%" PRIx64
-		 " (16 pages, 64 KiB)", A(p), A(p) + PTWALK_FIXTURE_PAGES * PAGE);
+		 " (16 pages, %lu %s)", A(p), A(p) + PTWALK_FIXTURE_PAGES * PAGE,
+		 PTWALK_FIXTURE_PAGES * PAGE % MIB ? PTWALK_FIXTURE_PAGES * PAGE >> 10 :
+		 PTWALK_FIXTURE_PAGES * PAGE >> 20,
+		 PTWALK_FIXTURE_PAGES * PAGE % MIB ? "KiB" : "MiB");
 	snprintf(run, sizeof(run), "\n  0x%012" PRIx64 " ", A(p));
 	ok = ok && text_has(t, A(p), A(p) + PTWALK_FIXTURE_PAGES * PAGE,
 			    (const char *const[]){ head, run,

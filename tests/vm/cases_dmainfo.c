@@ -46,8 +46,9 @@
 
 /*
  * The memory type of ordinary memory: x86's PAT decode says wb, arm64's
- * MAIR decode normal.  The cases of NUMA nodes (the arm64 VM has one node)
- * and the x86 drivers run on x86 only.
+ * MAIR decode normal.  The cases of NUMA nodes and the x86 drivers run on
+ * x86 only (the arm64 VM has two nodes too, of 3G and 1G, since the watch
+ * cases: these could run there as well).
  */
 #if defined(__x86_64__)
 #define RAM_MEMTYPE PTWALK_MEMTYPE_WB

@@ -21,7 +21,12 @@
 #include "vmtest.h"
 
 #define SMALL_VMAS	400
-#define BIG		(600 * MIB)	/* > 2 batches of 256 MiB */
+/*
+ * ptcompare's batch is 65,536 kernel pages (256 MiB with 4K pages, 1 GiB
+ * with 16K): the big VMA spans more than 2 of them on every page size.
+ */
+#define BATCH		(65536 * PAGE)
+#define BIG		(153600 * PAGE)	/* 600 MiB with 4K pages */
 
 /* The target, in a child that waits: a quiet process to scan again. */
 static pid_t start_target(struct vmtest *t, uint64_t *small_start,
@@ -47,7 +52,7 @@ static pid_t start_target(struct vmtest *t, uint64_t *small_start,
 		/* every 8th page, and a fully touched run in each batch */
 		for (size_t i = 0; i < BIG; i += 8 * PAGE)
 			big[i] = 1;
-		for (size_t i = 0; i < BIG; i += 256 * MIB)
+		for (size_t i = 0; i < BIG; i += BATCH)
 			touch_write(big + i, 4 * MIB < BIG - i ? 4 * MIB :
 					     BIG - i);
 		madvise(thp, 8 * MIB, MADV_HUGEPAGE);

@@ -161,7 +161,7 @@ static bool vtop_unmapped(struct vmtest *t)
  * too, for a moment, so that the scanner can find its PUD entry equal to
  * the target's (the table is shared), then unshares.
  */
-static void sharers(volatile char *a)
+static void sharers(volatile char *a, size_t hp)
 {
 	for (;;) {
 		pid_t g = fork();
@@ -174,21 +174,43 @@ static void sharers(volatile char *a)
 			waitpid(g, NULL, 0);
 		a[0] = 2;
 		usleep(1000);
-		madvise((char *)a, 2 * MIB, MADV_DONTNEED);
+		madvise((char *)a, hp, MADV_DONTNEED);
 	}
 }
 
-/* The scanned process: re-faults and unshares its view, over and over. */
-static void unsharer(char *a, int memfd, bool dontneed)
+/*
+ * The scanned process: re-faults and unshares its view, over and over,
+ * using nr of the pool's huge pages of hp bytes.
+ */
+static void unsharer(char *a, size_t span, size_t hp, unsigned int nr,
+		     int memfd, bool dontneed)
 {
 	for (unsigned int round = 0;; round++) {
-		a[(round % 4) * 2 * MIB] = 3;
+		a[(round % nr) * hp] = 3;
 		if (dontneed && round % 2)
-			madvise(a, GIB, MADV_DONTNEED);
+			madvise(a, span, MADV_DONTNEED);
 		else
 			fallocate(memfd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-				  0, 8 * MIB);
+				  0, nr * hp);
 	}
+}
+
+/* Free pages of the hugetlb pool of size bytes, at most max; 0 if none. */
+static unsigned int pool_free(size_t size, unsigned int max)
+{
+	char path[96];
+	unsigned int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/kernel/mm/hugepages/hugepages-%zukB/free_hugepages", size >> 10);
+	f = fopen(path, "re");
+	if (f) {
+		if (fscanf(f, "%u", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	return n < max ? n : max;
 }
 
 static bool pud_of(struct vmtest *t, int fd, pid_t pid, uint64_t addr,
@@ -205,8 +227,22 @@ static bool pud_of(struct vmtest *t, int fd, pid_t pid, uint64_t addr,
 	return true;
 }
 
+/*
+ * PMD tables of a shared hugetlb mapping are shared between processes
+ * when the VMA covers a whole aligned PUD span (1G with 4K pages, 64G with
+ * 16K: arm64 selects ARCH_WANT_HUGE_PMD_SHARE for both), of the default
+ * hugetlb size, a PMD leaf.  The file is sparse: MAP_NORESERVE, and only
+ * the first pages of the pool are ever touched.
+ */
 static bool shared_hugetlb(struct vmtest *t)
 {
+	size_t hp = vm_granule().pmd, span = hp << (PAGE_SHIFT_K - 3);
+	/*
+	 * Two faults racing on a punched page each allocate one before one
+	 * wins the page cache: keep 2 pages of the pool spare (16K pages have
+	 * 2 of 32M: the target then re-faults the first page only).
+	 */
+	unsigned int nr = pool_free(hp, 6);
 	unsigned int secs = stress_seconds();
 	uint64_t walks = 0, leaves = 0, shared = 0;
 	int memfd = memfd_create("ptwalk-race", MFD_HUGETLB);
@@ -218,31 +254,36 @@ static bool shared_hugetlb(struct vmtest *t)
 
 	if (memfd < 0)
 		return fail(t, "memfd_create(MFD_HUGETLB): %s", strerror(errno));
-	if (ftruncate(memfd, GIB)) {
+	if (nr < 2) {
 		close(memfd);
-		return fail(t, "ftruncate 1 GiB: %s", strerror(errno));
+		return fail(t, "fewer than 2 free hugetlb pages of %zu bytes", hp);
 	}
-	/* shared PMD tables need a VMA covering an aligned 1 GiB */
-	r = mmap(NULL, 2 * GIB, PROT_NONE,
+	nr = nr > 2 ? nr - 2 : 1;
+	if (ftruncate(memfd, span)) {
+		close(memfd);
+		return fail(t, "ftruncate %zu: %s", span, strerror(errno));
+	}
+	/* shared PMD tables need a VMA covering an aligned PUD span */
+	r = mmap(NULL, 2 * span, PROT_NONE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	a = r == MAP_FAILED ? NULL :
-	    (char *)(((uintptr_t)r + GIB - 1) & ~(uintptr_t)(GIB - 1));
-	if (!a || mmap(a, GIB, PROT_READ | PROT_WRITE,
+	    (char *)(((uintptr_t)r + span - 1) & ~(uintptr_t)(span - 1));
+	if (!a || mmap(a, span, PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_FIXED | MAP_NORESERVE, memfd, 0) != a) {
 		close(memfd);
-		return fail(t, "mapping 1 GiB of hugetlb: %s", strerror(errno));
+		return fail(t, "mapping %zu bytes of hugetlb: %s", span, strerror(errno));
 	}
 	/* MADV_DONTNEED on hugetlb came in 5.18; hole punching does it before */
 	a[0] = 0;
-	dontneed = !madvise(a, 2 * MIB, MADV_DONTNEED);
+	dontneed = !madvise(a, hp, MADV_DONTNEED);
 	fd = vm_open_query(t);
 	sharer = fd < 0 ? -1 : fork();
 	if (sharer == 0)
-		sharers(a);
+		sharers(a, hp);
 	target = sharer < 0 ? -1 : fork();
 	if (target == 0)
-		unsharer(a, memfd, dontneed);
-	munmap(r, 2 * GIB);
+		unsharer(a, span, hp, nr, memfd, dontneed);
+	munmap(r, 2 * span);
 	close(memfd);
 	if (fd < 0 || sharer < 0 || target < 0) {
 		if (sharer > 0)
@@ -255,7 +296,7 @@ static bool shared_hugetlb(struct vmtest *t)
 	while (ok && now_s() < until) {
 		uint64_t p1, p2;
 
-		ok = walk(t, target, A(a), A(a) + GIB);
+		ok = walk(t, target, A(a), A(a) + span);
 		walks++;
 		for (size_t i = 0; ok && i < t->nr_recs; i++)
 			leaves += t->recs[i].kind == PTWALK_KIND_PRESENT;
@@ -269,9 +310,9 @@ static bool shared_hugetlb(struct vmtest *t)
 	stop(target);
 	stop(sharer);
 	close(fd);
-	printf("# shared_hugetlb: %u s, %" PRIu64 " walks of 1 GiB (%s), %"
+	printf("# shared_hugetlb: %u s, %" PRIu64 " walks of %zu MiB (%s), %"
 	       PRIu64 " records of a present huge page, the PMD table seen shared %" PRIu64
-	       " times\n", secs, walks,
+	       " times\n", secs, walks, span >> 20,
 	       dontneed ? "MADV_DONTNEED and hole punching" : "hole punching",
 	       leaves, shared);
 	return ok && ((leaves && shared) ||

@@ -38,15 +38,39 @@ struct want {
 	bool raw_pte;		/* the PTE must equal the fixture's */
 };
 
+/*
+ * The lowest address bit a level's index takes: PAGE / 8 entries a table
+ * (9 bits with 4K pages, 11 with 16K), the PGD's above the levels in use.
+ */
+static unsigned int vtop_level_shift(int l, int nr_levels)
+{
+	unsigned int b = PAGE_SHIFT_K - 3;
+
+	switch (l) {
+	case PTWALK_VTOP_PGD:
+		return PAGE_SHIFT_K + (nr_levels - 1) * b;
+	case PTWALK_VTOP_P4D:
+		return PAGE_SHIFT_K + 3 * b;
+	case PTWALK_VTOP_PUD:
+		return PAGE_SHIFT_K + 2 * b;
+	case PTWALK_VTOP_PMD:
+		return PAGE_SHIFT_K + b;
+	default:
+		return PAGE_SHIFT_K;
+	}
+}
+
+/* A table's index mask: PAGE / 8 entries. */
+#define INDEX_MASK	(PAGE / 8 - 1)
+
 static unsigned int level_shift(const char *level, int nr_levels)
 {
-	if (!strcmp(level, "pgd"))
-		return nr_levels == 5 ? 48 : 39;
-	if (!strcmp(level, "p4d"))
-		return 39;
-	if (!strcmp(level, "pud"))
-		return 30;
-	return !strcmp(level, "pmd") ? 21 : 12;
+	int l;
+
+	for (l = 0; l < PTWALK_VTOP_NR_LEVELS; l++)
+		if (!strcmp(level, ptwalk_vtop_level_name(l)))
+			return vtop_level_shift(l, nr_levels);
+	return PAGE_SHIFT_K;
 }
 
 static bool hex_of(struct vmtest *t, struct json_object *o, const char *key,
@@ -123,10 +147,10 @@ static bool check_levels(struct vmtest *t, struct json_object *doc,
 		if (!strcmp(state, "folded"))
 			return fail(t, "%s folded under %d-level paging", name, nr);
 		index = json_object_get_int(pc_get(l, "index"));
-		if ((uint64_t)index != (addr >> level_shift(name, nr) & 511))
+		if ((uint64_t)index != (addr >> level_shift(name, nr) & INDEX_MASK))
 			return fail(t, "vtop 0x%" PRIx64 ": %s index %d, expected %" PRIu64,
 				    addr, name, index,
-				    addr >> level_shift(name, nr) & 511);
+				    addr >> level_shift(name, nr) & INDEX_MASK);
 		if (!hex_of(t, l, "entry", &entry))
 			return false;
 		if (i + 1 < n && (strcmp(state, "table") || !(entry & 1)))
@@ -263,20 +287,21 @@ static bool vtop_anon_4k(struct vmtest *t)
 	return ok;
 }
 
+/* A THP of one PMD leaf: 2M with 4K pages, 32M with 16K. */
 static bool vtop_thp(struct vmtest *t)
 {
-	size_t len = 2 * MIB;
-	char *p = map_aligned(t, len, 2 * MIB, MADV_HUGEPAGE);
+	size_t len = vm_granule().pmd;
+	char *p = map_aligned(t, len, len, MADV_HUGEPAGE);
 	struct want w = {
 		.stop = "leaf", .last = "pmd", .cls = "match",
-		.page_size = 2 * MIB, .vma_start = A(p), .vma_end = A(p) + len,
+		.page_size = len, .vma_start = A(p), .vma_end = A(p) + len,
 	};
 	bool ok;
 
 	if (!p)
 		return false;
 	touch_write(p, len);
-	ok = check_vtop(t, A(p) + 0x123456, &w);
+	ok = check_vtop(t, A(p) + 0x123456 % len, &w);
 	munmap(p, len);
 	return ok;
 }
@@ -296,31 +321,44 @@ static bool vtop_hugetlb(struct vmtest *t, size_t size, int size_flag,
 	if (p == MAP_FAILED)
 		return fail(t, "mmap hugetlb %zu: %s", size, strerror(errno));
 	touch_write(p, size);
-	ok = check_vtop(t, A(p) + size / 2 + 0x3456 + 0x789, &w);
+	ok = check_vtop(t, A(p) + size / 2 + 3 * PAGE / 4 + 0x789, &w);
 	munmap(p, size);
 	return ok;
 }
 
+/* The PMD leaf's hugetlb page (the 4K name: 32M with 16K pages). */
 static bool vtop_hugetlb_2m(struct vmtest *t)
 {
-	return vtop_hugetlb(t, 2 * MIB, MAP_HUGE_2MB, "pmd");
+	size_t size = vm_granule().pmd;
+
+	return vtop_hugetlb(t, size, map_huge_flag(size), "pmd");
 }
 
+/*
+ * The PUD leaf's: 1G with 4K pages; arm64 16K and 64K have none, and the
+ * kernel must refuse that size (vm_no_pud_hugetlb()).
+ */
 static bool vtop_hugetlb_1g(struct vmtest *t)
 {
+	if (!vm_granule().pud)
+		return vm_no_pud_hugetlb(t, "vtop_hugetlb_1g");
 	return vtop_hugetlb(t, GIB, MAP_HUGE_1GB, "pud");
 }
 
 #if defined(__aarch64__)
-/* arm64's contiguous groups: the leaf is the 64K/32M page, not one entry. */
+/* arm64's contiguous groups: the leaf is the whole group, not one entry. */
 static bool vtop_hugetlb_64k(struct vmtest *t)
 {
-	return vtop_hugetlb(t, 64 * 1024, MAP_HUGE_64KB, "pte");
+	size_t size = vm_granule().cont_pte;
+
+	return vtop_hugetlb(t, size, map_huge_flag(size), "pte");
 }
 
 static bool vtop_hugetlb_32m(struct vmtest *t)
 {
-	return vtop_hugetlb(t, 32 * MIB, MAP_HUGE_32MB, "pmd");
+	size_t size = vm_granule().cont_pmd;
+
+	return vtop_hugetlb(t, size, map_huge_flag(size), "pmd");
 }
 #endif
 
@@ -496,7 +534,7 @@ static bool vtop_text(struct vmtest *t)
 {
 	char *p = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
 	struct ptwalk_fixture_translate o;
-	char a[32], pid[16], line[128];
+	char a[32], pid[16], line[128], label[16];
 	const char *argv[] = { "ptcompare", "--vtop", a, pid, NULL };
 	struct ptwalk_fixture_pte pte;
 	struct pc_result r;
@@ -517,7 +555,8 @@ static bool vtop_text(struct vmtest *t)
 		return t->why[0] || fail(t, "oracle or fixture raw pte failed");
 	}
 	snprintf(line, sizeof(line), "  pte    %5" PRIu64 "  0x%016" PRIx64
-		 "  leaf (4K page)\n", addr >> PAGE_SHIFT_K & (PAGE / 8 - 1), (uint64_t)pte.pte);
+		 "  leaf (%s page)\n", addr >> PAGE_SHIFT_K & (PAGE / 8 - 1), (uint64_t)pte.pte,
+		 size_label(label, sizeof(label), PAGE));
 	ok = (r.status == 0 || fail(t, "exit %d: %s", r.status, r.err)) &&
 	     (strstr(r.out, line) || fail(t, "no line '%s' in: %s", line, r.out));
 	snprintf(line, sizeof(line), "phys:    0x%" PRIx64 " = leaf base 0x%" PRIx64
@@ -588,7 +627,6 @@ static ssize_t vtop_raw(int fd, pid_t pid, uint32_t flags, uint64_t start,
  */
 static bool walked_every_level(struct vmtest *t, const struct ptwalk_vtop *v)
 {
-	static const unsigned int shift[] = { 39, 39, 30, 21, 12 };
 	unsigned int want = 1U << PTWALK_VTOP_PGD | 1U << PTWALK_VTOP_PUD |
 			    1U << PTWALK_VTOP_PMD | 1U << PTWALK_VTOP_PTE;
 	int l;
@@ -600,9 +638,9 @@ static bool walked_every_level(struct vmtest *t, const struct ptwalk_vtop *v)
 			    v->nr_levels, v->walked,
 			    (uint64_t)v->entry[PTWALK_VTOP_P4D]);
 	for (l = 0; l < PTWALK_VTOP_NR_LEVELS; l++) {
-		unsigned int s = l == PTWALK_VTOP_PGD && v->nr_levels == 5 ? 48 : shift[l];
+		unsigned int s = vtop_level_shift(l, v->nr_levels);
 
-		if ((want >> l & 1) && v->index[l] != (v->addr >> s & 511))
+		if ((want >> l & 1) && v->index[l] != (v->addr >> s & INDEX_MASK))
 			return fail(t, "vtop 0x%" PRIx64 ": index %u at level %d",
 				    (uint64_t)v->addr, v->index[l], l);
 	}

@@ -35,7 +35,8 @@
 struct watch {
 	pid_t pid;
 	FILE *out;		/* its stdout */
-	struct json_object *change[256];
+	/* a change line per run of frames: 2048 pages of a 16K-page THP */
+	struct json_object *change[4096];
 	int nr_changes;
 	char ended[16];
 	int status;
@@ -89,9 +90,13 @@ static bool watch_finish(struct vmtest *t, struct watch *w)
 		if (!o) {
 			ok = fail(t, "--watch printed a line that is not JSON: %s",
 				  line);
-		} else if (!strcmp(e, "change") && w->nr_changes < 256) {
+		} else if (!strcmp(e, "change") &&
+			   w->nr_changes < (int)(sizeof(w->change) / sizeof(w->change[0]))) {
 			w->change[w->nr_changes++] = o;
 			continue;
+		} else if (!strcmp(e, "change")) {
+			ok = fail(t, "more than %zu change lines: this case holds no more",
+				  sizeof(w->change) / sizeof(w->change[0]));
 		} else if (!strcmp(e, "end")) {
 			snprintf(w->ended, sizeof(w->ended), "%s",
 				 json_object_get_string(pc_get(o, "ended")));
@@ -328,15 +333,21 @@ static bool watch_cow_and_dontneed(struct vmtest *t)
  */
 static bool watch_collapse(struct vmtest *t)
 {
-	const size_t len = 2UL << 20;
+	/* one PMD leaf: 2M with 4K pages, 32M with 16K (2048 pages) */
+	const size_t len = vm_granule().pmd;
 	long ps = sysconf(_SC_PAGESIZE);
-	static uint64_t before[512], after[512];
+	static uint64_t before[8192], after[8192];
 	struct watch w;
 	char *p = map_aligned(t, len, len, MADV_NOHUGEPAGE);
 	bool ok = true;
 
 	if (!p)
 		return false;
+	if (len / (size_t)ps > sizeof(before) / sizeof(before[0])) {
+		munmap(p, len);
+		return fail(t, "%zu pages in a PMD leaf: more than this case holds",
+			    len / (size_t)ps);
+	}
 	touch_write(p, len);
 	for (size_t i = 0; i < len / (size_t)ps; i++)
 		before[i] = frame_of(t, A(p) + i * (uint64_t)ps);

@@ -235,11 +235,14 @@ static bool fixture_named(struct vmtest *t)
 	return ok;
 }
 
-/* A PMD-mapped THP: thp, head then tails, as kpageflags says here. */
+/*
+ * A PMD-mapped THP (2M with 4K pages, 32M with 16K): thp, head then tails,
+ * as kpageflags says here.
+ */
 static bool thp_kpageflags(struct vmtest *t)
 {
-	size_t len = 2 * MIB;
-	char *p = map_aligned(t, len, 2 * MIB, MADV_HUGEPAGE);
+	size_t len = vm_granule().pmd;
+	char *p = map_aligned(t, len, len, MADV_HUGEPAGE);
 	struct ptwalk_fixture_translate o;
 	uint64_t head = 0, tail = 0;
 	struct json_object *obj, *kpf;
@@ -257,7 +260,7 @@ static bool thp_kpageflags(struct vmtest *t)
 	      fail(t, "kpageflags read here: head 0x%" PRIx64 " tail 0x%" PRIx64,
 		   head, tail)) &&
 	     pc_json(t, &r, getpid(), A(p), A(p) + len) &&
-	     consistent(t, &r, 512, 2) && (obj = range_obj(t, &r, A(p))) &&
+	     consistent(t, &r, len / PAGE, 2) && (obj = range_obj(t, &r, A(p))) &&
 	     named_as(t, obj, o.pfn, true) &&
 	     (kpf = pc_get(obj, "kpageflags")) &&
 	     ((has_word(kpf, "thp") && has_word(kpf, "compound_head") &&
@@ -302,31 +305,54 @@ static bool hugetlb_kpageflags(struct vmtest *t, size_t size, int size_flag,
 	return ok;
 }
 
-static bool hugetlb_2m_kpageflags(struct vmtest *t)
+/*
+ * The preads of kpageflags a hugetlb page of size needs at most: 64 KiB
+ * (8192 entries) each, one more for the ends (1G with 4K pages: 33).
+ */
+static uint64_t max_kpf_reads(size_t size)
 {
-	return hugetlb_kpageflags(t, 2 * MIB, MAP_HUGE_2MB, "pmd", 2);
+	uint64_t n = size / PAGE / 8192 + 1;
+
+	return n < 2 ? 2 : n;
 }
 
-/* 262,144 pages in 64 KiB preads: 32 of them. */
+/* The PMD leaf's hugetlb page (2M with 4K pages, 32M with 16K). */
+static bool hugetlb_2m_kpageflags(struct vmtest *t)
+{
+	size_t size = vm_granule().pmd;
+
+	return hugetlb_kpageflags(t, size, map_huge_flag(size), "pmd",
+				  max_kpf_reads(size));
+}
+
+/* The PUD leaf's: 262,144 pages in 64 KiB preads, 33 of them; none on 16K. */
 static bool hugetlb_1g_kpageflags(struct vmtest *t)
 {
-	return hugetlb_kpageflags(t, GIB, MAP_HUGE_1GB, "pud", 33);
+	if (!vm_granule().pud)
+		return vm_no_pud_hugetlb(t, "witness_hugetlb_1g_kpageflags");
+	return hugetlb_kpageflags(t, GIB, MAP_HUGE_1GB, "pud", max_kpf_reads(GIB));
 }
 
 #if defined(__aarch64__)
 /*
- * arm64's contiguous pages: one compound page under 16 entries; only the
- * group's first page is its head (the 15 PMDs after the first of a 32M
- * page map tails: no contradiction).
+ * arm64's contiguous pages: one compound page under 16 entries (4K pages;
+ * 128 PTEs or 32 PMDs with 16K); only the group's first page is its head
+ * (the PMDs after the first of a PMD group map tails: no contradiction).
  */
 static bool hugetlb_64k_kpageflags(struct vmtest *t)
 {
-	return hugetlb_kpageflags(t, 64 * 1024, MAP_HUGE_64KB, "pte", 2);
+	size_t size = vm_granule().cont_pte;
+
+	return hugetlb_kpageflags(t, size, map_huge_flag(size), "pte",
+				  max_kpf_reads(size));
 }
 
 static bool hugetlb_32m_kpageflags(struct vmtest *t)
 {
-	return hugetlb_kpageflags(t, 32 * MIB, MAP_HUGE_32MB, "pmd", 2);
+	size_t size = vm_granule().cont_pmd;
+
+	return hugetlb_kpageflags(t, size, map_huge_flag(size), "pmd",
+				  max_kpf_reads(size));
 }
 #endif
 

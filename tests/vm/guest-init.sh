@@ -64,5 +64,11 @@ echo "PTWALK-DMESG-BEGIN"
 dmesg
 echo "PTWALK-DMESG-END"
 echo "PTWALK-GUEST-END"
+# On the console as well, for a channel that lost its output (an empty
+# guest.log): the kernel's words about the channel's driver.
+{
+	echo "init: guest suite done at uptime $(cut -d' ' -f1 /proc/uptime) s"
+	dmesg | grep -i -E 'virtio|hvc|vport' | tail -5
+} > /dev/console
 sync
 poweroff -f

@@ -311,11 +311,85 @@ uint64_t user_task_size(void)
 	return 0;
 }
 
+struct granule vm_granule(void)
+{
+	uint64_t page = PAGE, pmd = page << (PAGE_SHIFT_K - 3);
+	struct granule g = { .pmd = pmd };
+
+#if defined(__aarch64__)
+	/* arch/arm64/include/asm/pgtable-hwdef.h: CONT_PTE/CONT_PMD_SHIFT */
+	switch (page) {
+	case 4096:
+		g.pud = pmd << 9;
+		g.cont_pte = 16 * page;
+		g.cont_pmd = 16 * pmd;
+		break;
+	case 16384:
+		g.cont_pte = 128 * page;
+		g.cont_pmd = 32 * pmd;
+		break;
+	default:	/* 64K */
+		g.cont_pte = 32 * page;
+		g.cont_pmd = 32 * pmd;
+		break;
+	}
+#else
+	g.pud = pmd << (PAGE_SHIFT_K - 3);
+#endif
+	return g;
+}
+
+const char *size_label(char *buf, size_t len, uint64_t bytes)
+{
+	static const char units[] = "KMGT";
+	unsigned int u = 0;
+
+	bytes >>= 10;
+	while (bytes >= 1024 && !(bytes & 1023) && u < 3) {
+		bytes >>= 10;
+		u++;
+	}
+	snprintf(buf, len, "%" PRIu64 "%c", bytes, units[u]);
+	return buf;
+}
+
+int map_huge_flag(uint64_t bytes)
+{
+	return __builtin_ctzll(bytes) << MAP_HUGE_SHIFT;
+}
+
+bool vm_no_pud_hugetlb(struct vmtest *t, const char *name)
+{
+	uint64_t pud = vm_granule().pmd << (PAGE_SHIFT_K - 3);
+	char dir[96];
+	void *p;
+
+	snprintf(dir, sizeof(dir), "/sys/kernel/mm/hugepages/hugepages-%" PRIu64 "kB",
+		 pud >> 10);
+	if (!access(dir, F_OK))
+		return fail(t, "%s exists, yet %lu-byte pages have no PUD leaf", dir, PAGE);
+	p = mmap(NULL, pud, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | map_huge_flag(pud), -1, 0);
+	if (p != MAP_FAILED) {
+		munmap(p, pud);
+		return fail(t, "a %" PRIu64 "-byte hugetlb page mapped without a PUD leaf", pud);
+	}
+	printf("# %s: %lu-byte pages have no PUD leaf: mmap of a %" PRIu64 "-byte hugetlb page refused (%s)\n",
+	       name, PAGE, pud, strerror(errno));
+	return true;
+}
+
 int user_paging_levels(void)
 {
 	uint64_t size = user_task_size();
+	/* bits of the virtual address: 2^47 - PAGE needs 47 */
+	unsigned int va_bits = size ? 64 - __builtin_clzll(size - 1) : 0;
+	/* a level resolves PAGE / 8 entries: 9 bits with 4K, 11 with 16K */
+	unsigned int per_level = PAGE_SHIFT_K - 3;
 
-	return size > 1ULL << 48 ? 5 : size > 1ULL << 39 ? 4 : 3;
+	if (va_bits <= PAGE_SHIFT_K)
+		return 0;
+	return (va_bits - PAGE_SHIFT_K + per_level - 1) / per_level;
 }
 
 static void run_one(struct vmtest *t, const struct vmtest_case *c,

@@ -111,10 +111,35 @@ bool qemu_display_bar(struct vmtest *t, char *dir, size_t size, uint64_t *bar);
  * The running system's user address space, found by mmap() alone (no
  * ptwalk): the task size (x86-64: 2^47 - 4 KiB, or 2^56 - 4 KiB with
  * 5-level paging; arm64: 2^48 with 48-bit VAs), and the paging levels it
- * implies (4 KiB pages: 9 bits a level).
+ * implies with the kernel's page (PAGE / 8 entries a level: 9 bits with
+ * 4K pages, 11 with 16K, 13 with 64K); 0 if none was found.
  */
 uint64_t user_task_size(void);
 int user_paging_levels(void);
+
+/*
+ * The leaf sizes of the running kernel's granule, from the page size
+ * (sysconf) and the architecture's rules alone, never from ptwalk: pmd and
+ * pud one entry of each level (PAGE / 8 entries a level; pud 0 where
+ * hugetlb has no PUD leaf: arm64 16K and 64K), cont_pte and cont_pmd
+ * arm64's contiguous groups (64K/32M with 4K pages, 2M/1G with 16K, 2M/16G
+ * with 64K: docs/arm64.md; 0 on x86-64).
+ */
+struct granule {
+	uint64_t pmd, pud, cont_pte, cont_pmd;
+};
+struct granule vm_granule(void);
+/* "4K", "2M", "1G": how ptcompare names a size; buf of 16 bytes. */
+const char *size_label(char *buf, size_t len, uint64_t bytes);
+/* MAP_HUGETLB's size flag for a hugetlb page of bytes (a power of 2). */
+int map_huge_flag(uint64_t bytes);
+
+/*
+ * Where the granule has no PUD leaf (arm64 16K, 64K): the kernel offers no
+ * hugetlb page of the PUD's size (no sysfs pool, mmap refuses); the case
+ * name goes on the "#" line that says so.
+ */
+bool vm_no_pud_hugetlb(struct vmtest *t, const char *name);
 
 /* Physical-address bits of a leaf entry: x86-64 12-51, arm64 12-47. */
 #if defined(__aarch64__)
