@@ -909,22 +909,6 @@ static bool iommu_identity_domain(struct vmtest *t)
 	return ok;
 }
 
-/* Seconds the churn runs: ptwalk_stress_s= on the kernel command line. */
-static unsigned int churn_seconds(void)
-{
-	char line[4096];
-	const char *p;
-	FILE *f = fopen("/proc/cmdline", "re");
-	unsigned int s = 3;
-
-	if (f && fgets(line, sizeof(line), f) &&
-	    (p = strstr(line, "ptwalk_stress_s=")))
-		s = (unsigned int)strtoul(p + 16, NULL, 10);
-	if (f)
-		fclose(f);
-	return s ? s : 3;
-}
-
 #define CHURN_ADDR	0x7e0000000000ULL	/* IOVA = VA of the buffer */
 #define CHURN_PAGES	64
 
@@ -976,7 +960,7 @@ static void churn_target(struct vmtest *t)
  */
 static bool iommu_churn(struct vmtest *t)
 {
-	unsigned int secs = churn_seconds(), queries = 0, runs = 0;
+	unsigned int secs = vm_stress_seconds(), queries = 0, runs = 0;
 	unsigned int seen[PTWALK_IOMMU_DMA_FQ + 1] = { 0 };
 	/* a record per page at most, and room to read the end (0) */
 	struct ptwalk_iommu_record recs[CHURN_PAGES + 1];

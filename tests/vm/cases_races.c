@@ -33,22 +33,6 @@
 #define MFD_HUGETLB 0x0004U
 #endif
 
-/* Seconds each race runs: ptwalk_stress_s= on the kernel command line. */
-static unsigned int stress_seconds(void)
-{
-	char line[4096];
-	const char *p;
-	FILE *f = fopen("/proc/cmdline", "re");
-	unsigned int s = 3;
-
-	if (f && fgets(line, sizeof(line), f) &&
-	    (p = strstr(line, "ptwalk_stress_s=")))
-		s = (unsigned int)strtoul(p + 16, NULL, 10);
-	if (f)
-		fclose(f);
-	return s ? s : 3;
-}
-
 static double now_s(void)
 {
 	struct timespec ts;
@@ -100,7 +84,7 @@ static void map_unmap_loop(char *a, size_t len)
 static bool vtop_unmapped(struct vmtest *t)
 {
 	size_t len = 4 * MIB;
-	unsigned int secs = stress_seconds();
+	unsigned int secs = vm_stress_seconds();
 	uint64_t in_vma = 0, no_vma = 0, mapped = 0, queries = 0;
 	char *a = lonely_area();
 	bool ok = true;
@@ -243,7 +227,7 @@ static bool shared_hugetlb(struct vmtest *t)
 	 * 2 of 32M: the target then re-faults the first page only).
 	 */
 	unsigned int nr = pool_free(hp, 6);
-	unsigned int secs = stress_seconds();
+	unsigned int secs = vm_stress_seconds();
 	uint64_t walks = 0, leaves = 0, shared = 0;
 	int memfd = memfd_create("ptwalk-race", MFD_HUGETLB);
 	bool ok = true, dontneed;

@@ -250,6 +250,21 @@ bool find_mapping(const char *name, uint64_t *start, uint64_t *end)
 	return found;
 }
 
+unsigned int vm_stress_seconds(void)
+{
+	char line[4096];
+	const char *p;
+	FILE *f = fopen("/proc/cmdline", "re");
+	unsigned int s = 3;
+
+	if (f && fgets(line, sizeof(line), f) &&
+	    (p = strstr(line, "ptwalk_stress_s=")))
+		s = (unsigned int)strtoul(p + 16, NULL, 10);
+	if (f)
+		fclose(f);
+	return s ? s : 3;
+}
+
 bool qemu_display_bar(struct vmtest *t, char *dir, size_t size, uint64_t *bar)
 {
 	char path[300], line[64];

@@ -168,6 +168,12 @@ bool vm_flag_of(const char *name, const char *flag, bool *set);
 bool vm_flag_at(uint64_t addr, const char *flag, bool *set, char *vma,
 		size_t vma_len);
 
+/*
+ * Seconds a stress or churn case runs: ptwalk_stress_s= on the kernel
+ * command line (VM_STRESS_SECONDS), 3 without it.
+ */
+unsigned int vm_stress_seconds(void);
+
 typedef bool (*vmtest_case_fn)(struct vmtest *t);
 struct vmtest_case {
 	const char *name;

@@ -120,21 +120,6 @@ static void fill_info(struct device_info *d, const struct ptwalk_iommu_record *r
 	d->aperture_end = r->aperture_end;
 }
 
-static int print_done(int err, char *msg, size_t size)
-{
-	if (err) {
-		snprintf(msg, size, "internal error writing the JSON: %s",
-			 strerror(-err));
-		return FAIL_INTERNAL;
-	}
-	if (fflush(stdout)) {
-		snprintf(msg, size, "cannot write the output: %s",
-			 strerror(errno));
-		return FAIL_INTERNAL;
-	}
-	return EXIT_OK;
-}
-
 /* --iommu DEVICE IOVA: one device address. */
 static int translate_one(int fd, const struct cli_options *o,
 			 struct device_info *d, char *msg, size_t size)
@@ -154,7 +139,7 @@ static int translate_one(int fd, const struct cli_options *o,
 	else
 		device_translate_text(stdout, d, o->iova, recs[0].pfn);
 	free(recs);
-	return print_done(err, msg, size);
+	return diagnose_output(err, stdout, msg, size);
 }
 
 /* --iommu DEVICE [--iova IOVA] --range START-END PID. */
@@ -204,7 +189,7 @@ static int iommu_compare_range(int fd, const struct cli_options *o,
 		err = device_print_json(stdout, d, &v);
 	else
 		device_print_text(stdout, d, &v);
-	status = print_done(err, msg, size);
+	status = diagnose_output(err, stdout, msg, size);
 	if (status == EXIT_OK && v.pages[DEVICE_STALE])
 		status = EXIT_MISMATCH;
 out:

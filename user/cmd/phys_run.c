@@ -192,16 +192,8 @@ static int print(const struct cli_options *o, const struct phys_view *v,
 		err = phys_print_json(stdout, v);
 	else
 		phys_print_text(stdout, v);
-	if (err) {
-		snprintf(msg, size, "internal error writing the JSON: %s",
-			 strerror(-err));
+	if (diagnose_output(err, stdout, msg, size))
 		return FAIL_INTERNAL;
-	}
-	if (fflush(stdout)) {
-		snprintf(msg, size, "cannot write the output: %s",
-			 strerror(errno));
-		return FAIL_INTERNAL;
-	}
 	return v->nr_conflicts ? EXIT_MISMATCH : EXIT_OK;
 }
 

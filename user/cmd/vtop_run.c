@@ -122,19 +122,9 @@ int vtop_run(const struct cli_options *o, char *msg, size_t size)
 		err = vtop_print_json(stdout, &v);
 	else
 		vtop_print_text(stdout, &v);
-	if (err) {
-		snprintf(msg, size, "internal error writing the JSON: %s",
-			 strerror(-err));
-		status = FAIL_INTERNAL;
-		goto out;
-	}
-	if (fflush(stdout)) {
-		snprintf(msg, size, "cannot write the output: %s",
-			 strerror(errno));
-		status = FAIL_INTERNAL;
-		goto out;
-	}
-	status = vtop_exit_status(&v);
+	status = diagnose_output(err, stdout, msg, size);
+	if (status == EXIT_OK)
+		status = vtop_exit_status(&v);
 out:
 	if (src.pagemap_fd >= 0)
 		close(src.pagemap_fd);

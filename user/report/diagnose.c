@@ -250,3 +250,18 @@ enum failure diagnose_iommu(int err, const char *device, uint64_t start,
 		return FAIL_INTERNAL;
 	}
 }
+
+int diagnose_output(int json_err, FILE *f, char *msg, size_t size)
+{
+	if (json_err) {
+		snprintf(msg, size, "internal error writing the JSON: %s",
+			 strerror(-json_err));
+		return FAIL_INTERNAL;
+	}
+	if (fflush(f)) {
+		snprintf(msg, size, "cannot write the output: %s",
+			 strerror(errno));
+		return FAIL_INTERNAL;
+	}
+	return EXIT_OK;
+}

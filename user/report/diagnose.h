@@ -8,6 +8,7 @@
 #define PTCOMPARE_DIAGNOSE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include "model/outcome.h"
@@ -48,5 +49,12 @@ enum failure vtop_diagnose(int err, pid_t pid, uint64_t addr, char *msg,
  */
 enum failure diagnose_iommu(int err, const char *device, uint64_t start,
 			    uint64_t end, char *msg, size_t size);
+
+/*
+ * The end of an output to f: json_err, the JSON writer's error (0 for
+ * none, or for text), and whether f could be flushed.  EXIT_OK, or
+ * FAIL_INTERNAL with the reason in msg.
+ */
+int diagnose_output(int json_err, FILE *f, char *msg, size_t size);
 
 #endif /* PTCOMPARE_DIAGNOSE_H */
