@@ -189,19 +189,6 @@ static bool check_folios(struct vmtest *t, uint64_t start, uint64_t end,
 	return true;
 }
 
-/* A sysfs file's text, written; false (errno kept) if that failed. */
-static bool write_text(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	bool ok;
-
-	if (fd < 0)
-		return false;
-	ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
-	close(fd);
-	return ok;
-}
-
 /*
  * Multi-size THP (6.8+, 19eaf44954df "mm: thp: support allocation of
  * anonymous multi-size THP"): with hugepages-64kB/enabled "always" and the
@@ -230,10 +217,10 @@ static bool pagesize_mthp(struct vmtest *t)
 		fclose(f);
 	}
 	snprintf(path, sizeof(path), "%s/enabled", dir);
-	if (have && !write_text(path, "always"))
+	if (have && !vm_write_text(path, "always"))
 		return fail(t, "write always to %s: %s", path, strerror(errno));
 	/* the PMD size off, so that the 64K size is the one chosen */
-	if (have && !write_text(THP_SYSFS "/hugepages-2048kB/enabled", "never") &&
+	if (have && !vm_write_text(THP_SYSFS "/hugepages-2048kB/enabled", "never") &&
 	    errno != ENOENT)
 		return fail(t, "turn the PMD size off: %s", strerror(errno));
 	p = map_aligned(t, len, size, MADV_HUGEPAGE);
@@ -262,8 +249,8 @@ static bool pagesize_mthp(struct vmtest *t)
 	}
 	munmap(p, len);
 	if (have) {
-		write_text(path, "never");
-		write_text(THP_SYSFS "/hugepages-2048kB/enabled", "inherit");
+		vm_write_text(path, "never");
+		vm_write_text(THP_SYSFS "/hugepages-2048kB/enabled", "inherit");
 	}
 	return ok;
 }

@@ -326,10 +326,48 @@ static bool watch_cow_and_dontneed(struct vmtest *t)
 	return ok;
 }
 
+#define KHUGEPAGED "/sys/kernel/mm/transparent_hugepage/khugepaged/"
+
+/*
+ * Before 6.1 (7d8faaf15545, MADV_COLLAPSE) only khugepaged collapses:
+ * made to scan every 10 ms, it is waited for until the oracle sees the
+ * first page in a folio of the PMD's size (at most 8 s).  Its settings are
+ * put back by khugepaged_restore().
+ */
+static bool khugepaged_collapse(struct vmtest *t, char *p, size_t len,
+				char saved[2][32])
+{
+	struct ptwalk_fixture_translate o;
+	unsigned int order = (unsigned int)__builtin_ctzl(len / PAGE);
+
+	if (!vm_read_text(KHUGEPAGED "scan_sleep_millisecs", saved[0], 32) ||
+	    !vm_read_text(KHUGEPAGED "pages_to_scan", saved[1], 32) ||
+	    !vm_write_text(KHUGEPAGED "scan_sleep_millisecs", "10") ||
+	    !vm_write_text(KHUGEPAGED "pages_to_scan", "4096"))
+		return fail(t, "cannot set khugepaged's scan rate: %s",
+			    strerror(errno));
+	for (int i = 0; i < 160; i++) {
+		if (oracle(t, A(p), &o) && o.status == PTWALK_FIXTURE_MAPPED &&
+		    o.folio_order == order)
+			return true;
+		usleep(50000);
+	}
+	return fail(t, "khugepaged did not collapse the range in 8 s");
+}
+
+static void khugepaged_restore(char saved[2][32])
+{
+	if (saved[0][0])
+		vm_write_text(KHUGEPAGED "scan_sleep_millisecs", saved[0]);
+	if (saved[1][0])
+		vm_write_text(KHUGEPAGED "pages_to_scan", saved[1]);
+}
+
 /*
  * A 2 MiB range of 4 KiB pages collapsed into a huge page by
- * MADV_COLLAPSE: every page reported once as thp_collapsed, its new frame
- * the oracle's (the huge page's).
+ * MADV_COLLAPSE (khugepaged where the kernel lacks it): every page
+ * reported once as thp_collapsed, its new frame the oracle's (the huge
+ * page's).
  */
 static bool watch_collapse(struct vmtest *t)
 {
@@ -339,10 +377,13 @@ static bool watch_collapse(struct vmtest *t)
 	static uint64_t before[8192], after[8192];
 	struct watch w;
 	char *p = map_aligned(t, len, len, MADV_NOHUGEPAGE);
-	bool ok = true;
+	char saved[2][32] = { "", "" };
+	bool ok = true, advice;
 
 	if (!p)
 		return false;
+	/* an empty range: 0 where the advice exists, EINVAL before 6.1 */
+	advice = !madvise(p, 0, MADV_COLLAPSE);
 	if (len / (size_t)ps > sizeof(before) / sizeof(before[0])) {
 		munmap(p, len);
 		return fail(t, "%zu pages in a PMD leaf: more than this case holds",
@@ -356,12 +397,15 @@ static bool watch_collapse(struct vmtest *t)
 	 * the VM) could collapse the range as soon as it may, before the
 	 * first reading (seen on 7.2).
 	 */
-	if (!watch_start(t, &w, A(p), A(p) + len, 3))
+	if (!watch_start(t, &w, A(p), A(p) + len, advice ? 3 : 10))
 		return false;
 	if (madvise(p, len, MADV_HUGEPAGE))
 		ok = fail(t, "MADV_HUGEPAGE: %s", strerror(errno));
-	if (ok && madvise(p, len, MADV_COLLAPSE))
+	if (ok && advice && madvise(p, len, MADV_COLLAPSE))
 		ok = fail(t, "MADV_COLLAPSE: %s", strerror(errno));
+	if (ok && !advice)
+		ok = khugepaged_collapse(t, p, len, saved);
+	khugepaged_restore(saved);
 	for (size_t i = 0; i < len / (size_t)ps; i++)
 		after[i] = frame_of(t, A(p) + i * (uint64_t)ps);
 	ok = watch_finish(t, &w) && ok;

@@ -100,6 +100,11 @@ void touch_read(void *p, size_t len);
 /* Address range of the mapping called name in /proc/self/maps. */
 bool find_mapping(const char *name, uint64_t *start, uint64_t *end);
 
+/* A sysfs file's text, written; false (errno kept) if that failed. */
+bool vm_write_text(const char *path, const char *text);
+/* A sysfs file's first line (newline dropped) into buf; false if unread. */
+bool vm_read_text(const char *path, char *buf, size_t size);
+
 /*
  * QEMU's display (PCI vendor 0x1234): its sysfs directory into dir and
  * the physical address of its BAR 0 from that directory's "resource"

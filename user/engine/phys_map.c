@@ -165,7 +165,8 @@ int phys_unmapped(const struct phys_set *s,
 	}
 	for (i = 0; i < s->n; i++)
 		sp[i] = (struct extent){ s->m[i].pfn, s->m[i].pfn + s->m[i].pages };
-	qsort(sp, s->n, sizeof(*sp), extent_cmp);
+	if (sp)
+		qsort(sp, s->n, sizeof(*sp), extent_cmp);
 	/* mappings lie inside the runs: one pass over both, in order */
 	for (k = 0, i = 0; k < s->nr_runs; k++) {
 		uint64_t at = s->runs[k].pfn;
@@ -308,7 +309,8 @@ void suspects_finish(struct memtype_suspects *s)
 {
 	size_t out = 0;
 
-	qsort(s->run, s->n, sizeof(*s->run), frame_run_cmp);
+	if (s->n)
+		qsort(s->run, s->n, sizeof(*s->run), frame_run_cmp);
 	for (size_t i = 0; i < s->n; i++) {
 		struct frame_run *last = out ? &s->run[out - 1] : NULL;
 

@@ -121,7 +121,8 @@ long proc_list_pids(pid_t **out)
 		pids[n++] = (pid_t)v;
 	}
 	closedir(d);
-	qsort(pids, n, sizeof(*pids), pid_cmp);
+	if (n)
+		qsort(pids, n, sizeof(*pids), pid_cmp);
 	*out = pids;
 	return (long)n;
 }
