@@ -81,8 +81,9 @@ fi
 whatis=$(lexgrog "$man_src" 2>&1)
 check man_name_section "lexgrog: $whatis" grep -q ': "ptcompare - ' <<< "$whatis"
 
-# Options as --help lists them: every -x / --word after a space, '[' or ','.
-user/ptcompare --help | grep -oE '(^|[][ ,(])--?[A-Za-z][A-Za-z0-9-]*' |
+# Options as --help lists them: every -x / --word after a space, '[' or ','
+# (lower case: "ADDR[-END]" names an argument's parts, not an option).
+user/ptcompare --help | grep -oE '(^|[][ ,(])--?[a-z][A-Za-z0-9-]*' |
 	sed 's/^[][ ,(]*//' | sort -u > "$tmp/help.opts"
 # Options the man page documents: the tag lines of .TP items under OPTIONS.
 awk '/^\.SH/ { in_opts = ($2 == "OPTIONS") } in_opts && tag { print; tag = 0 }

@@ -90,9 +90,22 @@ static void check_range_arg(const char *s)
 		check_message(err, sizeof(err));
 }
 
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
 static bool same(const struct cli_options *a, const struct cli_options *b)
 {
 	return a->pid == b->pid && a->vtop == b->vtop &&
+	       a->all == b->all && a->phys == b->phys &&
+	       (!a->phys || (a->phys_start == b->phys_start &&
+			     a->phys_end == b->phys_end)) &&
+	       same_str(a->iommu, b->iommu) &&
+	       a->iommu_translate == b->iommu_translate &&
+	       (!a->iommu || a->iova == b->iova) &&
+	       a->watch_s == b->watch_s && a->interval_ms == b->interval_ms &&
+	       a->jobs == b->jobs &&
 	       (!a->vtop || a->vtop_addr == b->vtop_addr) &&
 	       a->has_range == b->has_range &&
 	       (!a->has_range || (a->start == b->start && a->end == b->end)) &&
@@ -105,8 +118,9 @@ static bool same(const struct cli_options *a, const struct cli_options *b)
 /* The options in canonical form, parsed again. */
 static void check_reprint(const struct cli_options *o)
 {
-	char range[64], pid[16], addr[32], err[256];
-	char *argv[16];
+	char range[64], pid[16], addr[32], err[256], phys[64], iova[32];
+	char watch[16], interval[16], jobs[16];
+	char *argv[32];
 	struct cli_options again;
 	int argc = 0;
 
@@ -127,8 +141,43 @@ static void check_reprint(const struct cli_options *o)
 		argv[argc++] = "--range";
 		argv[argc++] = range;
 	}
+	if (o->all)
+		argv[argc++] = "--all";
+	if (o->phys) {
+		snprintf(phys, sizeof(phys), "0x%" PRIx64 "-0x%" PRIx64,
+			 o->phys_start, o->phys_end);
+		argv[argc++] = "--phys";
+		argv[argc++] = phys;
+	}
+	if (o->jobs) {
+		snprintf(jobs, sizeof(jobs), "%u", o->jobs);
+		argv[argc++] = "--jobs";
+		argv[argc++] = jobs;
+	}
+	if (o->watch_s) {
+		snprintf(watch, sizeof(watch), "%u", o->watch_s);
+		argv[argc++] = "--watch";
+		argv[argc++] = watch;
+	}
+	if (o->interval_ms) {
+		snprintf(interval, sizeof(interval), "%u", o->interval_ms);
+		argv[argc++] = "--interval";
+		argv[argc++] = interval;
+	}
+	snprintf(iova, sizeof(iova), "0x%" PRIx64, o->iova);
+	if (o->iommu) {
+		argv[argc++] = "--iommu";
+		argv[argc++] = (char *)o->iommu;
+	}
+	if (o->iommu && !o->iommu_translate) {
+		argv[argc++] = "--iova";
+		argv[argc++] = iova;
+	}
 	snprintf(pid, sizeof(pid), "%d", (int)o->pid);
-	argv[argc++] = pid;
+	if (o->pid)
+		argv[argc++] = pid;
+	if (o->iommu_translate)
+		argv[argc++] = iova;
 	if (o->vtop) {
 		snprintf(addr, sizeof(addr), "%" PRIx64, o->vtop_addr);
 		argv[argc++] = addr;
@@ -141,12 +190,21 @@ static void check_reprint(const struct cli_options *o)
 
 static void check_accepted(int argc, char **argv, const struct cli_options *o)
 {
-	bool pid_from = false, addr_from = !o->vtop, range_from = !o->has_range;
+	/* --all, --phys and --iommu DEVICE IOVA name no process */
+	bool no_pid = o->all || o->phys || o->iommu_translate;
+	bool pid_from = no_pid, addr_from = !o->vtop, range_from = !o->has_range;
 	bool debugfs_from = !strcmp(o->debugfs, PTWALK_DEFAULT_DEBUGFS);
 
 	if (o->help || o->version)
 		return;
-	FUZZ_CHECK(o->pid > 0, "pid %d", (int)o->pid);
+	FUZZ_CHECK(no_pid ? o->pid == 0 : o->pid > 0, "pid %d", (int)o->pid);
+	FUZZ_CHECK(o->all + o->phys + !!o->iommu + !!o->watch_s + o->vtop <= 1,
+		   "two modes at once: all %d phys %d iommu %d watch %d vtop %d",
+		   o->all, o->phys, !!o->iommu, !!o->watch_s, o->vtop);
+	FUZZ_CHECK(!o->phys || o->phys_start < o->phys_end,
+		   "phys 0x%" PRIx64 "-0x%" PRIx64, o->phys_start, o->phys_end);
+	FUZZ_CHECK(!o->watch_s || o->has_range, "--watch without --range");
+	FUZZ_CHECK(!o->interval_ms || o->watch_s, "--interval without --watch");
 	FUZZ_CHECK(!o->has_range || o->start < o->end,
 		   "range 0x%" PRIx64 "-0x%" PRIx64, o->start, o->end);
 	FUZZ_CHECK(!o->vtop || (!o->has_range && !o->stats && !o->kpageflags),
