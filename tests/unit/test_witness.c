@@ -449,7 +449,37 @@ static void recheck_walk_error(void **state)
 		       ANON_VMA));
 	assert_int_equal(witness_flush(s.w), -ESRCH);
 	witness_discard(s.w);
+	/* the next process of --all: its ranges pass, not the old error */
+	s.f->walk_err = 0;
+	s.f->kpf[0x3000] = ANON_PAGE;
+	push(&s, range(VA, 1, CLASS_MATCH, PTWALK_LEVEL_PTE, 0x3000, VALID,
+		       ANON_VMA));
+	assert_int_equal(witness_flush(s.w), 0);
+	assert_int_equal(s.f->n, 1);
+	assert_int_equal(s.f->out[0].walk_pfn, 0x3000);
 	stop(&s);
+}
+
+/*
+ * --all's next process: the counts of the last start from zero, what the
+ * sources said of themselves (the names, why kpageflags is off) stays.
+ */
+static void totals_restart_keeps_notes(void **state)
+{
+	struct witness_totals t = { .kpf_pages = 5, .recheck_cleared = 2,
+				    .bad_pages = 3, .bad_ranges = 1 };
+	struct iomem names = { 0 };
+
+	(void)state;
+	t.iomem = &names;
+	snprintf(t.kpf_note, sizeof(t.kpf_note), "not asked for");
+	snprintf(t.iomem_note, sizeof(t.iomem_note), "zeroed");
+	witness_totals_restart(&t);
+	assert_ptr_equal(t.iomem, &names);
+	assert_string_equal(t.kpf_note, "not asked for");
+	assert_string_equal(t.iomem_note, "zeroed");
+	assert_int_equal(t.kpf_pages + t.recheck_cleared + t.bad_pages +
+			 t.bad_ranges, 0);
 }
 
 /* A 1 GiB leaf is read in bounded windows; head first, tails after. */
@@ -622,4 +652,5 @@ UNIT_MAIN("witness", UT(reads_runs_not_pages), UT(marks_span_vmas),
 	  UT(bounded_batch), UT(lasting_contradiction), UT(freed_between_reads),
 	  UT(recheck_record_off_page), UT(agrees_on_second_read),
 	  UT(kpageflags_errors_and_absence), UT(recheck_walk_error),
+	  UT(totals_restart_keeps_notes),
 	  UT(gigantic_leaf_in_windows), UT(json_keys), UT(text_section))

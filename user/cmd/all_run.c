@@ -107,10 +107,8 @@ static int add_process(struct all_state *a, struct session *s)
  * was gone or had no user memory: counted), or the failure that stops
  * --all (said on stderr).
  */
-static int scan_one(struct all_state *a, pid_t pid)
+static int scan_one(struct all_state *a, struct session *s, pid_t pid)
 {
-	struct cli_options o = *a->o;
-	struct session s = { .started_ns = monotonic_ns() };
 	int status, user = proc_user_process(pid);
 
 	if (user <= 0) {
@@ -118,31 +116,26 @@ static int scan_one(struct all_state *a, pid_t pid)
 			a->no_mm++;
 		return user == 0 || !note_gone(a, pid) ? EXIT_OK : FAIL_INTERNAL;
 	}
-	o.pid = pid;
-	o.all = false;
-	session_init(&s, &o);
-	s.quiet_gone = true;
 	if (fseek(a->doc, 0, SEEK_SET) || ftruncate(fileno(a->doc), 0)) {
-		snprintf(s.msg, sizeof(s.msg),
+		snprintf(s->msg, sizeof(s->msg),
 			 "cannot reuse the temporary file: %s", strerror(errno));
-		return session_fail(&s, FAIL_INTERNAL);
+		return session_fail(s, FAIL_INTERNAL);
 	}
-	s.out = a->doc;
-	status = session_open(&s);
+	status = session_open_target(s, pid);
 	if (status == EXIT_OK)
-		status = scan_all(&s);
+		status = scan_all(s);
 	if (status == EXIT_OK) {
 		int err;
 
-		progress_end(&s);
-		err = add_process(a, &s);
+		progress_end(s);
+		err = add_process(a, s);
 		if (err) {
-			snprintf(s.msg, sizeof(s.msg),
+			snprintf(s->msg, sizeof(s->msg),
 				 "cannot write the report: %s", strerror(-err));
-			status = session_fail(&s, FAIL_INTERNAL);
+			status = session_fail(s, FAIL_INTERNAL);
 		}
 	}
-	session_close(&s);
+	session_close_target(s);
 	if (status == EXIT_EXITED || status == EXIT_NO_PROCESS)
 		return note_gone(a, pid) ? FAIL_INTERNAL : EXIT_OK;
 	if (status == EXIT_NO_MM) {
@@ -264,22 +257,15 @@ int all_run(const struct cli_options *o, char *msg, size_t size)
 	struct utsname u;
 	pid_t *pids = NULL;
 	long n = proc_list_pids(&pids);
-	int status = EXIT_OK, err, fd = -1;
-	struct page_geom geom;
-	struct endpoint ep;
-	enum failure why;
+	int status = EXIT_OK, err;
+	struct cli_options so = *o;
+	struct session s = { .started_ns = a.started_ns };
 
 	suspects_init(&a.suspects, ALL_SUSPECTS_MAX);
-	/* ptwalk reachable, before anything is printed; kept for the check */
-	fd = connect_ptwalk(o, &ep, &why, msg, size);
-	if (fd < 0) {
-		status = (int)why;
-		goto out;
-	}
-	if (connect_geometry(&ep, &geom, msg, size)) {
-		status = FAIL_NO_MODULE;
-		goto out;
-	}
+	so.pid = 0;
+	so.all = false;
+	session_init(&s, &so);
+	s.quiet_gone = true;
 	a.doc = spool_open();
 	a.findings = o->json ? NULL : spool_open();
 	if (n < 0 || !ps || !a.doc || (!o->json && !a.findings)) {
@@ -287,6 +273,16 @@ int all_run(const struct cli_options *o, char *msg, size_t size)
 			 "cannot set up: %s (set TMPDIR to a writable directory)",
 			 strerror(n < 0 ? (int)-n : errno));
 		status = FAIL_INTERNAL;
+		goto out;
+	}
+	/*
+	 * ptwalk reachable, before anything is printed: one session for
+	 * every process, and for the memory-type check
+	 */
+	s.out = a.doc;
+	status = session_open_host(&s);
+	if (status != EXIT_OK) {
+		msg[0] = '\0';		/* said */
 		goto out;
 	}
 	if (o->json) {
@@ -299,13 +295,14 @@ int all_run(const struct cli_options *o, char *msg, size_t size)
 		report_all_header(stdout);
 	}
 	for (long i = 0; i < n && status == EXIT_OK; i++)
-		status = scan_one(&a, pids[i]);
+		status = scan_one(&a, &s, pids[i]);
 	if (status != EXIT_OK) {
 		/* said on stderr; the partial output ends here */
 		msg[0] = '\0';
 		goto out;
 	}
-	status = check_memtypes(&a, fd, geom.shift, ps, &v, msg, size);
+	status = check_memtypes(&a, s.src.walk_fd[COMPARE_SCAN], s.geom.shift,
+				ps, &v, msg, size);
 	if (status != EXIT_OK)
 		goto out;
 	if (o->json) {
@@ -324,8 +321,7 @@ int all_run(const struct cli_options *o, char *msg, size_t size)
 		print_stats(&a);
 	status = a.bad || v.nr_conflicts ? EXIT_MISMATCH : EXIT_OK;
 out:
-	if (fd >= 0)
-		close(fd);
+	session_close(&s);
 	phys_scan_free(ps);
 	free(ps);
 	suspects_free(&a.suspects);

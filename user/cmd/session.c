@@ -79,11 +79,16 @@ static int open_walk(struct session *s)
 				  geom_page_size(&s->geom), s->msg,
 				  sizeof(s->msg)))
 		return session_fail(s, FAIL_USAGE);
-	/*
-	 * Only ptwalk tells a kernel thread or a zombie (no mm: ENXIO) from
-	 * a process with nothing mapped; ask before reading /proc, as the
-	 * scan will (extended records: an older ptwalk.ko says EINVAL).
-	 */
+	return EXIT_OK;
+}
+
+/*
+ * Only ptwalk tells a kernel thread or a zombie (no mm: ENXIO) from a
+ * process with nothing mapped; ask before reading /proc, as the scan will
+ * (extended records: an older ptwalk.ko says EINVAL).
+ */
+static int probe_target(struct session *s)
+{
 	int err = ptwalk_query_ext(s->src.walk_fd[COMPARE_SCAN], s->src.pid,
 				   0, geom_page_size(&s->geom));
 
@@ -140,30 +145,19 @@ static int open_spools(struct session *s, FILE **f, int n)
 	return EXIT_OK;
 }
 
-static int open_output(struct session *s)
+/* The spools, engines and VMA queue, for one process or many. */
+static int open_engines(struct session *s)
 {
 	/* the text report spools the witnesses' section too */
 	int status = open_spools(s, s->spool, 2);
 
 	if (status == EXIT_OK && !s->opts->json)
 		status = open_spools(s, &s->wspool, 1);
+	if (status == EXIT_OK && s->opts->has_range)
+		status = open_spools(s, s->dma_spool, 2);
 	if (status != EXIT_OK)
 		return status;
-	report_init(&s->report, s->opts->json ? REPORT_JSON : REPORT_TEXT,
-		    s->out, s->spool[0], s->spool[1], &s->geom,
-		    connect_absent_flags(&s->ep));
-	if (s->opts->has_range) {
-		status = open_spools(s, s->dma_spool, 2);
-		if (status != EXIT_OK)
-			return status;
-		report_dma_init(&s->dma_report, &s->report, &s->dma,
-				s->dma_spool[0], s->dma_spool[1]);
-		struct dma_sink sink = report_dma_sink(&s->dma_report);
-
-		dma_init(&s->dma, s->opts->start, s->opts->end, &sink,
-			 s->geom.shift);
-	}
-	report_add_witnesses(&s->report, &s->wtotals, s->wspool);
+	s->absent_flags = connect_absent_flags(&s->ep);
 	s->engine = compare_new(&s->io, BATCH_PAGES, s->geom.shift);
 	s->witness = witness_new(&s->wio, &s->geom, &s->wtotals,
 				 scan_range_done, s);
@@ -176,6 +170,46 @@ static int open_output(struct session *s)
 	return EXIT_OK;
 }
 
+/* Empties the spools a report of another process may have left. */
+static int clear_spools(struct session *s)
+{
+	FILE *f[] = { s->spool[0], s->spool[1], s->wspool, s->dma_spool[0],
+		      s->dma_spool[1] };
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		if (f[i] && (fflush(f[i]) || fseek(f[i], 0, SEEK_SET) ||
+			     ftruncate(fileno(f[i]), 0))) {
+			snprintf(s->msg, sizeof(s->msg),
+				 "cannot reuse a temporary file of the report: %s",
+				 strerror(errno));
+			return session_fail(s, FAIL_INTERNAL);
+		}
+	}
+	return EXIT_OK;
+}
+
+/* The report of the process, over the spools. */
+static int open_report(struct session *s)
+{
+	int status = clear_spools(s);
+
+	if (status != EXIT_OK)
+		return status;
+	report_init(&s->report, s->opts->json ? REPORT_JSON : REPORT_TEXT,
+		    s->out, s->spool[0], s->spool[1], &s->geom,
+		    s->absent_flags);
+	if (s->opts->has_range) {
+		report_dma_init(&s->dma_report, &s->report, &s->dma,
+				s->dma_spool[0], s->dma_spool[1]);
+		struct dma_sink sink = report_dma_sink(&s->dma_report);
+
+		dma_init(&s->dma, s->opts->start, s->opts->end, &sink,
+			 s->geom.shift);
+	}
+	report_add_witnesses(&s->report, &s->wtotals, s->wspool);
+	return EXIT_OK;
+}
+
 /* --jobs: how many (the online CPUs unless given, at most JOBS_MAX). */
 static unsigned int count_jobs(const struct cli_options *o)
 {
@@ -185,18 +219,37 @@ static unsigned int count_jobs(const struct cli_options *o)
 	       cpus < 1 ? 1 : cpus > JOBS_MAX ? JOBS_MAX : (unsigned int)cpus;
 }
 
-int session_open(struct session *s)
+int session_open_host(struct session *s)
 {
 	int status = open_walk(s);
 
-	if (status == EXIT_OK)
-		status = open_proc(s);
 	s->nr_jobs = count_jobs(s->opts);
 	if (status == EXIT_OK)
 		status = open_witness(s);
 	if (status == EXIT_OK)
-		status = open_output(s);
+		status = open_engines(s);
 	return status;
+}
+
+int session_open_target(struct session *s, pid_t pid)
+{
+	int status;
+
+	s->src.pid = s->wsrc.pid = pid;
+	status = probe_target(s);
+	if (status == EXIT_OK)
+		status = open_proc(s);
+	if (status == EXIT_OK)
+		status = open_report(s);
+	return status;
+}
+
+int session_open(struct session *s)
+{
+	int status = session_open_host(s);
+
+	return status == EXIT_OK ? session_open_target(s, s->opts->pid) :
+				   status;
 }
 
 /*
@@ -256,23 +309,53 @@ static void close_files(FILE **f, int n)
 			fclose(f[i]);
 }
 
-void session_close(struct session *s)
+/* The source's counts of what was read zeroed, for the next process. */
+static void proc_source_restart(struct proc_source *src)
+{
+	src->pagemap_bytes = src->walk_queries = src->walk_records = 0;
+	src->pagemap_ns = src->walk_ns = 0;
+}
+
+void session_close_target(struct session *s)
 {
 	jobs_stop(s->jobs);
-	for (unsigned int i = 0; i < JOBS_MAX; i++)
+	s->jobs = NULL;
+	for (unsigned int i = 0; i < JOBS_MAX; i++) {
 		proc_source_close(&s->job_src[i]);
+		proc_source_closed(&s->job_src[i], s->src.pid);
+		s->job_src[i].page_shift = s->geom.shift;
+	}
+	close_files(&s->maps, 1);
+	s->maps = NULL;
+	if (s->src.pagemap_fd >= 0)
+		close(s->src.pagemap_fd);
+	s->src.pagemap_fd = -1;
+	proc_source_restart(&s->src);
+	s->wsrc.kpf_reads = s->wsrc.kpf_bytes = s->wsrc.kpf_ns = 0;
+	if (s->memtype_scan)
+		phys_scan_free(s->memtype_scan);
+	free(s->memtype_scan);
+	s->memtype_scan = NULL;
+	suspects_free(&s->suspects);
+	suspects_init(&s->suspects, MEMTYPE_SUSPECTS_MAX);
+	memset(&s->memtype_view, 0, sizeof(s->memtype_view));
+	witness_totals_restart(&s->wtotals);
+	/* the engine's state is that of a plan: the next scan plans anew */
+	if (s->witness)
+		witness_discard(s->witness);
+	s->pages_done = s->vma_start = s->vma_pos = s->vma_end = 0;
+}
+
+void session_close(struct session *s)
+{
+	session_close_target(s);
 	compare_free(s->engine);
 	witness_free(s->witness);
 	witness_source_close(&s->wsrc);
 	close_files(&s->wspool, 1);
 	close_files(s->spool, 2);
 	close_files(s->dma_spool, 2);
-	close_files(&s->maps, 1);
 	scan_queue_free(s);
-	if (s->memtype_scan)
-		phys_scan_free(s->memtype_scan);
-	free(s->memtype_scan);
-	s->memtype_scan = NULL;
 	suspects_free(&s->suspects);
 	proc_source_close(&s->src);
 }

@@ -42,6 +42,7 @@ struct session {
 	struct compare_io proc_io;	/* the real sources io wraps */
 	struct compare_engine *engine;
 	struct page_geom geom;		/* the kernel's, from ptwalk.ko */
+	uint32_t absent_flags;		/* ptwalk.ko's, for the report */
 	/* --jobs N > 1: the jobs, each with sources of its own */
 	unsigned int nr_jobs;
 	struct jobs_run *jobs;
@@ -88,9 +89,33 @@ void session_init(struct session *s, const struct cli_options *o);
 /*
  * Opens the ptwalk sessions, /proc/PID/maps and pagemap, the witnesses'
  * sources, the report's spools and the engines: EXIT_OK, or the failure
- * (said on stderr).
+ * (said on stderr).  session_open_host() then session_open_target() for
+ * opts->pid.
  */
 int session_open(struct session *s);
+
+/*
+ * What does not depend on the process, kept from one process to the next
+ * by --all: the ptwalk sessions (a query names its pid), the geometry,
+ * /proc/iomem's names, the spools, the engines and the VMA queue.  In the
+ * bench VM, opening them for each of 230 processes cost four times the
+ * reads of all of them (glibc zeroing the engines' buffers, /proc/iomem
+ * parsed again, seven files opened).
+ */
+int session_open_host(struct session *s);
+
+/*
+ * The process's part: ptwalk asked whether pid has memory, its maps and
+ * pagemap opened, the report begun over emptied spools.  After
+ * session_open_host(), or after session_close_target() of another.
+ */
+int session_open_target(struct session *s, pid_t pid);
+
+/*
+ * Closes the process's part and zeroes what was counted of it, keeping
+ * the host's: the session is ready for session_open_target().
+ */
+void session_close_target(struct session *s);
 
 /* The --jobs sources and threads: EXIT_OK, or the failure (said). */
 int session_open_jobs(struct session *s);

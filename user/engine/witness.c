@@ -87,6 +87,16 @@ void witness_free(struct witness *w)
 	free(w);
 }
 
+void witness_totals_restart(struct witness_totals *t)
+{
+	struct witness_totals kept = *t;
+
+	memset(t, 0, sizeof(*t));
+	t->iomem = kept.iomem;
+	memcpy(t->iomem_note, kept.iomem_note, sizeof(t->iomem_note));
+	memcpy(t->kpf_note, kept.kpf_note, sizeof(t->kpf_note));
+}
+
 static bool kpf_on(const struct witness *w)
 {
 	return w->io->read_kpf && !w->totals->kpf_note[0];
@@ -394,6 +404,7 @@ void witness_discard(struct witness *w)
 {
 	w->n = 0;
 	w->nr_marks = 0;
+	w->err = 0;
 }
 
 void witness_set_mark(struct witness *w, witness_mark_fn mark)

@@ -88,6 +88,12 @@ struct witness *witness_new(const struct witness_io *io,
 			    witnessed_emit_fn emit, void *arg);
 void witness_free(struct witness *w);
 
+/*
+ * t's counts of a scan zeroed, what the sources said of themselves
+ * (t->iomem and the notes) kept: for the next process of --all.
+ */
+void witness_totals_restart(struct witness_totals *t);
+
 /* range_emit_fn for compare_range(): arg is the struct witness. */
 void witness_range(const struct verdict_range *vr, void *arg);
 
@@ -98,7 +104,11 @@ void witness_range(const struct verdict_range *vr, void *arg);
  */
 int witness_flush(struct witness *w);
 
-/* Drops the ranges held (after a failed compare_range). */
+/*
+ * Drops the ranges held and a re-check's error, which flushes return
+ * until then: after a failed compare_range, and before the next process
+ * of --all.
+ */
 void witness_discard(struct witness *w);
 
 /*
