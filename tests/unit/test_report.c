@@ -457,7 +457,79 @@ static void json_sizes_16k(void **state)
 	free(d.buf);
 }
 
+/*
+ * --all reuses the spools from one process to the next, rewound but not
+ * emptied: a second, shorter report over them carries nothing of the
+ * first (its mismatch finding and its VMA rows lay beyond).
+ */
+static void reused_spools_second_report(void **state)
+{
+	struct report_target t = { .pid = 43, .comm = "next", .kernel = "6.1.0" };
+	FILE *vmas = tmpfile(), *ranges = tmpfile();
+	struct doc first, second;
+
+	(void)state;
+	assert_non_null(vmas);
+	assert_non_null(ranges);
+	memset(&first, 0, sizeof(first));
+	first.out = open_memstream(&first.buf, &first.len);
+	report_init(&first.r, REPORT_TEXT, first.out, vmas, ranges,
+		    UT_GEOM_X86, 0);
+	feed(&first, true);
+	assert_int_equal(report_finish(&first.r, &t), 0);
+	fclose(first.out);
+	assert_non_null(strstr(first.buf, "mismatch      pte"));
+
+	memset(&second, 0, sizeof(second));
+	second.out = open_memstream(&second.buf, &second.len);
+	assert_int_equal(fseek(vmas, 0, SEEK_SET), 0);
+	assert_int_equal(fseek(ranges, 0, SEEK_SET), 0);
+	report_init(&second.r, REPORT_TEXT, second.out, vmas, ranges,
+		    UT_GEOM_X86, 0);
+	struct compare_summary sum = { .pages[CLASS_MATCH] = 1 };
+	struct maps_entry m = { .start = BASE, .end = BASE + 4096, .name = "" };
+
+	memcpy(m.perms, "r--p", 4);
+	report_vma(&second.r, &m, m.start, m.end, &sum, true);
+	assert_int_equal(report_finish(&second.r, &t), 0);
+	fclose(second.out);
+	assert_null(strstr(second.buf, "mismatch      pte"));
+	assert_null(strstr(second.buf, "[vsyscall]"));
+	assert_non_null(strstr(second.buf, "0x7f0000000000-0x7f0000001000 r--p"));
+	fclose(vmas);
+	fclose(ranges);
+	free(first.buf);
+	free(second.buf);
+}
+
+/*
+ * --all's text prints each process's totals and findings only: without a
+ * VMA spool the report counts the VMAs and pages and keeps the findings.
+ */
+static void summary_only_counts(void **state)
+{
+	struct doc d;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	report_init(&d.r, REPORT_TEXT, stdout, NULL, tmpfile(), UT_GEOM_X86,
+		    0);
+	feed(&d, true);
+	assert_int_equal(d.r.nr_vmas, 2);
+	assert_int_equal(d.r.pages, 16);
+	assert_int_equal(d.r.totals[CLASS_MISMATCH], 1);
+	assert_int_equal(report_copy_findings(&d.r, f), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "mismatch      pte"));
+	fclose(d.r.ranges);
+	free(buf);
+}
+
 UNIT_MAIN("report", UT(json_sizes_16k), UT(json_schema), UT(json_empty), UT(attrs_phrase),
 	  UT(text_mismatch), UT(text_zeroed_said_once), UT(text_nothing),
 	  UT(write_error), UT(memtype_conflict_finding),
-	  UT(no_conflicts_key))
+	  UT(no_conflicts_key), UT(reused_spools_second_report),
+	  UT(summary_only_counts))

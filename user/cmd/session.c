@@ -170,15 +170,17 @@ static int open_engines(struct session *s)
 	return EXIT_OK;
 }
 
-/* Empties the spools a report of another process may have left. */
-static int clear_spools(struct session *s)
+/*
+ * Rewinds the spools a report of another process may have filled: what
+ * lies beyond the position is never read (report_copy_spool()).
+ */
+static int rewind_spools(struct session *s)
 {
 	FILE *f[] = { s->spool[0], s->spool[1], s->wspool, s->dma_spool[0],
 		      s->dma_spool[1] };
 
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
-		if (f[i] && (fflush(f[i]) || fseek(f[i], 0, SEEK_SET) ||
-			     ftruncate(fileno(f[i]), 0))) {
+		if (f[i] && (fflush(f[i]) || fseek(f[i], 0, SEEK_SET))) {
 			snprintf(s->msg, sizeof(s->msg),
 				 "cannot reuse a temporary file of the report: %s",
 				 strerror(errno));
@@ -188,16 +190,19 @@ static int clear_spools(struct session *s)
 	return EXIT_OK;
 }
 
-/* The report of the process, over the spools. */
+/*
+ * The report of the process, over the spools; with s->summary_only no
+ * VMA rows and no physical lines are written.
+ */
 static int open_report(struct session *s)
 {
-	int status = clear_spools(s);
+	int status = rewind_spools(s);
 
 	if (status != EXIT_OK)
 		return status;
 	report_init(&s->report, s->opts->json ? REPORT_JSON : REPORT_TEXT,
-		    s->out, s->spool[0], s->spool[1], &s->geom,
-		    s->absent_flags);
+		    s->out, s->summary_only ? NULL : s->spool[0], s->spool[1],
+		    &s->geom, s->absent_flags);
 	if (s->opts->has_range) {
 		report_dma_init(&s->dma_report, &s->report, &s->dma,
 				s->dma_spool[0], s->dma_spool[1]);
@@ -206,7 +211,8 @@ static int open_report(struct session *s)
 		dma_init(&s->dma, s->opts->start, s->opts->end, &sink,
 			 s->geom.shift);
 	}
-	report_add_witnesses(&s->report, &s->wtotals, s->wspool);
+	report_add_witnesses(&s->report, &s->wtotals,
+			     s->summary_only ? NULL : s->wspool);
 	return EXIT_OK;
 }
 

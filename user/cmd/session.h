@@ -79,6 +79,11 @@ struct session {
 	 * memory is counted by the caller, not said on stderr
 	 */
 	bool quiet_gone;
+	/*
+	 * --all's text: of each process only the totals and the findings
+	 * are printed, so its VMA rows and physical lines are not written
+	 */
+	bool summary_only;
 	char msg[512];		/* the one-line error, when one occurred */
 	uint64_t started_ns;	/* when main() began, for --stats */
 };

@@ -12,7 +12,6 @@
 #include "io/proc_read.h"
 #include "io/ptwalk_client.h"
 #include "io/source.h"
-#include "parse/proc_stat.h"
 #include "model/page.h"
 
 uint64_t monotonic_ns(void)
@@ -125,27 +124,6 @@ long proc_list_pids(pid_t **out)
 		qsort(pids, n, sizeof(*pids), pid_cmp);
 	*out = pids;
 	return (long)n;
-}
-
-int proc_user_process(pid_t pid)
-{
-	char path[64], buf[1024], state;
-	unsigned long flags;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -ESRCH;
-	n = proc_pread(fd, buf, sizeof(buf) - 1, 0, NULL);
-	close(fd);
-	if (n <= 0)
-		return -ESRCH;
-	buf[n] = '\0';
-	if (!proc_stat_parse(buf, &state, &flags))
-		return -ESRCH;
-	return state != 'Z' && state != 'X' && !(flags & PROC_PF_KTHREAD);
 }
 
 bool proc_iomem_load(struct iomem *m)

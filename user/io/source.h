@@ -45,12 +45,6 @@ void proc_source_io(struct proc_source *src, struct compare_io *io);
 long proc_list_pids(pid_t **pids);
 
 /*
- * Whether pid is a user process: 1; 0 for a kernel thread, a zombie or a
- * dead task (no user memory); -ESRCH when it is gone.
- */
-int proc_user_process(pid_t pid);
-
-/*
  * /proc/iomem parsed into m, for naming physical addresses: false (no
  * names; m still to be freed) when it cannot be read, or shows every
  * address as 0 (a reader without CAP_SYS_ADMIN).

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <string.h>
+#include <sys/types.h>
 #include "report/phys_print.h"
 #include "report/report.h"
 #include "report/report_dma.h"
@@ -52,7 +54,8 @@ void report_vma(struct report *r, const struct maps_entry *m, uint64_t start,
 		huge_add(&r->huge, sum);
 		r->rereads += sum->rereads;
 	}
-	ops(r)->vma(r, m, start, end, sum, examined);
+	if (r->vmas)
+		ops(r)->vma(r, m, start, end, sum, examined);
 	r->nr_vmas++;
 }
 
@@ -79,18 +82,31 @@ bool report_has_mismatch(const struct report *r)
 	       report_conflicts(r) != 0;
 }
 
-/* Appends a spool to the document. */
+/*
+ * Appends a spool to the document: what was written since it was last
+ * rewound, up to the position now.  Not to its end: a spool reused for
+ * another process (--all) is rewound, not truncated (on tmpfs the
+ * truncation freed pages the next process's report allocated again).
+ */
 static int copy_spool(FILE *spool, FILE *out)
 {
 	char buf[65536];
+	off_t left;
 	size_t n;
 
-	if (fflush(spool) == EOF || fseek(spool, 0, SEEK_SET))
+	if (!spool)
+		return 0;
+	if (fflush(spool) == EOF || (left = ftello(spool)) < 0 ||
+	    fseek(spool, 0, SEEK_SET))
 		return -errno;
-	while ((n = fread(buf, 1, sizeof(buf), spool)) > 0)
+	while (left > 0 &&
+	       (n = fread(buf, 1, left < (off_t)sizeof(buf) ? (size_t)left :
+			  sizeof(buf), spool)) > 0) {
+		left -= (off_t)n;
 		if (fwrite(buf, 1, n, out) != n)
 			return -errno;
-	return ferror(spool) ? -EIO : 0;
+	}
+	return ferror(spool) ? -EIO : left ? -EIO : 0;
 }
 
 int report_copy_spool(FILE *spool, FILE *out)
@@ -109,7 +125,7 @@ int report_finish(struct report *r, const struct report_target *t)
 {
 	int err;
 
-	if (ferror(r->vmas) || ferror(r->ranges))
+	if ((r->vmas && ferror(r->vmas)) || ferror(r->ranges))
 		return -EIO;
 	if (r->dma && (ferror(r->dma->runs) || ferror(r->dma->holes)))
 		return -EIO;

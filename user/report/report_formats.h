@@ -18,7 +18,10 @@ struct report_ops {
 	void (*tail)(struct report *r);
 };
 
-/* Appends a spool to the document: 0, or -errno. */
+/*
+ * Appends a spool to the document: what was written since it was last
+ * rewound (not what lies beyond, left by an earlier use).  0, or -errno.
+ */
 int report_copy_spool(FILE *spool, FILE *out);
 
 /* The first misuse of a JSON writer (json.h), 0 if none or text. */

@@ -10,6 +10,7 @@
 #include "module/ptwalk_names.h"
 #include "report/page_attrs.h"
 #include "report/report.h"
+#include "report/report_formats.h"
 #include "report/report_witness.h"
 
 static const char *phys_name(const struct witness_totals *w,
@@ -56,17 +57,12 @@ void report_witness_text_range(struct report *r, const struct verdict_range *vr,
 void report_witness_text_tail(struct report *r)
 {
 	const struct witness_totals *w = r->witness;
-	char buf[65536];
-	size_t got;
 
 	if (!w)
 		return;
 	fprintf(r->out, "\nphysical memory (pfnmap_hidden and huge ranges: /proc/iomem name, struct page, /proc/kpageflags)%s\n",
 		r->nr_physical ? ":" : ": none");
-	if (r->physical && !fflush(r->physical) &&
-	    !fseek(r->physical, 0, SEEK_SET))
-		while ((got = fread(buf, 1, sizeof(buf), r->physical)) > 0)
-			fwrite(buf, 1, got, r->out);
+	report_copy_spool(r->physical, r->out);
 	if (w->iomem_note[0])
 		fprintf(r->out, "  note: %s\n", w->iomem_note);
 	if (w->kpf_note[0]) {
