@@ -64,6 +64,22 @@ static void line_text(void **state)
 }
 
 /* A shorter line blanks what the longer one left behind. */
+/* --all counts processes: "N of M processes", the pages beside. */
+static void processes_text(void **state)
+{
+	struct progress p;
+	char buf[128];
+
+	(void)state;
+	progress_init(&p, true, T0);
+	p.total_procs = 230;
+	p.procs = 23;
+	p.pages = 5000;
+	progress_line(&p, T0 + 1500 * MS, buf, sizeof(buf));
+	assert_string_equal(buf,
+		"\rptcompare: 23 of 230 processes (10%), 5000 pages, 1.5 s");
+}
+
 static void shorter_line_pads(void **state)
 {
 	struct progress p;
@@ -115,4 +131,5 @@ static void small_buffer(void **state)
 }
 
 UNIT_MAIN("progress", UT(wanted), UT(delay_and_throttle), UT(line_text),
+	  UT(processes_text),
 	  UT(shorter_line_pads), UT(clear), UT(small_buffer))

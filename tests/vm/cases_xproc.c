@@ -590,23 +590,96 @@ static bool child_maps_wc_alias(struct vmtest *t, uint64_t *addr,
 }
 
 /*
+ * The pids of --all's "processes" into pids (at most max): their number,
+ * or -1 when they are not in strictly ascending order.
+ */
+static int process_pids(struct json_object *doc, pid_t *pids, int max)
+{
+	struct json_object *procs = pc_get(doc, "processes");
+	int n = 0;
+
+	for (size_t i = 0; procs && i < json_object_array_length(procs); i++) {
+		pid_t pid = json_object_get_int(
+			pc_get(json_object_array_get_idx(procs, i), "pid"));
+
+		if (n && pid <= pids[n - 1])
+			return -1;
+		if (n < max)
+			pids[n++] = pid;
+	}
+	return n;
+}
+
+/*
+ * One ptcompare --json --jobs JOBS --all, checked: exit 1, this process
+ * and the child scanned, this process's page the oracle's frame, the
+ * conflict of the fixture frame across them, the processes in ascending
+ * pid order; their pids into pids (*n of them, at most max).
+ */
+static bool all_json(struct vmtest *t, const char *jobs,
+		     const struct ptwalk_fixture_translate *o, uint64_t anon,
+		     uint64_t pfn, uint64_t wb, const struct mapper *child,
+		     pid_t *pids, int max, int *n)
+{
+	const char *argv[] = { "ptcompare", "--json", "--jobs", jobs, "--all",
+			       NULL };
+	struct json_object *me, *kid, *v;
+	enum json_tokener_error jerr;
+	struct pc_result r;
+	bool ok = pc_run(t, &r, argv);
+
+	if (ok && r.status != 1)
+		ok = fail(t, "ptcompare --all --jobs %s: exit %d, want 1: %s",
+			  jobs, r.status, r.err);
+	if (ok) {
+		r.doc = json_tokener_parse_verbose(r.out, &jerr);
+		if (!r.doc)
+			ok = fail(t, "ptcompare --all: not JSON (%s)",
+				  json_tokener_error_desc(jerr));
+	}
+	me = ok ? process_doc(r.doc, getpid()) : NULL;
+	kid = ok ? process_doc(r.doc, child->pid) : NULL;
+	if (ok && (!me || !kid))
+		ok = fail(t, "--all lacks %s", me ? "the child" : "this process");
+	if (ok && walk_pfn_at(me, anon) != o->pfn)
+		ok = fail(t, "--all: this process's page at 0x%" PRIx64
+			  " maps 0x%" PRIx64 ", the oracle's 0x%" PRIx64,
+			  anon, walk_pfn_at(me, anon), (uint64_t)o->pfn);
+	v = ok ? pc_get(r.doc, "verdict") : NULL;
+	if (ok && (!v || strcmp(json_object_get_string(v), "memtype_conflict")))
+		ok = fail(t, "--all verdict %s, want memtype_conflict",
+			  v ? json_object_get_string(v) : "null");
+	if (ok && json_object_get_int64(pc_get(pc_get(r.doc, "summary"),
+					       "processes")) < 2)
+		ok = fail(t, "--all scanned fewer than 2 processes");
+	ok = ok && expect_conflict(t, r.doc, pfn, getpid(), wb, child->pid,
+				   child->addr);
+	if (ok && (*n = process_pids(r.doc, pids, max)) < 0)
+		ok = fail(t, "--all --jobs %s: processes not in pid order", jobs);
+	if (r.out)
+		pc_free(&r);
+	return ok;
+}
+
+/*
  * ptcompare --all: this process and a child each scanned (a page the
  * oracle translates found in this process's ranges), every process of
  * the VM but ptcompare itself looked at, and the fixture frame this
  * process maps write-back and the child write-combined: a conflict
- * across processes, exit 1, verdict memtype_conflict.  Then the text
- * form: a row per process and the same finding.
+ * across processes, exit 1, verdict memtype_conflict.  With one worker
+ * and with two (--jobs 2, the processes handed in in pid order): the
+ * same processes.  Then the text form: a row per process and the same
+ * finding.
  */
 static bool all_processes(struct vmtest *t)
 {
 	long ps = sysconf(_SC_PAGESIZE);
-	const char *argv[] = { "ptcompare", "--json", "--all", NULL };
 	const char *targv[] = { "ptcompare", "--all", NULL };
 	struct ptwalk_fixture_translate o;
 	struct ptwalk_fixture_pfns known;
 	struct mapper child = { 0 };
-	struct json_object *me, *kid, *v;
-	enum json_tokener_error jerr;
+	static pid_t one[4096], two[4096];
+	int n1 = 0, n2 = 0;
 	struct pc_result r;
 	char row[64], *p, *anon;
 	uint64_t pfn, wb;
@@ -620,36 +693,14 @@ static bool all_processes(struct vmtest *t)
 	pfn = known.pfn[PTWALK_FIXTURE_CONTIG];
 	wb = A(p) + PTWALK_FIXTURE_CONTIG * (uint64_t)ps;
 	ok = oracle(t, A(anon), &o) && o.status == PTWALK_FIXTURE_MAPPED &&
-	     mapper_start(t, &child, child_maps_wc_alias, NULL) &&
-	     pc_run(t, &r, argv);
-	if (ok && r.status != 1)
-		ok = fail(t, "ptcompare --all: exit %d, want 1: %s", r.status,
-			  r.err);
-	if (ok) {
-		r.doc = json_tokener_parse_verbose(r.out, &jerr);
-		if (!r.doc)
-			ok = fail(t, "ptcompare --all: not JSON (%s)",
-				  json_tokener_error_desc(jerr));
-	}
-	me = ok ? process_doc(r.doc, getpid()) : NULL;
-	kid = ok ? process_doc(r.doc, child.pid) : NULL;
-	if (ok && (!me || !kid))
-		ok = fail(t, "--all lacks %s", me ? "the child" : "this process");
-	if (ok && walk_pfn_at(me, A(anon)) != o.pfn)
-		ok = fail(t, "--all: this process's page at 0x%" PRIx64
-			  " maps 0x%" PRIx64 ", the oracle's 0x%" PRIx64,
-			  A(anon), walk_pfn_at(me, A(anon)), (uint64_t)o.pfn);
-	v = ok ? pc_get(r.doc, "verdict") : NULL;
-	if (ok && (!v || strcmp(json_object_get_string(v), "memtype_conflict")))
-		ok = fail(t, "--all verdict %s, want memtype_conflict",
-			  v ? json_object_get_string(v) : "null");
-	if (ok && json_object_get_int64(pc_get(pc_get(r.doc, "summary"),
-					       "processes")) < 2)
-		ok = fail(t, "--all scanned fewer than 2 processes");
-	ok = ok && expect_conflict(t, r.doc, pfn, getpid(), wb, child.pid,
-				   child.addr);
-	if (r.out)
-		pc_free(&r);
+	     mapper_start(t, &child, child_maps_wc_alias, NULL);
+	ok = ok && all_json(t, "1", &o, A(anon), pfn, wb, &child, one, 4096,
+			    &n1);
+	ok = ok && all_json(t, "2", &o, A(anon), pfn, wb, &child, two, 4096,
+			    &n2);
+	if (ok && (n1 != n2 || memcmp(one, two, (size_t)n1 * sizeof(*one))))
+		ok = fail(t, "--all scanned %d processes with one job, %d with two, or others",
+			  n1, n2);
 	if (ok && pc_run(t, &r, targv)) {
 		snprintf(row, sizeof(row), "\n%7d %-16s ", (int)getpid(),
 			 "vmtest");

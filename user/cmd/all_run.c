@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ptcompare --all.  Processes are scanned one after the other, each by a
- * session of its own (cmd/session.h) whose report goes to a temporary
- * file: the JSON document is copied into the "processes" array, the text
- * report gives its row and its findings.  Memory stays that of one scan
- * plus the suspects, however many processes there are.
+ * ptcompare --all.  Workers (--jobs, the online CPUs by default) take the
+ * processes in pid order, each worker through one session kept from one
+ * process to the next (cmd/session.h: the host part opened once).  A
+ * process's report goes to its worker's temporary file; the workers hand
+ * their processes in strictly in pid order (a turn under one lock), when
+ * the JSON document is copied into the "processes" array, or the text
+ * report gives its row and its findings.  So the output is that of one
+ * worker, and memory stays that of one scan per worker plus the
+ * suspects, however many processes there are.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +30,22 @@
 #include "model/page.h"
 #include "report/json.h"
 #include "report/phys_print.h"
+#include "report/progress.h"
 #include "report/report_formats.h"
 
 struct all_state {
 	const struct cli_options *o;
+	/* the workers' turns: the next pid to take, the next to hand in */
+	pthread_mutex_t lock;
+	pthread_cond_t turn;
+	const pid_t *pids;
+	size_t nr_pids, next, handed_in;
+	bool stop;			/* a process failed: take no more */
+	int status;			/* ... its status */
+	struct progress progress;	/* processes handed in, on a tty */
+	/* the rest changes only in a worker's turn */
 	struct json_writer json;	/* the document, with --json */
 	FILE *findings;			/* text: every process's findings */
-	FILE *doc;			/* one process's report */
 	struct memtype_suspects suspects;
 	pid_t *gone;			/* exited during the scan */
 	size_t nr_gone, cap_gone;
@@ -40,6 +54,16 @@ struct all_state {
 	uint64_t pagemap_bytes, pagemap_ns, walk_ns, walk_records;
 	uint64_t started_ns;
 	char kernel[65];		/* uname's release */
+};
+
+struct all_worker {
+	struct all_state *a;
+	struct cli_options o;		/* its session's: one job, no line */
+	struct session s;
+	FILE *doc;			/* the process's report */
+	char comm[64];
+	pthread_t thread;
+	bool started;
 };
 
 static int note_gone(struct all_state *a, pid_t pid)
@@ -57,27 +81,24 @@ static int note_gone(struct all_state *a, pid_t pid)
 	return 0;
 }
 
-/* A scanned process's part of the whole: row, findings or document. */
-static int add_process(struct all_state *a, struct session *s)
+/*
+ * A scanned process's part of the whole, in its turn: counts, suspects,
+ * and its row and findings or its document.  0, or -errno.
+ */
+static int add_process(struct all_state *a, struct all_worker *w)
 {
+	struct session *s = &w->s;
 	struct report *r = &s->report;
-	struct report_target t = { .pid = s->src.pid };
-	char comm[64];
-	int err;
 
-	proc_comm(s->src.pid, comm, sizeof(comm));
-	t.comm = comm;
-	t.kernel = a->kernel;
-	t.absent_flags = s->absent_flags;
 	/* the memory-type check runs once, over every process, at the end */
 	for (size_t i = 0; i < s->suspects.n; i++)
 		if (suspects_add(&a->suspects, s->suspects.run[i].pfn,
 				 s->suspects.run[i].pages, PTWALK_MEMTYPE_WC))
 			a->suspects.dropped_pages += s->suspects.run[i].pages;
 	a->suspects.dropped_pages += s->suspects.dropped_pages;
-	report_add_memtypes(r, NULL, 0);
 	a->scanned++;
 	a->pages += r->pages;
+	a->progress.pages += r->pages;
 	for (int c = 0; c < NR_CLASSES; c++)
 		a->totals[c] += r->totals[c];
 	if (report_has_mismatch(r))
@@ -88,34 +109,32 @@ static int add_process(struct all_state *a, struct session *s)
 	a->walk_ns += s->src.walk_ns;
 	a->walk_records += s->src.walk_records;
 	if (a->o->json) {
-		err = report_finish(r, &t);
-		if (err)
-			return err;
 		if (!jw_raw_value(&a->json))
 			return jw_error(&a->json);
-		return report_copy_spool(a->doc, stdout);
+		return report_copy_spool(w->doc, stdout);
 	}
-	report_all_row(stdout, r, s->src.pid, comm);
+	report_all_row(stdout, r, s->src.pid, w->comm);
 	if (!r->nr_ranges)
 		return 0;
-	fprintf(a->findings, "pid %d (%s):\n", (int)s->src.pid, comm);
+	fprintf(a->findings, "pid %d (%s):\n", (int)s->src.pid, w->comm);
 	return report_copy_findings(r, a->findings);
 }
 
 /*
- * One process, as `ptcompare PID` would scan it: EXIT_OK (also when it
- * was gone or had no user memory: counted), or the failure that stops
- * --all (said on stderr).  Kernel threads and zombies are told apart by
- * ptwalk's first query (no mm: EXIT_NO_MM), cheaper than reading
- * /proc/PID/stat first (do_task_stat was 8% of --all's time in the bench
- * VM).
+ * One process, as `ptcompare PID` would scan it, up to its finished
+ * document (JSON), outside the turn: EXIT_OK, the process's end
+ * (EXIT_EXITED, EXIT_NO_PROCESS, EXIT_NO_MM), or a failure (said on
+ * stderr).  Kernel threads and zombies are told apart by ptwalk's first
+ * query (no mm: EXIT_NO_MM), cheaper than reading /proc/PID/stat first
+ * (do_task_stat was 8% of --all's time in the bench VM).
  */
-static int scan_one(struct all_state *a, struct session *s, pid_t pid)
+static int scan_one(struct all_worker *w, pid_t pid)
 {
-	int status;
+	struct session *s = &w->s;
+	int status, err = 0;
 
 	/* rewound, not emptied: report_copy_spool() stops where this ends */
-	if (fflush(a->doc) || fseek(a->doc, 0, SEEK_SET)) {
+	if (fflush(w->doc) || fseek(w->doc, 0, SEEK_SET)) {
 		snprintf(s->msg, sizeof(s->msg),
 			 "cannot reuse the temporary file: %s", strerror(errno));
 		return session_fail(s, FAIL_INTERNAL);
@@ -123,25 +142,171 @@ static int scan_one(struct all_state *a, struct session *s, pid_t pid)
 	status = session_open_target(s, pid);
 	if (status == EXIT_OK)
 		status = scan_all(s);
-	if (status == EXIT_OK) {
-		int err;
+	if (status != EXIT_OK)
+		return status;
+	proc_comm(pid, w->comm, sizeof(w->comm));
+	report_add_memtypes(&s->report, NULL, 0);
+	if (w->o.json) {
+		struct report_target t = {
+			.pid = pid, .comm = w->comm, .kernel = w->a->kernel,
+			.absent_flags = s->absent_flags,
+		};
 
-		progress_end(s);
-		err = add_process(a, s);
-		if (err) {
-			snprintf(s->msg, sizeof(s->msg),
-				 "cannot write the report: %s", strerror(-err));
-			status = session_fail(s, FAIL_INTERNAL);
-		}
+		err = report_finish(&s->report, &t);
 	}
-	session_close_target(s);
+	if (err) {
+		snprintf(s->msg, sizeof(s->msg), "cannot write the report: %s",
+			 strerror(-err));
+		return session_fail(s, FAIL_INTERNAL);
+	}
+	return EXIT_OK;
+}
+
+/* A process scanned with status, in its turn: EXIT_OK or the failure. */
+static int hand_in(struct all_state *a, struct all_worker *w, int status)
+{
+	int err;
+
 	if (status == EXIT_EXITED || status == EXIT_NO_PROCESS)
-		return note_gone(a, pid) ? FAIL_INTERNAL : EXIT_OK;
+		return note_gone(a, w->s.src.pid) ? FAIL_INTERNAL : EXIT_OK;
 	if (status == EXIT_NO_MM) {
 		a->no_mm++;
 		return EXIT_OK;
 	}
-	return status;
+	if (status != EXIT_OK)
+		return status;
+	err = add_process(a, w);
+	if (!err)
+		return EXIT_OK;
+	fprintf(stderr, "ptcompare: cannot write the output: %s\n",
+		strerror(-err));
+	return FAIL_INTERNAL;
+}
+
+/* In the turn: the progress line, when one is due (a terminal). */
+static void progress_handed_in(struct all_state *a)
+{
+	char line[PROGRESS_MAX_WIDTH + 8];
+	uint64_t now = monotonic_ns();
+
+	a->progress.procs = a->handed_in;
+	if (progress_due(&a->progress, now))
+		fwrite(line, 1, progress_line(&a->progress, now, line,
+					      sizeof(line)), stderr);
+}
+
+static void *worker_run(void *arg)
+{
+	struct all_worker *w = arg;
+	struct all_state *a = w->a;
+
+	for (;;) {
+		size_t i;
+		int status;
+
+		pthread_mutex_lock(&a->lock);
+		i = a->stop ? a->nr_pids : a->next++;
+		pthread_mutex_unlock(&a->lock);
+		if (i >= a->nr_pids)
+			break;
+		status = scan_one(w, a->pids[i]);
+		pthread_mutex_lock(&a->lock);
+		while (a->handed_in != i)
+			pthread_cond_wait(&a->turn, &a->lock);
+		if (!a->stop) {
+			status = hand_in(a, w, status);
+			if (status != EXIT_OK) {
+				a->stop = true;
+				a->status = status;
+			}
+		}
+		a->handed_in++;
+		progress_handed_in(a);
+		pthread_cond_broadcast(&a->turn);
+		pthread_mutex_unlock(&a->lock);
+		session_close_target(&w->s);
+	}
+	return NULL;
+}
+
+/* --jobs N, else the online CPUs; at most JOBS_MAX and one a process. */
+static unsigned int count_workers(const struct cli_options *o, size_t pids)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned int n = o->jobs ? o->jobs : cpus < 1 ? 1 : (unsigned int)cpus;
+
+	if (n > JOBS_MAX)
+		n = JOBS_MAX;
+	if (n > pids)
+		n = pids ? (unsigned int)pids : 1;
+	return n;
+}
+
+/*
+ * The workers' sessions, each opened once: EXIT_OK, or the failure (said
+ * on stderr).
+ */
+static int open_workers(struct all_state *a, struct all_worker *w,
+			unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		w[i].a = a;
+		w[i].o = *a->o;
+		w[i].o.pid = 0;
+		w[i].o.all = false;
+		w[i].o.jobs = 1;
+		w[i].o.no_progress = true;
+		session_init(&w[i].s, &w[i].o);
+		w[i].s.started_ns = a->started_ns;
+		w[i].s.quiet_gone = true;
+		w[i].s.summary_only = !a->o->json;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		int status;
+
+		w[i].doc = spool_open();
+		if (!w[i].doc) {
+			fprintf(stderr, "ptcompare: cannot create a temporary file in %s: %s (set TMPDIR to a writable directory)\n",
+				spool_dir(), strerror(errno));
+			return FAIL_INTERNAL;
+		}
+		w[i].s.out = w[i].doc;
+		status = session_open_host(&w[i].s);
+		if (status != EXIT_OK)
+			return status;
+	}
+	return EXIT_OK;
+}
+
+/* Every process, by n workers: EXIT_OK, or the failure (said). */
+static int run_workers(struct all_state *a, struct all_worker *w,
+		       unsigned int n)
+{
+	unsigned int started = 0;
+
+	for (; started < n; started++) {
+		if (pthread_create(&w[started].thread, NULL, worker_run,
+				   &w[started]))
+			break;
+		w[started].started = true;
+	}
+	if (!started) {
+		fprintf(stderr, "ptcompare: cannot start a thread: try --jobs 1\n");
+		return FAIL_INTERNAL;
+	}
+	/* fewer threads than asked for: those that started take it all */
+	for (unsigned int i = 0; i < started; i++)
+		pthread_join(w[i].thread, NULL);
+	return a->stop ? a->status : EXIT_OK;
+}
+
+static void close_workers(struct all_worker *w, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		session_close(&w[i].s);
+		if (w[i].doc)
+			fclose(w[i].doc);
+	}
 }
 
 /*
@@ -236,52 +401,47 @@ static int finish_text(struct all_state *a, const struct phys_view *v)
 	return 0;
 }
 
-static void print_stats(const struct all_state *a)
+static void print_stats(const struct all_state *a, unsigned int workers)
 {
 	fprintf(stderr,
 		"ptcompare: stats: processes=%u pages=%" PRIu64
 		" pagemap_bytes=%" PRIu64 " ptwalk_records=%" PRIu64
 		" peak_rss_kib=%" PRIu64 " pagemap_us=%" PRIu64
-		" ptwalk_us=%" PRIu64 " run_us=%" PRIu64 "\n",
+		" ptwalk_us=%" PRIu64 " run_us=%" PRIu64 " jobs=%u\n",
 		a->scanned, a->pages, a->pagemap_bytes, a->walk_records,
 		self_peak_rss_kib(), a->pagemap_ns / 1000, a->walk_ns / 1000,
-		(monotonic_ns() - a->started_ns) / 1000);
+		(monotonic_ns() - a->started_ns) / 1000, workers);
 }
 
 int all_run(const struct cli_options *o, char *msg, size_t size)
 {
 	struct all_state a = { .o = o, .started_ns = monotonic_ns() };
+	struct all_worker w[JOBS_MAX];
 	struct phys_scan *ps = calloc(1, sizeof(*ps));
 	struct phys_view v;
 	struct utsname u;
 	pid_t *pids = NULL;
 	long n = proc_list_pids(&pids);
+	unsigned int nr_workers = count_workers(o, n > 0 ? (size_t)n : 0);
 	int status = EXIT_OK, err;
-	struct cli_options so = *o;
-	struct session s = { .started_ns = a.started_ns };
 
+	memset(w, 0, sizeof(w));
+	pthread_mutex_init(&a.lock, NULL);
+	pthread_cond_init(&a.turn, NULL);
 	suspects_init(&a.suspects, ALL_SUSPECTS_MAX);
 	snprintf(a.kernel, sizeof(a.kernel), "%s", uname(&u) ? "?" : u.release);
-	so.pid = 0;
-	so.all = false;
-	session_init(&s, &so);
-	s.quiet_gone = true;
-	s.summary_only = !o->json;
-	a.doc = spool_open();
 	a.findings = o->json ? NULL : spool_open();
-	if (n < 0 || !ps || !a.doc || (!o->json && !a.findings)) {
+	if (n < 0 || !ps || (!o->json && !a.findings)) {
 		snprintf(msg, size, n < 0 ? "cannot list /proc: %s" :
 			 "cannot set up: %s (set TMPDIR to a writable directory)",
 			 strerror(n < 0 ? (int)-n : errno));
 		status = FAIL_INTERNAL;
 		goto out;
 	}
-	/*
-	 * ptwalk reachable, before anything is printed: one session for
-	 * every process, and for the memory-type check
-	 */
-	s.out = a.doc;
-	status = session_open_host(&s);
+	a.pids = pids;
+	a.nr_pids = (size_t)n;
+	/* ptwalk reachable, before anything is printed */
+	status = open_workers(&a, w, nr_workers);
 	if (status != EXIT_OK) {
 		msg[0] = '\0';		/* said */
 		goto out;
@@ -295,15 +455,25 @@ int all_run(const struct cli_options *o, char *msg, size_t size)
 	} else {
 		report_all_header(stdout);
 	}
-	for (long i = 0; i < n && status == EXIT_OK; i++)
-		status = scan_one(&a, &s, pids[i]);
+	progress_init(&a.progress,
+		      progress_wanted(isatty(STDERR_FILENO), o->no_progress),
+		      monotonic_ns());
+	a.progress.total_procs = a.nr_pids ? a.nr_pids : 1;
+	status = run_workers(&a, w, nr_workers);
+	{
+		char line[PROGRESS_MAX_WIDTH + 8];
+
+		fwrite(line, 1, progress_clear(&a.progress, line, sizeof(line)),
+		       stderr);
+	}
 	if (status != EXIT_OK) {
 		/* said on stderr; the partial output ends here */
 		msg[0] = '\0';
 		goto out;
 	}
-	status = check_memtypes(&a, s.src.walk_fd[COMPARE_SCAN], s.geom.shift,
-				ps, &v, msg, size);
+	/* the memory-type check, through the first worker's session */
+	status = check_memtypes(&a, w[0].s.src.walk_fd[COMPARE_SCAN],
+				w[0].s.geom.shift, ps, &v, msg, size);
 	if (status != EXIT_OK)
 		goto out;
 	if (o->json) {
@@ -319,18 +489,18 @@ int all_run(const struct cli_options *o, char *msg, size_t size)
 		goto out;
 	}
 	if (o->stats)
-		print_stats(&a);
+		print_stats(&a, nr_workers);
 	status = a.bad || v.nr_conflicts ? EXIT_MISMATCH : EXIT_OK;
 out:
-	session_close(&s);
+	close_workers(w, nr_workers);
 	phys_scan_free(ps);
 	free(ps);
 	suspects_free(&a.suspects);
 	free(a.gone);
 	free(pids);
-	if (a.doc)
-		fclose(a.doc);
 	if (a.findings)
 		fclose(a.findings);
+	pthread_cond_destroy(&a.turn);
+	pthread_mutex_destroy(&a.lock);
 	return status;
 }

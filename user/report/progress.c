@@ -30,6 +30,13 @@ static int format_text(const struct progress *p, uint64_t now_ns, char *buf,
 	uint64_t ds = (now_ns - p->start_ns) / 100000000ULL;	/* 0.1 s */
 	int n;
 
+	if (p->total_procs) {
+		n = snprintf(buf, size,
+			     "ptcompare: %" PRIu64 " of %" PRIu64 " processes (%" PRIu64 "%%), %" PRIu64 " pages",
+			     p->procs, p->total_procs,
+			     p->procs * 100 / p->total_procs, p->pages);
+		goto time;
+	}
 	if (p->total_pages && p->pages <= p->total_pages)
 		n = snprintf(buf, size,
 			     "ptcompare: %" PRIu64 " of %" PRIu64 " pages (%" PRIu64 "%%)",
@@ -45,7 +52,8 @@ static int format_text(const struct progress *p, uint64_t now_ns, char *buf,
 			      p->vmas, p->total_vmas);
 	else
 		n += snprintf(buf + n, size - n, ", %" PRIu64 " VMAs", p->vmas);
-	if ((size_t)n >= size)
+time:
+	if (n < 0 || (size_t)n >= size)
 		return n;
 	n += snprintf(buf + n, size - n, ", %" PRIu64 ".%" PRIu64 " s",
 		      ds / 10, ds % 10);

@@ -25,6 +25,8 @@ struct progress {
 	size_t width;		/* characters on screen now; 0: nothing */
 	uint64_t total_pages, total_vmas;	/* 0: not known */
 	uint64_t pages, vmas;	/* done */
+	/* --all: processes done of total_procs; 0: a scan of one process */
+	uint64_t total_procs, procs;
 };
 
 /* Whether to show progress at all: stderr is a terminal, not turned off. */
