@@ -33,7 +33,9 @@ vm_mode=${KERNEL_VM_MODE:-test}
 case $vm_mode in
 test) tap=$out/kernel-$kernel.tap vmout=$out/vm ;;
 iommu) tap=$out/iommu-$kernel.tap vmout=$out/iommu; export VM_IOMMU=1 ;;
-*) echo "KERNEL_VM_MODE=$vm_mode: test or iommu" >&2; exit 2 ;;
+# make bench KERNEL=K: the benchmark's numbers on stdout, no TAP
+bench) tap=$out/bench-$kernel.tap vmout=$out/bench ;;
+*) echo "KERNEL_VM_MODE=$vm_mode: test, iommu or bench" >&2; exit 2 ;;
 esac
 mkdir -p "$out"
 : > "$tap"
@@ -77,6 +79,11 @@ for ks in ${KERNELS_SANITIZED:-}; do
 	esac
 	[ -x "$ptcompare" ] || { echo "not ok - vm_run # no $ptcompare: make $sanitized-ptcompare" >> "$tap"; exit 1; }
 done
+if [ "$vm_mode" = bench ]; then
+	grep -q '^not ok ' "$tap" && { cat "$tap" >&2; exit 1; }
+	VM_MEM=8G VM_TIMEOUT=3600 VM_KERNEL=$VMLINUZ VM_MODTREE=$MODTREE VM_KO_DIR=$moddir \
+		exec scripts/vm-run.sh "$vmout" "$KREL" bench build/ptbench:/bin/ptbench "$ptcompare":/bin/ptcompare
+fi
 t=$(date +%s)
 # A sanitized ptcompare is slower: twice vm-run.sh's default timeout
 [ -z "$sanitized" ] || export VM_TIMEOUT=${VM_TIMEOUT:-1200}
