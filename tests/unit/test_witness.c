@@ -511,8 +511,21 @@ static void to_report(const struct verdict_range *vr,
 }
 
 /* Through the report: one document of each format. */
+static char *report_of_as(enum report_format fmt, const char *kpf_note,
+			  bool zeroed, bool summary, int *mismatch);
+
 static char *report_of(enum report_format fmt, const char *kpf_note,
 		       bool zeroed, int *mismatch)
+{
+	return report_of_as(fmt, kpf_note, zeroed, false, mismatch);
+}
+
+/*
+ * summary: as --all's text writes it (no VMA rows, no physical lines):
+ * the findings alone, as report_copy_findings() gives them.
+ */
+static char *report_of_as(enum report_format fmt, const char *kpf_note,
+			  bool zeroed, bool summary, int *mismatch)
 {
 	struct setup s;
 	struct report r;
@@ -532,8 +545,10 @@ static char *report_of(enum report_format fmt, const char *kpf_note,
 			 "physical names need root");
 	if (kpf_note)
 		snprintf(s.totals.kpf_note, sizeof(s.totals.kpf_note), "%s", kpf_note);
-	report_init(&r, fmt, out, tmpfile(), tmpfile(), UT_GEOM_X86, 0);
-	report_add_witnesses(&r, &s.totals, fmt == REPORT_TEXT ? wspool : NULL);
+	report_init(&r, fmt, out, summary ? NULL : tmpfile(), tmpfile(),
+		    UT_GEOM_X86, 0);
+	report_add_witnesses(&r, &s.totals,
+			     fmt == REPORT_TEXT && !summary ? wspool : NULL);
 	witness_free(s.w);
 	s.w = witness_new(&s.io, UT_GEOM_X86, &s.totals, to_report, &r);
 	for (int i = 0; i < 512; i++)
@@ -555,9 +570,13 @@ static char *report_of(enum report_format fmt, const char *kpf_note,
 		       PTWALK_VM_PFNMAP));
 	assert_int_equal(witness_flush(s.w), 0);
 	report_vma(&r, &vma, VA, VA + 0x400000, &sum, true);
-	assert_int_equal(report_finish(&r, &t), 0);
+	if (summary)
+		assert_int_equal(report_copy_findings(&r, out), 0);
+	else
+		assert_int_equal(report_finish(&r, &t), 0);
 	*mismatch = report_has_mismatch(&r);
-	fclose(r.vmas);
+	if (r.vmas)
+		fclose(r.vmas);
 	fclose(r.ranges);
 	fclose(wspool);
 	stop(&s);
@@ -648,9 +667,27 @@ static void text_section(void **state)
 	free(buf);
 }
 
+/*
+ * --all's text prints each process's findings, not its physical section:
+ * a contradiction is among the findings there, not lost.
+ */
+static void summary_keeps_contradiction(void **state)
+{
+	int mismatch;
+	char *buf = report_of_as(REPORT_TEXT, NULL, false, true, &mismatch);
+
+	(void)state;
+	assert_true(mismatch);
+	assert_non_null(strstr(buf, "  0x7f0000200000      1 page   kpageflags contradicts ptwalk\n"));
+	assert_non_null(strstr(buf, "    CONTRADICTION on 1 page, first 0x7f0000200000 (pfn 0x3000, kpageflags mmap,anon): ptwalk's compound flag"));
+	assert_null(strstr(buf, "System RAM, struct page"));
+	free(buf);
+}
+
 UNIT_MAIN("witness", UT(reads_runs_not_pages), UT(marks_span_vmas),
 	  UT(bounded_batch), UT(lasting_contradiction), UT(freed_between_reads),
 	  UT(recheck_record_off_page), UT(agrees_on_second_read),
 	  UT(kpageflags_errors_and_absence), UT(recheck_walk_error),
 	  UT(totals_restart_keeps_notes),
-	  UT(gigantic_leaf_in_windows), UT(json_keys), UT(text_section))
+	  UT(gigantic_leaf_in_windows), UT(json_keys), UT(text_section),
+	  UT(summary_keeps_contradiction))

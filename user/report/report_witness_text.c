@@ -24,6 +24,18 @@ static const char *phys_name(const struct witness_totals *w,
 	return iomem_path(w->iomem, n->iomem, buf, size);
 }
 
+static void contradiction(FILE *f, const struct witness_note *n)
+{
+	char kpf[256];
+
+	fprintf(f,
+		"    CONTRADICTION on %" PRIu64 " page%s, first 0x%" PRIx64 " (pfn 0x%" PRIx64 ", kpageflags %s): %s\n",
+		n->bad_pages, n->bad_pages == 1 ? "" : "s",
+		n->bad_addr, n->bad_pfn,
+		kpf_format(kpf, sizeof(kpf), n->bad_kpf),
+		kpf_rule_text(kpf_first_rule(n->bad_rules)));
+}
+
 void report_witness_text_range(struct report *r, const struct verdict_range *vr,
 			       const struct witness_note *n)
 {
@@ -31,8 +43,22 @@ void report_witness_text_range(struct report *r, const struct verdict_range *vr,
 	FILE *f = r->physical;
 	char name[256], kpf[256], attrs[64];
 
-	if (!w || !f || !n || (!n->named && !n->bad_pages))
+	if (!w || !n || (!n->named && !n->bad_pages))
 		return;
+	if (!f) {
+		/*
+		 * --all's text has no physical section: a contradiction is
+		 * one of the process's findings, or it would be lost
+		 */
+		if (n->bad_pages) {
+			fprintf(r->ranges, "  0x%012" PRIx64 " %6" PRIu64 " page%s  kpageflags contradicts ptwalk\n",
+				vr->start, vr->pages,
+				vr->pages == 1 ? " " : "s");
+			contradiction(r->ranges, n);
+			r->nr_ranges++;
+		}
+		return;
+	}
 	page_attrs_text(attrs, sizeof(attrs), &vr->detail);
 	fprintf(f, "  0x%012" PRIx64 " %6" PRIu64 " page%s  %-4s pfn 0x%-9" PRIx64 " %s, %s%s%s",
 		vr->start, vr->pages, vr->pages == 1 ? " " : "s",
@@ -45,12 +71,7 @@ void report_witness_text_range(struct report *r, const struct verdict_range *vr,
 			kpf_format(kpf, sizeof(kpf), n->kpf_union) : "none");
 	fputc('\n', f);
 	if (n->bad_pages)
-		fprintf(f,
-			"    CONTRADICTION on %" PRIu64 " page%s, first 0x%" PRIx64 " (pfn 0x%" PRIx64 ", kpageflags %s): %s\n",
-			n->bad_pages, n->bad_pages == 1 ? "" : "s",
-			n->bad_addr, n->bad_pfn,
-			kpf_format(kpf, sizeof(kpf), n->bad_kpf),
-			kpf_rule_text(kpf_first_rule(n->bad_rules)));
+		contradiction(f, n);
 	r->nr_physical++;
 }
 
