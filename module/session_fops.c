@@ -130,24 +130,70 @@ static ssize_t vtop_read(struct ptwalk_session *s, char __user *ubuf,
 	return sizeof(v);
 }
 
-/* The answer to a PTWALK_REQ_IOMMU query, chunk by chunk. */
-static ssize_t iommu_read(struct ptwalk_session *s, char __user *ubuf,
-			  size_t max)
+/*
+ * The two kinds of answer a read copies out, chunk by chunk: a fill puts
+ * at most @max records in the session's buffer and returns how many (or
+ * -errno) and where they are.
+ */
+struct answer_ops {
+	bool (*done)(struct ptwalk_session *s);
+	int (*fill)(struct ptwalk_session *s, size_t max, const void **recs);
+};
+
+static bool walk_done(struct ptwalk_session *s)
 {
-	size_t done = 0, size = sizeof(struct ptwalk_iommu_record);
+	return ptwalk_cursor_done(&s->cur);
+}
+
+static int walk_fill(struct ptwalk_session *s, size_t max, const void **recs)
+{
+	int n = ptwalk_session_fill(s, max);
+
+	if (n > 0)
+		*recs = ptwalk_session_pack(s, n);
+	return n;
+}
+
+static const struct answer_ops walk_answer = {
+	.done = walk_done, .fill = walk_fill,
+};
+
+static bool iommu_done(struct ptwalk_session *s)
+{
+	return ptwalk_iommu_done(&s->iommu);
+}
+
+static int iommu_fill(struct ptwalk_session *s, size_t max, const void **recs)
+{
+	*recs = s->iommu_batch;
+	return ptwalk_iommu_fill(&s->iommu, s->iommu_batch, max);
+}
+
+static const struct answer_ops iommu_answer = {
+	.done = iommu_done, .fill = iommu_fill,
+};
+
+/*
+ * Copies up to @max records of @size bytes to @ubuf, a batch at a time,
+ * interruptible by a fatal signal between batches.  Records already
+ * copied are reported; an error then recurs on the next read.
+ */
+static ssize_t copy_answer(struct ptwalk_session *s, const struct answer_ops *a,
+			   char __user *ubuf, size_t max, size_t size)
+{
+	size_t done = 0;
 	ssize_t ret = 0;
 
-	while (done < max && !ptwalk_iommu_done(&s->iommu)) {
-		int n = ptwalk_iommu_fill(&s->iommu, s->iommu_batch,
-					  min_t(size_t, max - done,
-						PTWALK_BATCH));
+	while (done < max && !a->done(s)) {
+		const void *recs = NULL;
+		int n = a->fill(s, min_t(size_t, max - done, PTWALK_BATCH),
+				&recs);
 
 		if (n < 0) {
 			ret = n;
 			break;
 		}
-		if (copy_to_user(ubuf + done * size, s->iommu_batch,
-				 n * size)) {
+		if (n && copy_to_user(ubuf + done * size, recs, n * size)) {
 			ret = -EFAULT;
 			break;
 		}
@@ -158,7 +204,6 @@ static ssize_t iommu_read(struct ptwalk_session *s, char __user *ubuf,
 		}
 		cond_resched();
 	}
-	/* Records already copied are reported; the error recurs next read. */
 	return done ? done * size : ret;
 }
 
@@ -166,7 +211,7 @@ static ssize_t query_read(struct file *file, char __user *ubuf, size_t count,
 			  loff_t *ppos)
 {
 	struct ptwalk_session *s = file->private_data;
-	size_t size, max, done = 0;
+	size_t size, max;
 	ssize_t ret = 0;
 
 	if (mutex_lock_interruptible(&s->lock))
@@ -177,41 +222,14 @@ static ssize_t query_read(struct file *file, char __user *ubuf, size_t count,
 		ret = -EINVAL;
 		goto out;
 	}
-	if (s->iommu.pdev) {
-		ret = iommu_read(s, ubuf, max);
-		goto out;
-	}
-	if (!s->mm) {
+	if (s->iommu.pdev)
+		ret = copy_answer(s, &iommu_answer, ubuf, max, size);
+	else if (!s->mm)
 		ret = -ENODATA;
-		goto out;
-	}
-	if (s->vtop) {
+	else if (s->vtop)
 		ret = vtop_read(s, ubuf, count);
-		goto out;
-	}
-	while (done < max && !ptwalk_cursor_done(&s->cur)) {
-		int n = ptwalk_session_fill(s, min_t(size_t, max - done,
-						     PTWALK_BATCH));
-
-		if (n < 0) {
-			ret = n;
-			break;
-		}
-		if (copy_to_user(ubuf + done * size, ptwalk_session_pack(s, n),
-				 n * size)) {
-			ret = -EFAULT;
-			break;
-		}
-		done += n;
-		if (fatal_signal_pending(current)) {
-			ret = -EINTR;
-			break;
-		}
-		cond_resched();
-	}
-	/* Records already copied are reported; the error recurs next read. */
-	if (done)
-		ret = done * size;
+	else
+		ret = copy_answer(s, &walk_answer, ubuf, max, size);
 out:
 	mutex_unlock(&s->lock);
 	return ret;

@@ -228,9 +228,12 @@ static bool exited_during_scan(struct vmtest *t)
 			waitpid(target, NULL, 0);
 			return fail(t, "spawn: %s", strerror(err));
 		}
-		/* Stop ptcompare as soon as it holds the target's pagemap. */
+		/*
+		 * Stop ptcompare as soon as it holds the target's pagemap
+		 * (opened after ptwalk's sessions and the spools: fd 10 today)
+		 */
 		for (int spin = 0; spin < 200000 && !caught; spin++) {
-			for (fd = 3; fd < 8 && !caught; fd++) {
+			for (fd = 3; fd < 16 && !caught; fd++) {
 				ssize_t n;
 
 				snprintf(fdpath, sizeof(fdpath), "/proc/%d/fd/%d",

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #include "../../module/ptwalk_names.h"
 #include "ptcompare_run.h"
@@ -438,6 +439,7 @@ int user_paging_levels(void)
 static void run_one(struct vmtest *t, const struct vmtest_case *c,
 		    const char *prefix, const char *only)
 {
+	struct timespec t0, t1;
 	char name[128];
 	bool ok;
 
@@ -445,9 +447,15 @@ static void run_one(struct vmtest *t, const struct vmtest_case *c,
 	if (only && strncmp(only, name, strlen(only)))
 		return;
 	t->why[0] = '\0';
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ok = c->fn(t);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("%s - %s%s%s\n", ok ? "ok" : "not ok", name, ok ? "" : " # ",
 	       ok ? "" : t->why);
+	/* what each lane spends where: CI's budget is cut by these */
+	printf("# time %s: %.1f s\n", name,
+	       (double)(t1.tv_sec - t0.tv_sec) +
+	       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	fflush(stdout);
 	if (ok)
 		t->passed++;
