@@ -14,7 +14,9 @@
 # (default: this tree); VM_MODTREE, the booted kernel's modules tree, where
 # the kernel modules the suite needs come from (default /lib/modules/KREL);
 # VM_ONLY, run only the vmtest cases whose names start so (the shell cases of
-# the guest suite still run); VM_STRESS_SECONDS, how long each race case
+# the guest suite still run); VM_SKIP, comma-separated prefixes of vmtest
+# cases this lane leaves to another (make check-debug: the cases whose work
+# is ptcompare's, which the plain 6.1 lane runs); VM_STRESS_SECONDS, how long each race case
 # (tests/vm/cases_races.c) hammers its race (default 3; make check-debug
 # sets more); VM_SANITIZED, the /bin/ptcompare given is a
 # sanitized build: asan (or 1) the ASan+UBSan one (make check-vm-asan,
@@ -306,7 +308,7 @@ timeout "$timeout_s" $qemu \
 	-display none -no-reboot -monitor none \
 	-serial "file:$out/console.log" "${chan_args[@]}" \
 	-kernel "$kernel" -initrd "$out/initramfs.gz" \
-	-append "console=$console loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode ptwalk_chan=$chan${VM_ONLY:+ ptwalk_only=$VM_ONLY}${VM_STRESS_SECONDS:+ ptwalk_stress_s=$VM_STRESS_SECONDS}${sanitized:+ ptwalk_sanitized=$sanitized} $hugepages transparent_hugepage=always${drv_append:+ $drv_append}"
+	-append "console=$console loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode ptwalk_chan=$chan${VM_ONLY:+ ptwalk_only=$VM_ONLY}${VM_SKIP:+ ptwalk_skip=$VM_SKIP}${VM_STRESS_SECONDS:+ ptwalk_stress_s=$VM_STRESS_SECONDS}${sanitized:+ ptwalk_sanitized=$sanitized} $hugepages transparent_hugepage=always${drv_append:+ $drv_append}"
 status=$?
 set -e
 tr -d '\r' < "$out/guest.log" > "$out/guest.txt"

@@ -82,6 +82,9 @@ esac
 [ -z "$sanitized" ] || export PTWALK_SANITIZED="$sanitized"
 
 only=$(sed -n 's/.*ptwalk_only=\([a-z0-9_]*\).*/\1/p' /proc/cmdline)
+# cases another lane runs (vm-run.sh's VM_SKIP): vmtest leaves them out
+PTWALK_SKIP=$(sed -n 's/.*ptwalk_skip=\([a-z0-9_,]*\).*/\1/p' /proc/cmdline)
+export PTWALK_SKIP
 /bin/vmtest $only
 
 # The shell idiom for the text view (docs/interface.md) works as documented.

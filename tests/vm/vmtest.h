@@ -36,6 +36,7 @@ struct vmtest {
 	size_t nr_recs;
 	char why[512];			/* failure reason of the current case */
 	unsigned int passed, failed;
+	unsigned int skipped;		/* left to another lane: PTWALK_SKIP */
 };
 
 /* Records the reason of a failure and returns false, for `return fail()`. */
