@@ -20,9 +20,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "cmd/all_run.h"
-#include "cmd/connect.h"
 #include "cmd/phys_run.h"
-#include "cmd/progress_hooks.h"
 #include "cmd/scan.h"
 #include "cmd/session.h"
 #include "cmd/stats.h"
