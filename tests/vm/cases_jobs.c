@@ -165,24 +165,41 @@ static bool jobs_started(struct vmtest *t, const struct pc_result *r,
 	       fail(t, "%s: %" PRIu64 " jobs ran, expected %u", what, n, want);
 }
 
+static bool same_bytes(const struct pc_result *a, const struct pc_result *b)
+{
+	return a->len == b->len && !memcmp(a->out, b->out, a->len);
+}
+
 /*
  * The output of --jobs 1 and of --jobs N for args: the same bytes, with
  * started jobs running (0 where no plan reaches a batch) and none for
- * --jobs 1.
+ * --jobs 1.  The target is still, but the kernel may change it between
+ * two runs (khugepaged collapsing the pages the child inherited, THP
+ * "always" in the VM: seen once on arm64's newest kernel, 685 bytes):
+ * where --jobs N differs from the --jobs 1 before it, it must equal a
+ * --jobs 1 run after it.
  */
 static bool same_output(struct vmtest *t, const char *jobs,
 			const char *const *args, unsigned int started,
 			const char *what)
 {
-	struct pc_result one, many;
-	bool ok;
+	struct pc_result one, many, again = { 0 };
+	bool ok, alike;
 
 	if (!run_jobs(t, &one, "1", args))
 		return false;
-	ok = run_jobs(t, &many, jobs, args) &&
-	     ((one.len == many.len && !memcmp(one.out, many.out, one.len)) ||
-	      fail(t, "%s: --jobs 1 and --jobs %s differ (%zu and %zu bytes)",
-		   what, jobs, one.len, many.len)) &&
+	ok = run_jobs(t, &many, jobs, args);
+	alike = ok && same_bytes(&one, &many);
+	if (ok && !alike && run_jobs(t, &again, "1", args)) {
+		alike = same_bytes(&again, &many);
+		if (alike)
+			printf("# jobs_same_report: %s: the target changed between two runs; --jobs %s is the --jobs 1 after it\n",
+			       what, jobs);
+	}
+	ok = ok &&
+	     (alike ||
+	      fail(t, "%s: --jobs 1 and --jobs %s differ (%zu and %zu bytes, %zu in a second --jobs 1)",
+		   what, jobs, one.len, many.len, again.len)) &&
 	     jobs_started(t, &one, 0, what) &&
 	     jobs_started(t, &many, started, what) &&
 	     rss_bounded(t, &many, jobs, what);
@@ -193,6 +210,8 @@ static bool same_output(struct vmtest *t, const char *jobs,
 		       PRIu64 " KiB\n", what, one.len, jobs, peak_rss(&many));
 	pc_free(&one);
 	pc_free(&many);
+	if (again.out)
+		pc_free(&again);
 	return ok;
 }
 
