@@ -61,7 +61,6 @@ struct all_worker {
 	FILE *doc;			/* the process's report */
 	char comm[64];
 	pthread_t thread;
-	bool started;
 };
 
 static int note_gone(struct all_state *a, pid_t pid)
@@ -227,14 +226,11 @@ static void *worker_run(void *arg)
 	return NULL;
 }
 
-/* --jobs N, else the online CPUs; at most JOBS_MAX and one a process. */
+/* As many as a scan's jobs, at most one a process. */
 static unsigned int count_workers(const struct cli_options *o, size_t pids)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned int n = o->jobs ? o->jobs : cpus < 1 ? 1 : (unsigned int)cpus;
+	unsigned int n = session_count_jobs(o);
 
-	if (n > JOBS_MAX)
-		n = JOBS_MAX;
 	if (n > pids)
 		n = pids ? (unsigned int)pids : 1;
 	return n;
@@ -286,7 +282,6 @@ static int run_workers(struct all_state *a, struct all_worker *w,
 		if (pthread_create(&w[started].thread, NULL, worker_run,
 				   &w[started]))
 			break;
-		w[started].started = true;
 	}
 	if (!started) {
 		fprintf(stderr, "ptcompare: cannot start a thread: try --jobs 1\n");

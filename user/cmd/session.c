@@ -216,8 +216,7 @@ static int open_report(struct session *s)
 	return EXIT_OK;
 }
 
-/* --jobs: how many (the online CPUs unless given, at most JOBS_MAX). */
-static unsigned int count_jobs(const struct cli_options *o)
+unsigned int session_count_jobs(const struct cli_options *o)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -229,7 +228,7 @@ int session_open_host(struct session *s)
 {
 	int status = open_walk(s);
 
-	s->nr_jobs = count_jobs(s->opts);
+	s->nr_jobs = session_count_jobs(s->opts);
 	if (status == EXIT_OK)
 		status = open_witness(s);
 	if (status == EXIT_OK)

@@ -125,6 +125,9 @@ void session_close_target(struct session *s);
 /* The --jobs sources and threads: EXIT_OK, or the failure (said). */
 int session_open_jobs(struct session *s);
 
+/* --jobs: how many (the online CPUs unless given, at most JOBS_MAX). */
+unsigned int session_count_jobs(const struct cli_options *o);
+
 /* Closes whatever is open. */
 void session_close(struct session *s);
 
