@@ -339,8 +339,10 @@ check-arm64:
 # KERNELS_SANITIZED="6.12:asan newest:tsan": the suite on those kernels
 # with the sanitized ptcompare builds (CI's, instead of make check's
 # check-vm-asan and check-vm-tsan on 6.1; scripts/kernel-check.sh).
+# KERNELS_IOMMU="5.10 6.12 newest": the IOMMU lane too on those kernels,
+# with the same modules (make check-iommu KERNEL=K alone).
 check-kernels: user $(BUILD)/vmtest $(if $(findstring :asan,$(KERNELS_SANITIZED)),asan-ptcompare) $(if $(findstring :tsan,$(KERNELS_SANITIZED)),tsan-ptcompare)
-	KERNELS_SANITIZED="$(KERNELS_SANITIZED)" scripts/kernel-matrix.sh $(MOD_SRCS)
+	KERNELS_SANITIZED="$(KERNELS_SANITIZED)" KERNELS_IOMMU="$(KERNELS_IOMMU)" scripts/kernel-matrix.sh $(MOD_SRCS)
 
 .PHONY: check-kernels
 

@@ -32,7 +32,9 @@
 # modules that did not build: the guest suite's insmod cases then fail).
 # VM_IOMMU=1 (x86_64; MODE iommu, make check-iommu): an emulated VT-d
 # (-device intel-iommu, 48-bit IOVAs for IOVA = VA) and QEMU's edu device
-# (1234:11e8, DMA to 48-bit addresses) bound to vfio-pci, intel_iommu=on.
+# (1234:11e8, DMA to 48-bit addresses) bound to vfio-pci, intel_iommu=on;
+# VM_IOMMU_PASSTHROUGH=1 adds iommu.passthrough=1: identity default domains,
+# for kernels before 5.11, which cannot change a group's domain at run time.
 set -euo pipefail
 
 out=$1 krel=$2 mode=$3
@@ -103,6 +105,7 @@ vm_arch() {
 			# the parameters again for a kernel that has them
 			# built in (the debug kernel)
 			drv_append="$drv_append intel_iommu=on vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8"
+			[ "${VM_IOMMU_PASSTHROUGH:-}" != 1 ] || drv_append="$drv_append iommu.passthrough=1"
 		fi ;;
 	arm64)
 		qemu=qemu-system-aarch64 qemu_pkg=qemu-system-arm

@@ -743,22 +743,29 @@ static bool iommu_translate_one(struct vmtest *t)
 static bool iommu_bad_inputs(struct vmtest *t)
 {
 	struct pc_result r = { 0 };
-	char bdf[32];
+	struct edu e;
 	bool ok;
 	const char *no_dev[] = { "ptcompare", "--iommu", "0000:7f:1f.7",
 				 "0x1000", NULL };
 	/* aw-bits=48: the aperture ends at 2^48 - 1 */
-	const char *outside[] = { "ptcompare", "--iommu", bdf,
+	const char *outside[] = { "ptcompare", "--iommu", e.bdf,
 				  "0x1000000000000", NULL };
 
-	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)) ||
-	    !run_pc(t, &r, no_dev))
+	if (!run_pc(t, &r, no_dev))
 		return false;
 	ok = r.status == EXIT_NO_DEVICE && strstr(r.err, "no PCI device");
 	if (!ok)
 		fail(t, "no such device: exit %d: %s", r.status, r.err);
 	pc_free(&r);
-	if (!ok || !run_pc(t, &r, outside))
+	/*
+	 * VFIO's domain, not the group's default one, which is identity
+	 * (no aperture) where the lane boots with iommu.passthrough=1.
+	 */
+	if (!ok)
+		return false;
+	ok = edu_open(t, &e) && run_pc(t, &r, outside);
+	edu_close(&e);
+	if (!ok)
 		return false;
 	ok = r.status == EXIT_APERTURE && strstr(r.err, "outside the aperture");
 	if (!ok)
@@ -840,7 +847,7 @@ static bool raw_dma_page(struct vmtest *t, const char *bdf, uint64_t src,
 
 /*
  * Passthrough: edu unbound from vfio-pci, its group's default domain
- * changed to identity through sysfs (6.1 allows it with no driver bound),
+ * identity (changed through sysfs, with no driver bound),
  * a DMA from one process page to another at their physical addresses.
  * Where it lands is the oracle: ptcompare must say domain identity, and
  * device_match with --iova the target's physical address.
@@ -849,14 +856,14 @@ static bool iommu_identity_domain(struct vmtest *t)
 {
 	struct ptwalk_fixture_translate so, to;
 	struct pc_result r = { 0 };
-	char bdf[32], path[128], range[64], pid[16], iova[32];
+	char bdf[32], path[128], range[64], pid[16], iova[32], was[32];
 	const char *argv[] = { "ptcompare", "--json", "--iommu", bdf, "--iova",
 			       iova, "--range", range, pid, NULL };
 	struct json_object *d = NULL;
 	uint64_t dp = 0, wp = 0;
 	const char *cls = "";
 	char *buf;
-	bool ok;
+	bool ok, set;
 	int group;
 
 	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)))
@@ -867,8 +874,19 @@ static bool iommu_identity_domain(struct vmtest *t)
 	if (group < 0 || !sysfs_write(t, path, bdf))
 		return group < 0 ? fail(t, "edu has no IOMMU group") : false;
 	snprintf(path, sizeof(path), "/sys/kernel/iommu_groups/%d/type", group);
-	if (!sysfs_write(t, path, "identity"))
-		return false;
+	/*
+	 * A group's default domain can change at run time since 5.11 ("iommu:
+	 * Add support to change default domain of an iommu group"); before,
+	 * the lane boots with iommu.passthrough=1 (VM_IOMMU_PASSTHROUGH) and
+	 * the group is identity already.  Either way it goes back to what it
+	 * was.
+	 */
+	if (!vm_read_text(path, was, sizeof(was)))
+		return fail(t, "cannot read %s", path);
+	set = strcmp(was, "identity") != 0;
+	if (set && !sysfs_write(t, path, "identity"))
+		return fail(t, "the group is %s and cannot become identity: before 5.11 boot with iommu.passthrough=1 (VM_IOMMU_PASSTHROUGH=1)",
+			    was);
 	buf = map_anon(t, 2 * PAGE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE |
 		       MAP_LOCKED, -1);
 	ok = buf != NULL;
@@ -902,7 +920,7 @@ static bool iommu_identity_domain(struct vmtest *t)
 	if (buf)
 		munmap(buf, 2 * PAGE);
 	/* back to a translated domain and to vfio-pci, for the other cases */
-	if (!sysfs_write(t, path, "DMA-FQ"))
+	if (set && !sysfs_write(t, path, was))
 		ok = false;
 	if (!sysfs_write(t, "/sys/bus/pci/drivers/vfio-pci/bind", bdf))
 		ok = false;
