@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The device's view (ptcompare --iommu) against where a device's own DMA
- * lands.  The IOMMU lane (make check-iommu: scripts/vm-run.sh with
- * VM_IOMMU=1) boots with QEMU's VT-d and its edu device bound to
- * vfio-pci; these cases drive edu through a VFIO type1 container as a
- * user-space driver does: VFIO_IOMMU_MAP_DMA of a buffer at IOVA = VA,
- * then edu's DMA engine copies a pattern to a device address.  The
+ * lands.  The IOMMU lanes (make check-iommu, make check-arm64-iommu:
+ * scripts/vm-run.sh with VM_IOMMU=1) boot with QEMU's VT-d (x86-64) or
+ * virt's SMMUv3 (arm64) and QEMU's edu device bound to vfio-pci; these
+ * cases drive edu through a VFIO type1 container as a user-space driver
+ * does: VFIO_IOMMU_MAP_DMA of a buffer at IOVA = VA, then edu's DMA engine
+ * copies a pattern to a device address.  The
  * oracle is where the pattern lands, read back through the process (and,
  * for the buffer replaced after mapping, through a second view of the old
  * pages), and the frames the fixture's get_user_pages() finds there:
@@ -497,10 +498,20 @@ static bool iommu_4k_pages(struct vmtest *t)
 	return ok;
 }
 
+/* The first, a middle and the last page of a PMD leaf of len bytes. */
+static void leaf_pages(uint64_t len, unsigned int pages[3])
+{
+	pages[0] = 0;
+	pages[1] = (unsigned int)(len / PAGE / 2);
+	pages[2] = (unsigned int)(len / PAGE - 1);
+}
+
+/* A THP: a PMD leaf of the kernel's granule (2 MiB with 4K pages). */
 static bool iommu_thp(struct vmtest *t)
 {
-	static const unsigned int pages[] = { 0, 255, 511 };
+	uint64_t pmd = vm_granule().pmd;
 	struct ptwalk_fixture_translate o;
+	unsigned int pages[3];
 	struct edu e;
 	char *buf;
 	bool ok;
@@ -509,25 +520,32 @@ static bool iommu_thp(struct vmtest *t)
 		edu_close(&e);
 		return false;
 	}
-	buf = map_aligned(t, 2 * MIB, 2 * MIB, MADV_HUGEPAGE);
+	leaf_pages(pmd, pages);
+	buf = map_aligned(t, pmd, pmd, MADV_HUGEPAGE);
 	if (buf)
-		touch_write(buf, 2 * MIB);
+		touch_write(buf, pmd);
 	ok = buf && oracle(t, A(buf), &o);
 	if (ok && !o.compound)
 		ok = fail(t, "no THP at 0x%" PRIx64 " (the fixture finds no compound page)",
 			  A(buf));
-	ok = ok && dma_map(t, &e, buf, A(buf), 2 * MIB) &&
-	     dma_and_view(t, &e, buf, 2 * MIB, pages, 3, 2) &&
-	     dma_unmap(t, &e, A(buf), 2 * MIB);
+	ok = ok && dma_map(t, &e, buf, A(buf), pmd) &&
+	     dma_and_view(t, &e, buf, pmd, pages, 3, 2) &&
+	     dma_unmap(t, &e, A(buf), pmd);
 	if (buf)
-		munmap(buf, 2 * MIB);
+		munmap(buf, pmd);
 	edu_close(&e);
 	return ok;
 }
 
+/*
+ * A hugetlb page of the PMD size (2 MiB with 4K pages; the name is
+ * x86-64's and arm64 4K's): the size named in the mmap, as arm64's
+ * default hugetlb size need not be the PMD's.
+ */
 static bool iommu_hugetlb_2m(struct vmtest *t)
 {
-	static const unsigned int pages[] = { 0, 256, 511 };
+	uint64_t pmd = vm_granule().pmd;
+	unsigned int pages[3];
 	struct edu e;
 	char *buf;
 	bool ok;
@@ -536,17 +554,19 @@ static bool iommu_hugetlb_2m(struct vmtest *t)
 		edu_close(&e);
 		return false;
 	}
-	buf = mmap(NULL, 2 * MIB, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE,
-		   -1, 0);
+	leaf_pages(pmd, pages);
+	buf = mmap(NULL, pmd, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE |
+		   map_huge_flag(pmd), -1, 0);
 	if (buf == MAP_FAILED) {
 		edu_close(&e);
-		return fail(t, "mmap 2M hugetlb: %s", strerror(errno));
+		return fail(t, "mmap %" PRIu64 "-byte hugetlb page: %s", pmd,
+			    strerror(errno));
 	}
-	ok = dma_map(t, &e, buf, A(buf), 2 * MIB) &&
-	     dma_and_view(t, &e, buf, 2 * MIB, pages, 3, 3) &&
-	     dma_unmap(t, &e, A(buf), 2 * MIB);
-	munmap(buf, 2 * MIB);
+	ok = dma_map(t, &e, buf, A(buf), pmd) &&
+	     dma_and_view(t, &e, buf, pmd, pages, 3, 3) &&
+	     dma_unmap(t, &e, A(buf), pmd);
+	munmap(buf, pmd);
 	edu_close(&e);
 	return ok;
 }
@@ -747,9 +767,12 @@ static bool iommu_bad_inputs(struct vmtest *t)
 	bool ok;
 	const char *no_dev[] = { "ptcompare", "--iommu", "0000:7f:1f.7",
 				 "0x1000", NULL };
-	/* aw-bits=48: the aperture ends at 2^48 - 1 */
+	/*
+	 * Past every aperture the lanes have: VT-d's with aw-bits=48 and
+	 * SMMUv3's stage 1 (VA_BITS: 48, 52 at most) end below 2^56.
+	 */
 	const char *outside[] = { "ptcompare", "--iommu", e.bdf,
-				  "0x1000000000000", NULL };
+				  "0x100000000000000", NULL };
 
 	if (!run_pc(t, &r, no_dev))
 		return false;
@@ -849,6 +872,8 @@ static bool raw_dma_page(struct vmtest *t, const char *bdf, uint64_t src,
  * Passthrough: edu unbound from vfio-pci, its group's default domain
  * identity (changed through sysfs, with no driver bound),
  * a DMA from one process page to another at their physical addresses.
+ * The type is then put back as it was: DMA-FQ where the kernel flushes
+ * lazily (Debian's x86-64, VT-d), DMA where strictly (Debian's arm64).
  * Where it lands is the oracle: ptcompare must say domain identity, and
  * device_match with --iova the target's physical address.
  */
