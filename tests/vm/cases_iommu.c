@@ -44,6 +44,13 @@
 #define EDU_CMD_RUN	1
 #define EDU_CMD_TO_RAM	2
 #define EDU_BUF		0x40000		/* its 4 KiB buffer's address */
+/*
+ * The most one transfer moves: half edu's buffer.  QEMU 7.2's edu refuses
+ * a transfer that ends exactly at the end of its buffer (an off-by-one in
+ * edu_check_range(), a "hardware error" that aborts QEMU), and a page
+ * larger than 4 KiB (arm64's 16K and 64K) would not fit in it anyway.
+ */
+#define EDU_CHUNK	2048
 #define PCI_COMMAND_OFF	4
 #define PCI_BUS_MASTER	4
 
@@ -306,20 +313,17 @@ static bool has_pattern(const char *p, unsigned int seed, unsigned int n)
 }
 
 /*
- * edu copies the page pattern (seed, n) to device address iova, half a
- * page a transfer: QEMU 7.2's edu refuses a transfer that ends exactly at
- * the end of its buffer (an off-by-one in edu_check_range(), a "hardware
- * error" that aborts QEMU).
+ * edu copies the page pattern (seed, n) to device address iova, through
+ * its buffer EDU_CHUNK bytes at a time: the whole page, so that a page of
+ * any size is found whole where the device wrote it.
  */
 static bool dma_pattern(struct vmtest *t, struct edu *e, uint64_t iova,
 			unsigned int seed, unsigned int n)
 {
-	const uint64_t half = PAGE / 2;
-
 	fill_pattern(e->staging, seed, n);
-	for (uint64_t off = 0; off < PAGE; off += half)
-		if (!edu_transfer(t, e, A(e->staging) + off, EDU_BUF, half, 0) ||
-		    !edu_transfer(t, e, EDU_BUF, iova + off, half,
+	for (uint64_t off = 0; off < PAGE; off += EDU_CHUNK)
+		if (!edu_transfer(t, e, A(e->staging) + off, EDU_BUF, EDU_CHUNK, 0) ||
+		    !edu_transfer(t, e, EDU_BUF, iova + off, EDU_CHUNK,
 				  EDU_CMD_TO_RAM))
 			return false;
 	return true;
@@ -845,7 +849,7 @@ static bool raw_dma_page(struct vmtest *t, const char *bdf, uint64_t src,
 		close(fd);
 	if (bar == MAP_FAILED)
 		return fail(t, "mmap %s: %s", path, strerror(errno));
-	for (uint64_t off = 0; ok && off < PAGE; off += PAGE / 2) {
+	for (uint64_t off = 0; ok && off < PAGE; off += EDU_CHUNK) {
 		for (int dir = 0; ok && dir < 2; dir++) {
 			uint32_t status = EDU_CMD_RUN;
 
@@ -853,7 +857,7 @@ static bool raw_dma_page(struct vmtest *t, const char *bdf, uint64_t src,
 				dir ? EDU_BUF : src + off;
 			*(volatile uint64_t *)(bar + EDU_DMA_DST) =
 				dir ? dst + off : EDU_BUF;
-			*(volatile uint64_t *)(bar + EDU_DMA_COUNT) = PAGE / 2;
+			*(volatile uint64_t *)(bar + EDU_DMA_COUNT) = EDU_CHUNK;
 			*(volatile uint64_t *)(bar + EDU_DMA_CMD) =
 				EDU_CMD_RUN | (dir ? EDU_CMD_TO_RAM : 0);
 			for (int i = 0; i < 500 && (status & EDU_CMD_RUN); i++) {
