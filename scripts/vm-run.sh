@@ -154,7 +154,7 @@ vm_arch() {
 			# VA_BITS wide).  allow_unsafe_interrupts as on x86:
 			# virt's GICv2 has no ITS, so no MSI isolation.
 			machine[1]="virt,accel=$accel,iommu=smmuv3"
-			machine+=(-device edu,dma_mask=0xffffffffffff)
+			machine+=(-device "edu,dma_mask=0xffffffffffff")
 			smmu=
 			grep -qE '(^|/)arm_smmu_v3\.ko$' "$modtree/modules.builtin" 2>/dev/null ||
 				smmu="arm_smmu_v3 "
