@@ -8,7 +8,8 @@
 #   make demo            set up what is missing, boot the VM, show a translation
 #   make bench           boot the VM and measure pagemap vs ptwalk vs ptcompare
 #   make check-arm64     cross-build for arm64 and run the VM suite under qemu-system-aarch64
-#                        on six kernels, 4K, 16K and 64K pages (ARM64_KERNELS, ARM64_JOBS)
+#                        on six kernels, 4K, 16K and 64K pages (ARM64_KERNELS, ARM64_JOBS;
+#                        ARM64_KERNELS_IOMMU: the IOMMU lane too after those lanes' suites)
 #   make check-arm64-iommu  the device's view on arm64: SMMUv3, edu bound to vfio-pci
 #                        (ARM64_KERNELS, default 6.1 6.12)
 #   make arm64-lint      W=1 and sparse on the arm64 cross build (after make arm64-fetch; check-arm64 runs it)

@@ -24,14 +24,17 @@
 # steps with the VM of scripts/vm-run.sh's VM_IOMMU=1 (virt's SMMUv3, edu
 # bound to vfio-pci, the device-view cases alone), into
 # build/arm64-iommu.tap and build/arm64-iommu-LANE.tap, its VM's files in
-# the lane's iommu-vm/.
+# the lane's iommu-vm/.  ARM64_KERNELS_IOMMU, a list of lanes (make
+# check-arm64 ARM64_KERNELS_IOMMU="6.1 6.12"): after such a lane's suite
+# the IOMMU lane's VM boots too, with the same modules (no second lint),
+# its cases in the lane's TAP as iommu:CASE.
 # usage: scripts/arm64-check.sh
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 all="6.1 6.12 6.12-16k newest newest-16k 64k"
 lanes=${ARM64_KERNELS:-$all}
-for l in $lanes; do
+for l in $lanes ${ARM64_KERNELS_IOMMU:-}; do
 	case " $all " in *" $l "*) ;; *) echo "check-arm64: unknown lane '$l': one of $all" >&2; exit 2 ;; esac
 done
 out=$top/build/arm64
@@ -128,6 +131,14 @@ lane() {
 	# the guest's uptime when its suite started: the kernel's boot under TCG
 	boot=$(sed -n 's/^# guest suite starts at uptime \([0-9.]*\) s.*/\1/p' "$logdir/$vmdir/guest.txt" 2>/dev/null | head -1)
 	echo "# $kind $l ($krel, $ps pages): booted in ${boot:-?} s, VM $(($(date +%s) - start)) s in all" >> "$tap"
+	if [ -z "$iommu" ] && [[ " ${ARM64_KERNELS_IOMMU:-} " == *" $l "* ]]; then
+		start=$(date +%s)
+		args[2]=ARM64_IOMMU=1
+		if step "$tap" "$logdir" arm64_iommu_vm_boot arm64-vm "${args[@]}" && [ -s "$logdir/iommu-vm/vm.tap" ]; then
+			sed 's/^\(not \)\{0,1\}ok - /&iommu:/' "$logdir/iommu-vm/vm.tap" >> "$tap"
+		fi
+		echo "# $kind $l: the IOMMU lane's VM $(($(date +%s) - start)) s" >> "$tap"
+	fi
 	if [ $ptwalk_built -ne 0 ]; then
 		echo "check-arm64: $l: ptwalk.ko did not build: $(grep -m1 ' error:' "$logdir/arm64_build_ptwalk.log" | sed "s|$top/||")" >&2
 	fi
