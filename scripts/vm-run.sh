@@ -148,17 +148,15 @@ vm_arch() {
 		triplet=aarch64-linux-gnu
 		if [ "${VM_IOMMU:-}" = 1 ]; then
 			# virt's SMMUv3 in front of its PCIe root complex
-			# (arm-smmu-v3, built in or a module of the image), edu
+			# (arm-smmu-v3: built in on Debian's, else loaded from
+			# the image; a kernel with neither fails the run), edu
 			# beside bochs-display: VFIO_IOMMU_MAP_DMA at IOVA = VA
 			# needs its 48-bit DMA mask (the stage-1 aperture is
 			# VA_BITS wide).  allow_unsafe_interrupts as on x86:
 			# virt's GICv2 has no ITS, so no MSI isolation.
 			machine[1]="virt,accel=$accel,iommu=smmuv3"
 			machine+=(-device "edu,dma_mask=0xffffffffffff")
-			smmu=
-			grep -qE '(^|/)arm_smmu_v3\.ko$' "$modtree/modules.builtin" 2>/dev/null ||
-				smmu="arm_smmu_v3 "
-			drv_kmods="$smmu""vfio_iommu_type1:allow_unsafe_interrupts=1 vfio-pci:ids=1234:11e8"
+			drv_kmods="arm_smmu_v3 vfio_iommu_type1:allow_unsafe_interrupts=1 vfio-pci:ids=1234:11e8"
 			drv_append="$drv_append vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8"
 			[ "${VM_IOMMU_PASSTHROUGH:-}" != 1 ] || drv_append="$drv_append iommu.passthrough=1"
 		fi ;;
