@@ -44,6 +44,13 @@ case $iommu in
 '' | 1) ;;
 *) echo "check-arm64: ARM64_IOMMU=$iommu: 1 or empty" >&2; exit 2 ;;
 esac
+# A lane named for the IOMMU VM that would not run is an error, not a skip.
+for l in ${ARM64_KERNELS_IOMMU:-}; do
+	if [ -n "$iommu" ] || [[ " $lanes " != *" $l "* ]]; then
+		echo "check-arm64: ARM64_KERNELS_IOMMU lane '$l' would not run: list it in ARM64_KERNELS too, without ARM64_IOMMU=1" >&2
+		exit 2
+	fi
+done
 # the TAP file names and the VM's directory of this kind of lane
 kind=arm64${iommu:+-iommu}
 vmdir=${iommu:+iommu-}vm
