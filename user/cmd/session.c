@@ -49,6 +49,18 @@ int session_fail(struct session *s, enum failure f)
 	return (int)f;
 }
 
+int session_report_failed(struct session *s, int err)
+{
+	if (err == -EIO)
+		snprintf(s->msg, sizeof(s->msg),
+			 "cannot write the report: a part of it could not move to a temporary file in %s (set TMPDIR to a writable directory with room)",
+			 spool_dir());
+	else
+		snprintf(s->msg, sizeof(s->msg), "cannot write the report: %s",
+			 strerror(-err));
+	return session_fail(s, FAIL_INTERNAL);
+}
+
 int session_scan_failed(struct session *s, int err)
 {
 	return session_fail(s, diagnose_scan(err, s->src.pid,
