@@ -223,6 +223,75 @@ static void spool_memory_then_file(void **state)
 	unsetenv("TMPDIR");
 }
 
+/* The request a query wrote at the start of the file fd. */
+static struct ptwalk_request written_request(int fd)
+{
+	struct ptwalk_request req;
+
+	assert_int_equal(pread(fd, &req, sizeof(req), 0), sizeof(req));
+	return req;
+}
+
+/*
+ * A stream's ptwalk session is opened at walk_path by its first query,
+ * and kept; a path that cannot be opened fails that query with its errno.
+ * A regular file stands for ptwalk's session file: the request lands in it.
+ */
+static void walk_sessions_opened_on_first_query(void **state)
+{
+	char path[] = "/tmp/ptcompare-walk.XXXXXX";
+	struct proc_source src = { .pid = 4242, .page_shift = UT_SHIFT_4K,
+				   .pagemap_fd = -1,
+				   .walk_fd = { -1, -1 } };
+	struct witness_source ws;
+	struct witness_totals totals = { 0 };
+	struct witness_io wio;
+	struct compare_io io;
+	int fd = mkstemp(path), reread;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	src.walk_path = path;
+	proc_source_io(&src, &io);
+	assert_int_equal(io.walk_query(io.ctx, COMPARE_REREAD, 0x1000, 0x3000),
+			 0);
+	reread = src.walk_fd[COMPARE_REREAD];
+	assert_true(reread >= 0);
+	assert_int_equal(src.walk_fd[COMPARE_SCAN], -1);
+	assert_int_equal(written_request(reread).pid, 4242);
+	assert_int_equal(written_request(reread).end, 0x3000);
+	/* the second query goes to the same session */
+	assert_int_equal(io.walk_query(io.ctx, COMPARE_REREAD, 0x5000, 0x6000),
+			 0);
+	assert_int_equal(src.walk_fd[COMPARE_REREAD], reread);
+	assert_int_equal(lseek(reread, 0, SEEK_CUR),
+			 2 * sizeof(struct ptwalk_request));
+	close(reread);
+
+	/* the witnesses' re-checks: the same, on a session of their own */
+	witness_source_open(&ws, path, 4243, false, &totals);
+	assert_int_equal(ws.walk_fd, -1);
+	witness_source_io(&ws, &wio);
+	assert_int_equal(wio.walk_query(wio.ctx, 0x7000, 0x8000), 0);
+	assert_true(ws.walk_fd >= 0);
+	assert_int_equal(written_request(ws.walk_fd).pid, 4243);
+	witness_source_close(&ws);
+	assert_int_equal(unlink(path), 0);
+
+	/* gone: the query says why, nothing is left open */
+	src.walk_fd[COMPARE_REREAD] = -1;
+	assert_int_equal(io.walk_query(io.ctx, COMPARE_REREAD, 0, 0x1000),
+			 -ENOENT);
+	assert_int_equal(src.walk_fd[COMPARE_REREAD], -1);
+	witness_source_open(&ws, path, 4243, false, &totals);
+	witness_source_io(&ws, &wio);
+	assert_int_equal(wio.walk_query(wio.ctx, 0, 0x1000), -ENOENT);
+	assert_int_equal(ws.walk_fd, -1);
+	witness_source_close(&ws);
+}
+
 UNIT_MAIN("source", UT(pagemap_reads_and_short_reads),
 	  UT(pagemap_entry_per_kernel_page), UT(process_facts),
-	  UT(spool_in_tmpdir), UT(spool_memory_then_file))
+	  UT(spool_in_tmpdir), UT(spool_memory_then_file),
+	  UT(walk_sessions_opened_on_first_query))
