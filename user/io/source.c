@@ -271,7 +271,6 @@ void witness_source_open(struct witness_source *s, const char *walk_path,
 	s->kpf_fd = -1;
 	s->walk_fd = -1;
 	s->walk_path = walk_path;
-	open_iomem(s, totals);
 	/*
 	 * Off unless asked for: the kernel's per-frame flags cost more to read
 	 * than pagemap itself (make bench: 86 ms against 15 ms for 1 GiB).
@@ -328,8 +327,20 @@ static ssize_t recheck_read(void *ctx, struct ptwalk_record *recs,
 	return ptwalk_read(s->walk_fd, recs, max);
 }
 
+/* Once for the source, whatever processes (--all) its witness sees. */
+static void load_names(void *ctx, struct witness_totals *totals)
+{
+	struct witness_source *s = ctx;
+
+	if (s->iomem_read)
+		return;
+	s->iomem_read = true;
+	open_iomem(s, totals);
+}
+
 void witness_source_io(struct witness_source *s, struct witness_io *io)
 {
+	io->load_names = load_names;
 	io->read_kpf = s->kpf_fd >= 0 ? read_kpf : NULL;
 	io->walk_query = recheck_query;
 	io->walk_read = recheck_read;

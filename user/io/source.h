@@ -76,7 +76,8 @@ struct witness_source {
 	 */
 	int walk_fd;
 	const char *walk_path;
-	struct iomem iomem;
+	struct iomem iomem;	/* read by the first name needed */
+	bool iomem_read;
 	/* what was read, for --stats */
 	uint64_t kpf_reads;
 	uint64_t kpf_bytes;
@@ -84,8 +85,9 @@ struct witness_source {
 };
 
 /*
- * Opens everything else; notes in totals what is missing, and points
- * totals->iomem at the parsed names.  walk_path is ptwalk's session file
+ * Opens everything else and notes in totals what is missing; the io's
+ * load_names() points totals->iomem at /proc/iomem's names, read and
+ * parsed then (or notes why there are none).  walk_path is ptwalk's session file
  * (which must outlive s), where the re-checks open a session of their
  * own when they first need it.
  */
