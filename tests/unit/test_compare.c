@@ -501,6 +501,29 @@ static void names_of(const struct compare_summary *sum, char *buf, size_t size)
 }
 
 /*
+ * Several sizes at once: kinds first, then hugetlb and mTHP sizes each
+ * from the smallest; max bounds what is written.
+ */
+static void huge_names_in_order(void **state)
+{
+	struct compare_summary sum = {
+		.huge = HUGE_THP,
+		.hugetlb_shifts = (1ULL << 30) | (1ULL << 21),
+		.mthp_shifts = (1ULL << 17) | (1ULL << 16) | (1ULL << 63),
+	};
+	char names[3][HUGE_NAME_MAX], buf[256];
+
+	(void)state;
+	names_of(&sum, buf, sizeof(buf));
+	assert_string_equal(buf, "thp,hugetlb-2M,hugetlb-1G,mthp-64K,mthp-128K,mthp-8192P");
+	assert_int_equal(huge_kind_names(&sum, names, 3), 3);
+	assert_string_equal(names[2], "hugetlb-1G");
+	memset(&sum, 0, sizeof(sum));
+	names_of(&sum, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+}
+
+/*
  * With folio sizes (PTWALK_REQ_FOLIO) the kinds are named by size, on
  * every granule: hugetlb pages by their folio (a 16K kernel's 2M page is
  * 128 contiguous PTEs, its 32M page one PMD), PTE-mapped folios smaller
@@ -830,5 +853,5 @@ static void verdicts_bounded_reads_whole(void **state)
 
 UNIT_MAIN("compare", UT(every_class), UT(memtype_pin_node_split_ranges),
 	  UT(reread_converges), UT(reread_rounds), UT(huge_leaf_across_batches),
-	  UT(huge_kinds_and_vm_flags), UT(huge_kinds_by_size), UT(broken_partition), UT(source_error_stops),
+	  UT(huge_kinds_and_vm_flags), UT(huge_kinds_by_size), UT(huge_names_in_order), UT(broken_partition), UT(source_error_stops),
 	  UT(runs_equal_page_by_page), UT(verdicts_bounded_reads_whole))

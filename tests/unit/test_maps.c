@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -116,5 +117,47 @@ static void malformed_lines(void **state)
 	}
 }
 
+/*
+ * Only the VMAs a range touches are returned, and maps is read no further
+ * than the first VMA past the range: the lines after it stay unread.
+ */
+static void next_in_range(void **state)
+{
+	static const char text[] =
+		"00400000-00401000 r-xp 00000000 08:01 10 /bin/a\n"
+		"00600000-00700000 rw-p 00000000 00:00 0 \n"
+		"00700000-00800000 rw-p 00000000 00:00 0 [heap]\n"
+		"00900000-00a00000 rw-p 00000000 00:00 0 \n"
+		"not a maps line at all\n";
+	char *line = NULL;
+	size_t size = 0;
+	struct maps_entry e;
+	FILE *f;
+
+	(void)state;
+	/* [0x600800, 0x900000): the second and third VMAs */
+	f = fmemopen((void *)text, sizeof(text) - 1, "r");
+	assert_non_null(f);
+	assert_int_equal(maps_next_in(f, 0x600800, 0x900000, &line, &size, &e), 1);
+	assert_int_equal(e.start, 0x600000);
+	assert_int_equal(maps_next_in(f, 0x600800, 0x900000, &line, &size, &e), 1);
+	assert_string_equal(e.name, "[heap]");
+	/* the fourth starts at the end: stop there, the bad line unread */
+	assert_int_equal(maps_next_in(f, 0x600800, 0x900000, &line, &size, &e), 0);
+	assert_int_equal(ftell(f), strstr(text, "not a maps") - text);
+	fclose(f);
+	/* the whole address space: every VMA, then the malformed line */
+	f = fmemopen((void *)text, sizeof(text) - 1, "r");
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(maps_next_in(f, 0, UINT64_MAX, &line, &size,
+					      &e), 1);
+	assert_int_equal(e.start, 0x900000);
+	assert_int_equal(maps_next_in(f, 0, UINT64_MAX, &line, &size, &e), -1);
+	assert_int_equal(maps_next_in(f, 0, UINT64_MAX, &line, &size, &e), 0);
+	fclose(f);
+	free(line);
+}
+
 UNIT_MAIN("maps", UT(file_mapping), UT(anonymous_and_special),
-	  UT(spaces_and_deleted), UT(very_long_line), UT(malformed_lines))
+	  UT(spaces_and_deleted), UT(very_long_line), UT(malformed_lines),
+	  UT(next_in_range))

@@ -122,24 +122,176 @@ static void spool_in_tmpdir(void **state)
 	assert_non_null(mkdtemp(dir));
 	setenv("TMPDIR", dir, 1);
 	assert_string_equal(spool_dir(), dir);
-	f = spool_open();
+	f = spool_open_max(16);
 	assert_non_null(f);
+	assert_true(fputs("spooled, past 16 bytes\n", f) >= 0);
+	assert_int_equal(fflush(f), 0);
 	assert_int_equal(entries_in(dir), 0);
-	assert_true(fputs("spooled\n", f) >= 0);
 	rewind(f);
 	assert_non_null(fgets(line, sizeof(line), f));
-	assert_string_equal(line, "spooled\n");
+	assert_string_equal(line, "spooled, past 16 bytes\n");
 	fclose(f);
 	assert_int_equal(rmdir(dir), 0);
 
+	/* no file needed, no failure; one needed: the write fails */
 	setenv("TMPDIR", "/nonexistent/ptcompare", 1);
+	f = spool_open_max(16);
+	assert_non_null(f);
+	assert_true(fputs("small\n", f) >= 0);
+	assert_int_equal(fflush(f), 0);
+	assert_false(ferror(f));
 	errno = 0;
-	assert_null(spool_open());
+	fputs("and now past 16 bytes\n", f);
+	assert_int_equal(fflush(f), EOF);
+	assert_true(ferror(f));
 	assert_int_equal(errno, ENOENT);
+	fclose(f);
 	unsetenv("TMPDIR");
 	assert_string_equal(spool_dir(), "/tmp");
 }
 
+/* The bytes of f from 0 to its position, as report_copy_spool() reads them. */
+static size_t spool_text(FILE *f, char *buf, size_t size)
+{
+	long end;
+	size_t n;
+
+	assert_int_equal(fflush(f), 0);
+	end = ftell(f);
+	assert_true(end >= 0 && (size_t)end < size);
+	assert_int_equal(fseek(f, 0, SEEK_SET), 0);
+	n = fread(buf, 1, (size_t)end, f);
+	buf[n] = '\0';
+	return n;
+}
+
+/*
+ * A spool in memory creates no file until it outgrows its limit, then
+ * moves there with what it held; rewound and written again (--all's next
+ * process) it reads back what was written since, in memory or in the file.
+ */
+static void spool_memory_then_file(void **state)
+{
+	char dir[] = "/tmp/ptcompare-test.XXXXXX", buf[8192], want[8192];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	setenv("TMPDIR", dir, 1);
+	f = spool_open_max(1000);
+	assert_non_null(f);
+	/* unbuffered: each fprintf reaches the spool at once */
+	assert_int_equal(setvbuf(f, NULL, _IONBF, 0), 0);
+	want[0] = '\0';
+	for (int i = 0; i < 20; i++) {
+		char row[64];
+
+		snprintf(row, sizeof(row), "row %02d of the first report\n", i);
+		fputs(row, f);
+		strcat(want, row);
+	}
+	/* 20 rows of 27 bytes: 540, under the limit */
+	assert_int_equal(spool_text(f, buf, sizeof(buf)), 540);
+	assert_string_equal(buf, want);
+	assert_int_equal(entries_in(dir), 0);
+	/* rewound, a shorter text: only it is read back */
+	assert_int_equal(fseek(f, 0, SEEK_SET), 0);
+	fputs("second\n", f);
+	assert_int_equal(spool_text(f, buf, sizeof(buf)), 7);
+	assert_string_equal(buf, "second\n");
+	/* past the limit: into an unnamed file, the start kept */
+	assert_int_equal(fseek(f, 7, SEEK_SET), 0);
+	strcpy(want, "second\n");
+	for (int i = 0; i < 100; i++) {
+		char row[64];
+
+		snprintf(row, sizeof(row), "row %03d of the second one\n", i);
+		fputs(row, f);
+		strcat(want, row);
+	}
+	assert_false(ferror(f));
+	assert_int_equal(spool_text(f, buf, sizeof(buf)), strlen(want));
+	assert_string_equal(buf, want);
+	assert_int_equal(entries_in(dir), 0);
+	/* and rewound again, from the file */
+	assert_int_equal(fseek(f, 0, SEEK_SET), 0);
+	fputs("third\n", f);
+	assert_int_equal(spool_text(f, buf, sizeof(buf)), 6);
+	assert_string_equal(buf, "third\n");
+	fclose(f);
+	assert_int_equal(rmdir(dir), 0);
+	unsetenv("TMPDIR");
+}
+
+/* The request a query wrote at the start of the file fd. */
+static struct ptwalk_request written_request(int fd)
+{
+	struct ptwalk_request req;
+
+	assert_int_equal(pread(fd, &req, sizeof(req), 0), sizeof(req));
+	return req;
+}
+
+/*
+ * A stream's ptwalk session is opened at walk_path by its first query,
+ * and kept; a path that cannot be opened fails that query with its errno.
+ * A regular file stands for ptwalk's session file: the request lands in it.
+ */
+static void walk_sessions_opened_on_first_query(void **state)
+{
+	char path[] = "/tmp/ptcompare-walk.XXXXXX";
+	struct proc_source src = { .pid = 4242, .page_shift = UT_SHIFT_4K,
+				   .pagemap_fd = -1,
+				   .walk_fd = { -1, -1 } };
+	struct witness_source ws;
+	struct witness_totals totals = { 0 };
+	struct witness_io wio;
+	struct compare_io io;
+	int fd = mkstemp(path), reread;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	src.walk_path = path;
+	proc_source_io(&src, &io);
+	assert_int_equal(io.walk_query(io.ctx, COMPARE_REREAD, 0x1000, 0x3000),
+			 0);
+	reread = src.walk_fd[COMPARE_REREAD];
+	assert_true(reread >= 0);
+	assert_int_equal(src.walk_fd[COMPARE_SCAN], -1);
+	assert_int_equal(written_request(reread).pid, 4242);
+	assert_int_equal(written_request(reread).end, 0x3000);
+	/* the second query goes to the same session */
+	assert_int_equal(io.walk_query(io.ctx, COMPARE_REREAD, 0x5000, 0x6000),
+			 0);
+	assert_int_equal(src.walk_fd[COMPARE_REREAD], reread);
+	assert_int_equal(lseek(reread, 0, SEEK_CUR),
+			 2 * sizeof(struct ptwalk_request));
+	close(reread);
+
+	/* the witnesses' re-checks: the same, on a session of their own */
+	witness_source_open(&ws, path, 4243, false, &totals);
+	assert_int_equal(ws.walk_fd, -1);
+	witness_source_io(&ws, &wio);
+	assert_int_equal(wio.walk_query(wio.ctx, 0x7000, 0x8000), 0);
+	assert_true(ws.walk_fd >= 0);
+	assert_int_equal(written_request(ws.walk_fd).pid, 4243);
+	witness_source_close(&ws);
+	assert_int_equal(unlink(path), 0);
+
+	/* gone: the query says why, nothing is left open */
+	src.walk_fd[COMPARE_REREAD] = -1;
+	assert_int_equal(io.walk_query(io.ctx, COMPARE_REREAD, 0, 0x1000),
+			 -ENOENT);
+	assert_int_equal(src.walk_fd[COMPARE_REREAD], -1);
+	witness_source_open(&ws, path, 4243, false, &totals);
+	witness_source_io(&ws, &wio);
+	assert_int_equal(wio.walk_query(wio.ctx, 0, 0x1000), -ENOENT);
+	assert_int_equal(ws.walk_fd, -1);
+	witness_source_close(&ws);
+}
+
 UNIT_MAIN("source", UT(pagemap_reads_and_short_reads),
 	  UT(pagemap_entry_per_kernel_page), UT(process_facts),
-	  UT(spool_in_tmpdir))
+	  UT(spool_in_tmpdir), UT(spool_memory_then_file),
+	  UT(walk_sessions_opened_on_first_query))

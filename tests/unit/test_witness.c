@@ -37,6 +37,9 @@ struct fake {
 	bool pending;
 	int queries;
 	int walk_err;
+	/* load_names(): how often it was called, what it gives */
+	int loads;
+	const struct iomem *names;
 	/* what reached the report */
 	struct verdict_range out[MAX_OUT];
 	struct witness_note notes[MAX_OUT];
@@ -83,6 +86,14 @@ static ssize_t fake_read(void *ctx, struct ptwalk_record *recs, size_t max)
 	assert_true(f->nr_recs <= max);
 	memcpy(recs, f->recs, f->nr_recs * sizeof(*recs));
 	return (ssize_t)f->nr_recs;
+}
+
+static void fake_load_names(void *ctx, struct witness_totals *totals)
+{
+	struct fake *f = ctx;
+
+	f->loads++;
+	totals->iomem = f->names;
 }
 
 static void sink(const struct verdict_range *vr,
@@ -684,7 +695,64 @@ static void summary_keeps_contradiction(void **state)
 	free(buf);
 }
 
-UNIT_MAIN("witness", UT(reads_runs_not_pages), UT(marks_span_vmas),
+/*
+ * /proc/iomem is read only when a name or a System RAM test is first
+ * needed: never for 4K pages without --kpageflags, once for the first
+ * huge range, and for the first checked range with --kpageflags.
+ */
+static void names_read_when_first_needed(void **state)
+{
+	struct setup s;
+	char name[64];
+
+	(void)state;
+	for (int kpf = 0; kpf < 2; kpf++) {
+		start(&s, kpf);
+		s.totals.iomem = NULL;
+		s.f->names = &s.iomem;
+		s.io.load_names = fake_load_names;
+		s.f->kpf[0x2000] = ANON_PAGE;
+		push(&s, range(VA, 1, CLASS_MATCH, PTWALK_LEVEL_PTE, 0x2000,
+			       VALID, ANON_VMA));
+		assert_int_equal(witness_flush(s.w), 0);
+		assert_int_equal(s.f->loads, kpf);
+		assert_int_equal(s.f->n, 1);
+		if (!kpf) {
+			assert_null(s.totals.iomem);
+			assert_true(s.f->notes[0].iomem == IOMEM_NONE);
+		} else {
+			assert_true(s.f->notes[0].checked);
+			assert_string_equal(iomem_path(&s.iomem,
+						       s.f->notes[0].iomem,
+						       name, sizeof(name)),
+					    "System RAM");
+		}
+		/* a THP: named, from the names read now (or before) */
+		for (int i = 0; i < 512; i++)
+			s.f->kpf[0x1000 + i] = ANON_PAGE | KPF(THP) |
+				(i ? KPF(COMPOUND_TAIL) : KPF(COMPOUND_HEAD));
+		push(&s, range(VA + 0x200000, 512, CLASS_MATCH,
+			       PTWALK_LEVEL_PMD, 0x1000,
+			       VALID | PTWALK_F_COMPOUND, ANON_VMA));
+		push(&s, range(VA + 0x400000, 512, CLASS_MATCH,
+			       PTWALK_LEVEL_PMD, 0x1000,
+			       VALID | PTWALK_F_COMPOUND, ANON_VMA));
+		assert_int_equal(witness_flush(s.w), 0);
+		assert_int_equal(s.f->loads, 1);
+		assert_ptr_equal(s.totals.iomem, &s.iomem);
+		assert_int_equal(s.f->n, 3);
+		for (int k = 1; k < 3; k++) {
+			assert_true(s.f->notes[k].named);
+			assert_string_equal(iomem_path(&s.iomem,
+						       s.f->notes[k].iomem,
+						       name, sizeof(name)),
+					    "System RAM");
+		}
+		stop(&s);
+	}
+}
+
+UNIT_MAIN("witness", UT(names_read_when_first_needed), UT(reads_runs_not_pages), UT(marks_span_vmas),
 	  UT(bounded_batch), UT(lasting_contradiction), UT(freed_between_reads),
 	  UT(recheck_record_off_page), UT(agrees_on_second_read),
 	  UT(kpageflags_errors_and_absence), UT(recheck_walk_error),

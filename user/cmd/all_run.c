@@ -152,9 +152,7 @@ static int scan_one(struct all_worker *w, pid_t pid)
 		err = report_finish(&s->report, &t);
 	}
 	if (err) {
-		snprintf(s->msg, sizeof(s->msg), "cannot write the report: %s",
-			 strerror(-err));
-		return session_fail(s, FAIL_INTERNAL);
+		return session_report_failed(s, err);
 	}
 	return EXIT_OK;
 }

@@ -111,7 +111,7 @@ static int finish(struct session *s)
 	proc_comm(s->src.pid, comm, sizeof(comm));
 	t.comm = comm;
 	t.kernel = uname(&u) ? "?" : u.release;
-	t.absent_flags = connect_absent_flags(&s->ep);
+	t.absent_flags = s->absent_flags;
 	if (s->opts->has_range) {
 		dma_finish(&s->dma);
 		/* frames without struct page: which device's BAR, if any */
@@ -121,9 +121,7 @@ static int finish(struct session *s)
 	}
 	err = report_finish(&s->report, &t);
 	if (err) {
-		snprintf(s->msg, sizeof(s->msg), "cannot write the report: %s",
-			 strerror(-err));
-		return session_fail(s, FAIL_INTERNAL);
+		return session_report_failed(s, err);
 	}
 	if (s->opts->stats) {
 		stats_add_jobs(s);

@@ -159,18 +159,23 @@ static int scan_vma(struct session *s, int i)
 static int read_vmas(struct session *s)
 {
 	struct vma_queue *q = s->queue;
-	int n = 0;
+	/* VMAs outside the range are not reported: not even queued */
+	uint64_t start = s->opts->has_range ? s->opts->start : 0;
+	uint64_t end = s->opts->has_range ? s->opts->end : UINT64_MAX;
+	int n = 0, got = 1;
 
 	errno = 0;
-	while (n < PLAN_VMAS && getline(&q->line[n], &q->size[n], s->maps) > 0) {
-		if (!maps_parse_line(q->line[n], &q->vma[n])) {
-			snprintf(s->msg, sizeof(s->msg),
-				 "unreadable line in /proc/%d/maps: %.80s",
-				 (int)s->src.pid, q->line[n]);
-			return -1;
-		}
+	while (n < PLAN_VMAS &&
+	       (got = maps_next_in(s->maps, start, end, &q->line[n],
+				   &q->size[n], &q->vma[n])) > 0) {
 		n++;
 		errno = 0;
+	}
+	if (got < 0) {
+		snprintf(s->msg, sizeof(s->msg),
+			 "unreadable line in /proc/%d/maps: %.80s",
+			 (int)s->src.pid, q->line[n]);
+		return -1;
 	}
 	return n;
 }

@@ -49,6 +49,18 @@ int session_fail(struct session *s, enum failure f)
 	return (int)f;
 }
 
+int session_report_failed(struct session *s, int err)
+{
+	if (err == -EIO)
+		snprintf(s->msg, sizeof(s->msg),
+			 "cannot write the report: a part of it could not move to a temporary file in %s (set TMPDIR to a writable directory with room)",
+			 spool_dir());
+	else
+		snprintf(s->msg, sizeof(s->msg), "cannot write the report: %s",
+			 strerror(-err));
+	return session_fail(s, FAIL_INTERNAL);
+}
+
 int session_scan_failed(struct session *s, int err)
 {
 	return session_fail(s, diagnose_scan(err, s->src.pid,
@@ -56,19 +68,19 @@ int session_scan_failed(struct session *s, int err)
 					     sizeof(s->msg)));
 }
 
+/*
+ * The scan's ptwalk session; the other streams' are opened by their first
+ * query (io/source.c), at the path this one was found at.
+ */
 static int open_walk(struct session *s)
 {
-	for (int i = 0; i < NR_COMPARE_STREAMS; i++) {
-		enum failure why;
-		int fd = i ? connect_again(&s->ep, &why, s->msg,
-					   sizeof(s->msg)) :
-			     connect_ptwalk(s->opts, &s->ep, &why, s->msg,
-					    sizeof(s->msg));
+	enum failure why;
+	int fd = connect_ptwalk(s->opts, &s->ep, &why, s->msg, sizeof(s->msg));
 
-		if (fd < 0)
-			return session_fail(s, why);
-		s->src.walk_fd[i] = fd;
-	}
+	if (fd < 0)
+		return session_fail(s, why);
+	s->src.walk_fd[COMPARE_SCAN] = fd;
+	s->src.walk_path = s->ep.path;
 	if (connect_geometry(&s->ep, &s->geom, s->msg, sizeof(s->msg)))
 		return session_fail(s, FAIL_NO_MODULE);
 	s->src.page_shift = s->geom.shift;
@@ -117,17 +129,11 @@ static int open_proc(struct session *s)
 	return EXIT_OK;
 }
 
-static int open_witness(struct session *s)
+static void open_witness(struct session *s)
 {
-	enum failure why;
-	int fd = connect_again(&s->ep, &why, s->msg, sizeof(s->msg));
-
-	if (fd < 0)
-		return session_fail(s, why);
-	witness_source_open(&s->wsrc, fd, s->src.pid, s->opts->kpageflags,
-			    &s->wtotals);
+	witness_source_open(&s->wsrc, s->ep.path, s->src.pid,
+			    s->opts->kpageflags, &s->wtotals);
 	witness_source_io(&s->wsrc, &s->wio);
-	return EXIT_OK;
 }
 
 /* Temporary files for n parts of the report: EXIT_OK, or the failure. */
@@ -229,10 +235,10 @@ int session_open_host(struct session *s)
 	int status = open_walk(s);
 
 	s->nr_jobs = session_count_jobs(s->opts);
-	if (status == EXIT_OK)
-		status = open_witness(s);
-	if (status == EXIT_OK)
+	if (status == EXIT_OK) {
+		open_witness(s);
 		status = open_engines(s);
+	}
 	return status;
 }
 
@@ -275,14 +281,14 @@ int session_open_jobs(struct session *s)
 		/* pagemap was opened before: only an exit makes this fail */
 		if (src->pagemap_fd < 0)
 			return session_scan_failed(s, errno);
-		for (int k = 0; k < NR_COMPARE_STREAMS; k++) {
-			enum failure why;
+		enum failure why;
 
-			src->walk_fd[k] = connect_again(&s->ep, &why, s->msg,
-							sizeof(s->msg));
-			if (src->walk_fd[k] < 0)
-				return session_fail(s, why);
-		}
+		/* the re-reads' session: by its first query (io/source.c) */
+		src->walk_path = s->ep.path;
+		src->walk_fd[COMPARE_SCAN] = connect_again(&s->ep, &why, s->msg,
+							   sizeof(s->msg));
+		if (src->walk_fd[COMPARE_SCAN] < 0)
+			return session_fail(s, why);
 	}
 	struct compare_io io[JOBS_MAX];
 

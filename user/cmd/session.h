@@ -140,6 +140,13 @@ void session_close(struct session *s);
 /* Says s->msg on one line; returns f, the exit status. */
 int session_fail(struct session *s, enum failure f);
 
+/*
+ * For an error -err writing the report (report_finish()): said, its
+ * status.  -EIO is a spool's: one that outgrew memory could not move to
+ * a file in spool_dir().
+ */
+int session_report_failed(struct session *s, int err);
+
 /* For an error errno err during the scan: diagnosed, said, its status. */
 int session_scan_failed(struct session *s, int err);
 

@@ -144,12 +144,18 @@ size_t huge_kind_names(const struct compare_summary *sum,
 		if (sum->huge & (1U << i))
 			snprintf(names[n++], HUGE_NAME_MAX, "%s",
 				 huge_kind_name(i));
-	for (unsigned int s = 0; s < 64 && n < max; s++)
-		if (sum->hugetlb_shifts >> s & 1)
-			size_name(names[n++], HUGE_NAME_MAX, "hugetlb-", s);
-	for (unsigned int s = 0; s < 64 && n < max; s++)
-		if (sum->mthp_shifts >> s & 1)
-			size_name(names[n++], HUGE_NAME_MAX, "mthp-", s);
+	/*
+	 * Set bits only, lowest first: called for every row of the VMA
+	 * table, where two loops over 64 bits were 3-4% of a --range run
+	 * over 10,000 VMAs under TCG (perf in the guest), nearly all with
+	 * no bit set.
+	 */
+	for (uint64_t m = sum->hugetlb_shifts; m && n < max; m &= m - 1)
+		size_name(names[n++], HUGE_NAME_MAX, "hugetlb-",
+			  (unsigned int)__builtin_ctzll(m));
+	for (uint64_t m = sum->mthp_shifts; m && n < max; m &= m - 1)
+		size_name(names[n++], HUGE_NAME_MAX, "mthp-",
+			  (unsigned int)__builtin_ctzll(m));
 	return n;
 }
 

@@ -42,6 +42,7 @@ struct witness {
 	uint64_t *kpf;		/* WITNESS_KPF_WINDOW entries */
 	struct ptwalk_record recs[RECHECK_RECS];
 	int err;		/* of a re-check, sticky */
+	bool names_loaded;	/* io->load_names() was called */
 	/* marks: token of mark i, passed on after ranges [0, mark_at[i]) */
 	witness_mark_fn mark;
 	uint64_t mark_token[WITNESS_MARKS];
@@ -102,14 +103,21 @@ static bool kpf_on(const struct witness *w)
 	return w->io->read_kpf && !w->totals->kpf_note[0];
 }
 
-static const struct iomem *names(const struct witness *w)
+static const struct iomem *names(struct witness *w)
 {
-	const struct iomem *m = w->totals->iomem;
+	const struct iomem *m;
+
+	if (!w->names_loaded) {
+		w->names_loaded = true;
+		if (w->io->load_names)
+			w->io->load_names(w->io->ctx, w->totals);
+	}
+	m = w->totals->iomem;
 
 	return m && !m->zeroed ? m : NULL;
 }
 
-static bool frame_in_ram(const struct witness *w, uint64_t pfn)
+static bool frame_in_ram(struct witness *w, uint64_t pfn)
 {
 	const struct iomem *m = names(w);
 
@@ -150,7 +158,7 @@ static void judge(struct witness_note *note, uint64_t *bad_last,
 static void note_init(struct witness *w, const struct verdict_range *vr,
 		      struct witness_note *note)
 {
-	const struct iomem *m = names(w);
+	const struct iomem *m;
 	uint32_t f = vr->detail.walk.flags;
 	bool present = vr->detail.walk_kind == PTWALK_KIND_PRESENT &&
 		       vr->walk_pfn != NO_PFN;
@@ -161,13 +169,17 @@ static void note_init(struct witness *w, const struct verdict_range *vr,
 				  vr->level == PTWALK_LEVEL_PMD ||
 				  vr->level == PTWALK_LEVEL_PUD ||
 				  (f & PTWALK_F_COMPOUND));
-	/* also for unnamed ranges: a contradiction is reported with the name */
-	if (present && m)
-		note->iomem = iomem_find(m, vr->walk_pfn << w->geom.shift);
 	note->struct_page = f & PTWALK_F_PFN_VALID;
 	/* a mismatch is reported as such; its frame is not ptwalk's for sure */
 	note->checked = present && kpf_on(w) && kpf_applies(f) &&
 			vr->cls != CLASS_MISMATCH;
+	/*
+	 * Checked ranges too, unnamed: a contradiction (found on checked
+	 * ranges only) is reported with the name.  Only these are ever
+	 * shown with one.
+	 */
+	if ((note->named || note->checked) && (m = names(w)))
+		note->iomem = iomem_find(m, vr->walk_pfn << w->geom.shift);
 }
 
 void witness_range(const struct verdict_range *vr, void *arg)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "io/endpoint.h"
 #include "io/proc_read.h"
 #include "io/ptwalk_client.h"
 #include "io/source.h"
@@ -39,6 +40,17 @@ static int read_pagemap(void *ctx, uint64_t addr, size_t n, uint64_t *out)
 	return (size_t)got == want ? 0 : -ESRCH;
 }
 
+/* *fd, opened at path if it is not yet: 0 or -errno. */
+static int walk_open(int *fd, const char *path)
+{
+	if (*fd >= 0)
+		return 0;
+	if (!path)
+		return -EBADF;
+	*fd = endpoint_open_path(NULL, path);
+	return *fd < 0 ? *fd : 0;
+}
+
 static int walk_query(void *ctx, enum compare_stream s, uint64_t start,
 		      uint64_t end)
 {
@@ -49,7 +61,12 @@ static int walk_query(void *ctx, enum compare_stream s, uint64_t start,
 	 * and the module kept plain records for older clients alone
 	 * (module/ptwalk_abi.h, PTWALK_REQ_EXTENDED).
 	 */
-	int err = ptwalk_query_ext(src->walk_fd[s], src->pid, start, end);
+	int err = walk_open(&src->walk_fd[s], src->walk_path);
+
+	if (!err)
+		err = ptwalk_query_ext(src->walk_fd[s], src->pid, start, end);
+	else
+		src->walk_fd[s] = -1;
 
 	src->walk_queries++;
 	src->walk_ns += monotonic_ns() - t0;
@@ -245,14 +262,15 @@ static void open_kpageflags(struct witness_source *s,
 			 "/proc/kpageflags: %s", strerror(errno));
 }
 
-void witness_source_open(struct witness_source *s, int walk_fd, pid_t pid,
-			 bool kpageflags, struct witness_totals *totals)
+void witness_source_open(struct witness_source *s, const char *walk_path,
+			 pid_t pid, bool kpageflags,
+			 struct witness_totals *totals)
 {
 	memset(s, 0, sizeof(*s));
 	s->pid = pid;
 	s->kpf_fd = -1;
-	s->walk_fd = walk_fd;
-	open_iomem(s, totals);
+	s->walk_fd = -1;
+	s->walk_path = walk_path;
 	/*
 	 * Off unless asked for: the kernel's per-frame flags cost more to read
 	 * than pagemap itself (make bench: 86 ms against 15 ms for 1 GiB).
@@ -292,7 +310,12 @@ static ssize_t read_kpf(void *ctx, uint64_t pfn, size_t n, uint64_t *out)
 static int recheck_query(void *ctx, uint64_t start, uint64_t end)
 {
 	struct witness_source *s = ctx;
+	int err = walk_open(&s->walk_fd, s->walk_path);
 
+	if (err) {
+		s->walk_fd = -1;
+		return err;
+	}
 	return ptwalk_query(s->walk_fd, s->pid, start, end);
 }
 
@@ -304,8 +327,20 @@ static ssize_t recheck_read(void *ctx, struct ptwalk_record *recs,
 	return ptwalk_read(s->walk_fd, recs, max);
 }
 
+/* Once for the source, whatever processes (--all) its witness sees. */
+static void load_names(void *ctx, struct witness_totals *totals)
+{
+	struct witness_source *s = ctx;
+
+	if (s->iomem_read)
+		return;
+	s->iomem_read = true;
+	open_iomem(s, totals);
+}
+
 void witness_source_io(struct witness_source *s, struct witness_io *io)
 {
+	io->load_names = load_names;
 	io->read_kpf = s->kpf_fd >= 0 ? read_kpf : NULL;
 	io->walk_query = recheck_query;
 	io->walk_read = recheck_read;

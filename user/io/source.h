@@ -24,6 +24,13 @@ struct proc_source {
 					 */
 	int pagemap_fd;
 	int walk_fd[NR_COMPARE_STREAMS];
+	/*
+	 * ptwalk's session file: a stream not open (-1) is opened there by
+	 * its first query.  The re-reads' stream is asked only when pages
+	 * differ, and under emulation opening a session cost 1-2 ms of a
+	 * small run (make bench, the bare process).
+	 */
+	const char *walk_path;
 	/* what was read, for --stats */
 	uint64_t pagemap_bytes;
 	uint64_t walk_queries;
@@ -63,8 +70,14 @@ void proc_comm(pid_t pid, char *buf, size_t size);
 struct witness_source {
 	pid_t pid;
 	int kpf_fd;		/* -1: third witness off */
-	int walk_fd;		/* -1 until opened */
-	struct iomem iomem;
+	/*
+	 * the re-checks' ptwalk session, opened at walk_path by the first
+	 * re-check (most runs have none): -1 until then
+	 */
+	int walk_fd;
+	const char *walk_path;
+	struct iomem iomem;	/* read by the first name needed */
+	bool iomem_read;
 	/* what was read, for --stats */
 	uint64_t kpf_reads;
 	uint64_t kpf_bytes;
@@ -72,12 +85,15 @@ struct witness_source {
 };
 
 /*
- * Opens everything else; notes in totals what is missing, and points
- * totals->iomem at the parsed names.  walk_fd is a ptwalk session of its
- * own (the caller opened and diagnosed it); s owns it from now on.
+ * Opens everything else and notes in totals what is missing; the io's
+ * load_names() points totals->iomem at /proc/iomem's names, read and
+ * parsed then (or notes why there are none).  walk_path is ptwalk's session file
+ * (which must outlive s), where the re-checks open a session of their
+ * own when they first need it.
  */
-void witness_source_open(struct witness_source *s, int walk_fd, pid_t pid,
-			 bool kpageflags, struct witness_totals *totals);
+void witness_source_open(struct witness_source *s, const char *walk_path,
+			 pid_t pid, bool kpageflags,
+			 struct witness_totals *totals);
 void witness_source_close(struct witness_source *s);
 
 /* Connects io to s (which must outlive io). */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -83,4 +84,18 @@ bool maps_parse_line(char *line, struct maps_entry *e)
 	e->deleted = len > strlen(DELETED_SUFFIX) &&
 		     !strcmp(p + len - strlen(DELETED_SUFFIX), DELETED_SUFFIX);
 	return true;
+}
+
+int maps_next_in(FILE *f, uint64_t start, uint64_t end, char **line,
+		 size_t *size, struct maps_entry *e)
+{
+	while (getline(line, size, f) > 0) {
+		if (!maps_parse_line(*line, e))
+			return -1;
+		if (e->start >= end)
+			return 0;
+		if (e->end > start)
+			return 1;
+	}
+	return 0;
 }

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct maps_entry {
 	uint64_t start;
@@ -24,5 +25,16 @@ struct maps_entry {
  * malformed line.
  */
 bool maps_parse_line(char *line, struct maps_entry *e);
+
+/*
+ * The next VMA of maps f that ends after start, parsed into *e over
+ * *line (getline()'s buffer and *size): 1; 0 at the end of f, or at a
+ * VMA that starts at or past end, whose successors (maps is in address
+ * order) lie past it too, so f is read no further; -1 for a malformed
+ * line (left in *line).  For a --range low in a process of many VMAs the
+ * rest of maps is neither formatted by the kernel nor parsed.
+ */
+int maps_next_in(FILE *f, uint64_t start, uint64_t end, char **line,
+		 size_t *size, struct maps_entry *e);
 
 #endif /* PTCOMPARE_MAPS_H */
