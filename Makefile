@@ -8,7 +8,10 @@
 #   make demo            set up what is missing, boot the VM, show a translation
 #   make bench           boot the VM and measure pagemap vs ptwalk vs ptcompare
 #   make check-arm64     cross-build for arm64 and run the VM suite under qemu-system-aarch64
-#                        on six kernels, 4K, 16K and 64K pages (ARM64_KERNELS, ARM64_JOBS)
+#                        on six kernels, 4K, 16K and 64K pages (ARM64_KERNELS, ARM64_JOBS;
+#                        ARM64_KERNELS_IOMMU: the IOMMU lane too after those lanes' suites)
+#   make check-arm64-iommu  the device's view on arm64: SMMUv3, edu bound to vfio-pci
+#                        (ARM64_KERNELS, default 6.1 6.12)
 #   make arm64-lint      W=1 and sparse on the arm64 cross build (after make arm64-fetch; check-arm64 runs it)
 #   make KDIR=/path      build against another kernel tree
 #   make install         ptcompare, its man page and bash completion (PREFIX, DESTDIR)
@@ -317,18 +320,27 @@ arm64-vmtest: arm64-need-fetch
 # guest's insmod cases, not the boot.  VM_PAGE_SIZE: the kernel's, which
 # picks the hugetlb pools (scripts/vm-run.sh).  ARM64_KO=lint: the modules
 # arm64-lint built (check-arm64 boots those when the lint passed).
+# ARM64_IOMMU=1: the IOMMU lane's VM instead (virt's SMMUv3, edu bound to
+# vfio-pci, the device-view cases alone) into $(ARM64_OUT)/iommu-vm.
 ARM64_KO ?= modules
 arm64-vm: arm64-need-fetch
-	VM_ARCH=arm64 VM_PAGE_SIZE=$(or $(ARM64_PAGE_SIZE),4K) \
+	VM_ARCH=arm64 VM_PAGE_SIZE=$(or $(ARM64_PAGE_SIZE),4K) VM_IOMMU=$(ARM64_IOMMU) \
 	VM_KERNEL=$(ARM64_KERNEL) VM_MODTREE=$(ARM64_MODDIR) VM_SYSROOT=$(ARM64_SYSROOT) \
 	VM_KO_DIR=$(ARM64_MODS)/$(ARM64_KO) VM_MISSING_KO=ok VM_TIMEOUT=$(ARM64_VM_TIMEOUT) \
-		scripts/vm-run.sh $(ARM64_OUT)/vm $(ARM64_KREL) test \
+		scripts/vm-run.sh $(ARM64_OUT)/$(if $(ARM64_IOMMU),iommu-vm,vm) $(ARM64_KREL) \
+		$(if $(ARM64_IOMMU),iommu,test) \
 		$(ARM64)/vmtest:/bin/vmtest $(ARM64)/src/user/ptcompare:/bin/ptcompare
 
 check-arm64:
 	scripts/arm64-check.sh
 
-.PHONY: arm64-fetch arm64-need-fetch arm64-module arm64-fixture arm64-lint arm64-user arm64-vmtest arm64-vm check-arm64
+# The IOMMU lane on arm64 (issue 22): check-arm64's steps with the VM of
+# ARM64_IOMMU=1, on 6.1 and 6.12 unless ARM64_KERNELS says otherwise;
+# $(BUILD)/arm64-iommu.tap (6.1), $(BUILD)/arm64-iommu-LANE.tap.
+check-arm64-iommu:
+	ARM64_IOMMU=1 ARM64_KERNELS="$(or $(ARM64_KERNELS),6.1 6.12)" scripts/arm64-check.sh
+
+.PHONY: arm64-fetch arm64-need-fetch arm64-module arm64-fixture arm64-lint arm64-user arm64-vmtest arm64-vm check-arm64 check-arm64-iommu
 
 # Kernel matrix: Debian's 5.10 (bullseye), 6.1 (bookworm), 6.12
 # (bookworm-backports) and newest (unstable), each at the version current
@@ -339,8 +351,10 @@ check-arm64:
 # KERNELS_SANITIZED="6.12:asan newest:tsan": the suite on those kernels
 # with the sanitized ptcompare builds (CI's, instead of make check's
 # check-vm-asan and check-vm-tsan on 6.1; scripts/kernel-check.sh).
+# KERNELS_IOMMU="5.10 6.12 newest": the IOMMU lane too on those kernels,
+# with the same modules (make check-iommu KERNEL=K alone).
 check-kernels: user $(BUILD)/vmtest $(if $(findstring :asan,$(KERNELS_SANITIZED)),asan-ptcompare) $(if $(findstring :tsan,$(KERNELS_SANITIZED)),tsan-ptcompare)
-	KERNELS_SANITIZED="$(KERNELS_SANITIZED)" scripts/kernel-matrix.sh $(MOD_SRCS)
+	KERNELS_SANITIZED="$(KERNELS_SANITIZED)" KERNELS_IOMMU="$(KERNELS_IOMMU)" scripts/kernel-matrix.sh $(MOD_SRCS)
 
 .PHONY: check-kernels
 

@@ -20,17 +20,40 @@
 # (scripts/kernel-fetch.sh arm64-LANE), as make check-kernels fetches.
 # ARM64_JOBS: how many lanes run at a time (default 1; CI runs 2);
 # ARM64_FETCH_DONE=1: use the lanes' kernels fetched before, as they are.
+# ARM64_IOMMU=1 (make check-arm64-iommu): the IOMMU lane instead, the same
+# steps with the VM of scripts/vm-run.sh's VM_IOMMU=1 (virt's SMMUv3, edu
+# bound to vfio-pci, the device-view cases alone), into
+# build/arm64-iommu.tap and build/arm64-iommu-LANE.tap, its VM's files in
+# the lane's iommu-vm/.  ARM64_KERNELS_IOMMU, a list of lanes (make
+# check-arm64 ARM64_KERNELS_IOMMU="6.1 6.12"): after such a lane's suite
+# the IOMMU lane's VM boots too, with the same modules (no second lint),
+# its cases in the lane's TAP as iommu:CASE.
 # usage: scripts/arm64-check.sh
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 all="6.1 6.12 6.12-16k newest newest-16k 64k"
 lanes=${ARM64_KERNELS:-$all}
-for l in $lanes; do
+for l in $lanes ${ARM64_KERNELS_IOMMU:-}; do
 	case " $all " in *" $l "*) ;; *) echo "check-arm64: unknown lane '$l': one of $all" >&2; exit 2 ;; esac
 done
 out=$top/build/arm64
 mkdir -p "$out"
+iommu=${ARM64_IOMMU:-}
+case $iommu in
+'' | 1) ;;
+*) echo "check-arm64: ARM64_IOMMU=$iommu: 1 or empty" >&2; exit 2 ;;
+esac
+# A lane named for the IOMMU VM that would not run is an error, not a skip.
+for l in ${ARM64_KERNELS_IOMMU:-}; do
+	if [ -n "$iommu" ] || [[ " $lanes " != *" $l "* ]]; then
+		echo "check-arm64: ARM64_KERNELS_IOMMU lane '$l' would not run: list it in ARM64_KERNELS too, without ARM64_IOMMU=1" >&2
+		exit 2
+	fi
+done
+# the TAP file names and the VM's directory of this kind of lane
+kind=arm64${iommu:+-iommu}
+vmdir=${iommu:+iommu-}vm
 start_all=$(date +%s)
 
 # The other lanes' kernels, in the background.
@@ -81,7 +104,7 @@ page_size() {
 # Shared by all lanes: the guest's userland and 6.1's kernel, ptcompare and
 # vmtest (user space does not depend on the kernel); their TAP lines are
 # 6.1's lane's (build/arm64.tap).
-tap61=$top/build/arm64.tap
+tap61=$top/build/$kind.tap
 : > "$tap61"
 taps=()
 if ! step "$tap61" "$out" arm64_fetch arm64-fetch; then
@@ -95,7 +118,7 @@ step "$tap61" "$out" arm64_build_vmtest arm64-vmtest
 # lane LANE TAP LOGDIR KREL PAGESIZE: module, fixture, lint, VM
 lane() {
 	local l=$1 tap=$2 logdir=$3 krel=$4 ps=$5 start ptwalk_built boot
-	local args=(ARM64_LANE="$l" ARM64_PAGE_SIZE="$ps")
+	local args=(ARM64_LANE="$l" ARM64_PAGE_SIZE="$ps" ARM64_IOMMU="$iommu")
 	# The lint's build (W=1, sparse, any warning an error) is the one the VM
 	# boots, as make check-kernels does; only when it fails are the module
 	# and the fixture built plainly, each on its own, for the VM to run
@@ -109,16 +132,24 @@ lane() {
 		step "$tap" "$logdir" arm64_build_fixture arm64-fixture "${args[@]}"
 	fi
 	start=$(date +%s)
-	if step "$tap" "$logdir" arm64_vm_boot arm64-vm "${args[@]}" && [ -s "$logdir/vm/vm.tap" ]; then
-		cat "$logdir/vm/vm.tap" >> "$tap"
+	if step "$tap" "$logdir" arm64_vm_boot arm64-vm "${args[@]}" && [ -s "$logdir/$vmdir/vm.tap" ]; then
+		cat "$logdir/$vmdir/vm.tap" >> "$tap"
 	fi
 	# the guest's uptime when its suite started: the kernel's boot under TCG
-	boot=$(sed -n 's/^# guest suite starts at uptime \([0-9.]*\) s.*/\1/p' "$logdir/vm/guest.txt" 2>/dev/null | head -1)
-	echo "# arm64 $l ($krel, $ps pages): booted in ${boot:-?} s, VM $(($(date +%s) - start)) s in all" >> "$tap"
+	boot=$(sed -n 's/^# guest suite starts at uptime \([0-9.]*\) s.*/\1/p' "$logdir/$vmdir/guest.txt" 2>/dev/null | head -1)
+	echo "# $kind $l ($krel, $ps pages): booted in ${boot:-?} s, VM $(($(date +%s) - start)) s in all" >> "$tap"
+	if [ -z "$iommu" ] && [[ " ${ARM64_KERNELS_IOMMU:-} " == *" $l "* ]]; then
+		start=$(date +%s)
+		args[2]=ARM64_IOMMU=1
+		if step "$tap" "$logdir" arm64_iommu_vm_boot arm64-vm "${args[@]}" && [ -s "$logdir/iommu-vm/vm.tap" ]; then
+			sed 's/^\(not \)\{0,1\}ok - /&iommu:/' "$logdir/iommu-vm/vm.tap" >> "$tap"
+		fi
+		echo "# $kind $l: the IOMMU lane's VM $(($(date +%s) - start)) s" >> "$tap"
+	fi
 	if [ $ptwalk_built -ne 0 ]; then
 		echo "check-arm64: $l: ptwalk.ko did not build: $(grep -m1 ' error:' "$logdir/arm64_build_ptwalk.log" | sed "s|$top/||")" >&2
 	fi
-	echo "arm64 $l ($krel, $ps pages): $(scripts/tap-summary.sh "$tap" | tail -1)"
+	echo "$kind $l ($krel, $ps pages): $(scripts/tap-summary.sh "$tap" | tail -1)"
 }
 
 # run_lane LANE: one lane, into its TAP; waits for its kernel's fetch.
@@ -131,7 +162,7 @@ run_lane() {
 		lane 6.1 "$tap61" "$out" "$krel" "$(page_size "$kdir/.config")"
 		return
 	fi
-	tap=$top/build/arm64-$l.tap
+	tap=$top/build/$kind-$l.tap
 	: > "$tap"
 	kout=build/kernels/arm64-$l
 	lout=$top/build/arm64-lanes/$l
@@ -167,7 +198,7 @@ run_lane() {
 # on two cores two lanes take little more than one.
 jobs=${ARM64_JOBS:-1}
 for l in $lanes; do
-	if [ "$l" = 6.1 ]; then taps+=("$tap61"); else taps+=("$top/build/arm64-$l.tap"); fi
+	if [ "$l" = 6.1 ]; then taps+=("$tap61"); else taps+=("$top/build/$kind-$l.tap"); fi
 	# the lanes running now (the fetcher is a job too)
 	while [ "$(jobs -rp | grep -cvx "$fetcher")" -ge "$jobs" ]; do
 		wait -n
@@ -176,6 +207,6 @@ for l in $lanes; do
 done
 wait
 
-echo "=== arm64 lanes: $(($(date +%s) - start_all)) s in all ==="
-grep -h '^# arm64 ' "${taps[@]}" 2>/dev/null
+echo "=== $kind lanes: $(($(date +%s) - start_all)) s in all ==="
+grep -h "^# $kind " "${taps[@]}" 2>/dev/null
 exec scripts/tap-summary.sh "${taps[@]}"

@@ -30,9 +30,12 @@
 # busybox and the shared libraries the cross toolchain does not supply:
 # scripts/arm64-fetch.sh's tree), VM_MISSING_KO=ok (boot without the ptwalk
 # modules that did not build: the guest suite's insmod cases then fail).
-# VM_IOMMU=1 (x86_64; MODE iommu, make check-iommu): an emulated VT-d
-# (-device intel-iommu, 48-bit IOVAs for IOVA = VA) and QEMU's edu device
-# (1234:11e8, DMA to 48-bit addresses) bound to vfio-pci, intel_iommu=on.
+# VM_IOMMU=1 (MODE iommu; make check-iommu, make check-arm64-iommu): an
+# emulated IOMMU and QEMU's edu device (1234:11e8, DMA to 48-bit addresses)
+# bound to vfio-pci: on x86_64 VT-d (-device intel-iommu, 48-bit IOVAs for
+# IOVA = VA, intel_iommu=on), on arm64 virt's SMMUv3 (-M virt,iommu=smmuv3);
+# VM_IOMMU_PASSTHROUGH=1 adds iommu.passthrough=1: identity default domains,
+# for kernels before 5.11, which cannot change a group's domain at run time.
 set -euo pipefail
 
 out=$1 krel=$2 mode=$3
@@ -103,6 +106,7 @@ vm_arch() {
 			# the parameters again for a kernel that has them
 			# built in (the debug kernel)
 			drv_append="$drv_append intel_iommu=on vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8"
+			[ "${VM_IOMMU_PASSTHROUGH:-}" != 1 ] || drv_append="$drv_append iommu.passthrough=1"
 		fi ;;
 	arm64)
 		qemu=qemu-system-aarch64 qemu_pkg=qemu-system-arm
@@ -141,7 +145,21 @@ vm_arch() {
 		64K) hugepages="hugepagesz=2M hugepages=16 hugepagesz=512M hugepages=1 hugepagesz=16G hugepages=0" ;;
 		*) die "VM_PAGE_SIZE=$VM_PAGE_SIZE: 4K, 16K or 64K" ;;
 		esac
-		triplet=aarch64-linux-gnu ;;
+		triplet=aarch64-linux-gnu
+		if [ "${VM_IOMMU:-}" = 1 ]; then
+			# virt's SMMUv3 in front of its PCIe root complex
+			# (arm-smmu-v3: built in on Debian's, else loaded from
+			# the image; a kernel with neither fails the run), edu
+			# beside bochs-display: VFIO_IOMMU_MAP_DMA at IOVA = VA
+			# needs its 48-bit DMA mask (the stage-1 aperture is
+			# VA_BITS wide).  allow_unsafe_interrupts as on x86:
+			# virt's GICv2 has no ITS, so no MSI isolation.
+			machine[1]="virt,accel=$accel,iommu=smmuv3"
+			machine+=(-device "edu,dma_mask=0xffffffffffff")
+			drv_kmods="arm_smmu_v3 vfio_iommu_type1:allow_unsafe_interrupts=1 vfio-pci:ids=1234:11e8"
+			drv_append="$drv_append vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8"
+			[ "${VM_IOMMU_PASSTHROUGH:-}" != 1 ] || drv_append="$drv_append iommu.passthrough=1"
+		fi ;;
 	*)
 		die "VM_ARCH $1: x86_64 or arm64" ;;
 	esac

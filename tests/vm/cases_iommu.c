@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The device's view (ptcompare --iommu) against where a device's own DMA
- * lands.  The IOMMU lane (make check-iommu: scripts/vm-run.sh with
- * VM_IOMMU=1) boots with QEMU's VT-d and its edu device bound to
- * vfio-pci; these cases drive edu through a VFIO type1 container as a
- * user-space driver does: VFIO_IOMMU_MAP_DMA of a buffer at IOVA = VA,
- * then edu's DMA engine copies a pattern to a device address.  The
+ * lands.  The IOMMU lanes (make check-iommu, make check-arm64-iommu:
+ * scripts/vm-run.sh with VM_IOMMU=1) boot with QEMU's VT-d (x86-64) or
+ * virt's SMMUv3 (arm64) and QEMU's edu device bound to vfio-pci; these
+ * cases drive edu through a VFIO type1 container as a user-space driver
+ * does: VFIO_IOMMU_MAP_DMA of a buffer at IOVA = VA, then edu's DMA engine
+ * copies a pattern to a device address.  The
  * oracle is where the pattern lands, read back through the process (and,
  * for the buffer replaced after mapping, through a second view of the old
  * pages), and the frames the fixture's get_user_pages() finds there:
@@ -43,6 +44,13 @@
 #define EDU_CMD_RUN	1
 #define EDU_CMD_TO_RAM	2
 #define EDU_BUF		0x40000		/* its 4 KiB buffer's address */
+/*
+ * The most one transfer moves: half edu's buffer.  QEMU 7.2's edu refuses
+ * a transfer that ends exactly at the end of its buffer (an off-by-one in
+ * edu_check_range(), a "hardware error" that aborts QEMU), and a page
+ * larger than 4 KiB (arm64's 16K and 64K) would not fit in it anyway.
+ */
+#define EDU_CHUNK	2048
 #define PCI_COMMAND_OFF	4
 #define PCI_BUS_MASTER	4
 
@@ -305,20 +313,17 @@ static bool has_pattern(const char *p, unsigned int seed, unsigned int n)
 }
 
 /*
- * edu copies the page pattern (seed, n) to device address iova, half a
- * page a transfer: QEMU 7.2's edu refuses a transfer that ends exactly at
- * the end of its buffer (an off-by-one in edu_check_range(), a "hardware
- * error" that aborts QEMU).
+ * edu copies the page pattern (seed, n) to device address iova, through
+ * its buffer EDU_CHUNK bytes at a time: the whole page, so that a page of
+ * any size is found whole where the device wrote it.
  */
 static bool dma_pattern(struct vmtest *t, struct edu *e, uint64_t iova,
 			unsigned int seed, unsigned int n)
 {
-	const uint64_t half = PAGE / 2;
-
 	fill_pattern(e->staging, seed, n);
-	for (uint64_t off = 0; off < PAGE; off += half)
-		if (!edu_transfer(t, e, A(e->staging) + off, EDU_BUF, half, 0) ||
-		    !edu_transfer(t, e, EDU_BUF, iova + off, half,
+	for (uint64_t off = 0; off < PAGE; off += EDU_CHUNK)
+		if (!edu_transfer(t, e, A(e->staging) + off, EDU_BUF, EDU_CHUNK, 0) ||
+		    !edu_transfer(t, e, EDU_BUF, iova + off, EDU_CHUNK,
 				  EDU_CMD_TO_RAM))
 			return false;
 	return true;
@@ -497,10 +502,20 @@ static bool iommu_4k_pages(struct vmtest *t)
 	return ok;
 }
 
+/* The first, a middle and the last page of a PMD leaf of len bytes. */
+static void leaf_pages(uint64_t len, unsigned int pages[3])
+{
+	pages[0] = 0;
+	pages[1] = (unsigned int)(len / PAGE / 2);
+	pages[2] = (unsigned int)(len / PAGE - 1);
+}
+
+/* A THP: a PMD leaf of the kernel's granule (2 MiB with 4K pages). */
 static bool iommu_thp(struct vmtest *t)
 {
-	static const unsigned int pages[] = { 0, 255, 511 };
+	uint64_t pmd = vm_granule().pmd;
 	struct ptwalk_fixture_translate o;
+	unsigned int pages[3];
 	struct edu e;
 	char *buf;
 	bool ok;
@@ -509,25 +524,32 @@ static bool iommu_thp(struct vmtest *t)
 		edu_close(&e);
 		return false;
 	}
-	buf = map_aligned(t, 2 * MIB, 2 * MIB, MADV_HUGEPAGE);
+	leaf_pages(pmd, pages);
+	buf = map_aligned(t, pmd, pmd, MADV_HUGEPAGE);
 	if (buf)
-		touch_write(buf, 2 * MIB);
+		touch_write(buf, pmd);
 	ok = buf && oracle(t, A(buf), &o);
 	if (ok && !o.compound)
 		ok = fail(t, "no THP at 0x%" PRIx64 " (the fixture finds no compound page)",
 			  A(buf));
-	ok = ok && dma_map(t, &e, buf, A(buf), 2 * MIB) &&
-	     dma_and_view(t, &e, buf, 2 * MIB, pages, 3, 2) &&
-	     dma_unmap(t, &e, A(buf), 2 * MIB);
+	ok = ok && dma_map(t, &e, buf, A(buf), pmd) &&
+	     dma_and_view(t, &e, buf, pmd, pages, 3, 2) &&
+	     dma_unmap(t, &e, A(buf), pmd);
 	if (buf)
-		munmap(buf, 2 * MIB);
+		munmap(buf, pmd);
 	edu_close(&e);
 	return ok;
 }
 
+/*
+ * A hugetlb page of the PMD size (2 MiB with 4K pages; the name is
+ * x86-64's and arm64 4K's): the size named in the mmap, as arm64's
+ * default hugetlb size need not be the PMD's.
+ */
 static bool iommu_hugetlb_2m(struct vmtest *t)
 {
-	static const unsigned int pages[] = { 0, 256, 511 };
+	uint64_t pmd = vm_granule().pmd;
+	unsigned int pages[3];
 	struct edu e;
 	char *buf;
 	bool ok;
@@ -536,17 +558,19 @@ static bool iommu_hugetlb_2m(struct vmtest *t)
 		edu_close(&e);
 		return false;
 	}
-	buf = mmap(NULL, 2 * MIB, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE,
-		   -1, 0);
+	leaf_pages(pmd, pages);
+	buf = mmap(NULL, pmd, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE |
+		   map_huge_flag(pmd), -1, 0);
 	if (buf == MAP_FAILED) {
 		edu_close(&e);
-		return fail(t, "mmap 2M hugetlb: %s", strerror(errno));
+		return fail(t, "mmap %" PRIu64 "-byte hugetlb page: %s", pmd,
+			    strerror(errno));
 	}
-	ok = dma_map(t, &e, buf, A(buf), 2 * MIB) &&
-	     dma_and_view(t, &e, buf, 2 * MIB, pages, 3, 3) &&
-	     dma_unmap(t, &e, A(buf), 2 * MIB);
-	munmap(buf, 2 * MIB);
+	ok = dma_map(t, &e, buf, A(buf), pmd) &&
+	     dma_and_view(t, &e, buf, pmd, pages, 3, 3) &&
+	     dma_unmap(t, &e, A(buf), pmd);
+	munmap(buf, pmd);
 	edu_close(&e);
 	return ok;
 }
@@ -743,22 +767,32 @@ static bool iommu_translate_one(struct vmtest *t)
 static bool iommu_bad_inputs(struct vmtest *t)
 {
 	struct pc_result r = { 0 };
-	char bdf[32];
+	struct edu e;
 	bool ok;
 	const char *no_dev[] = { "ptcompare", "--iommu", "0000:7f:1f.7",
 				 "0x1000", NULL };
-	/* aw-bits=48: the aperture ends at 2^48 - 1 */
-	const char *outside[] = { "ptcompare", "--iommu", bdf,
-				  "0x1000000000000", NULL };
+	/*
+	 * Past every aperture the lanes have: VT-d's with aw-bits=48 and
+	 * SMMUv3's stage 1 (VA_BITS: 48, 52 at most) end below 2^56.
+	 */
+	const char *outside[] = { "ptcompare", "--iommu", e.bdf,
+				  "0x100000000000000", NULL };
 
-	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)) ||
-	    !run_pc(t, &r, no_dev))
+	if (!run_pc(t, &r, no_dev))
 		return false;
 	ok = r.status == EXIT_NO_DEVICE && strstr(r.err, "no PCI device");
 	if (!ok)
 		fail(t, "no such device: exit %d: %s", r.status, r.err);
 	pc_free(&r);
-	if (!ok || !run_pc(t, &r, outside))
+	/*
+	 * VFIO's domain, not the group's default one, which is identity
+	 * (no aperture) where the lane boots with iommu.passthrough=1.
+	 */
+	if (!ok)
+		return false;
+	ok = edu_open(t, &e) && run_pc(t, &r, outside);
+	edu_close(&e);
+	if (!ok)
 		return false;
 	ok = r.status == EXIT_APERTURE && strstr(r.err, "outside the aperture");
 	if (!ok)
@@ -815,7 +849,7 @@ static bool raw_dma_page(struct vmtest *t, const char *bdf, uint64_t src,
 		close(fd);
 	if (bar == MAP_FAILED)
 		return fail(t, "mmap %s: %s", path, strerror(errno));
-	for (uint64_t off = 0; ok && off < PAGE; off += PAGE / 2) {
+	for (uint64_t off = 0; ok && off < PAGE; off += EDU_CHUNK) {
 		for (int dir = 0; ok && dir < 2; dir++) {
 			uint32_t status = EDU_CMD_RUN;
 
@@ -823,7 +857,7 @@ static bool raw_dma_page(struct vmtest *t, const char *bdf, uint64_t src,
 				dir ? EDU_BUF : src + off;
 			*(volatile uint64_t *)(bar + EDU_DMA_DST) =
 				dir ? dst + off : EDU_BUF;
-			*(volatile uint64_t *)(bar + EDU_DMA_COUNT) = PAGE / 2;
+			*(volatile uint64_t *)(bar + EDU_DMA_COUNT) = EDU_CHUNK;
 			*(volatile uint64_t *)(bar + EDU_DMA_CMD) =
 				EDU_CMD_RUN | (dir ? EDU_CMD_TO_RAM : 0);
 			for (int i = 0; i < 500 && (status & EDU_CMD_RUN); i++) {
@@ -840,8 +874,10 @@ static bool raw_dma_page(struct vmtest *t, const char *bdf, uint64_t src,
 
 /*
  * Passthrough: edu unbound from vfio-pci, its group's default domain
- * changed to identity through sysfs (6.1 allows it with no driver bound),
+ * identity (changed through sysfs, with no driver bound),
  * a DMA from one process page to another at their physical addresses.
+ * The type is then put back as it was: DMA-FQ where the kernel flushes
+ * lazily (Debian's x86-64, VT-d), DMA where strictly (Debian's arm64).
  * Where it lands is the oracle: ptcompare must say domain identity, and
  * device_match with --iova the target's physical address.
  */
@@ -849,14 +885,14 @@ static bool iommu_identity_domain(struct vmtest *t)
 {
 	struct ptwalk_fixture_translate so, to;
 	struct pc_result r = { 0 };
-	char bdf[32], path[128], range[64], pid[16], iova[32];
+	char bdf[32], path[128], range[64], pid[16], iova[32], was[32];
 	const char *argv[] = { "ptcompare", "--json", "--iommu", bdf, "--iova",
 			       iova, "--range", range, pid, NULL };
 	struct json_object *d = NULL;
 	uint64_t dp = 0, wp = 0;
 	const char *cls = "";
 	char *buf;
-	bool ok;
+	bool ok, set;
 	int group;
 
 	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)))
@@ -867,8 +903,19 @@ static bool iommu_identity_domain(struct vmtest *t)
 	if (group < 0 || !sysfs_write(t, path, bdf))
 		return group < 0 ? fail(t, "edu has no IOMMU group") : false;
 	snprintf(path, sizeof(path), "/sys/kernel/iommu_groups/%d/type", group);
-	if (!sysfs_write(t, path, "identity"))
-		return false;
+	/*
+	 * A group's default domain can change at run time since 5.11 ("iommu:
+	 * Add support to change default domain of an iommu group"); before,
+	 * the lane boots with iommu.passthrough=1 (VM_IOMMU_PASSTHROUGH) and
+	 * the group is identity already.  Either way it goes back to what it
+	 * was.
+	 */
+	if (!vm_read_text(path, was, sizeof(was)))
+		return fail(t, "cannot read %s", path);
+	set = strcmp(was, "identity") != 0;
+	if (set && !sysfs_write(t, path, "identity"))
+		return fail(t, "the group is %s and cannot become identity: before 5.11 boot with iommu.passthrough=1 (VM_IOMMU_PASSTHROUGH=1)",
+			    was);
 	buf = map_anon(t, 2 * PAGE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE |
 		       MAP_LOCKED, -1);
 	ok = buf != NULL;
@@ -902,7 +949,7 @@ static bool iommu_identity_domain(struct vmtest *t)
 	if (buf)
 		munmap(buf, 2 * PAGE);
 	/* back to a translated domain and to vfio-pci, for the other cases */
-	if (!sysfs_write(t, path, "DMA-FQ"))
+	if (set && !sysfs_write(t, path, was))
 		ok = false;
 	if (!sysfs_write(t, "/sys/bus/pci/drivers/vfio-pci/bind", bdf))
 		ok = false;

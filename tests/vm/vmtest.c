@@ -279,18 +279,25 @@ bool vm_read_text(const char *path, char *buf, size_t size)
 	return true;
 }
 
-unsigned int vm_stress_seconds(void)
+unsigned int vm_stress_seconds_given(void)
 {
 	char line[4096];
 	const char *p;
 	FILE *f = fopen("/proc/cmdline", "re");
-	unsigned int s = 3;
+	unsigned int s = 0;
 
 	if (f && fgets(line, sizeof(line), f) &&
 	    (p = strstr(line, "ptwalk_stress_s=")))
 		s = (unsigned int)strtoul(p + 16, NULL, 10);
 	if (f)
 		fclose(f);
+	return s;
+}
+
+unsigned int vm_stress_seconds(void)
+{
+	unsigned int s = vm_stress_seconds_given();
+
 	return s ? s : 3;
 }
 

@@ -179,6 +179,8 @@ bool vm_flag_at(uint64_t addr, const char *flag, bool *set, char *vma,
  * command line (VM_STRESS_SECONDS), 3 without it.
  */
 unsigned int vm_stress_seconds(void);
+/* ptwalk_stress_s= alone: 0 when the command line gives no time. */
+unsigned int vm_stress_seconds_given(void);
 
 typedef bool (*vmtest_case_fn)(struct vmtest *t);
 struct vmtest_case {
