@@ -339,7 +339,9 @@ tr -d '\r' < "$out/guest.log" > "$out/guest.txt"
 	elif [ $status -eq 124 ]; then
 		echo "not ok - vm_ran_to_completion # hung: killed after ${timeout_s}s"
 	else
-		echo "not ok - vm_ran_to_completion # qemu exited $status before the end marker"
+		# the guest's /init says on the console when it found no channel
+		why=$(tr -d '\r' < "$out/console.log" | grep -m1 '^init: cannot open' || true)
+		echo "not ok - vm_ran_to_completion # qemu exited $status before the end marker${why:+ ($why)}"
 	fi
 	# A splat fails the run even where every case passed.
 	# kmemleak: its reports and its failures, not its boot banner.

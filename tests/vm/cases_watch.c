@@ -364,6 +364,30 @@ static void khugepaged_restore(char saved[2][32])
 }
 
 /*
+ * MADV_COLLAPSE, tried again while it fails with EAGAIN: the kernel's
+ * transient results (madvise_collapse_errno(): a page locked, off the LRU
+ * or holding an extra reference for a moment), which it says a retry may
+ * clear.  Newest 16K returned it once in a whole suite (2048 pages to a
+ * PMD).  At most 5 tries 100 ms apart, well inside the watch's 3 s; any
+ * other error, or EAGAIN every time, is the caller's failure.
+ */
+static int collapse(char *p, size_t len)
+{
+	int tries = 1;
+
+	while (madvise(p, len, MADV_COLLAPSE)) {
+		if (errno != EAGAIN || tries == 5)
+			return -1;
+		usleep(100000);
+		tries++;
+	}
+	if (tries > 1)
+		printf("# watch_collapse: MADV_COLLAPSE succeeded at try %d (EAGAIN before)\n",
+		       tries);
+	return 0;
+}
+
+/*
  * A 2 MiB range of 4 KiB pages collapsed into a huge page by
  * MADV_COLLAPSE (khugepaged where the kernel lacks it): every page
  * reported once as thp_collapsed, its new frame the oracle's (the huge
@@ -401,7 +425,7 @@ static bool watch_collapse(struct vmtest *t)
 		return false;
 	if (madvise(p, len, MADV_HUGEPAGE))
 		ok = fail(t, "MADV_HUGEPAGE: %s", strerror(errno));
-	if (ok && advice && madvise(p, len, MADV_COLLAPSE))
+	if (ok && advice && collapse(p, len))
 		ok = fail(t, "MADV_COLLAPSE: %s", strerror(errno));
 	if (ok && !advice)
 		ok = khugepaged_collapse(t, p, len, saved);

@@ -14,25 +14,30 @@ mount -t debugfs -o mode=755 debugfs /sys/kernel/debug
 mount -t tmpfs tmp /tmp
 # The channel to the host (ptwalk_chan= on the command line; ttyS1 when
 # none is named), after the modules it needs (scripts/vm-run.sh lists them);
-# its device node may come a moment after the driver, and open with ENODEV
-# a moment longer (hvc0 before virtio_console's port is up).
+# its device node comes a moment after the driver (devtmpfs makes it from
+# its own thread), and open fails with ENODEV a moment longer (hvc0 before
+# virtio_console's port is up).  Only a character device will do: a
+# redirection with > creates a regular file where the node is not there
+# yet, and the 16K lanes' suites once wrote their whole output into such a
+# /dev/hvc0 (the node lost the race, guest.log stayed empty).
 while read -r ko; do
 	insmod "$ko" || echo "init: insmod $ko failed" > /dev/console
 done < /lib/chan.load
 chan=/dev/$(sed -n 's/.*ptwalk_chan=\([a-zA-Z0-9]*\).*/\1/p' /proc/cmdline)
 [ "$chan" = /dev/ ] && chan=/dev/ttyS1
+chan_ready() { [ -c "$chan" ] && (: <"$chan") 2>/dev/null; }
 i=0
-while ! (: >"$chan") 2>/dev/null && [ $i -lt 100 ]; do
+while ! chan_ready && [ $i -lt 400 ]; do
 	usleep 50000
 	i=$((i + 1))
 done
 # The console says where the suite's output went (an empty guest.log then
 # tells a channel that lost it from a suite that never ran).
-if (: >"$chan") 2>/dev/null; then
-	echo "init: guest suite output on $chan after $i waits" > /dev/console
-else
-	echo "init: cannot open $chan after $i waits" > /dev/console
+if ! chan_ready; then
+	echo "init: cannot open $chan after $i waits: $(ls -l "$chan" 2>&1)" > /dev/console
+	poweroff -f
 fi
+echo "init: guest suite output on $chan after $i waits" > /dev/console
 exec >"$chan" 2>&1
 echo "PTWALK-GUEST-BEGIN"
 echo "# guest suite starts at uptime $(cut -d' ' -f1 /proc/uptime) s"
@@ -69,6 +74,10 @@ echo "PTWALK-GUEST-END"
 {
 	echo "init: guest suite done at uptime $(cut -d' ' -f1 /proc/uptime) s"
 	dmesg | grep -i -E 'virtio|hvc|vport' | tail -5
+	# what virtio_console sent, to hold against guest.log's size
+	for port in /sys/kernel/debug/virtio-ports/*; do
+		[ -e "$port" ] && echo "init: $port: $(grep -E 'bytes_sent|bytes_discarded' "$port" | tr '\n' ' ')"
+	done
 } > /dev/console
 sync
 poweroff -f
