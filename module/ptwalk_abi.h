@@ -285,7 +285,11 @@ struct ptwalk_record_ext {
 /* Index into ptwalk_vtop.entry/index; bit n of ptwalk_vtop.walked. */
 enum ptwalk_vtop_level {
 	PTWALK_VTOP_PGD = 0,
-	PTWALK_VTOP_P4D = 1,	/* not walked when folded (4-level paging) */
+	PTWALK_VTOP_P4D = 1,	/* a level the paging folds away is not
+				 * walked: the P4D with 4 levels, the PUD
+				 * too with 3, the PMD too with 2
+				 * (ptwalk_vtop_folded())
+				 */
 	PTWALK_VTOP_PUD = 2,
 	PTWALK_VTOP_PMD = 3,
 	PTWALK_VTOP_PTE = 4,

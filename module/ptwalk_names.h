@@ -85,6 +85,18 @@ static inline const char *ptwalk_vtop_level_name(unsigned int l)
 	return l < sizeof(names) / sizeof(names[0]) ? names[l] : "?";
 }
 
+/*
+ * Whether the paging in use folds level @l away (include/asm-generic/
+ * pgtable-nop4d.h, -nopud.h, -nopmd.h): with @nr_levels levels, those
+ * between the PGD and the PTE table beyond the first nr_levels - 2: the
+ * P4D with 4 levels, the PUD too with 3 (arm64, 64K pages), the PMD too
+ * with 2.  The walker's entry at a folded level is the one above.
+ */
+static inline int ptwalk_vtop_folded(unsigned int l, unsigned int nr_levels)
+{
+	return l != 0 && l < 4 && l + nr_levels <= 5;
+}
+
 /* Name of enum ptwalk_vtop_stop @stop. */
 static inline const char *ptwalk_vtop_stop_name(unsigned int stop)
 {

@@ -14,6 +14,7 @@
 #include "arch.h"
 #include "compat.h"
 #include "decode.h"
+#include "ptwalk_names.h"
 #include "vtop.h"
 #include "walk.h"
 
@@ -48,11 +49,11 @@ static void vtop_entry(struct ptwalk_walk *walk, enum ptwalk_vtop_level table,
 	struct ptwalk_vtop *v = vw->v;
 
 	/*
-	 * With 4-level paging the P4D is folded: the walker's P4D entry is
-	 * the PGD entry itself (already noted), and only the p4d_*() tests
-	 * look at it.
+	 * A folded level's entry is the one above it itself (already
+	 * noted), and only the pXd_*() tests look at it: the P4D with
+	 * 4-level paging, the PUD too with 3.
 	 */
-	if (table == PTWALK_VTOP_P4D && v->nr_levels < 5)
+	if (ptwalk_vtop_folded(table, v->nr_levels))
 		return;
 	v->entry[table] = val;
 	v->index[table] = table_index(vw->addr, table);

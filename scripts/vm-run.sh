@@ -142,7 +142,7 @@ vm_arch() {
 		case ${VM_PAGE_SIZE:-4K} in
 		4K) hugepages="hugepagesz=64K hugepages=32 hugepagesz=2M hugepages=16 hugepagesz=32M hugepages=2 hugepagesz=1G hugepages=1" ;;
 		16K) hugepages="hugepagesz=2M hugepages=16 hugepagesz=32M hugepages=2 hugepagesz=1G hugepages=1" ;;
-		64K) hugepages="hugepagesz=2M hugepages=16 hugepagesz=512M hugepages=1 hugepagesz=16G hugepages=0" ;;
+		64K) hugepages="hugepagesz=2M hugepages=16 hugepagesz=512M hugepages=2 hugepagesz=16G hugepages=0" ;;
 		*) die "VM_PAGE_SIZE=$VM_PAGE_SIZE: 4K, 16K or 64K" ;;
 		esac
 		triplet=aarch64-linux-gnu

@@ -407,6 +407,48 @@ static void json_huge_leaf(void **state)
 	free(out);
 }
 
+/*
+ * arm64 with 64K pages and 52-bit VAs: 3 levels, the P4D and the PUD
+ * both folded into the PGD, the PMD under it.
+ */
+static void three_levels_fold_pud(void **state)
+{
+	struct vtop_view v = {
+		.pid = 5, .comm = "", .kernel = "6.12.95",
+		.geom = ut_geom_arm64_64k(),
+		.addr = 0xffff00120000, .walk = empty_walk(0),
+		.cls = CLASS_NOT_PRESENT,
+	};
+	struct json_object *doc, *levels;
+	char *out;
+
+	(void)state;
+	v.walk.addr = 0xffff00120000;
+	v.walk.nr_levels = 3;
+	v.walk.walked = 1 << PTWALK_VTOP_PGD | 1 << PTWALK_VTOP_PMD;
+	v.walk.entry[PTWALK_VTOP_PUD] = 0;
+	out = print(&v, false);
+	assert_non_null(strstr(out, "  p4d        -  folded into the pgd (3-level paging)\n"));
+	assert_non_null(strstr(out, "  pud        -  folded into the pgd (3-level paging)\n"));
+	assert_non_null(strstr(out, "  pmd        0  0x0000000000000000  none\n"));
+	free(out);
+	out = print(&v, true);
+	doc = json_tokener_parse(out);
+	assert_non_null(doc);
+	levels = json_get(doc, "levels");
+	/* pgd, the folded p4d and pud, pmd */
+	assert_int_equal(json_object_array_length(levels), 4);
+	assert_string_equal(json_str(json_object_array_get_idx(levels, 1), "state"),
+			    "folded");
+	assert_string_equal(json_str(json_object_array_get_idx(levels, 2), "state"),
+			    "folded");
+	assert_null(json_get(json_object_array_get_idx(levels, 2), "index"));
+	assert_string_equal(json_str(json_object_array_get_idx(levels, 3), "state"),
+			    "none");
+	json_object_put(doc);
+	free(out);
+}
+
 static void json_empty_no_vma(void **state)
 {
 	struct vtop_view v = {
@@ -457,5 +499,5 @@ static void diagnose(void **state)
 
 UNIT_MAIN("vtop", UT(classify), UT(resolve_rereads), UT(vma_lines),
 	  UT(text_huge_leaf), UT(text_contiguous_leaf), UT(text_empty_no_vma),
-	  UT(json_huge_leaf), UT(dma_attrs_of_the_frame), UT(json_empty_no_vma),
+	  UT(json_huge_leaf), UT(dma_attrs_of_the_frame), UT(json_empty_no_vma), UT(three_levels_fold_pud),
 	  UT(diagnose))

@@ -1111,9 +1111,9 @@ static bool iommu_none_device(struct vmtest *t)
 {
 	struct pc_result r = { 0 };
 	char bdf[32], pid[16];
+	/* both page-aligned with 4K, 16K and 64K pages alike */
 	const char *one[] = { "ptcompare", "--json", "--iommu", bdf,
-			      "0x1234000", NULL };
-	/* page-aligned with 4K, 16K and 64K pages alike */
+			      "0x1230000", NULL };
 	const char *range[] = { "ptcompare", "--iommu", bdf, "--range",
 				"0x10000-0x20000", pid, NULL };
 	struct json_object *d;
@@ -1130,10 +1130,10 @@ static bool iommu_none_device(struct vmtest *t)
 	if (!ok)
 		fail(t, "exit %d: %s", r.status, r.err);
 	d = ok ? device_obj(t, &r, bdf, "none", NULL) : NULL;
-	/* the frame of address 0x1234000 in the kernel's pages */
-	if (d && pc_hex_or_none(d, "device_pfn") != 0x1234000 / PAGE)
+	/* the frame of address 0x1230000 in the kernel's pages */
+	if (d && pc_hex_or_none(d, "device_pfn") != 0x1230000 / PAGE)
 		ok = fail(t, "device_pfn 0x%" PRIx64 ", expected 0x%lx",
-			  pc_hex_or_none(d, "device_pfn"), 0x1234000 / PAGE);
+			  pc_hex_or_none(d, "device_pfn"), 0x1230000 / PAGE);
 	ok = ok && d;
 	pc_free(&r);
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());

@@ -112,7 +112,8 @@ static bool vtop_json(struct vmtest *t, struct pc_result *r, uint64_t addr)
 
 /*
  * The levels: indexes from the address bits, every level above the last
- * a present table, the P4D folded exactly when paging has 4 levels.
+ * a present table, folded exactly the levels the paging in use lacks (the
+ * P4D with 4 levels, the PUD too with 3: arm64's 64K pages).
  * Returns the raw entry of the last level in *last_entry.
  */
 static bool check_levels(struct vmtest *t, struct json_object *doc,
@@ -139,9 +140,11 @@ static bool check_levels(struct vmtest *t, struct json_object *doc,
 
 		if (strcmp(name, ptwalk_vtop_level_name(i)))
 			return fail(t, "vtop level %zu is %s", i, name);
-		if (i == PTWALK_VTOP_P4D && nr == 4) {
+		if (i > PTWALK_VTOP_PGD && i < PTWALK_VTOP_PTE &&
+		    i + nr <= PTWALK_VTOP_NR_LEVELS) {
 			if (strcmp(state, "folded"))
-				return fail(t, "4-level paging, p4d %s", state);
+				return fail(t, "%d-level paging, %s %s", nr,
+					    name, state);
 			continue;
 		}
 		if (!strcmp(state, "folded"))
@@ -622,21 +625,27 @@ static ssize_t vtop_raw(int fd, pid_t pid, uint32_t flags, uint64_t start,
 }
 
 /*
- * A walk that reached a PTE read every level, the P4D only when it is not
- * folded into the PGD (ptwalk_abi.h's walked), each at its address bits.
+ * A walk that reached a PTE read every level but those folded into the
+ * PGD (ptwalk_abi.h's walked: the P4D with 4 levels, the PUD too with 3),
+ * each at its address bits; a folded level's entry stays 0.
  */
 static bool walked_every_level(struct vmtest *t, const struct ptwalk_vtop *v)
 {
-	unsigned int want = 1U << PTWALK_VTOP_PGD | 1U << PTWALK_VTOP_PUD |
-			    1U << PTWALK_VTOP_PMD | 1U << PTWALK_VTOP_PTE;
+	unsigned int want = 1U << PTWALK_VTOP_PGD | 1U << PTWALK_VTOP_PTE;
 	int l;
 
-	if (v->nr_levels == 5)
-		want |= 1U << PTWALK_VTOP_P4D;
-	if (v->walked != want || (v->nr_levels < 5 && v->entry[PTWALK_VTOP_P4D]))
-		return fail(t, "vtop with %u levels: walked 0x%x, p4d entry 0x%" PRIx64,
-			    v->nr_levels, v->walked,
-			    (uint64_t)v->entry[PTWALK_VTOP_P4D]);
+	/* the levels below the PGD the paging has, counted from the PTE */
+	for (l = PTWALK_VTOP_PMD; l > PTWALK_VTOP_PGD &&
+	     PTWALK_VTOP_PTE - l < (int)v->nr_levels - 1; l--)
+		want |= 1U << l;
+	for (l = PTWALK_VTOP_P4D; l < PTWALK_VTOP_PTE; l++)
+		if (!(want >> l & 1) && v->entry[l])
+			return fail(t, "vtop with %u levels: %s folded, entry 0x%" PRIx64,
+				    v->nr_levels, ptwalk_vtop_level_name(l),
+				    (uint64_t)v->entry[l]);
+	if (v->walked != want)
+		return fail(t, "vtop with %u levels: walked 0x%x, expected 0x%x",
+			    v->nr_levels, v->walked, want);
 	for (l = 0; l < PTWALK_VTOP_NR_LEVELS; l++) {
 		unsigned int s = vtop_level_shift(l, v->nr_levels);
 

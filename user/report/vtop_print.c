@@ -15,14 +15,9 @@ int vtop_last_level(const struct ptwalk_vtop *w)
 	return -1;
 }
 
-static bool p4d_folded(const struct ptwalk_vtop *w)
-{
-	return w->nr_levels < 5;
-}
-
 const char *vtop_level_state(const struct ptwalk_vtop *w, int l)
 {
-	if (l == PTWALK_VTOP_P4D && p4d_folded(w))
+	if (ptwalk_vtop_folded((unsigned int)l, w->nr_levels))
 		return "folded";
 	if (!(w->walked >> l & 1))
 		return NULL;

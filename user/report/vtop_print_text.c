@@ -41,8 +41,8 @@ static void text_levels(FILE *f, const struct ptwalk_vtop *w,
 		if (!state)
 			continue;
 		if (!strcmp(state, "folded")) {
-			fprintf(f, "  %-5s  %5s  folded into the pgd (4-level paging)\n",
-				ptwalk_vtop_level_name(l), "-");
+			fprintf(f, "  %-5s  %5s  folded into the pgd (%u-level paging)\n",
+				ptwalk_vtop_level_name(l), "-", w->nr_levels);
 			continue;
 		}
 		fprintf(f, "  %-5s  %5u  0x%016" PRIx64 "  %s",
