@@ -170,6 +170,18 @@ static size_t spool_text(FILE *f, char *buf, size_t size)
  * moves there with what it held; rewound and written again (--all's next
  * process) it reads back what was written since, in memory or in the file.
  */
+/* n rows of fmt (one %d) to f, and appended to want */
+static void put_rows(FILE *f, char *want, int n, const char *fmt)
+{
+	for (int i = 0; i < n; i++) {
+		char row[64];
+
+		snprintf(row, sizeof(row), fmt, i);
+		fputs(row, f);
+		strcat(want, row);
+	}
+}
+
 static void spool_memory_then_file(void **state)
 {
 	char dir[] = "/tmp/ptcompare-test.XXXXXX", buf[8192], want[8192];
@@ -183,13 +195,7 @@ static void spool_memory_then_file(void **state)
 	/* unbuffered: each fprintf reaches the spool at once */
 	assert_int_equal(setvbuf(f, NULL, _IONBF, 0), 0);
 	want[0] = '\0';
-	for (int i = 0; i < 20; i++) {
-		char row[64];
-
-		snprintf(row, sizeof(row), "row %02d of the first report\n", i);
-		fputs(row, f);
-		strcat(want, row);
-	}
+	put_rows(f, want, 20, "row %02d of the first report\n");
 	/* 20 rows of 27 bytes: 540, under the limit */
 	assert_int_equal(spool_text(f, buf, sizeof(buf)), 540);
 	assert_string_equal(buf, want);
@@ -202,13 +208,7 @@ static void spool_memory_then_file(void **state)
 	/* past the limit: into an unnamed file, the start kept */
 	assert_int_equal(fseek(f, 7, SEEK_SET), 0);
 	strcpy(want, "second\n");
-	for (int i = 0; i < 100; i++) {
-		char row[64];
-
-		snprintf(row, sizeof(row), "row %03d of the second one\n", i);
-		fputs(row, f);
-		strcat(want, row);
-	}
+	put_rows(f, want, 100, "row %03d of the second one\n");
 	assert_false(ferror(f));
 	assert_int_equal(spool_text(f, buf, sizeof(buf)), strlen(want));
 	assert_string_equal(buf, want);
