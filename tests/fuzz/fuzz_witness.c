@@ -115,7 +115,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fuzz_in in = { data, size };
 	static struct fake f;
 	static struct verdict_range ranges[MAX_RANGES];
-	struct witness_io io = { read_kpf, walk_query, walk_read, &f };
+	struct witness_io io = {
+		.read_kpf = read_kpf, .walk_query = walk_query,
+		.walk_read = walk_read, .ctx = &f,
+	};
 	struct witness_totals rep;
 	struct iomem m;
 	struct seen s;
