@@ -319,19 +319,37 @@ chmod +x "$root/init"
 
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/initramfs.gz"
 
-rm -f "$out/console.log" "$out/guest.log"
+rm -f "$out/console.log" "$out/guest.log" "$out/console-boot1.log"
+boot() {
+	timeout "$timeout_s" $qemu \
+		"${machine[@]}" -smp "$smp" -m "$mem" \
+		-display none -no-reboot -monitor none \
+		-serial "file:$out/console.log" "${chan_args[@]}" \
+		-kernel "$kernel" -initrd "$out/initramfs.gz" \
+		-append "console=$console loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode ptwalk_chan=$chan${VM_ONLY:+ ptwalk_only=$VM_ONLY}${VM_SKIP:+ ptwalk_skip=$VM_SKIP}${VM_STRESS_SECONDS:+ ptwalk_stress_s=$VM_STRESS_SECONDS}${sanitized:+ ptwalk_sanitized=$sanitized} $hugepages transparent_hugepage=always${drv_append:+ $drv_append}"
+}
 set +e
-timeout "$timeout_s" $qemu \
-	"${machine[@]}" -smp "$smp" -m "$mem" \
-	-display none -no-reboot -monitor none \
-	-serial "file:$out/console.log" "${chan_args[@]}" \
-	-kernel "$kernel" -initrd "$out/initramfs.gz" \
-	-append "console=$console loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode ptwalk_chan=$chan${VM_ONLY:+ ptwalk_only=$VM_ONLY}${VM_SKIP:+ ptwalk_skip=$VM_SKIP}${VM_STRESS_SECONDS:+ ptwalk_stress_s=$VM_STRESS_SECONDS}${sanitized:+ ptwalk_sanitized=$sanitized} $hugepages transparent_hugepage=always${drv_append:+ $drv_append}"
+boot
 status=$?
+# A kernel that dies before /init ran nothing of this project's (no
+# module loaded, no case run): Debian's 7.2 once hit an int3 in the
+# scheduler 1.4 s into a boot under TCG, its next boots clean.  Such a
+# boot is tried once more, and the TAP says so; a second death fails.
+reboot_note=""
+if [ $status -ne 124 ] && ! grep -aq '^PTWALK-GUEST-BEGIN' "$out/guest.log" 2>/dev/null &&
+	grep -aq 'Kernel panic' "$out/console.log"; then
+	reboot_note=$(tr -d '\r' < "$out/console.log" | grep -Eam1 'Oops|BUG:|Kernel panic' || true)
+	mv "$out/console.log" "$out/console-boot1.log"
+	rm -f "$out/guest.log"
+	boot
+	status=$?
+fi
 set -e
 tr -d '\r' < "$out/guest.log" > "$out/guest.txt"
 
 {
+	[ -z "$reboot_note" ] ||
+		echo "# the first boot died before /init (console-boot1.log: $reboot_note); booted again"
 	sed -n '/^PTWALK-GUEST-BEGIN$/,/^PTWALK-DMESG-BEGIN$/p' "$out/guest.txt" |
 		grep -E '^(ok|not ok) ' || true
 	if grep -q '^PTWALK-GUEST-END$' "$out/guest.txt"; then
