@@ -7,7 +7,8 @@
 # usage: scripts/vm-run.sh OUTDIR KREL MODE [extra files: SRC:DEST ...]
 #   KREL: kernel release, e.g. 6.1.0-56-amd64 (/boot/vmlinuz-KREL)
 #   MODE: test | demo | bench
-# Env: VM_TIMEOUT (seconds, default 600), VM_MEM (default 4G), VM_ACCEL
+# Env: VM_TIMEOUT (seconds, default 600), VM_MEM (default 4G, 8G with
+# VM_PAGE_SIZE=64K), VM_ACCEL
 # (tcg, the default, or kvm); VM_KERNEL, a kernel image to boot instead of
 # /boot/vmlinuz-KREL (its release must be KREL; make check-debug uses it);
 # VM_KO_DIR, where module/ptwalk.ko and tests/fixture/ptwalk_fixture.ko are
@@ -49,7 +50,10 @@ sysroot=${VM_SYSROOT:-}
 # Software emulation by default: on the machines this runs on /dev/kvm can
 # exist without working (a guest that never prints).  VM_ACCEL=kvm opts in.
 accel=${VM_ACCEL:-tcg}
+# With 64K pages a PMD THP (and the huge zero page) is 512M: in 4G the
+# kernel found no free 512M block for one, in 8G every THP case passed.
 mem=${VM_MEM:-4G}
+[ -n "${VM_MEM:-}" ] || [ "${VM_PAGE_SIZE:-}" != 64K ] || mem=8G
 
 die() { echo "vm-run: $*" >&2; exit 2; }
 
