@@ -182,6 +182,15 @@ static void put_rows(FILE *f, char *want, int n, const char *fmt)
 	}
 }
 
+/* f rewound and given text: only text is read back */
+static void rewrite(FILE *f, char *buf, size_t size, const char *text)
+{
+	assert_int_equal(fseek(f, 0, SEEK_SET), 0);
+	fputs(text, f);
+	assert_int_equal(spool_text(f, buf, size), strlen(text));
+	assert_string_equal(buf, text);
+}
+
 static void spool_memory_then_file(void **state)
 {
 	char dir[] = "/tmp/ptcompare-test.XXXXXX", buf[8192], want[8192];
@@ -201,10 +210,7 @@ static void spool_memory_then_file(void **state)
 	assert_string_equal(buf, want);
 	assert_int_equal(entries_in(dir), 0);
 	/* rewound, a shorter text: only it is read back */
-	assert_int_equal(fseek(f, 0, SEEK_SET), 0);
-	fputs("second\n", f);
-	assert_int_equal(spool_text(f, buf, sizeof(buf)), 7);
-	assert_string_equal(buf, "second\n");
+	rewrite(f, buf, sizeof(buf), "second\n");
 	/* past the limit: into an unnamed file, the start kept */
 	assert_int_equal(fseek(f, 7, SEEK_SET), 0);
 	strcpy(want, "second\n");
@@ -214,10 +220,7 @@ static void spool_memory_then_file(void **state)
 	assert_string_equal(buf, want);
 	assert_int_equal(entries_in(dir), 0);
 	/* and rewound again, from the file */
-	assert_int_equal(fseek(f, 0, SEEK_SET), 0);
-	fputs("third\n", f);
-	assert_int_equal(spool_text(f, buf, sizeof(buf)), 6);
-	assert_string_equal(buf, "third\n");
+	rewrite(f, buf, sizeof(buf), "third\n");
 	fclose(f);
 	assert_int_equal(rmdir(dir), 0);
 	unsetenv("TMPDIR");
