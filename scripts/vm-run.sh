@@ -110,7 +110,6 @@ vm_arch() {
 			# the parameters again for a kernel that has them
 			# built in (the debug kernel)
 			drv_append="$drv_append intel_iommu=on vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8"
-			[ "${VM_IOMMU_PASSTHROUGH:-}" != 1 ] || drv_append="$drv_append iommu.passthrough=1"
 		fi ;;
 	arm64)
 		qemu=qemu-system-aarch64 qemu_pkg=qemu-system-arm
@@ -162,11 +161,13 @@ vm_arch() {
 			machine+=(-device "edu,dma_mask=0xffffffffffff")
 			drv_kmods="arm_smmu_v3 vfio_iommu_type1:allow_unsafe_interrupts=1 vfio-pci:ids=1234:11e8"
 			drv_append="$drv_append vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8"
-			[ "${VM_IOMMU_PASSTHROUGH:-}" != 1 ] || drv_append="$drv_append iommu.passthrough=1"
 		fi ;;
 	*)
 		die "VM_ARCH $1: x86_64 or arm64" ;;
 	esac
+	if [ "${VM_IOMMU:-}" = 1 ] && [ "${VM_IOMMU_PASSTHROUGH:-}" = 1 ]; then
+		drv_append="$drv_append iommu.passthrough=1"
+	fi
 }
 image_release() { # IMAGE: the release string the kernel image carries
 	case $arch in
@@ -335,8 +336,8 @@ boot() {
 set +e
 boot
 status=$?
-# A kernel that dies before /init ran nothing of this project's (no
-# module loaded, no case run): Debian's 7.2 once hit an int3 in the
+# A kernel that dies before the guest suite began ran nothing of this
+# project's (neither ptwalk module loaded, no case run): Debian's 7.2 once hit an int3 in the
 # scheduler 1.4 s into a boot under TCG, its next boots clean.  Such a
 # boot is tried once more, and the TAP says so; a second death fails.
 reboot_note=""
