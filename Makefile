@@ -209,8 +209,11 @@ DEBUG_STRESS_SECONDS ?= 40
 # Cases the debug lane leaves to the plain 6.1 lane (make check-vm): their
 # work is ptcompare's, not the kernel's (a terminal's progress line, --jobs'
 # byte-for-byte report, ptcompare's peak RSS), and on the debug kernel they
-# took 79 of its 464 s (# time lines of build/debug-vm/guest.log).
-DEBUG_SKIP ?= ptcompare_progress_line,ptcompare_jobs_,ptcompare_memory_bounded
+# took 79 of its 464 s (# time lines of build/debug-vm/guest.log); and the
+# cases of vgem and vivid, drivers this kernel leaves out
+# (scripts/debug-kernel.config).
+PTCOMPARE_OWN_CASES := ptcompare_progress_line,ptcompare_jobs_,ptcompare_memory_bounded
+DEBUG_SKIP ?= $(PTCOMPARE_OWN_CASES),dmainfo_vgem_,dmainfo_vivid_
 
 debug-kernel:
 	scripts/debug-kernel.sh $(DEBUG_KDIR_BUILD)
@@ -234,7 +237,7 @@ DEBUG_MODTREE := $(BUILD)/debug-modtree
 check-debug: debug-modules $(if $(DEBUG_SANITIZED),asan-ptcompare,user) $(BUILD)/vmtest
 	mkdir -p $(DEBUG_MODTREE) && cp $(DEBUG_KDIR)/modules.builtin $(DEBUG_MODTREE)/ && : > $(DEBUG_MODTREE)/modules.dep
 	krel=$$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(DEBUG_KDIR)/include/generated/utsrelease.h) && \
-	VM_KERNEL=$(DEBUG_KDIR)/arch/x86/boot/bzImage VM_KO_DIR=$(DEBUG_MOD) VM_MODTREE=$(DEBUG_MODTREE) VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) VM_STRESS_SECONDS=$(DEBUG_STRESS_SECONDS) VM_SKIP=$(DEBUG_SKIP) $(if $(DEBUG_SANITIZED),VM_SANITIZED=1) \
+	VM_KERNEL=$(DEBUG_KDIR)/arch/x86/boot/bzImage VM_KO_DIR=$(DEBUG_MOD) VM_MODTREE=$(DEBUG_MODTREE) VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) VM_STRESS_SECONDS=$(DEBUG_STRESS_SECONDS) VM_SKIP=$(DEBUG_SKIP) VM_DRIVERS= $(if $(DEBUG_SANITIZED),VM_SANITIZED=1) \
 		scripts/vm-run.sh $(BUILD)/debug-vm $$krel test $(BUILD)/vmtest:/bin/vmtest $(DEBUG_PTCOMPARE):/bin/ptcompare
 	cp $(BUILD)/debug-vm/vm.tap $(BUILD)/debug-vm.tap
 	scripts/tap-summary.sh $(BUILD)/debug-vm.tap
@@ -245,7 +248,7 @@ check-debug: debug-modules $(if $(DEBUG_SANITIZED),asan-ptcompare,user) $(BUILD)
 check-debug-iommu: debug-modules user $(BUILD)/vmtest
 	mkdir -p $(DEBUG_MODTREE) && cp $(DEBUG_KDIR)/modules.builtin $(DEBUG_MODTREE)/ && : > $(DEBUG_MODTREE)/modules.dep
 	krel=$$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(DEBUG_KDIR)/include/generated/utsrelease.h) && \
-	VM_IOMMU=1 VM_KERNEL=$(DEBUG_KDIR)/arch/x86/boot/bzImage VM_KO_DIR=$(DEBUG_MOD) VM_MODTREE=$(DEBUG_MODTREE) VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) VM_STRESS_SECONDS=$(DEBUG_STRESS_SECONDS) \
+	VM_IOMMU=1 VM_KERNEL=$(DEBUG_KDIR)/arch/x86/boot/bzImage VM_KO_DIR=$(DEBUG_MOD) VM_MODTREE=$(DEBUG_MODTREE) VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) VM_STRESS_SECONDS=$(DEBUG_STRESS_SECONDS) VM_DRIVERS= \
 		scripts/vm-run.sh $(BUILD)/debug-iommu $$krel iommu $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare
 	cp $(BUILD)/debug-iommu/vm.tap $(BUILD)/debug-iommu.tap
 	scripts/tap-summary.sh $(BUILD)/debug-iommu.tap
@@ -322,9 +325,13 @@ arm64-vmtest: arm64-need-fetch
 # arm64-lint built (check-arm64 boots those when the lint passed).
 # ARM64_IOMMU=1: the IOMMU lane's VM instead (virt's SMMUv3, edu bound to
 # vfio-pci, the device-view cases alone) into $(ARM64_OUT)/iommu-vm.
+# ARM64_SKIP: ptcompare's own cases (PTCOMPARE_OWN_CASES, the same work on
+# every kernel of one page size) run on one lane per page size, 6.1 (4K),
+# newest-16k and 64k; the others leave them out (about 60 s of each lane).
 ARM64_KO ?= modules
+ARM64_SKIP ?= $(if $(filter 6.12 newest 6.12-16k,$(ARM64_LANE)),$(PTCOMPARE_OWN_CASES))
 arm64-vm: arm64-need-fetch
-	VM_ARCH=arm64 VM_PAGE_SIZE=$(or $(ARM64_PAGE_SIZE),4K) VM_IOMMU=$(ARM64_IOMMU) \
+	VM_ARCH=arm64 VM_PAGE_SIZE=$(or $(ARM64_PAGE_SIZE),4K) VM_IOMMU=$(ARM64_IOMMU) VM_SKIP=$(ARM64_SKIP) \
 	VM_KERNEL=$(ARM64_KERNEL) VM_MODTREE=$(ARM64_MODDIR) VM_SYSROOT=$(ARM64_SYSROOT) \
 	VM_KO_DIR=$(ARM64_MODS)/$(ARM64_KO) VM_MISSING_KO=ok VM_TIMEOUT=$(ARM64_VM_TIMEOUT) \
 		scripts/vm-run.sh $(ARM64_OUT)/$(if $(ARM64_IOMMU),iommu-vm,vm) $(ARM64_KREL) \

@@ -37,6 +37,10 @@
 # IOVA = VA, intel_iommu=on), on arm64 virt's SMMUv3 (-M virt,iommu=smmuv3);
 # VM_IOMMU_PASSTHROUGH=1 adds iommu.passthrough=1: identity default domains,
 # for kernels before 5.11, which cannot change a group's domain at run time.
+# VM_DRIVERS (x86_64): the real drivers of the dmainfo cases, loaded as
+# modules or found built in (default "vgem vivid:allocators=1"; set empty
+# for a kernel without them, make check-debug's, whose VM_SKIP leaves those
+# cases out).
 set -euo pipefail
 
 out=$1 krel=$2 mode=$3
@@ -93,7 +97,7 @@ vm_arch() {
 		# the dmainfo cases' real drivers: vgem, vivid's dma-contig
 		# allocator (the parameter also on the command line, where a
 		# built-in vivid reads it)
-		drv_kmods="vgem vivid:allocators=1"
+		drv_kmods=${VM_DRIVERS-vgem vivid:allocators=1}
 		# numa_balancing=disable: with two nodes the kernel would
 		# otherwise make PTEs PROT_NONE and migrate pages on its own
 		# (NUMA hinting), and the suite's processes would change
