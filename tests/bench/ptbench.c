@@ -643,14 +643,34 @@ static bool wanted(int kind, int argc, char **argv)
 #define ALL_MIB		4
 
 /*
+ * What a process costs before A and B can read it: its maps read and
+ * parsed, its pagemap opened and closed (A and B start timing after both).
+ * Summed over --all's few hundred small processes it is of A+B's order.
+ */
+static double per_process_ms(pid_t pid, struct vma_list *v)
+{
+	char path[64];
+	double t0 = now_ms();
+	int fd;
+
+	read_vmas(pid, v);
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)pid);
+	fd = open(path, O_RDONLY);
+	if (fd >= 0)
+		close(fd);
+	return now_ms() - t0;
+}
+
+/*
  * ptcompare --all over ALL_PROCS small processes besides the VM's own:
  * A and B summed over every process ptcompare looks at (the floor of
- * reading both sides once), Cin from --stats, and the peak RSS.
+ * reading both sides once), M the per-process cost they leave out
+ * (per_process_ms()), Cin from --stats, and the peak RSS.
  */
 static void bench_all(void)
 {
 	pid_t kids[ALL_PROCS];
-	double a[RUNS], b[RUNS], c[RUNS], cin[RUNS];
+	double a[RUNS], b[RUNS], m[RUNS], c[RUNS], cin[RUNS];
 	const char *opts[] = { "--all", NULL };
 	const char *opts1[] = { "--all", "--jobs", "1", NULL };
 	uint64_t rss = 0, max_rss = 0, rss1 = 0;
@@ -684,11 +704,12 @@ static void bench_all(void)
 	}
 	double c1[RUNS], cin1[RUNS];
 	uint64_t max_rss1 = 0;
+	char stats[512] = "", stats1[512] = "";
 
 	for (int run = 0; run < RUNS; run++) {
 		char path[64];
 		FILE *ls = popen("ls /proc", "r");
-		double sa = 0, sb = 0;
+		double sa = 0, sb = 0, sm = 0;
 
 		/* A and B over every process --all scans (what maps lists) */
 		while (ls && fgets(path, sizeof(path), ls)) {
@@ -697,7 +718,7 @@ static void bench_all(void)
 
 			if (pid <= 0 || pid == getpid())
 				continue;
-			read_vmas((pid_t)pid, &v);
+			sm += per_process_ms((pid_t)pid, &v);
 			if (v.n) {
 				sa += bench_pagemap((pid_t)pid, &v, false, NULL).ms;
 				sb += bench_walk((pid_t)pid, &v).ms;
@@ -711,22 +732,28 @@ static void bench_all(void)
 
 		c1[run] = r1.ms;
 		cin1[run] = r1.run_ms;
+		memcpy(stats, rc.stats, sizeof(stats));
+		memcpy(stats1, r1.stats, sizeof(stats1));
 		if (rss1 > max_rss1)
 			max_rss1 = rss1;
 		a[run] = sa;
 		b[run] = sb;
+		m[run] = sm;
 		c[run] = rc.ms;
 		cin[run] = rc.run_ms;
 		if (rss > max_rss)
 			max_rss = rss;
 	}
-	double ma = median(a), mb = median(b), mcin = median(cin);
+	double ma = median(a), mb = median(b), mm = median(m), mcin = median(cin);
 
 	printf("\n--all (all CPUs) over %d processes of %d MiB (and the VM's own): A %.1f ms, B %.1f ms, A+B %.1f ms, C %.1f ms, Cin %.1f ms, Cin/(A+B) %.2f, peak RSS %" PRIu64 " KiB\n",
 	       n, ALL_MIB, ma, mb, ma + mb, median(c), mcin,
 	       mcin / (ma + mb), max_rss);
 	printf("    --jobs 1: C %.1f ms, Cin %.1f ms, Cin/(A+B) %.2f, peak RSS %" PRIu64 " KiB\n",
 	       median(c1), median(cin1), median(cin1) / (ma + mb), max_rss1);
+	printf("    M (maps read and parsed, pagemap opened, per process; outside A and B) %.1f ms: Cin/(A+B+M) %.2f, --jobs 1 %.2f\n",
+	       mm, mcin / (ma + mb + mm), median(cin1) / (ma + mb + mm));
+	printf("    last run: %s    --jobs 1: %s", stats, stats1);
 	for (int i = 0; i < n; i++)
 		kill(kids[i], SIGKILL);
 	for (int i = 0; i < n; i++)

@@ -418,6 +418,8 @@ static bool hugetlb_32m(struct vmtest *t)
 	size_t size = vm_granule().cont_pmd;
 	char kind[32], label[16];
 
+	if (vm_hugetlb_exceeds_ram(size))
+		return vm_hugetlb_beyond_ram(t, size, "hugetlb_32m_cont");
 	snprintf(kind, sizeof(kind), "hugetlb-%s", size_label(label, sizeof(label), size));
 	return hugetlb_cont(t, size, map_huge_flag(size), PTWALK_LEVEL_PMD,
 			    size == 32 * MIB ? 509 : stride_of(size), kind);

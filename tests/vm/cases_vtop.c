@@ -361,6 +361,8 @@ static bool vtop_hugetlb_32m(struct vmtest *t)
 {
 	size_t size = vm_granule().cont_pmd;
 
+	if (vm_hugetlb_exceeds_ram(size))
+		return vm_hugetlb_beyond_ram(t, size, "vtop_hugetlb_32m");
 	return vtop_hugetlb(t, size, map_huge_flag(size), "pmd");
 }
 #endif

@@ -351,6 +351,8 @@ static bool hugetlb_32m_kpageflags(struct vmtest *t)
 {
 	size_t size = vm_granule().cont_pmd;
 
+	if (vm_hugetlb_exceeds_ram(size))
+		return vm_hugetlb_beyond_ram(t, size, "witness_hugetlb_32m_kpageflags");
 	return hugetlb_kpageflags(t, size, map_huge_flag(size), "pmd",
 				  max_kpf_reads(size));
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/sysinfo.h>
 #include <time.h>
 #include <unistd.h>
 #include "../../module/ptwalk_names.h"
@@ -427,6 +428,47 @@ bool vm_no_pud_hugetlb(struct vmtest *t, const char *name)
 	}
 	printf("# %s: %lu-byte pages have no PUD leaf: mmap of a %" PRIu64 "-byte hugetlb page refused (%s)\n",
 	       name, PAGE, pud, strerror(errno));
+	return true;
+}
+
+bool vm_hugetlb_exceeds_ram(uint64_t bytes)
+{
+	struct sysinfo si;
+
+	return !sysinfo(&si) && bytes > (uint64_t)si.totalram * si.mem_unit;
+}
+
+bool vm_hugetlb_beyond_ram(struct vmtest *t, uint64_t bytes, const char *name)
+{
+	char path[128], label[24];
+	unsigned long nr = ~0UL;
+	void *p;
+	FILE *f;
+
+	size_label(label, sizeof(label), bytes);
+	snprintf(path, sizeof(path),
+		 "/sys/kernel/mm/hugepages/hugepages-%" PRIu64 "kB/nr_hugepages",
+		 bytes >> 10);
+	f = fopen(path, "re");
+	if (!f)
+		return fail(t, "%s: %s: the kernel does not offer %s hugetlb pages",
+			    path, strerror(errno), label);
+	if (fscanf(f, "%lu", &nr) != 1)
+		nr = ~0UL;
+	fclose(f);
+	if (nr)
+		return fail(t, "%s is %lu, in a guest of less memory", path, nr);
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | map_huge_flag(bytes), -1, 0);
+	if (p != MAP_FAILED) {
+		munmap(p, bytes);
+		return fail(t, "a %s hugetlb page mapped with none in the pool", label);
+	}
+	if (errno != ENOMEM)
+		return fail(t, "mmap of a %s hugetlb page: %s, expected ENOMEM",
+			    label, strerror(errno));
+	printf("# %s: %s hugetlb pages are registered, none can exist in this guest's memory: mmap refused (%s)\n",
+	       name, label, strerror(errno));
 	return true;
 }
 

@@ -147,6 +147,19 @@ int map_huge_flag(uint64_t bytes);
  */
 bool vm_no_pud_hugetlb(struct vmtest *t, const char *name);
 
+/*
+ * Whether a hugetlb page of bytes is larger than the guest's memory (64K
+ * pages' 16G contiguous PMD in an 8G guest): then no page of it can exist,
+ * and vm_hugetlb_beyond_ram() checks the kernel's own answer instead.
+ */
+bool vm_hugetlb_exceeds_ram(uint64_t bytes);
+/*
+ * The kernel's answer for such a size: registered (its hugepages-NkB pool
+ * in sysfs) with no page, and a mapping of one page refused with ENOMEM.
+ * The case name goes on the "#" line that says so.
+ */
+bool vm_hugetlb_beyond_ram(struct vmtest *t, uint64_t bytes, const char *name);
+
 /* Physical-address bits of a leaf entry: x86-64 12-51, arm64 12-47. */
 #if defined(__aarch64__)
 #define ENTRY_ADDR_MASK	0x0000fffffffff000ULL

@@ -50,6 +50,7 @@ struct all_state {
 	unsigned int scanned, no_mm, bad;
 	uint64_t pages, totals[NR_CLASSES];
 	uint64_t pagemap_bytes, pagemap_ns, walk_ns, walk_records;
+	uint64_t maps_ns, open_ns;
 	uint64_t started_ns;
 	char kernel[65];		/* uname's release */
 };
@@ -105,6 +106,8 @@ static int add_process(struct all_state *a, struct all_worker *w)
 	a->pagemap_ns += s->src.pagemap_ns;
 	a->walk_ns += s->src.walk_ns;
 	a->walk_records += s->src.walk_records;
+	a->maps_ns += s->maps_ns;
+	a->open_ns += s->open_ns;
 	if (a->o->json) {
 		if (!jw_raw_value(&a->json))
 			return jw_error(&a->json);
@@ -129,6 +132,7 @@ static int scan_one(struct all_worker *w, pid_t pid)
 {
 	struct session *s = &w->s;
 	int status, err = 0;
+	uint64_t t0;
 
 	/* rewound, not emptied: report_copy_spool() stops where this ends */
 	if (fflush(w->doc) || fseek(w->doc, 0, SEEK_SET)) {
@@ -136,7 +140,10 @@ static int scan_one(struct all_worker *w, pid_t pid)
 			 "cannot reuse the temporary file: %s", strerror(errno));
 		return session_fail(s, FAIL_INTERNAL);
 	}
+	t0 = monotonic_ns();
 	status = session_open_target(s, pid);
+	s->open_ns = monotonic_ns() - t0;
+	s->maps_ns = 0;
 	if (status == EXIT_OK)
 		status = scan_all(s);
 	if (status != EXIT_OK)
@@ -398,9 +405,11 @@ static void print_stats(const struct all_state *a, unsigned int workers)
 		"ptcompare: stats: processes=%u pages=%" PRIu64
 		" pagemap_bytes=%" PRIu64 " ptwalk_records=%" PRIu64
 		" peak_rss_kib=%" PRIu64 " pagemap_us=%" PRIu64
-		" ptwalk_us=%" PRIu64 " run_us=%" PRIu64 " jobs=%u\n",
+		" ptwalk_us=%" PRIu64 " maps_us=%" PRIu64 " open_us=%" PRIu64
+		" run_us=%" PRIu64 " jobs=%u\n",
 		a->scanned, a->pages, a->pagemap_bytes, a->walk_records,
 		self_peak_rss_kib(), a->pagemap_ns / 1000, a->walk_ns / 1000,
+		a->maps_ns / 1000, a->open_ns / 1000,
 		(monotonic_ns() - a->started_ns) / 1000, workers);
 }
 

@@ -311,8 +311,17 @@ int scan_all(struct session *s)
 	int status = EXIT_OK, n = 0;
 
 	progress_start(s);
-	while (status == EXIT_OK && (n = read_vmas(s)) > 0)
+	for (;;) {
+		uint64_t t0 = monotonic_ns();
+
+		n = read_vmas(s);
+		s->maps_ns += monotonic_ns() - t0;
+		if (n <= 0)
+			break;
 		status = scan_queue(s, n);
+		if (status != EXIT_OK)
+			break;
+	}
 	if (status != EXIT_OK)
 		return status;
 	if (n < 0)

@@ -86,6 +86,8 @@ struct session {
 	bool summary_only;
 	char msg[512];		/* the one-line error, when one occurred */
 	uint64_t started_ns;	/* when main() began, for --stats */
+	/* --stats: reading /proc/PID/maps; --all: opening each process */
+	uint64_t maps_ns, open_ns;
 };
 
 /* Every handle closed, for o; opens nothing. */

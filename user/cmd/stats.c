@@ -25,13 +25,13 @@ void stats_print(const struct session *s, FILE *f)
 		" kpageflags_reads=%" PRIu64 " kpageflags_bytes=%" PRIu64
 		" peak_rss_kib=%" PRIu64 " pagemap_us=%" PRIu64
 		" ptwalk_us=%" PRIu64 " kpageflags_us=%" PRIu64
-		" run_us=%" PRIu64 " jobs=%u interface=%s\n",
+		" maps_us=%" PRIu64 " run_us=%" PRIu64 " jobs=%u interface=%s\n",
 		s->report.pages, s->report.nr_vmas, s->report.rereads,
 		s->src.pagemap_bytes, s->src.walk_queries,
 		s->src.walk_records, s->wsrc.kpf_reads,
 		s->wsrc.kpf_bytes, self_peak_rss_kib(),
 		s->src.pagemap_ns / 1000, s->src.walk_ns / 1000,
-		s->wsrc.kpf_ns / 1000,
+		s->wsrc.kpf_ns / 1000, s->maps_ns / 1000,
 		(monotonic_ns() - s->started_ns) / 1000,
 		s->jobs ? s->nr_jobs : 0,
 		endpoint_kind_name(s->ep.kind));
