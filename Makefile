@@ -237,21 +237,20 @@ DEBUG_MODTREE := $(BUILD)/debug-modtree
 check-debug: debug-modules $(if $(DEBUG_SANITIZED),asan-ptcompare,user) $(BUILD)/vmtest
 	mkdir -p $(DEBUG_MODTREE) && cp $(DEBUG_KDIR)/modules.builtin $(DEBUG_MODTREE)/ && : > $(DEBUG_MODTREE)/modules.dep
 	krel=$$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(DEBUG_KDIR)/include/generated/utsrelease.h) && \
-	VM_KERNEL=$(DEBUG_KDIR)/arch/x86/boot/bzImage VM_KO_DIR=$(DEBUG_MOD) VM_MODTREE=$(DEBUG_MODTREE) VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) VM_STRESS_SECONDS=$(DEBUG_STRESS_SECONDS) VM_SKIP=$(DEBUG_SKIP) VM_DRIVERS= VM_HUGEPAGES_AT_RUNTIME=1 $(if $(DEBUG_SANITIZED),VM_SANITIZED=1) \
+	VM_KERNEL=$(DEBUG_KDIR)/arch/x86/boot/bzImage VM_KO_DIR=$(DEBUG_MOD) VM_MODTREE=$(DEBUG_MODTREE) VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) VM_STRESS_SECONDS=$(DEBUG_STRESS_SECONDS) VM_SKIP=$(DEBUG_SKIP) VM_DRIVERS= $(if $(DEBUG_SANITIZED),VM_SANITIZED=1) \
 		scripts/vm-run.sh $(BUILD)/debug-vm $$krel test $(BUILD)/vmtest:/bin/vmtest $(DEBUG_PTCOMPARE):/bin/ptcompare
 	cp $(BUILD)/debug-vm/vm.tap $(BUILD)/debug-vm.tap
 	scripts/tap-summary.sh $(BUILD)/debug-vm.tap
 
 # The IOMMU lane on the debug kernel (VT-d and VFIO built in): its churn
 # case for DEBUG_STRESS_SECONDS under KASAN, lockdep and kmemleak;
-# $(BUILD)/debug-iommu.tap.  Both debug lanes fill the hugetlb pools in
-# the guest (kmemleak scans boot-time pages: 111 s of its two scans), and
-# this one has 2G (the cases need no 1G page; kmemleak's scans took 54 s
-# there against 86 s with 4G).
+# $(BUILD)/debug-iommu.tap.  In 2G: kmemleak's two scans took 54 s there,
+# 86 s with 4G (and 197 s with the 1G page the IOMMU lane no longer
+# reserves: scripts/vm-run.sh).
 check-debug-iommu: debug-modules user $(BUILD)/vmtest
 	mkdir -p $(DEBUG_MODTREE) && cp $(DEBUG_KDIR)/modules.builtin $(DEBUG_MODTREE)/ && : > $(DEBUG_MODTREE)/modules.dep
 	krel=$$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(DEBUG_KDIR)/include/generated/utsrelease.h) && \
-	VM_IOMMU=1 VM_KERNEL=$(DEBUG_KDIR)/arch/x86/boot/bzImage VM_KO_DIR=$(DEBUG_MOD) VM_MODTREE=$(DEBUG_MODTREE) VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) VM_STRESS_SECONDS=$(DEBUG_STRESS_SECONDS) VM_DRIVERS= VM_HUGEPAGES_AT_RUNTIME=1 VM_MEM=2G \
+	VM_IOMMU=1 VM_KERNEL=$(DEBUG_KDIR)/arch/x86/boot/bzImage VM_KO_DIR=$(DEBUG_MOD) VM_MODTREE=$(DEBUG_MODTREE) VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) VM_STRESS_SECONDS=$(DEBUG_STRESS_SECONDS) VM_DRIVERS= VM_MEM=2G \
 		scripts/vm-run.sh $(BUILD)/debug-iommu $$krel iommu $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare
 	cp $(BUILD)/debug-iommu/vm.tap $(BUILD)/debug-iommu.tap
 	scripts/tap-summary.sh $(BUILD)/debug-iommu.tap

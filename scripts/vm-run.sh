@@ -37,9 +37,6 @@
 # IOVA = VA, intel_iommu=on), on arm64 virt's SMMUv3 (-M virt,iommu=smmuv3);
 # VM_IOMMU_PASSTHROUGH=1 adds iommu.passthrough=1: identity default domains,
 # for kernels before 5.11, which cannot change a group's domain at run time.
-# VM_HUGEPAGES_AT_RUNTIME=1: the guest fills the hugetlb pools before the
-# suite rather than the kernel at boot (the debug lanes: kmemleak scans
-# boot-time pages).
 # VM_DRIVERS (x86_64): the real drivers of the dmainfo cases, loaded as
 # modules or found built in (default "vgem vivid:allocators=1"; set empty
 # for a kernel without them, make check-debug's, whose VM_SKIP leaves those
@@ -97,8 +94,9 @@ vm_arch() {
 		console=ttyS0 chan=ttyS1 chan_kmods=""
 		chan_args=(-serial "file:$out/guest.log")
 		hugepages="hugepagesz=1G hugepages=1 hugepagesz=2M hugepages=16"
-		# the IOMMU lane maps no 1G page (and the debug kernel's runs
-		# in 2G, whose 1G nodes could not hold one)
+		# the IOMMU lane maps no 1G page: none reserved (on the debug
+		# kernel, kmemleak scans a page reserved at boot, a memblock
+		# allocation: 197 s of its two scans with it, 86 s without)
 		[ "${VM_IOMMU:-}" != 1 ] || hugepages="hugepagesz=2M hugepages=16"
 		# the dmainfo cases' real drivers: vgem, vivid's dma-contig
 		# allocator (the parameter also on the command line, where a
@@ -177,40 +175,6 @@ vm_arch() {
 	esac
 	if [ "${VM_IOMMU:-}" = 1 ] && [ "${VM_IOMMU_PASSTHROUGH:-}" = 1 ]; then
 		drv_append="$drv_append iommu.passthrough=1"
-	fi
-	# Pools filled by the guest instead (tests/vm/guest-init.sh): boot-time
-	# pages are memblock allocations, which kmemleak tracks and scans; on
-	# the debug kernel they made its two scans 197 s instead of 86 under
-	# TCG.
-	if [ "${VM_HUGEPAGES_AT_RUNTIME:-}" = 1 ]; then
-		hugepages=$(pools_at_runtime $hugepages)
-	fi
-}
-# "hugepagesz=1G hugepages=1 ..." as "ptwalk_hugepages=1048576:1,...", the
-# sizes in kB as sysfs names the pools; pools of no page are left out.
-# Gigantic pages (1G: x86-64's) come from a CMA area reserved on node 1
-# (hugetlb_cma=, which kmemleak ignores; node 0's 2G below 4G hold the
-# kernel and the initramfs): filled in a running guest, the buddy
-# allocator found no free aligned 1G in a node of 2G.
-pools_at_runtime() {
-	local out="" kb n cma=0
-	while [ $# -ge 2 ]; do
-		kb=${1#hugepagesz=}
-		n=${2#hugepages=}
-		case $kb in
-		*K) kb=${kb%K} ;;
-		*M) kb=$((${kb%M} * 1024)) ;;
-		*G) kb=$((${kb%G} * 1024 * 1024)) ;;
-		*) die "hugetlb size $1: not K, M or G" ;;
-		esac
-		[ "$n" = 0 ] || out="$out${out:+,}$kb:$n"
-		[ "$kb" -lt $((1024 * 1024)) ] || cma=$((cma + kb * n / 1024))
-		shift 2
-	done
-	if [ "$cma" = 0 ]; then
-		echo "ptwalk_hugepages=$out"
-	else
-		echo "ptwalk_hugepages=$out hugetlb_cma=1:${cma}M"
 	fi
 }
 image_release() { # IMAGE: the release string the kernel image carries

@@ -40,24 +40,6 @@ fi
 echo "init: guest suite output on $chan after $i waits" > /dev/console
 exec >"$chan" 2>&1
 echo "PTWALK-GUEST-BEGIN"
-# ptwalk_hugepages=KB:N,... (scripts/vm-run.sh VM_HUGEPAGES_AT_RUNTIME):
-# the pools the command line would have reserved, largest first while
-# memory is still unfragmented; a pool that falls short fails the run.
-pools=$(sed -n 's/.*ptwalk_hugepages=\([0-9:,]*\).*/\1/p' /proc/cmdline)
-if [ -n "$pools" ]; then
-	short=""
-	for p in $(echo "$pools" | tr , '\n' | sort -t: -k1,1nr); do
-		f=/sys/kernel/mm/hugepages/hugepages-${p%%:*}kB/nr_hugepages
-		echo "${p#*:}" > "$f" 2>/dev/null
-		got=$(cat "$f" 2>/dev/null)
-		[ "$got" = "${p#*:}" ] || short="$short ${p%%:*}kB: ${got:-no pool} of ${p#*:};"
-	done
-	if [ -z "$short" ]; then
-		echo "# hugetlb pools filled by the guest: $pools"
-	else
-		echo "not ok - hugetlb_pools_at_runtime #$short"
-	fi
-fi
 echo "# guest suite starts at uptime $(cut -d' ' -f1 /proc/uptime) s"
 . /tests/guest-suite.sh
 echo "# guest suite ends at uptime $(cut -d' ' -f1 /proc/uptime) s"

@@ -6,16 +6,11 @@
 # libc; libkmod, which it opens only to explain a failure).
 
 # Every hugetlb page size the kernel offers has the pool the command line
-# asks for (hugepagesz=SIZE hugepages=N, or ptwalk_hugepages=KB:N,... for
-# the guest to fill: guest-init.sh): none left out, none short.
+# asks for (hugepagesz=SIZE hugepages=N): none left out, none short.
 asked="" size=""
 read -r cmdline < /proc/cmdline
 for arg in $cmdline; do
 	case $arg in
-	ptwalk_hugepages=*)
-		for p in $(echo "${arg#*=}" | tr , ' '); do
-			asked="$asked ${p%%:*}kB:${p#*:}"
-		done ;;
 	hugepagesz=*) size=${arg#*=} ;;
 	hugepages=*)
 		case $size in
