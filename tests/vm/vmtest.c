@@ -440,24 +440,18 @@ bool vm_hugetlb_exceeds_ram(uint64_t bytes)
 
 bool vm_hugetlb_beyond_ram(struct vmtest *t, uint64_t bytes, const char *name)
 {
-	char path[128], label[24];
-	unsigned long nr = ~0UL;
+	char path[128], nr[32], label[24];
 	void *p;
-	FILE *f;
 
 	size_label(label, sizeof(label), bytes);
 	snprintf(path, sizeof(path),
 		 "/sys/kernel/mm/hugepages/hugepages-%" PRIu64 "kB/nr_hugepages",
 		 bytes >> 10);
-	f = fopen(path, "re");
-	if (!f)
+	if (!vm_read_text(path, nr, sizeof(nr)))
 		return fail(t, "%s: %s: the kernel does not offer %s hugetlb pages",
 			    path, strerror(errno), label);
-	if (fscanf(f, "%lu", &nr) != 1)
-		nr = ~0UL;
-	fclose(f);
-	if (nr)
-		return fail(t, "%s is %lu, in a guest of less memory", path, nr);
+	if (strcmp(nr, "0"))
+		return fail(t, "%s is %s, in a guest of less memory", path, nr);
 	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | map_huge_flag(bytes), -1, 0);
 	if (p != MAP_FAILED) {

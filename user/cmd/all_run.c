@@ -60,6 +60,7 @@ struct all_worker {
 	struct cli_options o;		/* its session's: one job, no line */
 	struct session s;
 	FILE *doc;			/* the process's report */
+	uint64_t open_ns;		/* opening the process, for --stats */
 	char comm[64];
 	pthread_t thread;
 };
@@ -107,7 +108,7 @@ static int add_process(struct all_state *a, struct all_worker *w)
 	a->walk_ns += s->src.walk_ns;
 	a->walk_records += s->src.walk_records;
 	a->maps_ns += s->maps_ns;
-	a->open_ns += s->open_ns;
+	a->open_ns += w->open_ns;
 	if (a->o->json) {
 		if (!jw_raw_value(&a->json))
 			return jw_error(&a->json);
@@ -142,7 +143,7 @@ static int scan_one(struct all_worker *w, pid_t pid)
 	}
 	t0 = monotonic_ns();
 	status = session_open_target(s, pid);
-	s->open_ns = monotonic_ns() - t0;
+	w->open_ns = monotonic_ns() - t0;
 	s->maps_ns = 0;
 	if (status == EXIT_OK)
 		status = scan_all(s);

@@ -86,8 +86,7 @@ struct session {
 	bool summary_only;
 	char msg[512];		/* the one-line error, when one occurred */
 	uint64_t started_ns;	/* when main() began, for --stats */
-	/* --stats: reading /proc/PID/maps; --all: opening each process */
-	uint64_t maps_ns, open_ns;
+	uint64_t maps_ns;	/* --stats: reading /proc/PID/maps */
 };
 
 /* Every handle closed, for o; opens nothing. */
