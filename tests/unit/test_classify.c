@@ -113,13 +113,18 @@ static void swap_entries(void **state)
 static void reread_convergence(void **state)
 {
 	(void)state;
-	assert_int_equal(classify_reread(CLASS_MISMATCH, CLASS_MATCH),
+	assert_int_equal(classify_reread(CLASS_MISMATCH, CLASS_MATCH, true),
 			 CLASS_TRANSIENT);
-	assert_int_equal(classify_reread(CLASS_MISMATCH, CLASS_NOT_PRESENT),
+	assert_int_equal(classify_reread(CLASS_MISMATCH, CLASS_NOT_PRESENT, false),
 			 CLASS_TRANSIENT);
-	assert_int_equal(classify_reread(CLASS_MISMATCH, CLASS_MISMATCH),
+	/* a difference both sides repeat is a mismatch ... */
+	assert_int_equal(classify_reread(CLASS_MISMATCH, CLASS_MISMATCH, false),
 			 CLASS_MISMATCH);
-	assert_int_equal(classify_reread(CLASS_MATCH, CLASS_MATCH), CLASS_MATCH);
+	/* ... one whose sides moved meanwhile is a page changing */
+	assert_int_equal(classify_reread(CLASS_MISMATCH, CLASS_MISMATCH, true),
+			 CLASS_TRANSIENT);
+	assert_int_equal(classify_reread(CLASS_MATCH, CLASS_MATCH, false),
+			 CLASS_MATCH);
 	assert_string_equal(page_class_name(CLASS_PFNMAP_HIDDEN),
 			    "pfnmap_hidden");
 	assert_string_equal(page_class_name(NR_CLASSES), "?");

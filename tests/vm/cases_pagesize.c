@@ -27,7 +27,6 @@
 #define MADV_GUARD_REMOVE	103
 #endif
 
-#define THP_SYSFS	"/sys/kernel/mm/transparent_hugepage"
 
 /* ptwalk's geometry file, beside the debugfs query file. */
 static bool read_geometry(struct vmtest *t, struct page_geom *g)
@@ -202,37 +201,32 @@ static bool check_folios(struct vmtest *t, uint64_t start, uint64_t end,
 static bool pagesize_mthp(struct vmtest *t)
 {
 	const uint64_t size = 64 * 1024, len = 8 * size;
-	const char *dir = THP_SYSFS "/hugepages-64kB";
-	char path[128], top[64] = "";
+	const uint64_t pmd = vm_granule().pmd;
+	char saved[16], saved_pmd[16] = "";
 	unsigned int shift = 0;
-	bool have = dir_exists(dir) && PAGE < size;
-	FILE *f;
+	bool have = PAGE < size && vm_thp_size_set(size, "always", saved,
+						   sizeof(saved));
 	char *p;
 	bool ok;
 
-	f = fopen(THP_SYSFS "/enabled", "re");
-	if (f) {
-		if (!fgets(top, sizeof(top), f))
-			top[0] = '\0';
-		fclose(f);
-	}
-	snprintf(path, sizeof(path), "%s/enabled", dir);
-	if (have && !vm_write_text(path, "always"))
-		return fail(t, "write always to %s: %s", path, strerror(errno));
+	if (!have && errno != ENOENT && PAGE < size)
+		return fail(t, "enable hugepages-64kB: %s", strerror(errno));
 	/* the PMD size off, so that the 64K size is the one chosen */
-	if (have && !vm_write_text(THP_SYSFS "/hugepages-2048kB/enabled", "never") &&
-	    errno != ENOENT)
+	if (have && !vm_thp_size_set(pmd, "never", saved_pmd, sizeof(saved_pmd)) &&
+	    errno != ENOENT) {
+		vm_thp_size_restore(size, saved);
 		return fail(t, "turn the PMD size off: %s", strerror(errno));
+	}
 	p = map_aligned(t, len, size, MADV_HUGEPAGE);
-	if (!p)
-		return false;
-	touch_write(p, len);
-	ok = check_folios(t, A(p), A(p) + len, PTWALK_LEVEL_PTE, &shift);
+	ok = p != NULL;
+	if (ok) {
+		touch_write(p, len);
+		ok = check_folios(t, A(p), A(p) + len, PTWALK_LEVEL_PTE, &shift);
+	}
 	if (ok && have && shift != 16)
 		ok = fail(t, "hugepages-64kB enabled, yet folios of 2^%u bytes", shift);
 	if (ok && !have) {
-		printf("# pagesize_mthp: this kernel has no multi-size THP of 64K (%s absent, 6.8+): single pages checked\n",
-		       dir);
+		printf("# pagesize_mthp: this kernel has no multi-size THP of 64K (hugepages-64kB absent, 6.8+): single pages checked\n");
 		if (shift != PAGE_SHIFT_K)
 			ok = fail(t, "no mTHP, yet folios of 2^%u bytes", shift);
 	}
@@ -247,11 +241,15 @@ static bool pagesize_mthp(struct vmtest *t)
 
 		ok = check_range(t, A(p), A(p) + len, 1, &e);
 	}
-	munmap(p, len);
-	if (have) {
-		vm_write_text(path, "never");
-		vm_write_text(THP_SYSFS "/hugepages-2048kB/enabled", "inherit");
-	}
+	if (p)
+		munmap(p, len);
+	/* the modes they had: later cases (churn) choose their own */
+	if (have && !vm_thp_size_restore(size, saved))
+		ok = fail(t, "restore hugepages-64kB to %s: %s", saved,
+			  strerror(errno));
+	if (saved_pmd[0] && !vm_thp_size_restore(pmd, saved_pmd))
+		ok = fail(t, "restore the PMD size to %s: %s", saved_pmd,
+			  strerror(errno));
 	return ok;
 }
 

@@ -82,15 +82,41 @@ struct tally {
 	uint64_t kpf_pages, kpf_cleared;	/* the third witness */
 };
 
+/*
+ * What made a scan fail: its mismatch ranges and its witness's findings
+ * (one JSON line each in ptcompare's output), at most eight lines.
+ */
+static void print_failed_scan(const char *out)
+{
+	unsigned int shown = 0;
+	const char *line = out;
+
+	while (line && *line && shown < 8) {
+		const char *nl = strchr(line, '\n');
+		int len = nl ? (int)(nl - line) : (int)strlen(line);
+
+		if (memmem(line, len, "\"class\":\"mismatch\"", 18) ||
+		    memmem(line, len, "\"contradiction\"", 15)) {
+			printf("# failed scan: %.*s\n", len > 600 ? 600 : len,
+			       line);
+			shown++;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+}
+
 static bool scan_done(struct vmtest *t, struct pc_result *r,
 		      struct tally *tally)
 {
 	struct json_object *doc, *summary = NULL, *w = NULL;
 	size_t i;
 
-	if (r->status != 0)
+	if (r->status != 0) {
+		if (r->out)
+			print_failed_scan(r->out);
 		return fail(t, "scan %u exited %d: %s", tally->scans, r->status,
 			    r->err[0] ? r->err : r->out);
+	}
 	doc = json_tokener_parse(r->out);
 	if (!doc || !json_object_object_get_ex(doc, "summary", &summary)) {
 		if (doc)
@@ -123,16 +149,35 @@ static bool churn_scans(struct vmtest *t)
 	 * and at most STRESS_SCANS scans.
 	 */
 	unsigned int secs = vm_stress_seconds_given();
+	/*
+	 * Large folios mapped by PTEs, which arm64 (6.9+) folds into
+	 * contiguous groups and unfolds as the churn zaps and mprotects
+	 * part of them: the mTHP size of the contiguous group (64K, or 2M
+	 * with 16K and 64K pages), 64K where there is none (x86).
+	 */
+	uint64_t mthp = vm_granule().cont_pte ? vm_granule().cont_pte :
+						64 * 1024;
+	char saved[16], label[16];
+	bool mthp_on = vm_thp_size_set(mthp, "always", saved, sizeof(saved));
 	struct timespec start, now;
 	bool ok = true;
 	pid_t target;
 	int i;
 
+	if (!mthp_on && errno != ENOENT)
+		return fail(t, "enable mTHP of %s: %s",
+			    size_label(label, sizeof(label), mthp),
+			    strerror(errno));
+	printf("# churn: mTHP of %s %s\n", size_label(label, sizeof(label), mthp),
+	       mthp_on ? "always" : "absent (before 6.8)");
 	if (!secs)
 		secs = CHURN_SECONDS;
 	target = fork();
-	if (target < 0)
+	if (target < 0) {
+		if (mthp_on)
+			vm_thp_size_restore(mthp, saved);
 		return fail(t, "fork: %s", strerror(errno));
+	}
 	if (target == 0)
 		churn();
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)target);
@@ -169,6 +214,9 @@ static bool churn_scans(struct vmtest *t)
 	}
 	kill(target, SIGKILL);
 	waitpid(target, NULL, 0);
+	if (mthp_on && !vm_thp_size_restore(mthp, saved))
+		ok = fail(t, "restore mTHP of %s to %s: %s", label, saved,
+			  strerror(errno));
 	printf("# churn: %u scans:", tally.scans);
 	for (i = 0; i < NR_CLASSES; i++)
 		printf(" %s=%" PRIu64, page_class_name(i), tally.pages[i]);

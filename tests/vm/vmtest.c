@@ -280,6 +280,41 @@ bool vm_read_text(const char *path, char *buf, size_t size)
 	return true;
 }
 
+static void thp_size_path(char *path, size_t size, uint64_t bytes)
+{
+	snprintf(path, size, THP_SYSFS "/hugepages-%" PRIu64 "kB/enabled",
+		 bytes / 1024);
+}
+
+bool vm_thp_size_set(uint64_t bytes, const char *mode, char *saved,
+		     size_t size)
+{
+	char path[128], line[128];
+	const char *open_br, *close_br;
+
+	thp_size_path(path, sizeof(path), bytes);
+	if (!vm_read_text(path, line, sizeof(line)))
+		return false;
+	/* "always inherit madvise [never]": the bracketed word is the mode */
+	open_br = strchr(line, '[');
+	close_br = open_br ? strchr(open_br, ']') : NULL;
+	if (!close_br || (size_t)(close_br - open_br) > size) {
+		errno = EINVAL;
+		return false;
+	}
+	snprintf(saved, size, "%.*s", (int)(close_br - open_br - 1),
+		 open_br + 1);
+	return vm_write_text(path, mode);
+}
+
+bool vm_thp_size_restore(uint64_t bytes, const char *saved)
+{
+	char path[128];
+
+	thp_size_path(path, sizeof(path), bytes);
+	return vm_write_text(path, saved);
+}
+
 unsigned int vm_stress_seconds_given(void)
 {
 	char line[4096];

@@ -107,6 +107,18 @@ bool vm_write_text(const char *path, const char *text);
 bool vm_read_text(const char *path, char *buf, size_t size);
 
 /*
+ * The transparent huge page sizes of sysfs (THP_SYSFS/hugepages-NkB:
+ * multi-size THP, 6.8+).  vm_thp_size_set() writes mode ("always",
+ * "never", "inherit") to the enabled file of the size bytes and keeps
+ * the mode it had in saved (at least 16 bytes), for vm_thp_size_restore();
+ * false with errno ENOENT where the kernel has no such size.
+ */
+#define THP_SYSFS	"/sys/kernel/mm/transparent_hugepage"
+bool vm_thp_size_set(uint64_t bytes, const char *mode, char *saved,
+		     size_t size);
+bool vm_thp_size_restore(uint64_t bytes, const char *saved);
+
+/*
  * QEMU's display (PCI vendor 0x1234): its sysfs directory into dir and
  * the physical address of its BAR 0 from that directory's "resource"
  * (the oracle for a BAR mapping: independent of ptwalk and pagemap).

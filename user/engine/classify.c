@@ -55,9 +55,21 @@ enum page_class classify_page(const struct ptwalk_record *r, uint64_t addr,
 	return CLASS_MISMATCH;
 }
 
-enum page_class classify_reread(enum page_class first, enum page_class again)
+enum page_class classify_reread(enum page_class first, enum page_class again,
+				bool changed)
 {
-	if (first == CLASS_MISMATCH && again != CLASS_MISMATCH)
+	if (first == CLASS_MISMATCH && (again != CLASS_MISMATCH || changed))
 		return CLASS_TRANSIENT;
 	return again;
+}
+
+bool pagemap_same_answer(const struct pagemap_entry *a,
+			 const struct pagemap_entry *b)
+{
+	if (a->present != b->present || a->swapped != b->swapped)
+		return false;
+	if (a->present)
+		return a->pfn == b->pfn;
+	return !a->swapped || (a->swap_type == b->swap_type &&
+			       a->swap_offset == b->swap_offset);
 }

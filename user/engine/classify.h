@@ -6,6 +6,7 @@
 #ifndef PTCOMPARE_CLASSIFY_H
 #define PTCOMPARE_CLASSIFY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "model/page_class.h"
 #include "module/ptwalk_abi.h"
@@ -16,7 +17,18 @@ enum page_class classify_page(const struct ptwalk_record *r, uint64_t addr,
 			      const struct pagemap_entry *pm,
 			      unsigned int page_shift);
 
-/* A page's class once the range was re-read after a first verdict. */
-enum page_class classify_reread(enum page_class first, enum page_class again);
+/*
+ * A page's class once the range was re-read after a first verdict.
+ * changed: either side's answer for the page (frame, kind, swap entry)
+ * differs from the read before.  A page that still differs but whose
+ * sides moved between reads is changing under the scan, not wrong:
+ * transient too.  Only a difference both sides repeat is a mismatch.
+ */
+enum page_class classify_reread(enum page_class first, enum page_class again,
+				bool changed);
+
+/* Whether the two sides of a pagemap entry say the same of a page. */
+bool pagemap_same_answer(const struct pagemap_entry *a,
+			 const struct pagemap_entry *b);
 
 #endif /* PTCOMPARE_CLASSIFY_H */

@@ -458,9 +458,24 @@ static bool pending_span(const struct compare_engine *e, size_t n, size_t *lo,
 	return true;
 }
 
+/* Whether either side's answer for a page differs between two verdicts. */
+static bool sides_changed(const struct page_verdict *a,
+			  const struct page_verdict *b)
+{
+	const struct page_detail *x = &a->detail, *y = &b->detail;
+
+	return a->walk_pfn != b->walk_pfn || a->pagemap_pfn != b->pagemap_pfn ||
+	       x->walk_kind != y->walk_kind || x->pm_state != y->pm_state ||
+	       x->walk_swap_type != y->walk_swap_type ||
+	       x->walk_swap_offset != y->walk_swap_offset ||
+	       x->pm_swap_type != y->pm_swap_type ||
+	       x->pm_swap_offset != y->pm_swap_offset;
+}
+
 /*
  * Reads the span of differing pages again, both sides close together in
- * time, and settles each page that now agrees as transient.
+ * time, and settles each page that now agrees, or whose sides changed
+ * since the last read, as transient (classify_reread()).
  */
 static int reread_span(struct compare_engine *e, uint64_t addr, size_t lo,
 		       size_t hi)
@@ -486,7 +501,8 @@ static int reread_span(struct compare_engine *e, uint64_t addr, size_t lo,
 		compare_page_verdict_ext(&again, x, s->info,
 					 addr + i * (1ULL << e->shift), e->pm[i],
 						 e->shift);
-		again.cls = classify_reread(CLASS_MISMATCH, again.cls);
+		again.cls = classify_reread(CLASS_MISMATCH, again.cls,
+					    sides_changed(&e->v[i], &again));
 		e->v[i] = again;
 		e->pending[i] = again.cls == CLASS_MISMATCH;
 	}

@@ -39,6 +39,20 @@ enum page_class vtop_classify(const struct ptwalk_vtop *w, uint64_t raw,
 	return classify_page(&r, r.start, &pm, geom->shift);
 }
 
+/* Whether either side's answer differs from the read before (walk, pm). */
+static bool sides_changed(const struct ptwalk_vtop *walk, uint64_t pm,
+			  const struct vtop_view *v)
+{
+	struct pagemap_entry a, b;
+
+	pagemap_decode(pm, &a);
+	pagemap_decode(v->pagemap, &b);
+	return walk->kind != v->walk.kind || walk->pfn != v->walk.pfn ||
+	       walk->swap_type != v->walk.swap_type ||
+	       walk->swap_offset != v->walk.swap_offset ||
+	       !pagemap_same_answer(&a, &b);
+}
+
 /* Pagemap first, as the scan does. */
 static int read_both(const struct vtop_io *io, uint64_t addr,
 		     struct vtop_view *v)
@@ -59,12 +73,16 @@ int vtop_resolve(const struct vtop_io *io, uint64_t addr, struct vtop_view *v)
 		return err;
 	v->cls = vtop_classify(&v->walk, v->pagemap, &v->geom);
 	while (v->cls == CLASS_MISMATCH && v->rereads < COMPARE_MAX_REREADS) {
+		struct ptwalk_vtop walk = v->walk;
+		uint64_t pagemap = v->pagemap;
+
 		err = read_both(io, addr, v);
 		if (err)
 			return err;
 		v->rereads++;
 		v->cls = classify_reread(CLASS_MISMATCH,
-					 vtop_classify(&v->walk, v->pagemap, &v->geom));
+					 vtop_classify(&v->walk, v->pagemap, &v->geom),
+					 sides_changed(&walk, pagemap, v));
 	}
 	return 0;
 }

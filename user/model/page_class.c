@@ -45,16 +45,16 @@ static const struct page_class_info classes[NR_CLASSES] = {
 	[CLASS_TRANSIENT] = {
 		.name = "transient",
 		.column = "transnt",
-		.page = "the two differed, and agreed when read again: the process changed the page meanwhile",
-		.note = "the process changed these pages during the scan (fault, reclaim, migration, unmap); they differed once and agreed when read again.",
-		.doc = "The two sides differed, and agreed when the pages were read again: the process changed them during the scan. The report gives the values of the read that agreed.",
+		.page = "the two differed, then agreed when read again or one of them changed its answer: the process changed the page meanwhile",
+		.note = "the process changed these pages during the scan (fault, reclaim, migration, unmap, a contiguous group folded or split); they differed, then agreed when read again, or one side's answer changed between the reads.",
+		.doc = "The two sides differed, and when the pages were read again either they agreed or one side's answer (frame, swap entry, kind of entry) had changed: the process changed them during the scan. The report gives the values of the last read.",
 	},
 	[CLASS_MISMATCH] = {
 		.name = "mismatch",
 		.column = "MISMTCH",
-		.page = "the page tables and pagemap disagree, and kept disagreeing when read again",
-		.note = "the page tables and pagemap disagree, and kept disagreeing when read again. This is what ptcompare looks for.",
-		.doc = "A difference that survives three re-reads: between the page tables and pagemap, or between the page tables and the frame's flags in /proc/kpageflags. This is what ptcompare looks for.",
+		.page = "the page tables and pagemap disagree, and kept disagreeing, each the same way, when read again",
+		.note = "the page tables and pagemap disagree, and kept disagreeing, each side giving the same answer, when read again. This is what ptcompare looks for.",
+		.doc = "A difference that survives three re-reads, each side giving the same answer every time: between the page tables and pagemap, or between the page tables and the frame's flags in /proc/kpageflags. This is what ptcompare looks for.",
 	},
 };
 
