@@ -40,7 +40,8 @@
 # VM_DRIVERS (x86_64): the real drivers of the dmainfo cases, loaded as
 # modules or found built in (default "vgem vivid:allocators=1"; set empty
 # for a kernel without them, make check-debug's, whose VM_SKIP leaves those
-# cases out).
+# cases out).  VM_APPEND: more kernel command line (make check-debug's
+# no5lvl).
 set -euo pipefail
 
 out=$1 krel=$2 mode=$3
@@ -339,7 +340,7 @@ boot() {
 		-display none -no-reboot -monitor none \
 		-serial "file:$out/console.log" "${chan_args[@]}" \
 		-kernel "$kernel" -initrd "$out/initramfs.gz" \
-		-append "console=$console loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode ptwalk_chan=$chan${VM_ONLY:+ ptwalk_only=$VM_ONLY}${VM_SKIP:+ ptwalk_skip=$VM_SKIP}${VM_STRESS_SECONDS:+ ptwalk_stress_s=$VM_STRESS_SECONDS}${sanitized:+ ptwalk_sanitized=$sanitized} $hugepages transparent_hugepage=always${drv_append:+ $drv_append}"
+		-append "console=$console loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode ptwalk_chan=$chan${VM_ONLY:+ ptwalk_only=$VM_ONLY}${VM_SKIP:+ ptwalk_skip=$VM_SKIP}${VM_STRESS_SECONDS:+ ptwalk_stress_s=$VM_STRESS_SECONDS}${sanitized:+ ptwalk_sanitized=$sanitized} $hugepages transparent_hugepage=always${drv_append:+ $drv_append}${VM_APPEND:+ $VM_APPEND}"
 }
 set +e
 boot
@@ -383,6 +384,14 @@ tr -d '\r' < "$out/guest.log" > "$out/guest.txt"
 	first=$(grep -Eah "$splat" "$out/console.log" "$out/guest.txt" | grep -Ev "$tsan_line" | head -1 || true)
 	if [ -n "$first" ]; then
 		echo "not ok - kernel_log_clean # $first"
+		# the report itself, for a CI log that keeps no guest files
+		for log in "$out/console.log" "$out/guest.txt"; do
+			if grep -Eaq "$splat" "$log"; then
+				grep -Ea -m1 -A60 "$splat" "$log" | tr -d '\r' |
+					sed 's/^/#   /'
+				break
+			fi
+		done
 	else
 		echo "ok - kernel_log_clean"
 	fi
