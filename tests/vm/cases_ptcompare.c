@@ -356,7 +356,7 @@ static bool mismatch_exit_1(struct vmtest *t)
 	const char *liar = PTWALK_DEFAULT_DEBUGFS "/ptwalk_fixture_liar";
 	size_t len = 8 * PAGE, i;
 	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
-	char range[64], pid[16];
+	char range[64], pid[16], finding[96];
 	const char *argv[] = { "ptcompare", "--debugfs", liar, "--range",
 			       range, pid, NULL };
 	struct ptwalk_fixture_translate o;
@@ -383,7 +383,7 @@ static bool mismatch_exit_1(struct vmtest *t)
 		     (!strcmp(pr.cls, "mismatch") ||
 		      fail(t, "page %zu: %s", i, pr.cls)) &&
 		     (pr.walk_pfn + (addr - pr.start) / PAGE ==
-		      PTWALK_FIXTURE_LIAR_PFN + i ||
+		      PTWALK_FIXTURE_LIAR_PFN + addr / PAGE ||
 		      fail(t, "page %zu: walk_pfn not the impostor's", i)) &&
 		     (pr.pagemap_pfn + (addr - pr.start) / PAGE == o.pfn ||
 		      fail(t, "page %zu: pagemap_pfn not the oracle's", i));
@@ -393,12 +393,14 @@ static bool mismatch_exit_1(struct vmtest *t)
 	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, A(p),
 		 A(p) + len);
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	snprintf(finding, sizeof(finding), " mismatch      pte  ptwalk: pfn 0x%" PRIx64 " ",
+		 (uint64_t)(PTWALK_FIXTURE_LIAR_PFN + A(p) / PAGE));
 	ok = ok && pc_run(t, &r, argv) &&
 	     (r.status == 1 || fail(t, "text report exit %d", r.status)) &&
 	     (strstr(r.out, "\nverdict: MISMATCH: 8 of 8 pages differ") ||
 	      fail(t, "no MISMATCH verdict: %s", r.out)) &&
-	     (strstr(r.out, " mismatch      pte  ptwalk: pfn 0x12345 ") ||
-	      fail(t, "no mismatch finding: %s", r.out));
+	     (strstr(r.out, finding) ||
+	      fail(t, "no mismatch finding '%s': %s", finding, r.out));
 	pc_free(&r);
 	munmap(p, len);
 	return ok;
