@@ -4,8 +4,8 @@
  * and of several, byte for byte, on a quiet process whose largest VMA
  * spans several batches (so the jobs cut it) beside hundreds of small
  * VMAs and a THP; --range over the small VMAs (the DMA view too); that
- * the jobs ran where a plan reaches a batch, and only there (--stats
- * jobs=); and the peak RSS of the largest job count.
+ * the jobs ran where a plan reaches eight batches (JOBS_SPLIT_PAGES), and
+ * only there (--stats jobs=); and the peak RSS of the largest job count.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,16 +23,19 @@
 #define SMALL_VMAS	400
 /*
  * ptcompare's batch is 65,536 kernel pages (256 MiB with 4K pages, 1 GiB
- * with 16K): the big VMA spans more than 2 of them on every page size.
+ * with 16K), and --jobs splits plans of eight batches and more: the big
+ * VMA spans eight and a half on every page size.
  */
 #define BATCH		(65536 * PAGE)
-#define BIG		(153600 * PAGE)	/* 600 MiB with 4K pages */
+#define SPLIT		(8 * BATCH)
+#define BIG		(SPLIT + BATCH / 2)	/* 2.1 GiB with 4K pages */
+#define TOUCH_EVERY	64	/* pages; and 4 MiB at each batch's start */
 
 /* The target, in a child that waits: a quiet process to scan again. */
 static pid_t start_target(struct vmtest *t, uint64_t *small_start,
-			  uint64_t *small_end)
+			  uint64_t *small_end, uint64_t *big_start)
 {
-	uint64_t range[2] = { 0, 0 };
+	uint64_t range[3] = { 0, 0, 0 };
 	int ready[2];
 	pid_t pid;
 
@@ -40,7 +43,7 @@ static pid_t start_target(struct vmtest *t, uint64_t *small_start,
 		return fail(t, "pipe: %s", strerror(errno)), -1;
 	pid = fork();
 	if (pid == 0) {
-		/* 9.4 GiB with 64K pages: more than the VM's memory */
+		/* 34 GiB with 64K pages: more than the VM's memory */
 		char *big = mmap(NULL, BIG, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 				 -1, 0);
@@ -51,8 +54,8 @@ static pid_t start_target(struct vmtest *t, uint64_t *small_start,
 		if (big == MAP_FAILED || thp == MAP_FAILED)
 			_exit(1);
 		madvise(big, BIG, MADV_NOHUGEPAGE);
-		/* every 8th page, and a fully touched run in each batch */
-		for (size_t i = 0; i < BIG; i += 8 * PAGE)
+		/* every 64th page, and a fully touched run in each batch */
+		for (size_t i = 0; i < BIG; i += TOUCH_EVERY * PAGE)
 			big[i] = 1;
 		for (size_t i = 0; i < BIG; i += BATCH)
 			touch_write(big + i, 4 * MIB < BIG - i ? 4 * MIB :
@@ -75,6 +78,7 @@ static pid_t start_target(struct vmtest *t, uint64_t *small_start,
 		}
 		range[0] = (uint64_t)(uintptr_t)p;
 		range[1] = range[0] + SMALL_VMAS * 2 * PAGE;
+		range[2] = (uint64_t)(uintptr_t)big;
 		if (write(ready[1], range, sizeof(range)) != sizeof(range))
 			_exit(1);
 		pause();
@@ -90,6 +94,7 @@ static pid_t start_target(struct vmtest *t, uint64_t *small_start,
 	close(ready[0]);
 	*small_start = range[0];
 	*small_end = range[1];
+	*big_start = range[2];
 	return pid;
 }
 
@@ -174,7 +179,7 @@ static bool same_bytes(const struct pc_result *a, const struct pc_result *b)
 
 /*
  * The output of --jobs 1 and of --jobs N for args: the same bytes, with
- * started jobs running (0 where no plan reaches a batch) and none for
+ * started jobs running (0 where no plan reaches SPLIT) and none for
  * --jobs 1.  The target is still, but the kernel may change it between
  * two runs (khugepaged collapsing the pages the child inherited, THP
  * "always" in the VM: seen once on arm64's newest kernel, 685 bytes):
@@ -219,21 +224,26 @@ static bool same_output(struct vmtest *t, const char *jobs,
 
 static bool jobs_same_report(struct vmtest *t)
 {
-	uint64_t s, e;
-	char pid[16], range[64];
-	pid_t target = start_target(t, &s, &e);
+	uint64_t s, e, big;
+	char pid[16], range[64], below[64];
+	pid_t target = start_target(t, &s, &e, &big);
 	const char *json[] = { "--json", pid, NULL };
 	const char *text[] = { pid, NULL };
 	const char *ranged[] = { "--json", "--range", range, pid, NULL };
+	const char *part[] = { "--json", "--range", below, pid, NULL };
 	bool ok;
 
 	if (target < 0)
 		return false;
 	snprintf(pid, sizeof(pid), "%d", (int)target);
 	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, s, e);
+	/* a plan one batch short of the split: the one engine's */
+	snprintf(below, sizeof(below), "0x%" PRIx64 "-0x%" PRIx64, big,
+		 big + SPLIT - BATCH);
 	ok = same_output(t, "2", json, 2, "whole process, JSON") &&
 	     same_output(t, "2", text, 2, "whole process, text") &&
 	     same_output(t, "2", ranged, 0, "400 small VMAs, JSON") &&
+	     same_output(t, "2", part, 0, "seven batches of the big VMA, JSON") &&
 	     same_output(t, "8", json, 8, "whole process, JSON, 8 jobs");
 	kill(target, SIGKILL);
 	waitpid(target, NULL, 0);
@@ -259,8 +269,8 @@ static bool jobs_bad_value(struct vmtest *t)
 /*
  * The worst case for memory: every page differs, so every engine keeps a
  * verdict per page for re-reading, in every job at once.  The fixture's
- * impostor claims 2 GiB of untouched memory mapped (pagemap: nothing
- * there): eight jobs, each with a 256 MiB item of its own, all
+ * impostor claims eight batches of untouched memory mapped (2 GiB with 4K
+ * pages; pagemap: nothing there): eight jobs, each with a batch of its own, all
  * mismatches, the report of one job, and the peak RSS bound of --jobs N
  * still holds (53 MiB before the engine kept verdicts 8,192 pages at a
  * time).
@@ -268,8 +278,8 @@ static bool jobs_bad_value(struct vmtest *t)
 static bool jobs_rss_every_page_differs(struct vmtest *t)
 {
 	const char *liar = PTWALK_DEFAULT_DEBUGFS "/ptwalk_fixture_liar";
-	/* two batches at least: 8 GiB, untouched, with 64K pages */
-	size_t len = 2 * GIB > 2 * BATCH ? 2 * GIB : 2 * BATCH;
+	/* the smallest plan the jobs split: 32 GiB, untouched, with 64K pages */
+	size_t len = SPLIT;
 	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
 		       MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	char pid[16], range[64], want[64];

@@ -3,7 +3,7 @@
  * The scan, VMA by VMA: the VMAs read from maps up to PLAN_VMAS at a time
  * into a queue and planned together (compare_plan(): pagemap read across
  * their boundaries, one ptwalk query over them), compared by the one
- * engine or, for a plan of a batch or more with --jobs, by the jobs
+ * engine or, for a plan of JOBS_SPLIT_PAGES or more with --jobs, by the jobs
  * (cmd/jobs_run.h), whose parts are joined back in address order:
  *
  *   compare_range()        pagemap against ptwalk, page by page, merged
