@@ -130,6 +130,27 @@ static void reread_convergence(void **state)
 	assert_string_equal(page_class_name(NR_CLASSES), "?");
 }
 
+/* What counts as pagemap's answer changing between two reads. */
+static void pagemap_answers(void **state)
+{
+	struct pagemap_entry a = { .present = true, .pfn = 0x100 }, b = a;
+
+	(void)state;
+	b.soft_dirty = b.exclusive = true;	/* flags alone: the same */
+	assert_true(pagemap_same_answer(&a, &b));
+	b.pfn = 0x101;
+	assert_false(pagemap_same_answer(&a, &b));
+	b = (struct pagemap_entry){ .swapped = true, .swap_type = 1,
+				    .swap_offset = 7 };
+	assert_false(pagemap_same_answer(&a, &b));
+	a = b;
+	assert_true(pagemap_same_answer(&a, &b));
+	b.swap_offset = 8;
+	assert_false(pagemap_same_answer(&a, &b));
+	a = b = (struct pagemap_entry){ 0 };
+	assert_true(pagemap_same_answer(&a, &b));
+}
+
 /*
  * A guard marker (PTWALK_F_GUARD) is class guard whatever pagemap says
  * short of a frame: a marker swap entry before 6.15, the guard bit (58)
@@ -161,4 +182,4 @@ static void guard_markers(void **state)
 
 UNIT_MAIN("classify", UT(guard_markers), UT(match_and_mismatch), UT(huge_leaf_subpages),
 	  UT(pfnmap_hidden), UT(zeroed_and_not_present), UT(swap_entries),
-	  UT(reread_convergence))
+	  UT(reread_convergence), UT(pagemap_answers))

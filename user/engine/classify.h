@@ -27,7 +27,11 @@ enum page_class classify_page(const struct ptwalk_record *r, uint64_t addr,
 enum page_class classify_reread(enum page_class first, enum page_class again,
 				bool changed);
 
-/* Whether the two sides of a pagemap entry say the same of a page. */
+/*
+ * Whether two reads of a page's pagemap entry give the same answer: both
+ * present with one frame, both the same swap entry, or both empty (the
+ * flag bits, soft-dirty and exclusive among them, may differ).
+ */
 bool pagemap_same_answer(const struct pagemap_entry *a,
 			 const struct pagemap_entry *b);
 
