@@ -166,18 +166,22 @@ static bool continues(const struct verdict_range *a,
 
 /*
  * One page on its own, after the engine's re-reads: a first mismatch is
- * settled by what the re-read saw (pagemap's later word).
+ * settled by what the re-read saw (pagemap's later word, the same in
+ * every re-read): transient if it agrees or moved, else a mismatch.
  */
 static void expect_page(const struct fake *f, uint64_t addr,
 			struct page_verdict *v)
 {
 	const struct ptwalk_record *r = ptwalk_find(f->recs, f->n, addr, 12);
 	size_t i = (addr - START) / 4096;
+	struct page_verdict first;
 
 	compare_page_verdict(v, r, addr, f->pm[i], 12);
 	if (v->cls == CLASS_MISMATCH) {
+		first = *v;
 		compare_page_verdict(v, r, addr, f->pm[i] ^ f->reread_xor, 12);
-		v->cls = classify_reread(CLASS_MISMATCH, v->cls);
+		v->cls = classify_reread(CLASS_MISMATCH, v->cls,
+					 compare_sides_changed(&first, v));
 	}
 }
 

@@ -458,9 +458,8 @@ static bool pending_span(const struct compare_engine *e, size_t n, size_t *lo,
 	return true;
 }
 
-/* Whether either side's answer for a page differs between two verdicts. */
-static bool sides_changed(const struct page_verdict *a,
-			  const struct page_verdict *b)
+bool compare_sides_changed(const struct page_verdict *a,
+			   const struct page_verdict *b)
 {
 	const struct page_detail *x = &a->detail, *y = &b->detail;
 
@@ -502,7 +501,7 @@ static int reread_span(struct compare_engine *e, uint64_t addr, size_t lo,
 					 addr + i * (1ULL << e->shift), e->pm[i],
 						 e->shift);
 		again.cls = classify_reread(CLASS_MISMATCH, again.cls,
-					    sides_changed(&e->v[i], &again));
+					    compare_sides_changed(&e->v[i], &again));
 		e->v[i] = again;
 		e->pending[i] = again.cls == CLASS_MISMATCH;
 	}

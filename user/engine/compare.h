@@ -130,6 +130,13 @@ void compare_page_verdict_ext(struct page_verdict *v,
 			      uint64_t addr, uint64_t raw,
 			      unsigned int page_shift);
 
+/*
+ * Whether either side's answer for a page (frame, kind, swap entry)
+ * differs between two verdicts on it: classify_reread()'s changed.
+ */
+bool compare_sides_changed(const struct page_verdict *a,
+			   const struct page_verdict *b);
+
 struct compare_engine;
 
 /*
