@@ -27,7 +27,6 @@
 #define MADV_GUARD_REMOVE	103
 #endif
 
-
 /* ptwalk's geometry file, beside the debugfs query file. */
 static bool read_geometry(struct vmtest *t, struct page_geom *g)
 {
