@@ -1,9 +1,8 @@
 #!/bin/sh
 # Prints every failed case of the given TAP files, each with the "#"
 # lines that follow it (at most 80, up to its "# time" line: a kernel
-# splat's report), and one
-# closing line "N passed, N failed"; exits 1 on any failure, on a missing
-# suite, or when nothing ran at all.
+# splat's report), and one closing line "N passed, N failed"; exits 1 on
+# any failure, on a missing suite, or when nothing ran at all.
 # usage: scripts/tap-summary.sh SUITE.tap...
 passed=0 failed=0
 for f in "$@"; do
