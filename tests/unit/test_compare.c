@@ -847,8 +847,8 @@ static void count_range(const struct verdict_range *r, void *arg)
 }
 
 /*
- * Where every page differs, the engine keeps verdicts for 8,192 pages at
- * a time, not for a whole pagemap read: the re-reads are of 8,192 pages
+ * Where every page differs, the engine keeps verdicts for 4,096 pages at
+ * a time, not for a whole pagemap read: the re-reads are of 4,096 pages
  * at most, while the scan still reads pagemap 65,536 pages at a time.
  */
 static void verdicts_bounded_reads_whole(void **state)
@@ -863,8 +863,8 @@ static void verdicts_bounded_reads_whole(void **state)
 	struct compare_summary sum = { 0 };
 
 	(void)state;
-	assert_int_equal(compare_batch_pages(65536), 8192);
-	assert_int_equal(compare_batch_pages(10000), 5000);
+	assert_int_equal(compare_batch_pages(65536), 4096);
+	assert_int_equal(compare_batch_pages(10000), 2500);
 	assert_int_equal(compare_batch_pages(16), 16);
 	assert_int_equal(compare_batch_pages(8193), 2731);
 	assert_non_null(e);
@@ -874,13 +874,13 @@ static void verdicts_bounded_reads_whole(void **state)
 	assert_int_equal(seen, pages);
 	assert_int_equal(sum.pages[CLASS_MISMATCH], pages);
 	/*
-	 * The scan: four window reads, three of them whole; 25 batches of
-	 * verdicts, each re-read COMPARE_MAX_REREADS times, 8,192 pages at
+	 * The scan: four window reads, three of them whole; 49 batches of
+	 * verdicts, each re-read COMPARE_MAX_REREADS times, 4,096 pages at
 	 * most.
 	 */
 	assert_int_equal(l.whole, 3);
-	assert_int_equal(l.reads, 4 + 25 * COMPARE_MAX_REREADS);
-	assert_int_equal(l.max_other, 8192);
+	assert_int_equal(l.reads, 4 + 49 * COMPARE_MAX_REREADS);
+	assert_int_equal(l.max_other, 4096);
 }
 
 UNIT_MAIN("compare", UT(every_class), UT(memtype_pin_node_split_ranges),

@@ -14,9 +14,11 @@
  * read a whole batch (the window) at a time; verdicts are kept for a
  * part of it only.  A verdict is about 90 bytes: where every page
  * differs, a 64K-page batch expanded to one verdict a page held 5.6 MiB
- * per engine, and eight jobs 45 MiB; 8,192 pages hold 0.7 MiB.
+ * per engine, and eight jobs 45 MiB; 4,096 pages hold 0.35 MiB.  Only
+ * where pages differ are more than a few touched (a segment is one
+ * verdict), so only there does a smaller block cost more re-reads.
  */
-#define VERDICT_PAGES	8192
+#define VERDICT_PAGES	4096
 
 /*
  * A ptwalk query read in order, a buffer of extended records at a time

@@ -144,7 +144,7 @@ struct compare_engine;
  * (pagemap's entries and ptwalk's records count its pages).  The engine classifies, re-reads and
  * keeps verdicts for compare_batch_pages(batch) pages at a time (so that
  * its memory stays small where every page differs), the largest divisor
- * of batch up to 8,192: a cut at a multiple of batch is one at a multiple
+ * of batch up to 4,096: a cut at a multiple of batch is one at a multiple
  * of that too (engine/jobs.h).
  */
 size_t compare_batch_pages(size_t batch);
