@@ -94,6 +94,15 @@ if "$here/page-size.sh" "$tmp/user" > /dev/null; then
 else
 	echo "ok - page size self-test: a shift by 12 in engine/dma.c is caught" >> "$tap"
 fi
+# ... and a size, where only a count of pages may be 4096.
+rm -rf "$tmp/user"
+cp -r "$top/user" "$tmp/user"
+printf '#define DMA_UNIT_BYTES\t4096\n' >> "$tmp/user/engine/dma.c"
+if "$here/page-size.sh" "$tmp/user" > /dev/null; then
+	echo "not ok - page size self-test: #define DMA_UNIT_BYTES 4096 in engine/dma.c passed" >> "$tap"
+else
+	echo "ok - page size self-test: #define DMA_UNIT_BYTES 4096 in engine/dma.c is caught" >> "$tap"
+fi
 
 "$here/apt-mirror.sh" >> "$tap"
 
