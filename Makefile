@@ -371,8 +371,10 @@ check-arm64-iommu:
 # check-vm-asan and check-vm-tsan on 6.1; scripts/kernel-check.sh).
 # KERNELS_IOMMU="5.10 6.12 newest": the IOMMU lane too on those kernels,
 # with the same modules (make check-iommu KERNEL=K alone).
+# KERNELS_SKIP_OWN="5.10": those kernels' suites leave ptcompare's own
+# cases (PTCOMPARE_OWN_CASES) to 6.1's plain lane, as ARM64_SKIP does.
 check-kernels: user $(BUILD)/vmtest $(if $(findstring :asan,$(KERNELS_SANITIZED)),asan-ptcompare) $(if $(findstring :tsan,$(KERNELS_SANITIZED)),tsan-ptcompare)
-	KERNELS_SANITIZED="$(KERNELS_SANITIZED)" KERNELS_IOMMU="$(KERNELS_IOMMU)" scripts/kernel-matrix.sh $(MOD_SRCS)
+	KERNELS_SANITIZED="$(KERNELS_SANITIZED)" KERNELS_IOMMU="$(KERNELS_IOMMU)" KERNELS_SKIP_OWN="$(KERNELS_SKIP_OWN)" PTCOMPARE_OWN_CASES="$(PTCOMPARE_OWN_CASES)" scripts/kernel-matrix.sh $(MOD_SRCS)
 
 .PHONY: check-kernels
 
