@@ -368,31 +368,21 @@ static void khugepaged_restore(char saved[2][32])
  * transient results (madvise_collapse_errno(): a page locked, off the LRU
  * or holding an extra reference for a moment), which it says a retry may
  * clear.  Newest 16K returned it once in a whole suite (2048 pages to a
- * PMD).  ENOMEM is no free huge page (SCAN_ALLOC_HUGE_PAGE_FAIL): a 64K
- * kernel's PMD leaf is 512 MiB, which a guest fragmented by the suite
- * had not once in two runs; memory is compacted, once, and the collapse
- * tried again.  At most 5 tries 100 ms apart, well inside the watch's
- * 3 s; any other error, or EAGAIN every time, is the caller's failure.
+ * PMD).  At most 5 tries 100 ms apart, well inside the watch's 3 s; any
+ * other error, or EAGAIN every time, is the caller's failure.
  */
 static int collapse(char *p, size_t len)
 {
 	int tries = 1;
-	bool compacted = false;
 
 	while (madvise(p, len, MADV_COLLAPSE)) {
-		if (errno == ENOMEM && !compacted) {
-			compacted = true;
-			if (!vm_write_text("/proc/sys/vm/compact_memory", "1"))
-				return -1;
-			printf("# watch_collapse: MADV_COLLAPSE: ENOMEM, memory compacted\n");
-		} else if (errno != EAGAIN || tries == 5) {
+		if (errno != EAGAIN || tries == 5)
 			return -1;
-		}
 		usleep(100000);
 		tries++;
 	}
 	if (tries > 1)
-		printf("# watch_collapse: MADV_COLLAPSE succeeded at try %d\n",
+		printf("# watch_collapse: MADV_COLLAPSE succeeded at try %d (EAGAIN before)\n",
 		       tries);
 	return 0;
 }
@@ -435,8 +425,22 @@ static bool watch_collapse(struct vmtest *t)
 		return false;
 	if (madvise(p, len, MADV_HUGEPAGE))
 		ok = fail(t, "MADV_HUGEPAGE: %s", strerror(errno));
-	if (ok && advice && collapse(p, len))
+	if (ok && advice && collapse(p, len)) {
+		char buddy[2048];
+		int fd;
+		ssize_t n;
+
 		ok = fail(t, "MADV_COLLAPSE: %s", strerror(errno));
+		/* free blocks per order and node, for an ENOMEM */
+		fd = open("/proc/buddyinfo", O_RDONLY | O_CLOEXEC);
+		n = fd < 0 ? -1 : read(fd, buddy, sizeof(buddy) - 1);
+		if (fd >= 0)
+			close(fd);
+		if (n > 0) {
+			buddy[n] = 0;
+			printf("# /proc/buddyinfo:\n%s", buddy);
+		}
+	}
 	if (ok && !advice)
 		ok = khugepaged_collapse(t, p, len, saved);
 	khugepaged_restore(saved);
