@@ -85,24 +85,21 @@ fi
 
 "$here/page-size.sh" "$top/user" >> "$tap"
 
-# The page-size check on a copy of user/ with one 4K constant put back.
-rm -rf "$tmp/user"
-cp -r "$top/user" "$tmp/user"
-printf 'static unsigned long pages(unsigned long b) { return b >> 12; }\n' >> "$tmp/user/engine/dma.c"
-if "$here/page-size.sh" "$tmp/user" > /dev/null; then
-	echo "not ok - page size self-test: a shift by 12 in engine/dma.c passed" >> "$tap"
-else
-	echo "ok - page size self-test: a shift by 12 in engine/dma.c is caught" >> "$tap"
-fi
-# ... and a size, where only a count of pages may be 4096.
-rm -rf "$tmp/user"
-cp -r "$top/user" "$tmp/user"
-printf '#define DMA_UNIT_BYTES\t4096\n' >> "$tmp/user/engine/dma.c"
-if "$here/page-size.sh" "$tmp/user" > /dev/null; then
-	echo "not ok - page size self-test: #define DMA_UNIT_BYTES 4096 in engine/dma.c passed" >> "$tap"
-else
-	echo "ok - page size self-test: #define DMA_UNIT_BYTES 4096 in engine/dma.c is caught" >> "$tap"
-fi
+# The page-size check on a copy of user/ with one 4K constant put back:
+# page_size_caught WHAT LINE (LINE appended to engine/dma.c).
+page_size_caught() {
+	rm -rf "$tmp/user"
+	cp -r "$top/user" "$tmp/user"
+	printf '%s\n' "$2" >> "$tmp/user/engine/dma.c"
+	if "$here/page-size.sh" "$tmp/user" > /dev/null; then
+		echo "not ok - page size self-test: $1 in engine/dma.c passed" >> "$tap"
+	else
+		echo "ok - page size self-test: $1 in engine/dma.c is caught" >> "$tap"
+	fi
+}
+page_size_caught "a shift by 12" 'static unsigned long pages(unsigned long b) { return b >> 12; }'
+# ... and a size, where only a count of pages may be 4096
+page_size_caught "#define DMA_UNIT_BYTES 4096" "$(printf '#define DMA_UNIT_BYTES\t4096')"
 
 "$here/apt-mirror.sh" >> "$tap"
 
