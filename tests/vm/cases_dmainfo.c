@@ -33,7 +33,6 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <linux/io_uring.h>
-#include <linux/mempolicy.h>
 #if defined(__x86_64__)
 #include <drm.h>
 #include <drm_mode.h>
@@ -633,14 +632,6 @@ static bool pci_bar_memtypes(struct vmtest *t)
 
 #if defined(__x86_64__)
 
-static long mbind_node(void *p, size_t len, int node)
-{
-	unsigned long mask = 1UL << node;
-
-	return syscall(__NR_mbind, p, len, MPOL_BIND, &mask,
-		       sizeof(mask) * 8, 0);
-}
-
 /* A buffer bound to each of nodes 0 and 1: ptwalk's node of every page is
  * move_pages(2)'s.
  */
@@ -660,8 +651,8 @@ static bool numa_two_nodes(struct vmtest *t)
 	if (!p)
 		return false;
 	ok = true;
-	if (mbind_node(p, pages / 2 * PAGE, 0) ||
-	    mbind_node(p + pages / 2 * PAGE, pages / 2 * PAGE, 1))
+	if (vm_mbind_node(p, pages / 2 * PAGE, 0) ||
+	    vm_mbind_node(p + pages / 2 * PAGE, pages / 2 * PAGE, 1))
 		ok = fail(t, "mbind: %s", strerror(errno));
 	if (ok)
 		touch_write(p, pages * PAGE);

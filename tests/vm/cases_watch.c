@@ -11,7 +11,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/io_uring.h>
-#include <linux/mempolicy.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,7 +227,6 @@ static bool watch_migrate(struct vmtest *t)
 	uint64_t before[PAGES], after[PAGES];
 	void *addrs[MOVED];
 	int nodes[MOVED], status[MOVED];
-	unsigned long mask = 1;
 	struct watch w;
 	char *p;
 	bool ok = true;
@@ -236,8 +234,7 @@ static bool watch_migrate(struct vmtest *t)
 	p = map_two_nodes(t, PAGES);
 	if (!p)
 		return false;
-	if (syscall(__NR_mbind, p, PAGES * (size_t)ps, MPOL_BIND, &mask,
-		    sizeof(mask) * 8, 0))
+	if (vm_mbind_node(p, PAGES * (size_t)ps, 0))
 		ok = fail(t, "mbind: %s", strerror(errno));
 	if (ok)
 		touch_write(p, PAGES * (size_t)ps);
@@ -458,15 +455,9 @@ static bool watch_collapse(struct vmtest *t)
 			    len / (size_t)ps);
 	}
 	node = node_with_free_pmd((unsigned int)__builtin_ctzl(len / (size_t)ps));
-	if (node >= 0) {
-		unsigned long mask = 1UL << node;
-
-		if (syscall(__NR_mbind, p, len, MPOL_BIND, &mask,
-			    sizeof(mask) * 8, 0)) {
-			munmap(p, len);
-			return fail(t, "mbind to node %d: %s", node,
-				    strerror(errno));
-		}
+	if (node >= 0 && vm_mbind_node(p, len, node)) {
+		munmap(p, len);
+		return fail(t, "mbind to node %d: %s", node, strerror(errno));
 	}
 	touch_write(p, len);
 	for (size_t i = 0; i < len / (size_t)ps; i++)

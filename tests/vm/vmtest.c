@@ -14,6 +14,8 @@
 #include <sys/sysinfo.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/mempolicy.h>
+#include <sys/syscall.h>
 #include "../../module/ptwalk_names.h"
 #include "ptcompare_run.h"
 #include "vmtest.h"
@@ -233,6 +235,14 @@ void touch_read(void *p, size_t len)
 
 	for (i = 0; i < len; i += PAGE)
 		(void)((volatile char *)p)[i];
+}
+
+long vm_mbind_node(void *p, size_t len, int node)
+{
+	unsigned long mask = 1UL << node;
+
+	return syscall(__NR_mbind, p, len, MPOL_BIND, &mask,
+		       sizeof(mask) * 8, 0);
 }
 
 bool find_mapping(const char *name, uint64_t *start, uint64_t *end)

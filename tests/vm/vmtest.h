@@ -97,6 +97,8 @@ void *map_anon(struct vmtest *t, size_t len, int flags, int advice);
 void *map_aligned(struct vmtest *t, size_t len, size_t align, int advice);
 void touch_write(void *p, size_t len);
 void touch_read(void *p, size_t len);
+/* mbind(2) [p, p + len) to node alone (MPOL_BIND): 0, or -1 and errno. */
+long vm_mbind_node(void *p, size_t len, int node);
 
 /* Address range of the mapping called name in /proc/self/maps. */
 bool find_mapping(const char *name, uint64_t *start, uint64_t *end);
