@@ -16,25 +16,36 @@ rm -f "$build"/build.tap "$build"/unit.tap "$build"/lint.tap "$build"/layout.tap
 	"$build"/unit-asan.tap "$build"/fuzz.tap "$build"/vm-asan.tap "$build"/vm-tsan.tap \
 	"$build"/iommu.tap
 
-make all || echo "not ok - build # make all failed" > "$build/build.tap"
+# step TARGET: make TARGET, its wall time kept for the summary (where CI's
+# time goes: docs/testing.md)
+times=""
+step() {
+	t0=$(date +%s)
+	make "$1"
+	rc=$?
+	times="$times $1 $(($(date +%s) - t0))s"
+	return $rc
+}
+step all || echo "not ok - build # make all failed" > "$build/build.tap"
 [ -e "$build/build.tap" ] || echo "ok - build" > "$build/build.tap"
-make check-unit
-make check-unit-asan
-make check-fuzz
-make check-lint
-make check-layout
-make check-vm
+step check-unit
+step check-unit-asan
+step check-fuzz
+step check-lint
+step check-layout
+step check-vm
 sanitized=${CHECK_VM_SANITIZED-asan tsan}
 san_taps=""
 for san in $sanitized; do
 	case $san in
-	asan | tsan) make check-vm-$san; san_taps="$san_taps $build/vm-$san.tap" ;;
+	asan | tsan) step "check-vm-$san"; san_taps="$san_taps $build/vm-$san.tap" ;;
 	*) echo "not ok - vm-$san # CHECK_VM_SANITIZED: asan or tsan" > "$build/vm-$san.tap"; san_taps="$san_taps $build/vm-$san.tap" ;;
 	esac
 done
-make check-iommu
-make check-packaging
+step check-iommu
+step check-packaging
 echo "=== summary ==="
+echo "# seconds per step:$times"
 [ -n "$sanitized" ] || echo "# the VM suite with the sanitized ptcompare builds: not here (CHECK_VM_SANITIZED empty: make check-kernels KERNELS_SANITIZED runs it)"
 # shellcheck disable=SC2086 # san_taps: a list of paths without blanks
 exec scripts/tap-summary.sh "$build/build.tap" "$build/unit.tap" \

@@ -35,6 +35,8 @@
 # emulated IOMMU and QEMU's edu device (1234:11e8, DMA to 48-bit addresses)
 # bound to vfio-pci: on x86_64 VT-d (-device intel-iommu, 48-bit IOVAs for
 # IOVA = VA, intel_iommu=on), on arm64 virt's SMMUv3 (-M virt,iommu=smmuv3);
+# with MODE test (make check-debug) the suite runs on that machine and the
+# IOMMU lane's cases follow it in the same boot;
 # VM_IOMMU_PASSTHROUGH=1 adds iommu.passthrough=1: identity default domains,
 # for kernels before 5.11, which cannot change a group's domain at run time.
 # VM_DRIVERS (x86_64): the real drivers of the dmainfo cases, loaded as
@@ -68,6 +70,11 @@ case ${VM_SANITIZED:-} in
 tsan) sanitized=tsan ;;
 *) die "VM_SANITIZED=$VM_SANITIZED: asan (or 1) or tsan" ;;
 esac
+# The suite and the IOMMU lane's cases in one boot (tests/vm/guest-suite.sh)
+iommu_cases=
+if [ "${VM_IOMMU:-}" = 1 ] && [ "$mode" = test ]; then
+	iommu_cases=1
+fi
 
 # What differs between the architectures: QEMU and its machine, the
 # console, the channel the guest suite writes TAP to (a second UART on x86;
@@ -98,7 +105,7 @@ vm_arch() {
 		# the IOMMU lane maps no 1G page: none reserved (on the debug
 		# kernel, kmemleak scans a page reserved at boot, a memblock
 		# allocation: 197 s of its two scans with it, 86 s without)
-		[ "${VM_IOMMU:-}" != 1 ] || hugepages="hugepagesz=2M hugepages=16"
+		[ "${VM_IOMMU:-}" != 1 ] || [ "$mode" = test ] || hugepages="hugepagesz=2M hugepages=16"
 		# the dmainfo cases' real drivers: vgem, vivid's dma-contig
 		# allocator (the parameter also on the command line, where a
 		# built-in vivid reads it)
@@ -340,7 +347,7 @@ boot() {
 		-display none -no-reboot -monitor none \
 		-serial "file:$out/console.log" "${chan_args[@]}" \
 		-kernel "$kernel" -initrd "$out/initramfs.gz" \
-		-append "console=$console loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode ptwalk_chan=$chan${VM_ONLY:+ ptwalk_only=$VM_ONLY}${VM_SKIP:+ ptwalk_skip=$VM_SKIP}${VM_STRESS_SECONDS:+ ptwalk_stress_s=$VM_STRESS_SECONDS}${sanitized:+ ptwalk_sanitized=$sanitized} $hugepages transparent_hugepage=always${drv_append:+ $drv_append}${VM_APPEND:+ $VM_APPEND}"
+		-append "console=$console loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode ptwalk_chan=$chan${VM_ONLY:+ ptwalk_only=$VM_ONLY}${VM_SKIP:+ ptwalk_skip=$VM_SKIP}${iommu_cases:+ ptwalk_iommu_cases=1}${VM_STRESS_SECONDS:+ ptwalk_stress_s=$VM_STRESS_SECONDS}${sanitized:+ ptwalk_sanitized=$sanitized} $hugepages transparent_hugepage=always${drv_append:+ $drv_append}${VM_APPEND:+ $VM_APPEND}"
 }
 set +e
 boot

@@ -86,6 +86,13 @@ only=$(sed -n 's/.*ptwalk_only=\([a-z0-9_]*\).*/\1/p' /proc/cmdline)
 PTWALK_SKIP=$(sed -n 's/.*ptwalk_skip=\([a-z0-9_,]*\).*/\1/p' /proc/cmdline)
 export PTWALK_SKIP
 /bin/vmtest $only
+# The IOMMU lane's cases after the suite, in the same boot
+# (ptwalk_iommu_cases=1: scripts/vm-run.sh VM_IOMMU=1 with MODE test, make
+# check-debug), before the unload cases and kmemleak's scans, which then
+# cover both.
+if grep -q ' ptwalk_iommu_cases=1' /proc/cmdline; then
+	/bin/vmtest --iommu $only
+fi
 
 # The shell idiom for the text view (docs/interface.md) works as documented.
 out=$( { echo $$ >&3; cat <&3; } 3<>/sys/kernel/debug/ptwalk/text )
