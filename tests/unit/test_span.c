@@ -352,6 +352,58 @@ static void window_smaller_than_span(void **state)
 }
 
 /*
+ * window_peek() lends the window's own entries: after one read from a
+ * piece's start, every batch inside what it read comes without another
+ * read or a copy; a batch the window holds only in part, one beyond its
+ * reach, or one outside the plan is refused (NULL, no error) for
+ * window_read() to copy; a failed read is returned.
+ */
+static void peek_in_place(void **state)
+{
+	struct compare_piece p[2] = { piece(0, 100), piece(200, 8) };
+	uint64_t buf[64], out[16];
+	const uint64_t *v;
+	struct pagemap_window w;
+	int err = 1;
+
+	(void)state;
+	fake_init(1);
+	for (size_t k = 0; k < MAXP; k++)
+		F.w[0].pm[k] = PM_PRESENT | k;
+	window_init(&w, buf, 64, UT_SHIFT_4K);
+	window_plan(&w, p, 2);
+	v = window_peek(&w, fake_pagemap, NULL, BASE, 16, &err);
+	assert_ptr_equal(v, buf);
+	assert_int_equal(err, 0);
+	assert_int_equal(F.pm_reads, 1);
+	assert_int_equal(F.pm_pages, 64);	/* the window's capacity */
+	v = window_peek(&w, fake_pagemap, NULL, BASE + 16 * PG, 48, &err);
+	assert_ptr_equal(v, buf + 16);
+	assert_true(v[47] == (PM_PRESENT | 63));
+	assert_int_equal(F.pm_reads, 1);
+	/* held in part (pages 60 to 75): refused, window_read() copies */
+	v = window_peek(&w, fake_pagemap, NULL, BASE + 60 * PG, 16, &err);
+	assert_null(v);
+	assert_int_equal(err, 0);
+	assert_int_equal(window_read(&w, fake_pagemap, NULL, BASE + 60 * PG, 16,
+				     out), 0);
+	assert_true(out[0] == (PM_PRESENT | 60) && out[15] == (PM_PRESENT | 75));
+	/* beyond the reach from addr: the piece ends 4 pages on */
+	v = window_peek(&w, fake_pagemap, NULL, BASE + 96 * PG, 8, &err);
+	assert_null(v);
+	assert_int_equal(err, 0);
+	/* outside the plan */
+	v = window_peek(&w, fake_pagemap, NULL, BASE + 150 * PG, 4, &err);
+	assert_null(v);
+	assert_int_equal(err, 0);
+	/* a failed read is the answer */
+	F.fail_pagemap_at = F.pm_reads;
+	v = window_peek(&w, fake_pagemap, NULL, BASE + 200 * PG, 8, &err);
+	assert_null(v);
+	assert_int_equal(err, -ESRCH);
+}
+
+/*
  * World 0 is what the scan reads, world 1 what every later read sees: a
  * page that differs in the scan's window agrees on re-read (transient).
  * The re-read is a fresh pagemap read, never the window's stale copy.
@@ -703,5 +755,5 @@ static void jobs_equal_one_job(void **state)
 }
 
 UNIT_MAIN("span", UT(reach), UT(reach_and_cuts_in_kernel_pages), UT(many_small_vmas_one_read),
-	  UT(window_smaller_than_span), UT(reread_is_fresh), UT(error_ends_plan),
+	  UT(window_smaller_than_span), UT(peek_in_place), UT(reread_is_fresh), UT(error_ends_plan),
 	  UT(plan_equals_alone), UT(items_cover_in_order), UT(jobs_equal_one_job))

@@ -36,7 +36,8 @@ struct compare_engine {
 	const struct compare_io *io;
 	unsigned int shift;		/* the kernel's page shift */
 	size_t batch;			/* pages classified at once */
-	uint64_t *pm;			/* raw pagemap entries of a batch */
+	uint64_t *pm;			/* a batch's pagemap entries the window
+				 * cannot lend (window_peek()), a re-read's */
 	/*
 	 * Verdicts of a batch: after the scan, one per segment (a run of
 	 * pages whose verdicts follow from the first's), seg_pages[i] pages
@@ -373,13 +374,21 @@ static int scan_batch(struct compare_engine *e, uint64_t addr, size_t n,
 {
 	struct record_stream *s = &e->streams[COMPARE_SCAN];
 	uint64_t last_start = UINT64_MAX;
+	const uint64_t *pm;
 	size_t i = 0;
 	int err;
 
-	err = window_read(&e->win, e->io->read_pagemap, e->io->ctx, addr, n,
-			  e->pm);
-	if (err)
-		return err;
+	/* in the window where it holds the batch; else copied into e->pm */
+	pm = window_peek(&e->win, e->io->read_pagemap, e->io->ctx, addr, n,
+			 &err);
+	if (!pm) {
+		if (!err)
+			err = window_read(&e->win, e->io->read_pagemap,
+					  e->io->ctx, addr, n, e->pm);
+		if (err)
+			return err;
+		pm = e->pm;
+	}
 	e->nr_segs = 0;
 	*differs = false;
 	while (i < n) {
@@ -399,9 +408,9 @@ static int scan_batch(struct compare_engine *e, uint64_t addr, size_t n,
 			size_t len;
 
 			compare_page_verdict_ext(v, x, s->info,
-						 addr + i * (1ULL << e->shift), e->pm[i],
+						 addr + i * (1ULL << e->shift), pm[i],
 						 e->shift);
-			len = segment_length(e->pm, i, rec_end, v);
+			len = segment_length(pm, i, rec_end, v);
 			e->seg_pages[e->nr_segs++] = (uint32_t)len;
 			*differs |= v->cls == CLASS_MISMATCH;
 			i += len;

@@ -72,3 +72,27 @@ int window_read(struct pagemap_window *w, span_read_fn read, void *ctx,
 	}
 	return 0;
 }
+
+const uint64_t *window_peek(struct pagemap_window *w, span_read_fn read,
+			    void *ctx, uint64_t addr, size_t n, int *err)
+{
+	uint64_t held_end = w->start + (uint64_t)w->n * (1ULL << w->shift);
+	size_t reach;
+
+	*err = 0;
+	if (addr >= w->start && addr < held_end) {
+		size_t off = (size_t)((addr - w->start) / (1ULL << w->shift));
+
+		return w->n - off >= n ? w->buf + off : NULL;
+	}
+	reach = window_reach(w, addr);
+	if (!reach || reach < n)
+		return NULL;
+	w->n = 0;
+	*err = read(ctx, addr, reach, w->buf);
+	if (*err)
+		return NULL;
+	w->start = addr;
+	w->n = reach;
+	return w->buf;
+}

@@ -70,4 +70,16 @@ size_t window_reach(struct pagemap_window *w, uint64_t addr);
 int window_read(struct pagemap_window *w, span_read_fn read, void *ctx,
 		uint64_t addr, size_t n, uint64_t *out);
 
+/*
+ * The entries of n pages from addr in place: a pointer into the window
+ * when it holds all n, or comes to hold them in one read from addr (the
+ * pointer is good until the window's next read); NULL with *err 0 where it
+ * cannot (pages outside the plan, n beyond the window's reach from addr,
+ * or held only in part), for window_read() to copy them; NULL with *err
+ * what read returned.  Saves window_read()'s copy, which was 9% of
+ * ptcompare's time on 4 GiB of 4K pages (perf in the bench VM).
+ */
+const uint64_t *window_peek(struct pagemap_window *w, span_read_fn read,
+			    void *ctx, uint64_t addr, size_t n, int *err);
+
 #endif /* PTCOMPARE_SPAN_H */
