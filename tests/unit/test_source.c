@@ -87,6 +87,9 @@ static void process_facts(void **state)
 	assert_true(proc_alive(getpid()));
 	proc_comm(getpid(), comm, sizeof(comm));
 	assert_string_equal(comm, "test_source");
+	strcpy(comm, "stale");
+	assert_true(proc_alive_comm(getpid(), comm, sizeof(comm)));
+	assert_string_equal(comm, "test_source");
 	assert_true(self_peak_rss_kib() > 0);
 	child = fork();
 	if (child == 0)
@@ -95,7 +98,37 @@ static void process_facts(void **state)
 	assert_false(proc_alive(child));	/* a zombie */
 	waitpid(child, &status, 0);
 	assert_false(proc_alive(child));	/* gone */
+	assert_false(proc_alive_comm(child, comm, sizeof(comm)));
+	assert_string_equal(comm, "");
 	proc_comm(child, comm, sizeof(comm));
+	assert_string_equal(comm, "");
+}
+
+/*
+ * A /proc/PID/stat line: alive unless Z or X; the name between the first
+ * '(' and the last ')', which may hold both, cut to the buffer and at a
+ * newline.
+ */
+static void stat_lines(void **state)
+{
+	char comm[8];
+
+	(void)state;
+	assert_true(proc_stat_alive("12 (bash) S 1 12", comm, sizeof(comm)));
+	assert_string_equal(comm, "bash");
+	assert_true(proc_stat_alive("12 (a) b) (c) R 1", comm, sizeof(comm)));
+	assert_string_equal(comm, "a) b) (");
+	assert_false(proc_stat_alive("12 (x) Z 1", comm, sizeof(comm)));
+	assert_string_equal(comm, "x");
+	assert_false(proc_stat_alive("12 (x) X 1", NULL, 0));
+	assert_true(proc_stat_alive("12 (a long name) D 1", comm, sizeof(comm)));
+	assert_string_equal(comm, "a long ");	/* cut to the buffer */
+	assert_true(proc_stat_alive("12 (two\nlines) S 1", comm, sizeof(comm)));
+	assert_string_equal(comm, "two");
+	assert_false(proc_stat_alive("12 (cut", comm, sizeof(comm)));
+	assert_string_equal(comm, "");
+	assert_false(proc_stat_alive("12 (cut)", comm, sizeof(comm)));
+	assert_false(proc_stat_alive("", comm, sizeof(comm)));
 	assert_string_equal(comm, "");
 }
 
@@ -295,6 +328,6 @@ static void walk_sessions_opened_on_first_query(void **state)
 }
 
 UNIT_MAIN("source", UT(pagemap_reads_and_short_reads),
-	  UT(pagemap_entry_per_kernel_page), UT(process_facts),
+	  UT(pagemap_entry_per_kernel_page), UT(process_facts), UT(stat_lines),
 	  UT(spool_in_tmpdir), UT(spool_memory_then_file),
 	  UT(walk_sessions_opened_on_first_query))

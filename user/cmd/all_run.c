@@ -61,7 +61,6 @@ struct all_worker {
 	struct session s;
 	FILE *doc;			/* the process's report */
 	uint64_t open_ns;		/* opening the process, for --stats */
-	char comm[64];
 	pthread_t thread;
 };
 
@@ -114,10 +113,10 @@ static int add_process(struct all_state *a, struct all_worker *w)
 			return jw_error(&a->json);
 		return report_copy_spool(w->doc, stdout);
 	}
-	report_all_row(stdout, r, s->src.pid, w->comm);
+	report_all_row(stdout, r, s->src.pid, s->comm);
 	if (!r->nr_ranges)
 		return 0;
-	fprintf(a->findings, "pid %d (%s):\n", (int)s->src.pid, w->comm);
+	fprintf(a->findings, "pid %d (%s):\n", (int)s->src.pid, s->comm);
 	return report_copy_findings(r, a->findings);
 }
 
@@ -149,11 +148,10 @@ static int scan_one(struct all_worker *w, pid_t pid)
 		status = scan_all(s);
 	if (status != EXIT_OK)
 		return status;
-	proc_comm(pid, w->comm, sizeof(w->comm));
 	report_add_memtypes(&s->report, NULL, 0);
 	if (w->o.json) {
 		struct report_target t = {
-			.pid = pid, .comm = w->comm, .kernel = w->a->kernel,
+			.pid = pid, .comm = s->comm, .kernel = w->a->kernel,
 			.absent_flags = s->absent_flags,
 		};
 

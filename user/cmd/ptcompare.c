@@ -101,15 +101,13 @@ static int finish(struct session *s)
 {
 	struct report_target t = { .pid = s->src.pid };
 	struct utsname u;
-	char comm[64];
 	int err;
 
 	progress_end(s);
 	err = memtype_check(s);
 	if (err != EXIT_OK)
 		return err;
-	proc_comm(s->src.pid, comm, sizeof(comm));
-	t.comm = comm;
+	t.comm = s->comm;	/* read by scan_all() */
 	t.kernel = uname(&u) ? "?" : u.release;
 	t.absent_flags = s->absent_flags;
 	if (s->opts->has_range) {

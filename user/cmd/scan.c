@@ -329,8 +329,11 @@ int scan_all(struct session *s)
 		return session_fail(s, FAIL_INTERNAL);
 	if (ferror(s->maps))
 		return session_scan_failed(s, errno ? errno : EIO);
-	/* A process that exits mid-scan ends its maps early: no half report. */
-	if (!proc_alive(s->src.pid))
+	/*
+	 * A process that exits mid-scan ends its maps early: no half report.
+	 * Its name comes with the same read, for the report.
+	 */
+	if (!proc_alive_comm(s->src.pid, s->comm, sizeof(s->comm)))
 		return session_scan_failed(s, ESRCH);
 	return EXIT_OK;
 }

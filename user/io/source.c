@@ -156,12 +156,35 @@ bool proc_iomem_load(struct iomem *m)
 	return !err && !m->zeroed;
 }
 
-bool proc_alive(pid_t pid)
+bool proc_stat_alive(const char *line, char *comm, size_t size)
 {
-	char path[64], buf[512], *p;
+	/* "pid (comm) S ...": comm may hold spaces and parentheses */
+	const char *open = strchr(line, '('), *close = strrchr(line, ')');
+
+	if (comm && size) {
+		size_t n = 0;
+
+		if (open && close > open) {
+			n = (size_t)(close - open - 1);
+			if (n > size - 1)
+				n = size - 1;
+			memcpy(comm, open + 1, n);
+		}
+		comm[n] = '\0';
+		comm[strcspn(comm, "\n")] = '\0';
+	}
+	return close && close[1] == ' ' && close[2] != 'Z' && close[2] != 'X' &&
+	       close[2] != '\0';
+}
+
+bool proc_alive_comm(pid_t pid, char *comm, size_t size)
+{
+	char path[64], buf[512];
 	ssize_t n;
 	int fd;
 
+	if (comm && size)
+		comm[0] = '\0';
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -171,9 +194,12 @@ bool proc_alive(pid_t pid)
 	if (n <= 0)
 		return false;
 	buf[n] = '\0';
-	/* "pid (comm) S ...": comm may hold spaces and parentheses */
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+	return proc_stat_alive(buf, comm, size);
+}
+
+bool proc_alive(pid_t pid)
+{
+	return proc_alive_comm(pid, NULL, 0);
 }
 
 /*
