@@ -718,7 +718,53 @@ static const char *const lockdown_reruns[] = {
 };
 
 /*
- * usage: vmtest [--lockdown | --iommu] [PREFIX]: PREFIX selects cases by
+ * vmtest --kmemleak-ignore (tests/vm/guest-init.sh, before kmemleak's
+ * scans on a debug kernel): kmemleak is told not to scan the 1 GiB
+ * hugetlb page reserved at boot (PTWALK_FIXTURE_IOC_KMEMLEAK_IGNORE).  One
+ * TAP line; none where no such page is reserved (the IOMMU lane alone).
+ */
+static int kmemleak_ignore_gigantic(int fixture_fd)
+{
+	const char *name = "kmemleak_ignores_gigantic_page";
+	struct ptwalk_fixture_kmemleak k = { 0 };
+	char nr[32];
+	void *p;
+	int ret = 0;
+
+	if (!vm_read_text("/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages",
+			  nr, sizeof(nr)) || !strcmp(nr, "0")) {
+		printf("# kmemleak: no 1 GiB hugetlb page reserved, none to ignore\n");
+		return 0;
+	}
+	p = mmap(NULL, GIB, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | map_huge_flag(GIB),
+		 -1, 0);
+	if (p == MAP_FAILED) {
+		printf("not ok - %s # mmap of the 1 GiB hugetlb page: %s\n",
+		       name, strerror(errno));
+		return 1;
+	}
+	*(volatile char *)p = 1;
+	k.addr = (uintptr_t)p;
+	if (ioctl(fixture_fd, PTWALK_FIXTURE_IOC_KMEMLEAK_IGNORE, &k)) {
+		printf("not ok - %s # %s: %s\n", name,
+		       "PTWALK_FIXTURE_IOC_KMEMLEAK_IGNORE", strerror(errno));
+		ret = 1;
+	} else if (k.size != GIB || k.phys % GIB) {
+		printf("not ok - %s # the fixture ignored %" PRIu64
+		       " bytes at %#" PRIx64 ", not the 1 GiB page\n",
+		       name, (uint64_t)k.size, (uint64_t)k.phys);
+		ret = 1;
+	} else {
+		printf("ok - %s # the page at %#" PRIx64 "\n", name,
+		       (uint64_t)k.phys);
+	}
+	munmap(p, GIB);
+	return ret;
+}
+
+/*
+ * usage: vmtest [--lockdown | --iommu] [PREFIX] | --kmemleak-ignore: PREFIX selects cases by
  * name; --iommu runs the IOMMU lane's cases alone (cases_iommu.c).
  */
 int main(int argc, char **argv)
@@ -730,6 +776,7 @@ int main(int argc, char **argv)
 	};
 	bool lockdown = argc > 1 && !strcmp(argv[1], "--lockdown");
 	bool iommu = argc > 1 && !strcmp(argv[1], "--iommu");
+	bool kmemleak = argc > 1 && !strcmp(argv[1], "--kmemleak-ignore");
 	int first = 1 + (lockdown || iommu);
 	const char *only = argc > first ? argv[first] : NULL;
 	size_t s;
@@ -745,7 +792,10 @@ int main(int argc, char **argv)
 		       PTWALK_FIXTURE_DEV, strerror(errno));
 		return 1;
 	}
-	if (iommu) {
+	if (kmemleak) {
+		t.failed = kmemleak_ignore_gigantic(t.fixture_fd);
+		t.passed = !t.failed;
+	} else if (iommu) {
 		run(&t, iommu_cases, nr_iommu_cases, only);
 	} else if (lockdown) {
 		t.query_path = PTWALK_DEFAULT_DEVICE;
