@@ -147,9 +147,11 @@ check-vm-asan: vm-build asan-ptcompare
 	cp $(BUILD)/vm-asan/vm.tap $(BUILD)/vm-asan.tap
 
 # And with ptcompare's ThreadSanitizer build (VM_SANITIZED=tsan), for the
-# --jobs threads: a data race fails the run.  $(BUILD)/vm-tsan.tap.
+# --jobs threads: a data race fails the run.  That build runs the cases
+# where ptcompare starts threads (TSAN_CASES), the plain one the rest.
+# $(BUILD)/vm-tsan.tap.
 check-vm-tsan: vm-build tsan-ptcompare
-	VM_SANITIZED=tsan scripts/vm-run.sh $(BUILD)/vm-tsan $(KREL) test $(BUILD)/vmtest:/bin/vmtest $(BUILD)/tsan/ptcompare:/bin/ptcompare
+	VM_SANITIZED=tsan VM_SANITIZED_ONLY=$(TSAN_CASES) scripts/vm-run.sh $(BUILD)/vm-tsan $(KREL) test $(BUILD)/vmtest:/bin/vmtest $(BUILD)/tsan/ptcompare:/bin/ptcompare $(CURDIR)/user/ptcompare:/bin/ptcompare.plain
 	cp $(BUILD)/vm-tsan/vm.tap $(BUILD)/vm-tsan.tap
 
 # --- Sanitizer lanes and fuzzing: the build rules are in tests/fuzz/Makefile.
@@ -215,6 +217,11 @@ DEBUG_STRESS_SECONDS ?= 40
 # And iommu_none_, the case of a machine without an IOMMU: this lane's has
 # one (below).
 PTCOMPARE_OWN_CASES := ptcompare_progress_line,ptcompare_jobs_,ptcompare_memory_bounded
+# The cases where ptcompare starts threads (--jobs, --all and --phys
+# workers) or handles a signal (--watch): ThreadSanitizer's build runs
+# these, the plain build the rest of its lane's suite (vm-run.sh's
+# VM_SANITIZED_ONLY): with one thread it checks nothing, three times slower.
+TSAN_CASES := $(PTCOMPARE_OWN_CASES),all_,phys_,watch_
 DEBUG_SKIP ?= $(PTCOMPARE_OWN_CASES),dmainfo_vgem_,dmainfo_vivid_,iommu_none_
 
 debug-kernel:
@@ -381,7 +388,7 @@ check-arm64-iommu:
 # KERNELS_SKIP_OWN="5.10": those kernels' suites leave ptcompare's own
 # cases (PTCOMPARE_OWN_CASES) to 6.1's plain lane, as ARM64_SKIP does.
 check-kernels: user $(BUILD)/vmtest $(if $(findstring :asan,$(KERNELS_SANITIZED)),asan-ptcompare) $(if $(findstring :tsan,$(KERNELS_SANITIZED)),tsan-ptcompare)
-	KERNELS_SANITIZED="$(KERNELS_SANITIZED)" KERNELS_IOMMU="$(KERNELS_IOMMU)" KERNELS_SKIP_OWN="$(KERNELS_SKIP_OWN)" PTCOMPARE_OWN_CASES="$(PTCOMPARE_OWN_CASES)" scripts/kernel-matrix.sh $(MOD_SRCS)
+	KERNELS_SANITIZED="$(KERNELS_SANITIZED)" KERNELS_IOMMU="$(KERNELS_IOMMU)" KERNELS_SKIP_OWN="$(KERNELS_SKIP_OWN)" PTCOMPARE_OWN_CASES="$(PTCOMPARE_OWN_CASES)" TSAN_CASES="$(TSAN_CASES)" scripts/kernel-matrix.sh $(MOD_SRCS)
 
 .PHONY: check-kernels
 

@@ -17,7 +17,8 @@
 # "6.12:asan newest:tsan"): on those kernels the suite runs with
 # ptcompare's ASan+UBSan or ThreadSanitizer build (build/asan/ptcompare,
 # build/tsan/ptcompare: make check-kernels builds them) and fails on any
-# report, as make check-vm-asan and check-vm-tsan do on 6.1;
+# report, as make check-vm-asan and check-vm-tsan do on 6.1 (TSAN_CASES:
+# the ThreadSanitizer build runs only the cases it names);
 # VM_ONLY, VM_TIMEOUT as for scripts/vm-run.sh; KERNEL_VM_MODE=iommu
 # (make check-iommu KERNEL=K) boots the IOMMU lane instead of the VM
 # suite (VM_IOMMU=1, mode iommu), into build/kernels/K/iommu and
@@ -95,15 +96,26 @@ fi
 t=$(date +%s)
 # A sanitized ptcompare is slower: twice vm-run.sh's default timeout
 [ -z "$sanitized" ] || export VM_TIMEOUT=${VM_TIMEOUT:-1200}
+# ThreadSanitizer's build runs the cases where ptcompare starts threads
+# (TSAN_CASES, from the Makefile), the plain build the rest (vm-run.sh's
+# VM_SANITIZED_ONLY) and the IOMMU lane's cases, which start none.
+san_only="" plain=()
+if [ "$sanitized" = tsan ] && [ -n "${TSAN_CASES:-}" ]; then
+	san_only=$TSAN_CASES
+	plain=(user/ptcompare:/bin/ptcompare.plain)
+fi
 VM_KERNEL=$VMLINUZ VM_MODTREE=$MODTREE VM_KO_DIR=$moddir VM_SANITIZED=$sanitized \
-	scripts/vm-run.sh "$vmout" "$KREL" "$vm_mode" build/vmtest:/bin/vmtest "$ptcompare":/bin/ptcompare ||
+	VM_SANITIZED_ONLY=$san_only scripts/vm-run.sh "$vmout" "$KREL" "$vm_mode" \
+	build/vmtest:/bin/vmtest "$ptcompare":/bin/ptcompare "${plain[@]}" ||
 	echo "not ok - vm_run # scripts/vm-run.sh failed" >> "$tap"
 step vm "$t"
 cat "$vmout/vm.tap" >> "$tap" 2>/dev/null
 if [ "$vm_mode" = test ] && [[ " ${KERNELS_IOMMU:-} " == *" $kernel "* ]]; then
 	t=$(date +%s)
+	iommu_san=$sanitized iommu_pc=$ptcompare
+	[ -z "$san_only" ] || iommu_san="" iommu_pc=user/ptcompare
 	VM_IOMMU=1 VM_KERNEL=$VMLINUZ VM_MODTREE=$MODTREE VM_KO_DIR=$moddir \
-		VM_SANITIZED=$sanitized scripts/vm-run.sh "$out/iommu" "$KREL" iommu build/vmtest:/bin/vmtest "$ptcompare":/bin/ptcompare ||
+		VM_SANITIZED=$iommu_san scripts/vm-run.sh "$out/iommu" "$KREL" iommu build/vmtest:/bin/vmtest "$iommu_pc":/bin/ptcompare ||
 		echo "not ok - iommu:vm_run # scripts/vm-run.sh failed" >> "$tap"
 	step iommu "$t"
 	sed 's/^\(not \)\{0,1\}ok - /&iommu:/' "$out/iommu/vm.tap" >> "$tap" 2>/dev/null

@@ -23,7 +23,11 @@
 # sanitized build: asan (or 1) the ASan+UBSan one (make check-vm-asan,
 # make check-debug DEBUG_SANITIZED=1), tsan the ThreadSanitizer one (make
 # check-vm-tsan); the guest checks it has that runtime, sets the
-# sanitizer's options, and any report fails the run.
+# sanitizer's options, and any report fails the run; VM_SANITIZED_ONLY,
+# comma-separated prefixes of the vmtest cases the sanitized build runs,
+# the plain one (a FILE to /bin/ptcompare.plain) the rest after them
+# (tests/vm/guest-suite.sh; make check-vm-tsan and the tsan kernel lanes:
+# the cases where ptcompare starts threads, TSAN_CASES).
 # Other architectures (make check-arm64): VM_ARCH (x86_64, the default, or
 # arm64; a KREL ending in -arm64 implies arm64), VM_PAGE_SIZE (arm64: the
 # kernel's page size, 4K (default), 16K or 64K, which picks the hugetlb
@@ -70,6 +74,8 @@ case ${VM_SANITIZED:-} in
 tsan) sanitized=tsan ;;
 *) die "VM_SANITIZED=$VM_SANITIZED: asan (or 1) or tsan" ;;
 esac
+[ -z "${VM_SANITIZED_ONLY:-}" ] || [ -n "$sanitized" ] ||
+	die "VM_SANITIZED_ONLY=$VM_SANITIZED_ONLY without VM_SANITIZED"
 # The suite and the IOMMU lane's cases in one boot (tests/vm/guest-suite.sh)
 iommu_cases=
 if [ "${VM_IOMMU:-}" = 1 ] && [ "$mode" = test ]; then
@@ -347,7 +353,7 @@ boot() {
 		-display none -no-reboot -monitor none \
 		-serial "file:$out/console.log" "${chan_args[@]}" \
 		-kernel "$kernel" -initrd "$out/initramfs.gz" \
-		-append "console=$console loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode ptwalk_chan=$chan${VM_ONLY:+ ptwalk_only=$VM_ONLY}${VM_SKIP:+ ptwalk_skip=$VM_SKIP}${iommu_cases:+ ptwalk_iommu_cases=1}${VM_STRESS_SECONDS:+ ptwalk_stress_s=$VM_STRESS_SECONDS}${sanitized:+ ptwalk_sanitized=$sanitized} $hugepages transparent_hugepage=always${drv_append:+ $drv_append}${VM_APPEND:+ $VM_APPEND}"
+		-append "console=$console loglevel=5 panic=-1 rdinit=/init ptwalk_mode=$mode ptwalk_chan=$chan${VM_ONLY:+ ptwalk_only=$VM_ONLY}${VM_SKIP:+ ptwalk_skip=$VM_SKIP}${iommu_cases:+ ptwalk_iommu_cases=1}${VM_STRESS_SECONDS:+ ptwalk_stress_s=$VM_STRESS_SECONDS}${sanitized:+ ptwalk_sanitized=$sanitized}${VM_SANITIZED_ONLY:+ ptwalk_sanitized_only=$VM_SANITIZED_ONLY} $hugepages transparent_hugepage=always${drv_append:+ $drv_append}${VM_APPEND:+ $VM_APPEND}"
 }
 set +e
 boot

@@ -524,14 +524,10 @@ int user_paging_levels(void)
 	return (va_bits - PAGE_SHIFT_K + per_level - 1) / per_level;
 }
 
-/*
- * Whether name starts with one of PTWALK_SKIP's comma-separated prefixes:
- * a case this lane leaves to another (vm-run.sh's VM_SKIP).  Not run, not
- * counted as passed: the summary line says how many.
- */
-static bool skipped(const char *name)
+/* Whether name starts with one of the comma-separated prefixes of list. */
+static bool prefixed(const char *list, const char *name)
 {
-	const char *p = getenv("PTWALK_SKIP");
+	const char *p = list;
 
 	while (p && *p) {
 		size_t n = strcspn(p, ",");
@@ -543,6 +539,25 @@ static bool skipped(const char *name)
 	return false;
 }
 
+/*
+ * Whether this run leaves name out: a case another lane runs, one of
+ * PTWALK_SKIP's prefixes (vm-run.sh's VM_SKIP), not run and not counted
+ * as passed (the summary line says how many); or, where PTWALK_ONLY is
+ * set, a case none of its prefixes names (the guest suite's run of the
+ * sanitized ptcompare: VM_SANITIZED_ONLY), not counted at all.
+ */
+static bool skipped(const char *name)
+{
+	return prefixed(getenv("PTWALK_SKIP"), name);
+}
+
+static bool not_this_run(const char *name)
+{
+	const char *only = getenv("PTWALK_ONLY");
+
+	return only && !prefixed(only, name);
+}
+
 static void run_one(struct vmtest *t, const struct vmtest_case *c,
 		    const char *prefix, const char *only)
 {
@@ -551,7 +566,7 @@ static void run_one(struct vmtest *t, const struct vmtest_case *c,
 	bool ok;
 
 	snprintf(name, sizeof(name), "%s%s", prefix, c->name);
-	if (only && strncmp(only, name, strlen(only)))
+	if ((only && strncmp(only, name, strlen(only))) || not_this_run(name))
 		return;
 	if (skipped(name)) {
 		t->skipped++;
