@@ -75,7 +75,7 @@ PTBENCH_SRCS := tests/bench/ptbench.c user/parse/maps.c user/parse/record.c \
 	user/io/ptwalk_client.c user/parse/geometry.c
 $(BUILD)/ptbench: $(PTBENCH_SRCS) $(wildcard user/*/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -static -o $@ $(PTBENCH_SRCS)
+	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -static -pthread -o $@ $(PTBENCH_SRCS)
 
 # Benchmarks print numbers and ratios; they assert nothing.
 # KERNEL=5.10|6.12|newest: on that kernel of the matrix (the sparse row's

@@ -9,7 +9,8 @@
  * the median of several runs each, the ratios, the bytes read, and
  * ptcompare's peak RSS; then, per target, C with --kpageflags, and C with
  * --jobs 1, 2 and all CPUs (the 4 GiB, sparse and 10,000-VMA targets),
- * each over A;
+ * each over A+B, beside F2, A and B in two threads at once, each reading
+ * half the pages: the floor the VM gives two jobs;
  * and --range over 10,000 VMAs against A over the same span in one pass.
  * Prints numbers; asserts nothing.
  */
@@ -17,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -94,10 +96,11 @@ static void read_vmas(pid_t pid, struct vma_list *v)
 		fclose(f);
 }
 
-static struct result bench_pagemap(pid_t pid, const struct vma_list *v,
-				   bool naive, uint64_t *pages_done)
+/* A (or D, naive) into buf, PM_CHUNK entries */
+static struct result read_pagemap(pid_t pid, const struct vma_list *v,
+				  bool naive, uint64_t *pages_done,
+				  uint64_t *buf)
 {
-	static uint64_t buf[PM_CHUNK];
 	struct result res = { 0 };
 	char path[64];
 	uint64_t done = 0;
@@ -131,6 +134,14 @@ out:
 	if (pages_done)
 		*pages_done = done;
 	return res;
+}
+
+static struct result bench_pagemap(pid_t pid, const struct vma_list *v,
+				   bool naive, uint64_t *pages_done)
+{
+	static uint64_t buf[PM_CHUNK];
+
+	return read_pagemap(pid, v, naive, pages_done, buf);
 }
 
 /*
@@ -225,9 +236,12 @@ static void bench_pagemap_scan(pid_t pid, const struct vma_list *v, double a)
  * One query over the span of the VMAs: the gaps between them come back as
  * one record each, and the per-query cost is paid once, not per VMA.
  */
-static struct result bench_walk(pid_t pid, const struct vma_list *v)
+#define WALK_RECS	4096
+
+/* B into recs, WALK_RECS records */
+static struct result read_walk(pid_t pid, const struct vma_list *v,
+			       struct ptwalk_record *recs)
 {
-	static struct ptwalk_record recs[4096];
 	struct result res = { 0 };
 	int fd = ptwalk_open(PTWALK_DEFAULT_DEBUGFS, PTWALK_QUERY_FILE, O_RDWR);
 	double t0 = now_ms();
@@ -235,12 +249,105 @@ static struct result bench_walk(pid_t pid, const struct vma_list *v)
 
 	if (fd >= 0 && v->n && !ptwalk_query(fd, pid, v->r[0][0],
 					     v->r[v->n - 1][1]))
-		while ((n = ptwalk_read(fd, recs, 4096)) > 0)
+		while ((n = ptwalk_read(fd, recs, WALK_RECS)) > 0)
 			res.bytes += (uint64_t)n * sizeof(recs[0]);
 	res.ms = now_ms() - t0;
 	if (fd >= 0)
 		close(fd);
 	return res;
+}
+
+static struct result bench_walk(pid_t pid, const struct vma_list *v)
+{
+	static struct ptwalk_record recs[WALK_RECS];
+
+	return read_walk(pid, v, recs);
+}
+
+/* One of F2's two threads: A then B over its half of the pages. */
+struct half {
+	pid_t pid;
+	struct vma_list v;
+	uint64_t *buf;
+	struct ptwalk_record *recs;
+};
+
+static void *read_half(void *arg)
+{
+	struct half *h = arg;
+
+	read_pagemap(h->pid, &h->v, false, NULL, h->buf);
+	read_walk(h->pid, &h->v, h->recs);
+	return NULL;
+}
+
+/*
+ * F2: A and B of v in two threads at once, the pages split in half at a
+ * page boundary (each thread its own buffers, touched before the clock
+ * starts), wall time until both are done.  What two jobs of ptcompare
+ * could take at best on this machine, having both reads to make.  0 if a
+ * thread or a buffer could not be had.
+ */
+static double bench_two_threads(pid_t pid, const struct vma_list *v)
+{
+	struct half h[2] = { { .pid = pid }, { .pid = pid } };
+	uint64_t pages = 0, seen = 0;
+	pthread_t th[2];
+	double ms = 0, t0;
+	size_t i, mid_vma = 0;
+	uint64_t mid = 0;
+	int started = 0;
+
+	for (i = 0; i < v->n; i++)
+		pages += (v->r[i][1] - v->r[i][0]) / PAGE;
+	for (i = 0; i < v->n; i++) {
+		uint64_t n = (v->r[i][1] - v->r[i][0]) / PAGE;
+
+		if (seen + n > pages / 2) {
+			mid_vma = i;
+			mid = v->r[i][0] + (pages / 2 - seen) * PAGE;
+			break;
+		}
+		seen += n;
+	}
+	h[0].v.r = calloc(mid_vma + 1, sizeof(*v->r));
+	h[1].v.r = calloc(v->n - mid_vma, sizeof(*v->r));
+	for (i = 0; i < 2; i++) {
+		h[i].buf = malloc(PM_CHUNK * sizeof(uint64_t));
+		h[i].recs = malloc(WALK_RECS * sizeof(struct ptwalk_record));
+		if (h[i].buf)
+			memset(h[i].buf, 0, PM_CHUNK * sizeof(uint64_t));
+		if (h[i].recs)
+			memset(h[i].recs, 0, WALK_RECS * sizeof(struct ptwalk_record));
+	}
+	if (!h[0].v.r || !h[1].v.r || !h[0].buf || !h[1].buf || !h[0].recs ||
+	    !h[1].recs || !pages)
+		goto out;
+	for (i = 0; i < mid_vma; i++)
+		memcpy(h[0].v.r[h[0].v.n++], v->r[i], sizeof(v->r[i]));
+	if (mid > v->r[mid_vma][0]) {
+		h[0].v.r[h[0].v.n][0] = v->r[mid_vma][0];
+		h[0].v.r[h[0].v.n++][1] = mid;
+	}
+	h[1].v.r[h[1].v.n][0] = mid;
+	h[1].v.r[h[1].v.n++][1] = v->r[mid_vma][1];
+	for (i = mid_vma + 1; i < v->n; i++)
+		memcpy(h[1].v.r[h[1].v.n++], v->r[i], sizeof(v->r[i]));
+	t0 = now_ms();
+	for (; started < 2; started++)
+		if (pthread_create(&th[started], NULL, read_half, &h[started]))
+			break;
+	for (i = 0; i < (size_t)started; i++)
+		pthread_join(th[i], NULL);
+	if (started == 2)
+		ms = now_ms() - t0;
+out:
+	for (i = 0; i < 2; i++) {
+		free(h[i].v.r);
+		free(h[i].buf);
+		free(h[i].recs);
+	}
+	return ms;
 }
 
 /*
@@ -602,7 +709,7 @@ static void bench_options(pid_t pid, int kind, const char *const *opts,
 {
 	struct result r;
 	uint64_t rss;
-	double ms, cin, k = bench_kpageflags(pid, v);
+	double ms, cin, k = bench_kpageflags(pid, v), f2[RUNS], mf2;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	ms = median_ptcompare(pid, opts, "--kpageflags", NULL, &r, &rss, &cin);
@@ -615,14 +722,19 @@ static void bench_options(pid_t pid, int kind, const char *const *opts,
 	}
 	if (kind != 4 && kind != 5 && kind != 7 && kind != 8)
 		return;
+	for (int run = 0; run < RUNS; run++)
+		f2[run] = bench_two_threads(pid, v);
+	mf2 = median(f2);
+	printf("    F2 (A and B in two threads, half the pages each): %.1f ms, F2/(A+B) %.2f\n",
+	       mf2, mf2 / (ma + mb));
 	for (int j = 0; j < 3; j++) {
 		const char *n = j == 0 ? "1" : j == 1 ? "2" : NULL;
 
 		ms = median_ptcompare(pid, opts, n ? "--jobs" : NULL, n, &r,
 				      &rss, &cin);
-		printf("    --jobs %s: C %.1f ms, Cin %.1f ms, Cin/(A+B) %.2f, RSS %"
+		printf("    --jobs %s: C %.1f ms, Cin %.1f ms, Cin/(A+B) %.2f, Cin/F2 %.2f, RSS %"
 		       PRIu64 " KiB\n", n ? n : cpus == 2 ? "all (2 CPUs)" :
-		       "all", ms, cin, cin / (ma + mb), rss);
+		       "all", ms, cin, cin / (ma + mb), mf2 ? cin / mf2 : 0, rss);
 	}
 }
 
