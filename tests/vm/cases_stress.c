@@ -37,6 +37,13 @@
  */
 #define CHURN_SECONDS	20
 #define CHURN_MIN_SCANS	(2 * PAIRED_EVERY)
+/*
+ * Past its time the case scans on until a scan has met the churn (a
+ * transient page), for up to this many times as long: whether a scan
+ * meets it is chance, and a slow lane (the ASan build on a loaded
+ * machine) gets few scans in its time.
+ */
+#define CHURN_EXTEND	3
 
 /*
  * Never returns: maps, touches, collapses to THP, zaps, mprotects, remaps
@@ -145,8 +152,9 @@ static bool churn_scans(struct vmtest *t)
 			       NULL };
 	/*
 	 * Bounded by time: the lane's (the debug kernel's
-	 * DEBUG_STRESS_SECONDS), else CHURN_SECONDS; at least CHURN_MIN_SCANS
-	 * and at most STRESS_SCANS scans.
+	 * DEBUG_STRESS_SECONDS), else CHURN_SECONDS, CHURN_EXTEND times that
+	 * while no scan has met the churn; at least CHURN_MIN_SCANS and at
+	 * most STRESS_SCANS scans.
 	 */
 	unsigned int secs = vm_stress_seconds_given();
 	/*
@@ -160,6 +168,7 @@ static bool churn_scans(struct vmtest *t)
 	char saved[16], label[16];
 	bool mthp_on = vm_thp_size_set(mthp, "always", saved, sizeof(saved));
 	struct timespec start, now;
+	time_t elapsed;
 	bool ok = true;
 	pid_t target;
 	int i;
@@ -187,8 +196,10 @@ static bool churn_scans(struct vmtest *t)
 		struct pc_result r, r2;
 
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (i >= CHURN_MIN_SCANS &&
-		    now.tv_sec - start.tv_sec >= (time_t)secs)
+		elapsed = now.tv_sec - start.tv_sec;
+		if (i >= CHURN_MIN_SCANS && elapsed >= (time_t)secs &&
+		    (tally.pages[CLASS_TRANSIENT] ||
+		     elapsed >= (time_t)secs * CHURN_EXTEND))
 			break;
 		if (i % PAIRED_EVERY == PAIRED_EVERY - 1) {
 			/* a second scanner in a child, at the same time */
