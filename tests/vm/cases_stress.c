@@ -297,6 +297,17 @@ static bool swapped_pages(struct vmtest *t)
 #endif
 
 /*
+ * Scans of the migrating target: MIGRATION_SCANS at most, and once
+ * MIGRATION_MIN_SCANS are done, none started after MIGRATION_SECONDS.  A
+ * fast lane makes all its scans within the time; a slow one (arm64 under
+ * TCG: 2 to 3 s a scan) stops after the minimum instead of spending a
+ * minute on scans that find what the first ones found.
+ */
+#define MIGRATION_SCANS		20
+#define MIGRATION_MIN_SCANS	8
+#define MIGRATION_SECONDS	10
+
+/*
  * Migration under the scan: the target soft-offlines its own pages one by
  * one (MADV_SOFT_OFFLINE migrates a page's contents to a new frame, every
  * time, unlike compaction which may find nothing to do) while ptcompare
@@ -312,6 +323,7 @@ static bool migration_during_scans(struct vmtest *t)
 			       NULL };
 	struct tally tally = { 0 };
 	uint64_t *before = calloc(pages, sizeof(*before)), base;
+	struct timespec start, now;
 	bool ok = true;
 	int ready[2], scan;
 	pid_t target;
@@ -348,9 +360,14 @@ static bool migration_during_scans(struct vmtest *t)
 		before[i] = ptwalk_pfn_at(ptwalk_find(t->recs, t->nr_recs,
 					base + i * PAGE, PAGE_SHIFT_K), base + i * PAGE, PAGE_SHIFT_K);
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)target);
-	for (scan = 0; ok && scan < 20; scan++) {
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (scan = 0; ok && scan < MIGRATION_SCANS; scan++) {
 		struct pc_result r;
 
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (scan >= MIGRATION_MIN_SCANS &&
+		    now.tv_sec - start.tv_sec >= MIGRATION_SECONDS)
+			break;
 		ok = pc_run(t, &r, argv) && scan_done(t, &r, &tally);
 		pc_free(&r);
 	}
