@@ -188,9 +188,12 @@ static int hand_in(struct all_state *a, struct all_worker *w, int status)
 static void progress_handed_in(struct all_state *a)
 {
 	char line[PROGRESS_MAX_WIDTH + 8];
-	uint64_t now = monotonic_ns();
+	uint64_t now;
 
 	a->progress.procs = a->handed_in;
+	if (!a->progress.enabled)
+		return;
+	now = monotonic_ns();
 	if (progress_due(&a->progress, now))
 		fwrite(line, 1, progress_line(&a->progress, now, line,
 					      sizeof(line)), stderr);

@@ -122,10 +122,14 @@ static void progress_total(struct session *s)
 
 void progress_start(struct session *s)
 {
-	bool tty = isatty(STDERR_FILENO);
+	/*
+	 * --no-progress (every --all worker) asks no terminal and reads no
+	 * clock: under --all that was an ioctl and a clock read a process.
+	 */
+	bool on = !s->opts->no_progress &&
+		  progress_wanted(isatty(STDERR_FILENO), false);
 
-	progress_init(&s->progress, progress_wanted(tty, s->opts->no_progress),
-		      monotonic_ns());
+	progress_init(&s->progress, on, on ? monotonic_ns() : 0);
 	if (s->progress.enabled)
 		progress_total(s);
 }

@@ -120,6 +120,7 @@ static int open_proc(struct session *s)
 		return session_fail(s, diagnose_proc_open(errno, s->src.pid,
 							  "maps", s->msg,
 							  sizeof(s->msg)));
+	setvbuf(s->maps, s->maps_buf, _IOFBF, SESSION_MAPS_BUF);
 	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)s->src.pid);
 	s->src.pagemap_fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (s->src.pagemap_fd < 0)
@@ -164,12 +165,13 @@ static int open_engines(struct session *s)
 	if (status != EXIT_OK)
 		return status;
 	s->absent_flags = connect_absent_flags(&s->ep);
+	s->maps_buf = malloc(SESSION_MAPS_BUF);
 	s->engine = compare_new(&s->io, BATCH_PAGES, s->geom.shift);
 	s->witness = witness_new(&s->wio, &s->geom, &s->wtotals,
 				 scan_range_done, s);
 	if (s->witness)
 		witness_set_mark(s->witness, scan_vma_marked);
-	if (!s->engine || !s->witness || !scan_queue_new(s)) {
+	if (!s->maps_buf || !s->engine || !s->witness || !scan_queue_new(s)) {
 		snprintf(s->msg, sizeof(s->msg), "out of memory");
 		return session_fail(s, FAIL_INTERNAL);
 	}
@@ -369,4 +371,6 @@ void session_close(struct session *s)
 	scan_queue_free(s);
 	suspects_free(&s->suspects);
 	proc_source_close(&s->src);
+	free(s->maps_buf);
+	s->maps_buf = NULL;
 }

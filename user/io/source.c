@@ -107,7 +107,7 @@ long proc_list_pids(pid_t **out)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
-	pid_t *pids = NULL;
+	pid_t *pids = NULL, self = getpid();
 	size_t n = 0, cap = 0;
 
 	*out = NULL;
@@ -120,7 +120,7 @@ long proc_list_pids(pid_t **out)
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		v = strtol(de->d_name, &end, 10);
-		if (*end || v <= 0 || v == getpid())
+		if (*end || v <= 0 || v == self)
 			continue;
 		if (n == cap) {
 			size_t more = cap ? cap * 2 : 256;
