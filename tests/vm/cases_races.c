@@ -33,14 +33,6 @@
 #define MFD_HUGETLB 0x0004U
 #endif
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void stop(pid_t pid)
 {
 	kill(pid, SIGKILL);
@@ -104,8 +96,8 @@ static bool vtop_unmapped(struct vmtest *t)
 	}
 	if (target == 0)
 		map_unmap_loop(a, len);
-	until = now_s() + secs;
-	for (uint64_t i = 0; ok && now_s() < until; i++) {
+	until = vm_now_s() + secs;
+	for (uint64_t i = 0; ok && vm_now_s() < until; i++) {
 		uint64_t addr = A(a) + (i * 97 % (len / PAGE)) * PAGE;
 		struct ptwalk_vtop v;
 		bool info;
@@ -303,8 +295,8 @@ static bool shared_hugetlb(struct vmtest *t)
 			close(fd);
 		return fd < 0 ? false : fail(t, "fork: %s", strerror(errno));
 	}
-	until = now_s() + secs;
-	while (ok && now_s() < until) {
+	until = vm_now_s() + secs;
+	while (ok && vm_now_s() < until) {
 		uint64_t p1, p2;
 
 		ok = walk(t, target, A(a), A(a) + span);

@@ -167,8 +167,7 @@ static bool churn_scans(struct vmtest *t)
 						64 * 1024;
 	char saved[16], label[16];
 	bool mthp_on = vm_thp_size_set(mthp, "always", saved, sizeof(saved));
-	struct timespec start, now;
-	time_t elapsed;
+	double start, elapsed;
 	bool ok = true;
 	pid_t target;
 	int i;
@@ -191,15 +190,14 @@ static bool churn_scans(struct vmtest *t)
 		churn();
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)target);
 	usleep(200000);
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	start = vm_now_s();
 	for (i = 0; ok && i < STRESS_SCANS; i++) {
 		struct pc_result r, r2;
 
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		elapsed = now.tv_sec - start.tv_sec;
-		if (i >= CHURN_MIN_SCANS && elapsed >= (time_t)secs &&
+		elapsed = vm_now_s() - start;
+		if (i >= CHURN_MIN_SCANS && elapsed >= secs &&
 		    (tally.pages[CLASS_TRANSIENT] ||
-		     elapsed >= (time_t)secs * CHURN_EXTEND))
+		     elapsed >= (double)secs * CHURN_EXTEND))
 			break;
 		if (i % PAIRED_EVERY == PAIRED_EVERY - 1) {
 			/* a second scanner in a child, at the same time */
@@ -323,7 +321,7 @@ static bool migration_during_scans(struct vmtest *t)
 			       NULL };
 	struct tally tally = { 0 };
 	uint64_t *before = calloc(pages, sizeof(*before)), base;
-	struct timespec start, now;
+	double start;
 	bool ok = true;
 	int ready[2], scan;
 	pid_t target;
@@ -360,13 +358,12 @@ static bool migration_during_scans(struct vmtest *t)
 		before[i] = ptwalk_pfn_at(ptwalk_find(t->recs, t->nr_recs,
 					base + i * PAGE, PAGE_SHIFT_K), base + i * PAGE, PAGE_SHIFT_K);
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)target);
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	start = vm_now_s();
 	for (scan = 0; ok && scan < MIGRATION_SCANS; scan++) {
 		struct pc_result r;
 
-		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (scan >= MIGRATION_MIN_SCANS &&
-		    now.tv_sec - start.tv_sec >= MIGRATION_SECONDS)
+		    vm_now_s() - start >= MIGRATION_SECONDS)
 			break;
 		ok = pc_run(t, &r, argv) && scan_done(t, &r, &tally);
 		pc_free(&r);

@@ -296,6 +296,14 @@ static void thp_size_path(char *path, size_t size, uint64_t bytes)
 		 bytes / 1024);
 }
 
+double vm_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 bool vm_thp_size_set(uint64_t bytes, const char *mode, char *saved,
 		     size_t size)
 {
@@ -561,7 +569,7 @@ static bool not_this_run(const char *name)
 static void run_one(struct vmtest *t, const struct vmtest_case *c,
 		    const char *prefix, const char *only)
 {
-	struct timespec t0, t1;
+	double t0, t1;
 	char name[128];
 	bool ok;
 
@@ -573,15 +581,13 @@ static void run_one(struct vmtest *t, const struct vmtest_case *c,
 		return;
 	}
 	t->why[0] = '\0';
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = vm_now_s();
 	ok = c->fn(t);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	t1 = vm_now_s();
 	printf("%s - %s%s%s\n", ok ? "ok" : "not ok", name, ok ? "" : " # ",
 	       ok ? "" : t->why);
 	/* what each lane spends where: CI's budget is cut by these */
-	printf("# time %s: %.1f s\n", name,
-	       (double)(t1.tv_sec - t0.tv_sec) +
-	       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	printf("# time %s: %.1f s\n", name, t1 - t0);
 	fflush(stdout);
 	if (ok)
 		t->passed++;

@@ -120,6 +120,9 @@ bool vm_thp_size_set(uint64_t bytes, const char *mode, char *saved,
 		     size_t size);
 bool vm_thp_size_restore(uint64_t bytes, const char *saved);
 
+/* CLOCK_MONOTONIC in seconds: the time-bounded cases' clock. */
+double vm_now_s(void);
+
 /*
  * QEMU's display (PCI vendor 0x1234): its sysfs directory into dir and
  * the physical address of its BAR 0 from that directory's "resource"
