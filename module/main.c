@@ -25,6 +25,7 @@ static int __init ptwalk_init(void)
 		     PTWALK_IOMMU_REQUEST_SIZE);
 	BUILD_BUG_ON(sizeof(struct ptwalk_iommu_record) !=
 		     PTWALK_IOMMU_RECORD_SIZE);
+	BUILD_BUG_ON(sizeof(struct ptwalk_task) != PTWALK_TASK_SIZE);
 	/*
 	 * The device alone is enough: debugfs may be disabled (debugfs=off,
 	 * CONFIG_DEBUG_FS=n), and under lockdown its files cannot be used.

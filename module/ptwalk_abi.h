@@ -340,6 +340,33 @@ struct ptwalk_vtop {
 };
 
 /*
+ * The target itself (PTWALK_REQ_TASK in ptwalk_request.flags, no other
+ * flag): start and end must be 0.  The write fails as a range query's
+ * would (ESRCH: no such task; ENXIO: it has no memory, a kernel thread, a
+ * zombie or a task past exit_mm()), so a success also says the task had
+ * its mm then.  The next read() returns one struct ptwalk_task (a smaller
+ * buffer is EINVAL), later reads return 0.  What /proc/PID/stat would
+ * tell of the same, without its open, formatting and close for each
+ * process (ptcompare --all).  Modules older than this flag answer the
+ * write with EINVAL.
+ */
+#define PTWALK_REQ_TASK		(1U << 4)
+
+/* Bytes of ptwalk_task.comm: the kernel's TASK_COMM_LEN, NUL included. */
+#define PTWALK_COMM_LEN		16
+
+struct ptwalk_task {
+	__s32 pid;		/* as asked */
+	__s32 tgid;		/* its thread group (process), in the
+				 * caller's pid namespace: pid itself for a
+				 * process, another for one of its threads
+				 */
+	char comm[PTWALK_COMM_LEN]; /* its name (task->comm at the write),
+				     * NUL-terminated and NUL-padded
+				     */
+};
+
+/*
  * The device's view (PTWALK_REQ_IOMMU in ptwalk_request.flags): what the
  * IOMMU domain a device is attached to translates each page of a range of
  * device addresses (IOVAs) to.  The write is then one whole struct
@@ -408,5 +435,6 @@ struct ptwalk_iommu_record {
 #define PTWALK_VTOP_SIZE	112
 #define PTWALK_IOMMU_REQUEST_SIZE	96
 #define PTWALK_IOMMU_RECORD_SIZE	56
+#define PTWALK_TASK_SIZE	24
 
 #endif /* PTWALK_ABI_H */

@@ -11,6 +11,7 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include "range.h"
 #include "session.h"
 
@@ -46,9 +47,12 @@ static int request_check(const struct ptwalk_request *req, bool whole)
 	if (req->abi_version != PTWALK_ABI_VERSION)
 		return -EPROTO;
 	if ((req->flags & ~(PTWALK_REQ_VTOP | PTWALK_REQ_EXTENDED |
-			    PTWALK_REQ_FOLIO)) ||
+			    PTWALK_REQ_FOLIO | PTWALK_REQ_TASK)) ||
 	    req->reserved || req->pid <= 0)
 		return -EINVAL;
+	if (req->flags & PTWALK_REQ_TASK)
+		return req->flags != PTWALK_REQ_TASK || whole || req->start ||
+		       req->end ? -EINVAL : 0;
 	/* folio sizes travel in extended records and vtop answers only */
 	if ((req->flags & PTWALK_REQ_FOLIO) &&
 	    !(req->flags & (PTWALK_REQ_VTOP | PTWALK_REQ_EXTENDED)))
@@ -64,8 +68,11 @@ static int request_check(const struct ptwalk_request *req, bool whole)
 	return 0;
 }
 
-/* A reference on the address space of @nr, or an errno. */
-static struct mm_struct *target_mm(pid_t nr)
+/*
+ * A reference on the address space of @nr, or an errno; with @info, what
+ * a PTWALK_REQ_TASK query answers, read while the task is held.
+ */
+static struct mm_struct *target_mm(pid_t nr, struct ptwalk_task *info)
 {
 	struct task_struct *task;
 	struct mm_struct *mm;
@@ -80,6 +87,14 @@ static struct mm_struct *target_mm(pid_t nr)
 		return ERR_PTR(-ESRCH);
 	/* NULL for kernel threads and for tasks that are exiting. */
 	mm = get_task_mm(task);
+	if (mm && info) {
+		info->pid = nr;
+		info->tgid = task_tgid_vnr(task);
+		/* as 6.1's __get_task_comm(): under the lock a rename takes */
+		task_lock(task);
+		strscpy_pad(info->comm, task->comm, sizeof(info->comm));
+		task_unlock(task);
+	}
 	put_task_struct(task);
 	return mm ? mm : ERR_PTR(-ENXIO);
 }
@@ -93,7 +108,8 @@ void ptwalk_session_reset(struct ptwalk_session *s)
 	ptwalk_iommu_stop(&s->iommu);
 	ptwalk_cursor_init(&s->cur, 0, 0);
 	s->vtop = false;
-	s->vtop_done = false;
+	s->task = false;
+	s->answered = false;
 	s->vtop_addr = 0;
 	s->extended = false;
 	s->folio = false;
@@ -106,6 +122,7 @@ int ptwalk_session_query(struct ptwalk_session *s,
 {
 	u64 start = req->start, end = req->end;
 	bool vtop = req->flags & PTWALK_REQ_VTOP;
+	bool task = req->flags & PTWALK_REQ_TASK;
 	struct mm_struct *mm;
 	int ret;
 
@@ -113,13 +130,14 @@ int ptwalk_session_query(struct ptwalk_session *s,
 	ret = request_check(req, whole);
 	if (ret)
 		return ret;
-	mm = target_mm(req->pid);
+	mm = target_mm(req->pid, task ? &s->task_info : NULL);
 	if (IS_ERR(mm))
 		return PTR_ERR(mm);
 	if (whole) {
 		start = 0;
 		end = mm->task_size;
-	} else if (vtop ? start >= mm->task_size : end > mm->task_size) {
+	} else if (!task &&
+		   (vtop ? start >= mm->task_size : end > mm->task_size)) {
 		mmput(mm);
 		return -ERANGE;
 	}
@@ -133,6 +151,8 @@ int ptwalk_session_query(struct ptwalk_session *s,
 	if (vtop) {
 		s->vtop = true;
 		s->vtop_addr = start;
+	} else if (task) {
+		s->task = true;
 	} else {
 		ptwalk_cursor_init(&s->cur, start, end);
 	}

@@ -21,8 +21,12 @@ struct ptwalk_session {
 	pid_t pid;
 	struct ptwalk_cursor cur;
 	bool vtop;			/* a PTWALK_REQ_VTOP query of vtop_addr */
-	bool vtop_done;			/* its answer was read */
 	unsigned long vtop_addr;
+	bool task;			/* a PTWALK_REQ_TASK query: task_info */
+	struct ptwalk_task task_info;
+	bool answered;			/* the one answer of a vtop or task
+					 * query was read
+					 */
 	bool extended;			/* PTWALK_REQ_EXTENDED: records are
 					 * struct ptwalk_record_ext
 					 */

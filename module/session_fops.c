@@ -117,7 +117,7 @@ static ssize_t vtop_read(struct ptwalk_session *s, char __user *ubuf,
 
 	if (count < sizeof(v))
 		return -EINVAL;
-	if (s->vtop_done)
+	if (s->answered)
 		return 0;
 	ret = ptwalk_vtop(s->mm, s->vtop_addr, &v);
 	if (ret)
@@ -126,8 +126,22 @@ static ssize_t vtop_read(struct ptwalk_session *s, char __user *ubuf,
 		v.folio_shift = 0;
 	if (copy_to_user(ubuf, &v, sizeof(v)))
 		return -EFAULT;
-	s->vtop_done = true;
+	s->answered = true;
 	return sizeof(v);
+}
+
+/* The answer to a PTWALK_REQ_TASK query, read at the write. */
+static ssize_t task_read(struct ptwalk_session *s, char __user *ubuf,
+			 size_t count)
+{
+	if (count < sizeof(s->task_info))
+		return -EINVAL;
+	if (s->answered)
+		return 0;
+	if (copy_to_user(ubuf, &s->task_info, sizeof(s->task_info)))
+		return -EFAULT;
+	s->answered = true;
+	return sizeof(s->task_info);
 }
 
 /*
@@ -218,6 +232,10 @@ static ssize_t query_read(struct file *file, char __user *ubuf, size_t count,
 		return -EINTR;
 	size = ptwalk_session_record_size(s);
 	max = count / size;
+	if (s->task) {
+		ret = task_read(s, ubuf, count);
+		goto out;
+	}
 	if (!max) {
 		ret = -EINVAL;
 		goto out;

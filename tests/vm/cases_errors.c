@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,6 +188,138 @@ static bool exits_during_scan(struct vmtest *t)
 	close(fd);
 	return expect_errno(t, "read after the target exited", ret < 0 ? ret : 0,
 			    ESRCH);
+}
+
+/* Writes a task query for pid and reads its answer into *out (n bytes). */
+static int task_ask(int fd, pid_t pid, struct ptwalk_task *out, size_t n)
+{
+	struct ptwalk_request r = {
+		.abi_version = PTWALK_ABI_VERSION, .flags = PTWALK_REQ_TASK,
+		.pid = pid,
+	};
+	int err = raw_write(fd, &r, sizeof(r));
+	ssize_t got;
+
+	if (err)
+		return err;
+	memset(out, 0x5a, sizeof(*out));
+	got = read(fd, out, n);
+	if (got < 0)
+		return -errno;
+	return got == sizeof(*out) ? 0 : -EIO;
+}
+
+/* The answer is the one wanted: pid, tgid, and the name, NUL-padded. */
+static bool task_is(struct vmtest *t, const struct ptwalk_task *a, pid_t pid,
+		    pid_t tgid, const char *comm)
+{
+	char want[PTWALK_COMM_LEN] = { 0 };
+
+	strncpy(want, comm, sizeof(want) - 1);
+	if (a->pid == pid && a->tgid == tgid &&
+	    !memcmp(a->comm, want, sizeof(want)))
+		return true;
+	return fail(t, "task query of %d: pid %d tgid %d comm '%.16s', want %d %d '%s'",
+		    (int)pid, (int)a->pid, (int)a->tgid, a->comm, (int)pid,
+		    (int)tgid, comm);
+}
+
+struct named_thread {
+	int ready[2], go[2];
+	pid_t tid;
+};
+
+static void *named_thread_run(void *arg)
+{
+	struct named_thread *nt = arg;
+	char c;
+
+	prctl(PR_SET_NAME, "ptw-thread");
+	nt->tid = gettid();
+	if (write(nt->ready[1], "r", 1) != 1 || read(nt->go[0], &c, 1) != 1)
+		return NULL;
+	return NULL;
+}
+
+/*
+ * PTWALK_REQ_TASK, against what the tasks did themselves: a child that
+ * named itself with prctl (all 15 characters), and a thread of this
+ * process that named itself, whose tgid is this process; no mm (kthreadd,
+ * a zombie) ENXIO and no task ESRCH, as for a query; the flag with another
+ * or with a range EINVAL; one answer, then end of file; a buffer smaller
+ * than the answer EINVAL.
+ */
+static bool task_query(struct vmtest *t)
+{
+	const char *name = "ptw task name15";
+	struct named_thread nt = { .tid = 0 };
+	struct ptwalk_request r = {
+		.abi_version = PTWALK_ABI_VERSION, .pid = getpid(),
+	};
+	struct ptwalk_task a;
+	int ready[2], fd, st;
+	pthread_t th;
+	pid_t child, zombie;
+	bool ok;
+	char c;
+
+	if (pipe(ready) || pipe(nt.ready) || pipe(nt.go))
+		return fail(t, "pipe: %s", strerror(errno));
+	child = fork();
+	if (child == 0) {
+		prctl(PR_SET_NAME, name);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	zombie = fork();
+	if (zombie == 0)
+		_exit(0);
+	if (child < 0 || zombie < 0 || read(ready[0], &c, 1) != 1)
+		return fail(t, "fork: %s", strerror(errno));
+	waitid(P_PID, zombie, &(siginfo_t){ 0 }, WEXITED | WNOWAIT);
+	if (pthread_create(&th, NULL, named_thread_run, &nt))
+		return fail(t, "pthread_create failed");
+	ok = read(nt.ready[0], &c, 1) == 1;
+	fd = open_query(t);
+	ok = ok && fd >= 0;
+	ok = ok && expect_errno(t, "task query of a child",
+				task_ask(fd, child, &a, sizeof(a)), 0) &&
+	     task_is(t, &a, child, child, name) &&
+	     expect_errno(t, "second read", (int)read(fd, &a, sizeof(a)), 0);
+	ok = ok && expect_errno(t, "task query of a thread",
+				task_ask(fd, nt.tid, &a, sizeof(a)), 0) &&
+	     task_is(t, &a, nt.tid, getpid(), "ptw-thread");
+	ok = ok && expect_errno(t, "read into 23 bytes",
+				task_ask(fd, child, &a, sizeof(a) - 1), EINVAL);
+	ok = ok && expect_errno(t, "kthreadd",
+				task_ask(fd, 2, &a, sizeof(a)), ENXIO) &&
+	     expect_errno(t, "a zombie", task_ask(fd, zombie, &a, sizeof(a)),
+			  ENXIO) &&
+	     (kill(4194000, 0) == 0 ||
+	      expect_errno(t, "no such pid",
+			   task_ask(fd, 4194000, &a, sizeof(a)), ESRCH));
+	r.flags = PTWALK_REQ_TASK | PTWALK_REQ_EXTENDED;
+	ok = ok && expect_errno(t, "task with extended",
+				raw_write(fd, &r, sizeof(r)), EINVAL);
+	r.flags = PTWALK_REQ_TASK;
+	r.end = PAGE;
+	ok = ok && expect_errno(t, "task with a range",
+				raw_write(fd, &r, sizeof(r)), EINVAL);
+	if (fd >= 0)
+		close(fd);
+	if (write(nt.go[1], "g", 1) == 1)
+		pthread_join(th, NULL);
+	kill(child, SIGKILL);
+	waitpid(child, &st, 0);
+	waitpid(zombie, &st, 0);
+	for (int i = 0; i < 2; i++) {
+		close(ready[i]);
+		close(nt.ready[i]);
+		close(nt.go[i]);
+	}
+	return ok;
 }
 
 /* Two sessions on two files, read alternately, each see their own query. */
@@ -448,6 +581,7 @@ const struct vmtest_case error_cases[] = {
 	{ "bad_sizes_and_order", bad_sizes },
 	{ "zombie_has_no_mm", zombie },
 	{ "target_exits_during_scan", exits_during_scan },
+	{ "task_query", task_query },
 	{ "sessions_are_private", sessions_private },
 	{ "stream_one_record_per_read", stream_one_by_one },
 	{ "privileges", privileges },

@@ -69,6 +69,10 @@ static bool whole_process_json(struct vmtest *t)
 	vmas = pc_get(r.doc, "vmas");
 	ranges = pc_get(r.doc, "ranges");
 	summary = pc_get(r.doc, "summary");
+	/* the name ptwalk's task query gave */
+	if (strcmp(json_object_get_string(pc_get(r.doc, "comm")), "vmtest"))
+		ok = fail(t, "comm '%s', not vmtest",
+			  json_object_get_string(pc_get(r.doc, "comm")));
 	for (i = 0; ok && i < json_object_array_length(vmas); i++) {
 		struct json_object *v = json_object_array_get_idx(vmas, i);
 		uint64_t s = pc_hex_or_none(v, "start");
@@ -349,7 +353,9 @@ static bool memory_bounded(struct vmtest *t)
 /*
  * The fixture's impostor claims frames that pagemap contradicts on every
  * read: every page is a mismatch, re-read and still wrong, exit 1, and
- * both sides' values are those of the impostor and of the oracle.
+ * both sides' values are those of the impostor and of the oracle.  It
+ * knows no task query, like a ptwalk.ko before it: the report still names
+ * the process.
  */
 static bool mismatch_exit_1(struct vmtest *t)
 {
@@ -375,7 +381,11 @@ static bool mismatch_exit_1(struct vmtest *t)
 			r.doc, "summary"), "mismatch")) == 8 ||
 	      fail(t, "expected 8 mismatching pages: %s", r.out)) &&
 	     (strstr(r.err, " rereads=3 ") ||
-	      fail(t, "expected 3 re-reads: %s", r.err));
+	      fail(t, "expected 3 re-reads: %s", r.err)) &&
+	     /* the impostor has no task query: the name from /proc/PID/stat */
+	     (!strcmp(json_object_get_string(json_object_object_get(r.doc,
+				"comm")), "vmtest") ||
+	      fail(t, "comm is not vmtest"));
 	for (i = 0; ok && i < 8; i++) {
 		uint64_t addr = A(p) + i * PAGE;
 

@@ -7,6 +7,7 @@
 #include "cmd/progress_hooks.h"
 #include "cmd/scan.h"
 #include "engine/jobs.h"
+#include "io/ptwalk_client.h"
 #include "model/page.h"
 
 /* The VMAs of one plan: maps lines, parsed, and their pieces. */
@@ -307,9 +308,44 @@ static int scan_queue(struct session *s, int n)
 	return status;
 }
 
+/* ptwalk queries the scan has sent so far, its jobs' too. */
+static uint64_t walk_queries(const struct session *s)
+{
+	uint64_t n = s->src.walk_queries;
+
+	for (unsigned int i = 0; i < JOBS_MAX; i++)
+		n += s->job_src[i].walk_queries;
+	return n;
+}
+
+/*
+ * Whether the process still had its memory when maps ended: 0, or
+ * -ESRCH.  A process that exits mid-scan ends its maps early (no mm, no
+ * more lines), and must not get a half report.  A ptwalk query sent after
+ * maps' end of file already says so: the module took a reference on the
+ * mm then, and an mm's users never come back from 0 (the blind spot,
+ * an exec between the two, is /proc/PID/stat's too).  Else one query is
+ * sent now; a ptwalk.ko without the task query leaves it to stat, which
+ * gives the name too.
+ */
+static int check_alive(struct session *s, bool walked_after_eof)
+{
+	int err;
+
+	if (s->no_task_query)
+		return proc_alive_comm(s->src.pid, s->comm, sizeof(s->comm)) ?
+		       0 : -ESRCH;
+	if (walked_after_eof)
+		return 0;
+	err = ptwalk_query_ext(s->src.walk_fd[COMPARE_SCAN], s->src.pid, 0,
+			       geom_page_size(&s->geom));
+	return err == -ENXIO ? -ESRCH : err;
+}
+
 int scan_all(struct session *s)
 {
-	int status = EXIT_OK, n = 0;
+	int status = EXIT_OK, n = 0, err;
+	uint64_t queries_at_eof = UINT64_MAX;
 
 	progress_start(s);
 	for (;;) {
@@ -319,6 +355,8 @@ int scan_all(struct session *s)
 		s->maps_ns += monotonic_ns() - t0;
 		if (n <= 0)
 			break;
+		if (feof(s->maps))
+			queries_at_eof = walk_queries(s);
 		status = scan_queue(s, n);
 		if (status != EXIT_OK)
 			break;
@@ -329,11 +367,7 @@ int scan_all(struct session *s)
 		return session_fail(s, FAIL_INTERNAL);
 	if (ferror(s->maps))
 		return session_scan_failed(s, errno ? errno : EIO);
-	/*
-	 * A process that exits mid-scan ends its maps early: no half report.
-	 * Its name comes with the same read, for the report.
-	 */
-	if (!proc_alive_comm(s->src.pid, s->comm, sizeof(s->comm)))
-		return session_scan_failed(s, ESRCH);
-	return EXIT_OK;
+	err = check_alive(s, queries_at_eof != UINT64_MAX &&
+			     walk_queries(s) > queries_at_eof);
+	return err ? session_scan_failed(s, -err) : EXIT_OK;
 }

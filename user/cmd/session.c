@@ -96,14 +96,28 @@ static int open_walk(struct session *s)
 
 /*
  * Only ptwalk tells a kernel thread or a zombie (no mm: ENXIO) from a
- * process with nothing mapped; ask before reading /proc, as the scan will
- * (extended records: an older ptwalk.ko says EINVAL).
+ * process with nothing mapped; ask before reading /proc, as the scan will.
+ * The task query answers with the name too.  A ptwalk.ko older than it
+ * (EINVAL) is asked for extended records instead (an older one still says
+ * EINVAL), and the name is read with the liveness at the end of the scan
+ * (scan_all()).
  */
 static int probe_target(struct session *s)
 {
-	int err = ptwalk_query_ext(s->src.walk_fd[COMPARE_SCAN], s->src.pid,
-				   0, geom_page_size(&s->geom));
+	int fd = s->src.walk_fd[COMPARE_SCAN];
+	struct ptwalk_task t;
+	int err = 0;
 
+	s->comm[0] = '\0';
+	if (!s->no_task_query) {
+		err = ptwalk_query_task(fd, s->src.pid, &t);
+		s->no_task_query = err == -EINVAL;
+		if (!err)
+			snprintf(s->comm, sizeof(s->comm), "%s", t.comm);
+	}
+	if (s->no_task_query)
+		err = ptwalk_query_ext(fd, s->src.pid, 0,
+				       geom_page_size(&s->geom));
 	if (err)
 		return session_fail(s, diagnose_query(-err, s->src.pid, s->msg,
 						      sizeof(s->msg)));

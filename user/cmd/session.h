@@ -105,8 +105,10 @@ struct session {
 	char msg[512];		/* the one-line error, when one occurred */
 	uint64_t started_ns;	/* when main() began, for --stats */
 	uint64_t maps_ns;	/* --stats: reading /proc/PID/maps */
-	char comm[64];		/* the target's name, read with its liveness
-				 * at the end of scan_all() */
+	char comm[64];		/* the target's name: ptwalk's task query
+				 * (or /proc/PID/stat at the end of
+				 * scan_all(), no_task_query) */
+	bool no_task_query;	/* ptwalk.ko predates PTWALK_REQ_TASK */
 };
 
 /* Every handle closed, for o; opens nothing. */

@@ -20,6 +20,8 @@ _Static_assert(sizeof(struct ptwalk_iommu_request) ==
 	       PTWALK_IOMMU_REQUEST_SIZE, "device-view request layout");
 _Static_assert(sizeof(struct ptwalk_iommu_record) ==
 	       PTWALK_IOMMU_RECORD_SIZE, "device-view record layout");
+_Static_assert(sizeof(struct ptwalk_task) == PTWALK_TASK_SIZE,
+	       "task layout");
 
 int ptwalk_open(const char *debugfs, const char *file, int flags)
 {
@@ -73,6 +75,22 @@ int ptwalk_query_ext(int fd, pid_t pid, uint64_t start, uint64_t end)
 
 	return err == -EINVAL ? query(fd, PTWALK_REQ_EXTENDED, pid, start, end) :
 				err;
+}
+
+int ptwalk_query_task(int fd, pid_t pid, struct ptwalk_task *out)
+{
+	int err = query(fd, PTWALK_REQ_TASK, pid, 0, 0);
+	ssize_t n;
+
+	if (err)
+		return err;
+	n = read(fd, out, sizeof(*out));
+	if (n < 0)
+		return -errno;
+	if (n != sizeof(*out))
+		return -EIO;
+	out->comm[sizeof(out->comm) - 1] = '\0';
+	return 0;
 }
 
 static int query_vtop(int fd, uint32_t flags, pid_t pid, uint64_t addr,

@@ -50,6 +50,13 @@ int ptwalk_absent_flags(const char *path, uint32_t *absent);
 int ptwalk_geometry(const char *path, struct page_geom *g, char *why,
 		    size_t why_size);
 
+/*
+ * Asks whether pid has memory (PTWALK_REQ_TASK), and its name: 0 with out
+ * filled, or -errno as for queries (ESRCH gone, ENXIO no mm); EINVAL from
+ * a ptwalk.ko older than the flag, EIO for a short answer.
+ */
+int ptwalk_query_task(int fd, pid_t pid, struct ptwalk_task *out);
+
 /* Reads up to max records; count (0 at the end) or -errno. */
 ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max);
 
