@@ -162,6 +162,16 @@ ptcompare_exit() {
 
 if rmmod ptwalk && [ ! -e /sys/kernel/debug/ptwalk ] && [ ! -e /dev/ptwalk ]; then
 	ptcompare_exit ptcompare_module_not_loaded 3 "insmod ptwalk.ko" $$
+	# --all's workers open their sessions at once: still one line, and
+	# nothing on stdout
+	out=$(ptcompare --jobs 2 --all 2>/tmp/all.err)
+	got=$?
+	if [ "$got" = 3 ] && [ -z "$out" ] && grep -q "insmod ptwalk.ko" /tmp/all.err &&
+		[ "$(wc -l < /tmp/all.err)" -eq 1 ]; then
+		tap OK ptcompare_all_module_not_loaded
+	else
+		tap FAIL ptcompare_all_module_not_loaded "exit $got (want 3), said: $(cat /tmp/all.err), printed: $(echo "$out" | head -c 200)"
+	fi
 	if insmod /lib/ptwalk.ko && [ -e /sys/kernel/debug/ptwalk/query ] && [ -c /dev/ptwalk ]; then
 		tap OK unload_and_reload
 	else

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ptcompare --all.  Workers (--jobs, the online CPUs by default) take the
- * processes in pid order, each worker through one session kept from one
- * process to the next (cmd/session.h: the host part opened once).  A
- * process's report goes to its worker's temporary file; the workers hand
- * their processes in strictly in pid order (a turn under one lock), when
- * the JSON document is copied into the "processes" array, or the text
- * report gives its row and its findings.  So the output is that of one
- * worker, and memory stays that of one scan per worker plus the
- * suspects, however many processes there are.
+ * processes in pid order, each into a slot: a session kept from one
+ * process to the next (cmd/session.h: the host part opened once) and a
+ * temporary file for the process's report.  Slots are handed in strictly
+ * in pid order, under one lock, by whichever worker finds the next one
+ * done: the JSON document is copied into the "processes" array, or the
+ * text report gives its row and its findings.  A worker whose process is
+ * done before the one before it takes another slot for the next process
+ * rather than wait (twice as many slots as workers, opened as they are
+ * first needed).  So the output is that of one worker, and memory stays
+ * that of two scans per worker plus the suspects, however many processes
+ * there are.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,17 +34,50 @@
 #include "report/progress.h"
 #include "report/report_formats.h"
 
+/* A slot's part in the run (struct all_slot). */
+enum slot_state {
+	SLOT_UNOPENED,		/* its session not opened yet */
+	SLOT_FREE,		/* opened, no process */
+	SLOT_SCANNING,		/* a worker scans its process */
+	SLOT_DONE,		/* scanned, waiting for its turn */
+};
+
+/* One process scanned, or to scan, and what it is scanned with. */
+struct all_slot {
+	struct cli_options o;		/* its session's: one job, no line */
+	struct session s;
+	FILE *doc;			/* the process's report */
+	uint64_t open_ns;		/* opening the process, for --stats */
+	size_t index;			/* the process: pids[index] */
+	int status;			/* its scan's (scan_one()) */
+	enum slot_state state;		/* under all_state.lock */
+	bool target_open;		/* the last process is still open */
+	bool unsaid;			/* opening it failed: s.msg not said */
+};
+
+/* Slots per worker: one scanning, one done waiting for its turn. */
+#define SLOTS_PER_WORKER	2
+
 struct all_state {
 	const struct cli_options *o;
-	/* the workers' turns: the next pid to take, the next to hand in */
+	/* the slots' states and the turns: next pid to take, to hand in */
 	pthread_mutex_t lock;
 	pthread_cond_t turn;
+	struct all_slot *slot;
+	unsigned int nr_slots;
 	const pid_t *pids;
 	size_t nr_pids, next, handed_in;
+	/*
+	 * The start: each worker opens its first slot while the main
+	 * thread lists /proc; the main thread says go once every one of
+	 * them is open (nothing is printed before) and the pids are there
+	 */
+	unsigned int opened;		/* workers whose first slot is open */
+	bool go;
 	bool stop;			/* a process failed: take no more */
 	int status;			/* ... its status */
 	struct progress progress;	/* processes handed in, on a tty */
-	/* the rest changes only in a worker's turn */
+	/* the rest changes only in a turn */
 	struct json_writer json;	/* the document, with --json */
 	FILE *findings;			/* text: every process's findings */
 	struct memtype_suspects suspects;
@@ -53,15 +89,6 @@ struct all_state {
 	uint64_t maps_ns, open_ns;
 	uint64_t started_ns;
 	char kernel[65];		/* uname's release */
-};
-
-struct all_worker {
-	struct all_state *a;
-	struct cli_options o;		/* its session's: one job, no line */
-	struct session s;
-	FILE *doc;			/* the process's report */
-	uint64_t open_ns;		/* opening the process, for --stats */
-	pthread_t thread;
 };
 
 static int note_gone(struct all_state *a, pid_t pid)
@@ -83,7 +110,7 @@ static int note_gone(struct all_state *a, pid_t pid)
  * A scanned process's part of the whole, in its turn: counts, suspects,
  * and its row and findings or its document.  0, or -errno.
  */
-static int add_process(struct all_state *a, struct all_worker *w)
+static int add_process(struct all_state *a, struct all_slot *w)
 {
 	struct session *s = &w->s;
 	struct report *r = &s->report;
@@ -128,7 +155,7 @@ static int add_process(struct all_state *a, struct all_worker *w)
  * query (no mm: EXIT_NO_MM), cheaper than reading /proc/PID/stat first
  * (do_task_stat was 8% of --all's time in the bench VM).
  */
-static int scan_one(struct all_worker *w, pid_t pid)
+static int scan_one(struct all_state *a, struct all_slot *w, pid_t pid)
 {
 	struct session *s = &w->s;
 	int status, err = 0;
@@ -151,7 +178,7 @@ static int scan_one(struct all_worker *w, pid_t pid)
 	report_add_memtypes(&s->report, NULL, 0);
 	if (w->o.json) {
 		struct report_target t = {
-			.pid = pid, .comm = s->comm, .kernel = w->a->kernel,
+			.pid = pid, .comm = s->comm, .kernel = a->kernel,
 			.absent_flags = s->absent_flags,
 		};
 
@@ -164,7 +191,7 @@ static int scan_one(struct all_worker *w, pid_t pid)
 }
 
 /* A process scanned with status, in its turn: EXIT_OK or the failure. */
-static int hand_in(struct all_state *a, struct all_worker *w, int status)
+static int hand_in(struct all_state *a, struct all_slot *w, int status)
 {
 	int err;
 
@@ -174,8 +201,12 @@ static int hand_in(struct all_state *a, struct all_worker *w, int status)
 		a->no_mm++;
 		return EXIT_OK;
 	}
-	if (status != EXIT_OK)
+	if (status != EXIT_OK) {
+		if (w->unsaid)
+			fprintf(stderr, "ptcompare: %s\n", w->s.msg);
+		w->unsaid = false;
 		return status;
+	}
 	err = add_process(a, w);
 	if (!err)
 		return EXIT_OK;
@@ -199,114 +230,253 @@ static void progress_handed_in(struct all_state *a)
 					      sizeof(line)), stderr);
 }
 
-static void *worker_run(void *arg)
+/* In the lock: the slot whose process is the next to hand in, if done. */
+static struct all_slot *slot_in_turn(struct all_state *a)
 {
-	struct all_worker *w = arg;
-	struct all_state *a = w->a;
+	for (unsigned int k = 0; k < a->nr_slots; k++)
+		if (a->slot[k].state == SLOT_DONE &&
+		    a->slot[k].index == a->handed_in)
+			return &a->slot[k];
+	return NULL;
+}
 
-	for (;;) {
-		size_t i;
-		int status;
+/*
+ * In the lock: every done slot whose turn it is handed in, in pid order,
+ * and freed for another process (its target closed by its next user).
+ */
+static void hand_in_ready(struct all_state *a)
+{
+	struct all_slot *sl;
 
-		pthread_mutex_lock(&a->lock);
-		i = a->stop ? a->nr_pids : a->next++;
-		pthread_mutex_unlock(&a->lock);
-		if (i >= a->nr_pids)
-			break;
-		status = scan_one(w, a->pids[i]);
-		pthread_mutex_lock(&a->lock);
-		while (a->handed_in != i)
-			pthread_cond_wait(&a->turn, &a->lock);
+	while ((sl = slot_in_turn(a)) != NULL) {
 		if (!a->stop) {
-			status = hand_in(a, w, status);
+			int status = hand_in(a, sl, sl->status);
+
 			if (status != EXIT_OK) {
 				a->stop = true;
 				a->status = status;
 			}
 		}
+		sl->state = SLOT_FREE;
+		sl->target_open = true;
 		a->handed_in++;
 		progress_handed_in(a);
-		pthread_cond_broadcast(&a->turn);
-		pthread_mutex_unlock(&a->lock);
-		session_close_target(&w->s);
 	}
-	return NULL;
 }
 
-/* As many as a scan's jobs, at most one a process. */
-static unsigned int count_workers(const struct cli_options *o, size_t pids)
+/* In the lock: a free slot, else one to open, else NULL. */
+static struct all_slot *take_slot(struct all_state *a)
 {
-	unsigned int n = session_count_jobs(o);
+	struct all_slot *unopened = NULL;
 
-	if (n > pids)
-		n = pids ? (unsigned int)pids : 1;
-	return n;
+	for (unsigned int k = 0; k < a->nr_slots; k++) {
+		if (a->slot[k].state == SLOT_FREE)
+			return &a->slot[k];
+		if (a->slot[k].state == SLOT_UNOPENED && !unopened)
+			unopened = &a->slot[k];
+	}
+	return unopened;
 }
 
-/*
- * The workers' sessions, each opened once: EXIT_OK, or the failure (said
- * on stderr).
- */
-static int open_workers(struct all_state *a, struct all_worker *w,
-			unsigned int n)
-{
-	for (unsigned int i = 0; i < n; i++) {
-		w[i].a = a;
-		w[i].o = *a->o;
-		w[i].o.pid = 0;
-		w[i].o.all = false;
-		w[i].o.jobs = 1;
-		w[i].o.no_progress = true;
-		session_init(&w[i].s, &w[i].o);
-		w[i].s.started_ns = a->started_ns;
-		w[i].s.quiet_gone = true;
-		w[i].s.summary_only = !a->o->json;
-	}
-	for (unsigned int i = 0; i < n; i++) {
-		int status;
+static int open_slot(struct all_state *a, struct all_slot *sl);
 
-		w[i].doc = spool_open();
-		if (!w[i].doc) {
-			fprintf(stderr, "ptcompare: cannot create a temporary file in %s: %s (set TMPDIR to a writable directory)\n",
-				spool_dir(), strerror(errno));
-			return FAIL_INTERNAL;
-		}
-		w[i].s.out = w[i].doc;
-		status = session_open_host(&w[i].s);
+/* One slot's next process, out of the lock: its scan's status. */
+static int scan_slot(struct all_state *a, struct all_slot *sl, bool unopened)
+{
+	if (unopened) {
+		int status = open_slot(a, sl);
+
 		if (status != EXIT_OK)
 			return status;
 	}
-	return EXIT_OK;
+	if (sl->target_open) {
+		session_close_target(&sl->s);
+		sl->target_open = false;
+	}
+	return scan_one(a, sl, a->pids[sl->index]);
 }
 
-/* Every process, by n workers: EXIT_OK, or the failure (said). */
-static int run_workers(struct all_state *a, struct all_worker *w,
-		       unsigned int n)
+/* A worker, and the slot it opens first (before the go). */
+struct all_worker {
+	struct all_state *a;
+	struct all_slot *first;
+	pthread_t thread;
+};
+
+/*
+ * In the lock: the worker's first slot is opened with status; it waits
+ * for the go (false: stop instead).
+ */
+static bool worker_ready(struct all_state *a, struct all_slot *first,
+			 int status)
+{
+	if (status == EXIT_OK) {
+		first->state = SLOT_FREE;
+	} else if (!a->stop) {
+		a->stop = true;
+		a->status = status;
+	}
+	a->opened++;
+	pthread_cond_broadcast(&a->turn);
+	while (!a->go && !a->stop)
+		pthread_cond_wait(&a->turn, &a->lock);
+	return !a->stop;
+}
+
+static void *worker_run(void *arg)
+{
+	struct all_worker *w = arg;
+	struct all_state *a = w->a;
+	int status = open_slot(a, w->first);
+
+	pthread_mutex_lock(&a->lock);
+	if (!worker_ready(a, w->first, status)) {
+		pthread_mutex_unlock(&a->lock);
+		return NULL;
+	}
+	while (!a->stop && a->next < a->nr_pids) {
+		struct all_slot *sl = take_slot(a);
+		bool unopened;
+
+		if (!sl) {
+			/* every slot scanning or waiting for its turn */
+			pthread_cond_wait(&a->turn, &a->lock);
+			continue;
+		}
+		unopened = sl->state == SLOT_UNOPENED;
+		sl->state = SLOT_SCANNING;
+		sl->index = a->next++;
+		pthread_mutex_unlock(&a->lock);
+		sl->status = scan_slot(a, sl, unopened);
+		pthread_mutex_lock(&a->lock);
+		sl->state = SLOT_DONE;
+		hand_in_ready(a);
+		pthread_cond_broadcast(&a->turn);
+	}
+	pthread_mutex_unlock(&a->lock);
+	return NULL;
+}
+
+/*
+ * A slot's session, opened: EXIT_OK, or the failure, left in s.msg to be
+ * said once (unsaid): the workers open theirs at the same time.
+ */
+static int open_slot(struct all_state *a, struct all_slot *sl)
+{
+	int status;
+
+	sl->o = *a->o;
+	sl->o.pid = 0;
+	sl->o.all = false;
+	sl->o.jobs = 1;
+	sl->o.no_progress = true;
+	session_init(&sl->s, &sl->o);
+	sl->s.started_ns = a->started_ns;
+	sl->s.quiet_gone = true;
+	sl->s.summary_only = !a->o->json;
+	sl->doc = spool_open();
+	if (!sl->doc) {
+		snprintf(sl->s.msg, sizeof(sl->s.msg),
+			 "cannot create a temporary file in %s: %s (set TMPDIR to a writable directory)",
+			 spool_dir(), strerror(errno));
+		sl->unsaid = true;
+		return FAIL_INTERNAL;
+	}
+	sl->s.out = sl->doc;
+	sl->s.quiet_fail = true;
+	status = session_open_host(&sl->s);
+	sl->s.quiet_fail = false;
+	sl->unsaid = status != EXIT_OK;
+	return status;
+}
+
+/* The first failure of opening a slot, said; none: false. */
+static bool say_unsaid(struct all_state *a)
+{
+	for (unsigned int k = 0; k < a->nr_slots; k++) {
+		if (a->slot[k].unsaid) {
+			fprintf(stderr, "ptcompare: %s\n", a->slot[k].s.msg);
+			a->slot[k].unsaid = false;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The workers, started, each opening its first slot (of SLOTS_PER_WORKER
+ * per worker, the others opened when first needed): how many started (0:
+ * said on stderr).
+ */
+static unsigned int start_workers(struct all_state *a, struct all_worker *w,
+				  unsigned int n)
 {
 	unsigned int started = 0;
 
+	a->nr_slots = n > 1 ? n * SLOTS_PER_WORKER : 1;
+	a->slot = calloc(a->nr_slots, sizeof(*a->slot));
+	if (!a->slot) {
+		a->nr_slots = 0;
+		fprintf(stderr, "ptcompare: out of memory\n");
+		return 0;
+	}
 	for (; started < n; started++) {
+		w[started].a = a;
+		w[started].first = &a->slot[started];
 		if (pthread_create(&w[started].thread, NULL, worker_run,
 				   &w[started]))
 			break;
 	}
-	if (!started) {
-		fprintf(stderr, "ptcompare: cannot start a thread: try --jobs 1\n");
-		return FAIL_INTERNAL;
-	}
 	/* fewer threads than asked for: those that started take it all */
+	if (!started)
+		fprintf(stderr, "ptcompare: cannot start a thread: try --jobs 1\n");
+	return started;
+}
+
+/* Once every worker has opened its first slot: EXIT_OK, or the failure. */
+static int workers_opened(struct all_state *a, unsigned int started)
+{
+	int status;
+
+	pthread_mutex_lock(&a->lock);
+	while (a->opened < started)
+		pthread_cond_wait(&a->turn, &a->lock);
+	status = a->stop ? a->status : EXIT_OK;
+	pthread_mutex_unlock(&a->lock);
+	return status;
+}
+
+/* The workers' go, or their stop. */
+static void workers_release(struct all_state *a, bool go)
+{
+	pthread_mutex_lock(&a->lock);
+	if (go)
+		a->go = true;
+	else
+		a->stop = true;
+	pthread_cond_broadcast(&a->turn);
+	pthread_mutex_unlock(&a->lock);
+}
+
+/* Every process done (or the stop): EXIT_OK, or the failure (said). */
+static int join_workers(struct all_state *a, struct all_worker *w,
+			unsigned int started)
+{
 	for (unsigned int i = 0; i < started; i++)
 		pthread_join(w[i].thread, NULL);
 	return a->stop ? a->status : EXIT_OK;
 }
 
-static void close_workers(struct all_worker *w, unsigned int n)
+/* Every slot's session that was opened, closed. */
+static void close_slots(struct all_state *a)
 {
-	for (unsigned int i = 0; i < n; i++) {
-		session_close(&w[i].s);
-		if (w[i].doc)
-			fclose(w[i].doc);
+	for (unsigned int k = 0; k < a->nr_slots; k++) {
+		if (a->slot[k].s.opts)
+			session_close(&a->slot[k].s);
+		if (a->slot[k].doc)
+			fclose(a->slot[k].doc);
 	}
+	free(a->slot);
 }
 
 /*
@@ -420,31 +590,37 @@ int all_run(const struct cli_options *o, char *msg, size_t size)
 	struct all_state a = { .o = o, .started_ns = monotonic_ns() };
 	struct all_worker w[JOBS_MAX];
 	struct phys_scan *ps = calloc(1, sizeof(*ps));
+	unsigned int nr_workers = session_count_jobs(o), started;
 	struct phys_view v;
 	struct utsname u;
 	pid_t *pids = NULL;
-	long n = proc_list_pids(&pids);
-	unsigned int nr_workers = count_workers(o, n > 0 ? (size_t)n : 0);
 	int status = EXIT_OK, err;
+	long n;
 
-	memset(w, 0, sizeof(w));
 	pthread_mutex_init(&a.lock, NULL);
 	pthread_cond_init(&a.turn, NULL);
 	suspects_init(&a.suspects, ALL_SUSPECTS_MAX);
+	/* ptwalk reachable, before anything is printed: the workers say */
+	started = start_workers(&a, w, nr_workers);
+	n = proc_list_pids(&pids);
 	snprintf(a.kernel, sizeof(a.kernel), "%s", uname(&u) ? "?" : u.release);
 	a.findings = o->json ? NULL : spool_open();
+	a.pids = pids;
+	a.nr_pids = n > 0 ? (size_t)n : 0;
 	if (n < 0 || !ps || (!o->json && !a.findings)) {
 		snprintf(msg, size, n < 0 ? "cannot list /proc: %s" :
 			 "cannot set up: %s (set TMPDIR to a writable directory)",
 			 strerror(n < 0 ? (int)-n : errno));
+		workers_release(&a, false);
+		join_workers(&a, w, started);
 		status = FAIL_INTERNAL;
 		goto out;
 	}
-	a.pids = pids;
-	a.nr_pids = (size_t)n;
-	/* ptwalk reachable, before anything is printed */
-	status = open_workers(&a, w, nr_workers);
+	status = started ? workers_opened(&a, started) : FAIL_INTERNAL;
 	if (status != EXIT_OK) {
+		workers_release(&a, false);
+		join_workers(&a, w, started);
+		say_unsaid(&a);
 		msg[0] = '\0';		/* said */
 		goto out;
 	}
@@ -461,7 +637,8 @@ int all_run(const struct cli_options *o, char *msg, size_t size)
 		      progress_wanted(isatty(STDERR_FILENO), o->no_progress),
 		      monotonic_ns());
 	a.progress.total_procs = a.nr_pids ? a.nr_pids : 1;
-	status = run_workers(&a, w, nr_workers);
+	workers_release(&a, true);
+	status = join_workers(&a, w, started);
 	{
 		char line[PROGRESS_MAX_WIDTH + 8];
 
@@ -473,9 +650,9 @@ int all_run(const struct cli_options *o, char *msg, size_t size)
 		msg[0] = '\0';
 		goto out;
 	}
-	/* the memory-type check, through the first worker's session */
-	status = check_memtypes(&a, w[0].s.src.walk_fd[COMPARE_SCAN],
-				w[0].s.geom.shift, ps, &v, msg, size);
+	/* the memory-type check, through the first slot's session */
+	status = check_memtypes(&a, a.slot[0].s.src.walk_fd[COMPARE_SCAN],
+				a.slot[0].s.geom.shift, ps, &v, msg, size);
 	if (status != EXIT_OK)
 		goto out;
 	if (o->json) {
@@ -491,10 +668,10 @@ int all_run(const struct cli_options *o, char *msg, size_t size)
 		goto out;
 	}
 	if (o->stats)
-		print_stats(&a, nr_workers);
+		print_stats(&a, started);
 	status = a.bad || v.nr_conflicts ? EXIT_MISMATCH : EXIT_OK;
 out:
-	close_workers(w, nr_workers);
+	close_slots(&a);
 	phys_scan_free(ps);
 	free(ps);
 	suspects_free(&a.suspects);

@@ -43,8 +43,9 @@ void session_init(struct session *s, const struct cli_options *o)
 int session_fail(struct session *s, enum failure f)
 {
 	progress_end(s);
-	if (!s->quiet_gone || (f != FAIL_EXITED && f != FAIL_NO_TARGET &&
-			       f != FAIL_NO_MM))
+	if (!s->quiet_fail &&
+	    (!s->quiet_gone || (f != FAIL_EXITED && f != FAIL_NO_TARGET &&
+				f != FAIL_NO_MM)))
 		fprintf(stderr, "ptcompare: %s\n", s->msg);
 	return (int)f;
 }
@@ -240,10 +241,13 @@ static int open_report(struct session *s)
 
 unsigned int session_count_jobs(const struct cli_options *o)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long cpus;
 
-	return o->jobs ? o->jobs :
-	       cpus < 1 ? 1 : cpus > JOBS_MAX ? JOBS_MAX : (unsigned int)cpus;
+	/* glibc reads /sys for it: not for each of --all's sessions */
+	if (o->jobs)
+		return o->jobs;
+	cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	return cpus < 1 ? 1 : cpus > JOBS_MAX ? JOBS_MAX : (unsigned int)cpus;
 }
 
 int session_open_host(struct session *s)

@@ -98,6 +98,11 @@ struct session {
 	 */
 	bool quiet_gone;
 	/*
+	 * --all's workers opening their sessions at once: a failure is left
+	 * in msg for the caller to say once, not said by each
+	 */
+	bool quiet_fail;
+	/*
 	 * --all's text: of each process only the totals and the findings
 	 * are printed, so its VMA rows and physical lines are not written
 	 */
