@@ -121,6 +121,16 @@ vm_arch() {
 		# (NUMA hinting), and the suite's processes would change
 		# between two scans of them
 		drv_append="vivid.allocators=1 numa_balancing=disable"
+		# The bench keeps the clocksource real machines use: under TCG
+		# the kernel's watchdog finds the TSC unstable and falls back
+		# to the HPET, each read of which leaves the emulated CPU for
+		# QEMU's device model (and clock_gettime() becomes a system
+		# call).  That slows a run of many small system calls more
+		# than one of few large reads, so the bench's ratios would
+		# measure the emulator: ptcompare --all over 200 processes,
+		# median of 15, 129.6 ms with the HPET, 106.9 with the TSC.
+		# TCG's TSC is one host clock for every vCPU.
+		[ "$mode" != bench ] || drv_append="$drv_append tsc=reliable"
 		triplet=x86_64-linux-gnu
 		if [ "${VM_IOMMU:-}" = 1 ]; then
 			# intremap=off: no split irqchip under TCG; so
