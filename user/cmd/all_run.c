@@ -67,13 +67,6 @@ struct all_state {
 	unsigned int nr_slots;
 	const pid_t *pids;
 	size_t nr_pids, next, handed_in;
-	/*
-	 * The start: each worker opens its first slot while the main
-	 * thread lists /proc; the main thread says go once every one of
-	 * them is open (nothing is printed before) and the pids are there
-	 */
-	unsigned int opened;		/* workers whose first slot is open */
-	bool go;
 	bool stop;			/* a process failed: take no more */
 	int status;			/* ... its status */
 	struct progress progress;	/* processes handed in, on a tty */
@@ -296,44 +289,11 @@ static int scan_slot(struct all_state *a, struct all_slot *sl, bool unopened)
 	return scan_one(a, sl, a->pids[sl->index]);
 }
 
-/* A worker, and the slot it opens first (before the go). */
-struct all_worker {
-	struct all_state *a;
-	struct all_slot *first;
-	pthread_t thread;
-};
-
-/*
- * In the lock: the worker's first slot is opened with status; it waits
- * for the go (false: stop instead).
- */
-static bool worker_ready(struct all_state *a, struct all_slot *first,
-			 int status)
-{
-	if (status == EXIT_OK) {
-		first->state = SLOT_FREE;
-	} else if (!a->stop) {
-		a->stop = true;
-		a->status = status;
-	}
-	a->opened++;
-	pthread_cond_broadcast(&a->turn);
-	while (!a->go && !a->stop)
-		pthread_cond_wait(&a->turn, &a->lock);
-	return !a->stop;
-}
-
 static void *worker_run(void *arg)
 {
-	struct all_worker *w = arg;
-	struct all_state *a = w->a;
-	int status = open_slot(a, w->first);
+	struct all_state *a = arg;
 
 	pthread_mutex_lock(&a->lock);
-	if (!worker_ready(a, w->first, status)) {
-		pthread_mutex_unlock(&a->lock);
-		return NULL;
-	}
 	while (!a->stop && a->next < a->nr_pids) {
 		struct all_slot *sl = take_slot(a);
 		bool unopened;
@@ -359,7 +319,7 @@ static void *worker_run(void *arg)
 
 /*
  * A slot's session, opened: EXIT_OK, or the failure, left in s.msg to be
- * said once (unsaid): the workers open theirs at the same time.
+ * said once (unsaid): two workers may fail to open one at the same time.
  */
 static int open_slot(struct all_state *a, struct all_slot *sl)
 {
@@ -390,80 +350,48 @@ static int open_slot(struct all_state *a, struct all_slot *sl)
 	return status;
 }
 
-/* The first failure of opening a slot, said; none: false. */
-static bool say_unsaid(struct all_state *a)
-{
-	for (unsigned int k = 0; k < a->nr_slots; k++) {
-		if (a->slot[k].unsaid) {
-			fprintf(stderr, "ptcompare: %s\n", a->slot[k].s.msg);
-			a->slot[k].unsaid = false;
-			return true;
-		}
-	}
-	return false;
-}
-
 /*
- * The workers, started, each opening its first slot (of SLOTS_PER_WORKER
- * per worker, the others opened when first needed): how many started (0:
- * said on stderr).
+ * The slots, SLOTS_PER_WORKER per worker, the first opened now, before
+ * anything is printed (ptwalk reachable), the others by the workers when
+ * first needed (opening two at once in two threads took longer than one
+ * after the other): EXIT_OK, or the failure (said on stderr).
  */
-static unsigned int start_workers(struct all_state *a, struct all_worker *w,
-				  unsigned int n)
+static int open_slots(struct all_state *a, unsigned int workers)
 {
-	unsigned int started = 0;
+	int status;
 
-	a->nr_slots = n > 1 ? n * SLOTS_PER_WORKER : 1;
+	a->nr_slots = workers > 1 ? workers * SLOTS_PER_WORKER : 1;
 	a->slot = calloc(a->nr_slots, sizeof(*a->slot));
 	if (!a->slot) {
 		a->nr_slots = 0;
 		fprintf(stderr, "ptcompare: out of memory\n");
-		return 0;
+		return FAIL_INTERNAL;
 	}
-	for (; started < n; started++) {
-		w[started].a = a;
-		w[started].first = &a->slot[started];
-		if (pthread_create(&w[started].thread, NULL, worker_run,
-				   &w[started]))
-			break;
+	status = open_slot(a, &a->slot[0]);
+	if (status != EXIT_OK) {
+		fprintf(stderr, "ptcompare: %s\n", a->slot[0].s.msg);
+		return status;
 	}
-	/* fewer threads than asked for: those that started take it all */
-	if (!started)
-		fprintf(stderr, "ptcompare: cannot start a thread: try --jobs 1\n");
-	return started;
+	a->slot[0].state = SLOT_FREE;
+	return EXIT_OK;
 }
 
-/* Once every worker has opened its first slot: EXIT_OK, or the failure. */
-static int workers_opened(struct all_state *a, unsigned int started)
+/*
+ * Every process, by n workers, the main thread the last of them (fewer
+ * threads than asked for: those that started take it all): EXIT_OK, or
+ * the failure (said).
+ */
+static int run_workers(struct all_state *a, unsigned int n)
 {
-	int status;
+	pthread_t thread[JOBS_MAX];
+	unsigned int started = 0;
 
-	pthread_mutex_lock(&a->lock);
-	while (a->opened < started)
-		pthread_cond_wait(&a->turn, &a->lock);
-	status = a->stop ? a->status : EXIT_OK;
-	pthread_mutex_unlock(&a->lock);
-	return status;
-}
-
-/* The workers' go, or their stop. */
-static void workers_release(struct all_state *a, bool go)
-{
-	pthread_mutex_lock(&a->lock);
-	if (go)
-		a->go = true;
-	else
-		a->stop = true;
-	pthread_cond_broadcast(&a->turn);
-	pthread_mutex_unlock(&a->lock);
-}
-
-/* Every process done (or the stop): EXIT_OK, or the failure (said). */
-static int join_workers(struct all_state *a, struct all_worker *w,
-			unsigned int started)
-{
+	while (started + 1 < n &&
+	       !pthread_create(&thread[started], NULL, worker_run, a))
+		started++;
+	worker_run(a);
 	for (unsigned int i = 0; i < started; i++)
-		pthread_join(w[i].thread, NULL);
+		pthread_join(thread[i], NULL);
 	return a->stop ? a->status : EXIT_OK;
 }
 
@@ -588,9 +516,8 @@ static void print_stats(const struct all_state *a, unsigned int workers)
 int all_run(const struct cli_options *o, char *msg, size_t size)
 {
 	struct all_state a = { .o = o, .started_ns = monotonic_ns() };
-	struct all_worker w[JOBS_MAX];
+	unsigned int nr_workers = session_count_jobs(o);
 	struct phys_scan *ps = calloc(1, sizeof(*ps));
-	unsigned int nr_workers = session_count_jobs(o), started;
 	struct phys_view v;
 	struct utsname u;
 	pid_t *pids = NULL;
@@ -600,30 +527,27 @@ int all_run(const struct cli_options *o, char *msg, size_t size)
 	pthread_mutex_init(&a.lock, NULL);
 	pthread_cond_init(&a.turn, NULL);
 	suspects_init(&a.suspects, ALL_SUSPECTS_MAX);
-	/* ptwalk reachable, before anything is printed: the workers say */
-	started = start_workers(&a, w, nr_workers);
+	/* ptwalk reachable, before anything is printed */
+	status = open_slots(&a, nr_workers);
+	if (status != EXIT_OK) {
+		msg[0] = '\0';		/* said */
+		goto out;
+	}
 	n = proc_list_pids(&pids);
 	snprintf(a.kernel, sizeof(a.kernel), "%s", uname(&u) ? "?" : u.release);
 	a.findings = o->json ? NULL : spool_open();
-	a.pids = pids;
-	a.nr_pids = n > 0 ? (size_t)n : 0;
 	if (n < 0 || !ps || (!o->json && !a.findings)) {
 		snprintf(msg, size, n < 0 ? "cannot list /proc: %s" :
 			 "cannot set up: %s (set TMPDIR to a writable directory)",
 			 strerror(n < 0 ? (int)-n : errno));
-		workers_release(&a, false);
-		join_workers(&a, w, started);
 		status = FAIL_INTERNAL;
 		goto out;
 	}
-	status = started ? workers_opened(&a, started) : FAIL_INTERNAL;
-	if (status != EXIT_OK) {
-		workers_release(&a, false);
-		join_workers(&a, w, started);
-		say_unsaid(&a);
-		msg[0] = '\0';		/* said */
-		goto out;
-	}
+	a.pids = pids;
+	a.nr_pids = (size_t)n;
+	/* at most one worker a process */
+	if (nr_workers > a.nr_pids)
+		nr_workers = a.nr_pids ? (unsigned int)a.nr_pids : 1;
 	if (o->json) {
 		jw_init(&a.json, stdout);
 		jw_begin_object(&a.json);
@@ -637,8 +561,7 @@ int all_run(const struct cli_options *o, char *msg, size_t size)
 		      progress_wanted(isatty(STDERR_FILENO), o->no_progress),
 		      monotonic_ns());
 	a.progress.total_procs = a.nr_pids ? a.nr_pids : 1;
-	workers_release(&a, true);
-	status = join_workers(&a, w, started);
+	status = run_workers(&a, nr_workers);
 	{
 		char line[PROGRESS_MAX_WIDTH + 8];
 
@@ -668,7 +591,7 @@ int all_run(const struct cli_options *o, char *msg, size_t size)
 		goto out;
 	}
 	if (o->stats)
-		print_stats(&a, started);
+		print_stats(&a, nr_workers);
 	status = a.bad || v.nr_conflicts ? EXIT_MISMATCH : EXIT_OK;
 out:
 	close_slots(&a);
