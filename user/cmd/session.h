@@ -98,8 +98,8 @@ struct session {
 	 */
 	bool quiet_gone;
 	/*
-	 * --all's workers opening their sessions at once: a failure is left
-	 * in msg for the caller to say once, not said by each
+	 * --all's workers open sessions as they need them, two may fail at
+	 * once: a failure is left in msg for the caller to say once
 	 */
 	bool quiet_fail;
 	/*
