@@ -77,40 +77,38 @@ int ptwalk_query_ext(int fd, pid_t pid, uint64_t start, uint64_t end)
 				err;
 }
 
-int ptwalk_query_task(int fd, pid_t pid, struct ptwalk_task *out)
+/*
+ * A query whose answer is one struct of size bytes (vtop, task), read
+ * into out: 0, -errno, or -EIO for a short answer.
+ */
+static int query_one(int fd, uint32_t flags, pid_t pid, uint64_t start,
+		     void *out, size_t size)
 {
-	int err = query(fd, PTWALK_REQ_TASK, pid, 0, 0);
+	int err = query(fd, flags, pid, start, 0);
 	ssize_t n;
 
 	if (err)
 		return err;
-	n = read(fd, out, sizeof(*out));
+	n = read(fd, out, size);
 	if (n < 0)
 		return -errno;
-	if (n != sizeof(*out))
-		return -EIO;
-	out->comm[sizeof(out->comm) - 1] = '\0';
-	return 0;
+	return (size_t)n == size ? 0 : -EIO;
+}
+
+int ptwalk_query_task(int fd, pid_t pid, struct ptwalk_task *out)
+{
+	int err = query_one(fd, PTWALK_REQ_TASK, pid, 0, out, sizeof(*out));
+
+	if (!err)
+		out->comm[sizeof(out->comm) - 1] = '\0';
+	return err;
 }
 
 static int query_vtop(int fd, uint32_t flags, pid_t pid, uint64_t addr,
 		      struct ptwalk_vtop *out)
 {
-	struct ptwalk_request req = {
-		.abi_version = PTWALK_ABI_VERSION,
-		.flags = PTWALK_REQ_VTOP | flags,
-		.pid = pid,
-		.start = addr,
-	};
-	int err = send_request(fd, &req);
-	ssize_t n;
-
-	if (err)
-		return err;
-	n = read(fd, out, sizeof(*out));
-	if (n < 0)
-		return -errno;
-	return n == sizeof(*out) ? 0 : -EIO;
+	return query_one(fd, PTWALK_REQ_VTOP | flags, pid, addr, out,
+			 sizeof(*out));
 }
 
 int ptwalk_query_vtop_ext(int fd, pid_t pid, uint64_t addr,
