@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -387,22 +388,19 @@ static bool dma_holes(struct vmtest *t)
 /* --- the progress line --- */
 
 /*
- * Runs ptcompare --range START-END PID [extra] with stdout and stderr on
- * a new pseudo-terminal (raw: no newline translation); everything it
- * wrote, in order, into out.
+ * Runs ptcompare with argv (argv[0] included, NULL-terminated), its stdout
+ * and stderr on a new pseudo-terminal (raw: no newline translation);
+ * everything it wrote, in order, into out.
  */
-static bool run_on_pty(struct vmtest *t, const char *range, const char *extra,
-		       char **out, size_t *len, int *status)
+static bool run_argv_on_pty(struct vmtest *t, const char *const argv[],
+			    char **out, size_t *len, int *status)
 {
-	char pid[16];
-	const char *argv[] = { "ptcompare", "--range", range, pid, extra, NULL };
 	posix_spawn_file_actions_t fa;
 	size_t cap = 1 << 16;
 	int master, slave, err;
 	struct termios tio;
 	pid_t pc;
 
-	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (master < 0 || grantpt(master) || unlockpt(master))
 		return fail(t, "pty: %s", strerror(errno));
@@ -453,6 +451,17 @@ static bool run_on_pty(struct vmtest *t, const char *range, const char *extra,
 		return fail(t, "out of memory");
 	(*out)[*len] = '\0';
 	return true;
+}
+
+/* ptcompare --range START-END PID [extra] on a pseudo-terminal. */
+static bool run_on_pty(struct vmtest *t, const char *range, const char *extra,
+		       char **out, size_t *len, int *status)
+{
+	char pid[16];
+	const char *argv[] = { "ptcompare", "--range", range, pid, extra, NULL };
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	return run_argv_on_pty(t, argv, out, len, status);
 }
 
 /*
@@ -617,11 +626,87 @@ static bool progress_line(struct vmtest *t)
 	return ok;
 }
 
+/*
+ * One progress line of --all on the pty: "ptcompare: N of M processes
+ * (P%), K pages, T s" and blanks up to the '\r' that ends it; false if
+ * s is not one.
+ */
+static bool all_progress_ok(const char *s)
+{
+	unsigned long long done, total, pages;
+	unsigned int pct, sec, tenth;
+	int n = 0;
+
+	if (sscanf(s, "ptcompare: %llu of %llu processes (%u%%), %llu pages, %u.%u s%n",
+		   &done, &total, &pct, &pages, &sec, &tenth, &n) != 6 ||
+	    done > total || pct > 100)
+		return false;
+	for (s += n; *s == ' '; s++)
+		;
+	return *s == '\r';
+}
+
+/*
+ * ptcompare --all on a terminal, stdout and stderr both: the progress
+ * line counts processes, and is wiped before each process's row, which
+ * would otherwise follow its text on the same line ("...1.2 s   1272
+ * spawn ..."): every line of progress ends at a '\r', never at a row or
+ * a newline.  This process holds a mapping whose scan alone takes over
+ * 1.5 s (slow_target()), so the line is due once it is handed in, and a
+ * child forked before (a higher pid, without the mapping) has its row
+ * after that.
+ */
+static bool progress_line_all(struct vmtest *t)
+{
+	const char *argv[] = { "ptcompare", "--all", NULL };
+	double took;
+	size_t len, outlen, lines = 0;
+	char *out = NULL, *p;
+	const char *s;
+	int status;
+	pid_t child = fork();
+	bool ok;
+
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	if (child < 0)
+		return fail(t, "fork: %s", strerror(errno));
+	p = slow_target(t, 1.5, &len, &took);
+	if (!p) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		return false;
+	}
+	ok = run_argv_on_pty(t, argv, &out, &outlen, &status) &&
+	     ((WIFEXITED(status) && WEXITSTATUS(status) <= 1) ||
+	      fail(t, "--all on a pty: status 0x%x", status)) &&
+	     (strstr(out, "\nverdict: ") ||
+	      fail(t, "--all on a pty: no verdict: %.200s", out));
+	for (s = out; ok && (s = strstr(s, "\rptcompare: ")); s++, lines++)
+		ok = all_progress_ok(s + 1) ||
+		     fail(t, "progress line not ended by '\\r' (a row after it?): %.120s",
+			  s + 1);
+	ok = ok && (lines >= 1 ||
+		    fail(t, "no progress line in --all on the pty (this process's scan %.1f s): %.200s",
+			 took, out));
+	if (ok)
+		printf("# ptcompare_progress_line_all: %zu progress lines\n",
+		       lines);
+	free(out);
+	munmap(p, len);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	return ok;
+}
+
 const struct vmtest_case dma_cases[] = {
 	{ "dma_fixture_pfnmap", dma_fixture_pfnmap },
 	{ "dma_hugetlb_2m", dma_hugetlb_2m },
 	{ "dma_mlocked", dma_mlocked },
 	{ "dma_holes", dma_holes },
 	{ "ptcompare_progress_line", progress_line },
+	{ "ptcompare_progress_line_all", progress_line_all },
 };
 const size_t nr_dma_cases = sizeof(dma_cases) / sizeof(dma_cases[0]);

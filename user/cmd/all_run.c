@@ -70,6 +70,7 @@ struct all_state {
 	bool stop;			/* a process failed: take no more */
 	int status;			/* ... its status */
 	struct progress progress;	/* processes handed in, on a tty */
+	bool output_on_tty;		/* ... where stdout goes too */
 	/* the rest changes only in a turn */
 	struct json_writer json;	/* the document, with --json */
 	FILE *findings;			/* text: every process's findings */
@@ -208,8 +209,28 @@ static int hand_in(struct all_state *a, struct all_slot *w, int status)
 	return FAIL_INTERNAL;
 }
 
-/* In the turn: the progress line, when one is due (a terminal). */
-static void progress_handed_in(struct all_state *a)
+/*
+ * In the turn, before a process's output: the progress line wiped when
+ * that output goes to the same terminal, where it would follow the line's
+ * text; whether a line was there.
+ */
+static bool progress_wipe(struct all_state *a)
+{
+	char line[PROGRESS_MAX_WIDTH + 8];
+	size_t n;
+
+	if (!a->output_on_tty)
+		return false;
+	n = progress_clear(&a->progress, line, sizeof(line));
+	fwrite(line, 1, n, stderr);
+	return n > 0;
+}
+
+/*
+ * In the turn: the progress line, when one is due (a terminal), or again
+ * at once after it was wiped for the output (which is written first).
+ */
+static void progress_handed_in(struct all_state *a, bool wiped)
 {
 	char line[PROGRESS_MAX_WIDTH + 8];
 	uint64_t now;
@@ -218,7 +239,9 @@ static void progress_handed_in(struct all_state *a)
 	if (!a->progress.enabled)
 		return;
 	now = monotonic_ns();
-	if (progress_due(&a->progress, now))
+	if (wiped)
+		fflush(stdout);
+	if (wiped || progress_due(&a->progress, now))
 		fwrite(line, 1, progress_line(&a->progress, now, line,
 					      sizeof(line)), stderr);
 }
@@ -242,6 +265,8 @@ static void hand_in_ready(struct all_state *a)
 	struct all_slot *sl;
 
 	while ((sl = slot_in_turn(a)) != NULL) {
+		bool wiped = progress_wipe(a);
+
 		if (!a->stop) {
 			int status = hand_in(a, sl, sl->status);
 
@@ -253,7 +278,7 @@ static void hand_in_ready(struct all_state *a)
 		sl->state = SLOT_FREE;
 		sl->target_open = true;
 		a->handed_in++;
-		progress_handed_in(a);
+		progress_handed_in(a, wiped);
 	}
 }
 
@@ -560,6 +585,7 @@ int all_run(const struct cli_options *o, char *msg, size_t size)
 	progress_init(&a.progress,
 		      progress_wanted(isatty(STDERR_FILENO), o->no_progress),
 		      monotonic_ns());
+	a.output_on_tty = a.progress.enabled && isatty(STDOUT_FILENO);
 	a.progress.total_procs = a.nr_pids ? a.nr_pids : 1;
 	status = run_workers(&a, nr_workers);
 	{
