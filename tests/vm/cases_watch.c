@@ -34,8 +34,14 @@
 struct watch {
 	pid_t pid;
 	FILE *out;		/* its stdout */
-	/* a change line per run of frames: 2048 pages of a 16K-page THP */
-	struct json_object *change[4096];
+	/*
+	 * a change line per run of frames, up to one a page of a PMD leaf:
+	 * 8192 with 64K pages (512M), when the frames collapsed from lie
+	 * apart (CI's 64K lane once printed more than 4096)
+	 */
+	struct json_object *change[8192];
+	/* each change's pages, [start, end), read once (changes_of()) */
+	uint64_t start[8192], end[8192];
 	int nr_changes;
 	char ended[16];
 	int status;
@@ -91,6 +97,10 @@ static bool watch_finish(struct vmtest *t, struct watch *w)
 				  line);
 		} else if (!strcmp(e, "change") &&
 			   w->nr_changes < (int)(sizeof(w->change) / sizeof(w->change[0]))) {
+			w->start[w->nr_changes] = pc_hex_or_none(o, "start");
+			w->end[w->nr_changes] = w->start[w->nr_changes] +
+				(uint64_t)json_object_get_int64(pc_get(o, "pages")) *
+				(uint64_t)sysconf(_SC_PAGESIZE);
 			w->change[w->nr_changes++] = o;
 			continue;
 		} else if (!strcmp(e, "change")) {
@@ -122,17 +132,11 @@ static void watch_free(struct watch *w)
  */
 static int changes_of(const struct watch *w, uint64_t addr, int idx[4])
 {
-	long ps = sysconf(_SC_PAGESIZE);
 	int n = 0;
 
-	for (int i = 0; i < w->nr_changes && n < 4; i++) {
-		uint64_t s = pc_hex_or_none(w->change[i], "start");
-		uint64_t pages = (uint64_t)json_object_get_int64(
-			pc_get(w->change[i], "pages"));
-
-		if (addr >= s && addr < s + pages * (uint64_t)ps)
+	for (int i = 0; i < w->nr_changes && n < 4; i++)
+		if (addr >= w->start[i] && addr < w->end[i])
 			idx[n++] = i;
-	}
 	return n;
 }
 
