@@ -250,16 +250,19 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
 
 /*
  * The domain of @dev, read with its group's mutex held (iommu.c says why).
- * Until 6.18 iommu_get_domain_for_dev() reads group->domain without taking
- * the mutex.  The newest kernels (7.2 here; Nicolin Chen's "iommu: Add
- * iommu_driver_get_domain_for_dev() helper", 2025; untested: 6.19 to 7.1)
- * assert there that the mutex is NOT held and export
- * iommu_driver_get_domain_for_dev() for callers that hold it.
+ * Up to 6.18 iommu_get_domain_for_dev() reads group->domain without taking
+ * the mutex.  Nicolin Chen's "iommu: Add iommu_driver_get_domain_for_dev()
+ * helper" (2025, in 7.2 here) makes it assert that the mutex is NOT held
+ * and exports iommu_driver_get_domain_for_dev() for callers that hold it;
+ * its follow-up is marked for stable, so a stable release of an older
+ * series may have both.  So not a version test: module/Kbuild looks for
+ * the helper's declaration in the kernel's iommu.h, as Kbuild feature
+ * tests do, and defines PTWALK_HAVE_IOMMU_DRIVER_GET_DOMAIN.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 19, 0)
-#define ptwalk_iommu_domain_locked(dev)	iommu_get_domain_for_dev(dev)
-#else
+#ifdef PTWALK_HAVE_IOMMU_DRIVER_GET_DOMAIN
 #define ptwalk_iommu_domain_locked(dev)	iommu_driver_get_domain_for_dev(dev)
+#else
+#define ptwalk_iommu_domain_locked(dev)	iommu_get_domain_for_dev(dev)
 #endif
 
 /*

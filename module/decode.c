@@ -87,17 +87,26 @@ static bool is_huge_zero(struct vm_area_struct *vma, pte_t entry, u64 pfn)
 	return !PageAnon(pfn_to_page(pfn));
 }
 
-u32 ptwalk_frame_flags(u64 pfn, enum ptwalk_level level, s32 *node,
-		       u8 *folio_shift)
+bool ptwalk_entry_holds_page(struct vm_area_struct *vma, pte_t entry,
+			     enum ptwalk_level level)
+{
+	if (!vma || ptwalk_leaf_special(entry, level))
+		return false;
+	return level == PTWALK_LEVEL_PTE || !(vma->vm_flags & VM_PFNMAP);
+}
+
+u32 ptwalk_frame_flags(u64 pfn, enum ptwalk_level level, bool holds_page,
+		       s32 *node, u8 *folio_shift)
 {
 	u32 flags = 0;
 
 	*node = PTWALK_NODE_NONE;
 	*folio_shift = 0;
-	if (pfn_valid(pfn)) {
+	if (pfn_valid(pfn))
+		flags |= PTWALK_F_PFN_VALID;
+	if (pfn_valid(pfn) && holds_page) {
 		struct page *page = pfn_to_page(pfn);
 
-		flags |= PTWALK_F_PFN_VALID;
 		/*
 		 * A struct page never initialised (poisoned: all ones, so
 		 * PG_head and the compound_head bit read as set) has no
@@ -141,8 +150,10 @@ static u32 present_flags(struct vm_area_struct *vma, pte_t entry,
 			 enum ptwalk_level level, u64 leaf_pfn, s32 *node,
 			 u8 *folio_shift)
 {
+	bool holds_page = ptwalk_entry_holds_page(vma, entry, level);
 	u32 flags = PTWALK_F_PRESENT |
-		    ptwalk_frame_flags(leaf_pfn, level, node, folio_shift) |
+		    ptwalk_frame_flags(leaf_pfn, level, holds_page, node,
+				       folio_shift) |
 		    ptwalk_arch_present_flags(entry);
 
 	if (pte_soft_dirty(entry))
@@ -151,7 +162,8 @@ static u32 present_flags(struct vm_area_struct *vma, pte_t entry,
 		flags |= PTWALK_F_UFFD_WP;
 	if (ptwalk_leaf_special(entry, level))
 		flags |= PTWALK_F_SPECIAL;
-	if (level == PTWALK_LEVEL_PMD && is_huge_zero(vma, entry, leaf_pfn))
+	if (level == PTWALK_LEVEL_PMD && holds_page &&
+	    is_huge_zero(vma, entry, leaf_pfn))
 		flags |= PTWALK_F_HUGE_ZERO;
 	return flags;
 }

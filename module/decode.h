@@ -21,13 +21,30 @@ u64 ptwalk_vm_flags(struct vm_area_struct *vma);
 u32 ptwalk_absent_flags(void);
 
 /*
- * The flags that depend on the frame rather than on the entry's bits, in
- * @node the frame's NUMA node (PTWALK_NODE_NONE without a struct page) and
- * in @folio_shift log2 of its folio's bytes (0 without a struct page):
- * consecutive entries with equal bits share a record only if these agree.
+ * Whether the present leaf @entry of @level in @vma holds a reference on
+ * its frame's struct page: the rule of vm_normal_page() and
+ * vm_normal_page_pmd() (mm/memory.c) where pte_special() exists, as on
+ * every architecture ptwalk supports.  A special entry (remap_pfn_range(),
+ * the zero page, a PMD or PUD pfn map from 6.12 on) does not, nor a PMD or
+ * PUD leaf of a VM_PFNMAP mapping before 6.12 gave those the bit; a
+ * non-special PTE does, even in a VM_PFNMAP mapping (a copy-on-write
+ * copy).  Only such a page's compound state, pin count, node and folio
+ * may be read: the frame of any other may be a page some other owner is
+ * freeing or reusing.
  */
-u32 ptwalk_frame_flags(u64 pfn, enum ptwalk_level level, s32 *node,
-		       u8 *folio_shift);
+bool ptwalk_entry_holds_page(struct vm_area_struct *vma, pte_t entry,
+			     enum ptwalk_level level);
+
+/*
+ * The flags that depend on the frame rather than on the entry's bits, in
+ * @node the frame's NUMA node and in @folio_shift log2 of its folio's
+ * bytes, read from its struct page when @holds_page
+ * (ptwalk_entry_holds_page()); else PTWALK_NODE_NONE, 0 and only
+ * PTWALK_F_PFN_VALID and PTWALK_F_ZERO_PAGE, which read no page.
+ * Consecutive entries with equal bits share a record only if these agree.
+ */
+u32 ptwalk_frame_flags(u64 pfn, enum ptwalk_level level, bool holds_page,
+		       s32 *node, u8 *folio_shift);
 
 /*
  * Fills in @rec's level, kind, pfn, flags (added to those it has), memtype

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The device's view (PTWALK_REQ_IOMMU): each page of a range of device
+ * The device's view (PTWALK_IOC_IOMMU): each page of a range of device
  * addresses (IOVAs) of one PCI device, translated by the IOMMU domain the
  * device is attached to, through exported interfaces only: the PCI bus's
  * lookup, iommu_group_get(), iommu_group_for_each_dev(), the domain reader
@@ -9,7 +9,11 @@
  * Lifetimes, and why each is safe:
  *  - The device: pci_get_domain_bus_and_slot() returns it referenced; the
  *    query keeps that reference until it ends, so the struct stays valid
- *    even if the device is unbound or removed meanwhile.
+ *    even if the device is unbound or removed meanwhile.  Each chunk first
+ *    checks that it is still registered, still in an IOMMU group if it had
+ *    one, and still bound to the driver it had: a device that went away
+ *    ends the query with ENODEV rather than turning into a device without
+ *    an IOMMU (iommu_release_device() clears dev->iommu_group on removal).
  *  - The group: iommu_group_get() per chunk, a kobject reference; NULL for
  *    a device without one (then there is no domain to free at all).
  *  - The domain: it is not reference counted, and VFIO frees its domain
@@ -26,15 +30,22 @@
  *    records say which domain answered each page.
  *  - Bounded: at most PTWALK_IOMMU_CHUNK pages per hold of the mutex (an
  *    attach or detach waits that long at worst); between chunks the mutex
- *    is dropped, the records copied out, fatal signals checked.
+ *    is dropped and signals checked; one read translates at most
+ *    PTWALK_IOMMU_READ_PAGES pages and ends on any signal.
  *
- * What no exported interface can exclude: an unmap of the same IOVAs at
- * the same time (VFIO_IOMMU_UNMAP_DMA, a DMA API unmap).  Only the
- * domain's owner serialises iommu_iova_to_phys() against it (VFIO type1's
- * iommu->lock, iommufd's area locks), and a third party cannot take those.
- * The answer for such a page is then either frame, which is inherent to a
- * snapshot; docs/design.md ("The device's view") says what else the race
- * can touch and why it is accepted.
+ * What no exported interface can exclude: an unmap racing with the walk.
+ * iommu_iova_to_phys() walks the driver's IO page tables with no lock;
+ * only the domain's owner serialises it against its own unmaps (VFIO
+ * type1's iommu->lock, iommufd's area locks), and a third party cannot
+ * take those.  An unmap frees table pages once the IOTLB is flushed, so a
+ * walk racing with it may read a freed, reused page as a table.  For an
+ * unmanaged domain the owner is the process the user is debugging, whose
+ * mappings the user can keep still (and a VFIO unmap of a whole table's
+ * range is rare); the kernel's DMA API maps and unmaps its domains all the
+ * time, from interrupt context too.  So DMA-API domains are read only when
+ * the query accepts that risk (PTWALK_IOMMU_DMA_API), and never under
+ * lockdown in confidentiality mode; identity and blocked domains have no
+ * tables to read.
  *
  * iommu_iova_to_phys() is asked only inside the domain's aperture (the
  * generic page-table code of the newest kernels may answer an IOVA outside
@@ -44,21 +55,24 @@
  * nested and platform domains have no iova_to_phys: refused.
  */
 #include <linux/ctype.h>
+#include <linux/device.h>
 #include <linux/dma-direct.h>
 #include <linux/err.h>
 #include <linux/iommu.h>
 #include <linux/pci.h>
-#include <linux/sched.h>
+#include <linux/mem_encrypt.h>
+#include <linux/sched/signal.h>
 #include <linux/string.h>
 #include "compat.h"
 #include "iommu.h"
+#include "lockdown.h"
 
 /* Pages translated per hold of the group's mutex. */
 #define PTWALK_IOMMU_CHUNK	512
 
 /* One chunk of a query: the callback's context. */
 struct iommu_chunk {
-	struct ptwalk_iommu_query *q;
+	struct ptwalk_iommu_cursor *q;
 	struct device *dev;
 	struct ptwalk_iommu_record *out;
 	unsigned int nr_out;
@@ -126,6 +140,19 @@ static int domain_kind(const struct iommu_domain *d)
 	return -EOPNOTSUPP;
 }
 
+/*
+ * 0 if the query may read a domain of @kind (iommu.c's head says why a
+ * DMA-API domain is refused by default), else the errno.
+ */
+static int kind_allowed(int kind, u32 flags)
+{
+	if (kind != PTWALK_IOMMU_DMA && kind != PTWALK_IOMMU_DMA_FQ)
+		return 0;
+	if (!(flags & PTWALK_IOMMU_DMA_API))
+		return -EBUSY;
+	return ptwalk_confidentiality_locked() ? -EACCES : 0;
+}
+
 static bool kind_is_paging(int kind)
 {
 	return kind == PTWALK_IOMMU_UNMANAGED || kind == PTWALK_IOMMU_DMA ||
@@ -144,14 +171,48 @@ static void domain_aperture(const struct iommu_domain *d, int kind,
 	}
 }
 
+/*
+ * -EDOM when a paging domain's smallest page is smaller than the kernel's
+ * (a 4K IOMMU granule under a 16K or 64K arm64 kernel): a kernel page is
+ * then several IOMMU pages that may go to unrelated frames, and records
+ * in kernel pages would merge them silently.
+ */
+static int granule_check(const struct iommu_domain *d, int kind)
+{
+	if (!kind_is_paging(kind) || !d->pgsize_bitmap)
+		return 0;
+	return (1UL << __ffs(d->pgsize_bitmap)) < PAGE_SIZE ? -EDOM : 0;
+}
+
+/*
+ * The frame a device without an IOMMU reaches at bus address @dma, or
+ * PTWALK_PFN_NONE outside its dma_range_map, where translate_dma_to_phys()
+ * answers (phys_addr_t)-1: up to 6.x dma_to_phys() then clears the
+ * memory-encryption bit of that answer, the newest kernels clear it from
+ * the address before translating.
+ */
+static u64 direct_pfn(struct device *dev, u64 dma)
+{
+	phys_addr_t phys = dma_to_phys(dev, dma);
+
+	if (phys == (phys_addr_t)-1 || phys == __sme_clr((phys_addr_t)-1))
+		return PTWALK_PFN_NONE;
+	return PHYS_PFN(phys);
+}
+
 /* The frame @d of @kind sends @iova to, or PTWALK_PFN_NONE. */
 static u64 domain_pfn(struct iommu_domain *d, int kind,
 		      const struct ptwalk_iommu_record *tmpl, u64 iova)
 {
 	phys_addr_t phys;
 
+	/*
+	 * An identity domain passes the bus address through; with memory
+	 * encryption (AMD SME) that address carries the C-bit, which is no
+	 * part of the frame.
+	 */
 	if (kind == PTWALK_IOMMU_IDENTITY)
-		return iova >> PAGE_SHIFT;
+		return PHYS_PFN(__sme_clr(iova));
 	if (!kind_is_paging(kind) || iova < tmpl->aperture_start ||
 	    iova > tmpl->aperture_end)
 		return PTWALK_PFN_NONE;
@@ -183,7 +244,7 @@ static bool extends(const struct ptwalk_iommu_record *rec,
  */
 static bool emit(struct iommu_chunk *c, const struct ptwalk_iommu_record *page)
 {
-	struct ptwalk_iommu_query *q = c->q;
+	struct ptwalk_iommu_cursor *q = c->q;
 
 	if (q->have_pending && extends(&q->pending, page)) {
 		q->pending.nr_pages++;
@@ -207,7 +268,7 @@ static bool emit(struct iommu_chunk *c, const struct ptwalk_iommu_record *page)
  */
 static void translate(struct iommu_chunk *c, struct iommu_domain *d, int kind)
 {
-	struct ptwalk_iommu_query *q = c->q;
+	struct ptwalk_iommu_cursor *q = c->q;
 	struct ptwalk_iommu_record page = { .domain = kind, .nr_pages = 1 };
 	unsigned int n;
 
@@ -219,14 +280,16 @@ static void translate(struct iommu_chunk *c, struct iommu_domain *d, int kind)
 	} else {
 		page.aperture_end = U64_MAX;
 	}
-	for (n = 0; n < PTWALK_IOMMU_CHUNK && q->next < q->end; n++) {
+	for (n = 0; n < PTWALK_IOMMU_CHUNK && q->next < q->end && q->budget;
+	     n++) {
 		page.iova = q->next;
 		if (d)
 			page.pfn = domain_pfn(d, kind, &page, q->next);
 		else
-			page.pfn = PHYS_PFN(dma_to_phys(c->dev, q->next));
+			page.pfn = direct_pfn(c->dev, q->next);
 		if (!emit(c, &page))
 			break;
+		q->budget--;
 	}
 }
 
@@ -236,7 +299,7 @@ static int chunk_in_group(struct device *dev, void *data)
 	struct iommu_chunk *c = data;
 	struct iommu_domain *d;
 	u64 start, end;
-	int kind;
+	int kind, ret;
 
 	if (dev != c->dev)
 		return 0;
@@ -245,6 +308,9 @@ static int chunk_in_group(struct device *dev, void *data)
 	kind = domain_kind(d);
 	if (kind < 0)
 		return kind;
+	ret = kind_allowed(kind, c->q->flags) ?: granule_check(d, kind);
+	if (ret)
+		return ret;
 	if (!c->max_out) {
 		/* the request's check: the whole range in the aperture */
 		domain_aperture(d, kind, &start, &end);
@@ -256,12 +322,29 @@ static int chunk_in_group(struct device *dev, void *data)
 	return 0;
 }
 
+/*
+ * Whether the device is still the one the query started on: registered,
+ * bound to the same driver (an unbind hands it back to the kernel, a
+ * rebind to someone else), and in an IOMMU group if it had one.
+ */
+static bool device_still_there(const struct iommu_chunk *c,
+			       const struct iommu_group *group)
+{
+	return device_is_registered(c->dev) &&
+	       READ_ONCE(c->dev->driver) == c->q->driver &&
+	       (group || !c->q->had_group);
+}
+
 /* One chunk: the device's group's mutex held around it, if it has one. */
 static int chunk(struct iommu_chunk *c)
 {
 	struct iommu_group *group = iommu_group_get(c->dev);
 	int ret;
 
+	if (!device_still_there(c, group)) {
+		iommu_group_put(group);
+		return -ENODEV;
+	}
 	if (!group) {
 		if (c->max_out)
 			translate(c, NULL, PTWALK_IOMMU_NONE);
@@ -274,39 +357,46 @@ static int chunk(struct iommu_chunk *c)
 	return ret;
 }
 
-static int request_check(const struct ptwalk_iommu_request *r)
+static int query_check(const struct ptwalk_iommu_query *q)
 {
-	const struct ptwalk_request *req = &r->req;
-
-	if (req->abi_version != PTWALK_ABI_VERSION)
-		return -EPROTO;
-	if (req->flags != PTWALK_REQ_IOMMU || req->pid || req->reserved ||
-	    strnlen(r->device, sizeof(r->device)) == sizeof(r->device))
+	if ((q->flags & ~PTWALK_IOMMU_DMA_API) ||
+	    strnlen(q->device, sizeof(q->device)) == sizeof(q->device))
 		return -EINVAL;
-	if (!PAGE_ALIGNED(req->start) || !PAGE_ALIGNED(req->end))
+	if (!PAGE_ALIGNED(q->start) || !PAGE_ALIGNED(q->end))
 		return -EINVAL;
-	if (req->start >= req->end)
+	if (q->start >= q->end)
 		return -ERANGE;
 	return 0;
 }
 
-int ptwalk_iommu_start(struct ptwalk_iommu_query *q,
-		       const struct ptwalk_iommu_request *req)
+u64 ptwalk_iommu_features(void)
 {
+	return PTWALK_FEAT_IOMMU | PTWALK_FEAT_IOMMU_DMA_API;
+}
+
+int ptwalk_iommu_start(struct ptwalk_iommu_cursor *q,
+		       const struct ptwalk_iommu_query *query)
+{
+	struct iommu_group *group;
 	struct iommu_chunk c = {};
 	struct pci_dev *pdev;
 	int ret;
 
-	ret = request_check(req);
+	ret = query_check(query);
 	if (ret)
 		return ret;
-	pdev = device_lookup(req->device);
+	pdev = device_lookup(query->device);
 	if (IS_ERR(pdev))
 		return PTR_ERR(pdev);
 	memset(q, 0, sizeof(*q));
 	q->pdev = pdev;
-	q->next = req->req.start;
-	q->end = req->req.end;
+	q->next = query->start;
+	q->end = query->end;
+	q->flags = query->flags;
+	q->driver = READ_ONCE(pdev->dev.driver);
+	group = iommu_group_get(&pdev->dev);
+	q->had_group = group;
+	iommu_group_put(group);
 	c.q = q;
 	c.dev = &pdev->dev;
 	ret = chunk(&c);
@@ -315,32 +405,48 @@ int ptwalk_iommu_start(struct ptwalk_iommu_query *q,
 	return ret;
 }
 
-void ptwalk_iommu_stop(struct ptwalk_iommu_query *q)
+void ptwalk_iommu_stop(struct ptwalk_iommu_cursor *q)
 {
 	pci_dev_put(q->pdev);
 	memset(q, 0, sizeof(*q));
 }
 
-bool ptwalk_iommu_done(const struct ptwalk_iommu_query *q)
+bool ptwalk_iommu_done(const struct ptwalk_iommu_cursor *q)
 {
 	return q->next >= q->end && !q->have_pending;
 }
 
-int ptwalk_iommu_fill(struct ptwalk_iommu_query *q,
+void ptwalk_iommu_budget_reset(struct ptwalk_iommu_cursor *q)
+{
+	q->budget = PTWALK_IOMMU_READ_PAGES;
+}
+
+bool ptwalk_iommu_budget_spent(const struct ptwalk_iommu_cursor *q)
+{
+	return !q->budget;
+}
+
+int ptwalk_iommu_fill(struct ptwalk_iommu_cursor *q,
 		      struct ptwalk_iommu_record *out, unsigned int max)
 {
 	struct iommu_chunk c = {
 		.q = q, .dev = &q->pdev->dev, .out = out, .max_out = max,
 	};
-	int ret = 0;
+	bool yield = false;
+	int ret;
 
 	if (!max)
 		return 0;
-	if (q->next < q->end)
+	while (!c.nr_out && q->next < q->end && !yield) {
 		ret = chunk(&c);
-	if (ret)
-		return ret;
-	if (q->next >= q->end && q->have_pending && c.nr_out < max) {
+		if (ret)
+			return ret;
+		yield = !q->budget || signal_pending(current);
+		cond_resched();
+	}
+	/* the run still growing goes out at the end, or cut at a yield */
+	if ((q->next >= q->end || (yield && !c.nr_out)) && q->have_pending &&
+	    c.nr_out < max) {
 		out[c.nr_out++] = q->pending;
 		q->have_pending = false;
 	}

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The device's view (PTWALK_REQ_IOMMU): a range of device addresses of one
+ * The device's view (PTWALK_IOC_IOMMU): a range of device addresses of one
  * PCI device, page by page, through the IOMMU domain the device is
- * attached to.  iommu.c says why it is safe.
+ * attached to.  iommu.c says why it is safe, and where it is not.
  */
 #ifndef PTWALK_IOMMU_H
 #define PTWALK_IOMMU_H
@@ -11,37 +11,53 @@
 #include "ptwalk_abi.h"
 
 struct pci_dev;
+struct device_driver;
 
-/* Where an IOMMU query stands between two reads; lives in the session. */
-struct ptwalk_iommu_query {
+/* Where a device-view query stands between two reads; in the session. */
+struct ptwalk_iommu_cursor {
 	struct pci_dev *pdev;		/* pci_dev_get()'s; NULL: no query */
 	u64 next;			/* next IOVA to translate */
 	u64 end;			/* exclusive */
+	u32 flags;			/* the query's PTWALK_IOMMU_* */
+	bool had_group;			/* the device had an IOMMU group */
+	const struct device_driver *driver; /* its driver at the start */
+	unsigned long budget;		/* pages the current read may still
+					 * translate
+					 */
 	bool have_pending;		/* pending is a run still growing */
 	struct ptwalk_iommu_record pending;
 };
 
-/*
- * Starts @req (PTWALK_REQ_IOMMU) on @q, which holds no query: 0, or the
- * errno the request deserves (ptwalk_abi.h lists them); a failed request
- * leaves @q without a query.
- */
-int ptwalk_iommu_start(struct ptwalk_iommu_query *q,
-		       const struct ptwalk_iommu_request *req);
+/* The PTWALK_FEAT_* bits of the device's view. */
+u64 ptwalk_iommu_features(void);
 
-/* Drops @q's query and its device reference, if any. */
-void ptwalk_iommu_stop(struct ptwalk_iommu_query *q);
+/*
+ * Starts @q on @c, which holds no query: 0, or the errno the query
+ * deserves (ptwalk_abi.h lists them); a failed query leaves @c without
+ * one.
+ */
+int ptwalk_iommu_start(struct ptwalk_iommu_cursor *c,
+		       const struct ptwalk_iommu_query *q);
+
+/* Drops @c's query and its device reference, if any. */
+void ptwalk_iommu_stop(struct ptwalk_iommu_cursor *c);
 
 /* The range is translated and its last record handed out. */
-bool ptwalk_iommu_done(const struct ptwalk_iommu_query *q);
+bool ptwalk_iommu_done(const struct ptwalk_iommu_cursor *c);
+
+/* A read starts: PTWALK_IOMMU_READ_PAGES pages to translate at most. */
+void ptwalk_iommu_budget_reset(struct ptwalk_iommu_cursor *c);
+bool ptwalk_iommu_budget_spent(const struct ptwalk_iommu_cursor *c);
 
 /*
- * Translates one bounded chunk into @out, at most @max records: how many
- * are ready (possibly 0 before the end), or -ENODEV once the device has
- * left its group, -EOPNOTSUPP/-ENOENT once it is attached to a domain of
- * a kind that cannot be asked.  Sleeps (the group's mutex).
+ * Translates into @out, at most @max records, chunk by chunk, until a
+ * record is ready, the range ends, the read's budget is spent or a signal
+ * is pending (then the run still growing is handed out as it is).  How
+ * many records are ready, or -ENODEV once the device is removed, leaves
+ * its group or changes driver, or the errno of a domain the query would
+ * have refused.  Sleeps (the group's mutex).
  */
-int ptwalk_iommu_fill(struct ptwalk_iommu_query *q,
+int ptwalk_iommu_fill(struct ptwalk_iommu_cursor *c,
 		      struct ptwalk_iommu_record *out, unsigned int max);
 
 #endif /* PTWALK_IOMMU_H */

@@ -16,13 +16,19 @@ static int __init ptwalk_init(void)
 {
 	int ret;
 
-	BUILD_BUG_ON(sizeof(struct ptwalk_request) != PTWALK_REQUEST_SIZE);
+	BUILD_BUG_ON(sizeof(struct ptwalk_info) != PTWALK_INFO_SIZE);
+	BUILD_BUG_ON(sizeof(struct ptwalk_range_query) !=
+		     PTWALK_RANGE_QUERY_SIZE);
+	BUILD_BUG_ON(sizeof(struct ptwalk_vtop_query) !=
+		     PTWALK_VTOP_QUERY_SIZE);
+	BUILD_BUG_ON(sizeof(struct ptwalk_task_query) !=
+		     PTWALK_TASK_QUERY_SIZE);
+	BUILD_BUG_ON(sizeof(struct ptwalk_iommu_query) !=
+		     PTWALK_IOMMU_QUERY_SIZE);
 	BUILD_BUG_ON(sizeof(struct ptwalk_record) != PTWALK_RECORD_SIZE);
 	BUILD_BUG_ON(sizeof(struct ptwalk_record_ext) !=
 		     PTWALK_RECORD_EXT_SIZE);
 	BUILD_BUG_ON(sizeof(struct ptwalk_vtop) != PTWALK_VTOP_SIZE);
-	BUILD_BUG_ON(sizeof(struct ptwalk_iommu_request) !=
-		     PTWALK_IOMMU_REQUEST_SIZE);
 	BUILD_BUG_ON(sizeof(struct ptwalk_iommu_record) !=
 		     PTWALK_IOMMU_RECORD_SIZE);
 	BUILD_BUG_ON(sizeof(struct ptwalk_task) != PTWALK_TASK_SIZE);

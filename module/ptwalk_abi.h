@@ -1,31 +1,52 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * ptwalk binary interface, shared by ptwalk.ko and its userspace clients.
+ * ptwalk binary interface, version 2, shared by ptwalk.ko and its
+ * userspace clients; docs/interface.md describes it, this file defines it.
  *
  * Protocol (debugfs file <debugfs>/ptwalk/query, mode 0600, or the misc
  * character device /dev/ptwalk, mode 0600, which kernel lockdown allows):
  *   1. open() the file; each open file description is one private session.
- *   2. write() exactly one struct ptwalk_request in a single call.
- *   3. read() returns whole struct ptwalk_record entries (never a partial
- *      one; a buffer smaller than one record is EINVAL) until read()
- *      returns 0 at the end of the range.  A new write() starts a new query.
+ *      Opening needs CAP_SYS_ADMIN and CAP_SYS_PTRACE in the initial user
+ *      namespace (EPERM otherwise).
+ *   2. ioctl() one query: PTWALK_IOC_RANGE, PTWALK_IOC_VTOP, PTWALK_IOC_TASK
+ *      or PTWALK_IOC_IOMMU, its argument a pointer to the query's struct.
+ *      A new query forgets the previous one; a failed one leaves none.
+ *   3. read() returns the answer: whole records (never a partial one; a
+ *      buffer smaller than one is EINVAL) until read() returns 0.
+ * PTWALK_IOC_INFO answers at once, with no query: the ABI version and the
+ * features this module has (PTWALK_FEAT_*), in place of probing by error.
  *
- * The records partition [start, end): every page of the range is covered by
- * exactly one record, in ascending address order, and no record crosses a
- * VMA boundary.  A record is an extent: a run of pages whose attributes are
- * equal and whose frames (or swap offsets) are contiguous.
+ * Every query struct starts with __u32 size, the bytes of the struct as
+ * the caller knows it, as openat2()'s and clone3()'s do: a module reads a
+ * longer struct whose tail beyond what it knows is zero, refuses one with a
+ * non-zero tail (E2BIG: a field this module does not know was asked for),
+ * and fills what it does not know in a shorter one with zeros; a size
+ * below the first version of the struct is EINVAL.  Later versions only
+ * add fields at the end, and a feature bit says the module reads them.
+ * The ioctl numbers carry no size for the same reason (_IO, as VFIO's).
  *
- * All fields are fixed width and little-endian on the supported
- * architectures (x86_64, arm64); the layout is checked at build time on
- * both sides.
+ * The range records partition [start, end): every page of the range is
+ * covered by exactly one record, in ascending address order, and no
+ * record crosses a VMA boundary.  A record is an extent: a run of pages
+ * whose attributes are equal and whose frames (or swap offsets) are
+ * contiguous.  A read that fails (EFAULT: a buffer that is not writable,
+ * EINTR) loses nothing: the records it did not hand out come with the
+ * next read.
+ *
+ * All fields are fixed width, naturally aligned and padded explicitly, so
+ * the layout is the same for 32- and 64-bit callers; little-endian on the
+ * supported architectures.  The layout is checked at build time on both
+ * sides.  The write() of ABI version 1 is gone: a query file's write() is
+ * EINVAL, and a version 1 module answers these ioctls with ENOTTY.
  */
 #ifndef PTWALK_ABI_H
 #define PTWALK_ABI_H
 
+#include <linux/ioctl.h>
 #include <linux/types.h>
 
 /* Bumped on any incompatible change of the structures or their meaning. */
-#define PTWALK_ABI_VERSION	1
+#define PTWALK_ABI_VERSION	2
 
 /* Paths relative to the debugfs mount point. */
 #define PTWALK_DEBUGFS_DIR	"ptwalk"
@@ -36,20 +57,18 @@
 #define PTWALK_GEOMETRY_FILE	"geometry"	/* see below */
 
 /*
- * <debugfs>/ptwalk/absent_flags (additive: a module without the file
- * has every flag): "0x%x\n", the PTWALK_F_* bits that the running kernel's
- * architecture or configuration does not have, and so never sets: a clear
- * bit among them means "not on this architecture", not "false".  x86-64
- * lacks PTWALK_F_CONT; arm64 lacks PTWALK_F_SOFT_DIRTY and PTWALK_F_UFFD_WP
- * (and so PTE markers, which exist only for uffd-wp); a kernel without
- * guard-region markers (before 6.13) lacks PTWALK_F_GUARD.
+ * <debugfs>/ptwalk/absent_flags: "0x%x\n", the PTWALK_F_* bits that the
+ * running kernel's architecture or configuration does not have, and so
+ * never sets: a clear bit among them means "not on this architecture",
+ * not "false".  x86-64 lacks PTWALK_F_CONT; arm64 lacks PTWALK_F_SOFT_DIRTY
+ * and PTWALK_F_UFFD_WP (and so PTE markers, which exist only for uffd-wp);
+ * a kernel without guard-region markers (before 6.13) lacks
+ * PTWALK_F_GUARD.  ptwalk_info.absent_flags says the same.
  */
 
 /*
- * <debugfs>/ptwalk/geometry (additive: a module without the file predates
- * it, and its kernel is taken to have 4096-byte pages, 2 MiB PMD and 1 GiB
- * PUD leaves, no contiguous groups): one line of space-separated
- * "key=value" pairs, values in decimal, ended by a newline, e.g. on x86-64
+ * <debugfs>/ptwalk/geometry: one line of space-separated "key=value"
+ * pairs, values in decimal, ended by a newline, e.g. on x86-64
  *
  *   page_size=4096 levels=4 pte=4096 cont_pte=0 pmd=2097152 cont_pmd=0
  *   pud=1073741824
@@ -64,32 +83,94 @@
  * (arm64 CONT_PTE_SIZE and CONT_PMD_SIZE: 64K and 32M with 4K pages, 2M
  * and 1G with 16K, 2M and 16G with 64K), 0 where the architecture has no
  * contiguous bit.  Clients ignore keys they do not know; later modules
- * may add keys, never change these.  A module with this file also honours
- * PTWALK_REQ_FOLIO and sets PTWALK_F_GUARD.
+ * may add keys, never change these.
  */
 
 /*
- * The same query protocol on a misc character device, /dev/<name>; its
- * ABI version, in decimal, in /sys/class/misc/<name>/abi_version, and its
- * absent flags in /sys/class/misc/<name>/absent_flags (additive, as the
- * debugfs file).
+ * The same protocol on a misc character device, /dev/<name>; its ABI
+ * version, absent flags and geometry are also sysfs attributes of the
+ * device, /sys/class/misc/<name>/abi_version, absent_flags and geometry,
+ * in the debugfs files' formats.
  */
 #define PTWALK_DEVICE_NAME	"ptwalk"
 #define PTWALK_DEVICE_ABI_ATTR	"abi_version"
-/* The device's twin of PTWALK_ABSENT_FILE, in the same format. */
 #define PTWALK_DEVICE_ABSENT_ATTR	"absent_flags"
-/* The device's twin of PTWALK_GEOMETRY_FILE, in the same format. */
 #define PTWALK_DEVICE_GEOMETRY_ATTR	"geometry"
 
-struct ptwalk_request {
-	__u32 abi_version;	/* must be PTWALK_ABI_VERSION, else EPROTO */
-	__u32 flags;		/* PTWALK_REQ_*; other bits must be 0 */
+/*
+ * The ioctls' type (not registered in ioctl-number.rst: an out-of-tree
+ * module; 0xB8 is free there from 5.10 to 6.12).  Each takes a pointer to
+ * the struct named.
+ */
+#define PTWALK_IOC_TYPE		0xB8
+#define PTWALK_IOC_INFO		_IO(PTWALK_IOC_TYPE, 0x00) /* ptwalk_info */
+#define PTWALK_IOC_RANGE	_IO(PTWALK_IOC_TYPE, 0x01) /* ptwalk_range_query */
+#define PTWALK_IOC_VTOP		_IO(PTWALK_IOC_TYPE, 0x02) /* ptwalk_vtop_query */
+#define PTWALK_IOC_TASK		_IO(PTWALK_IOC_TYPE, 0x03) /* ptwalk_task_query */
+#define PTWALK_IOC_IOMMU	_IO(PTWALK_IOC_TYPE, 0x04) /* ptwalk_iommu_query */
+
+/* What a module answers (ptwalk_info.features). */
+#define PTWALK_FEAT_RANGE	(1ULL << 0)	/* PTWALK_IOC_RANGE */
+#define PTWALK_FEAT_VTOP	(1ULL << 1)	/* PTWALK_IOC_VTOP */
+#define PTWALK_FEAT_TASK	(1ULL << 2)	/* PTWALK_IOC_TASK */
+#define PTWALK_FEAT_IOMMU	(1ULL << 3)	/* PTWALK_IOC_IOMMU; the kernel
+						 * was built with an IOMMU API
+						 */
+#define PTWALK_FEAT_IOMMU_DMA_API (1ULL << 4)	/* PTWALK_IOMMU_DMA_API */
+
+/*
+ * PTWALK_IOC_INFO: size in (the caller's struct), out (the bytes the
+ * module filled; it zeroes the rest of a longer struct).
+ */
+struct ptwalk_info {
+	__u32 size;
+	__u32 abi_version;	/* PTWALK_ABI_VERSION */
+	__u64 features;		/* PTWALK_FEAT_* */
+	__u32 absent_flags;	/* as the absent_flags file */
+	__u32 reserved;		/* 0 */
+};
+
+/*
+ * PTWALK_IOC_RANGE: the range [start, end) of pid's address space.  read()
+ * then returns struct ptwalk_record_ext entries.  Errors: EINVAL (a flag,
+ * reserved field or alignment), ERANGE (start >= end, or end above the
+ * task size), ESRCH (no such task), ENXIO (no memory: a kernel thread, a
+ * zombie, a task past exit_mm()).
+ */
+struct ptwalk_range_query {
+	__u32 size;
+	__u32 flags;		/* none yet: 0 */
 	__s32 pid;		/* target, in the caller's pid namespace */
-	__u32 reserved;		/* must be 0 */
+	__u32 reserved;		/* 0 */
 	__u64 start;		/* first address, kernel-page aligned */
-	__u64 end;		/* exclusive, kernel-page aligned,
-				 * start < end <= task size
-				 */
+	__u64 end;		/* exclusive, kernel-page aligned */
+};
+
+/*
+ * PTWALK_IOC_VTOP: one address of pid, any alignment, below the task size
+ * (else ERANGE).  The next read() returns one struct ptwalk_vtop (a
+ * smaller buffer is EINVAL), later reads return 0.  Errors as for a range.
+ */
+struct ptwalk_vtop_query {
+	__u32 size;
+	__u32 flags;		/* none yet: 0 */
+	__s32 pid;
+	__u32 reserved;		/* 0 */
+	__u64 addr;
+};
+
+/*
+ * PTWALK_IOC_TASK: the target itself.  The ioctl fails as a range query's
+ * would (ESRCH, ENXIO), so a success also says the task had its mm then.
+ * The next read() returns one struct ptwalk_task, later reads 0.  What
+ * /proc/PID/stat would tell of the same without its open, formatting and
+ * close for each process (ptcompare --all).
+ */
+struct ptwalk_task_query {
+	__u32 size;
+	__u32 flags;		/* none yet: 0 */
+	__s32 pid;
+	__u32 reserved;		/* 0 */
 };
 
 /*
@@ -225,63 +306,43 @@ struct ptwalk_record {
 	__u8 level;		/* enum ptwalk_level */
 	__u8 kind;		/* enum ptwalk_kind */
 	__u8 swap_type;		/* raw swp_type() of non-present entries */
-	__u8 memtype;		/* enum ptwalk_memtype; 0 in modules older
-				 * than PTWALK_REQ_EXTENDED
-				 */
+	__u8 memtype;		/* enum ptwalk_memtype */
 };
 
 /*
- * PTWALK_REQ_EXTENDED in ptwalk_request.flags: read() returns
- * struct ptwalk_record_ext instead of struct ptwalk_record (the same record
- * and what follows it), and the module fills memtype, PTWALK_F_DMA_PINNED
- * and node.  Modules older than this flag answer the write with EINVAL, so
- * a client that gets EINVAL may ask again without it, knowing then neither
- * memory type, pinned state nor node.  With PTWALK_REQ_VTOP it asks for
- * nothing more than that promise: ptwalk_vtop has memtype and node.
- * Records split where memtype, PTWALK_F_DMA_PINNED or node change, with or
- * without the flag.
+ * What a range query's read() returns: the record and what the frames'
+ * struct pages say (read only for frames the entry maps as ordinary
+ * pages: not for pte_special() entries nor in VM_PFNMAP mappings, the
+ * rule of vm_normal_page()).  Records split where memtype,
+ * PTWALK_F_DMA_PINNED, node or the folio size change.
  */
-#define PTWALK_REQ_EXTENDED	(1U << 1)
-
 struct ptwalk_record_ext {
 	struct ptwalk_record rec;
 	__s32 node;		/* NUMA node of the frames (page_to_nid()),
 				 * or PTWALK_NODE_NONE: no frame, or no
 				 * struct page
 				 */
-	__u8 folio_shift;	/* with PTWALK_REQ_FOLIO: log2 of the bytes
-				 * of the folio (compound page) each frame
-				 * belongs to, page_size's shift for a
-				 * single page; 0: no frame, no struct page,
-				 * or the flag not asked for
+	__u8 folio_shift;	/* log2 of the bytes of the folio
+				 * (compound page) each frame belongs to,
+				 * page_size's shift for a single page; 0:
+				 * no frame, or none with a struct page to
+				 * read.  Read under the page table lock that
+				 * keeps the frame mapped, without a
+				 * reference: a split or a collapse racing
+				 * with the read makes it stale, as
+				 * pagemap's own flags are
 				 */
 	__u8 reserved[3];	/* 0 */
 };
 
 /*
- * PTWALK_REQ_FOLIO in ptwalk_request.flags, with PTWALK_REQ_EXTENDED or
- * PTWALK_REQ_VTOP: the module fills ptwalk_record_ext.folio_shift (or
- * ptwalk_vtop.folio_shift).  Modules older than the flag (those without
- * the geometry file) answer the write with EINVAL.  Records split where
- * the folio size changes, with or without the flag.  The folio is read
- * under the page table lock that keeps the frame mapped, without a
- * reference: a split or a collapse racing with the read makes it stale,
- * as pagemap's own flags are.
+ * The answer of PTWALK_IOC_VTOP, like crash's vtop.  The raw entries of
+ * the upper levels hold physical addresses of page tables: like PFNs,
+ * they are for the files' openers only, and under lockdown in
+ * confidentiality mode the module leaves them 0 (walked still says which
+ * levels were read).  An address no VMA holds is answered as a range
+ * query answers it, without a walk: PTWALK_F_NO_VMA, nothing walked.
  */
-#define PTWALK_REQ_FOLIO	(1U << 2)
-
-/*
- * Translating one address, like crash's vtop (PTWALK_REQ_VTOP in
- * ptwalk_request.flags): start is the address, any alignment, below the
- * target's task size (else ERANGE); end must be 0.  The next read() returns
- * one struct ptwalk_vtop (a smaller buffer is EINVAL), later reads return 0.
- * Modules older than this flag answer the write with EINVAL.
- *
- * The raw entries of the upper levels hold physical addresses of page
- * tables: like PFNs, they are for CAP_SYS_ADMIN only (the files' rule).
- */
-#define PTWALK_REQ_VTOP		(1U << 0)
-
 /* Index into ptwalk_vtop.entry/index; bit n of ptwalk_vtop.walked. */
 enum ptwalk_vtop_level {
 	PTWALK_VTOP_PGD = 0,
@@ -331,27 +392,11 @@ struct ptwalk_vtop {
 	__u8 swap_type;
 	__u8 stop;		/* enum ptwalk_vtop_stop */
 	__u8 memtype;		/* enum ptwalk_memtype of a present leaf */
-	__u8 folio_shift;	/* as ptwalk_record_ext.folio_shift (with
-				 * PTWALK_REQ_FOLIO; else 0)
-				 */
-	__s16 node;		/* as ptwalk_record_ext.node; 0 in modules
-				 * older than PTWALK_REQ_EXTENDED
-				 */
+	__u8 folio_shift;	/* as ptwalk_record_ext.folio_shift */
+	__s16 node;		/* as ptwalk_record_ext.node */
 };
 
-/*
- * The target itself (PTWALK_REQ_TASK in ptwalk_request.flags, no other
- * flag): start and end must be 0.  The write fails as a range query's
- * would (ESRCH: no such task; ENXIO: it has no memory, a kernel thread, a
- * zombie or a task past exit_mm()), so a success also says the task had
- * its mm then.  The next read() returns one struct ptwalk_task (a smaller
- * buffer is EINVAL), later reads return 0.  What /proc/PID/stat would
- * tell of the same, without its open, formatting and close for each
- * process (ptcompare --all).  Modules older than this flag answer the
- * write with EINVAL.
- */
-#define PTWALK_REQ_TASK		(1U << 4)
-
+/* The answer of PTWALK_IOC_TASK. */
 /* Bytes of ptwalk_task.comm: the kernel's TASK_COMM_LEN, NUL included. */
 #define PTWALK_COMM_LEN		16
 
@@ -367,37 +412,58 @@ struct ptwalk_task {
 };
 
 /*
- * The device's view (PTWALK_REQ_IOMMU in ptwalk_request.flags): what the
- * IOMMU domain a device is attached to translates each page of a range of
- * device addresses (IOVAs) to.  The write is then one whole struct
- * ptwalk_iommu_request, not a struct ptwalk_request (modules older than
- * the flag answer a write of that size with EINVAL: nothing else to
- * discover).  Its req: flags exactly PTWALK_REQ_IOMMU, pid 0, reserved 0,
- * start and end the IOVA range, page aligned, start < end; device a PCI
- * address "DDDD:BB:DD.F" (hex, as in /sys/bus/pci/devices), NUL-terminated
- * within the array.  The write fails with
- *   EINVAL      a malformed request or device name;
+ * The device's view (PTWALK_IOC_IOMMU): what the IOMMU domain a PCI device
+ * is attached to translates each page of a range of device addresses
+ * (IOVAs) to.  start and end page aligned, start < end; device a PCI
+ * address "DDDD:BB:DD.F" (hex, as in /sys/bus/pci/devices),
+ * NUL-terminated within the array.
+ *
+ * By default only domains whose page tables the caller can keep still are
+ * read: unmanaged (VFIO, iommufd: their owner maps and unmaps), identity
+ * and blocked (nothing to read), and a device without an IOMMU.  The
+ * kernel's DMA API maps and unmaps its domains at any moment, from
+ * interrupt context too, and frees table pages after the flush, with no
+ * lock a third party can take: a walk of such a domain may follow a
+ * freed page.  PTWALK_IOMMU_DMA_API in flags accepts that risk and reads
+ * them too (never under lockdown in confidentiality mode: those tables
+ * map the kernel's own buffers).
+ *
+ * The ioctl fails with
+ *   EINVAL      a malformed query or device name;
  *   ENODEV      no such PCI device;
- *   ENOENT      the device has an IOMMU group but no domain attached (the
- *               domain type cannot be read);
+ *   ENOENT      the device has an IOMMU group but no domain attached;
  *   EOPNOTSUPP  a domain that cannot be asked this way (SVA, nested,
  *               platform, a type this module does not know);
+ *   EBUSY       a DMA-API domain (dma, dma-fq) without PTWALK_IOMMU_DMA_API;
+ *   EACCES      a DMA-API domain under lockdown in confidentiality mode;
+ *   EDOM        the domain's smallest page is smaller than the kernel's
+ *               (a 4K IOMMU granule under a 16K or 64K kernel): ptwalk
+ *               answers in kernel pages and never merges sub-pages;
  *   ERANGE      the range is not inside the domain's aperture.
  * read() then returns whole struct ptwalk_iommu_record entries, which
- * partition the range in ascending IOVA order like ptwalk_record: a record
+ * partition the range in ascending IOVA order like range records: a record
  * is a run of pages of one domain whose frames are contiguous (or all
- * untranslated).  A device attached to another domain between two reads
- * (a VFIO container closed) is seen: the records say which domain
- * answered each page.  Later errors of read(): ENODEV once the device has
- * left its group, EINTR on a fatal signal.
+ * untranslated); a run may end at a read's boundary, since one read
+ * translates at most PTWALK_IOMMU_READ_PAGES pages.  A device attached to
+ * another domain between two reads (a VFIO container closed) is seen: the
+ * records say which domain answered each page, and one whose kind the
+ * query would have refused ends it with that errno.  Later errors of
+ * read(): ENODEV once the device is removed, leaves its IOMMU group or
+ * its driver is unbound; EINTR on any signal before a record is ready.
  */
-#define PTWALK_REQ_IOMMU	(1U << 3)
+#define PTWALK_IOMMU_DMA_API	(1U << 0)
 
-/* Bytes of ptwalk_iommu_request.device, the terminating NUL included. */
+/* Bytes of ptwalk_iommu_query.device, the terminating NUL included. */
 #define PTWALK_IOMMU_DEVICE_MAX	64
 
-struct ptwalk_iommu_request {
-	struct ptwalk_request req;
+/* Pages one read() of a device-view query translates at most. */
+#define PTWALK_IOMMU_READ_PAGES	65536
+
+struct ptwalk_iommu_query {
+	__u32 size;
+	__u32 flags;		/* PTWALK_IOMMU_DMA_API; other bits 0 */
+	__u64 start;		/* IOVA range [start, end) */
+	__u64 end;
 	char device[PTWALK_IOMMU_DEVICE_MAX];
 };
 
@@ -429,11 +495,14 @@ struct ptwalk_iommu_record {
 	__u32 reserved;		/* 0 */
 };
 
-#define PTWALK_REQUEST_SIZE	32
+#define PTWALK_INFO_SIZE	24
+#define PTWALK_RANGE_QUERY_SIZE	32
+#define PTWALK_VTOP_QUERY_SIZE	24
+#define PTWALK_TASK_QUERY_SIZE	16
+#define PTWALK_IOMMU_QUERY_SIZE	88
 #define PTWALK_RECORD_SIZE	48
 #define PTWALK_RECORD_EXT_SIZE	56
 #define PTWALK_VTOP_SIZE	112
-#define PTWALK_IOMMU_REQUEST_SIZE	96
 #define PTWALK_IOMMU_RECORD_SIZE	56
 #define PTWALK_TASK_SIZE	24
 

@@ -96,14 +96,17 @@ static int range_leaf(struct ptwalk_walk *walk, pte_t entry, u64 leaf_pfn,
  * and folio size.  Equal bits are an equal memory type.  Counting them here instead of building a record per
  * entry is what makes 4K-mapped memory cheap: it is mostly such runs.
  */
-static unsigned int pte_run_length(pte_t *pte, unsigned int max)
+static unsigned int pte_run_length(struct vm_area_struct *vma, pte_t *pte,
+				   unsigned int max)
 {
 	pte_t first = ptep_get(pte);
 	pteval_t attrs = ptwalk_pte_attrs(first);
 	u64 pfn = pte_pfn(first);
+	/* equal attributes are an equal special bit: the whole run's rule */
+	bool holds = ptwalk_entry_holds_page(vma, first, PTWALK_LEVEL_PTE);
 	s32 node, next_node;
 	u8 shift, next_shift;
-	u32 fflags = ptwalk_frame_flags(pfn, PTWALK_LEVEL_PTE, &node, &shift);
+	u32 fflags;
 	unsigned int n;
 
 	if (pte_none(first)) {
@@ -113,13 +116,15 @@ static unsigned int pte_run_length(pte_t *pte, unsigned int max)
 	}
 	if (!pte_present(first))
 		return 1;
+	fflags = ptwalk_frame_flags(pfn, PTWALK_LEVEL_PTE, holds, &node,
+				    &shift);
 	for (n = 1; n < max; n++) {
 		pte_t entry = ptep_get(pte + n);
 
 		if (!pte_present(entry) || ptwalk_pte_attrs(entry) != attrs ||
 		    pte_pfn(entry) != pfn + n ||
-		    ptwalk_frame_flags(pfn + n, PTWALK_LEVEL_PTE, &next_node,
-				       &next_shift) != fflags ||
+		    ptwalk_frame_flags(pfn + n, PTWALK_LEVEL_PTE, holds,
+				       &next_node, &next_shift) != fflags ||
 		    next_node != node || next_shift != shift)
 			break;
 	}
@@ -133,7 +138,8 @@ static int range_pte_range(struct ptwalk_walk *walk, pte_t *pte,
 
 	while (addr != end && !rw->x->stop) {
 		pte_t entry = ptep_get(pte);
-		unsigned int n = pte_run_length(pte, (end - addr) >> PAGE_SHIFT);
+		unsigned int n = pte_run_length(rw->vma, pte,
+						(end - addr) >> PAGE_SHIFT);
 		unsigned long next = addr + ((unsigned long)n << PAGE_SHIFT);
 
 		emit_entry(rw, entry, pte_pfn(entry), PTWALK_LEVEL_PTE, addr,

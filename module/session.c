@@ -42,32 +42,6 @@ void ptwalk_session_destroy(struct ptwalk_session *s)
 	kfree(s);
 }
 
-static int request_check(const struct ptwalk_request *req, bool whole)
-{
-	if (req->abi_version != PTWALK_ABI_VERSION)
-		return -EPROTO;
-	if ((req->flags & ~(PTWALK_REQ_VTOP | PTWALK_REQ_EXTENDED |
-			    PTWALK_REQ_FOLIO | PTWALK_REQ_TASK)) ||
-	    req->reserved || req->pid <= 0)
-		return -EINVAL;
-	if (req->flags & PTWALK_REQ_TASK)
-		return req->flags != PTWALK_REQ_TASK || whole || req->start ||
-		       req->end ? -EINVAL : 0;
-	/* folio sizes travel in extended records and vtop answers only */
-	if ((req->flags & PTWALK_REQ_FOLIO) &&
-	    !(req->flags & (PTWALK_REQ_VTOP | PTWALK_REQ_EXTENDED)))
-		return -EINVAL;
-	if (whole)
-		return 0;
-	if (req->flags & PTWALK_REQ_VTOP)
-		return req->end ? -EINVAL : 0;
-	if (!PAGE_ALIGNED(req->start) || !PAGE_ALIGNED(req->end))
-		return -EINVAL;
-	if (req->start >= req->end)
-		return -ERANGE;
-	return 0;
-}
-
 /*
  * A reference on the address space of @nr, or an errno; with @info, what
  * a PTWALK_REQ_TASK query answers, read while the task is held.
@@ -105,58 +79,88 @@ void ptwalk_session_reset(struct ptwalk_session *s)
 		mmdrop(s->mm);
 	s->mm = NULL;
 	s->pid = 0;
+	s->kind = PTWALK_QUERY_NONE;
 	ptwalk_iommu_stop(&s->iommu);
 	ptwalk_cursor_init(&s->cur, 0, 0);
-	s->vtop = false;
-	s->task = false;
 	s->answered = false;
 	s->vtop_addr = 0;
-	s->extended = false;
-	s->folio = false;
+	s->ready = 0;
+	s->nr_ready = 0;
 	s->text_len = 0;
 	s->text_pos = 0;
 }
 
-int ptwalk_session_query(struct ptwalk_session *s,
-			 const struct ptwalk_request *req, bool whole)
+/*
+ * Forgets the session's query and keeps @pid's mm_struct for a new one of
+ * @kind; with @info, the task query's answer.  Called with s->lock held.
+ */
+static int session_target(struct ptwalk_session *s, pid_t pid,
+			  enum ptwalk_query_kind kind, struct ptwalk_task *info)
 {
-	u64 start = req->start, end = req->end;
-	bool vtop = req->flags & PTWALK_REQ_VTOP;
-	bool task = req->flags & PTWALK_REQ_TASK;
 	struct mm_struct *mm;
-	int ret;
 
 	ptwalk_session_reset(s);
-	ret = request_check(req, whole);
-	if (ret)
-		return ret;
-	mm = target_mm(req->pid, task ? &s->task_info : NULL);
+	if (pid <= 0)
+		return -EINVAL;
+	mm = target_mm(pid, info);
 	if (IS_ERR(mm))
 		return PTR_ERR(mm);
-	if (whole) {
-		start = 0;
-		end = mm->task_size;
-	} else if (!task &&
-		   (vtop ? start >= mm->task_size : end > mm->task_size)) {
-		mmput(mm);
-		return -ERANGE;
-	}
 	/* Keep the mm_struct, not the address space: the target may exit. */
 	mmgrab(mm);
 	mmput(mm);
 	s->mm = mm;
-	s->pid = req->pid;
-	s->extended = req->flags & PTWALK_REQ_EXTENDED;
-	s->folio = req->flags & PTWALK_REQ_FOLIO;
-	if (vtop) {
-		s->vtop = true;
-		s->vtop_addr = start;
-	} else if (task) {
-		s->task = true;
-	} else {
-		ptwalk_cursor_init(&s->cur, start, end);
-	}
+	s->pid = pid;
+	s->kind = kind;
 	return 0;
+}
+
+int ptwalk_session_range(struct ptwalk_session *s, pid_t pid, u64 start,
+			 u64 end, bool whole)
+{
+	int ret;
+
+	if (!whole) {
+		ret = -EINVAL;
+		if (!PAGE_ALIGNED(start) || !PAGE_ALIGNED(end))
+			goto fail;
+		ret = -ERANGE;
+		if (start >= end)
+			goto fail;
+	}
+	ret = session_target(s, pid, PTWALK_QUERY_RANGE, NULL);
+	if (ret)
+		return ret;
+	if (whole) {
+		start = 0;
+		end = s->mm->task_size;
+	} else if (end > s->mm->task_size) {
+		ptwalk_session_reset(s);
+		return -ERANGE;
+	}
+	ptwalk_cursor_init(&s->cur, start, end);
+	return 0;
+fail:
+	ptwalk_session_reset(s);
+	return ret;
+}
+
+int ptwalk_session_vtop(struct ptwalk_session *s, pid_t pid, u64 addr)
+{
+	int ret = session_target(s, pid, PTWALK_QUERY_VTOP, NULL);
+
+	if (ret)
+		return ret;
+	if (addr >= s->mm->task_size) {
+		ptwalk_session_reset(s);
+		return -ERANGE;
+	}
+	s->vtop_addr = addr;
+	return 0;
+}
+
+int ptwalk_session_task(struct ptwalk_session *s, pid_t pid)
+{
+	return session_target(s, pid, PTWALK_QUERY_TASK, &s->task_info);
 }
 
 int ptwalk_session_fill(struct ptwalk_session *s, unsigned int max)
@@ -184,34 +188,21 @@ int ptwalk_session_fill(struct ptwalk_session *s, unsigned int max)
 	return x.nr_out;
 }
 
-int ptwalk_session_iommu_query(struct ptwalk_session *s,
-			       const struct ptwalk_iommu_request *req)
+int ptwalk_session_iommu(struct ptwalk_session *s,
+			 const struct ptwalk_iommu_query *q)
 {
+	int ret;
+
 	ptwalk_session_reset(s);
-	return ptwalk_iommu_start(&s->iommu, req);
+	ret = ptwalk_iommu_start(&s->iommu, q);
+	if (!ret)
+		s->kind = PTWALK_QUERY_IOMMU;
+	return ret;
 }
 
 size_t ptwalk_session_record_size(const struct ptwalk_session *s)
 {
-	if (s->iommu.pdev)
+	if (s->kind == PTWALK_QUERY_IOMMU)
 		return sizeof(struct ptwalk_iommu_record);
-	return s->extended ? sizeof(struct ptwalk_record_ext) :
-			     sizeof(struct ptwalk_record);
-}
-
-const void *ptwalk_session_pack(struct ptwalk_session *s, unsigned int n)
-{
-	struct ptwalk_record *plain = (struct ptwalk_record *)s->batch;
-	unsigned int i;
-
-	/* records split by folio size always; its value only when asked */
-	if (s->extended) {
-		for (i = 0; !s->folio && i < n; i++)
-			s->batch[i].folio_shift = 0;
-		return s->batch;
-	}
-	/* In place, front to back: record i never lands beyond record i. */
-	for (i = 0; i < n; i++)
-		memmove(&plain[i], &s->batch[i].rec, sizeof(*plain));
-	return plain;
+	return sizeof(struct ptwalk_record_ext);
 }

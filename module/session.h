@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One open file of ptwalk's debugfs interface: its query, where the walk
- * of that query stands, and the bounded buffers it is answered through.
+ * One open file of ptwalk: its query, where the walk of that query
+ * stands, and the bounded buffer it is answered through.
  */
 #ifndef PTWALK_SESSION_H
 #define PTWALK_SESSION_H
@@ -15,27 +15,36 @@
 /* Records walked per chunk; the only per-query memory besides text. */
 #define PTWALK_BATCH		64
 
+/* Which query the session holds. */
+enum ptwalk_query_kind {
+	PTWALK_QUERY_NONE,
+	PTWALK_QUERY_RANGE,
+	PTWALK_QUERY_VTOP,
+	PTWALK_QUERY_TASK,
+	PTWALK_QUERY_IOMMU,
+};
+
 struct ptwalk_session {
 	struct mutex lock;		/* serialises users of one open file */
-	struct mm_struct *mm;		/* mmgrab()bed target; NULL: no query */
+	enum ptwalk_query_kind kind;
+	struct mm_struct *mm;		/* mmgrab()bed target of a range, vtop
+					 * or task query
+					 */
 	pid_t pid;
-	struct ptwalk_cursor cur;
-	bool vtop;			/* a PTWALK_REQ_VTOP query of vtop_addr */
+	struct ptwalk_cursor cur;	/* a range query's walk */
 	unsigned long vtop_addr;
-	bool task;			/* a PTWALK_REQ_TASK query: task_info */
-	struct ptwalk_task task_info;
+	struct ptwalk_task task_info;	/* a task query's answer */
 	bool answered;			/* the one answer of a vtop or task
 					 * query was read
 					 */
-	bool extended;			/* PTWALK_REQ_EXTENDED: records are
-					 * struct ptwalk_record_ext
-					 */
-	struct ptwalk_iommu_query iommu; /* a PTWALK_REQ_IOMMU query, when
-					  * iommu.pdev is set (mm is NULL)
-					  */
-	bool folio;			/* PTWALK_REQ_FOLIO: folio_shift
-					 * handed out, else zeroed
-					 */
+	struct ptwalk_iommu_cursor iommu; /* a device-view query's */
+	/*
+	 * Records filled and not yet copied out: [ready, nr_ready) of
+	 * batch (or iommu_batch).  A copy that fails leaves them here for
+	 * the next read, so no record is lost.
+	 */
+	unsigned int ready;
+	unsigned int nr_ready;
 	union {
 		struct ptwalk_record_ext batch[PTWALK_BATCH];
 		struct ptwalk_iommu_record iommu_batch[PTWALK_BATCH];
@@ -53,36 +62,27 @@ void ptwalk_session_destroy(struct ptwalk_session *s);
 void ptwalk_session_reset(struct ptwalk_session *s);
 
 /*
- * Forgets the session's query and starts @req, over the whole user address
- * space of req->pid when @whole.  Returns 0 or the errno the request
- * deserves; a failed request leaves no query behind.  Called with s->lock
- * held.
+ * Each forgets the session's query and starts a new one: 0 or the errno
+ * the query deserves (ptwalk_abi.h lists them); a failed query leaves
+ * none behind.  Called with s->lock held.  @whole: the whole user address
+ * space of @pid (the text view's "PID").
  */
-int ptwalk_session_query(struct ptwalk_session *s,
-			 const struct ptwalk_request *req, bool whole);
+int ptwalk_session_range(struct ptwalk_session *s, pid_t pid, u64 start,
+			 u64 end, bool whole);
+int ptwalk_session_vtop(struct ptwalk_session *s, pid_t pid, u64 addr);
+int ptwalk_session_task(struct ptwalk_session *s, pid_t pid);
+int ptwalk_session_iommu(struct ptwalk_session *s,
+			 const struct ptwalk_iommu_query *q);
 
 /*
- * Walks one chunk into s->batch, at most @max records (<= PTWALK_BATCH).
- * Returns how many records are ready, possibly 0 before the end of the
- * range, or a negative errno.  Called with s->lock held.
+ * Walks one chunk of a range query into s->batch, at most @max records
+ * (<= PTWALK_BATCH).  Returns how many records are ready, possibly 0
+ * before the end of the range, or a negative errno.  Called with s->lock
+ * held.
  */
 int ptwalk_session_fill(struct ptwalk_session *s, unsigned int max);
 
-/*
- * Forgets the session's query and starts the IOMMU query @req
- * (PTWALK_REQ_IOMMU).  As ptwalk_session_query().
- */
-int ptwalk_session_iommu_query(struct ptwalk_session *s,
-			       const struct ptwalk_iommu_request *req);
-
 /* Size of one record of the session's query, as read() returns it. */
 size_t ptwalk_session_record_size(const struct ptwalk_session *s);
-
-/*
- * Lays the first @n records of s->batch out as read() returns them (a
- * plain query gets struct ptwalk_record, without the extension) and
- * returns where they start.
- */
-const void *ptwalk_session_pack(struct ptwalk_session *s, unsigned int n);
 
 #endif /* PTWALK_SESSION_H */

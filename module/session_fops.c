@@ -17,17 +17,27 @@
 #include <linux/sched/signal.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include "decode.h"
+#include "lockdown.h"
 #include "session.h"
 #include "session_fops.h"
 #include "text.h"
 #include "vtop.h"
 
-static int session_open(struct inode *inode, struct file *file, bool text)
+static int open_session(struct inode *inode, struct file *file, bool text)
 {
 	struct ptwalk_session *s;
 
-	/* PFNs are sensitive: the rule pagemap uses to show them at all. */
-	if (!file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN))
+	/*
+	 * PFNs are sensitive: CAP_SYS_ADMIN is the rule pagemap uses to show
+	 * them at all.  And another task's page tables are what ptrace
+	 * would show: ptrace_may_access() is not exported, so the
+	 * capability that overrides its checks is asked for instead, at
+	 * open as pagemap asks its own (docs/interface.md says what this
+	 * cannot honour: Yama and LSM ptrace policy per target).
+	 */
+	if (!file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN) ||
+	    !file_ns_capable(file, &init_user_ns, CAP_SYS_PTRACE))
 		return -EPERM;
 	s = ptwalk_session_create(text);
 	if (!s)
@@ -40,12 +50,12 @@ static int session_open(struct inode *inode, struct file *file, bool text)
 
 static int query_open(struct inode *inode, struct file *file)
 {
-	return session_open(inode, file, false);
+	return open_session(inode, file, false);
 }
 
 static int text_open(struct inode *inode, struct file *file)
 {
-	return session_open(inode, file, true);
+	return open_session(inode, file, true);
 }
 
 static int session_release(struct inode *inode, struct file *file)
@@ -55,60 +65,116 @@ static int session_release(struct inode *inode, struct file *file)
 }
 
 /*
- * Starts @req on the session, or, when the write could not even be parsed
- * (@parse_err), forgets the previous query and fails with that error.
+ * Reads the query struct at @arg into @dst (@ksize bytes, what this module
+ * knows), as openat2() reads its how: the caller's size first, at least
+ * @min (the struct's first version), at most a page; a longer struct's
+ * tail must be zero (E2BIG), a shorter one's missing fields read as zero.
  */
-static ssize_t session_submit(struct ptwalk_session *s,
-			      const struct ptwalk_request *req, bool whole,
-			      int parse_err, size_t count)
+static int query_copy(void *dst, size_t ksize, size_t min,
+		      const void __user *arg)
 {
-	int ret;
+	u32 usize;
 
-	if (mutex_lock_interruptible(&s->lock))
-		return -EINTR;
-	if (parse_err) {
-		ptwalk_session_reset(s);
-		ret = parse_err;
-	} else {
-		ret = ptwalk_session_query(s, req, whole);
+	if (get_user(usize, (const u32 __user *)arg))
+		return -EFAULT;
+	if (usize < min)
+		return -EINVAL;
+	if (usize > PAGE_SIZE)
+		return -E2BIG;
+	return copy_struct_from_user(dst, ksize, arg, usize);
+}
+
+/* PTWALK_IOC_INFO: at most the caller's size filled, the rest zeroed. */
+static long info_ioctl(void __user *arg)
+{
+	struct ptwalk_info info = {
+		.abi_version = PTWALK_ABI_VERSION,
+		.features = PTWALK_FEAT_RANGE | PTWALK_FEAT_VTOP |
+			    PTWALK_FEAT_TASK | ptwalk_iommu_features(),
+		.absent_flags = ptwalk_absent_flags(),
+	};
+	u32 usize;
+
+	if (get_user(usize, (u32 __user *)arg))
+		return -EFAULT;
+	if (usize < offsetofend(struct ptwalk_info, abi_version))
+		return -EINVAL;
+	if (usize > PAGE_SIZE)
+		return -E2BIG;
+	info.size = min_t(u32, usize, sizeof(info));
+	if (copy_to_user(arg, &info, info.size) ||
+	    clear_user((char __user *)arg + info.size, usize - info.size))
+		return -EFAULT;
+	return 0;
+}
+
+/* A query's struct, its first version's size, and how it is started. */
+static long query_ioctl(struct ptwalk_session *s, unsigned int cmd,
+			void __user *arg)
+{
+	union {
+		struct ptwalk_range_query range;
+		struct ptwalk_vtop_query vtop;
+		struct ptwalk_task_query task;
+		struct ptwalk_iommu_query iommu;
+	} q;
+	size_t size;
+	long ret;
+
+	switch (cmd) {
+	case PTWALK_IOC_RANGE:
+		size = sizeof(q.range);
+		break;
+	case PTWALK_IOC_VTOP:
+		size = sizeof(q.vtop);
+		break;
+	case PTWALK_IOC_TASK:
+		size = sizeof(q.task);
+		break;
+	case PTWALK_IOC_IOMMU:
+		size = sizeof(q.iommu);
+		break;
+	default:
+		return -ENOTTY;
 	}
-	if (!ret && s->text)
-		s->text_len = ptwalk_format_header(s->text, PAGE_SIZE, s->pid,
-						   s->cur.addr, s->cur.end);
-	mutex_unlock(&s->lock);
-	return ret ? ret : count;
-}
-
-/* A PTWALK_REQ_IOMMU request: a struct ptwalk_iommu_request. */
-static ssize_t iommu_write(struct ptwalk_session *s, const char __user *ubuf,
-			   size_t count)
-{
-	struct ptwalk_iommu_request req;
-	int ret;
-
-	if (copy_from_user(&req, ubuf, sizeof(req)))
-		return -EFAULT;
+	/* every query's first version is all the module knows of it yet */
+	ret = query_copy(&q, size, size, arg);
 	if (mutex_lock_interruptible(&s->lock))
 		return -EINTR;
-	ret = ptwalk_session_iommu_query(s, &req);
+	ptwalk_session_reset(s);
+	if (ret)
+		goto out;
+	switch (cmd) {
+	case PTWALK_IOC_RANGE:
+		ret = q.range.flags || q.range.reserved ? -EINVAL :
+		      ptwalk_session_range(s, q.range.pid, q.range.start,
+					   q.range.end, false);
+		break;
+	case PTWALK_IOC_VTOP:
+		ret = q.vtop.flags || q.vtop.reserved ? -EINVAL :
+		      ptwalk_session_vtop(s, q.vtop.pid, q.vtop.addr);
+		break;
+	case PTWALK_IOC_TASK:
+		ret = q.task.flags || q.task.reserved ? -EINVAL :
+		      ptwalk_session_task(s, q.task.pid);
+		break;
+	default:
+		ret = ptwalk_session_iommu(s, &q.iommu);
+	}
+out:
 	mutex_unlock(&s->lock);
-	return ret ? ret : count;
+	return ret;
 }
 
-static ssize_t query_write(struct file *file, const char __user *ubuf,
-			   size_t count, loff_t *ppos)
+static long session_ioctl(struct file *file, unsigned int cmd,
+			  unsigned long arg)
 {
-	struct ptwalk_request req = {};
-
-	if (count == sizeof(struct ptwalk_iommu_request))
-		return iommu_write(file->private_data, ubuf, count);
-	if (count == sizeof(req) && copy_from_user(&req, ubuf, sizeof(req)))
-		return -EFAULT;
-	return session_submit(file->private_data, &req, false,
-			      count == sizeof(req) ? 0 : -EINVAL, count);
+	if (cmd == PTWALK_IOC_INFO)
+		return info_ioctl((void __user *)arg);
+	return query_ioctl(file->private_data, cmd, (void __user *)arg);
 }
 
-/* The answer to a PTWALK_REQ_VTOP query: one struct, then end of file. */
+/* The answer to a vtop query: one struct, then end of file. */
 static ssize_t vtop_read(struct ptwalk_session *s, char __user *ubuf,
 			 size_t count)
 {
@@ -122,15 +188,15 @@ static ssize_t vtop_read(struct ptwalk_session *s, char __user *ubuf,
 	ret = ptwalk_vtop(s->mm, s->vtop_addr, &v);
 	if (ret)
 		return ret;
-	if (!s->folio)
-		v.folio_shift = 0;
+	if (ptwalk_confidentiality_locked())
+		ptwalk_vtop_redact(&v);
 	if (copy_to_user(ubuf, &v, sizeof(v)))
 		return -EFAULT;
 	s->answered = true;
 	return sizeof(v);
 }
 
-/* The answer to a PTWALK_REQ_TASK query, read at the write. */
+/* The answer to a task query, read at the ioctl. */
 static ssize_t task_read(struct ptwalk_session *s, char __user *ubuf,
 			 size_t count)
 {
@@ -145,74 +211,78 @@ static ssize_t task_read(struct ptwalk_session *s, char __user *ubuf,
 }
 
 /*
- * The two kinds of answer a read copies out, chunk by chunk: a fill puts
- * at most @max records in the session's buffer and returns how many (or
- * -errno) and where they are.
+ * Fills the session's batch with the next records of its range or
+ * device-view query: how many (0: none yet, or the end), or -errno.
  */
-struct answer_ops {
-	bool (*done)(struct ptwalk_session *s);
-	int (*fill)(struct ptwalk_session *s, size_t max, const void **recs);
-};
-
-static bool walk_done(struct ptwalk_session *s)
+static int answer_fill(struct ptwalk_session *s)
 {
+	if (s->kind == PTWALK_QUERY_IOMMU)
+		return ptwalk_iommu_fill(&s->iommu, s->iommu_batch,
+					 PTWALK_BATCH);
+	return ptwalk_session_fill(s, PTWALK_BATCH);
+}
+
+static bool answer_done(struct ptwalk_session *s)
+{
+	if (s->kind == PTWALK_QUERY_IOMMU)
+		return ptwalk_iommu_done(&s->iommu);
 	return ptwalk_cursor_done(&s->cur);
 }
 
-static int walk_fill(struct ptwalk_session *s, size_t max, const void **recs)
+/*
+ * A range or device-view query stops a read early: a range query on a
+ * fatal signal (as pagemap's read does), a device-view query on any
+ * signal or once the read has translated PTWALK_IOMMU_READ_PAGES pages,
+ * since a range of IOVAs may be 2^36 pages of nothing.
+ */
+static bool answer_yield(struct ptwalk_session *s)
 {
-	int n = ptwalk_session_fill(s, max);
-
-	if (n > 0)
-		*recs = ptwalk_session_pack(s, n);
-	return n;
+	if (s->kind == PTWALK_QUERY_IOMMU)
+		return signal_pending(current) ||
+		       ptwalk_iommu_budget_spent(&s->iommu);
+	return fatal_signal_pending(current);
 }
-
-static const struct answer_ops walk_answer = {
-	.done = walk_done, .fill = walk_fill,
-};
-
-static bool iommu_done(struct ptwalk_session *s)
-{
-	return ptwalk_iommu_done(&s->iommu);
-}
-
-static int iommu_fill(struct ptwalk_session *s, size_t max, const void **recs)
-{
-	*recs = s->iommu_batch;
-	return ptwalk_iommu_fill(&s->iommu, s->iommu_batch, max);
-}
-
-static const struct answer_ops iommu_answer = {
-	.done = iommu_done, .fill = iommu_fill,
-};
 
 /*
- * Copies up to @max records of @size bytes to @ubuf, a batch at a time,
- * interruptible by a fatal signal between batches.  Records already
- * copied are reported; an error then recurs on the next read.
+ * Copies up to @max records of @size bytes to @ubuf: those the last read
+ * could not copy first, then a batch at a time.  Only records copied
+ * leave the session, so a failed copy (EFAULT) loses none: they come with
+ * the next read.  Records already copied are reported; an error then
+ * recurs on the next read.
  */
-static ssize_t copy_answer(struct ptwalk_session *s, const struct answer_ops *a,
-			   char __user *ubuf, size_t max, size_t size)
+static ssize_t copy_answer(struct ptwalk_session *s, char __user *ubuf,
+			   size_t max, size_t size)
 {
+	const char *batch = (const char *)s->batch;
 	size_t done = 0;
 	ssize_t ret = 0;
 
-	while (done < max && !a->done(s)) {
-		const void *recs = NULL;
-		int n = a->fill(s, min_t(size_t, max - done, PTWALK_BATCH),
-				&recs);
+	ptwalk_iommu_budget_reset(&s->iommu);
+	while (done < max) {
+		size_t n;
 
-		if (n < 0) {
-			ret = n;
-			break;
+		if (s->ready == s->nr_ready) {
+			int filled;
+
+			if (answer_done(s))
+				break;
+			filled = answer_fill(s);
+			if (filled < 0) {
+				ret = filled;
+				break;
+			}
+			s->ready = 0;
+			s->nr_ready = filled;
 		}
-		if (n && copy_to_user(ubuf + done * size, recs, n * size)) {
+		n = min_t(size_t, s->nr_ready - s->ready, max - done);
+		if (n && copy_to_user(ubuf + done * size,
+				      batch + s->ready * size, n * size)) {
 			ret = -EFAULT;
 			break;
 		}
+		s->ready += n;
 		done += n;
-		if (fatal_signal_pending(current)) {
+		if (answer_yield(s)) {
 			ret = -EINTR;
 			break;
 		}
@@ -225,43 +295,44 @@ static ssize_t query_read(struct file *file, char __user *ubuf, size_t count,
 			  loff_t *ppos)
 {
 	struct ptwalk_session *s = file->private_data;
-	size_t size, max;
-	ssize_t ret = 0;
+	size_t size;
+	ssize_t ret;
 
 	if (mutex_lock_interruptible(&s->lock))
 		return -EINTR;
 	size = ptwalk_session_record_size(s);
-	max = count / size;
-	if (s->task) {
-		ret = task_read(s, ubuf, count);
-		goto out;
-	}
-	if (!max) {
-		ret = -EINVAL;
-		goto out;
-	}
-	if (s->iommu.pdev)
-		ret = copy_answer(s, &iommu_answer, ubuf, max, size);
-	else if (!s->mm)
+	switch (s->kind) {
+	case PTWALK_QUERY_NONE:
 		ret = -ENODATA;
-	else if (s->vtop)
+		break;
+	case PTWALK_QUERY_TASK:
+		ret = task_read(s, ubuf, count);
+		break;
+	case PTWALK_QUERY_VTOP:
 		ret = vtop_read(s, ubuf, count);
-	else
-		ret = copy_answer(s, &walk_answer, ubuf, max, size);
-out:
+		break;
+	default:
+		ret = count < size ? -EINVAL :
+		      copy_answer(s, ubuf, count / size, size);
+	}
 	mutex_unlock(&s->lock);
 	return ret;
 }
 
-/* Parses "PID" or "PID START END" (numbers in C notation) into @req. */
-static int text_parse(char *line, struct ptwalk_request *req, bool *whole)
+/* The text view's query: "PID" or "PID START END" (C notation). */
+struct text_query {
+	s32 pid;
+	u64 start;
+	u64 end;
+	bool whole;
+};
+
+static int text_parse(char *line, struct text_query *q)
 {
 	char *tok[4];
 	int nr = 0;
 	char *t;
 
-	memset(req, 0, sizeof(*req));
-	req->abi_version = PTWALK_ABI_VERSION;
 	while ((t = strsep(&line, " \t\n")) != NULL) {
 		if (!*t)
 			continue;
@@ -269,11 +340,11 @@ static int text_parse(char *line, struct ptwalk_request *req, bool *whole)
 			return -EINVAL;
 		tok[nr++] = t;
 	}
-	if ((nr != 1 && nr != 3) || kstrtos32(tok[0], 10, &req->pid))
+	if ((nr != 1 && nr != 3) || kstrtos32(tok[0], 10, &q->pid))
 		return -EINVAL;
-	*whole = nr == 1;
-	if (nr == 3 && (kstrtou64(tok[1], 0, &req->start) ||
-			kstrtou64(tok[2], 0, &req->end)))
+	q->whole = nr == 1;
+	if (nr == 3 && (kstrtou64(tok[1], 0, &q->start) ||
+			kstrtou64(tok[2], 0, &q->end)))
 		return -EINVAL;
 	return 0;
 }
@@ -281,18 +352,27 @@ static int text_parse(char *line, struct ptwalk_request *req, bool *whole)
 static ssize_t text_write(struct file *file, const char __user *ubuf,
 			  size_t count, loff_t *ppos)
 {
-	struct ptwalk_request req = {};
-	bool whole = false;
+	struct ptwalk_session *s = file->private_data;
+	struct text_query q = {};
 	char line[96];
-	int err = -EINVAL;
+	int ret = -EINVAL;
 
 	if (count < sizeof(line)) {
 		if (copy_from_user(line, ubuf, count))
 			return -EFAULT;
 		line[count] = '\0';
-		err = text_parse(line, &req, &whole);
+		ret = text_parse(line, &q);
 	}
-	return session_submit(file->private_data, &req, whole, err, count);
+	if (mutex_lock_interruptible(&s->lock))
+		return -EINTR;
+	ptwalk_session_reset(s);
+	if (!ret)
+		ret = ptwalk_session_range(s, q.pid, q.start, q.end, q.whole);
+	if (!ret)
+		s->text_len = ptwalk_format_header(s->text, PAGE_SIZE, s->pid,
+						   s->cur.addr, s->cur.end);
+	mutex_unlock(&s->lock);
+	return ret ? ret : count;
 }
 
 /* Formats the next chunk of records; 0 with nothing left to read. */
@@ -355,7 +435,8 @@ const struct file_operations ptwalk_query_fops = {
 	.open = query_open,
 	.release = session_release,
 	.read = query_read,
-	.write = query_write,
+	.unlocked_ioctl = session_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
 };
 
 const struct file_operations ptwalk_text_fops = {

@@ -18,7 +18,7 @@
 #include "vtop.h"
 #include "walk.h"
 
-struct vtop_walk {
+struct vtop_state {
 	unsigned long addr;		/* as asked, any alignment */
 	struct ptwalk_vtop *v;
 };
@@ -45,7 +45,7 @@ static unsigned long table_index(unsigned long addr,
 static void vtop_entry(struct ptwalk_walk *walk, enum ptwalk_vtop_level table,
 		       u64 val)
 {
-	struct vtop_walk *vw = walk->private;
+	struct vtop_state *vw = walk->private;
 	struct ptwalk_vtop *v = vw->v;
 
 	/*
@@ -63,7 +63,7 @@ static void vtop_entry(struct ptwalk_walk *walk, enum ptwalk_vtop_level table,
 static int vtop_bad(struct ptwalk_walk *walk, enum ptwalk_level level,
 		    unsigned long addr, unsigned long end)
 {
-	struct vtop_walk *vw = walk->private;
+	struct vtop_state *vw = walk->private;
 
 	vw->v->stop = PTWALK_VTOP_STOP_BAD;
 	vw->v->level = level;
@@ -75,7 +75,7 @@ static int vtop_leaf(struct ptwalk_walk *walk, pte_t entry, u64 leaf_pfn,
 		     enum ptwalk_level level, unsigned long addr,
 		     unsigned long end)
 {
-	struct vtop_walk *vw = walk->private;
+	struct vtop_state *vw = walk->private;
 	struct ptwalk_vtop *v = vw->v;
 	struct ptwalk_record rec = { .pfn = PTWALK_PFN_NONE };
 	s32 node = PTWALK_NODE_NONE;
@@ -104,10 +104,10 @@ static const struct ptwalk_walk_ops vtop_ops = {
 	.leaf = vtop_leaf,
 };
 
-static void vtop_walk(struct mm_struct *mm, struct vm_area_struct *vma,
+static void vtop_translate(struct mm_struct *mm, struct vm_area_struct *vma,
 		      unsigned long addr, struct ptwalk_vtop *v)
 {
-	struct vtop_walk vw = { .addr = addr, .v = v };
+	struct vtop_state vw = { .addr = addr, .v = v };
 	struct ptwalk_walk walk = { .ops = &vtop_ops, .mm = mm, .private = &vw };
 	unsigned long page = addr & PAGE_MASK;
 
@@ -123,35 +123,22 @@ static void vtop_walk(struct mm_struct *mm, struct vm_area_struct *vma,
 	} else {
 		v->flags = PTWALK_F_NO_VMA;
 	}
-	ptwalk_walk_range(&walk, vma, page, page + PAGE_SIZE);
+	if (vma)
+		ptwalk_walk_range(&walk, vma, page, page + PAGE_SIZE);
 }
 
 /*
- * Outside any VMA the tables may still hold something (a leftover of a
- * driver, a table munmap has not freed yet), so vtop walks there too, but
- * not under the read lock: munmap detaches the VMAs, downgrades to the
- * read lock and only then frees their page tables (dd2283f2605e, "mm:
- * mmap: zap pages with read mmap_sem in munmap", 4.20), which is why
- * walk_page_range_novma() wants the write lock for user address spaces.
- * So an address no VMA holds is looked up again, and walked, under the
- * write lock: by then any such munmap has finished freeing.
+ * An address no VMA holds is answered as a range query answers it, with
+ * no walk: outside the VMAs the tables are not stable under the mmap read
+ * lock (munmap detaches the VMAs, downgrades to the read lock and only
+ * then frees their page tables: dd2283f2605e, "mm: mmap: zap pages with
+ * read mmap_sem in munmap", 4.20), and walking there under the write lock,
+ * as walk_page_range_novma() demands, would let any opener stall the
+ * target's page faults at will, one query after another.
  */
-static int vtop_novma(struct mm_struct *mm, unsigned long addr,
-		      struct ptwalk_vtop *v)
-{
-	if (mmap_write_lock_killable(mm))
-		return -EINTR;
-	vtop_walk(mm, ptwalk_vma_lookup(mm, addr), addr, v);
-	mmap_write_unlock(mm);
-	return 0;
-}
-
 int ptwalk_vtop(struct mm_struct *mm, unsigned long addr,
 		struct ptwalk_vtop *v)
 {
-	struct vm_area_struct *vma;
-	int err = 0;
-
 	/* Fails once the target has exited and its memory is gone. */
 	if (!mmget_not_zero(mm))
 		return -ESRCH;
@@ -159,12 +146,36 @@ int ptwalk_vtop(struct mm_struct *mm, unsigned long addr,
 		mmput(mm);
 		return -EINTR;
 	}
-	vma = ptwalk_vma_lookup(mm, addr);
-	if (vma)
-		vtop_walk(mm, vma, addr, v);
+	vtop_translate(mm, ptwalk_vma_lookup(mm, addr), addr, v);
 	mmap_read_unlock(mm);
-	if (!vma)
-		err = vtop_novma(mm, addr, v);
 	mmput(mm);
-	return err;
+	return 0;
+}
+
+/* The index into ptwalk_vtop.entry of a leaf of @level. */
+static int leaf_table(u8 level)
+{
+	switch (level) {
+	case PTWALK_LEVEL_PTE:
+		return PTWALK_VTOP_PTE;
+	case PTWALK_LEVEL_PMD:
+		return PTWALK_VTOP_PMD;
+	case PTWALK_LEVEL_PUD:
+		return PTWALK_VTOP_PUD;
+	default:
+		return -1;
+	}
+}
+
+void ptwalk_vtop_redact(struct ptwalk_vtop *v)
+{
+	int keep = -1;
+	int i;
+
+	if (v->stop == PTWALK_VTOP_STOP_LEAF ||
+	    v->stop == PTWALK_VTOP_STOP_NOT_PRESENT)
+		keep = leaf_table(v->level);
+	for (i = 0; i < PTWALK_VTOP_NR_LEVELS; i++)
+		if (i != keep)
+			v->entry[i] = 0;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Translating one address level by level (PTWALK_REQ_VTOP). */
+/* Translating one address level by level (PTWALK_IOC_VTOP). */
 #ifndef PTWALK_VTOP_H
 #define PTWALK_VTOP_H
 
@@ -8,13 +8,19 @@
 
 /*
  * Translates @addr (< @mm's task size) into @v.  @mm is mmgrab()bed by the
- * caller; this takes the address space and its mmap lock itself (the
- * read lock, the write lock where no VMA holds @addr: vtop.c says why),
- * and drops them before returning, so @v may then be copied to user
- * memory.
+ * caller; this takes the address space and its mmap read lock itself, and
+ * drops them before returning, so @v may then be copied to user memory.
+ * An address no VMA holds is not walked (vtop.c says why).
  * 0, -ESRCH once the address space is gone, -EINTR on a fatal signal.
  */
 int ptwalk_vtop(struct mm_struct *mm, unsigned long addr,
 		struct ptwalk_vtop *v);
+
+/*
+ * Zeroes the raw entries that hold physical addresses of page tables:
+ * every one but a leaf's (or non-present entry's), which maps the
+ * target's own memory.  For lockdown in confidentiality mode.
+ */
+void ptwalk_vtop_redact(struct ptwalk_vtop *v);
 
 #endif /* PTWALK_VTOP_H */
