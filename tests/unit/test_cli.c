@@ -442,6 +442,14 @@ static void iommu_bad_arguments(void **state)
 	assert_non_null(strstr(err, "--iommu takes none of"));
 	assert_false(parse(&o, err, 4, "--iova", "0x1000", "1"));
 	assert_non_null(strstr(err, "--iova applies to --iommu only"));
+	/* --dma-api: the opt-in of the device view, nothing else */
+	assert_false(parse(&o, err, 3, "--dma-api", "1"));
+	assert_non_null(strstr(err, "--dma-api applies to --iommu only"));
+	assert_true(parse(&o, err, 5, "--dma-api", "--iommu", "0000:00:03.0",
+			  "0x1000"));
+	assert_true(o.dma_api);
+	assert_true(parse(&o, err, 4, "--iommu", "0000:00:03.0", "0x1000"));
+	assert_false(o.dma_api);
 }
 
 /* --phys: one address (its frame) or a range, and no PID. */

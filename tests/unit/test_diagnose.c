@@ -72,7 +72,7 @@ static const struct {
 			   "drop --debugfs" } },
 	/* 3: EPERM without lockdown: capabilities */
 	{ "/d", "/dev/pw", EPERM, ENOENT, MODULE_LOADED, LOCKDOWN_NONE,
-	  FAIL_PRIVILEGE, { "CAP_SYS_ADMIN in the initial namespace",
+	  FAIL_PRIVILEGE, { "CAP_SYS_ADMIN and CAP_SYS_PTRACE in the initial namespace",
 			    "/d/ptwalk", NULL } },
 	/* 4: the device refuses: not root (whatever debugfs said) */
 	{ "/d", "/dev/pw", EACCES, EACCES, MODULE_LOADED, LOCKDOWN_NONE,
@@ -81,7 +81,7 @@ static const struct {
 	/* 5: the device refuses: root without CAP_SYS_ADMIN */
 	{ "/d", "/dev/pw", EPERM, EPERM, MODULE_LOADED, LOCKDOWN_INTEGRITY,
 	  FAIL_PRIVILEGE, { "not permitted on /dev/pw",
-			    "CAP_SYS_ADMIN in the initial namespace", NULL } },
+			    "CAP_SYS_ADMIN and CAP_SYS_PTRACE in the initial namespace", NULL } },
 	/* 6: nothing loaded */
 	{ "/d", "/dev/pw", ENOENT, ENOENT, MODULE_NOT_LOADED, LOCKDOWN_NONE,
 	  FAIL_NO_MODULE, { "ptwalk is not loaded", "insmod ptwalk.ko", NULL } },
@@ -209,9 +209,8 @@ static void query_errors_are_distinct(void **state)
 		{ ENXIO, FAIL_NO_MM, "kernel thread" },
 		{ ERANGE, FAIL_USAGE, "--range" },
 		{ EPERM, FAIL_PRIVILEGE, "CAP_SYS_ADMIN" },
-		{ EPROTO, FAIL_INTERNAL, "ABI" },
-		/* a ptwalk.ko older than extended records refuses the flag */
-		{ EINVAL, FAIL_INTERNAL, "too old for extended records" },
+		/* a module of another build refuses the query's fields */
+		{ EINVAL, FAIL_INTERNAL, "different builds" },
 		{ ENOMEM, FAIL_INTERNAL, "failed" },
 	};
 	size_t i;
@@ -227,5 +226,73 @@ static void query_errors_are_distinct(void **state)
 	}
 }
 
+/*
+ * The device view's refusals (ABI version 2): each its own status and a
+ * message naming what to do.
+ */
+static void iommu_policy_errors(void **state)
+{
+	static const struct {
+		int err;
+		const char *type;
+		enum failure status;
+		const char *needles[3];
+	} cases[] = {
+		{ EBUSY, "DMA-FQ", FAIL_DMA_API, { "DMA-FQ", "--dma-api", "0000:00:03.0" } },
+		{ EBUSY, "", FAIL_DMA_API, { "DMA or DMA-FQ", "--dma-api", NULL } },
+		{ EACCES, "DMA", FAIL_LOCKDOWN, { "confidentiality", "DMA", NULL } },
+		{ EDOM, "unmanaged", FAIL_DOMAIN, { "smaller than the kernel's page", NULL, NULL } },
+		{ ENODEV, "", FAIL_NO_DEVICE, { "no PCI device", NULL, NULL } },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char msg[512];
+
+		assert_int_equal(diagnose_iommu(cases[i].err, "0000:00:03.0",
+						cases[i].type, 0, 0x1000, msg,
+						sizeof(msg)),
+				 cases[i].status);
+		for (int k = 0; k < 3 && cases[i].needles[k]; k++)
+			assert_non_null(strstr(msg, cases[i].needles[k]));
+		assert_null(strchr(msg, '\n'));
+	}
+	assert_int_equal(EXIT_DMA_API, 14);
+}
+
+/* ENODEV during the reads: the device went away, exit 10, not "no such". */
+static void iommu_device_gone_mid_query(void **state)
+{
+	char msg[512];
+
+	(void)state;
+	assert_int_equal(diagnose_iommu_read(ENODEV, "0000:00:03.0", "", 0,
+					     0x1000, msg, sizeof(msg)),
+			 FAIL_NO_DEVICE);
+	assert_int_equal(FAIL_NO_DEVICE, 10);
+	assert_non_null(strstr(msg, "went away during the query"));
+	assert_int_equal(diagnose_iommu_read(EBUSY, "0000:00:03.0", "DMA", 0,
+					     0x1000, msg, sizeof(msg)),
+			 FAIL_DMA_API);
+}
+
+/* A version 1 module (no ioctl) or another version: exit 3, one line. */
+static void abi_mismatch(void **state)
+{
+	char msg[512];
+
+	(void)state;
+	assert_int_equal(diagnose_abi(ENOTTY, 0, msg, sizeof(msg)),
+			 FAIL_NO_MODULE);
+	assert_non_null(strstr(msg, "ABI version 1"));
+	assert_non_null(strstr(msg, "dkms"));
+	assert_null(strchr(msg, '\n'));
+	assert_int_equal(diagnose_abi(0, 3, msg, sizeof(msg)), FAIL_NO_MODULE);
+	assert_non_null(strstr(msg, "version 3, newer"));
+	assert_int_equal(diagnose_abi(EIO, 0, msg, sizeof(msg)), FAIL_NO_MODULE);
+	assert_non_null(strstr(msg, "cannot ask"));
+}
+
 UNIT_MAIN("diagnose", UT(open_errors), UT(endpoint_errors_name_the_case),
-	  UT(lockdown_modes), UT(query_errors_are_distinct), UT(proc_and_scan_errors))
+	  UT(lockdown_modes), UT(query_errors_are_distinct), UT(proc_and_scan_errors),
+	  UT(iommu_policy_errors), UT(iommu_device_gone_mid_query), UT(abi_mismatch))

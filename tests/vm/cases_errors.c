@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include "ptcompare_run.h"
 #include "vmtest.h"
 
 static int open_query(struct vmtest *t)
@@ -44,10 +45,16 @@ static int raw_write(int fd, const void *buf, size_t len)
 	return n < 0 ? -errno : 0;
 }
 
-static struct ptwalk_request good_request(void)
+/* A query ioctl with its struct at q: 0 or -errno. */
+static int raw_ioctl(int fd, unsigned long cmd, void *q)
 {
-	struct ptwalk_request r = {
-		.abi_version = PTWALK_ABI_VERSION, .pid = getpid(),
+	return ioctl(fd, cmd, q) < 0 ? -errno : 0;
+}
+
+static struct ptwalk_range_query good_request(void)
+{
+	struct ptwalk_range_query r = {
+		.size = sizeof(r), .pid = getpid(),
 		.start = 0x400000, .end = 0x800000,
 	};
 	return r;
@@ -61,10 +68,10 @@ static bool bad_requests(struct vmtest *t)
 		int field;	/* which field to spoil */
 		uint64_t value;
 	} cases[] = {
-		{ "abi version 999", EPROTO, 0, 999 },
-		/* bit 0 is PTWALK_REQ_VTOP, which wants end == 0 */
-		{ "vtop flag with an end", EINVAL, 1, 1 },
-		{ "undefined flag 4", EINVAL, 1, 4 },
+		{ "size 0", EINVAL, 0, 0 },
+		{ "size 8: shorter than the first version", EINVAL, 0, 8 },
+		{ "size above a page", E2BIG, 0, PAGE + 8 },
+		{ "undefined flag 1", EINVAL, 1, 1 },
 		{ "undefined flag 31", EINVAL, 1, 1ULL << 31 },
 		{ "reserved 1", EINVAL, 2, 1 },
 		{ "pid 0", EINVAL, 3, 0 },
@@ -80,15 +87,20 @@ static bool bad_requests(struct vmtest *t)
 		{ "no such pid", ESRCH, 3, 4194000 },
 		{ "kernel thread (kthreadd)", ENXIO, 3, 2 },
 	};
+	/* a struct longer than the module's, its tail zero, then not */
+	struct {
+		struct ptwalk_range_query q;
+		uint64_t tail[4];
+	} longer = { .q = good_request() };
 	size_t i;
 	int fd = open_query(t);
 	bool ok = fd >= 0;
 
 	for (i = 0; ok && i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct ptwalk_request r = good_request();
+		struct ptwalk_range_query r = good_request();
 
 		switch (cases[i].field) {
-		case 0: r.abi_version = cases[i].value; break;
+		case 0: r.size = cases[i].value; break;
 		case 1: r.flags = cases[i].value; break;
 		case 2: r.reserved = cases[i].value; break;
 		case 3: r.pid = (int32_t)cases[i].value; break;
@@ -97,9 +109,19 @@ static bool bad_requests(struct vmtest *t)
 		}
 		if (cases[i].err == ESRCH && kill(r.pid, 0) == 0)
 			continue;	/* that pid exists after all */
-		ok = expect_errno(t, cases[i].what, raw_write(fd, &r, sizeof(r)),
+		ok = expect_errno(t, cases[i].what,
+				  raw_ioctl(fd, PTWALK_IOC_RANGE, &r),
 				  cases[i].err);
 	}
+	longer.q.size = sizeof(longer);
+	ok = ok && expect_errno(t, "longer struct, zero tail",
+				raw_ioctl(fd, PTWALK_IOC_RANGE, &longer), 0);
+	longer.tail[3] = 1;
+	ok = ok && expect_errno(t, "longer struct, a field this module lacks",
+				raw_ioctl(fd, PTWALK_IOC_RANGE, &longer), E2BIG);
+	ok = ok && expect_errno(t, "an ioctl ptwalk does not have",
+				raw_ioctl(fd, _IO(PTWALK_IOC_TYPE, 0x7f),
+					  &longer), ENOTTY);
 	if (fd >= 0)
 		close(fd);
 	return ok;
@@ -107,23 +129,21 @@ static bool bad_requests(struct vmtest *t)
 
 static bool bad_sizes(struct vmtest *t)
 {
-	struct ptwalk_request r = good_request();
-	char big[sizeof(r) * 2];
-	struct ptwalk_record rec;
+	struct ptwalk_range_query r = good_request();
+	struct ptwalk_record_ext rec;
 	int fd = open_query(t);
 	bool ok;
 
 	if (fd < 0)
 		return false;
-	memset(big, 0, sizeof(big));
-	memcpy(big, &r, sizeof(r));
+	/* ABI version 2 has no write(): a version 1 query is refused */
 	ok = expect_errno(t, "read before any query",
 			  read(fd, &rec, sizeof(rec)) < 0 ? -errno : 0, ENODATA) &&
-	     expect_errno(t, "short write", raw_write(fd, &r, 16), EINVAL) &&
-	     expect_errno(t, "long write", raw_write(fd, big, sizeof(big)),
+	     expect_errno(t, "a version 1 write", raw_write(fd, &r, 32),
 			  EINVAL) &&
-	     expect_errno(t, "good query", raw_write(fd, &r, sizeof(r)), 0) &&
-	     expect_errno(t, "read into 47 bytes",
+	     expect_errno(t, "good query", raw_ioctl(fd, PTWALK_IOC_RANGE, &r),
+			  0) &&
+	     expect_errno(t, "read into 55 bytes",
 			  read(fd, &rec, sizeof(rec) - 1) < 0 ? -errno : 0,
 			  EINVAL) &&
 	     expect_errno(t, "pread",
@@ -133,8 +153,8 @@ static bool bad_sizes(struct vmtest *t)
 			  ESPIPE);
 	/* A failed query forgets the previous one. */
 	r.end = r.start;
-	ok = ok && expect_errno(t, "bad query", raw_write(fd, &r, sizeof(r)),
-				ERANGE) &&
+	ok = ok && expect_errno(t, "bad query",
+				raw_ioctl(fd, PTWALK_IOC_RANGE, &r), ERANGE) &&
 	     expect_errno(t, "read after failed query",
 			  read(fd, &rec, sizeof(rec)) < 0 ? -errno : 0, ENODATA);
 	close(fd);
@@ -190,14 +210,11 @@ static bool exits_during_scan(struct vmtest *t)
 			    ESRCH);
 }
 
-/* Writes a task query for pid and reads its answer into *out (n bytes). */
+/* Asks a task query for pid and reads its answer into *out (n bytes). */
 static int task_ask(int fd, pid_t pid, struct ptwalk_task *out, size_t n)
 {
-	struct ptwalk_request r = {
-		.abi_version = PTWALK_ABI_VERSION, .flags = PTWALK_REQ_TASK,
-		.pid = pid,
-	};
-	int err = raw_write(fd, &r, sizeof(r));
+	struct ptwalk_task_query r = { .size = sizeof(r), .pid = pid };
+	int err = raw_ioctl(fd, PTWALK_IOC_TASK, &r);
 	ssize_t got;
 
 	if (err)
@@ -242,20 +259,18 @@ static void *named_thread_run(void *arg)
 }
 
 /*
- * PTWALK_REQ_TASK, against what the tasks did themselves: a child that
+ * PTWALK_IOC_TASK, against what the tasks did themselves: a child that
  * named itself with prctl (all 15 characters), and a thread of this
  * process that named itself, whose tgid is this process; no mm (kthreadd,
- * a zombie) ENXIO and no task ESRCH, as for a query; the flag with another
- * or with a range EINVAL; one answer, then end of file; a buffer smaller
+ * a zombie) ENXIO and no task ESRCH, as for a query; a flag or the
+ * reserved field EINVAL; one answer, then end of file; a buffer smaller
  * than the answer EINVAL.
  */
 static bool task_query(struct vmtest *t)
 {
 	const char *name = "ptw task name15";
 	struct named_thread nt = { .tid = 0 };
-	struct ptwalk_request r = {
-		.abi_version = PTWALK_ABI_VERSION, .pid = getpid(),
-	};
+	struct ptwalk_task_query r = { .size = sizeof(r), .pid = getpid() };
 	struct ptwalk_task a;
 	int ready[2], fd, st;
 	pthread_t th;
@@ -300,13 +315,13 @@ static bool task_query(struct vmtest *t)
 	     (kill(4194000, 0) == 0 ||
 	      expect_errno(t, "no such pid",
 			   task_ask(fd, 4194000, &a, sizeof(a)), ESRCH));
-	r.flags = PTWALK_REQ_TASK | PTWALK_REQ_EXTENDED;
-	ok = ok && expect_errno(t, "task with extended",
-				raw_write(fd, &r, sizeof(r)), EINVAL);
-	r.flags = PTWALK_REQ_TASK;
-	r.end = PAGE;
-	ok = ok && expect_errno(t, "task with a range",
-				raw_write(fd, &r, sizeof(r)), EINVAL);
+	r.flags = 1;
+	ok = ok && expect_errno(t, "task with a flag",
+				raw_ioctl(fd, PTWALK_IOC_TASK, &r), EINVAL);
+	r.flags = 0;
+	r.reserved = 1;
+	ok = ok && expect_errno(t, "task with reserved",
+				raw_ioctl(fd, PTWALK_IOC_TASK, &r), EINVAL);
 	if (fd >= 0)
 		close(fd);
 	if (write(nt.go[1], "g", 1) == 1)
@@ -459,18 +474,70 @@ static int open_in_child(struct vmtest *t, int (*drop)(void))
 	return WEXITSTATUS(status);
 }
 
-static int drop_cap_sys_admin(void)
+/* Drops @cap from this process, and from what an exec may give back. */
+static int drop_cap(int cap)
 {
 	struct __user_cap_header_struct h = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
 	};
 	struct __user_cap_data_struct d[2];
 
-	if (syscall(SYS_capget, &h, d))
+	if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) ||
+	    syscall(SYS_capget, &h, d))
 		return -1;
-	d[CAP_SYS_ADMIN / 32].effective &= ~(1U << (CAP_SYS_ADMIN % 32));
-	d[CAP_SYS_ADMIN / 32].permitted &= ~(1U << (CAP_SYS_ADMIN % 32));
+	d[cap / 32].effective &= ~(1U << (cap % 32));
+	d[cap / 32].permitted &= ~(1U << (cap % 32));
 	return syscall(SYS_capset, &h, d) ? -1 : 0;
+}
+
+static int drop_cap_sys_admin(void)
+{
+	return drop_cap(CAP_SYS_ADMIN);
+}
+
+static int drop_cap_sys_ptrace(void)
+{
+	return drop_cap(CAP_SYS_PTRACE);
+}
+
+/*
+ * ptcompare without CAP_SYS_PTRACE, run from a child that dropped it:
+ * exit 5, one line naming the capability.  0, or why not in t->why.
+ */
+static bool ptcompare_without_ptrace(struct vmtest *t)
+{
+	int fds[2], status;
+	char msg[600] = "";
+	pid_t pid;
+	ssize_t n;
+
+	if (pipe(fds))
+		return fail(t, "pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid == 0) {
+		struct pc_result r;
+		char self[16];
+		const char *argv[] = { "ptcompare", self, NULL };
+
+		close(fds[0]);
+		snprintf(self, sizeof(self), "%d", (int)getppid());
+		if (drop_cap_sys_ptrace() || !pc_run(t, &r, argv))
+			_exit(2);
+		n = snprintf(msg, sizeof(msg), "%d %s", r.status, r.err);
+		if (write(fds[1], msg, (size_t)n) != n)
+			_exit(3);
+		_exit(0);
+	}
+	close(fds[1]);
+	n = pid > 0 ? read(fds[0], msg, sizeof(msg) - 1) : -1;
+	close(fds[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) || n <= 0)
+		return fail(t, "the child without CAP_SYS_PTRACE failed");
+	msg[n] = '\0';
+	if (atoi(msg) != EXIT_PRIVILEGE || !strstr(msg, "CAP_SYS_PTRACE"))
+		return fail(t, "ptcompare without CAP_SYS_PTRACE: %s", msg);
+	return true;
 }
 
 static int become_nobody(void)
@@ -526,6 +593,12 @@ static bool privileges(struct vmtest *t)
 	if (err != EPERM)
 		return fail(t, "root without CAP_SYS_ADMIN: %s, expected EPERM",
 			    err ? strerror(err) : "opened");
+	err = open_in_child(t, drop_cap_sys_ptrace);
+	if (err != EPERM)
+		return fail(t, "root without CAP_SYS_PTRACE: %s, expected EPERM",
+			    err ? strerror(err) : "opened");
+	if (!ptcompare_without_ptrace(t))
+		return false;
 	err = open_in_child(t, become_nobody);
 	if (err != EACCES)
 		return fail(t, "uid 65534: %s, expected EACCES",
@@ -576,6 +649,143 @@ static bool text_view(struct vmtest *t)
 	return ok;
 }
 
+/*
+ * PTWALK_IOC_INFO: version 2 and every query's feature bit; the caller's
+ * size honoured both ways (a longer struct's tail zeroed, a shorter one
+ * filled only as far as it goes); the absent flags those of the file.
+ */
+static bool abi_info(struct vmtest *t)
+{
+	struct {
+		struct ptwalk_info info;
+		unsigned char tail[16];
+	} big;
+	uint64_t want = PTWALK_FEAT_RANGE | PTWALK_FEAT_VTOP |
+			PTWALK_FEAT_TASK | PTWALK_FEAT_IOMMU |
+			PTWALK_FEAT_IOMMU_DMA_API;
+	uint32_t absent = 0, small[3];
+	int fd = open_query(t);
+	bool ok = fd >= 0;
+
+	memset(&big, 0xff, sizeof(big));
+	big.info.size = sizeof(big);
+	ok = ok && expect_errno(t, "info", raw_ioctl(fd, PTWALK_IOC_INFO, &big),
+				0);
+	if (ok && (big.info.size != sizeof(big.info) ||
+		   big.info.abi_version != 2 || big.info.features != want ||
+		   big.info.reserved || big.tail[0] || big.tail[15]))
+		ok = fail(t, "info: size %u version %u features 0x%llx reserved %u tail %02x..%02x",
+			  big.info.size, big.info.abi_version,
+			  (unsigned long long)big.info.features,
+			  big.info.reserved, big.tail[0], big.tail[15]);
+	ok = ok && !ptwalk_absent_flags(PTWALK_DEFAULT_DEBUGFS "/" PTWALK_DEBUGFS_DIR
+					"/" PTWALK_ABSENT_FILE, &absent) &&
+	     (big.info.absent_flags == absent ||
+	      fail(t, "info's absent flags 0x%x, the file's 0x%x",
+		   big.info.absent_flags, absent));
+	memset(small, 0xff, sizeof(small));
+	small[0] = 8;
+	ok = ok && expect_errno(t, "info into 8 bytes",
+				raw_ioctl(fd, PTWALK_IOC_INFO, small), 0) &&
+	     ((small[0] == 8 && small[1] == 2 && small[2] == 0xffffffff) ||
+	      fail(t, "8-byte info: %u %u 0x%x", small[0], small[1], small[2]));
+	small[0] = 4;
+	ok = ok && expect_errno(t, "info into 4 bytes",
+				raw_ioctl(fd, PTWALK_IOC_INFO, small), EINVAL);
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/*
+ * A module of ABI version 1 (the fixture's stand-in: a query file that
+ * takes writes and knows no ioctl): ptcompare says so in one line with
+ * exit 3, the fix in it, and writes nothing on stdout.
+ */
+static bool abi_v1_module(struct vmtest *t)
+{
+	char self[16];
+	const char *argv[] = { "ptcompare", "--debugfs",
+			       PTWALK_DEFAULT_DEBUGFS "/" PTWALK_FIXTURE_V1_DIR, self, NULL };
+	struct pc_result r;
+	bool ok;
+
+	snprintf(self, sizeof(self), "%d", (int)getpid());
+	if (!pc_run(t, &r, argv))
+		return false;
+	ok = (r.status == EXIT_NO_MODULE && r.len == 0 &&
+	      strstr(r.err, "ABI version 1") && strstr(r.err, "insmod")) ||
+	     fail(t, "a version 1 module: exit %d, %zu bytes out: %s",
+		  r.status, r.len, r.err);
+	pc_free(&r);
+	return ok;
+}
+
+/* Reads every record of the query started on fd into recs: their number. */
+static ssize_t read_every(struct vmtest *t, int fd,
+			  struct ptwalk_record_ext *recs, size_t max)
+{
+	size_t n = 0;
+	ssize_t got;
+
+	while (n < max && (got = ptwalk_read_ext(fd, recs + n, max - n)) > 0)
+		n += (size_t)got;
+	if (got < 0)
+		return fail(t, "read: %s", strerror((int)-got)), -1;
+	return (ssize_t)n;
+}
+
+/*
+ * A read into a buffer that ends in an unmapped page fails (EFAULT) and
+ * loses nothing: the records it could not copy come with the next read,
+ * so the answer is the same records as a query read into good memory.
+ * The range alternates populated and empty pages, so it is many records:
+ * more than one batch of the module's.
+ */
+static bool efault_read_loses_nothing(struct vmtest *t)
+{
+	size_t pages = 512, max = 1024, n_good, n_bad = 0;
+	struct ptwalk_record_ext *good = calloc(max, sizeof(*good));
+	struct ptwalk_record_ext *bad = calloc(max, sizeof(*bad));
+	char *p = map_anon(t, pages * PAGE, MAP_PRIVATE | MAP_ANONYMOUS,
+			   MADV_NOHUGEPAGE);
+	char *buf = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t room = 3 * sizeof(*good);
+	int fd = open_query(t);
+	ssize_t got;
+	bool ok = p && good && bad && buf != MAP_FAILED && fd >= 0;
+
+	if (ok)
+		for (size_t i = 0; i < pages; i += 2)
+			p[i * PAGE] = 1;
+	ok = ok && !mprotect(buf + PAGE, PAGE, PROT_NONE);
+	ok = ok && !ptwalk_query(fd, getpid(), A(p), A(p) + pages * PAGE) &&
+	     (got = read_every(t, fd, good, max)) > 64;
+	n_good = ok ? (size_t)got : 0;
+	ok = ok && !ptwalk_query(fd, getpid(), A(p), A(p) + pages * PAGE);
+	/* room for three records, asked for ten: the copy runs off the end */
+	got = ok ? read(fd, buf + PAGE - room, 10 * sizeof(*good)) : 0;
+	ok = ok && ((got < 0 && errno == EFAULT) ||
+		    fail(t, "read into a buffer running into PROT_NONE: %zd (%s)",
+			 got, got < 0 ? strerror(errno) : "no error"));
+	if (ok && (got = read_every(t, fd, bad, max)) >= 0)
+		n_bad = (size_t)got;
+	ok = ok && ((n_bad == n_good && !memcmp(good, bad, n_good * sizeof(*good))) ||
+		    fail(t, "after EFAULT: %zu records, %zu without it (first at 0x%llx, want 0x%llx)",
+			 n_bad, n_good, (unsigned long long)bad[0].rec.start,
+			 (unsigned long long)good[0].rec.start));
+	if (fd >= 0)
+		close(fd);
+	if (buf != MAP_FAILED)
+		munmap(buf, 2 * PAGE);
+	if (p)
+		munmap(p, pages * PAGE);
+	free(good);
+	free(bad);
+	return ok;
+}
+
 const struct vmtest_case error_cases[] = {
 	{ "bad_requests_errnos", bad_requests },
 	{ "bad_sizes_and_order", bad_sizes },
@@ -586,5 +796,8 @@ const struct vmtest_case error_cases[] = {
 	{ "stream_one_record_per_read", stream_one_by_one },
 	{ "privileges", privileges },
 	{ "text_view", text_view },
+	{ "abi_info", abi_info },
+	{ "abi_v1_module", abi_v1_module },
+	{ "efault_read_loses_nothing", efault_read_loses_nothing },
 };
 const size_t nr_error_cases = sizeof(error_cases) / sizeof(error_cases[0]);

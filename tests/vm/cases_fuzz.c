@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include "vmtest.h"
 
 #define FUZZ_CALLS	30000
@@ -44,8 +45,8 @@ static uint64_t pick(struct rng *r, const uint64_t *v, size_t n)
 static bool documented(int err)
 {
 	switch (err) {
-	case EINVAL: case EPROTO: case ERANGE: case ESRCH: case ENXIO:
-	case ENODATA: case EFAULT: case ESPIPE:
+	case EINVAL: case E2BIG: case ERANGE: case ESRCH: case ENXIO:
+	case ENODATA: case EFAULT: case ESPIPE: case ENOTTY:
 		return true;
 	default:
 		return false;
@@ -65,8 +66,16 @@ static void count(struct targets *tg, ssize_t n)
 		tg->outcome[k]++;
 }
 
+/* Room for any query struct and a tail beyond it. */
+union any_query {
+	struct ptwalk_range_query range;
+	struct ptwalk_vtop_query vtop;
+	struct ptwalk_task_query task;
+	unsigned char bytes[64];
+};
+
 static void random_request(struct rng *r, const struct targets *tg,
-			   struct ptwalk_request *q)
+			   struct ptwalk_range_query *q)
 {
 	const uint64_t addrs[] = {
 		0, 4096, 0x400000, 0x7f0000000000ULL, 0x7ffffffff000ULL,
@@ -78,7 +87,7 @@ static void random_request(struct rng *r, const struct targets *tg,
 		(uint64_t)tg->gone, 0, (uint64_t)-1, 0x7fffffff, 4194304,
 	};
 
-	q->abi_version = next(r) % 4 ? PTWALK_ABI_VERSION : (uint32_t)next(r);
+	q->size = next(r) % 4 ? sizeof(*q) : (uint32_t)(next(r) % 80);
 	q->flags = next(r) % 8 ? 0 : (uint32_t)next(r);
 	q->reserved = next(r) % 8 ? 0 : (uint32_t)next(r);
 	q->pid = (int32_t)pick(r, pids, sizeof(pids) / sizeof(pids[0]));
@@ -92,26 +101,31 @@ static void random_request(struct rng *r, const struct targets *tg,
 static bool step_query(struct vmtest *t, struct rng *r, int fd,
 		       struct targets *tg, uint64_t i)
 {
-	unsigned char buf[4 * sizeof(struct ptwalk_record) + 16];
-	struct ptwalk_request q;
+	static const unsigned long cmds[] = {
+		PTWALK_IOC_RANGE, PTWALK_IOC_VTOP, PTWALK_IOC_TASK,
+		PTWALK_IOC_INFO, _IO(PTWALK_IOC_TYPE, 0x55),
+	};
+	unsigned char buf[4 * sizeof(struct ptwalk_record_ext) + 16];
+	union any_query q = { 0 };
 	size_t len;
 	ssize_t n;
-	void *ptr = buf;
+	void *ptr = &q;
 
 	switch (next(r) % 6) {
-	case 0:	/* a structured request, whole or cut short or too long */
+	case 0:	/* a structured query of any kind, its tail sometimes set */
 	case 1:
-		random_request(r, tg, &q);
-		memcpy(buf, &q, sizeof(q));
-		len = next(r) % 4 ? sizeof(q) : next(r) % (sizeof(q) + 16);
+		random_request(r, tg, &q.range);
+		if (next(r) % 8 == 0)
+			q.bytes[sizeof(q.range) + next(r) % 16] = 1;
 		if (next(r) % 64 == 0)
 			ptr = (void *)1;	/* bad user pointer */
-		n = write(fd, ptr, len);
+		n = ioctl(fd, cmds[next(r) % 5], ptr);
 		break;
-	case 2:	/* random bytes */
-		for (len = 0; len < sizeof(q); len++)
-			buf[len] = (unsigned char)next(r);
-		n = write(fd, buf, sizeof(q));
+	case 2:	/* random bytes: as a query, or a version 1 write */
+		for (len = 0; len < sizeof(q.bytes); len++)
+			q.bytes[len] = (unsigned char)next(r);
+		n = next(r) % 2 ? ioctl(fd, cmds[next(r) % 5], &q) :
+				  write(fd, &q, 32);
 		break;
 	case 3:	/* a read of an odd size */
 	case 4:
@@ -119,13 +133,15 @@ static bool step_query(struct vmtest *t, struct rng *r, int fd,
 		if (next(r) % 64 == 0)
 			ptr = (void *)1;
 		n = read(fd, ptr, len);
-		if (n > 0 && n % sizeof(struct ptwalk_record))
+		if (n > 0 && n % sizeof(struct ptwalk_record_ext) &&
+		    n != sizeof(struct ptwalk_vtop) &&
+		    n != sizeof(struct ptwalk_task))
 			return fail(t, "call %" PRIu64 ": read of %zu gave %zd, not whole records",
 				    i, len, n);
 		break;
 	default:	/* reads and writes at an offset */
 		n = next(r) % 2 ? pread(fd, buf, sizeof(buf), (off_t)(next(r) % 4096)) :
-				  pwrite(fd, buf, sizeof(q), (off_t)(next(r) % 4096));
+				  pwrite(fd, buf, 32, (off_t)(next(r) % 4096));
 		if (n >= 0)
 			return fail(t, "call %" PRIu64 ": positioned I/O on a stream succeeded", i);
 		break;

@@ -976,6 +976,193 @@ static bool iommu_identity_domain(struct vmtest *t)
 	return ok;
 }
 
+/*
+ * The domain policy: edu unbound from vfio-pci is in its group's default
+ * domain.  A DMA-API one (DMA-FQ on Debian's x86-64, DMA on arm64) is
+ * refused (exit 14, the type named, --dma-api offered), then answered
+ * with --dma-api: no translation at an IOVA the kernel never mapped for
+ * a device without a driver.  An identity default (5.10's lane, booted
+ * with iommu.passthrough=1) is answered without the flag.
+ */
+static bool iommu_dma_api_domain(struct vmtest *t)
+{
+	char bdf[32], path[128], type[32] = "";
+	const char *plain[] = { "ptcompare", "--json", "--iommu", bdf,
+				"0x100000000", NULL };
+	const char *opt_in[] = { "ptcompare", "--json", "--dma-api", "--iommu",
+				 bdf, "0x100000000", NULL };
+	struct pc_result r = { 0 };
+	struct json_object *doc = NULL;
+	bool ok, dma;
+	int group;
+
+	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)))
+		return false;
+	group = iommu_group_of(bdf);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver/unbind",
+		 bdf);
+	if (group < 0 || !sysfs_write(t, path, bdf))
+		return group < 0 ? fail(t, "edu has no IOMMU group") : false;
+	snprintf(path, sizeof(path), "/sys/kernel/iommu_groups/%d/type", group);
+	ok = vm_read_text(path, type, sizeof(type)) ||
+	     fail(t, "cannot read %s", path);
+	dma = !strncmp(type, "DMA", 3);
+	if (ok && dma) {
+		ok = run_pc(t, &r, plain);
+		ok = ok && ((r.status == EXIT_DMA_API && strstr(r.err, type) &&
+			     strstr(r.err, "--dma-api") && r.len == 0) ||
+			    fail(t, "%s domain without --dma-api: exit %d, %zu bytes out: %s",
+				 type, r.status, r.len, r.err));
+		pc_free(&r);
+	}
+	ok = ok && run_pc(t, &r, dma ? opt_in : plain);
+	if (ok && r.status != EXIT_OK)
+		ok = fail(t, "%s domain%s: exit %d: %s", type,
+			  dma ? " with --dma-api" : "", r.status, r.err);
+	if (ok) {
+		doc = json_tokener_parse(r.out);
+		ok = doc || fail(t, "invalid JSON: %.200s", r.out);
+	}
+	if (ok) {
+		struct json_object *d = pc_get(doc, "device");
+		const char *dom = json_object_get_string(pc_get(d, "domain"));
+		const char *want = dma ? (strcmp(type, "DMA-FQ") ? "dma" : "dma-fq") :
+					 "identity";
+
+		ok = (dom && !strcmp(dom, want)) ||
+		     fail(t, "domain %s, sysfs says %s (want %s)", dom ? dom : "?",
+			  type, want);
+		ok = ok && (!dma || pc_hex_or_none(d, "device_pfn") == NO_PFN ||
+			    fail(t, "the %s domain translates 0x100000000 to 0x%" PRIx64,
+				 type, pc_hex_or_none(d, "device_pfn")));
+	}
+	if (doc)
+		json_object_put(doc);
+	pc_free(&r);
+	return sysfs_write(t, "/sys/bus/pci/drivers/vfio-pci/bind", bdf) && ok;
+}
+
+/* IOVA pages of the long queries below: two reads' worth and more. */
+#define LONG_PAGES	(4ULL * PTWALK_IOMMU_READ_PAGES)
+
+/*
+ * Starts a device-view query of LONG_PAGES pages on edu (the DMA-API
+ * domain it is in without a container read too) and reads once: the
+ * query is then under way.  The fd, or -1.
+ */
+static int long_query_started(struct vmtest *t, const char *bdf)
+{
+	struct ptwalk_iommu_record recs[64];
+	int fd = vm_open_query(t), err;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	err = ptwalk_query_iommu(fd, bdf, 0, LONG_PAGES * PAGE,
+				 PTWALK_IOMMU_DMA_API);
+	n = err ? err : ptwalk_read_iommu(fd, recs, 64);
+	if (n <= 0) {
+		close(fd);
+		return fail(t, "the long query did not start: %s",
+			    n ? strerror((int)-n) : "no record"), -1;
+	}
+	return fd;
+}
+
+/* The rest of the long query on fd: ENODEV, not "no IOMMU" answers. */
+static bool long_query_ends_enodev(struct vmtest *t, int fd, const char *what)
+{
+	struct ptwalk_iommu_record recs[64];
+	uint64_t none = 0;
+	ssize_t n;
+
+	while ((n = ptwalk_read_iommu(fd, recs, 64)) > 0)
+		for (ssize_t i = 0; i < n; i++)
+			none += recs[i].domain == PTWALK_IOMMU_NONE;
+	close(fd);
+	if (n != -ENODEV || none)
+		return fail(t, "%s during a query: read %s, %" PRIu64 " records of no IOMMU",
+			    what, n ? strerror((int)-n) : "to the end", none);
+	return true;
+}
+
+/*
+ * A device unbound from its driver, then one removed (and found again by
+ * a rescan, bound to vfio-pci by its ids), in the middle of a query: the
+ * reads after end with ENODEV, never with records of a device without an
+ * IOMMU (which a removed device looks like) or of another owner's domain.
+ */
+static bool iommu_device_gone_mid_query(struct vmtest *t)
+{
+	char bdf[32], path[128];
+	bool ok;
+	int fd;
+
+	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)))
+		return false;
+	fd = long_query_started(t, bdf);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver/unbind",
+		 bdf);
+	ok = fd >= 0 && sysfs_write(t, path, bdf);
+	ok = ok && long_query_ends_enodev(t, fd, "driver unbound");
+	if (!sysfs_write(t, "/sys/bus/pci/drivers/vfio-pci/bind", bdf))
+		return false;
+	fd = ok ? long_query_started(t, bdf) : -1;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", bdf);
+	ok = fd >= 0 && sysfs_write(t, path, "1");
+	ok = ok && long_query_ends_enodev(t, fd, "device removed");
+	if (!sysfs_write(t, "/sys/bus/pci/rescan", "1"))
+		return false;
+	return ok && (find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)) ||
+		      fail(t, "edu did not come back after the rescan"));
+}
+
+/*
+ * SIGINT to ptcompare --iommu over a range of 2^35 pages (hours of
+ * iommu_iova_to_phys()): it is gone within 2 seconds.  The module ends a
+ * read on any signal and after PTWALK_IOMMU_READ_PAGES pages.
+ */
+static bool iommu_sigint_whole_range(struct vmtest *t)
+{
+	char bdf[32], pid[16];
+	const char *argv[] = { "ptcompare", "--dma-api", "--iommu", bdf,
+			       "--iova", "0x0", "--range",
+			       "0x0-0x7ffffffff000", pid, NULL };
+	struct timespec t0, t1;
+	int status;
+	pid_t child;
+	double secs;
+
+	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)))
+		return false;
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	child = fork();
+	if (child == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		execv("/bin/ptcompare", (char *const *)argv);
+		_exit(127);
+	}
+	if (child < 0)
+		return fail(t, "fork: %s", strerror(errno));
+	sleep(2);
+	if (waitpid(child, &status, WNOHANG) == child)
+		return fail(t, "ptcompare ended before the signal (status 0x%x)",
+			    status);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	kill(child, SIGINT);
+	waitpid(child, &status, 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (double)(t1.tv_sec - t0.tv_sec) +
+	       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	printf("# iommu_sigint_whole_range: gone %.3f s after SIGINT\n", secs);
+	return (WIFSIGNALED(status) && WTERMSIG(status) == SIGINT &&
+		secs < 2.0) ||
+	       fail(t, "after SIGINT: status 0x%x in %.3f s", status, secs);
+}
+
 #define CHURN_ADDR	0x7e0000000000ULL	/* IOVA = VA of the buffer */
 #define CHURN_PAGES	64
 
@@ -1056,8 +1243,14 @@ static bool iommu_churn(struct vmtest *t)
 	snprintf(pid, sizeof(pid), "%d", (int)child);
 	end = time(NULL) + secs;
 	while (ok && time(NULL) < end) {
+		/*
+		 * Between two containers the group is back in its default,
+		 * DMA-API domain: read it too (PTWALK_IOMMU_DMA_API), no
+		 * DMA runs there, and the debug kernel watches the reads.
+		 */
 		int err = ptwalk_query_iommu(fd, bdf, CHURN_ADDR,
-					     CHURN_ADDR + CHURN_PAGES * PAGE);
+					     CHURN_ADDR + CHURN_PAGES * PAGE,
+					     PTWALK_IOMMU_DMA_API);
 		ssize_t n = 0, got;
 
 		queries++;
@@ -1084,7 +1277,8 @@ static bool iommu_churn(struct vmtest *t)
 			if (!run_pc(t, &r, argv))
 				ok = false;
 			else if (r.status != EXIT_OK && r.status != EXIT_MISMATCH &&
-				 r.status != EXIT_DOMAIN)
+				 r.status != EXIT_DOMAIN &&
+				 r.status != EXIT_DMA_API)
 				ok = fail(t, "ptcompare run %u: exit %d: %s", runs,
 					  r.status, r.err);
 			pc_free(&r);
@@ -1118,6 +1312,9 @@ const struct vmtest_case iommu_cases[] = {
 	{ "iommu_bad_inputs", iommu_bad_inputs },
 	{ "iommu_churn", iommu_churn },
 	{ "iommu_identity_domain", iommu_identity_domain },
+	{ "iommu_dma_api_domain", iommu_dma_api_domain },
+	{ "iommu_device_gone_mid_query", iommu_device_gone_mid_query },
+	{ "iommu_sigint_whole_range", iommu_sigint_whole_range },
 };
 const size_t nr_iommu_cases = sizeof(iommu_cases) / sizeof(iommu_cases[0]);
 

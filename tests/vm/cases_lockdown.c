@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include "ptcompare_run.h"
 #include "vmtest.h"
@@ -142,7 +143,78 @@ static bool ptcompare_no_device(struct vmtest *t)
 	return ok;
 }
 
+/* One vtop of this process's stack through the device, into *v. */
+static bool vtop_stack(struct vmtest *t, struct ptwalk_vtop *v)
+{
+	int fd = vm_open_query(t);
+	bool info;
+	int err;
+
+	if (fd < 0)
+		return false;
+	err = ptwalk_query_vtop_ext(fd, getpid(), A(v), v, &info);
+	close(fd);
+	return !err || fail(t, "vtop: %s", strerror(-err));
+}
+
+/*
+ * Integrity mode withholds nothing of vtop: the upper levels' raw
+ * entries (physical addresses of page tables) are there.
+ */
+static bool lockdown_vtop_entries(struct vmtest *t)
+{
+	struct ptwalk_vtop v;
+
+	if (!vtop_stack(t, &v))
+		return false;
+	return (v.stop == PTWALK_VTOP_STOP_LEAF &&
+		v.entry[PTWALK_VTOP_PGD] && v.entry[PTWALK_VTOP_PTE]) ||
+	       fail(t, "vtop under integrity: stop %u, pgd 0x%llx, pte 0x%llx",
+		    v.stop, (unsigned long long)v.entry[PTWALK_VTOP_PGD],
+		    (unsigned long long)v.entry[PTWALK_VTOP_PTE]);
+}
+
+/*
+ * Confidentiality mode (raised after the integrity cases): the raw
+ * entries above the leaf, page-table addresses, are 0 while walked still
+ * names the levels read; the leaf's entry is the one the fixture reads,
+ * and its frame the oracle's.
+ */
+static bool confidentiality_vtop_redacted(struct vmtest *t)
+{
+	struct ptwalk_fixture_translate o;
+	struct ptwalk_fixture_pte pte;
+	struct ptwalk_vtop v;
+	int l;
+
+	if (!vtop_stack(t, &v) || !oracle(t, A(&v), &o))
+		return false;
+	pte.addr = A(&v);
+	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PTE, &pte) || pte.err)
+		return fail(t, "fixture PTE: %s", strerror(errno));
+	if (v.stop != PTWALK_VTOP_STOP_LEAF || v.level != PTWALK_LEVEL_PTE ||
+	    v.pfn != o.pfn || v.entry[PTWALK_VTOP_PTE] != pte.pte)
+		return fail(t, "vtop under confidentiality: stop %u level %u pfn 0x%llx (oracle 0x%llx), pte 0x%llx (fixture 0x%llx)",
+			    v.stop, v.level, (unsigned long long)v.pfn,
+			    (unsigned long long)o.pfn,
+			    (unsigned long long)v.entry[PTWALK_VTOP_PTE],
+			    (unsigned long long)pte.pte);
+	for (l = PTWALK_VTOP_PGD; l < PTWALK_VTOP_PTE; l++)
+		if (v.entry[l])
+			return fail(t, "vtop under confidentiality: level %d's entry 0x%llx shown",
+				    l, (unsigned long long)v.entry[l]);
+	return (v.walked & (1U << PTWALK_VTOP_PGD)) ||
+	       fail(t, "vtop under confidentiality: walked 0x%x", v.walked);
+}
+
+const struct vmtest_case confidentiality_cases[] = {
+	{ "confidentiality_vtop_redacted", confidentiality_vtop_redacted },
+};
+const size_t nr_confidentiality_cases =
+	sizeof(confidentiality_cases) / sizeof(confidentiality_cases[0]);
+
 const struct vmtest_case lockdown_cases[] = {
+	{ "lockdown_vtop_entries", lockdown_vtop_entries },
 	{ "lockdown_integrity", lockdown_integrity },
 	{ "lockdown_debugfs_refused", debugfs_refused },
 	{ "lockdown_ptcompare_version", ptcompare_version },

@@ -30,3 +30,16 @@ if out=$(ptcompare $$) && echo "$out" | grep -q "^verdict: ok: all "; then
 else
 	tap FAIL lockdown_ptcompare_shell_report "exit $?, output: $(echo "$out" | tail -2)"
 fi
+# Confidentiality last (it cannot be lowered either): ptwalk then withholds
+# the page-table addresses of vtop's upper levels (interface.md).
+if echo confidentiality > $lockdown && grep -q '\[confidentiality\]' $lockdown; then
+	tap OK confidentiality_raised
+else
+	tap FAIL confidentiality_raised "lockdown reads '$(cat $lockdown)'"
+fi
+/bin/vmtest --confidentiality $only
+if out=$(ptcompare $$ 2>&1) && echo "$out" | grep -q "^verdict: ok: all "; then
+	tap OK confidentiality_ptcompare_report
+else
+	tap FAIL confidentiality_ptcompare_report "exit $?, output: $(echo "$out" | tail -2)"
+fi

@@ -284,14 +284,14 @@ fi
 # root in a user namespace has no CAP_SYS_ADMIN in the initial one
 msg=$(unshare -U ptcompare $$ 2>&1 >/dev/null)
 got=$?
-if [ "$got" = 5 ] && echo "$msg" | grep -q "CAP_SYS_ADMIN in the initial namespace"; then
+if [ "$got" = 5 ] && echo "$msg" | grep -q "CAP_SYS_ADMIN and CAP_SYS_PTRACE in the initial namespace"; then
 	tap OK ptcompare_user_namespace
 else
 	tap FAIL ptcompare_user_namespace "exit $got (want 5), said: $msg"
 fi
 ptcompare_exit ptcompare_unknown_option 2 "unknown option" --frobnicate $$
 ptcompare_exit ptcompare_bad_pid 2 "bad PID" 12abc
-if [ "$(cat /sys/kernel/debug/ptwalk/abi_version)" = 1 ]; then
+if [ "$(cat /sys/kernel/debug/ptwalk/abi_version)" = 2 ]; then
 	tap OK abi_version_file
 else
 	tap FAIL abi_version_file "abi_version reads '$(cat /sys/kernel/debug/ptwalk/abi_version)'"

@@ -785,7 +785,8 @@ static int kmemleak_ignore_gigantic(int fixture_fd)
 }
 
 /*
- * usage: vmtest [--lockdown | --iommu] [PREFIX] | --kmemleak-ignore: PREFIX selects cases by
+ * usage: vmtest [--lockdown | --confidentiality | --iommu] [PREFIX] |
+ * --kmemleak-ignore: PREFIX selects cases by
  * name; --iommu runs the IOMMU lane's cases alone (cases_iommu.c).
  */
 int main(int argc, char **argv)
@@ -796,9 +797,10 @@ int main(int argc, char **argv)
 		.interface = "debugfs",
 	};
 	bool lockdown = argc > 1 && !strcmp(argv[1], "--lockdown");
+	bool confidential = argc > 1 && !strcmp(argv[1], "--confidentiality");
 	bool iommu = argc > 1 && !strcmp(argv[1], "--iommu");
 	bool kmemleak = argc > 1 && !strcmp(argv[1], "--kmemleak-ignore");
-	int first = 1 + (lockdown || iommu);
+	int first = 1 + (lockdown || iommu || confidential);
 	const char *only = argc > first ? argv[first] : NULL;
 	size_t s;
 
@@ -818,6 +820,10 @@ int main(int argc, char **argv)
 		t.passed = !t.failed;
 	} else if (iommu) {
 		run(&t, iommu_cases, nr_iommu_cases, only);
+	} else if (confidential) {
+		t.query_path = PTWALK_DEFAULT_DEVICE;
+		t.interface = "device";
+		run(&t, confidentiality_cases, nr_confidentiality_cases, only);
 	} else if (lockdown) {
 		t.query_path = PTWALK_DEFAULT_DEVICE;
 		t.interface = "device";

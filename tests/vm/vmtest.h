@@ -224,6 +224,8 @@ extern const struct vmtest_case pagesize_cases[];
 extern const size_t nr_pagesize_cases;
 extern const struct vmtest_case hugepfn_cases[];
 extern const size_t nr_hugepfn_cases;
+extern const struct vmtest_case confidentiality_cases[];
+extern const size_t nr_confidentiality_cases;
 extern const struct vmtest_case error_cases[];
 extern const size_t nr_error_cases;
 extern const struct vmtest_case ptcompare_cases[];

@@ -55,10 +55,19 @@ int connect_ptwalk(const struct cli_options *o, struct endpoint *ep,
 	struct endpoint_choice c = endpoint_choose(o->debugfs, o->debugfs_given,
 						   o->device, o->device_given);
 	int fd = endpoint_open(&c, endpoint_open_path, NULL, ep);
+	struct ptwalk_info info;
+	int err;
 
-	if (fd >= 0)
+	if (fd < 0) {
+		*why = explain(ep->tried, msg, size);
+		return -1;
+	}
+	/* ABI version 2 or nothing: a version 1 module knows no ioctl */
+	err = ptwalk_info(fd, &info);
+	if (!err && info.abi_version == PTWALK_ABI_VERSION)
 		return fd;
-	*why = explain(ep->tried, msg, size);
+	close(fd);
+	*why = diagnose_abi(-err, info.abi_version, msg, size);
 	return -1;
 }
 

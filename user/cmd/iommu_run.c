@@ -89,18 +89,20 @@ static int query_device(int fd, const struct cli_options *o, uint64_t iova,
 			struct ptwalk_iommu_record **recs, size_t *n,
 			char *msg, size_t size)
 {
-	char why[200];
+	char why[200], type[32];
 	ssize_t got;
 	int err;
 
-	err = ptwalk_query_iommu(fd, o->iommu, iova, iova + len);
+	err = ptwalk_query_iommu(fd, o->iommu, iova, iova + len,
+				 o->dma_api ? PTWALK_IOMMU_DMA_API : 0);
+	pci_sysfs_group_type(PCI_SYSFS_DEVICES, o->iommu, type, sizeof(type));
 	if (err)
-		return (int)diagnose_iommu(-err, o->iommu, iova, iova + len,
-					   msg, size);
+		return (int)diagnose_iommu(-err, o->iommu, type, iova,
+					   iova + len, msg, size);
 	got = read_all(fd, sizeof(**recs), read_iommu_batch, (void **)recs);
 	if (got < 0)
-		return (int)diagnose_iommu((int)-got, o->iommu, iova,
-					   iova + len, msg, size);
+		return (int)diagnose_iommu_read((int)-got, o->iommu, type,
+						iova, iova + len, msg, size);
 	*n = (size_t)got;
 	if (!iommu_check_partition(*recs, *n, iova, iova + len,
 				   shift, why, sizeof(why))) {

@@ -98,10 +98,9 @@ static int open_walk(struct session *s)
 /*
  * Only ptwalk tells a kernel thread or a zombie (no mm: ENXIO) from a
  * process with nothing mapped; ask before reading /proc, as the scan will.
- * The task query answers with the name too.  A ptwalk.ko older than it
- * (EINVAL) is asked for extended records instead (an older one still says
- * EINVAL), and the name is read with the liveness at the end of the scan
- * (scan_all()).
+ * The task query answers with the name too.  A module without it
+ * (EOPNOTSUPP: the fixture's impostor) is asked for a range instead, and
+ * the name is read with the liveness at the end of the scan (scan_all()).
  */
 static int probe_target(struct session *s)
 {
@@ -112,7 +111,7 @@ static int probe_target(struct session *s)
 	s->comm[0] = '\0';
 	if (!s->no_task_query) {
 		err = ptwalk_query_task(fd, s->src.pid, &t);
-		s->no_task_query = err == -EINVAL;
+		s->no_task_query = err == -EOPNOTSUPP;
 		if (!err)
 			snprintf(s->comm, sizeof(s->comm), "%s", t.comm);
 	}

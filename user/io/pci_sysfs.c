@@ -90,6 +90,24 @@ bool pci_sysfs_has_group(const char *devices, const char *name)
 	       !access(path, F_OK);
 }
 
+void pci_sysfs_group_type(const char *devices, const char *name, char *buf,
+			  size_t size)
+{
+	char path[512];
+	FILE *f;
+
+	buf[0] = '\0';
+	if (!device_path(devices, name, "iommu_group/type", path, sizeof(path)))
+		return;
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (!fgets(buf, (int)size, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
 void pci_sysfs_driver(const char *devices, const char *name, char *buf,
 		      size_t size)
 {

@@ -40,4 +40,12 @@ bool pci_sysfs_has_group(const char *devices, const char *name);
 void pci_sysfs_driver(const char *devices, const char *name, char *buf,
 		      size_t size);
 
+/*
+ * The type of devices/name's IOMMU group's default domain, as the kernel
+ * names it in iommu_group/type ("DMA", "DMA-FQ", "identity", ...), into
+ * buf ("" without a group or when it cannot be read).
+ */
+void pci_sysfs_group_type(const char *devices, const char *name, char *buf,
+			  size_t size);
+
 #endif /* PTCOMPARE_PCI_SYSFS_H */

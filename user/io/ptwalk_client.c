@@ -5,19 +5,25 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include "io/ptwalk_client.h"
 
-_Static_assert(sizeof(struct ptwalk_request) == PTWALK_REQUEST_SIZE,
-	       "request layout");
+_Static_assert(sizeof(struct ptwalk_info) == PTWALK_INFO_SIZE, "info layout");
+_Static_assert(sizeof(struct ptwalk_range_query) == PTWALK_RANGE_QUERY_SIZE,
+	       "range query layout");
+_Static_assert(sizeof(struct ptwalk_vtop_query) == PTWALK_VTOP_QUERY_SIZE,
+	       "vtop query layout");
+_Static_assert(sizeof(struct ptwalk_task_query) == PTWALK_TASK_QUERY_SIZE,
+	       "task query layout");
+_Static_assert(sizeof(struct ptwalk_iommu_query) == PTWALK_IOMMU_QUERY_SIZE,
+	       "device-view query layout");
 _Static_assert(sizeof(struct ptwalk_record) == PTWALK_RECORD_SIZE,
 	       "record layout");
 _Static_assert(sizeof(struct ptwalk_record_ext) == PTWALK_RECORD_EXT_SIZE,
 	       "extended record layout");
 _Static_assert(sizeof(struct ptwalk_vtop) == PTWALK_VTOP_SIZE,
 	       "vtop layout");
-_Static_assert(sizeof(struct ptwalk_iommu_request) ==
-	       PTWALK_IOMMU_REQUEST_SIZE, "device-view request layout");
 _Static_assert(sizeof(struct ptwalk_iommu_record) ==
 	       PTWALK_IOMMU_RECORD_SIZE, "device-view record layout");
 _Static_assert(sizeof(struct ptwalk_task) == PTWALK_TASK_SIZE,
@@ -35,61 +41,38 @@ int ptwalk_open(const char *debugfs, const char *file, int flags)
 	return fd < 0 ? -errno : fd;
 }
 
-/* One request in one write(), as the module wants it. */
-static int send_request(int fd, const struct ptwalk_request *req)
+/* One query: 0 or -errno (ENOTTY: a module without that query). */
+static int ask(int fd, unsigned long cmd, void *query)
 {
-	ssize_t n = write(fd, req, sizeof(*req));
-
-	if (n < 0)
-		return -errno;
-	return n == sizeof(*req) ? 0 : -EIO;
+	return ioctl(fd, cmd, query) < 0 ? -errno : 0;
 }
 
-static int query(int fd, uint32_t flags, pid_t pid, uint64_t start,
-		 uint64_t end)
+int ptwalk_info(int fd, struct ptwalk_info *out)
 {
-	struct ptwalk_request req = {
-		.abi_version = PTWALK_ABI_VERSION,
-		.flags = flags,
-		.pid = pid,
-		.start = start,
-		.end = end,
-	};
-
-	return send_request(fd, &req);
+	memset(out, 0, sizeof(*out));
+	out->size = sizeof(*out);
+	return ask(fd, PTWALK_IOC_INFO, out);
 }
 
 int ptwalk_query(int fd, pid_t pid, uint64_t start, uint64_t end)
 {
-	return query(fd, 0, pid, start, end);
+	struct ptwalk_range_query q = {
+		.size = sizeof(q), .pid = pid, .start = start, .end = end,
+	};
+
+	return ask(fd, PTWALK_IOC_RANGE, &q);
 }
 
-/*
- * Folio sizes too where the module has them (PTWALK_REQ_FOLIO); a module
- * older than the flag says EINVAL, and is asked again without it.
- */
 int ptwalk_query_ext(int fd, pid_t pid, uint64_t start, uint64_t end)
 {
-	int err = query(fd, PTWALK_REQ_EXTENDED | PTWALK_REQ_FOLIO, pid, start,
-			end);
-
-	return err == -EINVAL ? query(fd, PTWALK_REQ_EXTENDED, pid, start, end) :
-				err;
+	return ptwalk_query(fd, pid, start, end);
 }
 
-/*
- * A query whose answer is one struct of size bytes (vtop, task), read
- * into out: 0, -errno, or -EIO for a short answer.
- */
-static int query_one(int fd, uint32_t flags, pid_t pid, uint64_t start,
-		     void *out, size_t size)
+/* The one struct of size bytes a vtop or task query answers with. */
+static int read_one(int fd, void *out, size_t size)
 {
-	int err = query(fd, flags, pid, start, 0);
-	ssize_t n;
+	ssize_t n = read(fd, out, size);
 
-	if (err)
-		return err;
-	n = read(fd, out, size);
 	if (n < 0)
 		return -errno;
 	return (size_t)n == size ? 0 : -EIO;
@@ -97,32 +80,30 @@ static int query_one(int fd, uint32_t flags, pid_t pid, uint64_t start,
 
 int ptwalk_query_task(int fd, pid_t pid, struct ptwalk_task *out)
 {
-	int err = query_one(fd, PTWALK_REQ_TASK, pid, 0, out, sizeof(*out));
+	struct ptwalk_task_query q = { .size = sizeof(q), .pid = pid };
+	int err = ask(fd, PTWALK_IOC_TASK, &q);
 
+	if (err == -ENOTTY)
+		return -EOPNOTSUPP;
+	if (!err)
+		err = read_one(fd, out, sizeof(*out));
 	if (!err)
 		out->comm[sizeof(out->comm) - 1] = '\0';
 	return err;
 }
 
-static int query_vtop(int fd, uint32_t flags, pid_t pid, uint64_t addr,
-		      struct ptwalk_vtop *out)
-{
-	return query_one(fd, PTWALK_REQ_VTOP | flags, pid, addr, out,
-			 sizeof(*out));
-}
-
 int ptwalk_query_vtop_ext(int fd, pid_t pid, uint64_t addr,
 			  struct ptwalk_vtop *out, bool *info)
 {
-	int err = query_vtop(fd, PTWALK_REQ_EXTENDED | PTWALK_REQ_FOLIO, pid,
-			     addr, out);
+	struct ptwalk_vtop_query q = {
+		.size = sizeof(q), .pid = pid, .addr = addr,
+	};
+	int err = ask(fd, PTWALK_IOC_VTOP, &q);
 
-	if (err == -EINVAL)
-		err = query_vtop(fd, PTWALK_REQ_EXTENDED, pid, addr, out);
 	*info = !err;
-	if (err == -EINVAL)
-		err = query_vtop(fd, 0, pid, addr, out);
-	return err;
+	if (err == -ENOTTY)
+		return -EOPNOTSUPP;
+	return err ? err : read_one(fd, out, sizeof(*out));
 }
 
 int ptwalk_absent_flags(const char *path, uint32_t *absent)
@@ -175,9 +156,16 @@ static ssize_t read_records(int fd, void *recs, size_t size, size_t max)
 	return n / (ssize_t)size;
 }
 
+/* A range query's records without what follows them, for short readers. */
 ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max)
 {
-	return read_records(fd, recs, sizeof(*recs), max);
+	struct ptwalk_record_ext x[64];
+	size_t want = max < 64 ? max : 64;
+	ssize_t n = read_records(fd, x, sizeof(*x), want);
+
+	for (ssize_t i = 0; i < n; i++)
+		recs[i] = x[i].rec;
+	return n;
 }
 
 ssize_t ptwalk_read_ext(int fd, struct ptwalk_record_ext *recs, size_t max)
@@ -186,26 +174,19 @@ ssize_t ptwalk_read_ext(int fd, struct ptwalk_record_ext *recs, size_t max)
 }
 
 int ptwalk_query_iommu(int fd, const char *device, uint64_t start,
-		       uint64_t end)
+		       uint64_t end, uint32_t flags)
 {
-	struct ptwalk_iommu_request req = {
-		.req = {
-			.abi_version = PTWALK_ABI_VERSION,
-			.flags = PTWALK_REQ_IOMMU,
-			.start = start,
-			.end = end,
-		},
+	struct ptwalk_iommu_query q = {
+		.size = sizeof(q), .flags = flags, .start = start, .end = end,
 	};
 	size_t len = strlen(device);
-	ssize_t n;
+	int err;
 
-	if (len >= sizeof(req.device))
+	if (len >= sizeof(q.device))
 		return -EINVAL;
-	memcpy(req.device, device, len);
-	n = write(fd, &req, sizeof(req));
-	if (n < 0)
-		return -errno;
-	return n == sizeof(req) ? 0 : -EIO;
+	memcpy(q.device, device, len);
+	err = ask(fd, PTWALK_IOC_IOMMU, &q);
+	return err == -ENOTTY ? -EOPNOTSUPP : err;
 }
 
 ssize_t ptwalk_read_iommu(int fd, struct ptwalk_iommu_record *recs,

@@ -20,16 +20,21 @@
 /* Opens <debugfs>/ptwalk/<file>; returns an fd or -errno. */
 int ptwalk_open(const char *debugfs, const char *file, int flags);
 
-/* Starts a query on fd; 0 or -errno (ESRCH, ENXIO, ERANGE, ...). */
+/*
+ * The module's ABI version and features (PTWALK_IOC_INFO): 0, or -errno;
+ * -ENOTTY from a module of ABI version 1, which knows no ioctl.
+ */
+int ptwalk_info(int fd, struct ptwalk_info *out);
+
+/* Starts a range query on fd; 0 or -errno (ESRCH, ENXIO, ERANGE, ...). */
 int ptwalk_query(int fd, pid_t pid, uint64_t start, uint64_t end);
 
 /*
- * Translates addr of pid (PTWALK_REQ_VTOP) on fd, asking for the memory
- * type, pinned state and node too (PTWALK_REQ_EXTENDED): 0 with out
- * filled, or -errno: EINVAL from a ptwalk.ko without vtop, ERANGE above
- * the task size, ESRCH, ENXIO as for queries; EIO for a short answer.
- * *info says whether ptwalk.ko gave the extension; a module older than
- * it is asked again without.
+ * Translates addr of pid (PTWALK_IOC_VTOP) on fd: 0 with out filled, or
+ * -errno: EOPNOTSUPP from a module without vtop, ERANGE above the task
+ * size, ESRCH, ENXIO as for queries; EIO for a short answer.  *info says
+ * whether out has the memory type, pinned state and node: always, with
+ * an answer, in ABI version 2.
  */
 int ptwalk_query_vtop_ext(int fd, pid_t pid, uint64_t addr,
 			  struct ptwalk_vtop *out, bool *info);
@@ -51,33 +56,33 @@ int ptwalk_geometry(const char *path, struct page_geom *g, char *why,
 		    size_t why_size);
 
 /*
- * Asks whether pid has memory (PTWALK_REQ_TASK), and its name: 0 with out
- * filled, or -errno as for queries (ESRCH gone, ENXIO no mm); EINVAL from
- * a ptwalk.ko older than the flag, EIO for a short answer.
+ * Asks whether pid has memory (PTWALK_IOC_TASK), and its name: 0 with out
+ * filled, or -errno as for queries (ESRCH gone, ENXIO no mm); EOPNOTSUPP
+ * from a module without the task query, EIO for a short answer.
  */
 int ptwalk_query_task(int fd, pid_t pid, struct ptwalk_task *out);
 
-/* Reads up to max records; count (0 at the end) or -errno. */
+/*
+ * Reads up to max records of a range query, without what follows each
+ * (a ptwalk_record_ext's node and folio size); count (0 at the end) or
+ * -errno.
+ */
 ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max);
 
-/*
- * Starts a query for extended records (PTWALK_REQ_EXTENDED: memory type,
- * DMA-pinned state, NUMA node): 0 or -errno; -EINVAL from a ptwalk.ko
- * older than extended records (ptcompare then stops: report/diagnose.c).
- */
+/* Starts a range query read with ptwalk_read_ext(): as ptwalk_query(). */
 int ptwalk_query_ext(int fd, pid_t pid, uint64_t start, uint64_t end);
 
 /* Reads up to max extended records; count (0 at the end) or -errno. */
 ssize_t ptwalk_read_ext(int fd, struct ptwalk_record_ext *recs, size_t max);
 
 /*
- * Starts a device-view query (PTWALK_REQ_IOMMU) of [start, end) of the
- * device addresses of device (a PCI address): 0 or -errno, as
- * module/ptwalk_abi.h lists them; EINVAL also from a ptwalk.ko older
- * than the device view.
+ * Starts a device-view query (PTWALK_IOC_IOMMU) of [start, end) of the
+ * device addresses of device (a PCI address), flags PTWALK_IOMMU_*: 0 or
+ * -errno, as module/ptwalk_abi.h lists them; EOPNOTSUPP from a module
+ * without the device view.
  */
 int ptwalk_query_iommu(int fd, const char *device, uint64_t start,
-		       uint64_t end);
+		       uint64_t end, uint32_t flags);
 
 /* Reads up to max device-view records; count (0 at the end) or -errno. */
 ssize_t ptwalk_read_iommu(int fd, struct ptwalk_iommu_record *recs,

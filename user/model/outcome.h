@@ -20,7 +20,9 @@ enum exit_status {
 	EXIT_USAGE = 2,		/* bad command line */
 	EXIT_NO_MODULE = 3,	/* ptwalk not loaded, no way in to it */
 	EXIT_LOCKDOWN = 4,	/* lockdown refuses debugfs, no device */
-	EXIT_PRIVILEGE = 5,	/* not root / no CAP_SYS_ADMIN */
+	EXIT_PRIVILEGE = 5,	/* not root / no CAP_SYS_ADMIN or
+				 * CAP_SYS_PTRACE
+				 */
 	EXIT_NO_PROCESS = 6,	/* no such pid */
 	EXIT_EXITED = 7,	/* the process exited during the scan */
 	EXIT_NO_MM = 8,		/* kernel thread or zombie: no user memory */
@@ -31,6 +33,7 @@ enum exit_status {
 				 * asked (SVA, nested, ...)
 				 */
 	EXIT_APERTURE = 13,	/* --iommu: IOVAs outside the aperture */
+	EXIT_DMA_API = 14,	/* --iommu: a DMA-API domain, no --dma-api */
 };
 
 /* The kinds of failure; each one's value is its exit status. */
@@ -47,6 +50,7 @@ enum failure {
 	FAIL_NO_GROUP = EXIT_NO_GROUP,
 	FAIL_DOMAIN = EXIT_DOMAIN,
 	FAIL_APERTURE = EXIT_APERTURE,
+	FAIL_DMA_API = EXIT_DMA_API,
 };
 
 enum module_state {

@@ -67,10 +67,15 @@ struct verdict_range {
 /* What is known of a page's memory type, pinned state and node. */
 enum dma_pin_state { PIN_UNKNOWN, PIN_NO, PIN_YES };
 
+/*
+ * A special entry (remap_pfn_range(), vmf_insert_pfn()) holds no page, so
+ * ptwalk reads no pin count for it (vm_normal_page()'s rule): unknown.
+ */
 static inline enum dma_pin_state walk_pin_state(const struct page_detail *d)
 {
 	if (!d->walk.info || d->walk_kind != PTWALK_KIND_PRESENT ||
-	    !(d->walk.flags & PTWALK_F_PFN_VALID))
+	    !(d->walk.flags & PTWALK_F_PFN_VALID) ||
+	    (d->walk.flags & PTWALK_F_SPECIAL))
 		return PIN_UNKNOWN;
 	return d->walk.flags & PTWALK_F_DMA_PINNED ? PIN_YES : PIN_NO;
 }

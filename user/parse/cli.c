@@ -315,6 +315,7 @@ static const struct {
 	FLAG("--no-progress", no_progress),
 	FLAG("--kpageflags", kpageflags),
 	FLAG("--all", all),
+	FLAG("--dma-api", dma_api),
 	{ "--vtop", OPT_VTOP, 0 },
 	{ "--jobs", OPT_JOBS, 0 },
 	{ "--range", OPT_RANGE, 0 },
@@ -521,8 +522,9 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 	}
 	if (opts->iommu)
 		return check_iommu(opts, args, nr_args, err, err_size);
-	if (opts->has_iova) {
-		snprintf(err, err_size, "--iova applies to --iommu only");
+	if (opts->has_iova || opts->dma_api) {
+		snprintf(err, err_size, "%s applies to --iommu only",
+			 opts->has_iova ? "--iova" : "--dma-api");
 		return false;
 	}
 	for (i = 0; i < nr_args; i++) {

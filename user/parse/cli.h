@@ -30,6 +30,7 @@ struct cli_options {
 	bool iommu_translate;	/* --iommu DEVICE IOVA: one device address,
 				 * iova, no process
 				 */
+	bool dma_api;		/* --dma-api: read a DMA-API domain too */
 	bool all;		/* --all: every user process */
 	unsigned int watch_s;	/* --watch SECONDS; 0: not given */
 	unsigned int interval_ms; /* --interval MS; 0: not given */

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include "module/ptwalk_abi.h"
 #include "report/diagnose.h"
 
 /* The node or file is not there (or no driver answers behind it). */
@@ -17,11 +18,11 @@ static enum failure refused(const char *what, int err, char *msg, size_t size)
 {
 	if (err == EACCES)
 		snprintf(msg, size,
-			 "permission denied on %s: run as root (CAP_SYS_ADMIN in the initial namespace is required)",
+			 "permission denied on %s: run as root (CAP_SYS_ADMIN and CAP_SYS_PTRACE in the initial namespace are required)",
 			 what);
 	else
 		snprintf(msg, size,
-			 "operation not permitted on %s: run as root with CAP_SYS_ADMIN in the initial namespace",
+			 "operation not permitted on %s: run as root with CAP_SYS_ADMIN and CAP_SYS_PTRACE in the initial namespace",
 			 what);
 	return FAIL_PRIVILEGE;
 }
@@ -35,7 +36,7 @@ static enum failure debugfs_eperm(const struct open_failure *f, char *msg,
 	if (!lockdown_active(f->lockdown)) {
 		/* debugfs under lockdown refuses even root this way */
 		snprintf(msg, size,
-			 "operation not permitted on %s/ptwalk: run as root with CAP_SYS_ADMIN in the initial namespace; if you are, kernel lockdown (%s) forbids debugfs",
+			 "operation not permitted on %s/ptwalk: run as root with CAP_SYS_ADMIN and CAP_SYS_PTRACE in the initial namespace; if you are, kernel lockdown (%s) forbids debugfs",
 			 f->debugfs, LOCKDOWN_FILE);
 		return FAIL_PRIVILEGE;
 	}
@@ -136,15 +137,11 @@ enum failure diagnose_query(int err, pid_t pid, char *msg, size_t size)
 	case EPERM:
 	case EACCES:
 		snprintf(msg, size,
-			 "ptwalk refused the query: run as root with CAP_SYS_ADMIN");
+			 "ptwalk refused the query: run as root with CAP_SYS_ADMIN and CAP_SYS_PTRACE");
 		return FAIL_PRIVILEGE;
-	case EPROTO:
-		snprintf(msg, size,
-			 "ptwalk.ko speaks another ABI version than this ptcompare: use the pair from the same build");
-		return FAIL_INTERNAL;
 	case EINVAL:
 		snprintf(msg, size,
-			 "ptwalk.ko too old for extended records (it refused the request): rebuild and reload it ('rmmod ptwalk; insmod ptwalk.ko')");
+			 "ptwalk.ko refused the query as malformed: a ptcompare and ptwalk.ko of different builds? load this release's module ('rmmod ptwalk; insmod ptwalk.ko')");
 		return FAIL_INTERNAL;
 	default:
 		snprintf(msg, size, "ptwalk query about process %d failed: %s",
@@ -202,9 +199,9 @@ enum failure vtop_diagnose(int err, pid_t pid, uint64_t addr, char *msg,
 			   size_t size)
 {
 	switch (err) {
-	case EINVAL:
+	case EOPNOTSUPP:
 		snprintf(msg, size,
-			 "ptwalk.ko too old for vtop (it refused the request): rebuild and reload it ('rmmod ptwalk; insmod ptwalk.ko')");
+			 "the loaded ptwalk.ko answers no vtop query: load this release's module ('rmmod ptwalk; insmod ptwalk.ko')");
 		return FAIL_INTERNAL;
 	case ERANGE:
 		snprintf(msg, size,
@@ -216,10 +213,28 @@ enum failure vtop_diagnose(int err, pid_t pid, uint64_t addr, char *msg,
 	}
 }
 
-enum failure diagnose_iommu(int err, const char *device, uint64_t start,
+enum failure diagnose_iommu(int err, const char *device,
+			    const char *domain_type, uint64_t start,
 			    uint64_t end, char *msg, size_t size)
 {
+	const char *type = *domain_type ? domain_type : "DMA or DMA-FQ";
+
 	switch (err) {
+	case EBUSY:
+		snprintf(msg, size,
+			 "device %s is attached to a DMA-API domain (%s): the kernel maps and unmaps its page tables at any moment and may free one under the read; pass --dma-api to read it anyway (ptcompare(1), SECURITY)",
+			 device, type);
+		return FAIL_DMA_API;
+	case EACCES:
+		snprintf(msg, size,
+			 "kernel lockdown (confidentiality) refuses the device view of %s's DMA-API domain (%s): it maps the kernel's own buffers",
+			 device, type);
+		return FAIL_LOCKDOWN;
+	case EDOM:
+		snprintf(msg, size,
+			 "the IOMMU domain of %s maps pages smaller than the kernel's page: ptwalk answers in kernel pages and will not merge IOMMU pages; not supported",
+			 device);
+		return FAIL_DOMAIN;
 	case ENODEV:
 		snprintf(msg, size,
 			 "no PCI device %s: see /sys/bus/pci/devices (lspci -D)",
@@ -240,15 +255,41 @@ enum failure diagnose_iommu(int err, const char *device, uint64_t start,
 			 "device addresses 0x%" PRIx64 "-0x%" PRIx64 " are outside the aperture of %s's IOMMU domain: give --iova inside it",
 			 start, end, device);
 		return FAIL_APERTURE;
-	case EINVAL:
-		snprintf(msg, size,
-			 "the loaded ptwalk.ko has no device view (--iommu): load this version's module");
-		return FAIL_INTERNAL;
 	default:
 		snprintf(msg, size, "device view of %s failed: %s", device,
 			 strerror(err));
 		return FAIL_INTERNAL;
 	}
+}
+
+enum failure diagnose_iommu_read(int err, const char *device,
+				 const char *domain_type, uint64_t start,
+				 uint64_t end, char *msg, size_t size)
+{
+	if (err != ENODEV)
+		return diagnose_iommu(err, device, domain_type, start, end,
+				      msg, size);
+	snprintf(msg, size,
+		 "device %s went away during the query (removed, left its IOMMU group, or its driver was unbound): no report; run again once it is back",
+		 device);
+	return FAIL_NO_DEVICE;
+}
+
+enum failure diagnose_abi(int err, unsigned int version, char *msg,
+			  size_t size)
+{
+	if (err == ENOTTY || (!err && version < PTWALK_ABI_VERSION))
+		snprintf(msg, size,
+			 "the loaded ptwalk.ko speaks ABI version %u, this ptcompare version %d (an older module, perhaps an old DKMS install): load this release's module ('rmmod ptwalk; insmod ptwalk.ko', or 'dkms install ptwalk/VERSION')",
+			 err ? 1 : version, PTWALK_ABI_VERSION);
+	else if (!err)
+		snprintf(msg, size,
+			 "the loaded ptwalk.ko speaks ABI version %u, newer than this ptcompare's %d: install the ptcompare of the module's release",
+			 version, PTWALK_ABI_VERSION);
+	else
+		snprintf(msg, size, "cannot ask ptwalk.ko its ABI version: %s",
+			 strerror(err));
+	return FAIL_NO_MODULE;
 }
 
 int diagnose_output(int json_err, FILE *f, char *msg, size_t size)

@@ -44,11 +44,30 @@ enum failure vtop_diagnose(int err, pid_t pid, uint64_t addr, char *msg,
  * For a failed device-view query (--iommu) of device over the device
  * addresses [start, end) (errno from ptwalk, module/ptwalk_abi.h):
  * ENODEV no such device, ENOENT no domain, EOPNOTSUPP a domain that
- * cannot be asked, ERANGE outside the aperture, EINVAL a ptwalk.ko
- * without the device view; the rest an internal failure.
+ * cannot be asked, EBUSY a DMA-API domain (domain_type: its sysfs name,
+ * "" unknown) without --dma-api, EACCES the same under lockdown, EDOM an
+ * IOMMU page smaller than the kernel's, ERANGE outside the aperture; the
+ * rest an internal failure.
  */
-enum failure diagnose_iommu(int err, const char *device, uint64_t start,
+enum failure diagnose_iommu(int err, const char *device,
+			    const char *domain_type, uint64_t start,
 			    uint64_t end, char *msg, size_t size);
+
+/*
+ * A device-view read that failed after the query started: ENODEV the
+ * device went away (removed, left its group, driver unbound or changed),
+ * else as diagnose_iommu().
+ */
+enum failure diagnose_iommu_read(int err, const char *device,
+				 const char *domain_type, uint64_t start,
+				 uint64_t end, char *msg, size_t size);
+
+/*
+ * The ABI check after opening ptwalk: ptwalk_info()'s err (ENOTTY: a
+ * version 1 module) or, with err 0, the version it reports.
+ */
+enum failure diagnose_abi(int err, unsigned int version, char *msg,
+			  size_t size);
 
 /*
  * The end of an output to f: json_err, the JSON writer's error (0 for

@@ -131,7 +131,7 @@ static void text_attrs(FILE *f, const struct report_dma *rd)
 		t->pin_pages[PIN_NO], t->pin_runs[PIN_NO],
 		plural(t->pin_runs[PIN_NO]));
 	if (t->pin_pages[PIN_UNKNOWN])
-		fprintf(f, ", %" PRIu64 " unknown (no struct page)",
+		fprintf(f, ", %" PRIu64 " unknown (no struct page, or a special entry's, which is not read)",
 			t->pin_pages[PIN_UNKNOWN]);
 	fprintf(f, " (page_maybe_dma_pinned(): FOLL_PIN pins, \"maybe\": a page with over 1024 references looks pinned)\n");
 	fprintf(f, "  memory types:");
