@@ -10,6 +10,7 @@
 #include "chardev.h"
 #include "debugfs.h"
 #include "ptwalk_abi.h"
+#include "recorder.h"
 #include "ptwalk_version.h"
 
 static int __init ptwalk_init(void)
@@ -32,6 +33,18 @@ static int __init ptwalk_init(void)
 	BUILD_BUG_ON(sizeof(struct ptwalk_iommu_record) !=
 		     PTWALK_IOMMU_RECORD_SIZE);
 	BUILD_BUG_ON(sizeof(struct ptwalk_task) != PTWALK_TASK_SIZE);
+	BUILD_BUG_ON(sizeof(struct ptwalk_events_query) !=
+		     PTWALK_EVENTS_QUERY_SIZE);
+	BUILD_BUG_ON(sizeof(struct ptwalk_iommu_event) !=
+		     PTWALK_IOMMU_EVENT_SIZE);
+	/*
+	 * The recorder first: events are kept from load on, and a module
+	 * that cannot keep them says so (ptwalk_info.features) rather than
+	 * failing to load.
+	 */
+	ret = ptwalk_recorder_init();
+	if (ret)
+		pr_notice("ptwalk: no IOMMU event recorder (%d)\n", ret);
 	/*
 	 * The device alone is enough: debugfs may be disabled (debugfs=off,
 	 * CONFIG_DEBUG_FS=n), and under lockdown its files cannot be used.
@@ -45,6 +58,7 @@ static int __init ptwalk_init(void)
 		pr_err("ptwalk: cannot register /dev/%s (%d)\n",
 		       PTWALK_DEVICE_NAME, ret);
 		ptwalk_debugfs_exit();
+		ptwalk_recorder_exit();
 	}
 	return ret;
 }
@@ -53,6 +67,7 @@ static void __exit ptwalk_exit(void)
 {
 	ptwalk_chardev_exit();
 	ptwalk_debugfs_exit();
+	ptwalk_recorder_exit();
 }
 
 module_init(ptwalk_init);

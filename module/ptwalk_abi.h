@@ -108,6 +108,7 @@
 #define PTWALK_IOC_VTOP		_IO(PTWALK_IOC_TYPE, 0x02) /* ptwalk_vtop_query */
 #define PTWALK_IOC_TASK		_IO(PTWALK_IOC_TYPE, 0x03) /* ptwalk_task_query */
 #define PTWALK_IOC_IOMMU	_IO(PTWALK_IOC_TYPE, 0x04) /* ptwalk_iommu_query */
+#define PTWALK_IOC_EVENTS	_IO(PTWALK_IOC_TYPE, 0x05) /* ptwalk_events_query */
 
 /* What a module answers (ptwalk_info.features). */
 #define PTWALK_FEAT_RANGE	(1ULL << 0)	/* PTWALK_IOC_RANGE */
@@ -117,6 +118,10 @@
 						 * was built with an IOMMU API
 						 */
 #define PTWALK_FEAT_IOMMU_DMA_API (1ULL << 4)	/* PTWALK_IOMMU_DMA_API */
+#define PTWALK_FEAT_IOMMU_EVENTS (1ULL << 5)	/* PTWALK_IOC_EVENTS: the
+						 * recorder is on (module
+						 * parameter iommu_events)
+						 */
 
 /*
  * PTWALK_IOC_INFO: size in (the caller's struct), out (the bytes the
@@ -128,6 +133,10 @@ struct ptwalk_info {
 	__u64 features;		/* PTWALK_FEAT_* */
 	__u32 absent_flags;	/* as the absent_flags file */
 	__u32 reserved;		/* 0 */
+	__u64 events_next;	/* the sequence number the recorder gives its
+				 * next event (PTWALK_IOC_EVENTS); 0 without
+				 * a recorder
+				 */
 };
 
 /*
@@ -495,7 +504,65 @@ struct ptwalk_iommu_record {
 	__u32 reserved;		/* 0 */
 };
 
-#define PTWALK_INFO_SIZE	24
+/*
+ * The recorder of IOMMU mappings (PTWALK_IOC_EVENTS).  From module load,
+ * ptwalk.ko keeps the IOMMU core's map, unmap and io_page_fault events
+ * (its exported tracepoints) in a ring of the module parameter
+ * iommu_events entries (0: no recorder, and PTWALK_FEAT_IOMMU_EVENTS
+ * clear).  Each event has a sequence number, from 1, one more per event.
+ * The query asks for the events from since_seq on; read() returns them
+ * as struct ptwalk_iommu_event, oldest first, up to the newest at the
+ * time of each read, then 0.  Lossless as far as it says: events the ring
+ * overwrote before they were read are one PTWALK_EVENT_DROPPED record
+ * where they would have been (size: how many), so every sequence number
+ * from since_seq on is either returned or counted.
+ *
+ * What the tracepoints carry, and so what an event says: map the IOVA,
+ * the physical address and size (no domain, no device); unmap the IOVA,
+ * the size asked and the size unmapped; io_page_fault the device, the IOVA
+ * and the flags, for faults a driver reports through
+ * report_iommu_fault() (VT-d and SMMUv3 log theirs instead: the kernel
+ * log has those).  pid is the thread group of the task that mapped or
+ * unmapped (VFIO's map and unmap run in the calling process), 0 in
+ * interrupt or softirq context, where the kernel's DMA API often runs.
+ * Tying an event to a device is the reader's: by the process that holds
+ * the device's VFIO file.  Under lockdown in confidentiality mode pfn is
+ * PTWALK_PFN_NONE (the kernel's own DMA buffers are among them).
+ */
+enum ptwalk_event_kind {
+	PTWALK_EVENT_MAP = 1,
+	PTWALK_EVENT_UNMAP = 2,
+	PTWALK_EVENT_FAULT = 3,		/* io_page_fault */
+	PTWALK_EVENT_DROPPED = 4,	/* size events lost to the ring */
+};
+
+/* Bytes of ptwalk_iommu_event.device, the terminating NUL included. */
+#define PTWALK_EVENT_DEVICE_MAX	32
+
+struct ptwalk_events_query {
+	__u32 size;
+	__u32 flags;		/* none yet: 0 */
+	__u64 since_seq;	/* the first event wanted; 0 or 1: all kept */
+};
+
+struct ptwalk_iommu_event {
+	__u64 seq;		/* the event's number; DROPPED: the first lost */
+	__u64 time_ns;		/* local_clock(), the clock of printk's
+				 * timestamps and of /dev/kmsg
+				 */
+	__u64 iova;
+	__u64 size;		/* map, unmap: bytes asked; DROPPED: events */
+	__u64 pfn;		/* map: the frame of iova; else PTWALK_PFN_NONE */
+	__u64 done;		/* unmap: bytes unmapped; fault: its flags */
+	__s32 pid;		/* the caller's thread group, in the initial
+				 * pid namespace; 0 outside task context
+				 */
+	__u8 kind;		/* enum ptwalk_event_kind */
+	__u8 reserved[3];	/* 0 */
+	char device[PTWALK_EVENT_DEVICE_MAX]; /* fault: dev_name(); else "" */
+};
+
+#define PTWALK_INFO_SIZE	32
 #define PTWALK_RANGE_QUERY_SIZE	32
 #define PTWALK_VTOP_QUERY_SIZE	24
 #define PTWALK_TASK_QUERY_SIZE	16
@@ -505,5 +572,7 @@ struct ptwalk_iommu_record {
 #define PTWALK_VTOP_SIZE	112
 #define PTWALK_IOMMU_RECORD_SIZE	56
 #define PTWALK_TASK_SIZE	24
+#define PTWALK_EVENTS_QUERY_SIZE	16
+#define PTWALK_IOMMU_EVENT_SIZE	88
 
 #endif /* PTWALK_ABI_H */

@@ -13,6 +13,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "range.h"
+#include "recorder.h"
 #include "session.h"
 
 struct ptwalk_session *ptwalk_session_create(bool text)
@@ -200,8 +201,28 @@ int ptwalk_session_iommu(struct ptwalk_session *s,
 	return ret;
 }
 
+/*
+ * The events recorded from since_seq up to now: later ones wait for the
+ * next query, so that reading ends under a storm of events too.
+ */
+int ptwalk_session_events(struct ptwalk_session *s,
+			  const struct ptwalk_events_query *q)
+{
+	ptwalk_session_reset(s);
+	if (q->flags)
+		return -EINVAL;
+	if (!ptwalk_recorder_on())
+		return -EOPNOTSUPP;
+	s->events_next = max_t(u64, q->since_seq, 1);
+	s->events_end = ptwalk_recorder_next_seq();
+	s->kind = PTWALK_QUERY_EVENTS;
+	return 0;
+}
+
 size_t ptwalk_session_record_size(const struct ptwalk_session *s)
 {
+	if (s->kind == PTWALK_QUERY_EVENTS)
+		return sizeof(struct ptwalk_iommu_event);
 	if (s->kind == PTWALK_QUERY_IOMMU)
 		return sizeof(struct ptwalk_iommu_record);
 	return sizeof(struct ptwalk_record_ext);

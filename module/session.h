@@ -22,6 +22,7 @@ enum ptwalk_query_kind {
 	PTWALK_QUERY_VTOP,
 	PTWALK_QUERY_TASK,
 	PTWALK_QUERY_IOMMU,
+	PTWALK_QUERY_EVENTS,
 };
 
 struct ptwalk_session {
@@ -38,6 +39,8 @@ struct ptwalk_session {
 					 * query was read
 					 */
 	struct ptwalk_iommu_cursor iommu; /* a device-view query's */
+	u64 events_next;		/* an events query: the next event, */
+	u64 events_end;			/* and the first one it leaves out */
 	/*
 	 * Records filled and not yet copied out: [ready, nr_ready) of
 	 * batch (or iommu_batch).  A copy that fails leaves them here for
@@ -48,6 +51,7 @@ struct ptwalk_session {
 	union {
 		struct ptwalk_record_ext batch[PTWALK_BATCH];
 		struct ptwalk_iommu_record iommu_batch[PTWALK_BATCH];
+		struct ptwalk_iommu_event event_batch[PTWALK_BATCH];
 	};
 	/* Text view only: formatted lines not yet read. */
 	char *text;
@@ -73,6 +77,8 @@ int ptwalk_session_vtop(struct ptwalk_session *s, pid_t pid, u64 addr);
 int ptwalk_session_task(struct ptwalk_session *s, pid_t pid);
 int ptwalk_session_iommu(struct ptwalk_session *s,
 			 const struct ptwalk_iommu_query *q);
+int ptwalk_session_events(struct ptwalk_session *s,
+			  const struct ptwalk_events_query *q);
 
 /*
  * Walks one chunk of a range query into s->batch, at most @max records

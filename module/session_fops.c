@@ -19,6 +19,7 @@
 #include <linux/uaccess.h>
 #include "decode.h"
 #include "lockdown.h"
+#include "recorder.h"
 #include "session.h"
 #include "session_fops.h"
 #include "text.h"
@@ -90,8 +91,11 @@ static long info_ioctl(void __user *arg)
 	struct ptwalk_info info = {
 		.abi_version = PTWALK_ABI_VERSION,
 		.features = PTWALK_FEAT_RANGE | PTWALK_FEAT_VTOP |
-			    PTWALK_FEAT_TASK | ptwalk_iommu_features(),
+			    PTWALK_FEAT_TASK | ptwalk_iommu_features() |
+			    (ptwalk_recorder_on() ? PTWALK_FEAT_IOMMU_EVENTS : 0),
 		.absent_flags = ptwalk_absent_flags(),
+		.events_next = ptwalk_recorder_on() ?
+			       ptwalk_recorder_next_seq() : 0,
 	};
 	u32 usize;
 
@@ -117,6 +121,7 @@ static long query_ioctl(struct ptwalk_session *s, unsigned int cmd,
 		struct ptwalk_vtop_query vtop;
 		struct ptwalk_task_query task;
 		struct ptwalk_iommu_query iommu;
+		struct ptwalk_events_query events;
 	} q;
 	size_t size;
 	long ret;
@@ -133,6 +138,9 @@ static long query_ioctl(struct ptwalk_session *s, unsigned int cmd,
 		break;
 	case PTWALK_IOC_IOMMU:
 		size = sizeof(q.iommu);
+		break;
+	case PTWALK_IOC_EVENTS:
+		size = sizeof(q.events);
 		break;
 	default:
 		return -ENOTTY;
@@ -157,6 +165,9 @@ static long query_ioctl(struct ptwalk_session *s, unsigned int cmd,
 	case PTWALK_IOC_TASK:
 		ret = q.task.flags || q.task.reserved ? -EINVAL :
 		      ptwalk_session_task(s, q.task.pid);
+		break;
+	case PTWALK_IOC_EVENTS:
+		ret = ptwalk_session_events(s, &q.events);
 		break;
 	default:
 		ret = ptwalk_session_iommu(s, &q.iommu);
@@ -216,6 +227,9 @@ static ssize_t task_read(struct ptwalk_session *s, char __user *ubuf,
  */
 static int answer_fill(struct ptwalk_session *s)
 {
+	if (s->kind == PTWALK_QUERY_EVENTS)
+		return ptwalk_recorder_fill(&s->events_next, s->events_end,
+					    s->event_batch, PTWALK_BATCH);
 	if (s->kind == PTWALK_QUERY_IOMMU)
 		return ptwalk_iommu_fill(&s->iommu, s->iommu_batch,
 					 PTWALK_BATCH);
@@ -224,6 +238,8 @@ static int answer_fill(struct ptwalk_session *s)
 
 static bool answer_done(struct ptwalk_session *s)
 {
+	if (s->kind == PTWALK_QUERY_EVENTS)
+		return s->events_next >= s->events_end;
 	if (s->kind == PTWALK_QUERY_IOMMU)
 		return ptwalk_iommu_done(&s->iommu);
 	return ptwalk_cursor_done(&s->cur);

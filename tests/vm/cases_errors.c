@@ -662,7 +662,7 @@ static bool abi_info(struct vmtest *t)
 	} big;
 	uint64_t want = PTWALK_FEAT_RANGE | PTWALK_FEAT_VTOP |
 			PTWALK_FEAT_TASK | PTWALK_FEAT_IOMMU |
-			PTWALK_FEAT_IOMMU_DMA_API;
+			PTWALK_FEAT_IOMMU_DMA_API | PTWALK_FEAT_IOMMU_EVENTS;
 	uint32_t absent = 0, small[3];
 	int fd = open_query(t);
 	bool ok = fd >= 0;

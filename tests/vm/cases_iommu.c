@@ -1163,6 +1163,180 @@ static bool iommu_sigint_whole_range(struct vmtest *t)
 	       fail(t, "after SIGINT: status 0x%x in %.3f s", status, secs);
 }
 
+/* The sequence number the recorder gives its next event (INFO). */
+static bool events_next_seq(struct vmtest *t, int fd, uint64_t *seq)
+{
+	struct ptwalk_info info;
+	int err = ptwalk_info(fd, &info);
+
+	*seq = info.events_next;
+	if (err)
+		return fail(t, "info: %s", strerror(-err));
+	return ((info.features & PTWALK_FEAT_IOMMU_EVENTS) && *seq) ||
+	       fail(t, "no recorder: features 0x%llx, next event %llu",
+		    (unsigned long long)info.features,
+		    (unsigned long long)*seq);
+}
+
+/* Every event from since on, into *out (malloc'd): their number, or -1. */
+static ssize_t events_since(struct vmtest *t, int fd, uint64_t since,
+			    struct ptwalk_iommu_event **out)
+{
+	size_t n = 0, cap = 4096;
+	struct ptwalk_iommu_event *e = malloc(cap * sizeof(*e));
+	ssize_t got = 0;
+
+	int err = e ? ptwalk_query_events(fd, since) : -ENOMEM;
+
+	if (err) {
+		free(e);
+		return fail(t, "events query: %s", strerror(-err)), -1;
+	}
+	while (e && (got = ptwalk_read_events(fd, e + n, cap - n)) > 0) {
+		n += (size_t)got;
+		if (n == cap) {
+			struct ptwalk_iommu_event *more =
+				realloc(e, 2 * cap * sizeof(*e));
+
+			if (!more)
+				break;
+			e = more;
+			cap *= 2;
+		}
+	}
+	if (got < 0) {
+		free(e);
+		return fail(t, "events read: %s", strerror((int)-got)), -1;
+	}
+	*out = e;
+	return (ssize_t)n;
+}
+
+/*
+ * The recorder against VFIO's own calls: a page mapped for edu and
+ * unmapped again are a map event (the IOVA, the frame the fixture's GUP
+ * finds, the size, this process) and an unmap event (all of it unmapped),
+ * in that order and numbered one after the other among this process's.
+ */
+static bool iommu_recorder_map_unmap(struct vmtest *t)
+{
+	struct ptwalk_iommu_event *ev = NULL, *map = NULL, *unmap = NULL;
+	struct ptwalk_fixture_translate o;
+	uint64_t since = 0, iova = 0x7d0000000000ULL;
+	char *buf = NULL;
+	struct edu e;
+	ssize_t n = -1;
+	bool ok;
+	int fd = vm_open_query(t);
+
+	ok = fd >= 0 && events_next_seq(t, fd, &since) && edu_open(t, &e);
+	if (ok) {
+		buf = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS |
+			       MAP_POPULATE, -1);
+		ok = buf && oracle(t, A(buf), &o) &&
+		     dma_map(t, &e, buf, iova, PAGE) &&
+		     dma_unmap(t, &e, iova, PAGE);
+		edu_close(&e);
+	}
+	if (ok)
+		n = events_since(t, fd, since, &ev);
+	for (ssize_t i = 0; i < n; i++) {
+		if (ev[i].pid != getpid() || ev[i].iova != iova)
+			continue;
+		if (ev[i].kind == PTWALK_EVENT_MAP && !map)
+			map = &ev[i];
+		else if (ev[i].kind == PTWALK_EVENT_UNMAP && map && !unmap)
+			unmap = &ev[i];
+	}
+	ok = ok && n >= 0 && ((map && unmap) ||
+			      fail(t, "%zd events since %" PRIu64 ", map %s, unmap %s",
+				   n, since, map ? "seen" : "missing",
+				   unmap ? "seen" : "missing"));
+	ok = ok && ((map->pfn == o.pfn && map->size == PAGE &&
+		     unmap->size == PAGE && unmap->done == PAGE &&
+		     unmap->pfn == PTWALK_PFN_NONE && unmap->seq > map->seq &&
+		     unmap->time_ns >= map->time_ns) ||
+		    fail(t, "map: pfn 0x%llx (oracle 0x%llx) size %llu; unmap: size %llu done %llu seq %llu after %llu",
+			 (unsigned long long)map->pfn, (unsigned long long)o.pfn,
+			 (unsigned long long)map->size,
+			 (unsigned long long)unmap->size,
+			 (unsigned long long)unmap->done,
+			 (unsigned long long)unmap->seq,
+			 (unsigned long long)map->seq));
+	for (ssize_t i = 1; ok && i < n; i++)
+		ok = ev[i].seq == ev[i - 1].seq + 1 ||
+		     fail(t, "event %zd: seq %llu after %llu", i,
+			  (unsigned long long)ev[i].seq,
+			  (unsigned long long)ev[i - 1].seq);
+	free(ev);
+	if (buf)
+		munmap(buf, PAGE);
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/*
+ * More events than the ring holds (iommu_events, 16384 by default): the
+ * answer starts with one dropped record counting exactly those
+ * overwritten, then the rest, numbered without a gap up to the end, so
+ * every event since the start is either returned or counted.
+ */
+static bool iommu_recorder_overflow(struct vmtest *t)
+{
+	struct ptwalk_iommu_event *ev = NULL;
+	uint64_t since = 0, end = 0, iova = 0x7d0000000000ULL, counted;
+	unsigned int rounds = 9000;
+	char *buf = NULL;
+	struct edu e;
+	ssize_t n = -1;
+	bool ok;
+	int fd = vm_open_query(t);
+
+	ok = fd >= 0 && events_next_seq(t, fd, &since) && edu_open(t, &e);
+	if (ok) {
+		buf = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS |
+			       MAP_POPULATE, -1);
+		for (unsigned int i = 0; ok && i < rounds; i++)
+			ok = buf && dma_map(t, &e, buf, iova, PAGE) &&
+			     dma_unmap(t, &e, iova, PAGE);
+		edu_close(&e);
+	}
+	ok = ok && events_next_seq(t, fd, &end);
+	if (ok)
+		n = events_since(t, fd, since, &ev);
+	ok = ok && n > 1 &&
+	     ((ev[0].kind == PTWALK_EVENT_DROPPED && ev[0].seq == since) ||
+	      fail(t, "%llu events in a ring of fewer, yet no dropped record first (kind %u seq %llu)",
+		   (unsigned long long)(end - since), ev[0].kind,
+		   (unsigned long long)ev[0].seq));
+	counted = ok ? ev[0].size + (uint64_t)(n - 1) : 0;
+	ok = ok && ((ev[1].seq == since + ev[0].size &&
+		     ev[n - 1].seq >= end - 1 && counted >= end - since) ||
+		    fail(t, "dropped %llu from %llu, then %zd events %llu..%llu; %llu recorded since",
+			 (unsigned long long)ev[0].size,
+			 (unsigned long long)ev[0].seq, n - 1,
+			 (unsigned long long)ev[1].seq,
+			 (unsigned long long)ev[n - 1].seq,
+			 (unsigned long long)(end - since)));
+	for (ssize_t i = 2; ok && i < n; i++)
+		ok = ev[i].seq == ev[i - 1].seq + 1 ||
+		     fail(t, "event %zd: seq %llu after %llu", i,
+			  (unsigned long long)ev[i].seq,
+			  (unsigned long long)ev[i - 1].seq);
+	if (ok)
+		printf("# iommu_recorder_overflow: %llu events since %llu, %llu dropped, %zd kept\n",
+		       (unsigned long long)(end - since),
+		       (unsigned long long)since,
+		       (unsigned long long)ev[0].size, n - 1);
+	free(ev);
+	if (buf)
+		munmap(buf, PAGE);
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
 #define CHURN_ADDR	0x7e0000000000ULL	/* IOVA = VA of the buffer */
 #define CHURN_PAGES	64
 
@@ -1315,6 +1489,8 @@ const struct vmtest_case iommu_cases[] = {
 	{ "iommu_dma_api_domain", iommu_dma_api_domain },
 	{ "iommu_device_gone_mid_query", iommu_device_gone_mid_query },
 	{ "iommu_sigint_whole_range", iommu_sigint_whole_range },
+	{ "iommu_recorder_map_unmap", iommu_recorder_map_unmap },
+	{ "iommu_recorder_overflow", iommu_recorder_overflow },
 };
 const size_t nr_iommu_cases = sizeof(iommu_cases) / sizeof(iommu_cases[0]);
 

@@ -28,6 +28,10 @@ _Static_assert(sizeof(struct ptwalk_iommu_record) ==
 	       PTWALK_IOMMU_RECORD_SIZE, "device-view record layout");
 _Static_assert(sizeof(struct ptwalk_task) == PTWALK_TASK_SIZE,
 	       "task layout");
+_Static_assert(sizeof(struct ptwalk_events_query) == PTWALK_EVENTS_QUERY_SIZE,
+	       "events query layout");
+_Static_assert(sizeof(struct ptwalk_iommu_event) == PTWALK_IOMMU_EVENT_SIZE,
+	       "event layout");
 
 int ptwalk_open(const char *debugfs, const char *file, int flags)
 {
@@ -205,4 +209,17 @@ ssize_t ptwalk_read_iommu(int fd, struct ptwalk_iommu_record *recs,
 	if ((size_t)n % size)
 		return -EIO;
 	return n / (ssize_t)size;
+}
+
+int ptwalk_query_events(int fd, uint64_t since)
+{
+	struct ptwalk_events_query q = { .size = sizeof(q), .since_seq = since };
+	int err = ask(fd, PTWALK_IOC_EVENTS, &q);
+
+	return err == -ENOTTY ? -EOPNOTSUPP : err;
+}
+
+ssize_t ptwalk_read_events(int fd, struct ptwalk_iommu_event *ev, size_t max)
+{
+	return read_records(fd, ev, sizeof(*ev), max);
 }

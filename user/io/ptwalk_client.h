@@ -84,6 +84,16 @@ ssize_t ptwalk_read_ext(int fd, struct ptwalk_record_ext *recs, size_t max);
 int ptwalk_query_iommu(int fd, const char *device, uint64_t start,
 		       uint64_t end, uint32_t flags);
 
+/*
+ * Starts an events query (PTWALK_IOC_EVENTS): the recorder's events from
+ * since on; 0 or -errno (EOPNOTSUPP: no recorder).
+ */
+int ptwalk_query_events(int fd, uint64_t since);
+
+/* Reads up to max recorder events; count (0 at the end) or -errno. */
+ssize_t ptwalk_read_events(int fd, struct ptwalk_iommu_event *ev,
+			   size_t max);
+
 /* Reads up to max device-view records; count (0 at the end) or -errno. */
 ssize_t ptwalk_read_iommu(int fd, struct ptwalk_iommu_record *recs,
 			  size_t max);
