@@ -14,28 +14,21 @@
  *   close     whatever was opened, whatever happened (cmd/session.c)
  *
  * and its exit status is the verdict or the kind of failure
- * (model/outcome.h).  With ADDR, cmd/vtop_run.c translates one address
+ * (model/outcome.h).  With ADDR, cmd/mode_vtop.c translates one address
  * instead.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/prctl.h>
-#include <sys/utsname.h>
-#include "cmd/all_run.h"
 #include "cmd/connect.h"
-#include "cmd/iommu_run.h"
-#include "cmd/memtype_check.h"
-#include "cmd/phys_run.h"
-#include "cmd/progress_hooks.h"
-#include "cmd/scan.h"
-#include "cmd/session.h"
-#include "cmd/stats.h"
-#include "cmd/vtop_run.h"
-#include "cmd/watch_run.h"
-#include "io/pci_sysfs.h"
+#include "cmd/jobs_run.h"
+#include "cmd/mode_all.h"
+#include "cmd/mode_iommu.h"
+#include "cmd/mode_phys.h"
+#include "cmd/mode_scan.h"
+#include "cmd/mode_vtop.h"
+#include "cmd/mode_watch.h"
 #include "io/ptwalk_client.h"
+#include "model/outcome.h"
 #include "parse/cli.h"
 
 #include "module/ptwalk_version.h"
@@ -96,99 +89,55 @@ static void usage(FILE *f)
 		PTWALK_DEFAULT_DEBUGFS, PTWALK_DEFAULT_DEVICE, JOBS_MAX, JOBS_MAX);
 }
 
-/* The end of a scan: the DMA view, the document, --stats; the verdict. */
-static int finish(struct session *s)
+static int mode_help(const struct cli_options *o, char *msg, size_t size)
 {
-	struct report_target t = { .pid = s->src.pid };
-	struct utsname u;
-	int err;
+	(void)o;
+	(void)msg;
+	(void)size;
+	usage(stdout);
+	return EXIT_OK;
+}
 
-	progress_end(s);
-	err = memtype_check(s);
-	if (err != EXIT_OK)
-		return err;
-	t.comm = s->comm;	/* read by scan_all() */
-	t.kernel = uname(&u) ? "?" : u.release;
-	t.absent_flags = s->absent_flags;
-	if (s->opts->has_range) {
-		dma_finish(&s->dma);
-		/* frames without struct page: which device's BAR, if any */
-		pci_find_devmem_owners(PCI_SYSFS_DEVICES, s->dma.t.devmem,
-				       s->dma.t.nr_devmem, s->dma.t.page_shift,
-				       s->dma_report.owners);
-	}
-	err = report_finish(&s->report, &t);
-	if (err) {
-		return session_report_failed(s, err);
-	}
-	if (s->opts->stats) {
-		stats_add_jobs(s);
-		stats_print(s, stderr);
-	}
-	return report_has_mismatch(&s->report) ? EXIT_MISMATCH : EXIT_OK;
+static int mode_version(const struct cli_options *o, char *msg, size_t size)
+{
+	char line[600];
+
+	(void)msg;
+	(void)size;
+	connect_describe(o, line, sizeof(line));
+	printf("ptcompare %s (ptwalk ABI %d)\n%s\n", PTCOMPARE_VERSION,
+	       PTWALK_ABI_VERSION, line);
+	return EXIT_OK;
 }
 
 /*
- * --help, --version, one address, --phys, --all or --watch: the runs that
- * are not one scan of one process.
+ * Each mode's entry: the exit status (model/outcome.h), and msg set when
+ * it is a failure the mode did not say itself (above EXIT_MISMATCH).
  */
-static int run_other(const struct cli_options *o)
-{
-	char msg[512];
-	int status;
-
-	if (o->help) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	if (o->version) {
-		char line[600];
-
-		connect_describe(o, line, sizeof(line));
-		printf("ptcompare %s (ptwalk ABI %d)\n%s\n", PTCOMPARE_VERSION,
-		       PTWALK_ABI_VERSION, line);
-		return EXIT_OK;
-	}
-	msg[0] = '\0';
-	status = o->iommu ? iommu_run(o, msg, sizeof(msg)) :
-		 o->phys ? phys_run(o, msg, sizeof(msg)) :
-		 o->all ? all_run(o, msg, sizeof(msg)) :
-		 o->watch_s ? watch_run(o, msg, sizeof(msg)) :
-		 vtop_run(o, msg, sizeof(msg));
-	/* --all's scans say their own failures */
-	if (status > EXIT_MISMATCH && msg[0])
-		fprintf(stderr, "ptcompare: %s\n", msg);
-	return status;
-}
+static int (*const modes[NR_MODES])(const struct cli_options *o, char *msg,
+				    size_t size) = {
+	[MODE_SCAN] = mode_scan,
+	[MODE_VTOP] = mode_vtop,
+	[MODE_IOMMU] = mode_iommu,
+	[MODE_PHYS] = mode_phys,
+	[MODE_ALL] = mode_all,
+	[MODE_WATCH] = mode_watch,
+	[MODE_HELP] = mode_help,
+	[MODE_VERSION] = mode_version,
+};
 
 int main(int argc, char **argv)
 {
 	struct cli_options o;
-	struct session s = { .started_ns = monotonic_ns() };
+	char msg[512] = "";
 	int status;
 
-	if (!cli_parse(argc, argv, &o, s.msg, sizeof(s.msg))) {
-		fprintf(stderr, "ptcompare: %s\n", s.msg);
+	if (!cli_parse(argc, argv, &o, msg, sizeof(msg))) {
+		fprintf(stderr, "ptcompare: %s\n", msg);
 		return FAIL_USAGE;
 	}
-	if (o.help || o.version || o.vtop || o.iommu || o.phys || o.all ||
-	    o.watch_s)
-		return run_other(&o);
-	/*
-	 * No transparent huge pages for ptcompare's own memory: each engine's
-	 * arrays are large and touched sparsely, and with THP "always" one
-	 * touched byte made 2 MiB resident, at the whim of the alignment and
-	 * of khugepaged (the VM suite saw --jobs 8 peak at 7.9 MiB in one run
-	 * and 16.6 MiB in the next).  Best effort: a kernel without it
-	 * (before 3.15) only keeps the old behaviour.
-	 */
-	(void)prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
-	session_init(&s, &o);
-	status = session_open(&s);
-	if (status == EXIT_OK)
-		status = scan_all(&s);
-	if (status == EXIT_OK)
-		status = finish(&s);
-	session_close(&s);
+	status = modes[o.mode](&o, msg, sizeof(msg));
+	if (status > EXIT_MISMATCH && msg[0])
+		fprintf(stderr, "ptcompare: %s\n", msg);
 	return status;
 }

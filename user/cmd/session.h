@@ -13,7 +13,7 @@
 
 #include <stdio.h>
 #include "cmd/jobs_run.h"
-#include "cmd/phys_run.h"
+#include "cmd/mode_phys.h"
 #include "engine/compare.h"
 #include "engine/dma.h"
 #include "engine/witness.h"

@@ -4,7 +4,7 @@
  * scan): the mappings of a range of physical frames found in ptwalk's
  * records of any number of processes, and the frames among them mapped
  * with more than one memory type.  Pure: the records come from the caller
- * (cmd/phys_run.c reads them process by process), memory is bounded by
+ * (cmd/mode_phys.c reads them process by process), memory is bounded by
  * phys_set.max, and a mapping beyond it is counted, never silently lost.
  *
  * A "mapping" here is a run of pages of one ptwalk record whose frames

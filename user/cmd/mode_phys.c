@@ -13,7 +13,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "cmd/connect.h"
-#include "cmd/phys_run.h"
+#include "cmd/mode_phys.h"
 #include "io/ptwalk_client.h"
 #include "io/source.h"
 #include "parse/maps.h"
@@ -197,7 +197,7 @@ static int print(const struct cli_options *o, const struct phys_view *v,
 	return v->nr_conflicts ? EXIT_MISMATCH : EXIT_OK;
 }
 
-int phys_run(const struct cli_options *o, char *msg, size_t size)
+int mode_phys(const struct cli_options *o, char *msg, size_t size)
 {
 	struct phys_scan *ps = malloc(sizeof(*ps));
 	struct iomem iomem = { 0 };

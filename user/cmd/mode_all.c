@@ -22,8 +22,8 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#include "cmd/all_run.h"
-#include "cmd/phys_run.h"
+#include "cmd/mode_all.h"
+#include "cmd/mode_phys.h"
 #include "cmd/scan.h"
 #include "cmd/session.h"
 #include "cmd/stats.h"
@@ -352,7 +352,7 @@ static int open_slot(struct all_state *a, struct all_slot *sl)
 
 	sl->o = *a->o;
 	sl->o.pid = 0;
-	sl->o.all = false;
+	sl->o.mode = MODE_SCAN;
 	sl->o.jobs = 1;
 	sl->o.no_progress = true;
 	session_init(&sl->s, &sl->o);
@@ -538,7 +538,7 @@ static void print_stats(const struct all_state *a, unsigned int workers)
 		(monotonic_ns() - a->started_ns) / 1000, workers);
 }
 
-int all_run(const struct cli_options *o, char *msg, size_t size)
+int mode_all(const struct cli_options *o, char *msg, size_t size)
 {
 	struct all_state a = { .o = o, .started_ns = monotonic_ns() };
 	unsigned int nr_workers = session_count_jobs(o);

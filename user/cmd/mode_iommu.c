@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cmd/connect.h"
-#include "cmd/iommu_run.h"
+#include "cmd/mode_iommu.h"
 #include "engine/device_view.h"
 #include "io/pci_sysfs.h"
 #include "io/source.h"
@@ -199,7 +199,7 @@ out:
 	return status;
 }
 
-int iommu_run(const struct cli_options *o, char *msg, size_t size)
+int mode_iommu(const struct cli_options *o, char *msg, size_t size)
 {
 	struct page_geom geom;
 	char driver[64];
