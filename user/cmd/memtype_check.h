@@ -10,9 +10,9 @@
 #ifndef PTCOMPARE_CMD_MEMTYPE_CHECK_H
 #define PTCOMPARE_CMD_MEMTYPE_CHECK_H
 
-#include "cmd/session.h"
+#include "cmd/scan.h"
 
 /* EXIT_OK (the findings in s->report), or a failure (said). */
-int memtype_check(struct session *s);
+int memtype_check(struct scan *sc);
 
 #endif /* PTCOMPARE_CMD_MEMTYPE_CHECK_H */

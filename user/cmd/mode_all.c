@@ -25,7 +25,6 @@
 #include "cmd/mode_all.h"
 #include "cmd/mode_phys.h"
 #include "cmd/scan.h"
-#include "cmd/session.h"
 #include "cmd/stats.h"
 #include "io/spool.h"
 #include "model/page.h"
@@ -45,7 +44,7 @@ enum slot_state {
 /* One process scanned, or to scan, and what it is scanned with. */
 struct all_slot {
 	struct cli_options o;		/* its session's: one job, no line */
-	struct session s;
+	struct scan s;
 	FILE *doc;			/* the process's report */
 	uint64_t open_ns;		/* opening the process, for --stats */
 	size_t index;			/* the process: pids[index] */
@@ -106,15 +105,15 @@ static int note_gone(struct all_state *a, pid_t pid)
  */
 static int add_process(struct all_state *a, struct all_slot *w)
 {
-	struct session *s = &w->s;
-	struct report *r = &s->report;
+	struct scan *sc = &w->s;
+	struct report *r = &sc->report;
 
 	/* the memory-type check runs once, over every process, at the end */
-	for (size_t i = 0; i < s->suspects.n; i++)
-		if (suspects_add(&a->suspects, s->suspects.run[i].pfn,
-				 s->suspects.run[i].pages, PTWALK_MEMTYPE_WC))
-			a->suspects.dropped_pages += s->suspects.run[i].pages;
-	a->suspects.dropped_pages += s->suspects.dropped_pages;
+	for (size_t i = 0; i < sc->suspects.n; i++)
+		if (suspects_add(&a->suspects, sc->suspects.run[i].pfn,
+				 sc->suspects.run[i].pages, PTWALK_MEMTYPE_WC))
+			a->suspects.dropped_pages += sc->suspects.run[i].pages;
+	a->suspects.dropped_pages += sc->suspects.dropped_pages;
 	a->scanned++;
 	a->pages += r->pages;
 	a->progress.pages += r->pages;
@@ -122,22 +121,22 @@ static int add_process(struct all_state *a, struct all_slot *w)
 		a->totals[c] += r->totals[c];
 	if (report_has_mismatch(r))
 		a->bad++;
-	stats_add_jobs(s);
-	a->pagemap_bytes += s->src.pagemap_bytes;
-	a->pagemap_ns += s->src.pagemap_ns;
-	a->walk_ns += s->src.walk_ns;
-	a->walk_records += s->src.walk_records;
-	a->maps_ns += s->maps_ns;
+	stats_add_jobs(sc);
+	a->pagemap_bytes += sc->ses.src.pagemap_bytes;
+	a->pagemap_ns += sc->ses.src.pagemap_ns;
+	a->walk_ns += sc->ses.src.walk_ns;
+	a->walk_records += sc->ses.src.walk_records;
+	a->maps_ns += sc->maps_ns;
 	a->open_ns += w->open_ns;
 	if (a->o->json) {
 		if (!jw_raw_value(&a->json))
 			return jw_error(&a->json);
 		return report_copy_spool(w->doc, stdout);
 	}
-	report_all_row(stdout, r, s->src.pid, s->comm);
+	report_all_row(stdout, r, sc->ses.src.pid, sc->ses.comm);
 	if (!r->nr_ranges)
 		return 0;
-	fprintf(a->findings, "pid %d (%s):\n", (int)s->src.pid, s->comm);
+	fprintf(a->findings, "pid %d (%s):\n", (int)sc->ses.src.pid, sc->ses.comm);
 	return report_copy_findings(r, a->findings);
 }
 
@@ -151,35 +150,35 @@ static int add_process(struct all_state *a, struct all_slot *w)
  */
 static int scan_one(struct all_state *a, struct all_slot *w, pid_t pid)
 {
-	struct session *s = &w->s;
+	struct scan *sc = &w->s;
 	int status, err = 0;
 	uint64_t t0;
 
 	/* rewound, not emptied: report_copy_spool() stops where this ends */
 	if (fflush(w->doc) || fseek(w->doc, 0, SEEK_SET)) {
-		snprintf(s->msg, sizeof(s->msg),
+		snprintf(sc->ses.msg, sizeof(sc->ses.msg),
 			 "cannot reuse the temporary file: %s", strerror(errno));
-		return session_fail(s, FAIL_INTERNAL);
+		return session_fail(&sc->ses, FAIL_INTERNAL);
 	}
 	t0 = monotonic_ns();
-	status = session_open_target(s, pid);
+	status = scan_open_target(sc, pid);
 	w->open_ns = monotonic_ns() - t0;
-	s->maps_ns = 0;
+	sc->maps_ns = 0;
 	if (status == EXIT_OK)
-		status = scan_all(s);
+		status = scan_all(sc);
 	if (status != EXIT_OK)
 		return status;
-	report_add_memtypes(&s->report, NULL, 0);
+	report_add_memtypes(&sc->report, NULL, 0);
 	if (w->o.json) {
 		struct report_target t = {
-			.pid = pid, .comm = s->comm, .kernel = a->kernel,
-			.absent_flags = s->absent_flags,
+			.pid = pid, .comm = sc->ses.comm, .kernel = a->kernel,
+			.absent_flags = sc->ses.absent_flags,
 		};
 
-		err = report_finish(&s->report, &t);
+		err = report_finish(&sc->report, &t);
 	}
 	if (err) {
-		return session_report_failed(s, err);
+		return session_report_failed(&sc->ses, err);
 	}
 	return EXIT_OK;
 }
@@ -190,14 +189,14 @@ static int hand_in(struct all_state *a, struct all_slot *w, int status)
 	int err;
 
 	if (status == EXIT_EXITED || status == EXIT_NO_PROCESS)
-		return note_gone(a, w->s.src.pid) ? FAIL_INTERNAL : EXIT_OK;
+		return note_gone(a, w->s.ses.src.pid) ? FAIL_INTERNAL : EXIT_OK;
 	if (status == EXIT_NO_MM) {
 		a->no_mm++;
 		return EXIT_OK;
 	}
 	if (status != EXIT_OK) {
 		if (w->unsaid)
-			fprintf(stderr, "ptcompare: %s\n", w->s.msg);
+			fprintf(stderr, "ptcompare: %s\n", w->s.ses.msg);
 		w->unsaid = false;
 		return status;
 	}
@@ -308,7 +307,7 @@ static int scan_slot(struct all_state *a, struct all_slot *sl, bool unopened)
 			return status;
 	}
 	if (sl->target_open) {
-		session_close_target(&sl->s);
+		scan_close_target(&sl->s);
 		sl->target_open = false;
 	}
 	return scan_one(a, sl, a->pids[sl->index]);
@@ -355,22 +354,22 @@ static int open_slot(struct all_state *a, struct all_slot *sl)
 	sl->o.mode = MODE_SCAN;
 	sl->o.jobs = 1;
 	sl->o.no_progress = true;
-	session_init(&sl->s, &sl->o);
+	scan_init(&sl->s, &sl->o);
 	sl->s.started_ns = a->started_ns;
-	sl->s.quiet_gone = true;
+	sl->s.ses.quiet_gone = true;
 	sl->s.summary_only = !a->o->json;
 	sl->doc = spool_open();
 	if (!sl->doc) {
-		snprintf(sl->s.msg, sizeof(sl->s.msg),
+		snprintf(sl->s.ses.msg, sizeof(sl->s.ses.msg),
 			 "cannot create a temporary file in %s: %s (set TMPDIR to a writable directory)",
 			 spool_dir(), strerror(errno));
 		sl->unsaid = true;
 		return FAIL_INTERNAL;
 	}
 	sl->s.out = sl->doc;
-	sl->s.quiet_fail = true;
-	status = session_open_host(&sl->s);
-	sl->s.quiet_fail = false;
+	sl->s.ses.quiet_fail = true;
+	status = scan_open_host(&sl->s);
+	sl->s.ses.quiet_fail = false;
 	sl->unsaid = status != EXIT_OK;
 	return status;
 }
@@ -394,7 +393,7 @@ static int open_slots(struct all_state *a, unsigned int workers)
 	}
 	status = open_slot(a, &a->slot[0]);
 	if (status != EXIT_OK) {
-		fprintf(stderr, "ptcompare: %s\n", a->slot[0].s.msg);
+		fprintf(stderr, "ptcompare: %s\n", a->slot[0].s.ses.msg);
 		return status;
 	}
 	a->slot[0].state = SLOT_FREE;
@@ -424,8 +423,8 @@ static int run_workers(struct all_state *a, unsigned int n)
 static void close_slots(struct all_state *a)
 {
 	for (unsigned int k = 0; k < a->nr_slots; k++) {
-		if (a->slot[k].s.opts)
-			session_close(&a->slot[k].s);
+		if (a->slot[k].s.ses.opts)
+			scan_close(&a->slot[k].s);
 		if (a->slot[k].doc)
 			fclose(a->slot[k].doc);
 	}
@@ -600,8 +599,8 @@ int mode_all(const struct cli_options *o, char *msg, size_t size)
 		goto out;
 	}
 	/* the memory-type check, through the first slot's session */
-	status = check_memtypes(&a, a.slot[0].s.src.walk_fd[COMPARE_SCAN],
-				a.slot[0].s.geom.shift, ps, &v, msg, size);
+	status = check_memtypes(&a, a.slot[0].s.ses.src.walk_fd[COMPARE_SCAN],
+				a.slot[0].s.ses.geom.shift, ps, &v, msg, size);
 	if (status != EXIT_OK)
 		goto out;
 	if (o->json) {

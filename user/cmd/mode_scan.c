@@ -23,45 +23,44 @@
 #include "cmd/mode_scan.h"
 #include "cmd/progress_hooks.h"
 #include "cmd/scan.h"
-#include "cmd/session.h"
 #include "cmd/stats.h"
 #include "io/pci_sysfs.h"
 
 /* The end of a scan: the DMA view, the document, --stats; the verdict. */
-static int finish(struct session *s)
+static int finish(struct scan *sc)
 {
-	struct report_target t = { .pid = s->src.pid };
+	struct report_target t = { .pid = sc->ses.src.pid };
 	struct utsname u;
 	int err;
 
-	progress_end(s);
-	err = memtype_check(s);
+	progress_end(&sc->progress.line);
+	err = memtype_check(sc);
 	if (err != EXIT_OK)
 		return err;
-	t.comm = s->comm;	/* read by scan_all() */
+	t.comm = sc->ses.comm;	/* read by scan_all() */
 	t.kernel = uname(&u) ? "?" : u.release;
-	t.absent_flags = s->absent_flags;
-	if (s->opts->has_range) {
-		dma_finish(&s->dma);
+	t.absent_flags = sc->ses.absent_flags;
+	if (sc->ses.opts->has_range) {
+		dma_finish(&sc->dma);
 		/* frames without struct page: which device's BAR, if any */
-		pci_find_devmem_owners(PCI_SYSFS_DEVICES, s->dma.t.devmem,
-				       s->dma.t.nr_devmem, s->dma.t.page_shift,
-				       s->dma_report.owners);
+		pci_find_devmem_owners(PCI_SYSFS_DEVICES, sc->dma.t.devmem,
+				       sc->dma.t.nr_devmem, sc->dma.t.page_shift,
+				       sc->dma_report.owners);
 	}
-	err = report_finish(&s->report, &t);
+	err = report_finish(&sc->report, &t);
 	if (err) {
-		return session_report_failed(s, err);
+		return session_report_failed(&sc->ses, err);
 	}
-	if (s->opts->stats) {
-		stats_add_jobs(s);
-		stats_print(s, stderr);
+	if (sc->ses.opts->stats) {
+		stats_add_jobs(sc);
+		stats_print(sc, stderr);
 	}
-	return report_has_mismatch(&s->report) ? EXIT_MISMATCH : EXIT_OK;
+	return report_has_mismatch(&sc->report) ? EXIT_MISMATCH : EXIT_OK;
 }
 
 int mode_scan(const struct cli_options *o, char *msg, size_t size)
 {
-	struct session s = { .started_ns = monotonic_ns() };
+	struct scan sc = { .started_ns = monotonic_ns() };
 	int status;
 
 	(void)msg;
@@ -75,12 +74,12 @@ int mode_scan(const struct cli_options *o, char *msg, size_t size)
 	 * the old behaviour.
 	 */
 	(void)prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
-	session_init(&s, o);
-	status = session_open(&s);
+	scan_init(&sc, o);
+	status = scan_open(&sc);
 	if (status == EXIT_OK)
-		status = scan_all(&s);
+		status = scan_all(&sc);
 	if (status == EXIT_OK)
-		status = finish(&s);
-	session_close(&s);
+		status = finish(&sc);
+	scan_close(&sc);
 	return status;
 }

@@ -136,6 +136,18 @@ struct parse {
 	size_t err_size;
 };
 
+bool cli_clip(const struct cli_options *o, uint64_t start, uint64_t end,
+	      uint64_t *cstart, uint64_t *cend)
+{
+	*cstart = start;
+	*cend = end;
+	if (o->has_range) {
+		*cstart = start > o->start ? start : o->start;
+		*cend = end < o->end ? end : o->end;
+	}
+	return *cstart < *cend;
+}
+
 /* ADDR of `PID ADDR` or `--vtop ADDR`: hex, 0x optional, any alignment. */
 static bool parse_vtop_addr(const char *s, struct parse *p)
 {

@@ -75,4 +75,11 @@ int cli_check_range_pages(uint64_t start, uint64_t end, uint64_t page_size,
 bool cli_parse_range(const char *s, uint64_t *start, uint64_t *end,
 		     char *err, size_t err_size);
 
+/*
+ * The part of [start, end) inside o's --range (all of it without one)
+ * into [*cstart, *cend): false if none.
+ */
+bool cli_clip(const struct cli_options *o, uint64_t start, uint64_t end,
+	      uint64_t *cstart, uint64_t *cend);
+
 #endif /* PTCOMPARE_CLI_H */
