@@ -15,11 +15,10 @@
 #define CHANNEL_EVENTS	2048
 /*
  * Events handed over at once, either way: the lock, and a wake-up when
- * the other side sleeps, per block rather than per event (make bench: a
- * futex wake per range cost the sparse 64 GiB target 2.5 times A).  With
- * 256 events in all and blocks of 32, two jobs on that target took
- * 1,060-1,080 ms against 1,200 for one in the bench VM; with 2,048 and
- * blocks of 256, 850-860 (raw pagemap, two readers: 310 ms, one: 560).
+ * the other side sleeps, per block rather than per event: a futex wake
+ * per range would cost a sparse mapping, a range every few pages, more
+ * than its reads.  Blocks of an eighth of the channel keep both sides
+ * busy while the other drains or fills the rest.
  */
 #define BLOCK_EVENTS	256
 

@@ -280,9 +280,8 @@ static uint64_t plan_pages(const struct compare_piece *pieces, size_t n,
 /*
  * The queued VMAs, compared by the jobs or by the one engine.  A plan of
  * less than JOBS_SPLIT_PAGES goes to the one engine: there the jobs'
- * set-up and hand-over of every range cost more than they share (make
- * bench: --range over 10,000 small VMAs, Cin 30% more with two jobs than
- * with one; 1 GiB targets 17-31% more).
+ * set-up and hand-over of every range cost more than sharing the reads
+ * saves.
  */
 static int scan_queue(struct scan *sc, int n)
 {

@@ -44,9 +44,9 @@ static int spool_file(void)
 
 /*
  * Most spools of a run stay small (a process of a few VMAs: a dozen rows),
- * and under emulation creating the files, writing, seeking and reading
- * them back was a good part of a small run's fixed cost (make bench, the
- * bare process): the bytes stay in memory until they pass the limit.
+ * and creating the files, writing, seeking and reading them back would
+ * be a good part of a small run's fixed cost: the bytes stay in memory
+ * until they pass the limit.
  */
 /* The first memory a spool takes: a few rows of the report. */
 #define SPOOL_MEM_FIRST	(8 * 1024)
