@@ -9,6 +9,7 @@
 #include "geom.h"
 #include <json-c/json.h>
 #include "engine/dma.h"
+#include "report/report.h"
 #include "report/report_dma.h"
 #include "json_get.h"
 
@@ -346,7 +347,8 @@ static void doc_open(struct doc *d, enum report_format fmt, uint64_t first,
 	d->out = open_memstream(&d->buf, &d->len);
 	assert_non_null(d->out);
 	report_init(&d->r, fmt, d->out, tmpfile(), tmpfile(), UT_GEOM_X86, 0);
-	report_dma_init(&d->rd, &d->r, &d->view, tmpfile(), tmpfile());
+	report_dma_init(&d->rd, fmt, &d->view, tmpfile(), tmpfile());
+	report_add_dma(&d->r, &d->rd);
 	assert_non_null(d->rd.runs);
 	assert_non_null(d->rd.holes);
 	struct dma_sink sink = report_dma_sink(&d->rd);

@@ -31,7 +31,7 @@
 #include "report/json.h"
 #include "report/phys_print.h"
 #include "report/progress.h"
-#include "report/report_formats.h"
+#include "report/report.h"
 
 /* A slot's part in the run (struct all_slot). */
 enum slot_state {
@@ -146,7 +146,7 @@ static int add_process(struct all_state *a, struct all_slot *w)
  * (EXIT_EXITED, EXIT_NO_PROCESS, EXIT_NO_MM), or a failure (said on
  * stderr).  Kernel threads and zombies are told apart by ptwalk's first
  * query (no mm: EXIT_NO_MM), cheaper than reading /proc/PID/stat first
- * (do_task_stat was 8% of --all's time in the bench VM).
+ * (do_task_stat() formats the whole stat line for every process).
  */
 static int scan_one(struct all_state *a, struct all_slot *w, pid_t pid)
 {

@@ -108,8 +108,9 @@ static int open_report(struct scan *sc)
 		    sc->out, sc->summary_only ? NULL : sc->spool[0],
 		    sc->spool[1], &sc->ses.geom, sc->ses.absent_flags);
 	if (o->has_range) {
-		report_dma_init(&sc->dma_report, &sc->report, &sc->dma,
+		report_dma_init(&sc->dma_report, sc->report.fmt, &sc->dma,
 				sc->dma_spool[0], sc->dma_spool[1]);
+		report_add_dma(&sc->report, &sc->dma_report);
 		struct dma_sink sink = report_dma_sink(&sc->dma_report);
 
 		dma_init(&sc->dma, o->start, o->end, &sink,

@@ -189,11 +189,9 @@ static void text_attrs(FILE *f, const struct report_dma *rd)
 			t->devmem_pages, DMA_MAX_DEVMEM);
 }
 
-void report_dma_text(struct report *r)
+void report_dma_text(struct report_dma *rd, FILE *f)
 {
-	struct report_dma *rd = r->dma;
 	const struct dma_totals *t = &rd->view->t;
-	FILE *f = r->out;
 
 	text_summary(f, rd->view);
 	text_attrs(f, rd);
