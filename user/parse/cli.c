@@ -11,6 +11,7 @@
 #include "model/page.h"
 #include "parse/iommu_record.h"
 #include "parse/cli.h"
+#include "parse/hex.h"
 
 /* Bytes of an argument an error message quotes, "..." included. */
 #define SHOWN_SIZE 128
@@ -40,23 +41,11 @@ static const char *shown(const char *arg, char buf[SHOWN_SIZE])
  */
 static bool parse_hex_n(const char *s, size_t len, uint64_t *out)
 {
-	static const char digits[] = "0123456789abcdef";
-	uint64_t v = 0;
 	size_t i = 0;
 
 	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		i = 2;
-	if (i == len)
-		return false;
-	for (; i < len; i++) {
-		const char *d = memchr(digits, tolower((unsigned char)s[i]), 16);
-
-		if (!d || v >> 60)
-			return false;
-		v = v << 4 | (uint64_t)(d - digits);
-	}
-	*out = v;
-	return true;
+	return i < len && hex_scan(s + i, len - i, out) == s + len;
 }
 
 static bool parse_hex(const char *s, uint64_t *out)
