@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include "model/array.h"
 #include "cmd/mode_all.h"
 #include "cmd/mode_phys.h"
 #include "cmd/scan.h"
@@ -86,15 +87,12 @@ struct all_state {
 
 static int note_gone(struct all_state *a, pid_t pid)
 {
-	if (a->nr_gone == a->cap_gone) {
-		size_t cap = a->cap_gone ? a->cap_gone * 2 : 16;
-		pid_t *grown = realloc(a->gone, cap * sizeof(*grown));
+	pid_t *grown = array_grow(a->gone, &a->cap_gone, a->nr_gone + 1,
+				  sizeof(*grown), 16, 0);
 
-		if (!grown)
-			return -ENOMEM;
-		a->gone = grown;
-		a->cap_gone = cap;
-	}
+	if (!grown)
+		return -ENOMEM;
+	a->gone = grown;
 	a->gone[a->nr_gone++] = pid;
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "model/array.h"
 #include "io/endpoint.h"
 #include "io/proc_read.h"
 #include "io/ptwalk_client.h"
@@ -122,18 +123,15 @@ long proc_list_pids(pid_t **out)
 		v = strtol(de->d_name, &end, 10);
 		if (*end || v <= 0 || v == self)
 			continue;
-		if (n == cap) {
-			size_t more = cap ? cap * 2 : 256;
-			pid_t *grown = realloc(pids, more * sizeof(*pids));
+		pid_t *grown = array_grow(pids, &cap, n + 1, sizeof(*pids),
+					  256, 0);
 
-			if (!grown) {
-				free(pids);
-				closedir(d);
-				return -ENOMEM;
-			}
-			pids = grown;
-			cap = more;
+		if (!grown) {
+			free(pids);
+			closedir(d);
+			return -ENOMEM;
 		}
+		pids = grown;
 		pids[n++] = (pid_t)v;
 	}
 	closedir(d);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "model/array.h"
 #include "io/spool.h"
 
 const char *spool_dir(void)
@@ -108,20 +109,12 @@ static int spill(struct spool *s)
 /* Room for end bytes in memory (end <= s->max): false if out of memory. */
 static bool reserve(struct spool *s, size_t end)
 {
-	size_t cap = s->cap ? s->cap : SPOOL_MEM_FIRST;
-	char *b;
+	char *b = array_grow(s->buf, &s->cap, end, 1, SPOOL_MEM_FIRST,
+			     s->max);
 
-	if (end <= s->cap)
-		return true;
-	while (cap < end)
-		cap *= 2;
-	if (cap > s->max)
-		cap = s->max;
-	b = realloc(s->buf, cap);
 	if (!b)
 		return false;
 	s->buf = b;
-	s->cap = cap;
 	return true;
 }
 

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/array.h"
 #include "parse/hex.h"
 #include "parse/iomem.h"
 
@@ -176,16 +177,13 @@ int iomem_parse_file(struct iomem *m, FILE *f, char *why, size_t why_size)
 	for (;;) {
 		size_t got;
 
-		if (len + 1 == cap) {
-			char *bigger = realloc(buf, cap * 2);
+		char *bigger = array_grow(buf, &cap, len + 2, 1, cap, 0);
 
-			if (!bigger) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = bigger;
-			cap *= 2;
+		if (!bigger) {
+			free(buf);
+			return -ENOMEM;
 		}
+		buf = bigger;
 		got = fread(buf + len, 1, cap - 1 - len, f);
 		len += got;
 		if (got)
