@@ -29,9 +29,11 @@
 #include "cmd/stats.h"
 #include "io/spool.h"
 #include "model/page.h"
+#include "report/all_print.h"
 #include "report/json.h"
 #include "report/phys_print.h"
 #include "report/progress.h"
+#include "report/stats_line.h"
 #include "report/report.h"
 
 /* A slot's part in the run (struct all_slot). */
@@ -126,16 +128,8 @@ static int add_process(struct all_state *a, struct all_slot *w)
 	a->walk_records += sc->ses.src.walk_records;
 	a->maps_ns += sc->maps_ns;
 	a->open_ns += w->open_ns;
-	if (a->o->json) {
-		if (!jw_raw_value(&a->json))
-			return jw_error(&a->json);
-		return report_copy_spool(w->doc, stdout);
-	}
-	report_all_row(stdout, r, sc->ses.src.pid, sc->ses.comm);
-	if (!r->nr_ranges)
-		return 0;
-	fprintf(a->findings, "pid %d (%s):\n", (int)sc->ses.src.pid, sc->ses.comm);
-	return report_copy_findings(r, a->findings);
+	return all_print_process(r->fmt, &a->json, stdout, w->doc, r,
+				 sc->ses.src.pid, sc->ses.comm, a->findings);
 }
 
 /*
@@ -456,83 +450,32 @@ static int check_memtypes(struct all_state *a, int fd, unsigned int shift,
 	return EXIT_OK;
 }
 
-static const char *verdict(const struct all_state *a, size_t conflicts)
+/* What the document's end says of every process. */
+static struct all_totals totals(const struct all_state *a)
 {
-	return a->bad ? "mismatch" : conflicts ? "memtype_conflict" : "ok";
-}
+	struct all_totals t = {
+		.scanned = a->scanned, .no_mm = a->no_mm, .bad = a->bad,
+		.pages = a->pages, .gone = a->gone, .nr_gone = a->nr_gone,
+		.memtype_unchecked = a->suspects.dropped_pages,
+	};
 
-static void finish_json(struct all_state *a, const struct phys_view *v)
-{
-	struct json_writer *j = &a->json;
-
-	jw_end_array(j);
-	jw_line_key(j, "exited");
-	jw_begin_array(j);
-	for (size_t i = 0; i < a->nr_gone; i++)
-		jw_i64(j, a->gone[i]);
-	jw_end_array(j);
-	jw_line_key(j, "conflicts");
-	jw_begin_array(j);
-	if (v->set)
-		phys_print_conflicts_json(j, v);
-	jw_end_array(j);
-	jw_kv_u64(j, "memtype_unchecked_pages", a->suspects.dropped_pages);
-	jw_line_key(j, "summary");
-	jw_begin_object(j);
-	jw_kv_u64(j, "processes", a->scanned);
-	jw_kv_u64(j, "without_memory", a->no_mm);
-	jw_kv_u64(j, "exited", a->nr_gone);
-	jw_kv_u64(j, "with_mismatch", a->bad);
-	jw_kv_u64(j, "pages", a->pages);
-	for (int c = 0; c < NR_CLASSES; c++)
-		jw_kv_u64(j, page_class_name(c), a->totals[c]);
-	jw_end_object(j);
-	jw_kv_str(j, "verdict", verdict(a, v->nr_conflicts));
-	jw_end_object(j);
-}
-
-static int finish_text(struct all_state *a, const struct phys_view *v)
-{
-	int err;
-
-	fprintf(stdout, "\nfindings%s\n", ftell(a->findings) ? ":" : ": none");
-	err = report_copy_spool(a->findings, stdout);
-	if (err)
-		return err;
-	if (v->nr_conflicts) {
-		fputc('\n', stdout);
-		phys_print_conflicts_text(stdout, v);
-	}
-	if (a->suspects.dropped_pages)
-		fprintf(stdout,
-			"\nnote: %" PRIu64 " pages mapped with another memory type than the default were not checked for conflicts; use --phys on their frames\n",
-			a->suspects.dropped_pages);
-	if (a->nr_gone) {
-		fprintf(stdout, "\nexited during the scan (%zu):", a->nr_gone);
-		for (size_t i = 0; i < a->nr_gone; i++)
-			fprintf(stdout, " %d", (int)a->gone[i]);
-		fputc('\n', stdout);
-	}
-	fprintf(stdout,
-		"\nverdict: %s: %u processes scanned (%" PRIu64 " pages), %u with a mismatch, %zu memtype conflict%s; %u without user memory, %zu exited\n",
-		a->bad || v->nr_conflicts ? "MISMATCH" : "ok", a->scanned,
-		a->pages, a->bad, v->nr_conflicts,
-		v->nr_conflicts == 1 ? "" : "s", a->no_mm, a->nr_gone);
-	return 0;
+	memcpy(t.totals, a->totals, sizeof(t.totals));
+	return t;
 }
 
 static void print_stats(const struct all_state *a, unsigned int workers)
 {
-	fprintf(stderr,
-		"ptcompare: stats: processes=%u pages=%" PRIu64
-		" pagemap_bytes=%" PRIu64 " ptwalk_records=%" PRIu64
-		" peak_rss_kib=%" PRIu64 " pagemap_us=%" PRIu64
-		" ptwalk_us=%" PRIu64 " maps_us=%" PRIu64 " open_us=%" PRIu64
-		" run_us=%" PRIu64 " jobs=%u\n",
-		a->scanned, a->pages, a->pagemap_bytes, a->walk_records,
-		self_peak_rss_kib(), a->pagemap_ns / 1000, a->walk_ns / 1000,
-		a->maps_ns / 1000, a->open_ns / 1000,
-		(monotonic_ns() - a->started_ns) / 1000, workers);
+	struct all_stats st = {
+		.processes = a->scanned, .pages = a->pages,
+		.pagemap_bytes = a->pagemap_bytes,
+		.walk_records = a->walk_records,
+		.peak_rss_kib = self_peak_rss_kib(),
+		.pagemap_ns = a->pagemap_ns, .walk_ns = a->walk_ns,
+		.maps_ns = a->maps_ns, .open_ns = a->open_ns,
+		.run_ns = monotonic_ns() - a->started_ns, .workers = workers,
+	};
+
+	all_stats_print(stderr, &st);
 }
 
 int mode_all(const struct cli_options *o, char *msg, size_t size)
@@ -541,6 +484,7 @@ int mode_all(const struct cli_options *o, char *msg, size_t size)
 	unsigned int nr_workers = session_count_jobs(o);
 	struct phys_scan *ps = calloc(1, sizeof(*ps));
 	struct phys_view v;
+	struct all_totals t;
 	struct utsname u;
 	pid_t *pids = NULL;
 	int status = EXIT_OK, err;
@@ -570,15 +514,8 @@ int mode_all(const struct cli_options *o, char *msg, size_t size)
 	/* at most one worker a process */
 	if (nr_workers > a.nr_pids)
 		nr_workers = a.nr_pids ? (unsigned int)a.nr_pids : 1;
-	if (o->json) {
-		jw_init(&a.json, stdout);
-		jw_begin_object(&a.json);
-		jw_kv_str(&a.json, "kernel", a.kernel);
-		jw_line_key(&a.json, "processes");
-		jw_begin_array(&a.json);
-	} else {
-		report_all_header(stdout);
-	}
+	all_print_begin(o->json ? REPORT_JSON : REPORT_TEXT, &a.json, stdout,
+			a.kernel);
 	progress_init(&a.progress,
 		      progress_wanted(isatty(STDERR_FILENO), o->no_progress),
 		      monotonic_ns());
@@ -601,12 +538,9 @@ int mode_all(const struct cli_options *o, char *msg, size_t size)
 				a.slot[0].s.ses.geom.shift, ps, &v, msg, size);
 	if (status != EXIT_OK)
 		goto out;
-	if (o->json) {
-		finish_json(&a, &v);
-		err = jw_finish(&a.json);
-	} else {
-		err = finish_text(&a, &v);
-	}
+	t = totals(&a);
+	err = all_print_end(o->json ? REPORT_JSON : REPORT_TEXT, &a.json,
+			    stdout, a.findings, &t, &v);
 	if (err || fflush(stdout)) {
 		snprintf(msg, size, "cannot write the output: %s",
 			 strerror(err ? -err : errno));

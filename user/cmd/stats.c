@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <inttypes.h>
 #include "cmd/stats.h"
+#include "report/stats_line.h"
 
 void stats_add_jobs(struct scan *sc)
 {
@@ -15,24 +15,23 @@ void stats_add_jobs(struct scan *sc)
 	}
 }
 
-/* jobs=0: the one engine did the whole scan, no job was started. */
 void stats_print(const struct scan *sc, FILE *f)
 {
-	fprintf(f,
-		"ptcompare: stats: pages=%" PRIu64 " vmas=%" PRIu64
-		" rereads=%" PRIu64 " pagemap_bytes=%" PRIu64
-		" ptwalk_queries=%" PRIu64 " ptwalk_records=%" PRIu64
-		" kpageflags_reads=%" PRIu64 " kpageflags_bytes=%" PRIu64
-		" peak_rss_kib=%" PRIu64 " pagemap_us=%" PRIu64
-		" ptwalk_us=%" PRIu64 " kpageflags_us=%" PRIu64
-		" maps_us=%" PRIu64 " run_us=%" PRIu64 " jobs=%u interface=%s\n",
-		sc->report.pages, sc->report.nr_vmas, sc->report.rereads,
-		sc->ses.src.pagemap_bytes, sc->ses.src.walk_queries,
-		sc->ses.src.walk_records, sc->wsrc.kpf_reads,
-		sc->wsrc.kpf_bytes, self_peak_rss_kib(),
-		sc->ses.src.pagemap_ns / 1000, sc->ses.src.walk_ns / 1000,
-		sc->wsrc.kpf_ns / 1000, sc->maps_ns / 1000,
-		(monotonic_ns() - sc->started_ns) / 1000,
-		sc->jobs ? sc->nr_jobs : 0,
-		endpoint_kind_name(sc->ses.ep.kind));
+	struct scan_stats st = {
+		.pages = sc->report.pages, .vmas = sc->report.nr_vmas,
+		.rereads = sc->report.rereads,
+		.pagemap_bytes = sc->ses.src.pagemap_bytes,
+		.walk_queries = sc->ses.src.walk_queries,
+		.walk_records = sc->ses.src.walk_records,
+		.kpf_reads = sc->wsrc.kpf_reads, .kpf_bytes = sc->wsrc.kpf_bytes,
+		.peak_rss_kib = self_peak_rss_kib(),
+		.pagemap_ns = sc->ses.src.pagemap_ns,
+		.walk_ns = sc->ses.src.walk_ns, .kpf_ns = sc->wsrc.kpf_ns,
+		.maps_ns = sc->maps_ns,
+		.run_ns = monotonic_ns() - sc->started_ns,
+		.jobs = sc->jobs ? sc->nr_jobs : 0,
+		.interface = endpoint_kind_name(sc->ses.ep.kind),
+	};
+
+	scan_stats_print(f, &st);
 }
