@@ -574,9 +574,9 @@ static void pins_memtypes_nodes(void **state)
 	t = &d.t;
 	assert_true(t->info);
 	assert_int_equal(t->pin_pages[PIN_YES], 8);
-	assert_int_equal(t->pin_runs[PIN_YES], 3);
+	assert_int_equal(t->pin_spans[PIN_YES], 3);
 	assert_int_equal(t->pin_pages[PIN_NO], 2);
-	assert_int_equal(t->pin_runs[PIN_NO], 1);
+	assert_int_equal(t->pin_spans[PIN_NO], 1);
 	assert_int_equal(t->pin_pages[PIN_UNKNOWN], 4);
 	assert_int_equal(t->memtype_pages[PTWALK_MEMTYPE_WB], 10);
 	assert_int_equal(t->memtype_pages[PTWALK_MEMTYPE_WC], 2);

@@ -7,7 +7,7 @@
  *   open      ptwalk's sessions, /proc, the witnesses, the report's
  *             spools (cmd/session.c)
  *   scan      VMA by VMA, by one engine or by the --jobs (cmd/scan.c,
- *             cmd/jobs_run.c), the progress line beside it
+ *             cmd/job_pool.c), the progress line beside it
  *             (cmd/progress_hooks.c)
  *   finish    the DMA view and its PCI owners, the document
  *             (report_finish()), the --stats line (cmd/stats.c)

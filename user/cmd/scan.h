@@ -4,7 +4,7 @@
  * into a queue and planned together (compare_plan(): pagemap read across
  * their boundaries, one ptwalk query over them), compared by the one
  * engine or, for a plan of JOBS_SPLIT_PAGES or more with --jobs, by the jobs
- * (cmd/jobs_run.h), whose parts are joined back in address order:
+ * (cmd/job_pool.h), whose parts are joined back in address order:
  *
  *   compare_range()        pagemap against ptwalk, page by page, merged
  *                          into ranges (engine/compare.c)
@@ -24,7 +24,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "cmd/jobs_run.h"
+#include "cmd/job_pool.h"
 #include "cmd/mode_phys.h"
 #include "cmd/progress_hooks.h"
 #include "cmd/session.h"
@@ -71,7 +71,7 @@ struct scan {
 	struct scan_progress progress;	/* the line, and the hooked io */
 	struct compare_engine *engine;
 	unsigned int nr_jobs;
-	struct jobs_run *jobs;		/* started by the first split plan */
+	struct job_pool *jobs;		/* started by the first split plan */
 	struct vma_queue *queue;
 	struct report report;
 	FILE *spool[2];

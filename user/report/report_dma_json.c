@@ -43,7 +43,7 @@ static void pin_state(struct json_writer *w, const char *key,
 	jw_key(w, key);
 	jw_begin_object(w);
 	jw_kv_u64(w, "pages", t->pin_pages[pin]);
-	jw_kv_u64(w, "spans", t->pin_runs[pin]);
+	jw_kv_u64(w, "spans", t->pin_spans[pin]);
 	jw_end_object(w);
 }
 
