@@ -17,18 +17,6 @@ void phys_set_init_runs(struct phys_set *s, const struct frame_run *runs,
 	s->max = max;
 }
 
-void phys_set_init(struct phys_set *s, uint64_t start, uint64_t end,
-		   unsigned int page_shift, size_t max)
-{
-	struct frame_run one = {
-		start >> page_shift, (end - start) >> page_shift,
-	};
-
-	phys_set_init_runs(s, &one, 1, page_shift, max);
-	s->one = one;
-	s->runs = &s->one;
-}
-
 void phys_set_free(struct phys_set *s)
 {
 	free(s->m);
