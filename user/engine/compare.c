@@ -306,10 +306,14 @@ void compare_page_verdict(struct page_verdict *v,
 	v->detail.walk.node = PTWALK_NODE_NONE;
 }
 
-void compare_page_verdict_ext(struct page_verdict *v,
-			      const struct ptwalk_record_ext *x, bool info,
-			      uint64_t addr, uint64_t raw,
-			      unsigned int page_shift)
+/*
+ * The same from an extended record: with info, the page's memory type,
+ * pinned state and node too (page_detail.walk).
+ */
+static void compare_page_verdict_ext(struct page_verdict *v,
+				     const struct ptwalk_record_ext *x, bool info,
+				     uint64_t addr, uint64_t raw,
+				     unsigned int page_shift)
 {
 	compare_page_verdict(v, &x->rec, addr, raw, page_shift);
 	if (!info) {

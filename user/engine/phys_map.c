@@ -254,7 +254,8 @@ long memtype_conflicts(const struct phys_set *s, struct memtype_conflict **out)
 	return (long)nr_c;
 }
 
-bool memtype_is_default(unsigned int t)
+/* Whether memory type t is one every frame has unless mapped otherwise. */
+static bool memtype_is_default(unsigned int t)
 {
 	return t == PTWALK_MEMTYPE_WB || t == PTWALK_MEMTYPE_NORMAL ||
 	       t == PTWALK_MEMTYPE_NORMAL_TAGGED;

@@ -133,9 +133,6 @@ struct memtype_suspects {
 	uint64_t dropped_pages;
 };
 
-/* Whether memory type t is one every frame has unless mapped otherwise. */
-bool memtype_is_default(unsigned int t);
-
 void suspects_init(struct memtype_suspects *s, size_t max);
 void suspects_free(struct memtype_suspects *s);
 
