@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <string.h>
 #include "parse/hex.h"
 
 /* Value of hex digit c, or -1. */
 static int hex_digit(char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	static const char digits[] = "0123456789abcdef";
+	const char *d = memchr(digits, tolower((unsigned char)c), 16);
+
+	return d ? (int)(d - digits) : -1;
 }
 
 /*
