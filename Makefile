@@ -32,6 +32,8 @@ USER_INCLUDES := -I$(CURDIR)/user -I$(CURDIR)
 # are helpers they share, linked into each.
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(wildcard tests/unit/test_*.c))
 UNIT_HELPERS := $(filter-out tests/unit/test_%.c,$(wildcard tests/unit/*.c))
+# Helpers the unit, fuzz and VM tests share and ptcompare does not use.
+TEST_LIB := $(wildcard tests/lib/*.c)
 
 all: module user
 
@@ -45,9 +47,9 @@ fixture:
 user:
 	$(MAKE) -C user
 
-$(BUILD)/unit/test_%: tests/unit/test_%.c $(UNIT_HELPERS) $(wildcard tests/unit/*.h) user
+$(BUILD)/unit/test_%: tests/unit/test_%.c $(UNIT_HELPERS) $(TEST_LIB) $(wildcard tests/unit/*.h tests/lib/*.h) user
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -o $@ $< $(UNIT_HELPERS) user/libptcompare.a -lcmocka -ljson-c -ldl -pthread
+	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -o $@ $< $(UNIT_HELPERS) $(TEST_LIB) user/libptcompare.a -lcmocka -ljson-c -ldl -pthread
 
 # module/extent.c, kernel code that needs no kernel, built in userspace
 # against the few kernel headers tests/unit/kshim stands in for.
@@ -62,12 +64,12 @@ unit-build: user
 # The VM suite: every tests/vm/*.c but the demo's target (a program of its
 # own), and the few user/ files it shares with ptcompare.
 VMTEST_USER_SRCS := user/io/ptwalk_client.c user/parse/record.c user/parse/geometry.c \
-	user/model/page_class.c
+	user/model/page_class.c tests/lib/record_find.c
 VMTEST_SRCS := $(filter-out tests/vm/demo_target.c,$(wildcard tests/vm/*.c)) \
 	$(VMTEST_USER_SRCS)
 # the DRM uAPI headers (libdrm-dev), for the vgem case
 VMTEST_DRM_CFLAGS := $(shell pkg-config --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm)
-$(BUILD)/vmtest: $(VMTEST_SRCS) $(wildcard tests/vm/*.h) $(wildcard user/*/*.h) module/ptwalk_abi.h tests/fixture/fixture_abi.h
+$(BUILD)/vmtest: $(VMTEST_SRCS) $(wildcard tests/vm/*.h tests/lib/*.h) $(wildcard user/*/*.h) module/ptwalk_abi.h tests/fixture/fixture_abi.h
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) $(VMTEST_DRM_CFLAGS) -static -o $@ $(VMTEST_SRCS) -ljson-c
 

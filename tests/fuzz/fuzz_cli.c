@@ -97,22 +97,21 @@ static bool same_str(const char *a, const char *b)
 
 static bool same(const struct cli_options *a, const struct cli_options *b)
 {
-	return a->pid == b->pid && a->vtop == b->vtop &&
-	       a->all == b->all && a->phys == b->phys &&
-	       (!a->phys || (a->phys_start == b->phys_start &&
+	return a->pid == b->pid && a->mode == b->mode &&
+	       (a->mode != MODE_PHYS || (a->phys_start == b->phys_start &&
 			     a->phys_end == b->phys_end)) &&
 	       same_str(a->iommu, b->iommu) &&
 	       a->iommu_translate == b->iommu_translate &&
 	       (!a->iommu || a->iova == b->iova) &&
 	       a->watch_s == b->watch_s && a->interval_ms == b->interval_ms &&
 	       a->jobs == b->jobs &&
-	       (!a->vtop || a->vtop_addr == b->vtop_addr) &&
+	       (a->mode != MODE_VTOP || a->vtop_addr == b->vtop_addr) &&
 	       a->has_range == b->has_range &&
 	       (!a->has_range || (a->start == b->start && a->end == b->end)) &&
 	       !strcmp(a->debugfs, b->debugfs) && a->json == b->json &&
 	       a->stats == b->stats && a->no_progress == b->no_progress &&
-	       a->kpageflags == b->kpageflags && !a->help && !b->help &&
-	       !a->version && !b->version;
+	       a->kpageflags == b->kpageflags && a->mode != MODE_HELP &&
+	       a->mode != MODE_VERSION;
 }
 
 /* The options in canonical form, parsed again. */
@@ -141,9 +140,9 @@ static void check_reprint(const struct cli_options *o)
 		argv[argc++] = "--range";
 		argv[argc++] = range;
 	}
-	if (o->all)
+	if (o->mode == MODE_ALL)
 		argv[argc++] = "--all";
-	if (o->phys) {
+	if (o->mode == MODE_PHYS) {
 		snprintf(phys, sizeof(phys), "0x%" PRIx64 "-0x%" PRIx64,
 			 o->phys_start, o->phys_end);
 		argv[argc++] = "--phys";
@@ -178,7 +177,7 @@ static void check_reprint(const struct cli_options *o)
 		argv[argc++] = pid;
 	if (o->iommu_translate)
 		argv[argc++] = iova;
-	if (o->vtop) {
+	if (o->mode == MODE_VTOP) {
 		snprintf(addr, sizeof(addr), "%" PRIx64, o->vtop_addr);
 		argv[argc++] = addr;
 	}
@@ -191,23 +190,29 @@ static void check_reprint(const struct cli_options *o)
 static void check_accepted(int argc, char **argv, const struct cli_options *o)
 {
 	/* --all, --phys and --iommu DEVICE IOVA name no process */
-	bool no_pid = o->all || o->phys || o->iommu_translate;
-	bool pid_from = no_pid, addr_from = !o->vtop, range_from = !o->has_range;
+	bool no_pid = o->mode == MODE_ALL || o->mode == MODE_PHYS ||
+		      o->iommu_translate;
+	bool pid_from = no_pid, addr_from = o->mode != MODE_VTOP, range_from = !o->has_range;
 	bool debugfs_from = !strcmp(o->debugfs, PTWALK_DEFAULT_DEBUGFS);
 
-	if (o->help || o->version)
+	if (o->mode == MODE_HELP || o->mode == MODE_VERSION)
 		return;
 	FUZZ_CHECK(no_pid ? o->pid == 0 : o->pid > 0, "pid %d", (int)o->pid);
-	FUZZ_CHECK(o->all + o->phys + !!o->iommu + !!o->watch_s + o->vtop <= 1,
-		   "two modes at once: all %d phys %d iommu %d watch %d vtop %d",
-		   o->all, o->phys, !!o->iommu, !!o->watch_s, o->vtop);
-	FUZZ_CHECK(!o->phys || o->phys_start < o->phys_end,
+	/* one mode, and no other mode's value beside it */
+	FUZZ_CHECK(o->mode < NR_MODES, "mode %d", (int)o->mode);
+	FUZZ_CHECK((o->mode == MODE_IOMMU) == !!o->iommu &&
+		   (o->mode == MODE_WATCH) == !!o->watch_s &&
+		   (o->mode == MODE_PHYS) == (o->phys_end != 0) &&
+		   (o->mode == MODE_VTOP || o->vtop_addr == 0),
+		   "two modes at once: mode %d iommu %d watch %d phys_end %d",
+		   (int)o->mode, !!o->iommu, !!o->watch_s, o->phys_end != 0);
+	FUZZ_CHECK(o->mode != MODE_PHYS || o->phys_start < o->phys_end,
 		   "phys 0x%" PRIx64 "-0x%" PRIx64, o->phys_start, o->phys_end);
 	FUZZ_CHECK(!o->watch_s || o->has_range, "--watch without --range");
 	FUZZ_CHECK(!o->interval_ms || o->watch_s, "--interval without --watch");
 	FUZZ_CHECK(!o->has_range || o->start < o->end,
 		   "range 0x%" PRIx64 "-0x%" PRIx64, o->start, o->end);
-	FUZZ_CHECK(!o->vtop || (!o->has_range && !o->stats && !o->kpageflags),
+	FUZZ_CHECK(o->mode != MODE_VTOP || (!o->has_range && !o->stats && !o->kpageflags),
 		   "vtop with a scan option");
 	for (int i = 1; i < argc; i++) {
 		/* an option's value may follow its '=' (--range=A-B) */

@@ -26,6 +26,7 @@
 #include "engine/compare.h"
 #include "parse/pagemap.h"
 #include "io/ptwalk_client.h"
+#include "tests/lib/test_lib.h"
 
 #define START		0x7f0000000000ULL
 #define MAX_PAGES	1024

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include "fuzz.h"
 #include "parse/record.h"
+#include "tests/lib/test_lib.h"
 
 #define MAX_RECS 16
 

@@ -66,6 +66,44 @@ must_fail "<unistd.h> in engine/" engine/bad.c '#include <unistd.h>'
 must_fail "a source outside the layer folders" bad.c '#include "model/page.h"'
 must_fail "two sources of one name" io/ok_engine.c '#include "model/page.h"'
 
+# A circle of includes, named as a circle: $1 what, $2 the folder beside
+# user/ where its two files go ("user/engine" or "module"), $3 and $4 how
+# each names the other's header.
+circle_caught() {
+	plant "" ""
+	rm -rf "$tmp/module"
+	mkdir -p "$tmp/$2"
+	printf '#include "%s"\n' "$3" > "$tmp/$2/a.c"
+	printf '#include "%s"\n' "$4" > "$tmp/$2/b.c"
+	"$here/layers.sh" "$tmp/user" > "$tmp/result" 2>&1
+	status=$?
+	rm -rf "$tmp/module"
+	if [ $status -eq 0 ]; then
+		echo "not ok - layers self-test: $1 passed the check"
+	elif ! grep -q '^not ok - layers: no circle' "$tmp/result" ||
+	     ! grep -q 'a -> .*b -> .*a' "$tmp/result"; then
+		echo "not ok - layers self-test: $1 failed without naming the circle"
+	else
+		echo "ok - layers self-test: $1 is caught"
+	fi >> "$tap"
+}
+circle_caught "a circle in engine/" user/engine engine/b.h engine/a.h
+circle_caught "a circle in module/" module b.h a.h
+
+# A static function of module/ named like one of user/ is no arrow: only
+# include lines count.
+plant "" ""
+mkdir -p "$tmp/module"
+printf 'static int session_open(void) { return 0; }\n' > "$tmp/module/session_fops.c"
+printf 'int session_open(void);\n' > "$tmp/user/io/session.h"
+if "$here/layers.sh" "$tmp/user" > "$tmp/result" 2>&1; then
+	echo "ok - layers self-test: a namesake in module/ is no arrow"
+else
+	echo "not ok - layers self-test: a namesake in module/ failed the check"
+	sed 's/^/#   /' "$tmp/result"
+fi >> "$tap"
+rm -rf "$tmp/module"
+
 man=$top/man/ptcompare.1
 set -- "$top/README.md"
 for md in "$top"/docs/*.md; do

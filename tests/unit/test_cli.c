@@ -52,7 +52,7 @@ static void device_option(void **state)
 	assert_true(o.device_given);
 	assert_false(o.debugfs_given);
 	assert_true(parse(&o, err, 5, "7", "0x1000", "--device", "/dev/pw"));
-	assert_true(o.vtop);
+	assert_int_equal(o.mode, MODE_VTOP);
 	assert_true(o.device_given);
 	assert_false(parse(&o, err, 3, "7", "--device"));
 	assert_non_null(strstr(err, "--device needs a value"));
@@ -250,15 +250,15 @@ static void vtop_forms(void **state)
 
 	(void)state;
 	assert_true(parse(&o, err, 3, "1234", "0x7f0000001234"));
-	assert_true(o.vtop);
+	assert_int_equal(o.mode, MODE_VTOP);
 	assert_int_equal(o.pid, 1234);
 	assert_int_equal(o.vtop_addr, 0x7f0000001234ULL);
 	assert_true(parse(&o, err, 5, "--json", "--vtop", "7f0000000fff", "9"));
-	assert_true(o.vtop && o.json);
+	assert_true(o.mode == MODE_VTOP && o.json);
 	assert_int_equal(o.pid, 9);
 	assert_int_equal(o.vtop_addr, 0x7f0000000fffULL);
 	assert_true(parse(&o, err, 2, "9"));
-	assert_false(o.vtop);
+	assert_int_equal(o.mode, MODE_SCAN);
 }
 
 static void vtop_bad_arguments(void **state)
@@ -318,7 +318,7 @@ static void equals_forms(void **state)
 	assert_int_equal(o.jobs, 3);
 	assert_int_equal(o.pid, 7);
 	assert_true(parse(&o, err, 3, "--vtop=0x7f0000001234", "7"));
-	assert_true(o.vtop);
+	assert_int_equal(o.mode, MODE_VTOP);
 	assert_int_equal(o.vtop_addr, 0x7f0000001234);
 	/* only the first '=' splits: the value may hold more */
 	assert_true(parse(&o, err, 3, "--debugfs=/mnt/a=b", "7"));
@@ -381,9 +381,9 @@ static void help_and_version(void **state)
 
 	(void)state;
 	assert_true(parse(&o, err, 2, "--help"));
-	assert_true(o.help);
+	assert_int_equal(o.mode, MODE_HELP);
 	assert_true(parse(&o, err, 2, "--version"));
-	assert_true(o.version);
+	assert_int_equal(o.mode, MODE_VERSION);
 }
 
 /* The device's view: --iommu DEVICE IOVA, or with --range and a PID. */
@@ -460,7 +460,7 @@ static void phys_forms(void **state)
 
 	(void)state;
 	assert_true(parse(&o, err, 3, "--phys", "0xfd000123"));
-	assert_true(o.phys);
+	assert_int_equal(o.mode, MODE_PHYS);
 	assert_int_equal(o.phys_start, 0xfd000123);
 	assert_int_equal(o.phys_end, 0xfd000124);
 	assert_true(parse(&o, err, 3, "--json", "--phys=100000-102000"));
@@ -506,7 +506,7 @@ static void all_forms(void **state)
 
 	(void)state;
 	assert_true(parse(&o, err, 4, "--all", "--json", "--kpageflags"));
-	assert_true(o.all);
+	assert_int_equal(o.mode, MODE_ALL);
 	assert_true(o.json);
 	assert_true(o.kpageflags);
 	assert_false(parse(&o, err, 3, "--all", "42"));

@@ -9,6 +9,7 @@
 #include "geom.h"
 #include <json-c/json.h>
 #include "engine/dma.h"
+#include "report/report.h"
 #include "report/report_dma.h"
 #include "json_get.h"
 
@@ -346,7 +347,8 @@ static void doc_open(struct doc *d, enum report_format fmt, uint64_t first,
 	d->out = open_memstream(&d->buf, &d->len);
 	assert_non_null(d->out);
 	report_init(&d->r, fmt, d->out, tmpfile(), tmpfile(), UT_GEOM_X86, 0);
-	report_dma_init(&d->rd, &d->r, &d->view, tmpfile(), tmpfile());
+	report_dma_init(&d->rd, fmt, &d->view, tmpfile(), tmpfile());
+	report_add_dma(&d->r, &d->rd);
 	assert_non_null(d->rd.runs);
 	assert_non_null(d->rd.holes);
 	struct dma_sink sink = report_dma_sink(&d->rd);
@@ -572,9 +574,9 @@ static void pins_memtypes_nodes(void **state)
 	t = &d.t;
 	assert_true(t->info);
 	assert_int_equal(t->pin_pages[PIN_YES], 8);
-	assert_int_equal(t->pin_runs[PIN_YES], 3);
+	assert_int_equal(t->pin_spans[PIN_YES], 3);
 	assert_int_equal(t->pin_pages[PIN_NO], 2);
-	assert_int_equal(t->pin_runs[PIN_NO], 1);
+	assert_int_equal(t->pin_spans[PIN_NO], 1);
 	assert_int_equal(t->pin_pages[PIN_UNKNOWN], 4);
 	assert_int_equal(t->memtype_pages[PTWALK_MEMTYPE_WB], 10);
 	assert_int_equal(t->memtype_pages[PTWALK_MEMTYPE_WC], 2);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include "unit.h"
 #include "engine/phys_map.h"
+#include "tests/lib/test_lib.h"
 
 static struct ptwalk_record_ext rec(uint64_t start, uint64_t pages,
 				    uint64_t pfn, uint8_t memtype)

@@ -6,6 +6,7 @@
 #include "unit.h"
 #include "geom.h"
 #include "parse/record.h"
+#include "tests/lib/test_lib.h"
 
 static const struct ptwalk_record recs[] = {
 	{ .start = 0x1000, .nr_pages = 2, .pfn = 0x500, .kind = 1, .level = 1 },

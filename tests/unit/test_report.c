@@ -12,6 +12,7 @@
 #include "json_get.h"
 #include "report/page_attrs.h"
 #include "report/phys_print.h"
+#include "tests/lib/test_lib.h"
 
 #define BASE 0x7f0000000000ULL
 

@@ -15,6 +15,7 @@
 #include "io/ptwalk_client.h"
 #include "model/outcome.h"
 #include "../fixture/fixture_abi.h"
+#include "tests/lib/test_lib.h"
 
 /*
  * The kernel's page size, read at run time: ptwalk's records, pagemap's

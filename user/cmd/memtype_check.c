@@ -15,38 +15,38 @@ static uint64_t suspect_pages(const struct memtype_suspects *m)
 	return pages;
 }
 
-int memtype_check(struct session *s)
+int memtype_check(struct scan *sc)
 {
-	struct memtype_suspects *m = &s->suspects;
+	struct memtype_suspects *m = &sc->suspects;
 	struct phys_scan *ps;
 	int err;
 
 	if (!m->n) {
-		report_add_memtypes(&s->report, NULL, m->dropped_pages);
+		report_add_memtypes(&sc->report, NULL, m->dropped_pages);
 		return EXIT_OK;
 	}
 	suspects_finish(m);
 	ps = malloc(sizeof(*ps));
 	if (!ps) {
-		snprintf(s->msg, sizeof(s->msg), "out of memory");
-		return session_fail(s, FAIL_INTERNAL);
+		snprintf(sc->ses.msg, sizeof(sc->ses.msg), "out of memory");
+		return session_fail(&sc->ses, FAIL_INTERNAL);
 	}
-	s->memtype_scan = ps;
-	phys_scan_init(ps, s->src.walk_fd[0], m->run, m->n, s->geom.shift);
-	err = phys_scan_process(ps, s->src.pid);
+	sc->memtype_scan = ps;
+	phys_scan_init(ps, sc->ses.src.walk_fd[0], m->run, m->n, sc->ses.geom.shift);
+	err = phys_scan_process(ps, sc->ses.src.pid);
 	if (!err)
-		err = phys_scan_view(ps, &s->memtype_view);
+		err = phys_scan_view(ps, &sc->memtype_view);
 	if (err == -ENOMEM) {
-		snprintf(s->msg, sizeof(s->msg), "out of memory");
-		return session_fail(s, FAIL_INTERNAL);
+		snprintf(sc->ses.msg, sizeof(sc->ses.msg), "out of memory");
+		return session_fail(&sc->ses, FAIL_INTERNAL);
 	}
 	if (err)
-		return session_scan_failed(s, -err);
+		return session_scan_failed(&sc->ses, -err);
 	if (ps->exited || ps->no_mm) {
 		/* gone since the scan: its pages stand, unchecked */
-		report_add_memtypes(&s->report, NULL, suspect_pages(m));
+		report_add_memtypes(&sc->report, NULL, suspect_pages(m));
 		return EXIT_OK;
 	}
-	report_add_memtypes(&s->report, &s->memtype_view, m->dropped_pages);
+	report_add_memtypes(&sc->report, &sc->memtype_view, m->dropped_pages);
 	return EXIT_OK;
 }

@@ -4,51 +4,63 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "cmd/progress_hooks.h"
-#include "cmd/scan.h"
 #include "model/page.h"
+#include "parse/maps.h"
 
 /* Redraws the progress line if one is due (stderr is unbuffered). */
-static void progress_tick(struct session *s)
+static void progress_tick(struct progress *p)
 {
 	char line[PROGRESS_MAX_WIDTH + 8];
 	uint64_t now;
 	size_t n;
 
-	if (!s->progress.enabled)
+	if (!p->enabled)
 		return;
 	now = monotonic_ns();
-	if (!progress_due(&s->progress, now))
+	if (!progress_due(p, now))
 		return;
-	n = progress_line(&s->progress, now, line, sizeof(line));
+	n = progress_line(p, now, line, sizeof(line));
 	fwrite(line, 1, n, stderr);
 }
 
-void progress_end(struct session *s)
+void progress_end(struct progress *p)
 {
 	char line[PROGRESS_MAX_WIDTH + 8];
-	size_t n = progress_clear(&s->progress, line, sizeof(line));
+	size_t n = progress_clear(p, line, sizeof(line));
 
 	fwrite(line, 1, n, stderr);
 }
 
-void progress_at(struct session *s, uint64_t addr)
+void progress_vma_begin(struct scan_progress *p, uint64_t start,
+			uint64_t end)
 {
-	/* pagemap's window may read ahead into the next VMAs */
-	if (addr > s->vma_end)
-		addr = s->vma_end;
-	if (addr > s->vma_pos)
-		s->vma_pos = addr;
-	s->progress.pages = s->pages_done +
-			    ((s->vma_pos - s->vma_start) >> s->geom.shift);
-	progress_tick(s);
+	p->vma_start = p->vma_pos = start;
+	p->vma_end = end;
 }
 
-void progress_vma_done(struct session *s, uint64_t pages)
+void progress_at(struct scan_progress *p, uint64_t addr)
 {
-	s->pages_done += pages;
-	s->progress.pages = s->pages_done;
-	s->progress.vmas++;
-	progress_tick(s);
+	/* pagemap's window may read ahead into the next VMAs */
+	if (addr > p->vma_end)
+		addr = p->vma_end;
+	if (addr > p->vma_pos)
+		p->vma_pos = addr;
+	p->line.pages = p->pages_done +
+			((p->vma_pos - p->vma_start) >> p->page_shift);
+	progress_tick(&p->line);
+}
+
+void progress_vma_done(struct scan_progress *p, uint64_t pages)
+{
+	p->pages_done += pages;
+	p->line.pages = p->pages_done;
+	p->line.vmas++;
+	progress_tick(&p->line);
+}
+
+void progress_restart(struct scan_progress *p)
+{
+	p->pages_done = p->vma_start = p->vma_pos = p->vma_end = 0;
 }
 
 /*
@@ -58,37 +70,38 @@ void progress_vma_done(struct session *s, uint64_t pages)
 static int read_pagemap_progress(void *ctx, uint64_t addr, size_t n,
 				 uint64_t *out)
 {
-	struct session *s = ctx;
+	struct scan_progress *p = ctx;
 
-	progress_at(s, addr);
-	return s->proc_io.read_pagemap(s->proc_io.ctx, addr, n, out);
+	progress_at(p, addr);
+	return p->proc_io.read_pagemap(p->proc_io.ctx, addr, n, out);
 }
 
 static int walk_query_progress(void *ctx, enum compare_stream st,
 			       uint64_t start, uint64_t end)
 {
-	struct session *s = ctx;
+	struct scan_progress *p = ctx;
 
-	return s->proc_io.walk_query(s->proc_io.ctx, st, start, end);
+	return p->proc_io.walk_query(p->proc_io.ctx, st, start, end);
 }
 
 static ssize_t walk_read_ext_progress(void *ctx, enum compare_stream st,
 				      struct ptwalk_record_ext *recs,
 				      size_t max, bool *info)
 {
-	struct session *s = ctx;
+	struct scan_progress *p = ctx;
 
-	return s->proc_io.walk_read_ext(s->proc_io.ctx, st, recs, max, info);
+	return p->proc_io.walk_read_ext(p->proc_io.ctx, st, recs, max, info);
 }
 
-void progress_watch_io(struct session *s)
+void progress_watch_io(struct scan_progress *p,
+		       const struct compare_io *real)
 {
-	s->proc_io = s->io;
-	s->io = (struct compare_io){
+	p->proc_io = *real;
+	p->io = (struct compare_io){
 		.read_pagemap = read_pagemap_progress,
 		.walk_query = walk_query_progress,
 		.walk_read_ext = walk_read_ext_progress,
-		.ctx = s,
+		.ctx = p,
 	};
 }
 
@@ -97,7 +110,8 @@ void progress_watch_io(struct session *s)
  * (inside the range).  Read apart from the scan; if the process changes
  * meanwhile, the line shows counts without a total once they pass it.
  */
-static void progress_total(struct session *s)
+static void progress_total(struct scan_progress *p,
+			   const struct cli_options *o, pid_t pid)
 {
 	struct maps_entry vma;
 	uint64_t start, end;
@@ -105,31 +119,32 @@ static void progress_total(struct session *s)
 	size_t size = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)s->src.pid);
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	f = fopen(path, "re");
 	if (!f)
 		return;
 	while (getline(&line, &size, f) > 0) {
 		if (!maps_parse_line(line, &vma) ||
-		    !scan_clip(s->opts, &vma, &start, &end))
+		    !cli_clip(o, vma.start, vma.end, &start, &end))
 			continue;
-		s->progress.total_pages += (end - start) >> s->geom.shift;
-		s->progress.total_vmas++;
+		p->line.total_pages += (end - start) >> p->page_shift;
+		p->line.total_vmas++;
 	}
 	free(line);
 	fclose(f);
 }
 
-void progress_start(struct session *s)
+void progress_start(struct scan_progress *p, const struct cli_options *o,
+		    pid_t pid)
 {
 	/*
 	 * --no-progress (every --all worker) asks no terminal and reads no
 	 * clock: under --all that was an ioctl and a clock read a process.
 	 */
-	bool on = !s->opts->no_progress &&
+	bool on = !o->no_progress &&
 		  progress_wanted(isatty(STDERR_FILENO), false);
 
-	progress_init(&s->progress, on, on ? monotonic_ns() : 0);
-	if (s->progress.enabled)
-		progress_total(s);
+	progress_init(&p->line, on, on ? monotonic_ns() : 0);
+	if (p->line.enabled)
+		progress_total(p, o, pid);
 }

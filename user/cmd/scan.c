@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd/progress_hooks.h"
 #include "cmd/scan.h"
 #include "engine/jobs.h"
 #include "io/ptwalk_client.h"
@@ -24,69 +23,57 @@ struct vma_queue {
 	} done[PLAN_VMAS];
 };
 
-bool scan_queue_new(struct session *s)
+bool scan_queue_new(struct scan *sc)
 {
-	s->queue = calloc(1, sizeof(*s->queue));
-	return s->queue != NULL;
+	sc->queue = calloc(1, sizeof(*sc->queue));
+	return sc->queue != NULL;
 }
 
-void scan_queue_free(struct session *s)
+void scan_queue_free(struct scan *sc)
 {
-	if (s->queue)
+	if (sc->queue)
 		for (int i = 0; i < PLAN_VMAS; i++)
-			free(s->queue->line[i]);
-	free(s->queue);
-	s->queue = NULL;
-}
-
-bool scan_clip(const struct cli_options *o, const struct maps_entry *vma,
-	       uint64_t *start, uint64_t *end)
-{
-	*start = vma->start;
-	*end = vma->end;
-	if (o->has_range) {
-		*start = *start > o->start ? *start : o->start;
-		*end = *end < o->end ? *end : o->end;
-	}
-	return *start < *end;
+			free(sc->queue->line[i]);
+	free(sc->queue);
+	sc->queue = NULL;
 }
 
 /* The end of the pipeline: one range of the VMA in progress. */
 void scan_range_done(const struct verdict_range *vr,
 		     const struct witness_note *note, void *arg)
 {
-	struct session *s = arg;
+	struct scan *sc = arg;
 
-	report_range(&s->report, vr, note);
+	report_range(&sc->report, vr, note);
 	if (vr->walk_pfn != NO_PFN &&
-	    suspects_add(&s->suspects, vr->walk_pfn, vr->pages,
+	    suspects_add(&sc->suspects, vr->walk_pfn, vr->pages,
 			 walk_memtype(&vr->detail)))
 		/* out of memory: counted as not checked */
-		s->suspects.dropped_pages += vr->pages;
-	if (s->opts->has_range)
-		dma_add_range(&s->dma, vr);
-	progress_at(s, vr->start + (vr->pages << s->geom.shift));
+		sc->suspects.dropped_pages += vr->pages;
+	if (sc->ses.opts->has_range)
+		dma_add_range(&sc->dma, vr);
+	progress_at(&sc->progress, vr->start + (vr->pages << sc->ses.geom.shift));
 }
 
 /* A VMA is done: examined, or not (see scan_vma()). */
-static void vma_done(struct session *s, const struct maps_entry *vma,
+static void vma_done(struct scan *sc, const struct maps_entry *vma,
 		     uint64_t start, uint64_t end,
 		     const struct compare_summary *sum, bool examined)
 {
-	report_vma(&s->report, vma, start, end, sum, examined);
-	if (s->opts->has_range && examined)
-		dma_add_vma(&s->dma, (end - start) >> s->geom.shift,
+	report_vma(&sc->report, vma, start, end, sum, examined);
+	if (sc->ses.opts->has_range && examined)
+		dma_add_vma(&sc->dma, (end - start) >> sc->ses.geom.shift,
 			    sum->vm_flags, sum->have_vm_flags);
-	progress_vma_done(s, (end - start) >> s->geom.shift);
+	progress_vma_done(&sc->progress, (end - start) >> sc->ses.geom.shift);
 }
 
 /* The witnesses passed on every range of queued VMA token: it is done. */
 void scan_vma_marked(void *arg, uint64_t token)
 {
-	struct session *s = arg;
-	const struct vma_result *d = &s->queue->done[token];
+	struct scan *sc = arg;
+	const struct vma_result *d = &sc->queue->done[token];
 
-	vma_done(s, &s->queue->vma[token], d->start, d->end, &d->sum,
+	vma_done(sc, &sc->queue->vma[token], d->start, d->end, &d->sum,
 		 d->examined);
 }
 
@@ -95,14 +82,14 @@ void scan_vma_marked(void *arg, uint64_t token)
  * ranges on, which they do a batch at a time across VMAs (one batch of
  * kpageflags preads for many small VMAs, not one per VMA).
  */
-static void vma_compared(struct session *s, int i, uint64_t start,
+static void vma_compared(struct scan *sc, int i, uint64_t start,
 			 uint64_t end, const struct compare_summary *sum,
 			 bool examined)
 {
-	s->queue->done[i] = (struct vma_result){
+	sc->queue->done[i] = (struct vma_result){
 		.start = start, .end = end, .sum = *sum, .examined = examined,
 	};
-	witness_mark(s->witness, (uint64_t)i);
+	witness_mark(sc->witness, (uint64_t)i);
 }
 
 /* Whether the scan compares vma at all (see vma_begin()). */
@@ -117,80 +104,80 @@ static bool compared(const struct maps_entry *vma)
  * the task, and is reported as not examined), else its part inside the
  * range in start and end.
  */
-static bool vma_begin(struct session *s, int i, uint64_t *start,
+static bool vma_begin(struct scan *sc, int i, uint64_t *start,
 		      uint64_t *end)
 {
-	const struct maps_entry *vma = &s->queue->vma[i];
+	const struct maps_entry *vma = &sc->queue->vma[i];
 	struct compare_summary none = { 0 };
 
-	if (!scan_clip(s->opts, vma, start, end))
+	if (!cli_clip(sc->ses.opts, vma->start, vma->end, start, end))
 		return false;
 	if (!compared(vma)) {
-		vma_compared(s, i, *start, *end, &none, false);
+		vma_compared(sc, i, *start, *end, &none, false);
 		return false;
 	}
-	s->vma_start = s->vma_pos = *start;
-	s->vma_end = *end;
+	progress_vma_begin(&sc->progress, *start, *end);
 	return true;
 }
 
 /* Compares the part of queued VMA i inside the requested range. */
-static int scan_vma(struct session *s, int i)
+static int scan_vma(struct scan *sc, int i)
 {
 	struct compare_summary sum = { 0 };
 	uint64_t start, end;
 	int err;
 
-	if (!vma_begin(s, i, &start, &end))
+	if (!vma_begin(sc, i, &start, &end))
 		return EXIT_OK;
-	err = compare_range(s->engine, start, end, &sum, witness_range,
-			    s->witness);
+	err = compare_range(sc->engine, start, end, &sum, witness_range,
+			    sc->witness);
 	if (err) {
-		witness_discard(s->witness);
-		return session_scan_failed(s, -err);
+		witness_discard(sc->witness);
+		return session_scan_failed(&sc->ses, -err);
 	}
-	vma_compared(s, i, start, end, &sum, true);
+	vma_compared(sc, i, start, end, &sum, true);
 	return EXIT_OK;
 }
 
 /*
  * The next VMAs of maps into the queue, at most PLAN_VMAS: how many, or
- * -1 after a malformed line (s->msg says which).
+ * -1 after a malformed line (sc->ses.msg says which).
  */
-static int read_vmas(struct session *s)
+static int read_vmas(struct scan *sc)
 {
-	struct vma_queue *q = s->queue;
+	struct vma_queue *q = sc->queue;
 	/* VMAs outside the range are not reported: not even queued */
-	uint64_t start = s->opts->has_range ? s->opts->start : 0;
-	uint64_t end = s->opts->has_range ? s->opts->end : UINT64_MAX;
+	uint64_t start = sc->ses.opts->has_range ? sc->ses.opts->start : 0;
+	uint64_t end = sc->ses.opts->has_range ? sc->ses.opts->end : UINT64_MAX;
 	int n = 0, got = 1;
 
 	errno = 0;
 	while (n < PLAN_VMAS &&
-	       (got = maps_next_in(s->maps, start, end, &q->line[n],
+	       (got = maps_next_in(sc->ses.maps, start, end, &q->line[n],
 				   &q->size[n], &q->vma[n])) > 0) {
 		n++;
 		errno = 0;
 	}
 	if (got < 0) {
-		snprintf(s->msg, sizeof(s->msg),
+		snprintf(sc->ses.msg, sizeof(sc->ses.msg),
 			 "unreadable line in /proc/%d/maps: %.80s",
-			 (int)s->src.pid, q->line[n]);
+			 (int)sc->ses.src.pid, q->line[n]);
 		return -1;
 	}
 	return n;
 }
 
 /* The queued VMAs' parts to compare, as one plan: how many pieces. */
-static size_t plan_vmas(struct session *s, int n)
+static size_t plan_vmas(struct scan *sc, int n)
 {
-	struct vma_queue *q = s->queue;
+	struct vma_queue *q = sc->queue;
 	size_t k = 0;
 
 	for (int i = 0; i < n; i++) {
 		uint64_t start, end;
 
-		if (!scan_clip(s->opts, &q->vma[i], &start, &end) ||
+		if (!cli_clip(sc->ses.opts, q->vma[i].start, q->vma[i].end,
+			      &start, &end) ||
 		    !compared(&q->vma[i]))
 			continue;
 		q->piece[k++] = (struct compare_piece){ start, end };
@@ -211,16 +198,16 @@ struct part_iter {
  * scan_vma() with --jobs: the VMA's parts come from the jobs, item by item
  * in address order, and are joined as one job would have compared them.
  */
-static int scan_vma_jobs(struct session *s, int i, struct part_iter *pi)
+static int scan_vma_jobs(struct scan *sc, int i, struct part_iter *pi)
 {
 	struct compare_summary sum = { 0 };
 	struct job_joiner j;
 	uint64_t start, end;
 	int err = 0;
 
-	if (!vma_begin(s, i, &start, &end))
+	if (!vma_begin(sc, i, &start, &end))
 		return EXIT_OK;
-	job_joiner_init(&j, witness_range, s->witness, s->geom.shift);
+	job_joiner_init(&j, witness_range, sc->witness, sc->ses.geom.shift);
 	for (;;) {
 		struct compare_piece part;
 		struct job_event ev;
@@ -231,9 +218,9 @@ static int scan_vma_jobs(struct session *s, int i, struct part_iter *pi)
 			pi->k = pi->have && pi->i ? pi->k + 1 : 0;
 			pi->i = 0;
 		}
-		part = job_part(&pi->it, s->queue->piece, pi->i++);
+		part = job_part(&pi->it, sc->queue->piece, pi->i++);
 		do {
-			jobs_next(s->jobs, pi->k, &ev);
+			jobs_next(sc->jobs, pi->k, &ev);
 			if (!ev.part_end)
 				job_joiner_range(&j, &ev.range);
 		} while (!ev.part_end);
@@ -245,12 +232,37 @@ static int scan_vma_jobs(struct session *s, int i, struct part_iter *pi)
 			break;
 	}
 	if (err) {
-		witness_discard(s->witness);
-		jobs_cancel(s->jobs);
-		return session_scan_failed(s, -err);
+		witness_discard(sc->witness);
+		jobs_cancel(sc->jobs);
+		return session_scan_failed(&sc->ses, -err);
 	}
 	job_joiner_end(&j, &sum);
-	vma_compared(s, i, start, end, &sum, true);
+	vma_compared(sc, i, start, end, &sum, true);
+	return EXIT_OK;
+}
+
+/*
+ * The jobs, each with its pagemap fd and ptwalk sessions, started by the
+ * first plan that needs them: a process that never has a batch to split
+ * does without their threads, engines and sessions.
+ */
+static int start_jobs(struct scan *sc)
+{
+	struct compare_io io[JOBS_MAX];
+	int status = session_open_jobs(&sc->ses, sc->nr_jobs);
+
+	if (status != EXIT_OK)
+		return status;
+	for (unsigned int i = 0; i < sc->nr_jobs; i++)
+		proc_source_io(&sc->ses.job_src[i], &io[i]);
+	sc->jobs = jobs_start(sc->nr_jobs, BATCH_PAGES, io,
+			      sc->ses.geom.shift);
+	if (!sc->jobs) {
+		snprintf(sc->ses.msg, sizeof(sc->ses.msg),
+			 "cannot start %u jobs (out of memory or threads): try --jobs 1",
+			 sc->nr_jobs);
+		return session_fail(&sc->ses, FAIL_INTERNAL);
+	}
 	return EXIT_OK;
 }
 
@@ -268,53 +280,52 @@ static uint64_t plan_pages(const struct compare_piece *pieces, size_t n,
 /*
  * The queued VMAs, compared by the jobs or by the one engine.  A plan of
  * less than JOBS_SPLIT_PAGES goes to the one engine: there the jobs'
- * set-up and hand-over of every range cost more than they share (make
- * bench: --range over 10,000 small VMAs, Cin 30% more with two jobs than
- * with one; 1 GiB targets 17-31% more).
+ * set-up and hand-over of every range cost more than sharing the reads
+ * saves.
  */
-static int scan_queue(struct session *s, int n)
+static int scan_queue(struct scan *sc, int n)
 {
-	size_t pieces = plan_vmas(s, n);
+	size_t pieces = plan_vmas(sc, n);
 	struct part_iter pi = { .have = false };
-	bool split = s->nr_jobs > 1 &&
-		     plan_pages(s->queue->piece, pieces, s->geom.shift) >=
+	bool split = sc->nr_jobs > 1 &&
+		     plan_pages(sc->queue->piece, pieces, sc->ses.geom.shift) >=
 		     JOBS_SPLIT_PAGES;
 	int status = EXIT_OK;
 
-	if (split && !s->jobs)
-		status = session_open_jobs(s);
+	if (split && !sc->jobs)
+		status = start_jobs(sc);
 	if (status != EXIT_OK)
 		return status;
 	if (!split) {
-		compare_plan(s->engine, s->queue->piece, pieces);
+		compare_plan(sc->engine, sc->queue->piece, pieces);
 		for (int i = 0; status == EXIT_OK && i < n; i++)
-			status = scan_vma(s, i);
+			status = scan_vma(sc, i);
 	} else {
-		jobs_plan(s->jobs, s->queue->piece, pieces);
-		job_cursor_init(&pi.c, s->queue->piece, pieces, BATCH_PAGES,
-				s->nr_jobs, s->geom.shift);
+		jobs_plan(sc->jobs, sc->queue->piece, pieces);
+		job_cursor_init(&pi.c, sc->queue->piece, pieces, BATCH_PAGES,
+				sc->nr_jobs, sc->ses.geom.shift);
 		for (int i = 0; status == EXIT_OK && i < n; i++)
-			status = scan_vma_jobs(s, i, &pi);
+			status = scan_vma_jobs(sc, i, &pi);
 		/* the queue is read again only once no job reads its pieces */
-		jobs_wait(s->jobs);
+		jobs_wait(sc->jobs);
 	}
 	/* every queued VMA is done before the queue is read again */
 	if (status == EXIT_OK) {
-		int err = witness_flush(s->witness);
+		int err = witness_flush(sc->witness);
 
 		if (err)
-			return session_scan_failed(s, -err);
+			return session_scan_failed(&sc->ses, -err);
 	}
 	return status;
 }
 
 /* ptwalk queries the scan has sent so far, its jobs' too. */
-static uint64_t walk_queries(const struct session *s)
+static uint64_t walk_queries(const struct scan *sc)
 {
-	uint64_t n = s->src.walk_queries;
+	uint64_t n = sc->ses.src.walk_queries;
 
 	for (unsigned int i = 0; i < JOBS_MAX; i++)
-		n += s->job_src[i].walk_queries;
+		n += sc->ses.job_src[i].walk_queries;
 	return n;
 }
 
@@ -328,46 +339,46 @@ static uint64_t walk_queries(const struct session *s)
  * sent now; a ptwalk.ko without the task query leaves it to stat, which
  * gives the name too.
  */
-static int check_alive(struct session *s, bool walked_after_eof)
+static int check_alive(struct scan *sc, bool walked_after_eof)
 {
 	int err;
 
-	if (s->no_task_query)
-		return proc_alive_comm(s->src.pid, s->comm, sizeof(s->comm)) ?
+	if (sc->ses.no_task_query)
+		return proc_alive_comm(sc->ses.src.pid, sc->ses.comm, sizeof(sc->ses.comm)) ?
 		       0 : -ESRCH;
 	if (walked_after_eof)
 		return 0;
-	err = ptwalk_query_ext(s->src.walk_fd[COMPARE_SCAN], s->src.pid, 0,
-			       geom_page_size(&s->geom));
+	err = ptwalk_query_ext(sc->ses.src.walk_fd[COMPARE_SCAN], sc->ses.src.pid, 0,
+			       geom_page_size(&sc->ses.geom));
 	return err == -ENXIO ? -ESRCH : err;
 }
 
-int scan_all(struct session *s)
+int scan_all(struct scan *sc)
 {
 	int status = EXIT_OK, n = 0, err;
 	uint64_t queries_at_eof = UINT64_MAX;
 
-	progress_start(s);
+	progress_start(&sc->progress, sc->ses.opts, sc->ses.src.pid);
 	for (;;) {
 		uint64_t t0 = monotonic_ns();
 
-		n = read_vmas(s);
-		s->maps_ns += monotonic_ns() - t0;
+		n = read_vmas(sc);
+		sc->maps_ns += monotonic_ns() - t0;
 		if (n <= 0)
 			break;
-		if (feof(s->maps))
-			queries_at_eof = walk_queries(s);
-		status = scan_queue(s, n);
+		if (feof(sc->ses.maps))
+			queries_at_eof = walk_queries(sc);
+		status = scan_queue(sc, n);
 		if (status != EXIT_OK)
 			break;
 	}
 	if (status != EXIT_OK)
 		return status;
 	if (n < 0)
-		return session_fail(s, FAIL_INTERNAL);
-	if (ferror(s->maps))
-		return session_scan_failed(s, errno ? errno : EIO);
-	err = check_alive(s, queries_at_eof != UINT64_MAX &&
-			     walk_queries(s) > queries_at_eof);
-	return err ? session_scan_failed(s, -err) : EXIT_OK;
+		return session_fail(&sc->ses, FAIL_INTERNAL);
+	if (ferror(sc->ses.maps))
+		return session_scan_failed(&sc->ses, errno ? errno : EIO);
+	err = check_alive(sc, queries_at_eof != UINT64_MAX &&
+			     walk_queries(sc) > queries_at_eof);
+	return err ? session_scan_failed(&sc->ses, -err) : EXIT_OK;
 }

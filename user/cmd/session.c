@@ -6,8 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "cmd/connect.h"
-#include "cmd/progress_hooks.h"
-#include "cmd/scan.h"
 #include "cmd/session.h"
 #include "io/ptwalk_client.h"
 #include "io/spool.h"
@@ -25,24 +23,21 @@ static void proc_source_closed(struct proc_source *src, pid_t pid)
 
 void session_init(struct session *s, const struct cli_options *o)
 {
-	uint64_t started = s->started_ns;
-
 	memset(s, 0, sizeof(*s));
 	s->opts = o;
-	s->started_ns = started;
-	s->out = stdout;
 	proc_source_closed(&s->src, o->pid);
 	for (int i = 0; i < JOBS_MAX; i++)
 		proc_source_closed(&s->job_src[i], o->pid);
-	s->wsrc.kpf_fd = s->wsrc.walk_fd = -1;
-	suspects_init(&s->suspects, MEMTYPE_SUSPECTS_MAX);
-	proc_source_io(&s->src, &s->io);
-	progress_watch_io(s);
 }
 
 int session_fail(struct session *s, enum failure f)
 {
-	progress_end(s);
+	if (s->line) {
+		char line[PROGRESS_MAX_WIDTH + 8];
+		size_t n = progress_clear(s->line, line, sizeof(line));
+
+		fwrite(line, 1, n, stderr);
+	}
 	if (!s->quiet_fail &&
 	    (!s->quiet_gone || (f != FAIL_EXITED && f != FAIL_NO_TARGET &&
 				f != FAIL_NO_MM)))
@@ -92,6 +87,7 @@ static int open_walk(struct session *s)
 				  geom_page_size(&s->geom), s->msg,
 				  sizeof(s->msg)))
 		return session_fail(s, FAIL_USAGE);
+	s->absent_flags = connect_absent_flags(&s->ep);
 	return EXIT_OK;
 }
 
@@ -144,100 +140,6 @@ static int open_proc(struct session *s)
 	return EXIT_OK;
 }
 
-static void open_witness(struct session *s)
-{
-	witness_source_open(&s->wsrc, s->ep.path, s->src.pid,
-			    s->opts->kpageflags, &s->wtotals);
-	witness_source_io(&s->wsrc, &s->wio);
-}
-
-/* Temporary files for n parts of the report: EXIT_OK, or the failure. */
-static int open_spools(struct session *s, FILE **f, int n)
-{
-	for (int i = 0; i < n; i++) {
-		f[i] = spool_open();
-		if (!f[i]) {
-			snprintf(s->msg, sizeof(s->msg),
-				 "cannot create a temporary file in %s for the report: %s (set TMPDIR to a writable directory)",
-				 spool_dir(), strerror(errno));
-			return session_fail(s, FAIL_INTERNAL);
-		}
-	}
-	return EXIT_OK;
-}
-
-/* The spools, engines and VMA queue, for one process or many. */
-static int open_engines(struct session *s)
-{
-	/* the text report spools the witnesses' section too */
-	int status = open_spools(s, s->spool, 2);
-
-	if (status == EXIT_OK && !s->opts->json)
-		status = open_spools(s, &s->wspool, 1);
-	if (status == EXIT_OK && s->opts->has_range)
-		status = open_spools(s, s->dma_spool, 2);
-	if (status != EXIT_OK)
-		return status;
-	s->absent_flags = connect_absent_flags(&s->ep);
-	s->maps_buf = malloc(SESSION_MAPS_BUF);
-	s->engine = compare_new(&s->io, BATCH_PAGES, s->geom.shift);
-	s->witness = witness_new(&s->wio, &s->geom, &s->wtotals,
-				 scan_range_done, s);
-	if (s->witness)
-		witness_set_mark(s->witness, scan_vma_marked);
-	if (!s->maps_buf || !s->engine || !s->witness || !scan_queue_new(s)) {
-		snprintf(s->msg, sizeof(s->msg), "out of memory");
-		return session_fail(s, FAIL_INTERNAL);
-	}
-	return EXIT_OK;
-}
-
-/*
- * Rewinds the spools a report of another process may have filled: what
- * lies beyond the position is never read (report_copy_spool()).
- */
-static int rewind_spools(struct session *s)
-{
-	FILE *f[] = { s->spool[0], s->spool[1], s->wspool, s->dma_spool[0],
-		      s->dma_spool[1] };
-
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
-		if (f[i] && (fflush(f[i]) || fseek(f[i], 0, SEEK_SET))) {
-			snprintf(s->msg, sizeof(s->msg),
-				 "cannot reuse a temporary file of the report: %s",
-				 strerror(errno));
-			return session_fail(s, FAIL_INTERNAL);
-		}
-	}
-	return EXIT_OK;
-}
-
-/*
- * The report of the process, over the spools; with s->summary_only no
- * VMA rows and no physical lines are written.
- */
-static int open_report(struct session *s)
-{
-	int status = rewind_spools(s);
-
-	if (status != EXIT_OK)
-		return status;
-	report_init(&s->report, s->opts->json ? REPORT_JSON : REPORT_TEXT,
-		    s->out, s->summary_only ? NULL : s->spool[0], s->spool[1],
-		    &s->geom, s->absent_flags);
-	if (s->opts->has_range) {
-		report_dma_init(&s->dma_report, &s->report, &s->dma,
-				s->dma_spool[0], s->dma_spool[1]);
-		struct dma_sink sink = report_dma_sink(&s->dma_report);
-
-		dma_init(&s->dma, s->opts->start, s->opts->end, &sink,
-			 s->geom.shift);
-	}
-	report_add_witnesses(&s->report, &s->wtotals,
-			     s->summary_only ? NULL : s->wspool);
-	return EXIT_OK;
-}
-
 unsigned int session_count_jobs(const struct cli_options *o)
 {
 	long cpus;
@@ -253,47 +155,38 @@ int session_open_host(struct session *s)
 {
 	int status = open_walk(s);
 
-	s->nr_jobs = session_count_jobs(s->opts);
-	if (status == EXIT_OK) {
-		open_witness(s);
-		status = open_engines(s);
+	if (status != EXIT_OK)
+		return status;
+	s->maps_buf = malloc(SESSION_MAPS_BUF);
+	if (!s->maps_buf) {
+		snprintf(s->msg, sizeof(s->msg), "out of memory");
+		return session_fail(s, FAIL_INTERNAL);
 	}
-	return status;
+	return EXIT_OK;
 }
 
 int session_open_target(struct session *s, pid_t pid)
 {
 	int status;
 
-	s->src.pid = s->wsrc.pid = pid;
+	s->src.pid = pid;
 	status = probe_target(s);
 	if (status == EXIT_OK)
 		status = open_proc(s);
-	if (status == EXIT_OK)
-		status = open_report(s);
 	return status;
 }
 
-int session_open(struct session *s)
-{
-	int status = session_open_host(s);
-
-	return status == EXIT_OK ? session_open_target(s, s->opts->pid) :
-				   status;
-}
-
 /*
- * The jobs, each with its pagemap fd and ptwalk sessions, started by the
- * first plan that needs them (scan.c): a process that never has a batch
- * to split does without their threads, engines and sessions (in the bench
- * VM, a bare process: 35-45 ms of run -> 26-28, as --jobs 1).
+ * The jobs' sources, each its pagemap fd and ptwalk sessions, opened by
+ * the first plan that needs them (scan.c): a process that never has a
+ * batch to split does without them.
  */
-int session_open_jobs(struct session *s)
+int session_open_jobs(struct session *s, unsigned int n)
 {
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)s->src.pid);
-	for (unsigned int i = 0; i < s->nr_jobs; i++) {
+	for (unsigned int i = 0; i < n; i++) {
 		struct proc_source *src = &s->job_src[i];
 
 		src->pagemap_fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -309,17 +202,6 @@ int session_open_jobs(struct session *s)
 		if (src->walk_fd[COMPARE_SCAN] < 0)
 			return session_fail(s, why);
 	}
-	struct compare_io io[JOBS_MAX];
-
-	for (unsigned int i = 0; i < s->nr_jobs; i++)
-		proc_source_io(&s->job_src[i], &io[i]);
-	s->jobs = jobs_start(s->nr_jobs, BATCH_PAGES, io, s->geom.shift);
-	if (!s->jobs) {
-		snprintf(s->msg, sizeof(s->msg),
-			 "cannot start %u jobs (out of memory or threads): try --jobs 1",
-			 s->nr_jobs);
-		return session_fail(s, FAIL_INTERNAL);
-	}
 	return EXIT_OK;
 }
 
@@ -332,13 +214,6 @@ static void proc_source_close(struct proc_source *src)
 			close(src->walk_fd[k]);
 }
 
-static void close_files(FILE **f, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (f[i])
-			fclose(f[i]);
-}
-
 /* The source's counts of what was read zeroed, for the next process. */
 static void proc_source_restart(struct proc_source *src)
 {
@@ -348,45 +223,23 @@ static void proc_source_restart(struct proc_source *src)
 
 void session_close_target(struct session *s)
 {
-	jobs_stop(s->jobs);
-	s->jobs = NULL;
 	for (unsigned int i = 0; i < JOBS_MAX; i++) {
 		proc_source_close(&s->job_src[i]);
 		proc_source_closed(&s->job_src[i], s->src.pid);
 		s->job_src[i].page_shift = s->geom.shift;
 	}
-	close_files(&s->maps, 1);
+	if (s->maps)
+		fclose(s->maps);
 	s->maps = NULL;
 	if (s->src.pagemap_fd >= 0)
 		close(s->src.pagemap_fd);
 	s->src.pagemap_fd = -1;
 	proc_source_restart(&s->src);
-	s->wsrc.kpf_reads = s->wsrc.kpf_bytes = s->wsrc.kpf_ns = 0;
-	if (s->memtype_scan)
-		phys_scan_free(s->memtype_scan);
-	free(s->memtype_scan);
-	s->memtype_scan = NULL;
-	suspects_free(&s->suspects);
-	suspects_init(&s->suspects, MEMTYPE_SUSPECTS_MAX);
-	memset(&s->memtype_view, 0, sizeof(s->memtype_view));
-	witness_totals_restart(&s->wtotals);
-	/* the engine's state is that of a plan: the next scan plans anew */
-	if (s->witness)
-		witness_discard(s->witness);
-	s->pages_done = s->vma_start = s->vma_pos = s->vma_end = 0;
 }
 
 void session_close(struct session *s)
 {
 	session_close_target(s);
-	compare_free(s->engine);
-	witness_free(s->witness);
-	witness_source_close(&s->wsrc);
-	close_files(&s->wspool, 1);
-	close_files(s->spool, 2);
-	close_files(s->dma_spool, 2);
-	scan_queue_free(s);
-	suspects_free(&s->suspects);
 	proc_source_close(&s->src);
 	free(s->maps_buf);
 	s->maps_buf = NULL;

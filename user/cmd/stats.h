@@ -7,12 +7,12 @@
 #define PTCOMPARE_CMD_STATS_H
 
 #include <stdio.h>
-#include "cmd/session.h"
+#include "cmd/scan.h"
 
 /* Adds the jobs' reads to s->src's, so that the line counts them all. */
-void stats_add_jobs(struct session *s);
+void stats_add_jobs(struct scan *sc);
 
 /* Writes the line to f. */
-void stats_print(const struct session *s, FILE *f);
+void stats_print(const struct scan *sc, FILE *f);
 
 #endif /* PTCOMPARE_CMD_STATS_H */

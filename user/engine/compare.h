@@ -122,15 +122,6 @@ void compare_page_verdict(struct page_verdict *v,
 			  uint64_t raw, unsigned int page_shift);
 
 /*
- * The same from an extended record: with info, the page's memory type,
- * pinned state and node too (page_detail.walk).
- */
-void compare_page_verdict_ext(struct page_verdict *v,
-			      const struct ptwalk_record_ext *x, bool info,
-			      uint64_t addr, uint64_t raw,
-			      unsigned int page_shift);
-
-/*
  * Whether either side's answer for a page (frame, kind, swap entry)
  * differs between two verdicts on it: classify_reread()'s changed.
  */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stdlib.h>
+#include "model/array.h"
 #include "engine/device_view.h"
 #include "model/page.h"
 #include "parse/iommu_record.h"
@@ -26,15 +27,12 @@ static bool pfn_follows(uint64_t a, uint64_t n, uint64_t b)
 
 static int push(struct device_view *v, const struct device_range *r)
 {
-	if (v->nr_ranges == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 16;
-		struct device_range *p = realloc(v->ranges, cap * sizeof(*p));
+	struct device_range *p = array_grow(v->ranges, &v->cap,
+					    v->nr_ranges + 1, sizeof(*p), 16, 0);
 
-		if (!p)
-			return -ENOMEM;
-		v->ranges = p;
-		v->cap = cap;
-	}
+	if (!p)
+		return -ENOMEM;
+	v->ranges = p;
 	v->ranges[v->nr_ranges++] = *r;
 	return 0;
 }

@@ -130,7 +130,7 @@ static void add_attrs(struct dma_view *d, uint64_t vstart, uint64_t pages,
 	t->info = true;
 	t->pin_pages[pin] += pages;
 	if (!d->have_span || d->span_pin != pin || vstart != d->span_next)
-		t->pin_runs[pin]++;
+		t->pin_spans[pin]++;
 	d->have_span = true;
 	d->span_pin = pin;
 	d->span_next = vstart + (pages << d->shift);

@@ -79,7 +79,7 @@ struct dma_totals {
 	 */
 	bool info;
 	uint64_t pin_pages[3];
-	uint64_t pin_runs[3];
+	uint64_t pin_spans[3];
 	uint64_t memtype_pages[DMA_NR_MEMTYPES];
 	struct dma_node_pages nodes[DMA_MAX_NODES];
 	unsigned int nr_nodes;

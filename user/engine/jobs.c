@@ -91,8 +91,9 @@ struct compare_piece job_part(const struct job_item *it,
 	return p;
 }
 
-void compare_summary_add(struct compare_summary *sum,
-			 const struct compare_summary *part)
+/* Adds the summary of a part of a piece to that of the parts before it. */
+static void compare_summary_add(struct compare_summary *sum,
+				const struct compare_summary *part)
 {
 	for (int i = 0; i < NR_CLASSES; i++)
 		sum->pages[i] += part->pages[i];

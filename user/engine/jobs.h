@@ -63,10 +63,6 @@ size_t job_parts(const struct job_item *it);
 struct compare_piece job_part(const struct job_item *it,
 			      const struct compare_piece *pieces, size_t i);
 
-/* Adds the summary of a part of a piece to that of the parts before it. */
-void compare_summary_add(struct compare_summary *sum,
-			 const struct compare_summary *part);
-
 /* One piece put back together from its parts, in address order. */
 struct job_joiner {
 	struct range_merger m;

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/array.h"
 #include "engine/phys_map.h"
 
 void phys_set_init_runs(struct phys_set *s, const struct frame_run *runs,
@@ -14,18 +15,6 @@ void phys_set_init_runs(struct phys_set *s, const struct frame_run *runs,
 	s->pfn_end = runs[n - 1].pfn + runs[n - 1].pages;
 	s->page_shift = page_shift;
 	s->max = max;
-}
-
-void phys_set_init(struct phys_set *s, uint64_t start, uint64_t end,
-		   unsigned int page_shift, size_t max)
-{
-	struct frame_run one = {
-		start >> page_shift, (end - start) >> page_shift,
-	};
-
-	phys_set_init_runs(s, &one, 1, page_shift, max);
-	s->one = one;
-	s->runs = &s->one;
 }
 
 void phys_set_free(struct phys_set *s)
@@ -83,18 +72,10 @@ static int keep(struct phys_set *s, const struct phys_mapping *m)
 		s->dropped_pages += m->pages;
 		return 0;
 	}
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		struct phys_mapping *grown;
-
-		if (cap > s->max)
-			cap = s->max;
-		grown = realloc(s->m, cap * sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		s->m = grown;
-		s->cap = cap;
-	}
+	struct phys_mapping *grown = array_grow(s->m, &s->cap, s->n + 1, sizeof(*grown), 64, s->max);
+	if (!grown)
+		return -ENOMEM;
+	s->m = grown;
 	s->m[s->n++] = *m;
 	return 0;
 }
@@ -257,19 +238,13 @@ long memtype_conflicts(const struct phys_set *s, struct memtype_conflict **out)
 				mask |= 1U << t;
 		if (i == n || (mask & (mask - 1)) == 0)
 			continue;
-		if (nr_c == cap_c) {
-			size_t cap = cap_c ? cap_c * 2 : 16;
-			struct memtype_conflict *grown =
-				realloc(c, cap * sizeof(*grown));
-
-			if (!grown) {
-				free(c);
-				free(e);
-				return -ENOMEM;
-			}
-			c = grown;
-			cap_c = cap;
+		struct memtype_conflict *grown = array_grow(c, &cap_c, nr_c + 1, sizeof(*grown), 16, 0);
+		if (!grown) {
+			free(c);
+			free(e);
+			return -ENOMEM;
 		}
+		c = grown;
 		c[nr_c++] = (struct memtype_conflict){
 			.pfn = at, .pages = e[i].pfn - at, .memtypes = mask,
 		};
@@ -279,7 +254,8 @@ long memtype_conflicts(const struct phys_set *s, struct memtype_conflict **out)
 	return (long)nr_c;
 }
 
-bool memtype_is_default(unsigned int t)
+/* Whether memory type t is one every frame has unless mapped otherwise. */
+static bool memtype_is_default(unsigned int t)
 {
 	return t == PTWALK_MEMTYPE_WB || t == PTWALK_MEMTYPE_NORMAL ||
 	       t == PTWALK_MEMTYPE_NORMAL_TAGGED;
@@ -338,18 +314,11 @@ int suspects_add(struct memtype_suspects *s, uint64_t pfn, uint64_t pages,
 		s->dropped_pages += pages;
 		return 0;
 	}
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 16;
-		struct frame_run *grown;
-
-		if (cap > s->max)
-			cap = s->max;
-		grown = realloc(s->run, cap * sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		s->run = grown;
-		s->cap = cap;
-	}
+	struct frame_run *grown = array_grow(s->run, &s->cap, s->n + 1, sizeof(*grown), 16,
+			   s->max);
+	if (!grown)
+		return -ENOMEM;
+	s->run = grown;
 	s->run[s->n++] = (struct frame_run){ pfn, pages };
 	return 0;
 }

@@ -4,7 +4,7 @@
  * scan): the mappings of a range of physical frames found in ptwalk's
  * records of any number of processes, and the frames among them mapped
  * with more than one memory type.  Pure: the records come from the caller
- * (cmd/phys_run.c reads them process by process), memory is bounded by
+ * (cmd/mode_phys.c reads them process by process), memory is bounded by
  * phys_set.max, and a mapping beyond it is counted, never silently lost.
  *
  * A "mapping" here is a run of pages of one ptwalk record whose frames
@@ -49,7 +49,7 @@ struct phys_set {
 	uint64_t pfn_start, pfn_end;	/* the runs' hull, end exclusive */
 	const struct frame_run *runs;
 	size_t nr_runs;
-	struct frame_run one;		/* the run of phys_set_init() */
+	struct frame_run one;		/* a set of one run can hold it */
 	unsigned int page_shift;	/* bytes per page, as a shift */
 	struct phys_mapping *m;
 	size_t n, cap;
@@ -59,14 +59,9 @@ struct phys_set {
 };
 
 /*
- * An empty set for the frames of physical [start, end) (page aligned,
- * start < end), keeping at most max mappings; allocates nothing yet.
- */
-void phys_set_init(struct phys_set *s, uint64_t start, uint64_t end,
-		   unsigned int page_shift, size_t max);
-/*
- * The same for the frames of runs[0 .. n) (n >= 1, sorted, disjoint,
- * left to the caller until phys_set_free()).
+ * An empty set for the frames of runs[0 .. n) (n >= 1, sorted, disjoint,
+ * left to the caller until phys_set_free()), keeping at most max
+ * mappings; allocates nothing yet.
  */
 void phys_set_init_runs(struct phys_set *s, const struct frame_run *runs,
 			 size_t n, unsigned int page_shift, size_t max);
@@ -137,9 +132,6 @@ struct memtype_suspects {
 	size_t n, cap, max;
 	uint64_t dropped_pages;
 };
-
-/* Whether memory type t is one every frame has unless mapped otherwise. */
-bool memtype_is_default(unsigned int t);
 
 void suspects_init(struct memtype_suspects *s, size_t max);
 void suspects_free(struct memtype_suspects *s);

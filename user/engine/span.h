@@ -20,8 +20,7 @@
  * Gap between two pieces, in pages, up to which one pread covers both
  * (the gap's entries are read and dropped).  A gap's entries cost pagemap
  * little (a hole is filled without a page table walk); 2,048 of them are
- * 16 KiB, far below a pread's fixed cost (make bench: about 180 us under
- * TCG, against 57 ns an entry).
+ * 16 KiB, far below what a pread costs by itself.
  */
 #define SPAN_GAP_PAGES	2048
 
@@ -76,8 +75,8 @@ int window_read(struct pagemap_window *w, span_read_fn read, void *ctx,
  * pointer is good until the window's next read); NULL with *err 0 where it
  * cannot (pages outside the plan, n beyond the window's reach from addr,
  * or held only in part), for window_read() to copy them; NULL with *err
- * what read returned.  Saves window_read()'s copy, which was 9% of
- * ptcompare's time on 4 GiB of 4K pages (perf in the bench VM).
+ * what read returned.  Saves window_read()'s copy of every batch, a
+ * visible part of a scan of 4K pages.
  */
 const uint64_t *window_peek(struct pagemap_window *w, span_read_fn read,
 			    void *ctx, uint64_t addr, size_t n, int *err);

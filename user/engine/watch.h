@@ -3,7 +3,7 @@
  * ptcompare --watch: a range's pages read again and again, and each change
  * of a page's frame or state between two readings, with its cause where
  * the evidence shows one.  Pure: the readings (ptwalk's extended records
- * and pagemap's entries) come from the caller (cmd/watch_run.c), the
+ * and pagemap's entries) come from the caller (cmd/mode_watch.c), the
  * changes go to a callback.
  *
  * A reading is one struct watch_page per page of the range.  A change is

@@ -77,8 +77,7 @@ struct witness_io {
 	 * needed: sets totals->iomem (or its note).  NULL: totals->iomem is
 	 * set already.  Only huge and pfnmap_hidden ranges are named, and
 	 * only --kpageflags asks about RAM: a run over 4K pages alone never
-	 * reads /proc/iomem (make bench: 7-10 ms of a small run under
-	 * emulation).
+	 * reads /proc/iomem, whose parse is a large part of a small run.
 	 */
 	void (*load_names)(void *ctx, struct witness_totals *totals);
 	void *ctx;

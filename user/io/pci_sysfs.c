@@ -23,7 +23,13 @@ static long read_small(const char *path, char *buf, size_t size)
 	return (long)n;
 }
 
-void pci_find_owner(const char *devices, uint64_t phys, struct pci_owner *out)
+/*
+ * Looks through devices (normally PCI_SYSFS_DEVICES) for the memory BAR
+ * holding phys: out->found, with the device, the BAR and the device's
+ * numa_node, or not found (no such BAR, or sysfs unreadable).
+ */
+static void pci_find_owner(const char *devices, uint64_t phys,
+			   struct pci_owner *out)
 {
 	DIR *d = opendir(devices);
 	struct pci_bar bars[PCI_BARS];

@@ -12,13 +12,6 @@
 #define PCI_SYSFS_DEVICES "/sys/bus/pci/devices"
 
 /*
- * Looks through devices (normally PCI_SYSFS_DEVICES) for the memory BAR
- * holding phys: out->found, with the device, the BAR and the device's
- * numa_node, or not found (no such BAR, or sysfs unreadable).
- */
-void pci_find_owner(const char *devices, uint64_t phys, struct pci_owner *out);
-
-/*
  * The owner of each of n runs of frames without struct page (the DMA
  * view's devmem, engine/dma.h), by the run's first frame: owners[i] for
  * devmem[i].

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "model/array.h"
 #include "io/endpoint.h"
 #include "io/proc_read.h"
 #include "io/ptwalk_client.h"
@@ -122,18 +123,15 @@ long proc_list_pids(pid_t **out)
 		v = strtol(de->d_name, &end, 10);
 		if (*end || v <= 0 || v == self)
 			continue;
-		if (n == cap) {
-			size_t more = cap ? cap * 2 : 256;
-			pid_t *grown = realloc(pids, more * sizeof(*pids));
+		pid_t *grown = array_grow(pids, &cap, n + 1, sizeof(*pids),
+					  256, 0);
 
-			if (!grown) {
-				free(pids);
-				closedir(d);
-				return -ENOMEM;
-			}
-			pids = grown;
-			cap = more;
+		if (!grown) {
+			free(pids);
+			closedir(d);
+			return -ENOMEM;
 		}
+		pids = grown;
 		pids[n++] = (pid_t)v;
 	}
 	closedir(d);
@@ -299,7 +297,7 @@ void witness_source_open(struct witness_source *s, const char *walk_path,
 	s->walk_path = walk_path;
 	/*
 	 * Off unless asked for: the kernel's per-frame flags cost more to read
-	 * than pagemap itself (make bench: 86 ms against 15 ms for 1 GiB).
+	 * than pagemap itself (one 8-byte entry per frame, huge pages too).
 	 */
 	if (kpageflags)
 		open_kpageflags(s, totals);

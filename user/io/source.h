@@ -27,8 +27,7 @@ struct proc_source {
 	/*
 	 * ptwalk's session file: a stream not open (-1) is opened there by
 	 * its first query.  The re-reads' stream is asked only when pages
-	 * differ, and under emulation opening a session cost 1-2 ms of a
-	 * small run (make bench, the bare process).
+	 * differ, so most runs never pay for opening it.
 	 */
 	const char *walk_path;
 	/* what was read, for --stats */
@@ -65,8 +64,7 @@ bool proc_alive(pid_t pid);
  * proc_alive(), and the process's name from the same read of
  * /proc/PID/stat into comm (size bytes; "" when it is gone): one file
  * instead of two where both are wanted, as at the end of each process's
- * scan under --all (its opens were 13% of --all's time, perf in the
- * bench VM).
+ * scan under --all, where an open per process adds up.
  */
 bool proc_alive_comm(pid_t pid, char *comm, size_t size);
 

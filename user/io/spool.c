@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "model/array.h"
 #include "io/spool.h"
 
 const char *spool_dir(void)
@@ -44,9 +45,9 @@ static int spool_file(void)
 
 /*
  * Most spools of a run stay small (a process of a few VMAs: a dozen rows),
- * and under emulation creating the files, writing, seeking and reading
- * them back was a good part of a small run's fixed cost (make bench, the
- * bare process): the bytes stay in memory until they pass the limit.
+ * and creating the files, writing, seeking and reading them back would
+ * be a good part of a small run's fixed cost: the bytes stay in memory
+ * until they pass the limit.
  */
 /* The first memory a spool takes: a few rows of the report. */
 #define SPOOL_MEM_FIRST	(8 * 1024)
@@ -108,20 +109,12 @@ static int spill(struct spool *s)
 /* Room for end bytes in memory (end <= s->max): false if out of memory. */
 static bool reserve(struct spool *s, size_t end)
 {
-	size_t cap = s->cap ? s->cap : SPOOL_MEM_FIRST;
-	char *b;
+	char *b = array_grow(s->buf, &s->cap, end, 1, SPOOL_MEM_FIRST,
+			     s->max);
 
-	if (end <= s->cap)
-		return true;
-	while (cap < end)
-		cap *= 2;
-	if (cap > s->max)
-		cap = s->max;
-	b = realloc(s->buf, cap);
 	if (!b)
 		return false;
 	s->buf = b;
-	s->cap = cap;
 	return true;
 }
 

@@ -11,6 +11,7 @@
 #include "model/page.h"
 #include "parse/iommu_record.h"
 #include "parse/cli.h"
+#include "parse/hex.h"
 
 /* Bytes of an argument an error message quotes, "..." included. */
 #define SHOWN_SIZE 128
@@ -40,23 +41,11 @@ static const char *shown(const char *arg, char buf[SHOWN_SIZE])
  */
 static bool parse_hex_n(const char *s, size_t len, uint64_t *out)
 {
-	static const char digits[] = "0123456789abcdef";
-	uint64_t v = 0;
 	size_t i = 0;
 
 	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		i = 2;
-	if (i == len)
-		return false;
-	for (; i < len; i++) {
-		const char *d = memchr(digits, tolower((unsigned char)s[i]), 16);
-
-		if (!d || v >> 60)
-			return false;
-		v = v << 4 | (uint64_t)(d - digits);
-	}
-	*out = v;
-	return true;
+	return i < len && hex_scan(s + i, len - i, out) == s + len;
 }
 
 static bool parse_hex(const char *s, uint64_t *out)
@@ -103,24 +92,69 @@ int cli_check_range_pages(uint64_t start, uint64_t end, uint64_t page_size,
 	return -1;
 }
 
-/* ADDR of `PID ADDR` or `--vtop ADDR`: hex, 0x optional, any alignment. */
-static bool parse_vtop_addr(const char *s, struct cli_options *opts,
-			    char *err, size_t err_size)
+/*
+ * What a command line gave, one bit each, in the order a refusal names
+ * them (the first refused is named): the positional PID and ADDR, the
+ * options that pick a mode, then those that shape one.
+ */
+enum arg {
+	ARG_PID, ARG_ADDR, ARG_PHYS, ARG_ALL, ARG_WATCH, ARG_IOMMU,
+	ARG_RANGE, ARG_IOVA, ARG_DMA_API, ARG_INTERVAL, ARG_KPAGEFLAGS,
+	ARG_JOBS, ARG_STATS, ARG_HELP, ARG_VERSION, NR_ARGS
+};
+
+#define BIT(a) (1u << (a))
+
+/* How a refusal names each argument. */
+static const char *const arg_names[NR_ARGS] = {
+	[ARG_PID] = "the PID", [ARG_ADDR] = "--vtop", [ARG_PHYS] = "--phys",
+	[ARG_ALL] = "--all", [ARG_WATCH] = "--watch", [ARG_IOMMU] = "--iommu",
+	[ARG_RANGE] = "--range", [ARG_IOVA] = "--iova",
+	[ARG_DMA_API] = "--dma-api",
+	[ARG_INTERVAL] = "--interval", [ARG_KPAGEFLAGS] = "--kpageflags",
+	[ARG_JOBS] = "--jobs", [ARG_STATS] = "--stats", [ARG_HELP] = "--help",
+	[ARG_VERSION] = "--version",
+};
+
+/* The parse in progress: the options, what was given, the positionals. */
+struct parse {
+	struct cli_options *o;
+	unsigned int given;	/* BIT(ARG_*) */
+	const char *args[2];
+	int nr_args;
+	char *err;
+	size_t err_size;
+};
+
+bool cli_clip(const struct cli_options *o, uint64_t start, uint64_t end,
+	      uint64_t *cstart, uint64_t *cend)
 {
-	if (opts->vtop) {
-		snprintf(err, err_size,
+	*cstart = start;
+	*cend = end;
+	if (o->has_range) {
+		*cstart = start > o->start ? start : o->start;
+		*cend = end < o->end ? end : o->end;
+	}
+	return *cstart < *cend;
+}
+
+/* ADDR of `PID ADDR` or `--vtop ADDR`: hex, 0x optional, any alignment. */
+static bool parse_vtop_addr(const char *s, struct parse *p)
+{
+	if (p->given & BIT(ARG_ADDR)) {
+		snprintf(p->err, p->err_size,
 			 "address given twice: use either 'ptcompare PID ADDR' or 'ptcompare --vtop ADDR PID'");
 		return false;
 	}
-	if (!parse_hex(s, &opts->vtop_addr)) {
+	if (!parse_hex(s, &p->o->vtop_addr)) {
 		char q[SHOWN_SIZE];
 
-		snprintf(err, err_size,
+		snprintf(p->err, p->err_size,
 			 "bad address '%s': expected a hex address, e.g. 0x7f0000001234",
 			 shown(s, q));
 		return false;
 	}
-	opts->vtop = true;
+	p->given |= BIT(ARG_ADDR);
 	return true;
 }
 
@@ -158,67 +192,24 @@ static bool parse_iova(const char *s, uint64_t *iova, char *err,
 }
 
 /*
- * The command lines of the device's view: `--iommu DEVICE IOVA` (one
- * device address) or `--iommu DEVICE [--iova IOVA] --range START-END PID`.
- * args are the positional arguments.  False with err set.
- */
-static bool check_iommu(struct cli_options *opts, const char *const args[2],
-			int nr_args, char *err, size_t err_size)
-{
-	char q[SHOWN_SIZE];
-
-	if (opts->vtop || opts->stats || opts->jobs || opts->kpageflags ||
-	    opts->phys || opts->all || opts->watch_s) {
-		snprintf(err, err_size,
-			 "--iommu takes none of --vtop, --stats, --jobs, --kpageflags, --phys, --all, --watch");
-		return false;
-	}
-	if (!opts->has_range) {
-		if (nr_args != 1 || opts->has_iova) {
-			snprintf(err, err_size,
-				 "usage: ptcompare --iommu DEVICE IOVA, or ptcompare --iommu DEVICE [--iova IOVA] --range START-END PID");
-			return false;
-		}
-		opts->iommu_translate = true;
-		return parse_iova(args[0], &opts->iova, err, err_size);
-	}
-	if (nr_args != 1 || !parse_pid(args[0], &opts->pid)) {
-		snprintf(err, err_size,
-			 nr_args == 1 ? "bad PID '%s': expected a positive decimal process id" :
-				        "--iommu with --range needs one PID%s",
-			 nr_args == 1 ? shown(args[0], q) : "");
-		return false;
-	}
-	if (!opts->has_iova)
-		opts->iova = opts->start;	/* IOVA-as-VA */
-	if (opts->iova + (opts->end - opts->start) < opts->iova) {
-		snprintf(err, err_size,
-			 "--iova 0x%llx: the range's device addresses wrap past 2^64",
-			 (unsigned long long)opts->iova);
-		return false;
-	}
-	return true;
-}
-
-/*
  * --phys ADDR (the frame holding it) or START-END (END exclusive, any
  * alignment: the frames holding START to END - 1), hex.  The page size is
- * the running kernel's, so rounding to frames is the command's.
+ * the running kernel's, so rounding to frames is the mode's.
  */
-static bool parse_phys(const char *s, struct cli_options *opts, char *err,
-		       size_t err_size)
+static bool parse_phys(const char *s, struct parse *p)
 {
+	struct cli_options *opts = p->o;
 	const char *dash = strchr(s, '-');
 	char q[SHOWN_SIZE];
 
-	if (opts->phys) {
-		snprintf(err, err_size, "--phys given twice");
+	if (p->given & BIT(ARG_PHYS)) {
+		snprintf(p->err, p->err_size, "--phys given twice");
 		return false;
 	}
 	if (dash ? !parse_hex_n(s, (size_t)(dash - s), &opts->phys_start) ||
 		   !parse_hex(dash + 1, &opts->phys_end) :
 		   !parse_hex(s, &opts->phys_start)) {
-		snprintf(err, err_size,
+		snprintf(p->err, p->err_size,
 			 "bad --phys '%s': expected a hex physical address or START-END, e.g. 0xfd000000-0xfd100000",
 			 shown(s, q));
 		return false;
@@ -226,12 +217,11 @@ static bool parse_phys(const char *s, struct cli_options *opts, char *err,
 	if (!dash)
 		opts->phys_end = opts->phys_start + 1;
 	if (opts->phys_start >= opts->phys_end) {
-		snprintf(err, err_size,
+		snprintf(p->err, p->err_size,
 			 "bad --phys '%s': START must be below END (END is exclusive)",
 			 shown(s, q));
 		return false;
 	}
-	opts->phys = true;
 	return true;
 }
 
@@ -295,37 +285,42 @@ static bool parse_pid(const char *s, pid_t *pid)
  * for its global state (optind) and its own messages on stderr.
  */
 enum opt_id {
-	OPT_FLAG,	/* no value: sets the bool at its offset */
+	OPT_FLAG,	/* no value: sets the bool at its offset, if any */
 	OPT_VTOP, OPT_JOBS, OPT_RANGE, OPT_DEBUGFS, OPT_DEVICE, OPT_IOMMU,
 	OPT_IOVA, OPT_PHYS, OPT_WATCH, OPT_INTERVAL,
 };
 
-#define FLAG(name, field) { name, OPT_FLAG, offsetof(struct cli_options, field) }
+/* A flag with a bool of cli_options, or one that only picks a mode. */
+#define FLAG(name, field, arg) \
+	{ name, OPT_FLAG, offsetof(struct cli_options, field), arg }
+#define MODE_FLAG(name, arg) { name, OPT_FLAG, 0, arg }
+#define VALUE(name, id, arg) { name, id, 0, arg }
 
 static const struct {
 	const char *name;
 	enum opt_id id;
-	size_t flag;	/* OPT_FLAG: offset of its bool in cli_options */
+	size_t flag;	/* FLAG: offset of its bool in cli_options; else 0 */
+	int arg;	/* the enum arg it counts as, or -1 */
 } options[] = {
-	FLAG("-h", help),
-	FLAG("--help", help),
-	FLAG("--version", version),
-	FLAG("--json", json),
-	FLAG("--stats", stats),
-	FLAG("--no-progress", no_progress),
-	FLAG("--kpageflags", kpageflags),
-	FLAG("--all", all),
-	FLAG("--dma-api", dma_api),
-	{ "--vtop", OPT_VTOP, 0 },
-	{ "--jobs", OPT_JOBS, 0 },
-	{ "--range", OPT_RANGE, 0 },
-	{ "--debugfs", OPT_DEBUGFS, 0 },
-	{ "--device", OPT_DEVICE, 0 },
-	{ "--iommu", OPT_IOMMU, 0 },
-	{ "--iova", OPT_IOVA, 0 },
-	{ "--phys", OPT_PHYS, 0 },
-	{ "--watch", OPT_WATCH, 0 },
-	{ "--interval", OPT_INTERVAL, 0 },
+	MODE_FLAG("-h", ARG_HELP),
+	MODE_FLAG("--help", ARG_HELP),
+	MODE_FLAG("--version", ARG_VERSION),
+	FLAG("--json", json, -1),
+	FLAG("--stats", stats, ARG_STATS),
+	FLAG("--no-progress", no_progress, -1),
+	FLAG("--kpageflags", kpageflags, ARG_KPAGEFLAGS),
+	MODE_FLAG("--all", ARG_ALL),
+	FLAG("--dma-api", dma_api, ARG_DMA_API),
+	VALUE("--vtop", OPT_VTOP, -1),	/* counts as ARG_ADDR once parsed */
+	VALUE("--jobs", OPT_JOBS, ARG_JOBS),
+	VALUE("--range", OPT_RANGE, -1),	/* ARG_RANGE once parsed */
+	VALUE("--debugfs", OPT_DEBUGFS, -1),
+	VALUE("--device", OPT_DEVICE, -1),
+	VALUE("--iommu", OPT_IOMMU, ARG_IOMMU),
+	VALUE("--iova", OPT_IOVA, ARG_IOVA),
+	VALUE("--phys", OPT_PHYS, -1),	/* ARG_PHYS once parsed */
+	VALUE("--watch", OPT_WATCH, ARG_WATCH),
+	VALUE("--interval", OPT_INTERVAL, ARG_INTERVAL),
 };
 
 /*
@@ -341,28 +336,36 @@ static int find_option(const char *a, size_t len)
 	return -1;
 }
 
-/* Applies options[k] with value (NULL for a flag): false with err set. */
-static bool apply_option(int k, const char *value, struct cli_options *opts,
-			 char *err, size_t err_size)
+/* --range START-END, once. */
+static bool parse_range_opt(const char *value, struct parse *p)
 {
+	if (p->given & BIT(ARG_RANGE)) {
+		snprintf(p->err, p->err_size, "--range given twice");
+		return false;
+	}
+	if (!cli_parse_range(value, &p->o->start, &p->o->end, p->err,
+			     p->err_size))
+		return false;
+	p->o->has_range = true;
+	return true;
+}
+
+/* The value of options[k] (not a flag): false with err set. */
+static bool apply_value(int k, const char *value, struct parse *p)
+{
+	struct cli_options *opts = p->o;
+	char *err = p->err;
+	size_t err_size = p->err_size;
+
 	switch (options[k].id) {
 	case OPT_FLAG:
-		*(bool *)((char *)opts + options[k].flag) = true;
 		break;
 	case OPT_VTOP:
-		return parse_vtop_addr(value, opts, err, err_size);
+		return parse_vtop_addr(value, p);
 	case OPT_JOBS:
 		return parse_jobs(value, &opts->jobs, err, err_size);
 	case OPT_RANGE:
-		if (opts->has_range) {
-			snprintf(err, err_size, "--range given twice");
-			return false;
-		}
-		if (!cli_parse_range(value, &opts->start, &opts->end, err,
-				     err_size))
-			return false;
-		opts->has_range = true;
-		break;
+		return parse_range_opt(value, p);
 	case OPT_DEBUGFS:
 		opts->debugfs = value;
 		opts->debugfs_given = true;
@@ -379,7 +382,7 @@ static bool apply_option(int k, const char *value, struct cli_options *opts,
 		opts->has_iova = true;
 		break;
 	case OPT_PHYS:
-		return parse_phys(value, opts, err, err_size);
+		return parse_phys(value, p);
 	case OPT_WATCH:
 		return parse_decimal(value, "--watch", "seconds to watch",
 				     1, CLI_WATCH_MAX_S, &opts->watch_s, err,
@@ -393,12 +396,28 @@ static bool apply_option(int k, const char *value, struct cli_options *opts,
 	return true;
 }
 
+/* Applies options[k] with value (NULL for a flag): false with err set. */
+static bool apply_option(int k, const char *value, struct parse *p)
+{
+	if (options[k].id == OPT_FLAG && options[k].flag)
+		*(bool *)((char *)p->o + options[k].flag) = true;
+	if (!apply_value(k, value, p))
+		return false;
+	if (options[k].arg >= 0)
+		p->given |= BIT(options[k].arg);
+	if (options[k].id == OPT_RANGE)
+		p->given |= BIT(ARG_RANGE);
+	if (options[k].id == OPT_PHYS)
+		p->given |= BIT(ARG_PHYS);
+	return true;
+}
+
 /*
  * The option argv[*i], with its value after '=' or in the next argument
  * (then *i moves on to it): false with err set.
  */
 static bool take_option(int argc, char *const argv[], int *i,
-			struct cli_options *opts, char *err, size_t err_size)
+			struct parse *p)
 {
 	const char *a = argv[*i];
 	/* "--name=value": only long options take the '=' form */
@@ -408,85 +427,191 @@ static bool take_option(int argc, char *const argv[], int *i,
 	char q[SHOWN_SIZE];
 
 	if (k < 0) {
-		snprintf(err, err_size, "unknown option '%s' (see --help)",
+		snprintf(p->err, p->err_size, "unknown option '%s' (see --help)",
 			 shown(a, q));
 		return false;
 	}
 	if (options[k].id == OPT_FLAG) {
 		if (eq) {
-			snprintf(err, err_size,
+			snprintf(p->err, p->err_size,
 				 "%s takes no value: write '%s' alone",
 				 options[k].name, options[k].name);
 			return false;
 		}
 	} else if (!eq || !*value) {
 		if (eq || *i + 1 >= argc) {
-			snprintf(err, err_size, "%s needs a value",
+			snprintf(p->err, p->err_size, "%s needs a value",
 				 options[k].name);
 			return false;
 		}
 		value = argv[++*i];
 	}
-	return apply_option(k, value, opts, err, err_size);
+	return apply_option(k, value, p);
 }
 
-/* --phys looks at every process: what only a scan of one process takes. */
-static bool check_phys(const struct cli_options *opts, bool have_pid,
-		       char *err, size_t err_size)
-{
-	const char *extra = have_pid ? "the PID" :
-			    opts->vtop ? "--vtop" :
-			    opts->all ? "--all" :
-			    opts->watch_s ? "--watch" :
-			    opts->has_range ? "--range" :
-			    opts->kpageflags ? "--kpageflags" :
-			    opts->jobs ? "--jobs" :
-			    opts->stats ? "--stats" : NULL;
+/*
+ * Each mode: what picks it, what it accepts beside that, what it needs,
+ * and how it refuses the rest.  A refusal's %s is the argument refused
+ * (arg_names[]), given twice for the formats that name it twice.  The
+ * rows are in the modes' precedence; a scan is the mode when no other is
+ * picked.  --json, --debugfs, --device and --no-progress go with every
+ * mode.
+ */
+static const struct mode_rule {
+	enum mode mode;
+	int picked_by;		/* the enum arg that selects it, or -1 */
+	unsigned int accepts;	/* BIT(ARG_*) */
+	unsigned int needs;	/* BIT(ARG_*), said by missing */
+	const char *refusal;
+	const char *missing;
+} mode_rules[] = {
+	{ MODE_HELP, ARG_HELP, ~0u, 0, NULL, NULL },
+	{ MODE_VERSION, ARG_VERSION, ~0u, 0, NULL, NULL },
+	/* its positionals are its own: iommu_args() */
+	{ MODE_IOMMU, ARG_IOMMU,
+	  BIT(ARG_PID) | BIT(ARG_ADDR) | BIT(ARG_RANGE) | BIT(ARG_IOVA) |
+	  BIT(ARG_DMA_API), 0,
+	  "--iommu takes none of --vtop, --stats, --jobs, --kpageflags, --phys, --all, --watch, --interval: drop %s",
+	  NULL },
+	{ MODE_PHYS, ARG_PHYS, 0, 0,
+	  "--phys looks at every process: drop %s (usage: ptcompare [--json] --phys ADDR[-END])",
+	  NULL },
+	{ MODE_ALL, ARG_ALL,
+	  BIT(ARG_KPAGEFLAGS) | BIT(ARG_JOBS) | BIT(ARG_STATS), 0,
+	  "--all scans every process: drop %s (usage: ptcompare [--json] [--stats] --all)",
+	  NULL },
+	{ MODE_WATCH, ARG_WATCH,
+	  BIT(ARG_PID) | BIT(ARG_RANGE) | BIT(ARG_INTERVAL) | BIT(ARG_STATS),
+	  BIT(ARG_PID) | BIT(ARG_RANGE),
+	  "--watch reads a range again and again: drop %s",
+	  "--watch needs --range START-END and a PID (usage: ptcompare --watch SECONDS --range START-END PID)" },
+	{ MODE_VTOP, ARG_ADDR, BIT(ARG_PID), BIT(ARG_PID),
+	  "%s does not apply to one address (vtop): drop %s",
+	  "missing PID (usage: ptcompare [--json] [--range START-END] PID [ADDR])" },
+	{ MODE_SCAN, -1,
+	  BIT(ARG_PID) | BIT(ARG_RANGE) | BIT(ARG_KPAGEFLAGS) | BIT(ARG_JOBS) |
+	  BIT(ARG_STATS), BIT(ARG_PID), NULL,
+	  "missing PID (usage: ptcompare [--json] [--range START-END] PID [ADDR])" },
+};
 
-	if (extra) {
-		snprintf(err, err_size,
-			 "--phys looks at every process: drop %s (usage: ptcompare [--json] --phys ADDR[-END])",
-			 extra);
+/* Options that belong to one mode: refused elsewhere with their owner. */
+static const char *const owner[NR_ARGS] = {
+	[ARG_IOVA] = "--iommu", [ARG_DMA_API] = "--iommu",
+	[ARG_INTERVAL] = "--watch",
+};
+
+/* The mode's row: the first picked, in precedence. */
+static const struct mode_rule *pick_mode(unsigned int given)
+{
+	size_t n = sizeof(mode_rules) / sizeof(mode_rules[0]);
+
+	for (size_t i = 0; i < n - 1; i++)
+		if (given & BIT(mode_rules[i].picked_by))
+			return &mode_rules[i];
+	return &mode_rules[n - 1];
+}
+
+/* Whether the mode takes every argument given and has what it needs. */
+static bool check_mode(const struct mode_rule *m, struct parse *p)
+{
+	unsigned int extra = p->given & ~m->accepts;
+
+	if (m->picked_by >= 0)
+		extra &= ~BIT(m->picked_by);
+	for (int a = 0; a < NR_ARGS; a++) {
+		if (!(extra & BIT(a)))
+			continue;
+		if (owner[a])
+			snprintf(p->err, p->err_size, "%s applies to %s only",
+				 arg_names[a], owner[a]);
+		else
+			snprintf(p->err, p->err_size, m->refusal,
+				 arg_names[a], arg_names[a]);
+		return false;
+	}
+	if ((p->given & m->needs) != m->needs) {
+		snprintf(p->err, p->err_size, "%s", m->missing);
 		return false;
 	}
 	return true;
 }
 
-/* --watch follows a range of one process: the range and PID it needs. */
-static bool check_watch(const struct cli_options *opts, bool have_pid,
-			char *err, size_t err_size)
+/*
+ * The positionals of the device's view: `--iommu DEVICE IOVA` (one
+ * device address) or `--iommu DEVICE [--iova IOVA] --range START-END
+ * PID`.  False with err set.
+ */
+static bool iommu_args(struct parse *p)
 {
-	const char *extra = opts->vtop ? "--vtop" :
-			    opts->kpageflags ? "--kpageflags" :
-			    opts->jobs ? "--jobs" : NULL;
+	struct cli_options *opts = p->o;
+	char q[SHOWN_SIZE];
 
-	if (extra) {
-		snprintf(err, err_size, "--watch reads a range again and again: drop %s",
-			 extra);
+	if (!opts->has_range) {
+		if (p->nr_args != 1 || opts->has_iova) {
+			snprintf(p->err, p->err_size,
+				 "usage: ptcompare --iommu DEVICE IOVA, or ptcompare --iommu DEVICE [--iova IOVA] --range START-END PID");
+			return false;
+		}
+		opts->iommu_translate = true;
+		return parse_iova(p->args[0], &opts->iova, p->err, p->err_size);
+	}
+	if (p->nr_args != 1 || !parse_pid(p->args[0], &opts->pid)) {
+		snprintf(p->err, p->err_size,
+			 p->nr_args == 1 ? "bad PID '%s': expected a positive decimal process id" :
+					   "--iommu with --range needs one PID%s",
+			 p->nr_args == 1 ? shown(p->args[0], q) : "");
 		return false;
 	}
-	if (!have_pid || !opts->has_range) {
-		snprintf(err, err_size,
-			 "--watch needs --range START-END and a PID (usage: ptcompare --watch SECONDS --range START-END PID)");
+	if (!opts->has_iova)
+		opts->iova = opts->start;	/* IOVA-as-VA */
+	if (opts->iova + (opts->end - opts->start) < opts->iova) {
+		snprintf(p->err, p->err_size,
+			 "--iova 0x%llx: the range's device addresses wrap past 2^64",
+			 (unsigned long long)opts->iova);
 		return false;
 	}
 	return true;
 }
 
-/* --all scans every process: what names one process or one address. */
-static bool check_all(const struct cli_options *opts, bool have_pid,
-		      char *err, size_t err_size)
+/* PID, then ADDR: the positionals of every mode but --iommu. */
+static bool pid_and_addr(struct parse *p)
 {
-	const char *extra = have_pid ? "the PID" :
-			    opts->vtop ? "--vtop" :
-			    opts->watch_s ? "--watch" :
-			    opts->has_range ? "--range" : NULL;
+	char q[SHOWN_SIZE];
 
-	if (extra) {
-		snprintf(err, err_size,
-			 "--all scans every process: drop %s (usage: ptcompare [--json] [--stats] --all)",
-			 extra);
-		return false;
+	if (p->nr_args >= 1) {
+		if (!parse_pid(p->args[0], &p->o->pid)) {
+			snprintf(p->err, p->err_size,
+				 "bad PID '%s': expected a positive decimal process id",
+				 shown(p->args[0], q));
+			return false;
+		}
+		p->given |= BIT(ARG_PID);
+	}
+	return p->nr_args < 2 || parse_vtop_addr(p->args[1], p);
+}
+
+/* The options and positionals of argv into p: false with err set. */
+static bool take_args(int argc, char *const argv[], struct parse *p)
+{
+	char q[SHOWN_SIZE];
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (a[0] == '-' && a[1]) {
+			if (!take_option(argc, argv, &i, p))
+				return false;
+			/* help and version ignore whatever follows */
+			if (p->given & (BIT(ARG_HELP) | BIT(ARG_VERSION)))
+				return true;
+		} else if (p->nr_args < 2) {
+			p->args[p->nr_args++] = a;
+		} else {
+			snprintf(p->err, p->err_size,
+				 "unexpected argument '%s' (see --help)",
+				 shown(a, q));
+			return false;
+		}
 	}
 	return true;
 }
@@ -494,93 +619,25 @@ static bool check_all(const struct cli_options *opts, bool have_pid,
 bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 	       char *err, size_t err_size)
 {
-	bool have_pid = false, positional_addr = false;
-	const char *args[2];
-	int nr_args = 0;
-	char q[SHOWN_SIZE];
-	int i;
+	struct parse p = { .o = opts, .err = err, .err_size = err_size };
+	const struct mode_rule *m;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->debugfs = PTWALK_DEFAULT_DEBUGFS;
 	opts->device = PTWALK_DEFAULT_DEVICE;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (a[0] == '-' && a[1]) {
-			if (!take_option(argc, argv, &i, opts, err, err_size))
-				return false;
-			/* help and version ignore whatever follows */
-			if (opts->help || opts->version)
-				return true;
-		} else if (nr_args < 2) {
-			args[nr_args++] = a;
-		} else {
-			snprintf(err, err_size, "unexpected argument '%s' (see --help)",
-				 shown(a, q));
+	if (!take_args(argc, argv, &p))
+		return false;
+	m = pick_mode(p.given);
+	if (m->mode == MODE_IOMMU) {
+		if (!check_mode(m, &p) || !iommu_args(&p))
 			return false;
-		}
-	}
-	if (opts->iommu)
-		return check_iommu(opts, args, nr_args, err, err_size);
-	if (opts->has_iova || opts->dma_api) {
-		snprintf(err, err_size, "%s applies to --iommu only",
-			 opts->has_iova ? "--iova" : "--dma-api");
-		return false;
-	}
-	for (i = 0; i < nr_args; i++) {
-		const char *a = args[i];
-
-		if (!have_pid) {
-			if (!parse_pid(a, &opts->pid)) {
-				snprintf(err, err_size,
-					 "bad PID '%s': expected a positive decimal process id",
-					 shown(a, q));
-				return false;
-			}
-			have_pid = true;
-		} else if (!positional_addr) {
-			if (!parse_vtop_addr(a, opts, err, err_size))
-				return false;
-			positional_addr = true;
-		} else {
-			snprintf(err, err_size, "unexpected argument '%s' (see --help)",
-				 shown(a, q));
+	} else if (m->mode != MODE_HELP && m->mode != MODE_VERSION) {
+		if (!pid_and_addr(&p))
 			return false;
-		}
+		m = pick_mode(p.given);
+		if (!check_mode(m, &p))
+			return false;
 	}
-	if (opts->phys)
-		return check_phys(opts, have_pid, err, err_size);
-	if (opts->all)
-		return check_all(opts, have_pid, err, err_size);
-	if (opts->interval_ms && !opts->watch_s) {
-		snprintf(err, err_size, "--interval applies to --watch: add --watch SECONDS");
-		return false;
-	}
-	if (opts->watch_s && !check_watch(opts, have_pid, err, err_size))
-		return false;
-	if (!have_pid) {
-		snprintf(err, err_size, "missing PID (usage: ptcompare [--json] [--range START-END] PID [ADDR])");
-		return false;
-	}
-	if (opts->vtop && opts->has_range) {
-		snprintf(err, err_size,
-			 "--range does not apply to one address (vtop): give either --range or ADDR");
-		return false;
-	}
-	if (opts->vtop && opts->stats) {
-		snprintf(err, err_size,
-			 "--stats counts a scan, not one address (vtop): drop --stats");
-		return false;
-	}
-	if (opts->vtop && opts->jobs) {
-		snprintf(err, err_size,
-			 "--jobs splits a scan, not one address (vtop): drop --jobs");
-		return false;
-	}
-	if (opts->vtop && opts->kpageflags) {
-		snprintf(err, err_size,
-			 "--kpageflags checks a scan, not one address (vtop): drop --kpageflags");
-		return false;
-	}
+	opts->mode = m->mode;
 	return true;
 }

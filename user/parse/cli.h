@@ -8,10 +8,29 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/*
+ * What ptcompare does, one per run: the mode.  The command line picks it
+ * (cli_parse()), cmd/ptcompare.c's table of modes runs it.  The order is
+ * the precedence when a command line names two: --help first, then
+ * --version, --iommu, --phys, --all, --watch, an address (vtop), and a
+ * scan when none is named.
+ */
+enum mode {
+	MODE_SCAN,	/* every VMA of one process: pagemap against ptwalk */
+	MODE_VTOP,	/* one address, level by level */
+	MODE_IOMMU,	/* the device's view of a range, or of one IOVA */
+	MODE_PHYS,	/* who maps a physical range */
+	MODE_ALL,	/* every user process */
+	MODE_WATCH,	/* a range over time */
+	MODE_HELP,
+	MODE_VERSION,
+	NR_MODES
+};
+
 struct cli_options {
+	enum mode mode;
 	pid_t pid;
-	bool vtop;		/* translate one address: vtop_addr */
-	uint64_t vtop_addr;
+	uint64_t vtop_addr;	/* MODE_VTOP: the address */
 	bool has_range;
 	uint64_t start;		/* page aligned */
 	uint64_t end;		/* exclusive, page aligned */
@@ -26,19 +45,16 @@ struct cli_options {
 	unsigned int jobs;	/* --jobs N, 1..PTCOMPARE_JOBS_MAX; 0: not given */
 	const char *iommu;	/* --iommu DEVICE: the device's view; NULL: not */
 	bool has_iova;		/* --iova IOVA given: device address of start */
+	bool dma_api;		/* --dma-api: read a DMA-API domain too */
 	uint64_t iova;		/* page aligned */
 	bool iommu_translate;	/* --iommu DEVICE IOVA: one device address,
 				 * iova, no process
 				 */
-	bool dma_api;		/* --dma-api: read a DMA-API domain too */
-	bool all;		/* --all: every user process */
 	unsigned int watch_s;	/* --watch SECONDS; 0: not given */
 	unsigned int interval_ms; /* --interval MS; 0: not given */
-	bool phys;		/* --phys: who maps [phys_start, phys_end) */
-	uint64_t phys_start;	/* physical, any alignment (cmd/phys_run.c */
+	/* MODE_PHYS: who maps [phys_start, phys_end) */
+	uint64_t phys_start;	/* physical, any alignment (the mode */
 	uint64_t phys_end;	/* rounds out to pages); end exclusive */
-	bool help;
-	bool version;
 };
 
 /*
@@ -48,7 +64,6 @@ struct cli_options {
 bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 	       char *err, size_t err_size);
 
-/* Parses "START-END" (hex, 0x optional, END exclusive, page aligned). */
 /*
  * Whether START and END are multiples of the kernel's page size, known
  * only once ptwalk.ko is open (cli_parse_range() cannot check it): 0, or
@@ -57,7 +72,15 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 int cli_check_range_pages(uint64_t start, uint64_t end, uint64_t page_size,
 			  char *err, size_t err_size);
 
+/* Parses "START-END" (hex, 0x optional, END exclusive, page aligned). */
 bool cli_parse_range(const char *s, uint64_t *start, uint64_t *end,
 		     char *err, size_t err_size);
+
+/*
+ * The part of [start, end) inside o's --range (all of it without one)
+ * into [*cstart, *cend): false if none.
+ */
+bool cli_clip(const struct cli_options *o, uint64_t start, uint64_t end,
+	      uint64_t *cstart, uint64_t *cend);
 
 #endif /* PTCOMPARE_CLI_H */

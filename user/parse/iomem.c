@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/array.h"
+#include "parse/hex.h"
 #include "parse/iomem.h"
 
 /*
@@ -10,30 +12,6 @@
  * printed at this depth, next to the resource that holds them.
  */
 #define IOMEM_MAX_PRINTED_DEPTH	5
-
-static const char *hex(const char *p, uint64_t *out)
-{
-	uint64_t v = 0;
-	const char *s = p;
-
-	for (;; p++) {
-		unsigned int d;
-
-		if (*p >= '0' && *p <= '9')
-			d = (unsigned int)(*p - '0');
-		else if (*p >= 'a' && *p <= 'f')
-			d = (unsigned int)(*p - 'a' + 10);
-		else if (*p >= 'A' && *p <= 'F')
-			d = (unsigned int)(*p - 'A' + 10);
-		else
-			break;
-		if (v >> 60)
-			return NULL;	/* more than 64 bits */
-		v = v << 4 | d;
-	}
-	*out = v;
-	return p == s ? NULL : p;
-}
 
 /*
  * Splits one line (NUL-terminated, no newline) into depth, range and name
@@ -54,8 +32,8 @@ static bool parse_line(char *line, size_t *depth, struct iomem_entry *e,
 		return false;
 	}
 	*depth = sp / 2;
-	p = hex(p, &e->start);
-	if (!p || *p != '-' || !(p = hex(p + 1, &e->end))) {
+	p = hex_scan(p, 0, &e->start);
+	if (!p || *p != '-' || !(p = hex_scan(p + 1, 0, &e->end))) {
 		*why = "expected START-END in hex";
 		return false;
 	}
@@ -199,16 +177,13 @@ int iomem_parse_file(struct iomem *m, FILE *f, char *why, size_t why_size)
 	for (;;) {
 		size_t got;
 
-		if (len + 1 == cap) {
-			char *bigger = realloc(buf, cap * 2);
+		char *bigger = array_grow(buf, &cap, len + 2, 1, cap, 0);
 
-			if (!bigger) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = bigger;
-			cap *= 2;
+		if (!bigger) {
+			free(buf);
+			return -ENOMEM;
 		}
+		buf = bigger;
 		got = fread(buf + len, 1, cap - 1 - len, f);
 		len += got;
 		if (got)

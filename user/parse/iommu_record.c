@@ -4,21 +4,18 @@
 #include <stdio.h>
 #include "model/device_class.h"
 #include "model/page.h"
+#include "parse/hex.h"
 #include "parse/iommu_record.h"
 
 /* At least min, at most max hex digits at *p, value <= limit. */
-static bool hex_field(const char **p, int min, int max, unsigned long limit)
+static bool hex_field(const char **p, size_t min, size_t max, uint64_t limit)
 {
-	unsigned long v = 0;
-	int i;
+	uint64_t v;
+	const char *c = hex_scan(*p, max, &v);
 
-	for (i = 0; i < max && isxdigit((unsigned char)(*p)[i]); i++)
-		v = v * 16 + (unsigned long)(isdigit((unsigned char)(*p)[i]) ?
-				(*p)[i] - '0' :
-				tolower((unsigned char)(*p)[i]) - 'a' + 10);
-	if (i < min || v > limit)
+	if (!c || (size_t)(c - *p) < min || v > limit)
 		return false;
-	*p += i;
+	*p = c;
 	return true;
 }
 

@@ -5,44 +5,22 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include "parse/hex.h"
 #include "parse/maps.h"
 
 #define DELETED_SUFFIX " (deleted)"
 
-/* Value of hex digit c, or -1. */
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * Reads a hex number ending at stop; advances *p past stop.  Digits only
  * (strtoull would also take a "0x" after a leading 0, which the kernel
- * never prints), at most 64 bits of them.  By hand, not strspn and
- * strtoull: five fields a line, 10,000 lines for 10,000 VMAs.
+ * never prints), at most 64 bits of them.
  */
 static bool hex_field(const char **p, char stop, uint64_t *out)
 {
-	const char *c = *p;
-	uint64_t v = 0;
-	int d;
+	const char *c = hex_scan(*p, 0, out);
 
-	if (hex_digit(*c) < 0)
+	if (!c || *c != stop)
 		return false;
-	for (; (d = hex_digit(*c)) >= 0; c++) {
-		if (v >> 60)
-			return false;	/* more than 64 bits */
-		v = v << 4 | (uint64_t)d;
-	}
-	if (*c != stop)
-		return false;
-	*out = v;
 	*p = c + 1;
 	return true;
 }

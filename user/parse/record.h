@@ -14,11 +14,6 @@
 #include <stdint.h>
 #include "module/ptwalk_abi.h"
 
-/* The record covering addr, or NULL; recs sorted as the module sends them. */
-const struct ptwalk_record *ptwalk_find(const struct ptwalk_record *recs,
-					size_t n, uint64_t addr,
-					unsigned int page_shift);
-
 /* End address (exclusive) of a record. */
 uint64_t ptwalk_record_end(const struct ptwalk_record *r,
 			   unsigned int page_shift);

@@ -211,7 +211,8 @@ void jw_null(struct json_writer *w)
 		fputs("null", w->f);
 }
 
-void jw_hex(struct json_writer *w, uint64_t v)
+/* "0x1f000". */
+static void jw_hex(struct json_writer *w, uint64_t v)
 {
 	jw_hex_padded(w, v, 0);
 }

@@ -68,8 +68,7 @@ void jw_null(struct json_writer *w);
  */
 bool jw_raw_value(struct json_writer *w);
 
-/* "0x1f000"; with digits, zero-padded to that many: "0x00000000000001e7". */
-void jw_hex(struct json_writer *w, uint64_t v);
+/* "0x1f000" zero-padded to digits digits: "0x00000000000001e7". */
 void jw_hex_padded(struct json_writer *w, uint64_t v, int digits);
 
 /* "0x..." for a hex value, or null when v == none. */

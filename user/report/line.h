@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * One line of a report built in a buffer and written with one fwrite: the
- * per-VMA and per-range lines without printf.  make bench's profile of
- * --range over 10,000 VMAs had stdio's formatting at a third of the run
- * (vfprintf, its padding and its per-call stream lock, a dozen calls a
- * line).  Each helper prints what the printf conversion in its comment
+ * per-VMA and per-range lines without printf, whose format parsing,
+ * padding and per-call stream lock, a dozen calls a line, dominated a
+ * scan of many small VMAs.  Each helper prints what the printf conversion in its comment
  * prints.  A line longer than the buffer (a long path name) is written
  * in pieces: nothing is cut.
  */

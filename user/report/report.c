@@ -6,8 +6,12 @@
 #include "report/phys_print.h"
 #include "report/report.h"
 #include "report/report_dma.h"
-#include "report/report_formats.h"
 #include "report/report_witness.h"
+
+void report_add_dma(struct report *r, struct report_dma *rd)
+{
+	r->dma = rd;
+}
 
 void report_init(struct report *r, enum report_format fmt, FILE *out,
 		 FILE *vmas, FILE *ranges, const struct page_geom *geom,
@@ -82,43 +86,11 @@ bool report_has_mismatch(const struct report *r)
 	       report_conflicts(r) != 0;
 }
 
-/*
- * Appends a spool to the document: what was written since it was last
- * rewound, up to the position now.  Not to its end: a spool reused for
- * another process (--all) is rewound, not truncated (on tmpfs the
- * truncation freed pages the next process's report allocated again).
- */
-static int copy_spool(FILE *spool, FILE *out)
-{
-	char buf[65536];
-	off_t left;
-	size_t n;
-
-	if (!spool)
-		return 0;
-	if (fflush(spool) == EOF || (left = ftello(spool)) < 0 ||
-	    fseek(spool, 0, SEEK_SET))
-		return -errno;
-	while (left > 0 &&
-	       (n = fread(buf, 1, left < (off_t)sizeof(buf) ? (size_t)left :
-			  sizeof(buf), spool)) > 0) {
-		left -= (off_t)n;
-		if (fwrite(buf, 1, n, out) != n)
-			return -errno;
-	}
-	return ferror(spool) ? -EIO : left ? -EIO : 0;
-}
-
-int report_copy_spool(FILE *spool, FILE *out)
-{
-	return copy_spool(spool, out);
-}
-
 int report_copy_findings(struct report *r, FILE *out)
 {
 	if (ferror(r->ranges))
 		return -EIO;
-	return copy_spool(r->ranges, out);
+	return report_copy_spool(r->ranges, out);
 }
 
 int report_finish(struct report *r, const struct report_target *t)
@@ -130,11 +102,11 @@ int report_finish(struct report *r, const struct report_target *t)
 	if (r->dma && (ferror(r->dma->runs) || ferror(r->dma->holes)))
 		return -EIO;
 	ops(r)->head(r, t);
-	err = copy_spool(r->vmas, r->out);
+	err = report_copy_spool(r->vmas, r->out);
 	if (err)
 		return err;
 	ops(r)->middle(r);
-	err = copy_spool(r->ranges, r->out);
+	err = report_copy_spool(r->ranges, r->out);
 	if (err)
 		return err;
 	ops(r)->tail(r);

@@ -20,9 +20,8 @@
 #include "engine/witness.h"
 #include "model/verdict.h"
 #include "parse/maps.h"
+#include "report/format.h"
 #include "report/json.h"
-
-enum report_format { REPORT_TEXT, REPORT_JSON };
 
 struct report_dma;
 struct phys_view;
@@ -127,5 +126,34 @@ int report_finish(struct report *r, const struct report_target *t);
  * with more than one memory type, or none of these.
  */
 bool report_has_mismatch(const struct report *r);
+
+/*
+ * Adds the DMA view's section (report/report_dma.h, --range), written
+ * after the findings; rd lives as long as r.
+ */
+void report_add_dma(struct report *r, struct report_dma *rd);
+
+/*
+ * The two formats behind the functions above (report_text.c,
+ * report_json.c): report.c picks one by r->fmt.
+ */
+struct report_ops {
+	/* spool one finished range (with the witnesses' note) / VMA */
+	void (*range)(struct report *r, const struct verdict_range *vr,
+		      const struct witness_note *note);
+	void (*vma)(struct report *r, const struct maps_entry *m,
+		    uint64_t start, uint64_t end,
+		    const struct compare_summary *sum, bool examined);
+	/* what goes before the VMAs, between VMAs and ranges, after ranges */
+	void (*head)(struct report *r, const struct report_target *t);
+	void (*middle)(struct report *r);
+	void (*tail)(struct report *r);
+};
+
+/* The first misuse of a JSON writer (json.h), 0 if none or text. */
+int report_json_error(const struct report *r);
+
+extern const struct report_ops report_text_ops;
+extern const struct report_ops report_json_ops;
 
 #endif /* PTCOMPARE_REPORT_H */

@@ -5,16 +5,14 @@
  * format (report_dma_text.c, report_dma_json.c).
  */
 #include "report/report_dma.h"
-#include "report/report_formats.h"
 
-void report_dma_init(struct report_dma *rd, struct report *r,
+void report_dma_init(struct report_dma *rd, enum report_format fmt,
 		     const struct dma_view *view, FILE *runs, FILE *holes)
 {
-	*rd = (struct report_dma){ .view = view, .fmt = r->fmt, .runs = runs,
+	*rd = (struct report_dma){ .view = view, .fmt = fmt, .runs = runs,
 				   .holes = holes };
 	jw_init(&rd->runs_json, runs);
 	jw_init(&rd->holes_json, holes);
-	r->dma = rd;
 }
 
 struct dma_sink report_dma_sink(struct report_dma *rd)

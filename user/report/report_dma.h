@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include "engine/dma.h"
 #include "model/pci_owner.h"
+#include "report/format.h"
 #include "report/json.h"
-#include "report/report.h"
 
 #define REPORT_DMA_TEXT_RUNS	32
 #define REPORT_DMA_TEXT_HOLES	16
@@ -37,20 +37,24 @@ struct report_dma {
 };
 
 /*
- * Adds the section on view to r (after report_init()); rd lives as long
- * as r.  view must send its runs and holes to report_dma_sink(rd), and be
- * finished (dma_finish()) before report_finish() writes the section after
- * the findings.
+ * The section on view, in format fmt, spooling into runs and holes; a
+ * report adds it with report_add_dma().  view must send its runs and
+ * holes to report_dma_sink(rd), and be finished (dma_finish()) before
+ * the section is written.
  */
-void report_dma_init(struct report_dma *rd, struct report *r,
+void report_dma_init(struct report_dma *rd, enum report_format fmt,
 		     const struct dma_view *view, FILE *runs, FILE *holes);
 
 /* The sink of a dma_view that spools into rd. */
 struct dma_sink report_dma_sink(struct report_dma *rd);
 
-/* The section, written to r->out by the formats' tails. */
-void report_dma_text(struct report *r);
-void report_dma_json(struct report *r);
+/*
+ * The section, written to out by the formats' tails; JSON as the value
+ * of the key "dma" in the document w writes to out.
+ */
+void report_dma_text(struct report_dma *rd, FILE *out);
+void report_dma_json(struct report_dma *rd, struct json_writer *w,
+		     FILE *out);
 
 /* Each format's sink (arg: the report_dma), report_dma_sink()'s choice. */
 void report_dma_text_run(const struct dma_run *run, void *arg);

@@ -43,7 +43,7 @@ static void pin_state(struct json_writer *w, const char *key,
 	jw_key(w, key);
 	jw_begin_object(w);
 	jw_kv_u64(w, "pages", t->pin_pages[pin]);
-	jw_kv_u64(w, "spans", t->pin_runs[pin]);
+	jw_kv_u64(w, "spans", t->pin_spans[pin]);
 	jw_end_object(w);
 }
 
@@ -102,12 +102,11 @@ static void json_attrs(struct json_writer *w, const struct report_dma *rd)
 	jw_end_array(w);
 }
 
-void report_dma_json(struct report *r)
+void report_dma_json(struct report_dma *rd, struct json_writer *w,
+		     FILE *out)
 {
-	struct report_dma *rd = r->dma;
 	const struct dma_view *d = rd->view;
 	const struct dma_totals *t = &d->t;
-	struct json_writer *w = &r->json;
 
 	jw_line_key(w, "dma");
 	jw_begin_object(w);
@@ -136,11 +135,11 @@ void report_dma_json(struct report *r)
 	json_attrs(w, rd);
 	jw_line_key(w, "runs");
 	jw_begin_array(w);
-	report_dma_copy(rd, rd->runs, r->out);
+	report_dma_copy(rd, rd->runs, out);
 	jw_end_array(w);
 	jw_line_key(w, "holes");
 	jw_begin_array(w);
-	report_dma_copy(rd, rd->holes, r->out);
+	report_dma_copy(rd, rd->holes, out);
 	jw_end_array(w);
 	jw_end_object(w);
 	if (!rd->err)

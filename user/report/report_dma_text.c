@@ -127,9 +127,9 @@ static void text_attrs(FILE *f, const struct report_dma *rd)
 	fprintf(f, "  pinned: %" PRIu64 " page%s DMA-pinned in %" PRIu64
 		" span%s, %" PRIu64 " not pinned in %" PRIu64 " span%s",
 		t->pin_pages[PIN_YES], plural(t->pin_pages[PIN_YES]),
-		t->pin_runs[PIN_YES], plural(t->pin_runs[PIN_YES]),
-		t->pin_pages[PIN_NO], t->pin_runs[PIN_NO],
-		plural(t->pin_runs[PIN_NO]));
+		t->pin_spans[PIN_YES], plural(t->pin_spans[PIN_YES]),
+		t->pin_pages[PIN_NO], t->pin_spans[PIN_NO],
+		plural(t->pin_spans[PIN_NO]));
 	if (t->pin_pages[PIN_UNKNOWN])
 		fprintf(f, ", %" PRIu64 " unknown (no struct page, or a special entry's, which is not read)",
 			t->pin_pages[PIN_UNKNOWN]);
@@ -189,11 +189,9 @@ static void text_attrs(FILE *f, const struct report_dma *rd)
 			t->devmem_pages, DMA_MAX_DEVMEM);
 }
 
-void report_dma_text(struct report *r)
+void report_dma_text(struct report_dma *rd, FILE *f)
 {
-	struct report_dma *rd = r->dma;
 	const struct dma_totals *t = &rd->view->t;
-	FILE *f = r->out;
 
 	text_summary(f, rd->view);
 	text_attrs(f, rd);

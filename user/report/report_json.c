@@ -10,7 +10,7 @@
 #include "report/page_attrs.h"
 #include "report/phys_print.h"
 #include "report/report_dma.h"
-#include "report/report_formats.h"
+#include "report/report.h"
 #include "report/report_witness.h"
 
 static void class_counts(struct json_writer *w,
@@ -159,7 +159,7 @@ static void json_tail(struct report *r)
 	jw_kv_u64(w, "memtype_unchecked_pages", r->memtype_unchecked);
 	report_witness_json_tail(r);
 	if (r->dma)
-		report_dma_json(r);
+		report_dma_json(r->dma, &r->json, r->out);
 	jw_end_object(w);
 	jw_finish(w);
 }

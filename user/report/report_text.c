@@ -11,7 +11,7 @@
 #include "report/line.h"
 #include "report/page_attrs.h"
 #include "report/phys_print.h"
-#include "report/report_formats.h"
+#include "report/report.h"
 #include "report/report_witness.h"
 
 static void describe_walk(char *buf, size_t size, const struct verdict_range *vr,
@@ -211,7 +211,7 @@ static void text_tail(struct report *r)
 			r->totals[CLASS_PFN_ZEROED]);
 	report_witness_text_tail(r);
 	if (r->dma)
-		report_dma_text(r);
+		report_dma_text(r->dma, r->out);
 	text_memtypes(r);
 	fprintf(r->out, "\nverdict: ");
 	if (bad || witness_bad || conflicts) {

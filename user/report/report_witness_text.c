@@ -10,7 +10,6 @@
 #include "module/ptwalk_names.h"
 #include "report/page_attrs.h"
 #include "report/report.h"
-#include "report/report_formats.h"
 #include "report/report_witness.h"
 
 static const char *phys_name(const struct witness_totals *w,

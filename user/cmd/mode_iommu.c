@@ -13,8 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "model/array.h"
 #include "cmd/connect.h"
-#include "cmd/iommu_run.h"
+#include "cmd/mode_iommu.h"
 #include "engine/device_view.h"
 #include "io/pci_sysfs.h"
 #include "io/source.h"
@@ -26,25 +27,6 @@
 
 /* Records read per read(). */
 #define READ_BATCH 256
-
-/* Grows *buf (of *cap elements of size) to hold n + more. */
-static int reserve(void **buf, size_t *cap, size_t n, size_t more,
-		   size_t size)
-{
-	size_t want = n + more;
-	void *p;
-
-	if (want <= *cap)
-		return 0;
-	if (want < *cap * 2)
-		want = *cap * 2;
-	p = realloc(*buf, want * size);
-	if (!p)
-		return -ENOMEM;
-	*buf = p;
-	*cap = want;
-	return 0;
-}
 
 /* A batch of the query's records into buf: count (0 at the end) or -errno. */
 typedef ssize_t (*read_batch_fn)(int fd, void *buf, size_t max);
@@ -67,10 +49,14 @@ static ssize_t read_all(int fd, size_t size, read_batch_fn rd, void **out)
 	ssize_t got;
 
 	do {
-		if (reserve((void **)&recs, &cap, n, READ_BATCH, size)) {
+		char *grown = array_grow(recs, &cap, n + READ_BATCH, size,
+					 READ_BATCH, 0);
+
+		if (!grown) {
 			free(recs);
 			return -ENOMEM;
 		}
+		recs = grown;
 		got = rd(fd, recs + n * size, READ_BATCH);
 		if (got > 0)
 			n += (size_t)got;
@@ -201,7 +187,7 @@ out:
 	return status;
 }
 
-int iommu_run(const struct cli_options *o, char *msg, size_t size)
+int mode_iommu(const struct cli_options *o, char *msg, size_t size)
 {
 	struct page_geom geom;
 	char driver[64];

@@ -5,8 +5,8 @@
  * change printed as it is seen (engine/watch.h, report/watch_print.h),
  * until the time is up, SIGINT or SIGTERM, or the process exits.
  */
-#ifndef PTCOMPARE_CMD_WATCH_RUN_H
-#define PTCOMPARE_CMD_WATCH_RUN_H
+#ifndef PTCOMPARE_CMD_MODE_WATCH_H
+#define PTCOMPARE_CMD_MODE_WATCH_H
 
 #include <stddef.h>
 #include "parse/cli.h"
@@ -15,6 +15,6 @@
  * The exit status: 1 when a DMA-pinned page got another frame, 7 when
  * the process exited (the end line printed first); msg a failure's cause.
  */
-int watch_run(const struct cli_options *o, char *msg, size_t size);
+int mode_watch(const struct cli_options *o, char *msg, size_t size);
 
-#endif /* PTCOMPARE_CMD_WATCH_RUN_H */
+#endif /* PTCOMPARE_CMD_MODE_WATCH_H */

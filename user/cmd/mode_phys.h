@@ -4,8 +4,8 @@
  * process, from ptwalk's records (so VM_PFNMAP mappings pagemap hides are
  * seen too), and the frames mapped with more than one memory type.
  */
-#ifndef PTCOMPARE_CMD_PHYS_RUN_H
-#define PTCOMPARE_CMD_PHYS_RUN_H
+#ifndef PTCOMPARE_CMD_MODE_PHYS_H
+#define PTCOMPARE_CMD_MODE_PHYS_H
 
 #include <stddef.h>
 #include <sys/types.h>
@@ -61,6 +61,6 @@ int phys_scan_view(struct phys_scan *ps, struct phys_view *v);
 void phys_scan_free(struct phys_scan *ps);
 
 /* The exit status (1: a memtype conflict); msg says a failure's cause. */
-int phys_run(const struct cli_options *o, char *msg, size_t size);
+int mode_phys(const struct cli_options *o, char *msg, size_t size);
 
-#endif /* PTCOMPARE_CMD_PHYS_RUN_H */
+#endif /* PTCOMPARE_CMD_MODE_PHYS_H */

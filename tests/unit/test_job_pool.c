@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * --jobs' threads and channels (cmd/jobs_run.c) against a fake pagemap and
+ * --jobs' threads and channels (cmd/job_pool.c) against a fake pagemap and
  * ptwalk that every job reads at once: the events of each part come in
  * address order, ranges before the part's end, as one engine gives them;
  * more ranges than a block and than a channel hold get through; an error
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include "unit.h"
 #include "geom.h"
-#include "cmd/jobs_run.h"
+#include "cmd/job_pool.h"
 #include "engine/compare.h"
 #include "engine/jobs.h"
 #include "parse/pagemap.h"
@@ -22,7 +22,7 @@
 #define PG	4096ULL
 #define ANON	(PTWALK_VM_ANON | PTWALK_VM_READ | PTWALK_VM_WRITE)
 #define NJOBS	3
-/* more ranges in one part than a channel holds (jobs_run.c: 2,048) */
+/* more ranges in one part than a channel holds (job_pool.c: 2,048) */
 #define BIG	4096
 
 /*
@@ -124,7 +124,7 @@ static uint64_t total(const struct compare_summary *sum)
 /* NJOBS jobs over fakes of their own. */
 struct rig {
 	struct fake fake[NJOBS];
-	struct jobs_run *run;
+	struct job_pool *pool;
 };
 
 /*
@@ -141,9 +141,9 @@ static void rig_start(struct rig *r, size_t batch, uint64_t fail_addr,
 		r->fake[i].fail_addr = fail_addr;
 		fake_io(&r->fake[i], &io[i]);
 	}
-	r->run = jobs_start(NJOBS, batch, io, UT_SHIFT_4K);
-	assert_non_null(r->run);
-	jobs_plan(r->run, p, n);
+	r->pool = jobs_start(NJOBS, batch, io, UT_SHIFT_4K);
+	assert_non_null(r->pool);
+	jobs_plan(r->pool, p, n);
 }
 
 static struct compare_piece piece(uint64_t first, uint64_t pages)
@@ -192,13 +192,13 @@ static void one_engine(struct compare_piece part, size_t batch,
 }
 
 /* The events of item k's next part, as the main thread takes them. */
-static void take_part(struct jobs_run *run, size_t k, struct part_out *o)
+static void take_part(struct job_pool *pool, size_t k, struct part_out *o)
 {
 	struct job_event ev;
 
 	part_out_init(o);
 	for (;;) {
-		jobs_next(run, k, &ev);
+		jobs_next(pool, k, &ev);
 		if (ev.part_end)
 			break;
 		add_range(&ev.range, o);
@@ -228,7 +228,7 @@ static void assert_same_ranges(const struct part_out *a,
  * checks each against one engine: the jobs hand over what one job gives.
  * Returns the number of parts.
  */
-static size_t take_plan(struct jobs_run *run, const struct compare_piece *p,
+static size_t take_plan(struct job_pool *pool, const struct compare_piece *p,
 			size_t n, size_t batch)
 {
 	struct job_cursor c;
@@ -240,7 +240,7 @@ static size_t take_plan(struct jobs_run *run, const struct compare_piece *p,
 		for (size_t i = 0; i < job_parts(&it); i++, parts++) {
 			struct part_out got, want;
 
-			take_part(run, k, &got);
+			take_part(pool, k, &got);
 			one_engine(job_part(&it, p, i), batch, &want);
 			assert_int_equal(got.err, 0);
 			assert_same_ranges(&got, &want);
@@ -258,12 +258,12 @@ static size_t take_plan(struct jobs_run *run, const struct compare_piece *p,
 static void cancel_then_plan(struct rig *r, const struct compare_piece *p,
 			     size_t n, size_t batch, size_t parts)
 {
-	jobs_cancel(r->run);
-	jobs_wait(r->run);
-	jobs_plan(r->run, p, n);
-	assert_int_equal(take_plan(r->run, p, n, batch), parts);
-	jobs_wait(r->run);
-	jobs_stop(r->run);
+	jobs_cancel(r->pool);
+	jobs_wait(r->pool);
+	jobs_plan(r->pool, p, n);
+	assert_int_equal(take_plan(r->pool, p, n, batch), parts);
+	jobs_wait(r->pool);
+	jobs_stop(r->pool);
 }
 
 /* Items over several pieces and jobs: every part, in address order. */
@@ -279,13 +279,13 @@ static void parts_in_address_order(void **state)
 	(void)state;
 	rig_start(&r, batch, 0, p, 5);
 	/* a part at least of every piece; the 200 and 129 pages are cut */
-	assert_true(take_plan(r.run, p, 5, batch) >= 5 + 2);
-	jobs_wait(r.run);
+	assert_true(take_plan(r.pool, p, 5, batch) >= 5 + 2);
+	jobs_wait(r.pool);
 	/* the same jobs take the next plan */
-	jobs_plan(r.run, p + 1, 2);
-	take_plan(r.run, p + 1, 2, batch);
-	jobs_wait(r.run);
-	jobs_stop(r.run);
+	jobs_plan(r.pool, p + 1, 2);
+	take_plan(r.pool, p + 1, 2, batch);
+	jobs_wait(r.pool);
+	jobs_stop(r.pool);
 }
 
 /*
@@ -301,7 +301,7 @@ static void more_ranges_than_the_channel(void **state)
 
 	(void)state;
 	rig_start(&r, BIG, 0, p, 1);
-	take_part(r.run, 0, &got);
+	take_part(r.pool, 0, &got);
 	assert_int_equal(got.err, 0);
 	assert_int_equal(total(&got.sum), BIG);
 	/* one range a page: the frames of neighbours are two apart */
@@ -309,8 +309,8 @@ static void more_ranges_than_the_channel(void **state)
 	for (size_t i = 0; i < got.n; i++)
 		assert_int_equal(got.r[i].start, BASE + i * PG);
 	free(got.r);
-	jobs_wait(r.run);
-	jobs_stop(r.run);
+	jobs_wait(r.pool);
+	jobs_stop(r.pool);
 }
 
 /*
@@ -335,7 +335,7 @@ static void error_from_a_job(void **state)
 	for (k = 0; job_next(&c, &it); k++) {
 		struct part_out got;
 
-		take_part(r.run, k, &got);
+		take_part(r.pool, k, &got);
 		free(got.r);
 		if (k < 2) {
 			assert_int_equal(got.err, 0);
@@ -365,7 +365,7 @@ static void cancel_drops_the_plan(void **state)
 
 	(void)state;
 	rig_start(&r, BIG, 0, old, 3);
-	jobs_next(r.run, 0, &ev);
+	jobs_next(r.pool, 0, &ev);
 	assert_false(ev.part_end);
 	assert_int_equal(ev.range.start, old[0].start);
 	cancel_then_plan(&r, next, 1, BIG, 1);
@@ -380,9 +380,9 @@ static void stop_mid_plan(void **state)
 
 	(void)state;
 	rig_start(&r, BIG, 0, p, 4);
-	jobs_stop(r.run);
+	jobs_stop(r.pool);
 }
 
-UNIT_MAIN("jobs_run", UT(parts_in_address_order),
+UNIT_MAIN("job_pool", UT(parts_in_address_order),
 	  UT(more_ranges_than_the_channel), UT(error_from_a_job),
 	  UT(cancel_drops_the_plan), UT(stop_mid_plan))

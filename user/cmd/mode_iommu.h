@@ -3,8 +3,8 @@
  * ptcompare --iommu: the device's view of a process range, or one device
  * address translated (engine/device_view.h, report/device_print.h).
  */
-#ifndef PTCOMPARE_IOMMU_RUN_H
-#define PTCOMPARE_IOMMU_RUN_H
+#ifndef PTCOMPARE_CMD_MODE_IOMMU_H
+#define PTCOMPARE_CMD_MODE_IOMMU_H
 
 #include <stddef.h>
 #include "parse/cli.h"
@@ -13,6 +13,6 @@
  * Runs it as o says: the exit status (model/outcome.h), msg set when it
  * is a failure's (above EXIT_MISMATCH).
  */
-int iommu_run(const struct cli_options *o, char *msg, size_t size);
+int mode_iommu(const struct cli_options *o, char *msg, size_t size);
 
-#endif /* PTCOMPARE_IOMMU_RUN_H */
+#endif /* PTCOMPARE_CMD_MODE_IOMMU_H */

@@ -3,7 +3,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd/jobs_run.h"
+#include "cmd/job_pool.h"
 
 /*
  * Events a job may get ahead of the main thread, which takes the items in
@@ -15,23 +15,22 @@
 #define CHANNEL_EVENTS	2048
 /*
  * Events handed over at once, either way: the lock, and a wake-up when
- * the other side sleeps, per block rather than per event (make bench: a
- * futex wake per range cost the sparse 64 GiB target 2.5 times A).  With
- * 256 events in all and blocks of 32, two jobs on that target took
- * 1,060-1,080 ms against 1,200 for one in the bench VM; with 2,048 and
- * blocks of 256, 850-860 (raw pagemap, two readers: 310 ms, one: 560).
+ * the other side sleeps, per block rather than per event: a futex wake
+ * per range would cost a sparse mapping, a range every few pages, more
+ * than its reads.  Blocks of an eighth of the channel keep both sides
+ * busy while the other drains or fills the rest.
  */
 #define BLOCK_EVENTS	256
 
 struct job {
-	struct jobs_run *run;
+	struct job_pool *pool;
 	unsigned int id;
 	pthread_t thread;
 	bool started;
 	struct compare_io io;
 	struct compare_engine *engine;
 	struct compare_piece parts[JOBS_PLAN_MAX];
-	/* the channel: events [head, tail) are waiting, under run->lock */
+	/* the channel: events [head, tail) are waiting, under pool->lock */
 	struct job_event ev[CHANNEL_EVENTS];
 	size_t head, tail;
 	bool getter_waits, putter_waits;
@@ -44,7 +43,7 @@ struct job {
 	size_t nr_in, pos_in;
 };
 
-struct jobs_run {
+struct job_pool {
 	pthread_mutex_t lock;
 	pthread_cond_t plan_ready;	/* jobs wait for a plan */
 	pthread_cond_t plan_done;	/* the main thread waits for idle jobs */
@@ -63,7 +62,7 @@ struct jobs_run {
 /* Hands j's block over to the channel; false once the plan is cancelled. */
 static bool flush_out(struct job *j)
 {
-	struct jobs_run *r = j->run;
+	struct job_pool *r = j->pool;
 	bool ok;
 
 	pthread_mutex_lock(&r->lock);
@@ -130,7 +129,7 @@ static bool run_item(struct job *j, const struct job_item *it,
 static void *job_main(void *arg)
 {
 	struct job *j = arg;
-	struct jobs_run *r = j->run;
+	struct job_pool *r = j->pool;
 	unsigned long seen = 0;
 
 	pthread_mutex_lock(&r->lock);
@@ -162,11 +161,11 @@ static void *job_main(void *arg)
 	return NULL;
 }
 
-struct jobs_run *jobs_start(unsigned int jobs, size_t batch,
+struct job_pool *jobs_start(unsigned int jobs, size_t batch,
 			    const struct compare_io *io,
 			    unsigned int page_shift)
 {
-	struct jobs_run *r = calloc(1, sizeof(*r));
+	struct job_pool *r = calloc(1, sizeof(*r));
 
 	if (!r)
 		return NULL;
@@ -183,7 +182,7 @@ struct jobs_run *jobs_start(unsigned int jobs, size_t batch,
 	for (unsigned int i = 0; i < jobs; i++) {
 		struct job *j = &r->job[i];
 
-		j->run = r;
+		j->pool = r;
 		j->id = i;
 		pthread_cond_init(&j->can_put, NULL);
 		pthread_cond_init(&j->can_get, NULL);
@@ -204,7 +203,7 @@ fail:
 	return NULL;
 }
 
-void jobs_plan(struct jobs_run *r, const struct compare_piece *pieces,
+void jobs_plan(struct job_pool *r, const struct compare_piece *pieces,
 	       size_t n)
 {
 	pthread_mutex_lock(&r->lock);
@@ -217,7 +216,7 @@ void jobs_plan(struct jobs_run *r, const struct compare_piece *pieces,
 	pthread_mutex_unlock(&r->lock);
 }
 
-void jobs_next(struct jobs_run *r, size_t k, struct job_event *ev)
+void jobs_next(struct job_pool *r, size_t k, struct job_event *ev)
 {
 	struct job *j = &r->job[k % r->jobs];
 
@@ -238,7 +237,7 @@ void jobs_next(struct jobs_run *r, size_t k, struct job_event *ev)
 	*ev = j->in[j->pos_in++];
 }
 
-void jobs_wait(struct jobs_run *r)
+void jobs_wait(struct job_pool *r)
 {
 	pthread_mutex_lock(&r->lock);
 	while (r->idle < r->jobs)
@@ -252,7 +251,7 @@ void jobs_wait(struct jobs_run *r)
 	pthread_mutex_unlock(&r->lock);
 }
 
-void jobs_cancel(struct jobs_run *r)
+void jobs_cancel(struct job_pool *r)
 {
 	pthread_mutex_lock(&r->lock);
 	r->cancel = true;
@@ -261,7 +260,7 @@ void jobs_cancel(struct jobs_run *r)
 	pthread_mutex_unlock(&r->lock);
 }
 
-void jobs_stop(struct jobs_run *r)
+void jobs_stop(struct job_pool *r)
 {
 	if (!r)
 		return;

@@ -15,7 +15,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 #include "cmd/connect.h"
-#include "cmd/watch_run.h"
+#include "cmd/mode_watch.h"
 #include "io/proc_read.h"
 #include "io/ptwalk_client.h"
 #include "io/source.h"
@@ -166,7 +166,7 @@ static int loop(struct watcher *w, char *msg, size_t size)
 	}
 }
 
-int watch_run(const struct cli_options *o, char *msg, size_t size)
+int mode_watch(const struct cli_options *o, char *msg, size_t size)
 {
 	struct watcher *w = calloc(1, sizeof(*w));
 	struct page_geom geom;

@@ -12,29 +12,14 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include "model/array.h"
 #include "cmd/connect.h"
-#include "cmd/phys_run.h"
+#include "cmd/mode_phys.h"
 #include "io/ptwalk_client.h"
 #include "io/source.h"
 #include "parse/maps.h"
 #include "report/diagnose.h"
 #include "report/phys_print.h"
-
-/* Room for one more element of an array of elems of size each. */
-static int grow(void **elems, size_t n, size_t *cap, size_t each)
-{
-	size_t want = *cap ? *cap * 2 : 16;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	p = realloc(*elems, want * each);
-	if (!p)
-		return -ENOMEM;
-	*elems = p;
-	*cap = want;
-	return 0;
-}
 
 /*
  * The mappings of one VMA: 0, -ESRCH/-ENXIO when the process went away,
@@ -64,9 +49,12 @@ static int scan_vma(struct phys_scan *ps, pid_t pid, const char *comm,
 		return (int)n;
 	if (ps->set.n == before)
 		return 0;
-	if (grow((void **)&ps->vmas, ps->nr_vmas, &ps->cap_vmas,
-		 sizeof(*ps->vmas)))
+	struct phys_vma *vmas = array_grow(ps->vmas, &ps->cap_vmas,
+					   ps->nr_vmas + 1, sizeof(*vmas), 16, 0);
+
+	if (!vmas)
 		return -ENOMEM;
+	ps->vmas = vmas;
 	ps->vmas[ps->nr_vmas] = (struct phys_vma){
 		.start = e->start, .end = e->end, .name = strdup(e->name),
 	};
@@ -75,9 +63,13 @@ static int scan_vma(struct phys_scan *ps, pid_t pid, const char *comm,
 		return -ENOMEM;
 	ps->nr_vmas++;
 	if (new_proc) {
-		if (grow((void **)&ps->procs, ps->nr_procs, &ps->cap_procs,
-			 sizeof(*ps->procs)))
+		struct phys_proc *procs = array_grow(ps->procs, &ps->cap_procs,
+						     ps->nr_procs + 1,
+						     sizeof(*procs), 16, 0);
+
+		if (!procs)
 			return -ENOMEM;
+		ps->procs = procs;
 		ps->procs[ps->nr_procs].pid = pid;
 		snprintf(ps->procs[ps->nr_procs].comm,
 			 sizeof(ps->procs[0].comm), "%s", comm);
@@ -197,7 +189,7 @@ static int print(const struct cli_options *o, const struct phys_view *v,
 	return v->nr_conflicts ? EXIT_MISMATCH : EXIT_OK;
 }
 
-int phys_run(const struct cli_options *o, char *msg, size_t size)
+int mode_phys(const struct cli_options *o, char *msg, size_t size)
 {
 	struct phys_scan *ps = malloc(sizeof(*ps));
 	struct iomem iomem = { 0 };

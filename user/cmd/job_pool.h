@@ -7,14 +7,14 @@
  * the main thread takes them item by item in address order, so what comes
  * out is what one job gives.  Memory: one engine and one channel per job.
  */
-#ifndef PTCOMPARE_JOBS_RUN_H
-#define PTCOMPARE_JOBS_RUN_H
+#ifndef PTCOMPARE_CMD_JOB_POOL_H
+#define PTCOMPARE_CMD_JOB_POOL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include "engine/jobs.h"
 
-struct jobs_run;
+struct job_pool;
 
 /* What a job hands over: a range of the current part, or its end. */
 struct job_event {
@@ -32,24 +32,24 @@ struct job_event {
  * the unit tests, a fake), copied, its ctx kept by the caller until
  * jobs_stop().  NULL when out of memory or threads.
  */
-struct jobs_run *jobs_start(unsigned int jobs, size_t batch,
+struct job_pool *jobs_start(unsigned int jobs, size_t batch,
 			    const struct compare_io *io,
 			    unsigned int page_shift);
 
 /* Hands the jobs a plan (pieces kept by the caller until jobs_wait()). */
-void jobs_plan(struct jobs_run *r, const struct compare_piece *pieces,
+void jobs_plan(struct job_pool *r, const struct compare_piece *pieces,
 	       size_t n);
 
 /* The next event of item k (in order; blocks until it is there). */
-void jobs_next(struct jobs_run *r, size_t k, struct job_event *ev);
+void jobs_next(struct job_pool *r, size_t k, struct job_event *ev);
 
 /* Waits until every job is done with the plan (after an error, too). */
-void jobs_wait(struct jobs_run *r);
+void jobs_wait(struct job_pool *r);
 
 /* Makes the jobs drop the rest of the plan (an error was met). */
-void jobs_cancel(struct jobs_run *r);
+void jobs_cancel(struct job_pool *r);
 
 /* Ends the threads and frees the run (the sources stay the caller's). */
-void jobs_stop(struct jobs_run *r);
+void jobs_stop(struct job_pool *r);
 
-#endif /* PTCOMPARE_JOBS_RUN_H */
+#endif /* PTCOMPARE_CMD_JOB_POOL_H */

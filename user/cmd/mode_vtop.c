@@ -12,7 +12,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "cmd/connect.h"
-#include "cmd/vtop_run.h"
+#include "cmd/mode_vtop.h"
 #include "engine/vtop.h"
 #include "io/proc_read.h"
 #include "io/ptwalk_client.h"
@@ -70,7 +70,7 @@ static int vtop_find_vma(pid_t pid, uint64_t addr, struct vtop_vma *vma,
 	return EXIT_OK;
 }
 
-int vtop_run(const struct cli_options *o, char *msg, size_t size)
+int mode_vtop(const struct cli_options *o, char *msg, size_t size)
 {
 	struct vtop_source src = { .pid = o->pid, .pagemap_fd = -1 };
 	struct vtop_io io = { vtop_read_pagemap, vtop_walk, &src };

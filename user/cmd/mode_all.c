@@ -22,17 +22,19 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#include "cmd/all_run.h"
-#include "cmd/phys_run.h"
+#include "model/array.h"
+#include "cmd/mode_all.h"
+#include "cmd/mode_phys.h"
 #include "cmd/scan.h"
-#include "cmd/session.h"
 #include "cmd/stats.h"
 #include "io/spool.h"
 #include "model/page.h"
+#include "report/all_print.h"
 #include "report/json.h"
 #include "report/phys_print.h"
 #include "report/progress.h"
-#include "report/report_formats.h"
+#include "report/stats_line.h"
+#include "report/report.h"
 
 /* A slot's part in the run (struct all_slot). */
 enum slot_state {
@@ -45,7 +47,7 @@ enum slot_state {
 /* One process scanned, or to scan, and what it is scanned with. */
 struct all_slot {
 	struct cli_options o;		/* its session's: one job, no line */
-	struct session s;
+	struct scan s;
 	FILE *doc;			/* the process's report */
 	uint64_t open_ns;		/* opening the process, for --stats */
 	size_t index;			/* the process: pids[index] */
@@ -87,15 +89,12 @@ struct all_state {
 
 static int note_gone(struct all_state *a, pid_t pid)
 {
-	if (a->nr_gone == a->cap_gone) {
-		size_t cap = a->cap_gone ? a->cap_gone * 2 : 16;
-		pid_t *grown = realloc(a->gone, cap * sizeof(*grown));
+	pid_t *grown = array_grow(a->gone, &a->cap_gone, a->nr_gone + 1,
+				  sizeof(*grown), 16, 0);
 
-		if (!grown)
-			return -ENOMEM;
-		a->gone = grown;
-		a->cap_gone = cap;
-	}
+	if (!grown)
+		return -ENOMEM;
+	a->gone = grown;
 	a->gone[a->nr_gone++] = pid;
 	return 0;
 }
@@ -106,15 +105,15 @@ static int note_gone(struct all_state *a, pid_t pid)
  */
 static int add_process(struct all_state *a, struct all_slot *w)
 {
-	struct session *s = &w->s;
-	struct report *r = &s->report;
+	struct scan *sc = &w->s;
+	struct report *r = &sc->report;
 
 	/* the memory-type check runs once, over every process, at the end */
-	for (size_t i = 0; i < s->suspects.n; i++)
-		if (suspects_add(&a->suspects, s->suspects.run[i].pfn,
-				 s->suspects.run[i].pages, PTWALK_MEMTYPE_WC))
-			a->suspects.dropped_pages += s->suspects.run[i].pages;
-	a->suspects.dropped_pages += s->suspects.dropped_pages;
+	for (size_t i = 0; i < sc->suspects.n; i++)
+		if (suspects_add(&a->suspects, sc->suspects.run[i].pfn,
+				 sc->suspects.run[i].pages, PTWALK_MEMTYPE_WC))
+			a->suspects.dropped_pages += sc->suspects.run[i].pages;
+	a->suspects.dropped_pages += sc->suspects.dropped_pages;
 	a->scanned++;
 	a->pages += r->pages;
 	a->progress.pages += r->pages;
@@ -122,23 +121,15 @@ static int add_process(struct all_state *a, struct all_slot *w)
 		a->totals[c] += r->totals[c];
 	if (report_has_mismatch(r))
 		a->bad++;
-	stats_add_jobs(s);
-	a->pagemap_bytes += s->src.pagemap_bytes;
-	a->pagemap_ns += s->src.pagemap_ns;
-	a->walk_ns += s->src.walk_ns;
-	a->walk_records += s->src.walk_records;
-	a->maps_ns += s->maps_ns;
+	stats_add_jobs(sc);
+	a->pagemap_bytes += sc->ses.src.pagemap_bytes;
+	a->pagemap_ns += sc->ses.src.pagemap_ns;
+	a->walk_ns += sc->ses.src.walk_ns;
+	a->walk_records += sc->ses.src.walk_records;
+	a->maps_ns += sc->maps_ns;
 	a->open_ns += w->open_ns;
-	if (a->o->json) {
-		if (!jw_raw_value(&a->json))
-			return jw_error(&a->json);
-		return report_copy_spool(w->doc, stdout);
-	}
-	report_all_row(stdout, r, s->src.pid, s->comm);
-	if (!r->nr_ranges)
-		return 0;
-	fprintf(a->findings, "pid %d (%s):\n", (int)s->src.pid, s->comm);
-	return report_copy_findings(r, a->findings);
+	return all_print_process(r->fmt, &a->json, stdout, w->doc, r,
+				 sc->ses.src.pid, sc->ses.comm, a->findings);
 }
 
 /*
@@ -147,39 +138,39 @@ static int add_process(struct all_state *a, struct all_slot *w)
  * (EXIT_EXITED, EXIT_NO_PROCESS, EXIT_NO_MM), or a failure (said on
  * stderr).  Kernel threads and zombies are told apart by ptwalk's first
  * query (no mm: EXIT_NO_MM), cheaper than reading /proc/PID/stat first
- * (do_task_stat was 8% of --all's time in the bench VM).
+ * (do_task_stat() formats the whole stat line for every process).
  */
 static int scan_one(struct all_state *a, struct all_slot *w, pid_t pid)
 {
-	struct session *s = &w->s;
+	struct scan *sc = &w->s;
 	int status, err = 0;
 	uint64_t t0;
 
 	/* rewound, not emptied: report_copy_spool() stops where this ends */
 	if (fflush(w->doc) || fseek(w->doc, 0, SEEK_SET)) {
-		snprintf(s->msg, sizeof(s->msg),
+		snprintf(sc->ses.msg, sizeof(sc->ses.msg),
 			 "cannot reuse the temporary file: %s", strerror(errno));
-		return session_fail(s, FAIL_INTERNAL);
+		return session_fail(&sc->ses, FAIL_INTERNAL);
 	}
 	t0 = monotonic_ns();
-	status = session_open_target(s, pid);
+	status = scan_open_target(sc, pid);
 	w->open_ns = monotonic_ns() - t0;
-	s->maps_ns = 0;
+	sc->maps_ns = 0;
 	if (status == EXIT_OK)
-		status = scan_all(s);
+		status = scan_all(sc);
 	if (status != EXIT_OK)
 		return status;
-	report_add_memtypes(&s->report, NULL, 0);
+	report_add_memtypes(&sc->report, NULL, 0);
 	if (w->o.json) {
 		struct report_target t = {
-			.pid = pid, .comm = s->comm, .kernel = a->kernel,
-			.absent_flags = s->absent_flags,
+			.pid = pid, .comm = sc->ses.comm, .kernel = a->kernel,
+			.absent_flags = sc->ses.absent_flags,
 		};
 
-		err = report_finish(&s->report, &t);
+		err = report_finish(&sc->report, &t);
 	}
 	if (err) {
-		return session_report_failed(s, err);
+		return session_report_failed(&sc->ses, err);
 	}
 	return EXIT_OK;
 }
@@ -190,14 +181,14 @@ static int hand_in(struct all_state *a, struct all_slot *w, int status)
 	int err;
 
 	if (status == EXIT_EXITED || status == EXIT_NO_PROCESS)
-		return note_gone(a, w->s.src.pid) ? FAIL_INTERNAL : EXIT_OK;
+		return note_gone(a, w->s.ses.src.pid) ? FAIL_INTERNAL : EXIT_OK;
 	if (status == EXIT_NO_MM) {
 		a->no_mm++;
 		return EXIT_OK;
 	}
 	if (status != EXIT_OK) {
 		if (w->unsaid)
-			fprintf(stderr, "ptcompare: %s\n", w->s.msg);
+			fprintf(stderr, "ptcompare: %s\n", w->s.ses.msg);
 		w->unsaid = false;
 		return status;
 	}
@@ -308,7 +299,7 @@ static int scan_slot(struct all_state *a, struct all_slot *sl, bool unopened)
 			return status;
 	}
 	if (sl->target_open) {
-		session_close_target(&sl->s);
+		scan_close_target(&sl->s);
 		sl->target_open = false;
 	}
 	return scan_one(a, sl, a->pids[sl->index]);
@@ -352,25 +343,25 @@ static int open_slot(struct all_state *a, struct all_slot *sl)
 
 	sl->o = *a->o;
 	sl->o.pid = 0;
-	sl->o.all = false;
+	sl->o.mode = MODE_SCAN;
 	sl->o.jobs = 1;
 	sl->o.no_progress = true;
-	session_init(&sl->s, &sl->o);
+	scan_init(&sl->s, &sl->o);
 	sl->s.started_ns = a->started_ns;
-	sl->s.quiet_gone = true;
+	sl->s.ses.quiet_gone = true;
 	sl->s.summary_only = !a->o->json;
 	sl->doc = spool_open();
 	if (!sl->doc) {
-		snprintf(sl->s.msg, sizeof(sl->s.msg),
+		snprintf(sl->s.ses.msg, sizeof(sl->s.ses.msg),
 			 "cannot create a temporary file in %s: %s (set TMPDIR to a writable directory)",
 			 spool_dir(), strerror(errno));
 		sl->unsaid = true;
 		return FAIL_INTERNAL;
 	}
 	sl->s.out = sl->doc;
-	sl->s.quiet_fail = true;
-	status = session_open_host(&sl->s);
-	sl->s.quiet_fail = false;
+	sl->s.ses.quiet_fail = true;
+	status = scan_open_host(&sl->s);
+	sl->s.ses.quiet_fail = false;
 	sl->unsaid = status != EXIT_OK;
 	return status;
 }
@@ -394,7 +385,7 @@ static int open_slots(struct all_state *a, unsigned int workers)
 	}
 	status = open_slot(a, &a->slot[0]);
 	if (status != EXIT_OK) {
-		fprintf(stderr, "ptcompare: %s\n", a->slot[0].s.msg);
+		fprintf(stderr, "ptcompare: %s\n", a->slot[0].s.ses.msg);
 		return status;
 	}
 	a->slot[0].state = SLOT_FREE;
@@ -424,8 +415,8 @@ static int run_workers(struct all_state *a, unsigned int n)
 static void close_slots(struct all_state *a)
 {
 	for (unsigned int k = 0; k < a->nr_slots; k++) {
-		if (a->slot[k].s.opts)
-			session_close(&a->slot[k].s);
+		if (a->slot[k].s.ses.opts)
+			scan_close(&a->slot[k].s);
 		if (a->slot[k].doc)
 			fclose(a->slot[k].doc);
 	}
@@ -459,91 +450,41 @@ static int check_memtypes(struct all_state *a, int fd, unsigned int shift,
 	return EXIT_OK;
 }
 
-static const char *verdict(const struct all_state *a, size_t conflicts)
+/* What the document's end says of every process. */
+static struct all_totals totals(const struct all_state *a)
 {
-	return a->bad ? "mismatch" : conflicts ? "memtype_conflict" : "ok";
-}
+	struct all_totals t = {
+		.scanned = a->scanned, .no_mm = a->no_mm, .bad = a->bad,
+		.pages = a->pages, .gone = a->gone, .nr_gone = a->nr_gone,
+		.memtype_unchecked = a->suspects.dropped_pages,
+	};
 
-static void finish_json(struct all_state *a, const struct phys_view *v)
-{
-	struct json_writer *j = &a->json;
-
-	jw_end_array(j);
-	jw_line_key(j, "exited");
-	jw_begin_array(j);
-	for (size_t i = 0; i < a->nr_gone; i++)
-		jw_i64(j, a->gone[i]);
-	jw_end_array(j);
-	jw_line_key(j, "conflicts");
-	jw_begin_array(j);
-	if (v->set)
-		phys_print_conflicts_json(j, v);
-	jw_end_array(j);
-	jw_kv_u64(j, "memtype_unchecked_pages", a->suspects.dropped_pages);
-	jw_line_key(j, "summary");
-	jw_begin_object(j);
-	jw_kv_u64(j, "processes", a->scanned);
-	jw_kv_u64(j, "without_memory", a->no_mm);
-	jw_kv_u64(j, "exited", a->nr_gone);
-	jw_kv_u64(j, "with_mismatch", a->bad);
-	jw_kv_u64(j, "pages", a->pages);
-	for (int c = 0; c < NR_CLASSES; c++)
-		jw_kv_u64(j, page_class_name(c), a->totals[c]);
-	jw_end_object(j);
-	jw_kv_str(j, "verdict", verdict(a, v->nr_conflicts));
-	jw_end_object(j);
-}
-
-static int finish_text(struct all_state *a, const struct phys_view *v)
-{
-	int err;
-
-	fprintf(stdout, "\nfindings%s\n", ftell(a->findings) ? ":" : ": none");
-	err = report_copy_spool(a->findings, stdout);
-	if (err)
-		return err;
-	if (v->nr_conflicts) {
-		fputc('\n', stdout);
-		phys_print_conflicts_text(stdout, v);
-	}
-	if (a->suspects.dropped_pages)
-		fprintf(stdout,
-			"\nnote: %" PRIu64 " pages mapped with another memory type than the default were not checked for conflicts; use --phys on their frames\n",
-			a->suspects.dropped_pages);
-	if (a->nr_gone) {
-		fprintf(stdout, "\nexited during the scan (%zu):", a->nr_gone);
-		for (size_t i = 0; i < a->nr_gone; i++)
-			fprintf(stdout, " %d", (int)a->gone[i]);
-		fputc('\n', stdout);
-	}
-	fprintf(stdout,
-		"\nverdict: %s: %u processes scanned (%" PRIu64 " pages), %u with a mismatch, %zu memtype conflict%s; %u without user memory, %zu exited\n",
-		a->bad || v->nr_conflicts ? "MISMATCH" : "ok", a->scanned,
-		a->pages, a->bad, v->nr_conflicts,
-		v->nr_conflicts == 1 ? "" : "s", a->no_mm, a->nr_gone);
-	return 0;
+	memcpy(t.totals, a->totals, sizeof(t.totals));
+	return t;
 }
 
 static void print_stats(const struct all_state *a, unsigned int workers)
 {
-	fprintf(stderr,
-		"ptcompare: stats: processes=%u pages=%" PRIu64
-		" pagemap_bytes=%" PRIu64 " ptwalk_records=%" PRIu64
-		" peak_rss_kib=%" PRIu64 " pagemap_us=%" PRIu64
-		" ptwalk_us=%" PRIu64 " maps_us=%" PRIu64 " open_us=%" PRIu64
-		" run_us=%" PRIu64 " jobs=%u\n",
-		a->scanned, a->pages, a->pagemap_bytes, a->walk_records,
-		self_peak_rss_kib(), a->pagemap_ns / 1000, a->walk_ns / 1000,
-		a->maps_ns / 1000, a->open_ns / 1000,
-		(monotonic_ns() - a->started_ns) / 1000, workers);
+	struct all_stats st = {
+		.processes = a->scanned, .pages = a->pages,
+		.pagemap_bytes = a->pagemap_bytes,
+		.walk_records = a->walk_records,
+		.peak_rss_kib = self_peak_rss_kib(),
+		.pagemap_ns = a->pagemap_ns, .walk_ns = a->walk_ns,
+		.maps_ns = a->maps_ns, .open_ns = a->open_ns,
+		.run_ns = monotonic_ns() - a->started_ns, .workers = workers,
+	};
+
+	all_stats_print(stderr, &st);
 }
 
-int all_run(const struct cli_options *o, char *msg, size_t size)
+int mode_all(const struct cli_options *o, char *msg, size_t size)
 {
 	struct all_state a = { .o = o, .started_ns = monotonic_ns() };
 	unsigned int nr_workers = session_count_jobs(o);
 	struct phys_scan *ps = calloc(1, sizeof(*ps));
 	struct phys_view v;
+	struct all_totals t;
 	struct utsname u;
 	pid_t *pids = NULL;
 	int status = EXIT_OK, err;
@@ -573,15 +514,8 @@ int all_run(const struct cli_options *o, char *msg, size_t size)
 	/* at most one worker a process */
 	if (nr_workers > a.nr_pids)
 		nr_workers = a.nr_pids ? (unsigned int)a.nr_pids : 1;
-	if (o->json) {
-		jw_init(&a.json, stdout);
-		jw_begin_object(&a.json);
-		jw_kv_str(&a.json, "kernel", a.kernel);
-		jw_line_key(&a.json, "processes");
-		jw_begin_array(&a.json);
-	} else {
-		report_all_header(stdout);
-	}
+	all_print_begin(o->json ? REPORT_JSON : REPORT_TEXT, &a.json, stdout,
+			a.kernel);
 	progress_init(&a.progress,
 		      progress_wanted(isatty(STDERR_FILENO), o->no_progress),
 		      monotonic_ns());
@@ -600,16 +534,13 @@ int all_run(const struct cli_options *o, char *msg, size_t size)
 		goto out;
 	}
 	/* the memory-type check, through the first slot's session */
-	status = check_memtypes(&a, a.slot[0].s.src.walk_fd[COMPARE_SCAN],
-				a.slot[0].s.geom.shift, ps, &v, msg, size);
+	status = check_memtypes(&a, a.slot[0].s.ses.src.walk_fd[COMPARE_SCAN],
+				a.slot[0].s.ses.geom.shift, ps, &v, msg, size);
 	if (status != EXIT_OK)
 		goto out;
-	if (o->json) {
-		finish_json(&a, &v);
-		err = jw_finish(&a.json);
-	} else {
-		err = finish_text(&a, &v);
-	}
+	t = totals(&a);
+	err = all_print_end(o->json ? REPORT_JSON : REPORT_TEXT, &a.json,
+			    stdout, a.findings, &t, &v);
 	if (err || fflush(stdout)) {
 		snprintf(msg, size, "cannot write the output: %s",
 			 strerror(err ? -err : errno));

@@ -6,8 +6,8 @@
  * the memory-type check across all of them: the frames any process maps
  * with another type than the default, looked for in every process.
  */
-#ifndef PTCOMPARE_CMD_ALL_RUN_H
-#define PTCOMPARE_CMD_ALL_RUN_H
+#ifndef PTCOMPARE_CMD_MODE_ALL_H
+#define PTCOMPARE_CMD_MODE_ALL_H
 
 #include <stddef.h>
 #include "parse/cli.h"
@@ -19,6 +19,6 @@
 #define ALL_SUSPECTS_MAX 65536
 
 /* The exit status (1: a mismatch or a memtype conflict); msg a failure's cause. */
-int all_run(const struct cli_options *o, char *msg, size_t size);
+int mode_all(const struct cli_options *o, char *msg, size_t size);
 
-#endif /* PTCOMPARE_CMD_ALL_RUN_H */
+#endif /* PTCOMPARE_CMD_MODE_ALL_H */
