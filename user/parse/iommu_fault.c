@@ -11,6 +11,8 @@
 
 /* ---- numbers and names ---------------------------------------------- */
 
+static const char *lit(const char *p, const char *s);
+
 static int hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')
@@ -22,12 +24,18 @@ static int hex_digit(char c)
 	return -1;
 }
 
-/* Hex digits (no "0x") into *v: the end, or NULL for none or > 64 bits. */
+/*
+ * Hex digits (no "0x") into *v: the end, or NULL for none or > 64 bits.
+ * Every reader here takes NULL for p and gives NULL back, so a chain of
+ * them fails once, at its end.
+ */
 static const char *hex(const char *p, uint64_t *v)
 {
 	const char *s = p;
 
 	*v = 0;
+	if (!p)
+		return NULL;
 	for (int d; (d = hex_digit(*p)) >= 0; p++) {
 		if (*v >> 60)
 			return NULL;
@@ -41,6 +49,8 @@ static const char *dec(const char *p, uint64_t *v)
 	const char *s = p;
 
 	*v = 0;
+	if (!p)
+		return NULL;
 	for (; *p >= '0' && *p <= '9'; p++) {
 		uint64_t d = (uint64_t)(*p - '0');
 
@@ -54,16 +64,16 @@ static const char *dec(const char *p, uint64_t *v)
 /* "0x" and hex digits. */
 static const char *hex0x(const char *p, uint64_t *v)
 {
-	return strncmp(p, "0x", 2) ? NULL : hex(p + 2, v);
+	return lit(p, "0x") ? hex(p + 2, v) : hex(NULL, v);
 }
 
 /* printf's "%#x": "0" for zero, "0x..." otherwise. */
 static const char *hash_x(const char *p, uint64_t *v)
 {
-	if (!strncmp(p, "0x", 2))
+	if (lit(p, "0x"))
 		return hex(p + 2, v);
 	*v = 0;
-	return *p == '0' ? p + 1 : NULL;
+	return p && *p == '0' ? p + 1 : NULL;
 }
 
 /* p past the literal s, or NULL. */
@@ -112,7 +122,7 @@ static const char *bdf(const char *p, char out[IOMMU_FAULT_NAME_MAX])
 static const char *word(const char *p, const char *stops, char *out,
 			size_t size)
 {
-	size_t n = strcspn(p, stops);
+	size_t n = p ? strcspn(p, stops) : 0;
 
 	if (!n || n >= size)
 		return NULL;
