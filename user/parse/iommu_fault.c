@@ -5,6 +5,7 @@
  * format's tag ("DMAR: [DMA Read", "AMD-Vi: Event logged [", ...) any
  * other difference makes it IOMMU_LINE_MALFORMED, never a guess.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <string.h>
 #include "parse/iommu_fault.h"
@@ -133,12 +134,11 @@ static const char *word(const char *p, const char *stops, char *out,
 
 static void copy_reason(struct iommu_fault *f, const char *s)
 {
-	size_t n = strlen(s);
+	size_t n = strnlen(s, sizeof(f->reason) - 1);
 
+	/* trimmed after the cut, so a reason reads the same printed again */
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
-	if (n >= sizeof(f->reason))
-		n = sizeof(f->reason) - 1;
 	memcpy(f->reason, s, n);
 	f->reason[n] = '\0';
 }
