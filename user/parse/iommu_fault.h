@@ -5,8 +5,9 @@
  * "[  123.456789] " prefix) into a struct iommu_fault.  Pure: the caller
  * reads the log and owns every buffer.
  *
- * Formats (each checked in the kernel's source of 5.10, 6.1, 6.12 and a
- * 7.2 tree; docs/design.md, "IOMMU faults in the kernel log"):
+ * Formats (each read in the kernel's source of 5.10, 6.1 and 6.12, and
+ * of newer trees where it changed: VT-d in a 7.2 tree, SMMUv3 in 6.18;
+ * docs/design.md, "IOMMU faults in the kernel log"):
  *   VT-d          drivers/iommu/intel/dmar.c, dmar_fault_do_one()
  *   AMD-Vi        drivers/iommu/amd/iommu.c, amd_iommu_report_page_fault(),
  *                 iommu_print_event(), amd_iommu_report_rmp_*()
