@@ -137,6 +137,24 @@ static void vtd_7_2_segment(void **state)
 	assert_string_equal(f.device, "0000:00:1f.0");
 }
 
+/*
+ * A reason longer than the struct keeps is cut, then trimmed: cut at a
+ * space it would not read the same printed again (fuzz_iommu_fault).
+ */
+static void vtd_reason_cut_then_trimmed(void **state)
+{
+	char line[512], again[512];
+	struct iommu_fault f, g;
+
+	(void)state;
+	snprintf(line, sizeof(line), "DMAR: [DMA Write NO_PASID] Request device [00:03.0] fault addr 0x5003000 [fault reason 0x05] %0*d tail", IOMMU_FAULT_REASON_MAX - 2, 0);
+	assert_fault(line, &f);
+	assert_int_equal(strlen(f.reason), IOMMU_FAULT_REASON_MAX - 2);
+	snprintf(again, sizeof(again), "DMAR: [DMA Write NO_PASID] Request device [00:03.0] fault addr 0x5003000 [fault reason 0x05] %s", f.reason);
+	assert_fault(again, &g);
+	assert_string_equal(g.reason, f.reason);
+}
+
 static void vtd_other_lines(void **state)
 {
 	static const char *const lines[] = {
@@ -840,7 +858,8 @@ UNIT_MAIN("iommu_fault",
 	  UT(vtd_6_1_write_no_pasid_kmsg), UT(vtd_6_1_read_dmesg),
 	  UT(vtd_6_12_pasid_scalable), UT(vtd_5_10_no_pasid),
 	  UT(vtd_5_10_pasid_decimal_reason), UT(vtd_6_12_intr_remap),
-	  UT(vtd_7_2_segment), UT(vtd_other_lines), UT(vtd_malformed),
+	  UT(vtd_7_2_segment), UT(vtd_reason_cut_then_trimmed),
+	  UT(vtd_other_lines), UT(vtd_malformed),
 	  UT(amd_5_10_io_page_fault), UT(amd_6_1_io_page_fault_segment),
 	  UT(amd_6_12_pci_err_prefix), UT(amd_flags_interrupt_and_pasid),
 	  UT(amd_other_events), UT(amd_6_12_rmp),
