@@ -153,6 +153,9 @@ static void vtd_reason_cut_then_trimmed(void **state)
 	snprintf(again, sizeof(again), "DMAR: [DMA Write NO_PASID] Request device [00:03.0] fault addr 0x5003000 [fault reason 0x05] %s", f.reason);
 	assert_fault(again, &g);
 	assert_string_equal(g.reason, f.reason);
+	/* CRs inside the line, before its end: trimmed too */
+	assert_fault("DMAR: [DMA Write NO_PASID] Request device [00:03.0] fault addr 0x1 [fault reason 0x05] PTE\r\r \r\n", &f);
+	assert_string_equal(f.reason, "PTE");
 }
 
 static void vtd_other_lines(void **state)

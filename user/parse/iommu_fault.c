@@ -136,8 +136,11 @@ static void copy_reason(struct iommu_fault *f, const char *s)
 {
 	size_t n = strnlen(s, sizeof(f->reason) - 1);
 
-	/* trimmed after the cut, so a reason reads the same printed again */
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+	/*
+	 * Trimmed of blanks and control bytes (a CR left by a CRLF file)
+	 * after the cut, so a reason reads the same printed again.
+	 */
+	while (n && (unsigned char)s[n - 1] <= ' ')
 		n--;
 	memcpy(f->reason, s, n);
 	f->reason[n] = '\0';
