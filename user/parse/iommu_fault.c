@@ -690,17 +690,25 @@ static bool smmu_event_id(const char *name, uint32_t *id)
 	return false;
 }
 
-/* The EVTQ_* fields of arm-smmu-v3.h (6.12), from the architecture. */
-#define EVTQ_0_SSV	(1ULL << 11)
-#define EVTQ_1_RNW	(1ULL << 35)
+/*
+ * The EVTQ_* fields of arm-smmu-v3.h (6.12), from the architecture:
+ * word 0 ID 7:0, SSV 11, SSID 31:12, SID 63:32; word 1 RnW 35; word 2
+ * the input address.
+ */
+#define EVTQ_0_ID_MASK		0xffULL
+#define EVTQ_0_SSV		(1ULL << 11)
+#define EVTQ_0_SSID_SHIFT	12
+#define EVTQ_0_SSID_MASK	0xfffffULL
+#define EVTQ_0_SID_SHIFT	32
+#define EVTQ_1_RNW		(1ULL << 35)
 
 /* A raw event, its four words as arm_smmu_evtq_thread() prints them. */
 static void smmu_decode_words(const uint64_t w[4], struct iommu_fault *f)
 {
-	smmu_name_event(f, (uint32_t)(w[0] & 0xff));
-	f->sid = (uint32_t)(w[0] >> 32), f->has_sid = true;
+	smmu_name_event(f, (uint32_t)(w[0] & EVTQ_0_ID_MASK));
+	f->sid = (uint32_t)(w[0] >> EVTQ_0_SID_SHIFT), f->has_sid = true;
 	if (w[0] & EVTQ_0_SSV) {
-		f->pasid = (uint32_t)(w[0] >> 12 & 0xfffff);
+		f->pasid = (uint32_t)(w[0] >> EVTQ_0_SSID_SHIFT & EVTQ_0_SSID_MASK);
 		f->has_pasid = true;
 	}
 	if (f->code < 0x10 || f->code > 0x13)
@@ -948,7 +956,7 @@ static enum iommu_line smmu_add_word(struct iommu_fault_decoder *d,
 	if (s->nwords < 4)
 		return IOMMU_LINE_PART;
 	s->open = false;
-	if ((s->words[0] & 0xff) != s->head.code)
+	if ((s->words[0] & EVTQ_0_ID_MASK) != s->head.code)
 		return IOMMU_LINE_MALFORMED;	/* not the header's event */
 	*out = s->head;
 	smmu_decode_words(s->words, out);
