@@ -88,7 +88,7 @@ enum iommu_line {
 	IOMMU_LINE_MALFORMED = -1,	/* an IOMMU fault line, unreadable */
 	IOMMU_LINE_OTHER = 0,		/* not a fault line */
 	IOMMU_LINE_FAULT = 1,		/* *out is a fault */
-	IOMMU_LINE_PART = 2,		/* part of an SMMUv3 event, kept */
+	IOMMU_LINE_PART = 2,		/* a line of an SMMUv3 raw event */
 	/*
 	 * *out is the fault returned last for the same SMMU, completed
 	 * by this line (6.15+'s decoded lines name the client device):
@@ -119,8 +119,9 @@ bool iommu_log_split(const char *line, size_t len, struct iommu_log_line *out);
 
 /*
  * The one-line formats (VT-d, AMD-Vi, virtio-iommu, and SMMUv3's decoded
- * "event:" line on its own).  SMMUv3's raw events span five lines: feed
- * those to iommu_fault_decode().
+ * "event:" line on its own).  SMMUv3's raw events span five lines: their
+ * lines answer IOMMU_LINE_PART here, and only iommu_fault_decode() puts
+ * them together.  *out is meaningful for IOMMU_LINE_FAULT alone.
  */
 enum iommu_line iommu_fault_parse_line(const char *line, size_t len,
 				       struct iommu_fault *out);
@@ -152,7 +153,11 @@ struct iommu_fault_decoder {
 
 void iommu_fault_decoder_init(struct iommu_fault_decoder *d);
 
-/* Every format, SMMUv3's raw words included. */
+/*
+ * Every format, SMMUv3's raw words included.  *out is meaningful for
+ * IOMMU_LINE_FAULT and IOMMU_LINE_DETAIL.  An SMMUv3 event still open
+ * when the log ends was cut short; the caller may add it to cut_short.
+ */
 enum iommu_line iommu_fault_decode(struct iommu_fault_decoder *d,
 				   const char *line, size_t len,
 				   struct iommu_fault *out);
