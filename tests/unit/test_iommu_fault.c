@@ -460,7 +460,9 @@ static void smmu_5_10_raw_dmesg(void **state)
 	iommu_fault_decoder_init(&d);
 	for (size_t i = 0; i < 4; i++)
 		assert_int_equal(feed(&d, lines[i], &f), IOMMU_LINE_PART);
+	assert_int_equal(iommu_fault_decoder_pending(&d), 1);
 	assert_int_equal(feed(&d, lines[4], &f), IOMMU_LINE_FAULT);
+	assert_int_equal(iommu_fault_decoder_pending(&d), 0);
 	assert_string_equal(f.iommu_dev, "arm-smmu-v3.0.auto");
 	assert_int_equal(f.sid, 8);
 	assert_true(f.has_pasid);

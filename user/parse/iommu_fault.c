@@ -1035,6 +1035,15 @@ enum iommu_line iommu_fault_decode(struct iommu_fault_decoder *d,
 	}
 }
 
+unsigned int iommu_fault_decoder_pending(const struct iommu_fault_decoder *d)
+{
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < IOMMU_DECODER_SMMUS; i++)
+		n += d->smmu[i].open;
+	return n;
+}
+
 /* ---- repeats collapsed ---------------------------------------------- */
 
 static bool same_source(const struct iommu_fault *a, const struct iommu_fault *b)

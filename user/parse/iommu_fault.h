@@ -155,12 +155,17 @@ void iommu_fault_decoder_init(struct iommu_fault_decoder *d);
 
 /*
  * Every format, SMMUv3's raw words included.  *out is meaningful for
- * IOMMU_LINE_FAULT and IOMMU_LINE_DETAIL.  An SMMUv3 event still open
- * when the log ends was cut short; the caller may add it to cut_short.
+ * IOMMU_LINE_FAULT and IOMMU_LINE_DETAIL.
  */
 enum iommu_line iommu_fault_decode(struct iommu_fault_decoder *d,
 				   const char *line, size_t len,
 				   struct iommu_fault *out);
+
+/*
+ * SMMUv3 events still waiting for words: cut short, if the log ends
+ * there (or, read live, not yet whole).
+ */
+unsigned int iommu_fault_decoder_pending(const struct iommu_fault_decoder *d);
 
 /*
  * Repeats collapsed: one group per device (or IOMMU and ID when the log
