@@ -130,13 +130,19 @@ endif
 # vfio-pci (VM_IOMMU=1), running the device-view cases alone
 # (tests/vm/cases_iommu.c): $(BUILD)/iommu.tap.  KERNEL=5.10|6.12|newest:
 # on that kernel of the matrix (build/kernels/KERNEL/iommu-KERNEL.tap).
+# IOMMU=amd|virtio: QEMU's AMD-Vi (-device amd-iommu) or virtio-iommu
+# (-device virtio-iommu-pci; a kernel with CONFIG_VIRTIO_IOMMU: 6.12 and
+# newest, not 6.1) instead of VT-d: $(BUILD)/iommu-IOMMU.tap,
+# build/kernels/KERNEL/iommu-IOMMU-KERNEL.tap.
+IOMMU ?= vtd
+IOMMU_LANE := $(if $(filter vtd,$(IOMMU)),iommu,iommu-$(IOMMU))
 ifeq ($(KERNEL),)
 check-iommu: vm-build
-	VM_IOMMU=1 scripts/vm-run.sh $(BUILD)/iommu $(KREL) iommu $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare
-	cp $(BUILD)/iommu/vm.tap $(BUILD)/iommu.tap
+	VM_IOMMU=1 VM_IOMMU_KIND=$(IOMMU) scripts/vm-run.sh $(BUILD)/$(IOMMU_LANE) $(KREL) iommu $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare
+	cp $(BUILD)/$(IOMMU_LANE)/vm.tap $(BUILD)/$(IOMMU_LANE).tap
 else
 check-iommu: user $(BUILD)/vmtest
-	KERNEL_VM_MODE=iommu scripts/kernel-check.sh $(KERNEL) $(MOD_SRCS)
+	VM_IOMMU_KIND=$(IOMMU) KERNEL_VM_MODE=iommu scripts/kernel-check.sh $(KERNEL) $(MOD_SRCS)
 endif
 
 # The same VM suite with ptcompare's ASan+UBSan build (VM_SANITIZED=1: the
@@ -384,7 +390,8 @@ check-arm64-iommu:
 # with the sanitized ptcompare builds (CI's, instead of make check's
 # check-vm-asan and check-vm-tsan on 6.1; scripts/kernel-check.sh).
 # KERNELS_IOMMU="5.10 6.12 newest": the IOMMU lane too on those kernels,
-# with the same modules (make check-iommu KERNEL=K alone).
+# with the same modules (make check-iommu KERNEL=K alone); K:amd and
+# K:virtio, the AMD-Vi and virtio-iommu lanes (make check-iommu IOMMU=...).
 # KERNELS_SKIP_OWN="5.10": those kernels' suites leave ptcompare's own
 # cases (PTCOMPARE_OWN_CASES) to 6.1's plain lane, as ARM64_SKIP does.
 check-kernels: user $(BUILD)/vmtest $(if $(findstring :asan,$(KERNELS_SANITIZED)),asan-ptcompare) $(if $(findstring :tsan,$(KERNELS_SANITIZED)),tsan-ptcompare)

@@ -68,6 +68,14 @@ mem=${VM_MEM:-4G}
 
 die() { echo "vm-run: $*" >&2; exit 2; }
 
+# Which emulated IOMMU (VM_IOMMU=1 on x86_64): VT-d (the default), AMD-Vi,
+# or virtio-iommu.
+iommu_kind=${VM_IOMMU_KIND:-vtd}
+case $iommu_kind in
+vtd | amd | virtio) ;;
+*) die "VM_IOMMU_KIND=$iommu_kind: vtd, amd or virtio" ;;
+esac
+
 case ${VM_SANITIZED:-} in
 '') sanitized= ;;
 1 | asan) sanitized=asan ;;
@@ -136,12 +144,28 @@ vm_arch() {
 			# intremap=off: no split irqchip under TCG; so
 			# VFIO needs allow_unsafe_interrupts (it refuses
 			# a group without interrupt remapping: EPERM)
-			machine+=(-device intel-iommu,aw-bits=48,intremap=off
-				-device edu,dma_mask=0xffffffffffff)
+			case $iommu_kind in
+			vtd)
+				machine+=(-device intel-iommu,aw-bits=48,intremap=off)
+				drv_append="$drv_append intel_iommu=on" ;;
+			amd)
+				# AMD-Vi: the kernel enables it by itself
+				# when the firmware has an IVRS table
+				# (QEMU's amd-iommu adds one)
+				machine+=(-device amd-iommu,intremap=off) ;;
+			virtio)
+				# virtio-iommu-pci, described to the kernel
+				# by QEMU's ACPI VIOT table; the driver is a
+				# module on Debian's (6.12), loaded before
+				# vfio-pci binds edu
+				machine+=(-device virtio-iommu-pci)
+				drv_kmods="$drv_kmods virtio_iommu" ;;
+			esac
+			machine+=(-device edu,dma_mask=0xffffffffffff)
 			drv_kmods="$drv_kmods vfio_iommu_type1:allow_unsafe_interrupts=1 vfio-pci:ids=1234:11e8"
 			# the parameters again for a kernel that has them
 			# built in (the debug kernel)
-			drv_append="$drv_append intel_iommu=on vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8"
+			drv_append="$drv_append vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8 ptwalk_iommu=$iommu_kind"
 		fi ;;
 	arm64)
 		qemu=qemu-system-aarch64 qemu_pkg=qemu-system-arm
@@ -192,7 +216,7 @@ vm_arch() {
 			machine[1]="virt,accel=$accel,iommu=smmuv3"
 			machine+=(-device "edu,dma_mask=0xffffffffffff")
 			drv_kmods="arm_smmu_v3 vfio_iommu_type1:allow_unsafe_interrupts=1 vfio-pci:ids=1234:11e8"
-			drv_append="$drv_append vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8"
+			drv_append="$drv_append vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8 ptwalk_iommu=smmuv3"
 		fi ;;
 	*)
 		die "VM_ARCH $1: x86_64 or arm64" ;;
