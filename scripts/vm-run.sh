@@ -41,6 +41,9 @@
 # IOVA = VA, intel_iommu=on), on arm64 virt's SMMUv3 (-M virt,iommu=smmuv3);
 # with MODE test (make check-debug) the suite runs on that machine and the
 # IOMMU lane's cases follow it in the same boot;
+# VM_IOMMU_KIND (x86_64): vtd (default), amd (-device amd-iommu,intremap=off)
+# or virtio (-device virtio-iommu-pci, the kernel's virtio-iommu module);
+# the guest reads which from ptwalk_iommu= (smmuv3 on arm64).
 # VM_IOMMU_PASSTHROUGH=1 adds iommu.passthrough=1: identity default domains,
 # for kernels before 5.11, which cannot change a group's domain at run time.
 # VM_DRIVERS (x86_64): the real drivers of the dmainfo cases, loaded as
@@ -159,7 +162,7 @@ vm_arch() {
 				# module on Debian's (6.12), loaded before
 				# vfio-pci binds edu
 				machine+=(-device virtio-iommu-pci)
-				drv_kmods="$drv_kmods virtio_iommu" ;;
+				drv_kmods="$drv_kmods virtio-iommu" ;;
 			esac
 			machine+=(-device edu,dma_mask=0xffffffffffff)
 			drv_kmods="$drv_kmods vfio_iommu_type1:allow_unsafe_interrupts=1 vfio-pci:ids=1234:11e8"
@@ -243,6 +246,9 @@ case $krel in
 *) arch=${VM_ARCH:-x86_64} ;;
 esac
 vm_arch "$arch"
+# VM_QEMU: another build of the same QEMU system emulator (a newer one
+# unpacked under build/, never installed)
+qemu=${VM_QEMU:-$qemu}
 if [ -n "${VM_KERNEL:-}" ]; then
 	[ -r "$kernel" ] || die "no $kernel (VM_KERNEL)"
 	img_rel=$(image_release "$kernel")

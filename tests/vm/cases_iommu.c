@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -739,6 +740,97 @@ static bool iommu_unmapped_iova(struct vmtest *t)
 	return ok;
 }
 
+/*
+ * A buffer mapped for the device, written by its DMA, then unmapped with
+ * VFIO_IOMMU_UNMAP_DMA: the view says device_unmapped (walk frame the
+ * fixture's, no device frame), and edu's next write to that IOVA, and a
+ * read from it, land nowhere: the process's page keeps what it had.  The
+ * IOMMU's fault report for the two accesses, if any, is in the lane's
+ * dmesg (tests/unit/data/iommu_faults/ keeps what each IOMMU printed).
+ */
+#define AFTER_UNMAP_ADDR	0x7ea000000000ULL
+
+/* A line into the kernel log (its readers mark where a case began). */
+static void kmsg_note(const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (write(fd, line, strlen(line)) < 0)
+		line[0] = 0;
+	close(fd);
+}
+
+static bool iommu_dma_after_unmap(struct vmtest *t)
+{
+	struct ptwalk_fixture_translate o;
+	struct pc_result r = { 0 };
+	struct json_object *d;
+	uint64_t dp = 0, wp = 0;
+	const char *cls = "";
+	struct edu e;
+	char *buf;
+	bool ok, mapped;
+
+	if (!edu_open(t, &e)) {
+		edu_close(&e);
+		return false;
+	}
+	/* an address of its own, so that its faults in dmesg are its own */
+	buf = mmap((void *)AFTER_UNMAP_ADDR, PAGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE |
+		   MAP_FIXED_NOREPLACE, -1, 0);
+	if (buf == MAP_FAILED) {
+		buf = NULL;
+		fail(t, "mmap at 0x%llx: %s", AFTER_UNMAP_ADDR, strerror(errno));
+	}
+	ok = mapped = buf && dma_map(t, &e, buf, A(buf), PAGE);
+	ok = ok && dma_pattern(t, &e, A(buf), 8, 0);
+	if (ok && !has_pattern(buf, 8, 0))
+		ok = fail(t, "the DMA before the unmap did not land in the process's page");
+	if (ok) {
+		mapped = false;
+		ok = dma_unmap(t, &e, A(buf), PAGE);
+	}
+	if (ok) {
+		memset(buf, 0x44, PAGE);
+		kmsg_note("ptwalk-test: iommu_dma_after_unmap: edu writes 0x%" PRIx64 "-0x%" PRIx64 " just unmapped",
+			  A(buf), A(buf) + PAGE);
+		ok = dma_pattern(t, &e, A(buf), 8, 1);
+		kmsg_note("ptwalk-test: iommu_dma_after_unmap: edu reads 0x%" PRIx64 "-0x%" PRIx64,
+			  A(buf), A(buf) + EDU_CHUNK);
+		ok = ok && edu_transfer(t, &e, A(buf), EDU_BUF, EDU_CHUNK, 0);
+		kmsg_note("ptwalk-test: iommu_dma_after_unmap: done");
+	}
+	if (ok) {
+		for (size_t i = 0; i < PAGE && ok; i++)
+			if (buf[i] != 0x44)
+				ok = fail(t, "byte %zu of the page changed after the unmap: the DMA landed",
+					  i);
+	}
+	ok = ok && oracle(t, A(buf), &o);
+	d = ok ? view(t, &r, &e, A(buf), PAGE, EXIT_OK) : NULL;
+	ok = d && range_at(t, d, A(buf), &cls, &dp, &wp);
+	if (ok && (strcmp(cls, "device_unmapped") || dp != NO_PFN ||
+		   wp != o.pfn))
+		ok = fail(t, "%s, device frame 0x%" PRIx64 ", walk frame 0x%" PRIx64
+			  " (fixture 0x%" PRIx64 ")", cls, dp, wp,
+			  (uint64_t)o.pfn);
+	pc_free(&r);
+	if (mapped)
+		dma_unmap(t, &e, A(buf), PAGE);
+	if (buf)
+		munmap(buf, PAGE);
+	edu_close(&e);
+	return ok;
+}
+
 /* ptcompare --iommu DEVICE IOVA: one device address, like vtop. */
 static bool iommu_translate_one(struct vmtest *t)
 {
@@ -1185,6 +1277,7 @@ const struct vmtest_case iommu_cases[] = {
 	{ "iommu_hugetlb_2m", iommu_hugetlb_2m },
 	{ "iommu_replaced_buffer_stale", iommu_replaced_buffer_stale },
 	{ "iommu_unmapped_iova", iommu_unmapped_iova },
+	{ "iommu_dma_after_unmap", iommu_dma_after_unmap },
 	{ "iommu_translate_one", iommu_translate_one },
 	{ "iommu_bad_inputs", iommu_bad_inputs },
 	{ "iommu_churn", iommu_churn },
