@@ -10,6 +10,8 @@
 #   make check-arm64     cross-build for arm64 and run the VM suite under qemu-system-aarch64
 #                        on six kernels, 4K, 16K and 64K pages (ARM64_KERNELS, ARM64_JOBS;
 #                        ARM64_KERNELS_IOMMU: the IOMMU lane too after those lanes' suites)
+#   make check-iommu     the device's view: VT-d, edu bound to vfio-pci (IOMMU=amd: AMD-Vi,
+#                        IOMMU=virtio: virtio-iommu; KERNEL=6.12|newest...)
 #   make check-arm64-iommu  the device's view on arm64: SMMUv3, edu bound to vfio-pci
 #                        (ARM64_KERNELS, default 6.1 6.12)
 #   make arm64-lint      W=1 and sparse on the arm64 cross build (after make arm64-fetch; check-arm64 runs it)
