@@ -357,17 +357,19 @@ arm64-vmtest: arm64-need-fetch
 # picks the hugetlb pools (scripts/vm-run.sh).  ARM64_KO=lint: the modules
 # arm64-lint built (check-arm64 boots those when the lint passed).
 # ARM64_IOMMU=1: the IOMMU lane's VM instead (virt's SMMUv3, edu bound to
-# vfio-pci, the device-view cases alone) into $(ARM64_OUT)/iommu-vm.
+# vfio-pci, the device-view cases alone) into $(ARM64_OUT)/iommu-vm;
+# with ARM64_IOMMU_KIND=virtio virtio-iommu-pci instead of the SMMU, into
+# $(ARM64_OUT)/iommu-virtio-vm.
 # ARM64_SKIP: ptcompare's own cases (PTCOMPARE_OWN_CASES, the same work on
 # every kernel of one page size) run on one lane per page size, 6.1 (4K),
 # newest-16k and 64k; the others leave them out (about 60 s of each lane).
 ARM64_KO ?= modules
 ARM64_SKIP ?= $(if $(filter 6.12 newest 6.12-16k,$(ARM64_LANE)),$(PTCOMPARE_OWN_CASES))
 arm64-vm: arm64-need-fetch
-	VM_ARCH=arm64 VM_PAGE_SIZE=$(or $(ARM64_PAGE_SIZE),4K) VM_IOMMU=$(ARM64_IOMMU) VM_SKIP=$(ARM64_SKIP) \
+	VM_ARCH=arm64 VM_PAGE_SIZE=$(or $(ARM64_PAGE_SIZE),4K) VM_IOMMU=$(ARM64_IOMMU) VM_IOMMU_KIND=$(ARM64_IOMMU_KIND) VM_SKIP=$(ARM64_SKIP) \
 	VM_KERNEL=$(ARM64_KERNEL) VM_MODTREE=$(ARM64_MODDIR) VM_SYSROOT=$(ARM64_SYSROOT) \
 	VM_KO_DIR=$(ARM64_MODS)/$(ARM64_KO) VM_MISSING_KO=ok VM_TIMEOUT=$(ARM64_VM_TIMEOUT) \
-		scripts/vm-run.sh $(ARM64_OUT)/$(if $(ARM64_IOMMU),iommu-vm,vm) $(ARM64_KREL) \
+		scripts/vm-run.sh $(ARM64_OUT)/$(if $(ARM64_IOMMU),iommu$(if $(filter virtio,$(ARM64_IOMMU_KIND)),-virtio)-vm,vm) $(ARM64_KREL) \
 		$(if $(ARM64_IOMMU),iommu,test) \
 		$(ARM64)/vmtest:/bin/vmtest $(ARM64)/src/user/ptcompare:/bin/ptcompare
 

@@ -71,12 +71,12 @@ mem=${VM_MEM:-4G}
 
 die() { echo "vm-run: $*" >&2; exit 2; }
 
-# Which emulated IOMMU (VM_IOMMU=1 on x86_64): VT-d (the default), AMD-Vi,
-# or virtio-iommu.
-iommu_kind=${VM_IOMMU_KIND:-vtd}
+# Which emulated IOMMU (VM_IOMMU=1): on x86_64 VT-d (the default), AMD-Vi
+# or virtio-iommu; on arm64 SMMUv3 (the default) or virtio-iommu.
+iommu_kind=${VM_IOMMU_KIND:-}
 case $iommu_kind in
-vtd | amd | virtio) ;;
-*) die "VM_IOMMU_KIND=$iommu_kind: vtd, amd or virtio" ;;
+'' | vtd | amd | virtio | smmuv3) ;;
+*) die "VM_IOMMU_KIND=$iommu_kind: vtd, amd or virtio (x86_64), smmuv3 or virtio (arm64)" ;;
 esac
 
 case ${VM_SANITIZED:-} in
@@ -147,6 +147,7 @@ vm_arch() {
 			# intremap=off: no split irqchip under TCG; so
 			# VFIO needs allow_unsafe_interrupts (it refuses
 			# a group without interrupt remapping: EPERM)
+			iommu_kind=${iommu_kind:-vtd}
 			case $iommu_kind in
 			vtd)
 				machine+=(-device intel-iommu,aw-bits=48,intremap=off)
@@ -163,6 +164,7 @@ vm_arch() {
 				# vfio-pci binds edu
 				machine+=(-device virtio-iommu-pci)
 				drv_kmods="$drv_kmods virtio-iommu" ;;
+			*) die "VM_IOMMU_KIND=$iommu_kind: vtd, amd or virtio on x86_64" ;;
 			esac
 			machine+=(-device edu,dma_mask=0xffffffffffff)
 			drv_kmods="$drv_kmods vfio_iommu_type1:allow_unsafe_interrupts=1 vfio-pci:ids=1234:11e8"
@@ -216,10 +218,23 @@ vm_arch() {
 			# needs its 48-bit DMA mask (the stage-1 aperture is
 			# VA_BITS wide).  allow_unsafe_interrupts as on x86:
 			# virt's GICv2 has no ITS, so no MSI isolation.
-			machine[1]="virt,accel=$accel,iommu=smmuv3"
+			iommu_kind=${iommu_kind:-smmuv3}
+			case $iommu_kind in
+			smmuv3)
+				machine[1]="virt,accel=$accel,iommu=smmuv3"
+				drv_kmods="arm_smmu_v3" ;;
+			virtio)
+				# virtio-iommu-pci on virt's PCIe instead,
+				# described by the device tree QEMU makes
+				# (iommu-map); Debian's 6.12 has the driver
+				# as a module, 6.1 none
+				machine+=(-device virtio-iommu-pci)
+				drv_kmods="virtio-iommu" ;;
+			*) die "VM_IOMMU_KIND=$iommu_kind: smmuv3 or virtio on arm64" ;;
+			esac
 			machine+=(-device "edu,dma_mask=0xffffffffffff")
-			drv_kmods="arm_smmu_v3 vfio_iommu_type1:allow_unsafe_interrupts=1 vfio-pci:ids=1234:11e8"
-			drv_append="$drv_append vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8 ptwalk_iommu=smmuv3"
+			drv_kmods="$drv_kmods vfio_iommu_type1:allow_unsafe_interrupts=1 vfio-pci:ids=1234:11e8"
+			drv_append="$drv_append vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8 ptwalk_iommu=$iommu_kind"
 		fi ;;
 	*)
 		die "VM_ARCH $1: x86_64 or arm64" ;;

@@ -932,6 +932,7 @@ static bool whole_aperture(struct vmtest *t, struct edu *e,
 	if (pc_hex_or_none(d, "device_pfn") != NO_PFN)
 		return fail(t, "IOVA 0x100000000000000 translates to frame 0x%" PRIx64,
 			    pc_hex_or_none(d, "device_pfn"));
+	printf("# iommu_bad_inputs: the aperture is all of 2^64: 2^56 unmapped\n");
 	return true;
 }
 
@@ -973,6 +974,8 @@ static bool iommu_bad_inputs(struct vmtest *t)
 	} else {
 		ok = r.status == EXIT_APERTURE &&
 		     strstr(r.err, "outside the aperture");
+		if (ok)
+			printf("# iommu_bad_inputs: 2^56 outside the aperture\n");
 		if (!ok)
 			fail(t, "outside the aperture: exit %d: %s", r.status,
 			     r.err);
