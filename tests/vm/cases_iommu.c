@@ -894,8 +894,9 @@ static void iommu_kind(char *kind, size_t size)
 
 /*
  * Lanes whose domain's aperture may be all of the 64-bit space, so that
- * no IOVA lies outside it: AMD-Vi's v1 page table (6.1's
- * amd_iommu_domain_alloc(): aperture_end = dma_max_address(), ~0 for v1),
+ * no IOVA lies outside it: AMD-Vi's v1 page table (6.1's and 6.12's
+ * amd_iommu_domain_alloc(): aperture_end = dma_max_address(), ~0 for v1;
+ * the newest's generic page table ends below 2^56),
  * virtio-iommu's input range as QEMU 7.2 gives it (0 to UINT64_MAX).
  */
 static bool whole_aperture_lane(void)
