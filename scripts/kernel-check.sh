@@ -124,7 +124,9 @@ cat "$vmout/vm.tap" >> "$tap" 2>/dev/null
 # KERNELS_IOMMU entries: K (VT-d) or K:KIND (amd, virtio, vtd), each lane
 # booted in the order given
 for ki in ${KERNELS_IOMMU:-}; do
-	[ "$vm_mode" = test ] && [ "${ki%%:*}" = "$kernel" ] || continue
+	if [ "$vm_mode" != test ] || [ "${ki%%:*}" != "$kernel" ]; then
+		continue
+	fi
 	kind=vtd
 	[ "$ki" = "${ki#*:}" ] || kind=${ki#*:}
 	lane=$(iommu_name "$kind")

@@ -150,13 +150,13 @@ vm_arch() {
 			iommu_kind=${iommu_kind:-vtd}
 			case $iommu_kind in
 			vtd)
-				machine+=(-device intel-iommu,aw-bits=48,intremap=off)
+				machine+=(-device "intel-iommu,aw-bits=48,intremap=off")
 				drv_append="$drv_append intel_iommu=on" ;;
 			amd)
 				# AMD-Vi: the kernel enables it by itself
 				# when the firmware has an IVRS table
 				# (QEMU's amd-iommu adds one)
-				machine+=(-device amd-iommu,intremap=off) ;;
+				machine+=(-device "amd-iommu,intremap=off") ;;
 			virtio)
 				# virtio-iommu-pci, described to the kernel
 				# by QEMU's ACPI VIOT table; the driver is a
@@ -166,7 +166,7 @@ vm_arch() {
 				drv_kmods="$drv_kmods virtio-iommu" ;;
 			*) die "VM_IOMMU_KIND=$iommu_kind: vtd, amd or virtio on x86_64" ;;
 			esac
-			machine+=(-device edu,dma_mask=0xffffffffffff)
+			machine+=(-device "edu,dma_mask=0xffffffffffff")
 			drv_kmods="$drv_kmods vfio_iommu_type1:allow_unsafe_interrupts=1 vfio-pci:ids=1234:11e8"
 			# the parameters again for a kernel that has them
 			# built in (the debug kernel)
@@ -272,7 +272,7 @@ else
 	[ "$arch" = x86_64 ] || die "VM_KERNEL: which $arch kernel to boot (make check-$arch sets it)"
 	[ -r "$kernel" ] || die "no $kernel: apt-get install linux-image-amd64 (or pass the KREL of an installed one)"
 fi
-command -v $qemu >/dev/null || die "$qemu missing: apt-get install $qemu_pkg"
+command -v "$qemu" >/dev/null || die "$qemu missing: apt-get install $qemu_pkg"
 [ -x "$sysroot/bin/busybox" ] || die "$sysroot/bin/busybox missing: apt-get install busybox-static${sysroot:+ (VM_SYSROOT: scripts/arm64-fetch.sh)}"
 for ko in module/ptwalk.ko tests/fixture/ptwalk_fixture.ko; do
 	if [ ! -r "$kodir/$ko" ] && [ "${VM_MISSING_KO:-}" = ok ]; then
@@ -403,7 +403,7 @@ chmod +x "$root/init"
 
 rm -f "$out/console.log" "$out/guest.log" "$out/console-boot1.log"
 boot() {
-	timeout "$timeout_s" $qemu \
+	timeout "$timeout_s" "$qemu" \
 		"${machine[@]}" -smp "$smp" -m "$mem" \
 		-display none -no-reboot -monitor none \
 		-serial "file:$out/console.log" "${chan_args[@]}" \
