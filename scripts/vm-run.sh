@@ -41,9 +41,14 @@
 # IOVA = VA, intel_iommu=on), on arm64 virt's SMMUv3 (-M virt,iommu=smmuv3);
 # with MODE test (make check-debug) the suite runs on that machine and the
 # IOMMU lane's cases follow it in the same boot;
-# VM_IOMMU_KIND (x86_64): vtd (default), amd (-device amd-iommu,intremap=off)
-# or virtio (-device virtio-iommu-pci, the kernel's virtio-iommu module);
-# the guest reads which from ptwalk_iommu= (smmuv3 on arm64).
+# VM_IOMMU_KIND: on x86_64 vtd (default), amd (-device
+# amd-iommu,intremap=off, no kernel option: the IVRS table enables it) or
+# virtio (-device virtio-iommu-pci, the kernel's virtio-iommu module); on
+# arm64 smmuv3 (default) or virtio; the guest reads which from
+# ptwalk_iommu= (make check-iommu IOMMU=..., make check-arm64
+# ARM64_KERNELS_VIRTIO_IOMMU=...).  VM_QEMU: the QEMU binary to boot
+# instead of the installed one (experiments with a newer QEMU unpacked
+# under build/).
 # VM_IOMMU_PASSTHROUGH=1 adds iommu.passthrough=1: identity default domains,
 # for kernels before 5.11, which cannot change a group's domain at run time.
 # VM_DRIVERS (x86_64): the real drivers of the dmainfo cases, loaded as
