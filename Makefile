@@ -10,6 +10,8 @@
 #   make check-arm64     cross-build for arm64 and run the VM suite under qemu-system-aarch64
 #                        on six kernels, 4K, 16K and 64K pages (ARM64_KERNELS, ARM64_JOBS;
 #                        ARM64_KERNELS_IOMMU: the IOMMU lane too after those lanes' suites)
+#   make check-iommu     the device's view: VT-d, edu bound to vfio-pci (IOMMU=amd: AMD-Vi,
+#                        IOMMU=virtio: virtio-iommu; KERNEL=6.12|newest...)
 #   make check-arm64-iommu  the device's view on arm64: SMMUv3, edu bound to vfio-pci
 #                        (ARM64_KERNELS, default 6.1 6.12)
 #   make arm64-lint      W=1 and sparse on the arm64 cross build (after make arm64-fetch; check-arm64 runs it)
@@ -132,13 +134,19 @@ endif
 # vfio-pci (VM_IOMMU=1), running the device-view cases alone
 # (tests/vm/cases_iommu.c): $(BUILD)/iommu.tap.  KERNEL=5.10|6.12|newest:
 # on that kernel of the matrix (build/kernels/KERNEL/iommu-KERNEL.tap).
+# IOMMU=amd|virtio: QEMU's AMD-Vi (-device amd-iommu) or virtio-iommu
+# (-device virtio-iommu-pci; a kernel with CONFIG_VIRTIO_IOMMU: 6.12 and
+# newest, not 6.1) instead of VT-d: $(BUILD)/iommu-IOMMU.tap,
+# build/kernels/KERNEL/iommu-IOMMU-KERNEL.tap.
+IOMMU ?= vtd
+IOMMU_LANE := $(if $(filter vtd,$(IOMMU)),iommu,iommu-$(IOMMU))
 ifeq ($(KERNEL),)
 check-iommu: vm-build
-	VM_IOMMU=1 scripts/vm-run.sh $(BUILD)/iommu $(KREL) iommu $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare
-	cp $(BUILD)/iommu/vm.tap $(BUILD)/iommu.tap
+	VM_IOMMU=1 VM_IOMMU_KIND=$(IOMMU) scripts/vm-run.sh $(BUILD)/$(IOMMU_LANE) $(KREL) iommu $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare
+	cp $(BUILD)/$(IOMMU_LANE)/vm.tap $(BUILD)/$(IOMMU_LANE).tap
 else
 check-iommu: user $(BUILD)/vmtest
-	KERNEL_VM_MODE=iommu scripts/kernel-check.sh $(KERNEL) $(MOD_SRCS)
+	VM_IOMMU_KIND=$(IOMMU) KERNEL_VM_MODE=iommu scripts/kernel-check.sh $(KERNEL) $(MOD_SRCS)
 endif
 
 # The same VM suite with ptcompare's ASan+UBSan build (VM_SANITIZED=1: the
@@ -351,17 +359,19 @@ arm64-vmtest: arm64-need-fetch
 # picks the hugetlb pools (scripts/vm-run.sh).  ARM64_KO=lint: the modules
 # arm64-lint built (check-arm64 boots those when the lint passed).
 # ARM64_IOMMU=1: the IOMMU lane's VM instead (virt's SMMUv3, edu bound to
-# vfio-pci, the device-view cases alone) into $(ARM64_OUT)/iommu-vm.
+# vfio-pci, the device-view cases alone) into $(ARM64_OUT)/iommu-vm;
+# with ARM64_IOMMU_KIND=virtio virtio-iommu-pci instead of the SMMU, into
+# $(ARM64_OUT)/iommu-virtio-vm.
 # ARM64_SKIP: ptcompare's own cases (PTCOMPARE_OWN_CASES, the same work on
 # every kernel of one page size) run on one lane per page size, 6.1 (4K),
 # newest-16k and 64k; the others leave them out (about 60 s of each lane).
 ARM64_KO ?= modules
 ARM64_SKIP ?= $(if $(filter 6.12 newest 6.12-16k,$(ARM64_LANE)),$(PTCOMPARE_OWN_CASES))
 arm64-vm: arm64-need-fetch
-	VM_ARCH=arm64 VM_PAGE_SIZE=$(or $(ARM64_PAGE_SIZE),4K) VM_IOMMU=$(ARM64_IOMMU) VM_SKIP=$(ARM64_SKIP) \
+	VM_ARCH=arm64 VM_PAGE_SIZE=$(or $(ARM64_PAGE_SIZE),4K) VM_IOMMU=$(ARM64_IOMMU) VM_IOMMU_KIND=$(ARM64_IOMMU_KIND) VM_SKIP=$(ARM64_SKIP) \
 	VM_KERNEL=$(ARM64_KERNEL) VM_MODTREE=$(ARM64_MODDIR) VM_SYSROOT=$(ARM64_SYSROOT) \
 	VM_KO_DIR=$(ARM64_MODS)/$(ARM64_KO) VM_MISSING_KO=ok VM_TIMEOUT=$(ARM64_VM_TIMEOUT) \
-		scripts/vm-run.sh $(ARM64_OUT)/$(if $(ARM64_IOMMU),iommu-vm,vm) $(ARM64_KREL) \
+		scripts/vm-run.sh $(ARM64_OUT)/$(if $(ARM64_IOMMU),iommu$(if $(filter virtio,$(ARM64_IOMMU_KIND)),-virtio)-vm,vm) $(ARM64_KREL) \
 		$(if $(ARM64_IOMMU),iommu,test) \
 		$(ARM64)/vmtest:/bin/vmtest $(ARM64)/src/user/ptcompare:/bin/ptcompare
 
@@ -386,7 +396,8 @@ check-arm64-iommu:
 # with the sanitized ptcompare builds (CI's, instead of make check's
 # check-vm-asan and check-vm-tsan on 6.1; scripts/kernel-check.sh).
 # KERNELS_IOMMU="5.10 6.12 newest": the IOMMU lane too on those kernels,
-# with the same modules (make check-iommu KERNEL=K alone).
+# with the same modules (make check-iommu KERNEL=K alone); K:amd and
+# K:virtio, the AMD-Vi and virtio-iommu lanes (make check-iommu IOMMU=...).
 # KERNELS_SKIP_OWN="5.10": those kernels' suites leave ptcompare's own
 # cases (PTCOMPARE_OWN_CASES) to 6.1's plain lane, as ARM64_SKIP does.
 check-kernels: user $(BUILD)/vmtest $(if $(findstring :asan,$(KERNELS_SANITIZED)),asan-ptcompare) $(if $(findstring :tsan,$(KERNELS_SANITIZED)),tsan-ptcompare)

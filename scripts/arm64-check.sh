@@ -27,14 +27,18 @@
 # the lane's iommu-vm/.  ARM64_KERNELS_IOMMU, a list of lanes (make
 # check-arm64 ARM64_KERNELS_IOMMU="6.1 6.12"): after such a lane's suite
 # the IOMMU lane's VM boots too, with the same modules (no second lint),
-# its cases in the lane's TAP as iommu:CASE.
+# its cases in the lane's TAP as iommu:CASE.  ARM64_KERNELS_VIRTIO_IOMMU,
+# a list of lanes whose kernel has virtio-iommu (6.12, newest and their
+# 16K flavours; not 6.1): after those, the same cases with
+# virtio-iommu-pci instead of the SMMU (ARM64_IOMMU_KIND=virtio), as
+# iommu-virtio:CASE.
 # usage: scripts/arm64-check.sh
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 all="6.1 6.12 6.12-16k newest newest-16k 64k"
 lanes=${ARM64_KERNELS:-$all}
-for l in $lanes ${ARM64_KERNELS_IOMMU:-}; do
+for l in $lanes ${ARM64_KERNELS_IOMMU:-} ${ARM64_KERNELS_VIRTIO_IOMMU:-}; do
 	case " $all " in *" $l "*) ;; *) echo "check-arm64: unknown lane '$l': one of $all" >&2; exit 2 ;; esac
 done
 out=$top/build/arm64
@@ -45,7 +49,7 @@ case $iommu in
 *) echo "check-arm64: ARM64_IOMMU=$iommu: 1 or empty" >&2; exit 2 ;;
 esac
 # A lane named for the IOMMU VM that would not run is an error, not a skip.
-for l in ${ARM64_KERNELS_IOMMU:-}; do
+for l in ${ARM64_KERNELS_IOMMU:-} ${ARM64_KERNELS_VIRTIO_IOMMU:-}; do
 	if [ -n "$iommu" ] || [[ " $lanes " != *" $l "* ]]; then
 		echo "check-arm64: ARM64_KERNELS_IOMMU lane '$l' would not run: list it in ARM64_KERNELS too, without ARM64_IOMMU=1" >&2
 		exit 2
@@ -54,6 +58,13 @@ done
 # the TAP file names and the VM's directory of this kind of lane
 kind=arm64${iommu:+-iommu}
 vmdir=${iommu:+iommu-}vm
+# ARM64_IOMMU_KIND=virtio with ARM64_IOMMU=1: virtio-iommu's lane alone
+# (build/arm64-iommu-virtio*.tap, the lane's iommu-virtio-vm/)
+case ${ARM64_IOMMU_KIND:-}:$iommu in
+: | :1 | smmuv3:1) ;;
+virtio:1) kind=arm64-iommu-virtio vmdir=iommu-virtio-vm ;;
+*) echo "check-arm64: ARM64_IOMMU_KIND=${ARM64_IOMMU_KIND:-}: virtio or smmuv3, with ARM64_IOMMU=1" >&2; exit 2 ;;
+esac
 start_all=$(date +%s)
 
 # The other lanes' kernels, in the background.
@@ -145,6 +156,15 @@ lane() {
 			sed 's/^\(not \)\{0,1\}ok - /&iommu:/' "$logdir/iommu-vm/vm.tap" >> "$tap"
 		fi
 		echo "# $kind $l: the IOMMU lane's VM $(($(date +%s) - start)) s" >> "$tap"
+	fi
+	if [ -z "$iommu" ] && [[ " ${ARM64_KERNELS_VIRTIO_IOMMU:-} " == *" $l "* ]]; then
+		start=$(date +%s)
+		args[2]=ARM64_IOMMU=1
+		if step "$tap" "$logdir" arm64_iommu_virtio_vm_boot arm64-vm "${args[@]}" ARM64_IOMMU_KIND=virtio &&
+			[ -s "$logdir/iommu-virtio-vm/vm.tap" ]; then
+			sed 's/^\(not \)\{0,1\}ok - /&iommu-virtio:/' "$logdir/iommu-virtio-vm/vm.tap" >> "$tap"
+		fi
+		echo "# $kind $l: the virtio-iommu lane's VM $(($(date +%s) - start)) s" >> "$tap"
 	fi
 	if [ $ptwalk_built -ne 0 ]; then
 		echo "check-arm64: $l: ptwalk.ko did not build: $(grep -m1 ' error:' "$logdir/arm64_build_ptwalk.log" | sed "s|$top/||")" >&2

@@ -25,7 +25,11 @@
 # build/kernels/K/iommu-K.tap; KERNELS_IOMMU, a list of kernels (make
 # check-kernels KERNELS_IOMMU="5.10 6.12 newest"): after the suite, the
 # IOMMU lane boots with the same modules and ptcompare, its cases in the
-# same TAP as iommu:CASE.
+# same TAP as iommu:CASE; an entry K:amd or K:virtio boots that lane with
+# AMD-Vi or virtio-iommu instead of VT-d (VM_IOMMU_KIND), its cases as
+# iommu-amd:CASE, iommu-virtio:CASE.  VM_IOMMU_KIND (make check-iommu
+# IOMMU=amd KERNEL=K): which IOMMU KERNEL_VM_MODE=iommu boots, into
+# build/kernels/K/iommu-KIND and build/kernels/K/iommu-KIND-K.tap.
 set -uo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 5.10|6.1|6.12|newest SRC..." >&2; exit 2; }
 kernel=$1
@@ -34,9 +38,16 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 out=$top/build/kernels/$kernel
 vm_mode=${KERNEL_VM_MODE:-test}
+# the IOMMU lanes' directory and TAP prefix per emulated IOMMU: VT-d's
+# iommu, the others iommu-KIND (VM_IOMMU_KIND)
+iommu_name() { # KIND
+	case $1 in vtd | '') echo iommu ;; *) echo "iommu-$1" ;; esac
+}
 case $vm_mode in
 test) tap=$out/kernel-$kernel.tap vmout=$out/vm ;;
-iommu) tap=$out/iommu-$kernel.tap vmout=$out/iommu; export VM_IOMMU=1 ;;
+iommu)
+	lane=$(iommu_name "${VM_IOMMU_KIND:-}")
+	tap=$out/$lane-$kernel.tap vmout=$out/$lane; export VM_IOMMU=1 ;;
 # make bench KERNEL=K: the benchmark's numbers on stdout, no TAP
 bench) tap=$out/bench-$kernel.tap vmout=$out/bench ;;
 *) echo "KERNEL_VM_MODE=$vm_mode: test, iommu or bench" >&2; exit 2 ;;
@@ -110,16 +121,24 @@ VM_KERNEL=$VMLINUZ VM_MODTREE=$MODTREE VM_KO_DIR=$moddir VM_SANITIZED=$sanitized
 	echo "not ok - vm_run # scripts/vm-run.sh failed" >> "$tap"
 step vm "$t"
 cat "$vmout/vm.tap" >> "$tap" 2>/dev/null
-if [ "$vm_mode" = test ] && [[ " ${KERNELS_IOMMU:-} " == *" $kernel "* ]]; then
+# KERNELS_IOMMU entries: K (VT-d) or K:KIND (amd, virtio, vtd), each lane
+# booted in the order given
+for ki in ${KERNELS_IOMMU:-}; do
+	if [ "$vm_mode" != test ] || [ "${ki%%:*}" != "$kernel" ]; then
+		continue
+	fi
+	kind=vtd
+	[ "$ki" = "${ki#*:}" ] || kind=${ki#*:}
+	lane=$(iommu_name "$kind")
 	t=$(date +%s)
 	iommu_san=$sanitized iommu_pc=$ptcompare
 	[ -z "$san_only" ] || iommu_san="" iommu_pc=user/ptcompare
-	VM_IOMMU=1 VM_KERNEL=$VMLINUZ VM_MODTREE=$MODTREE VM_KO_DIR=$moddir \
-		VM_SANITIZED=$iommu_san scripts/vm-run.sh "$out/iommu" "$KREL" iommu build/vmtest:/bin/vmtest "$iommu_pc":/bin/ptcompare ||
-		echo "not ok - iommu:vm_run # scripts/vm-run.sh failed" >> "$tap"
-	step iommu "$t"
-	sed 's/^\(not \)\{0,1\}ok - /&iommu:/' "$out/iommu/vm.tap" >> "$tap" 2>/dev/null
-fi
+	VM_IOMMU=1 VM_IOMMU_KIND=$kind VM_KERNEL=$VMLINUZ VM_MODTREE=$MODTREE VM_KO_DIR=$moddir \
+		VM_SANITIZED=$iommu_san scripts/vm-run.sh "$out/$lane" "$KREL" iommu build/vmtest:/bin/vmtest "$iommu_pc":/bin/ptcompare ||
+		echo "not ok - $lane:vm_run # scripts/vm-run.sh failed" >> "$tap"
+	step "$lane" "$t"
+	sed "s/^\(not \)\{0,1\}ok - /&$lane:/" "$out/$lane/vm.tap" >> "$tap" 2>/dev/null
+done
 echo "kernel $kernel ($KREL${sanitized:+, ptcompare $sanitized}): $(grep -c '^ok ' "$tap") passed, $(grep -c '^not ok ' "$tap") failed;" \
 	"seconds: $(tr '\n' ' ' < "$out/times")"
 ! grep -q '^not ok ' "$tap"

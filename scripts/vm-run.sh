@@ -41,6 +41,14 @@
 # IOVA = VA, intel_iommu=on), on arm64 virt's SMMUv3 (-M virt,iommu=smmuv3);
 # with MODE test (make check-debug) the suite runs on that machine and the
 # IOMMU lane's cases follow it in the same boot;
+# VM_IOMMU_KIND: on x86_64 vtd (default), amd (-device
+# amd-iommu,intremap=off, no kernel option: the IVRS table enables it) or
+# virtio (-device virtio-iommu-pci, the kernel's virtio-iommu module); on
+# arm64 smmuv3 (default) or virtio; the guest reads which from
+# ptwalk_iommu= (make check-iommu IOMMU=..., make check-arm64
+# ARM64_KERNELS_VIRTIO_IOMMU=...).  VM_QEMU: the QEMU binary to boot
+# instead of the installed one (experiments with a newer QEMU unpacked
+# under build/).
 # VM_IOMMU_PASSTHROUGH=1 adds iommu.passthrough=1: identity default domains,
 # for kernels before 5.11, which cannot change a group's domain at run time.
 # VM_DRIVERS (x86_64): the real drivers of the dmainfo cases, loaded as
@@ -67,6 +75,14 @@ mem=${VM_MEM:-4G}
 [ -n "${VM_MEM:-}" ] || [ "${VM_PAGE_SIZE:-}" != 64K ] || mem=8G
 
 die() { echo "vm-run: $*" >&2; exit 2; }
+
+# Which emulated IOMMU (VM_IOMMU=1): on x86_64 VT-d (the default), AMD-Vi
+# or virtio-iommu; on arm64 SMMUv3 (the default) or virtio-iommu.
+iommu_kind=${VM_IOMMU_KIND:-}
+case $iommu_kind in
+'' | vtd | amd | virtio | smmuv3) ;;
+*) die "VM_IOMMU_KIND=$iommu_kind: vtd, amd or virtio (x86_64), smmuv3 or virtio (arm64)" ;;
+esac
 
 case ${VM_SANITIZED:-} in
 '') sanitized= ;;
@@ -136,12 +152,30 @@ vm_arch() {
 			# intremap=off: no split irqchip under TCG; so
 			# VFIO needs allow_unsafe_interrupts (it refuses
 			# a group without interrupt remapping: EPERM)
-			machine+=(-device intel-iommu,aw-bits=48,intremap=off
-				-device edu,dma_mask=0xffffffffffff)
+			iommu_kind=${iommu_kind:-vtd}
+			case $iommu_kind in
+			vtd)
+				machine+=(-device "intel-iommu,aw-bits=48,intremap=off")
+				drv_append="$drv_append intel_iommu=on" ;;
+			amd)
+				# AMD-Vi: the kernel enables it by itself
+				# when the firmware has an IVRS table
+				# (QEMU's amd-iommu adds one)
+				machine+=(-device "amd-iommu,intremap=off") ;;
+			virtio)
+				# virtio-iommu-pci, described to the kernel
+				# by QEMU's ACPI VIOT table; the driver is a
+				# module on Debian's (6.12), loaded before
+				# vfio-pci binds edu
+				machine+=(-device virtio-iommu-pci)
+				drv_kmods="$drv_kmods virtio-iommu" ;;
+			*) die "VM_IOMMU_KIND=$iommu_kind: vtd, amd or virtio on x86_64" ;;
+			esac
+			machine+=(-device "edu,dma_mask=0xffffffffffff")
 			drv_kmods="$drv_kmods vfio_iommu_type1:allow_unsafe_interrupts=1 vfio-pci:ids=1234:11e8"
 			# the parameters again for a kernel that has them
 			# built in (the debug kernel)
-			drv_append="$drv_append intel_iommu=on vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8"
+			drv_append="$drv_append vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8 ptwalk_iommu=$iommu_kind"
 		fi ;;
 	arm64)
 		qemu=qemu-system-aarch64 qemu_pkg=qemu-system-arm
@@ -189,10 +223,23 @@ vm_arch() {
 			# needs its 48-bit DMA mask (the stage-1 aperture is
 			# VA_BITS wide).  allow_unsafe_interrupts as on x86:
 			# virt's GICv2 has no ITS, so no MSI isolation.
-			machine[1]="virt,accel=$accel,iommu=smmuv3"
+			iommu_kind=${iommu_kind:-smmuv3}
+			case $iommu_kind in
+			smmuv3)
+				machine[1]="virt,accel=$accel,iommu=smmuv3"
+				drv_kmods="arm_smmu_v3" ;;
+			virtio)
+				# virtio-iommu-pci on virt's PCIe instead,
+				# described by the device tree QEMU makes
+				# (iommu-map); Debian's 6.12 has the driver
+				# as a module, 6.1 none
+				machine+=(-device virtio-iommu-pci)
+				drv_kmods="virtio-iommu" ;;
+			*) die "VM_IOMMU_KIND=$iommu_kind: smmuv3 or virtio on arm64" ;;
+			esac
 			machine+=(-device "edu,dma_mask=0xffffffffffff")
-			drv_kmods="arm_smmu_v3 vfio_iommu_type1:allow_unsafe_interrupts=1 vfio-pci:ids=1234:11e8"
-			drv_append="$drv_append vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8"
+			drv_kmods="$drv_kmods vfio_iommu_type1:allow_unsafe_interrupts=1 vfio-pci:ids=1234:11e8"
+			drv_append="$drv_append vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8 ptwalk_iommu=$iommu_kind"
 		fi ;;
 	*)
 		die "VM_ARCH $1: x86_64 or arm64" ;;
@@ -219,6 +266,9 @@ case $krel in
 *) arch=${VM_ARCH:-x86_64} ;;
 esac
 vm_arch "$arch"
+# VM_QEMU: another build of the same QEMU system emulator (a newer one
+# unpacked under build/, never installed)
+qemu=${VM_QEMU:-$qemu}
 if [ -n "${VM_KERNEL:-}" ]; then
 	[ -r "$kernel" ] || die "no $kernel (VM_KERNEL)"
 	img_rel=$(image_release "$kernel")
@@ -227,7 +277,7 @@ else
 	[ "$arch" = x86_64 ] || die "VM_KERNEL: which $arch kernel to boot (make check-$arch sets it)"
 	[ -r "$kernel" ] || die "no $kernel: apt-get install linux-image-amd64 (or pass the KREL of an installed one)"
 fi
-command -v $qemu >/dev/null || die "$qemu missing: apt-get install $qemu_pkg"
+command -v "$qemu" >/dev/null || die "$qemu missing: apt-get install $qemu_pkg"
 [ -x "$sysroot/bin/busybox" ] || die "$sysroot/bin/busybox missing: apt-get install busybox-static${sysroot:+ (VM_SYSROOT: scripts/arm64-fetch.sh)}"
 for ko in module/ptwalk.ko tests/fixture/ptwalk_fixture.ko; do
 	if [ ! -r "$kodir/$ko" ] && [ "${VM_MISSING_KO:-}" = ok ]; then
@@ -358,7 +408,7 @@ chmod +x "$root/init"
 
 rm -f "$out/console.log" "$out/guest.log" "$out/console-boot1.log"
 boot() {
-	timeout "$timeout_s" $qemu \
+	timeout "$timeout_s" "$qemu" \
 		"${machine[@]}" -smp "$smp" -m "$mem" \
 		-display none -no-reboot -monitor none \
 		-serial "file:$out/console.log" "${chan_args[@]}" \
