@@ -45,7 +45,7 @@ void ptwalk_session_destroy(struct ptwalk_session *s)
 
 /*
  * A reference on the address space of @nr, or an errno; with @info, what
- * a PTWALK_REQ_TASK query answers, read while the task is held.
+ * a task query (PTWALK_IOC_TASK) answers, read while the task is held.
  */
 static struct mm_struct *target_mm(pid_t nr, struct ptwalk_task *info)
 {

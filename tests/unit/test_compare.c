@@ -554,7 +554,7 @@ static void huge_names_in_order(void **state)
 }
 
 /*
- * With folio sizes (PTWALK_REQ_FOLIO) the kinds are named by size, on
+ * With folio sizes (ptwalk_record_ext.folio_shift) the kinds are named by size, on
  * every granule: hugetlb pages by their folio (a 16K kernel's 2M page is
  * 128 contiguous PTEs, its 32M page one PMD), PTE-mapped folios smaller
  * than a PMD as mTHP, contiguous PTEs outside hugetlb (contpte) as cont.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What a driver needs to know of a DMA buffer, per page, from ptwalk's
- * extended records (PTWALK_REQ_EXTENDED): the memory type, the DMA-pinned
+ * extended records (struct ptwalk_record_ext): the memory type, the DMA-pinned
  * state, the NUMA node.  Each is checked against an oracle that is neither
  * ptwalk nor pagemap:
  *  - pinned: io_uring's IORING_REGISTER_BUFFERS pins with FOLL_PIN while

@@ -40,7 +40,9 @@ struct session {
 	char comm[64];		/* the target's name: ptwalk's task query
 				 * (or /proc/PID/stat at the end of
 				 * scan_all(), no_task_query) */
-	bool no_task_query;	/* ptwalk.ko predates PTWALK_REQ_TASK */
+	bool no_task_query;	/* the module has no task query
+					 * (PTWALK_FEAT_TASK clear)
+					 */
 	/*
 	 * --all: a process that is gone (exited, no such pid) or has no user
 	 * memory is counted by the caller, not said on stderr

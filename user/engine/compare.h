@@ -98,7 +98,7 @@ struct compare_summary {
 	uint64_t pages[NR_CLASSES];
 	unsigned int huge;	/* HUGE_* seen */
 	/*
-	 * From folio sizes (PTWALK_REQ_FOLIO): bit s, folios of 2^s bytes.
+	 * From folio sizes (ptwalk_record_ext.folio_shift): bit s, folios of 2^s bytes.
 	 * hugetlb pages (named by size instead of the HUGE_HUGETLB_* bits,
 	 * which are set only without folio sizes: modules that predate them
 	 * know 4 KiB pages only), and large folios smaller than a PMD

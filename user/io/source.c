@@ -57,11 +57,7 @@ static int walk_query(void *ctx, enum compare_stream s, uint64_t start,
 {
 	struct proc_source *src = ctx;
 	uint64_t t0 = monotonic_ns();
-	/*
-	 * Extended records only: ptwalk.ko and ptcompare are built together,
-	 * and the module kept plain records for older clients alone
-	 * (module/ptwalk_abi.h, PTWALK_REQ_EXTENDED).
-	 */
+	/* ABI version 2's range records: struct ptwalk_record_ext */
 	int err = walk_open(&src->walk_fd[s], src->walk_path);
 
 	if (!err)

@@ -37,7 +37,7 @@ struct page_detail {
 		uint8_t info;
 		uint8_t memtype;
 		/*
-		 * log2 of the folio's bytes (PTWALK_REQ_FOLIO), 0: no
+		 * log2 of the folio's bytes (ptwalk_record_ext.folio_shift), 0: no
 		 * struct page, no frame, or a module without folio sizes
 		 */
 		uint8_t folio_shift;
