@@ -78,12 +78,19 @@ static u64 leaf_index(unsigned long addr, enum ptwalk_level level)
  * A private anonymous VMA maps at PMD level either an anonymous THP or the
  * huge zero page, which is the only one that is not PageAnon().  The
  * kernel's own test, is_huge_zero_pmd(), uses a symbol it does not export.
+ * Newer kernels ("mm/huge_memory: mark PMD mappings of the huge zero folio
+ * special", 7.2 here) mark its PMD special, the only special PMD such a
+ * VMA can hold: then it is known without reading the page, which a
+ * special entry does not hold (decode.h).
  */
-static bool is_huge_zero(struct vm_area_struct *vma, pte_t entry, u64 pfn)
+static bool is_huge_zero(struct vm_area_struct *vma, pte_t entry, u64 pfn,
+			 bool holds_page)
 {
 	if (!vma || is_vm_hugetlb_page(vma) || !vma_is_anonymous(vma) ||
 	    pte_write(entry) || !pfn_valid(pfn))
 		return false;
+	if (!holds_page)
+		return ptwalk_leaf_special(entry, PTWALK_LEVEL_PMD);
 	return !PageAnon(pfn_to_page(pfn));
 }
 
@@ -162,8 +169,8 @@ static u32 present_flags(struct vm_area_struct *vma, pte_t entry,
 		flags |= PTWALK_F_UFFD_WP;
 	if (ptwalk_leaf_special(entry, level))
 		flags |= PTWALK_F_SPECIAL;
-	if (level == PTWALK_LEVEL_PMD && holds_page &&
-	    is_huge_zero(vma, entry, leaf_pfn))
+	if (level == PTWALK_LEVEL_PMD &&
+	    is_huge_zero(vma, entry, leaf_pfn, holds_page))
 		flags |= PTWALK_F_HUGE_ZERO;
 	return flags;
 }
