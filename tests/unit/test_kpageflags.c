@@ -111,6 +111,17 @@ static void zero_pages(void **state)
 	assert_int_equal(check(huge_zero, ANON_VMA, PTWALK_LEVEL_PMD, false,
 			       KPF_ANON_PAGE | KPF(THP) | KPF(COMPOUND_TAIL)),
 			 RULE(ZERO));
+	/*
+	 * 7.2's special huge zero PMD: ptwalk reads no page, so it says
+	 * nothing of compound; the head/tail order is still the leaf's
+	 */
+	assert_int_equal(check(VALID | PTWALK_F_HUGE_ZERO | PTWALK_F_SPECIAL,
+			       ANON_VMA, PTWALK_LEVEL_PMD, true,
+			       hz | KPF(COMPOUND_HEAD)), 0);
+	/* a page that is read must still agree */
+	assert_int_equal(check(VALID | PTWALK_F_HUGE_ZERO, ANON_VMA,
+			       PTWALK_LEVEL_PMD, true, hz | KPF(COMPOUND_HEAD)),
+			 RULE(COMPOUND));
 }
 
 static void thp_pmd(void **state)

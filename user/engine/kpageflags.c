@@ -10,7 +10,9 @@
  * - A mapped page is never free (KPF_BUDDY); a normal VMA never maps slab,
  *   page-table or offline pages (VM_PFNMAP mappings may map any frame).
  * - KPF_COMPOUND_HEAD/TAIL are PageHead/PageTail; ptwalk's COMPOUND is
- *   PageCompound() of the same frame: the two must agree.  A PMD/PUD leaf
+ *   PageCompound() of the same frame: the two must agree, where ptwalk
+ *   read the page at all (not for a special entry: vm_normal_page()'s
+ *   rule; 7.2 marks the huge zero folio's PMD special).  A PMD/PUD leaf
  *   of a THP, a hugetlb page or the huge zero page maps one whole compound
  *   page: head at the leaf's first page, tails after.
  * - KPF_HUGE is PageHuge: hugetlb pages, mapped only by hugetlb VMAs.
@@ -107,7 +109,8 @@ unsigned int kpf_check(const struct kpf_expect *e, uint64_t kpf)
 		broken |= 1U << KPF_RULE_FREE;
 	if (!pfnmap && has(kpf, KPF(SLAB) | KPF(PGTABLE) | KPF(OFFLINE)))
 		broken |= 1U << KPF_RULE_KERNEL;
-	if (!!(f & PTWALK_F_COMPOUND) != compound)
+	/* ptwalk.ko reads no page of a special entry: compound unknown */
+	if (!(f & PTWALK_F_SPECIAL) && !!(f & PTWALK_F_COMPOUND) != compound)
 		broken |= 1U << KPF_RULE_COMPOUND;
 	if (leaf && !pfnmap &&
 	    (kpf & (KPF(COMPOUND_HEAD) | KPF(COMPOUND_TAIL))) !=
