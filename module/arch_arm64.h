@@ -55,6 +55,12 @@ static inline pte_t ptwalk_pud_pte(pud_t pud)
 	return pud_pte(pud);
 }
 
+/* Each entry of a contiguous group holds its own frame. */
+static inline u64 ptwalk_arch_pte_pfn(pte_t pte, unsigned long addr)
+{
+	return pte_pfn(pte);
+}
+
 /*
  * The frame's bits are where pfn_pte() puts them: PTE_ADDR_MASK until the
  * LPA2 series moved and split them (PTE_ADDR_LOW/HIGH, 6.9), and with 64K

@@ -45,6 +45,11 @@ static inline pte_t ptwalk_pud_pte(pud_t pud)
 	return __pte(pud_val(pud));
 }
 
+static inline u64 ptwalk_arch_pte_pfn(pte_t pte, unsigned long addr)
+{
+	return pte_pfn(pte);
+}
+
 /* pte_flags() masks out the frame, inverted or not (L1TF). */
 static inline pteval_t ptwalk_pte_attrs(pte_t pte)
 {
