@@ -4,6 +4,9 @@
  * architecture has a header of its own beside this one, arch_<arch>.h,
  * that gives, as static inlines:
  *
+ *   p4d_t *ptwalk_p4d_offset(pgd_t *, unsigned long addr),
+ *   pud_t *ptwalk_pud_offset(p4d_t *, unsigned long addr)
+ *	p4d_offset(), pud_offset(), which riscv64 does not export;
  *   bool ptwalk_pmd_is_leaf(pmd_t), ptwalk_pud_is_leaf(pud_t)
  *	whether a PMD/PUD entry, present or not, maps memory itself;
  *   pte_t ptwalk_pmd_pte(pmd_t), ptwalk_pud_pte(pud_t)
@@ -11,7 +14,7 @@
  *   u64 ptwalk_arch_pte_pfn(pte_t, unsigned long addr)
  *	the frame a PTE maps at @addr: pte_pfn(), but for riscv's NAPOT
  *	entries, which all name their group's first frame;
- *   pteval_t ptwalk_pte_attrs(pte_t)
+ *   u64 ptwalk_pte_attrs(pte_t)
  *	the bits of a PTE other than its frame: two present PTEs with equal
  *	attributes decode to equal PTWALK_F_* (given equal frame flags);
  *   u32 ptwalk_arch_present_flags(pte_t)

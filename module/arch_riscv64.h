@@ -22,6 +22,26 @@
 #include "ptwalk_abi.h"
 
 /*
+ * riscv's p4d_offset() and pud_offset() are functions of
+ * arch/riscv/mm/pgtable.c that the kernel does not export (6.12, 7.2):
+ * the same lookups, from the inlines they use.  A level folded at boot
+ * (Sv48: the P4D; Sv39: the P4D and the PUD) is its parent entry itself.
+ */
+static inline p4d_t *ptwalk_p4d_offset(pgd_t *pgd, unsigned long addr)
+{
+	if (pgtable_l5_enabled)
+		return pgd_pgtable(READ_ONCE(*pgd)) + p4d_index(addr);
+	return (p4d_t *)pgd;
+}
+
+static inline pud_t *ptwalk_pud_offset(p4d_t *p4d, unsigned long addr)
+{
+	if (pgtable_l4_enabled)
+		return p4d_pgtable(READ_ONCE(*p4d)) + pud_index(addr);
+	return (pud_t *)p4d;
+}
+
+/*
  * A leaf is an entry with R, W or X: present, PROT_NONE (R kept) or
  * invalidated for a THP split (V cleared, the rest kept).  A swap or
  * migration entry has none of them (its type starts at bit 7): the walker
@@ -68,7 +88,7 @@ static inline u64 ptwalk_arch_pte_pfn(pte_t pte, unsigned long addr)
  * The bits outside the PPN field (_PAGE_PFN_MASK): a NAPOT entry's size
  * encoding is inside it, equal in the whole group.
  */
-static inline pteval_t ptwalk_pte_attrs(pte_t pte)
+static inline u64 ptwalk_pte_attrs(pte_t pte)
 {
 	return pte_val(pte) & ~_PAGE_PFN_MASK;
 }
@@ -79,7 +99,7 @@ static inline u32 ptwalk_arch_present_flags(pte_t entry)
 
 	if (pte_write(entry))
 		flags |= PTWALK_F_WRITE;
-	if (pte_val(entry) & _PAGE_USER)
+	if (pte_user(entry))
 		flags |= PTWALK_F_USER;
 	if (pte_dirty(entry))
 		flags |= PTWALK_F_DIRTY;
@@ -162,8 +182,8 @@ static inline unsigned long ptwalk_arch_cont_pmd_size(void)
  */
 static inline u8 ptwalk_arch_memtype(pte_t entry, enum ptwalk_level level)
 {
-	pteval_t mask = _PAGE_MTMASK;
-	pteval_t bits = pte_val(entry) & mask;
+	unsigned long mask = _PAGE_MTMASK;
+	unsigned long bits = pte_val(entry) & mask;
 
 	if (!mask)
 		return PTWALK_MEMTYPE_PMA;

@@ -100,7 +100,7 @@ static unsigned int pte_run_length(pte_t *pte, unsigned long addr,
 				   unsigned int max)
 {
 	pte_t first = ptep_get(pte);
-	pteval_t attrs = ptwalk_pte_attrs(first);
+	u64 attrs = ptwalk_pte_attrs(first);
 	u64 pfn = ptwalk_arch_pte_pfn(first, addr);
 	s32 node, next_node;
 	u8 shift, next_shift;

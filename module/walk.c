@@ -283,7 +283,7 @@ static int walk_pud_entry(struct ptwalk_walk *walk, pud_t *pudp,
 static int walk_pud_range(struct ptwalk_walk *walk, p4d_t *p4dp,
 			  unsigned long addr, unsigned long end)
 {
-	pud_t *pudp = pud_offset(p4dp, addr);
+	pud_t *pudp = ptwalk_pud_offset(p4dp, addr);
 	unsigned long next;
 	int err;
 
@@ -303,7 +303,7 @@ static int walk_pud_range(struct ptwalk_walk *walk, p4d_t *p4dp,
 static int walk_p4d_range(struct ptwalk_walk *walk, pgd_t *pgdp,
 			  unsigned long addr, unsigned long end)
 {
-	p4d_t *p4dp = p4d_offset(pgdp, addr);
+	p4d_t *p4dp = ptwalk_p4d_offset(pgdp, addr);
 	unsigned long next;
 	int err;
 

@@ -142,7 +142,7 @@ static void pbmt_memtypes(void **state)
 
 	(void)state;
 	for (i = 0; i < 3; i++) {
-		pteval_t e = PFN(0x40000) | USER_RW;
+		unsigned long e = PFN(0x40000) | USER_RW;
 
 		assert_int_equal(ptwalk_arch_memtype(__pte(e), levels[i]),
 				 PTWALK_MEMTYPE_PMA);
@@ -163,7 +163,7 @@ static void pbmt_memtypes(void **state)
 /* T-Head's encoding (bits 63:59), and a CPU with neither: PMA. */
 static void other_memtype_encodings(void **state)
 {
-	pteval_t e = PFN(0x40000) | USER_RW;
+	unsigned long e = PFN(0x40000) | USER_RW;
 
 	(void)state;
 	shim_mtmask = _PAGE_MTMASK_THEAD;
@@ -222,8 +222,35 @@ static void levels_by_mode(void **state)
 	assert_int_equal(ptwalk_arch_pud_leaf_size(), 1UL << 30);
 }
 
+/*
+ * The lookups riscv does not export: a level folded at boot is its parent
+ * entry itself, else the table the entry points to, at the address's index.
+ */
+static void folded_levels(void **state)
+{
+	static p4d_t p4ds[512] __attribute__((aligned(4096)));
+	static pud_t puds[512] __attribute__((aligned(4096)));
+	unsigned long addr = (3UL << 39) | (5UL << 30) | 0x1234;
+	pgd_t pgd = { (unsigned long)p4ds | _PAGE_TABLE };
+	p4d_t *p4d;
+
+	(void)state;
+	p4ds[3].p4d = (unsigned long)puds | _PAGE_TABLE;
+	/* Sv57: both tables */
+	p4d = ptwalk_p4d_offset(&pgd, addr);
+	assert_ptr_equal(p4d, &p4ds[3]);
+	assert_ptr_equal(ptwalk_pud_offset(p4d, addr), &puds[5]);
+	/* Sv48: the P4D is the PGD entry */
+	pgtable_l5_enabled = false;
+	p4d = ptwalk_p4d_offset(&pgd, addr);
+	assert_ptr_equal(p4d, (p4d_t *)&pgd);
+	/* Sv39: and the PUD too */
+	pgtable_l4_enabled = false;
+	assert_ptr_equal(ptwalk_pud_offset(p4d, addr), (pud_t *)&pgd);
+}
+
 #define UTS(name) cmocka_unit_test_setup(name, setup)
 UNIT_MAIN("arch_riscv64", UTS(leaves_and_tables), UTS(napot_frames),
 	  UTS(napot_is_contiguous), UTS(access_bits), UTS(pbmt_memtypes),
 	  UTS(other_memtype_encodings), UTS(napot_hugetlb_gathers_a_and_d),
-	  UTS(levels_by_mode))
+	  UTS(levels_by_mode), UTS(folded_levels))

@@ -52,6 +52,8 @@ static bool expect_cont_runs(struct vmtest *t, const char *p, size_t len)
 				    strerror(pte.err ? -pte.err : errno));
 #if defined(__aarch64__)
 		cont = pte.pte >> 52 & 1;
+#elif defined(__riscv)
+		cont = pte.pte >> 63 & 1;	/* Svnapot's N */
 #else
 		cont = 0;
 #endif
@@ -375,11 +377,13 @@ static bool hugetlb_1g(struct vmtest *t)
 		       "hugetlb-1G");
 }
 
-#if defined(__aarch64__)
+#if defined(__aarch64__) || defined(__riscv)
 /*
  * arm64's contiguous hugetlb pages: 16 PTEs (64K) or 16 PMD blocks (32M),
- * each entry holding its own frame, marked PTWALK_F_CONT.  One page alone
- * is one extent of the whole page at the group's level.
+ * each entry holding its own frame, marked PTWALK_F_CONT; riscv64's
+ * Svnapot 64K pages: 16 equal NAPOT PTEs naming the group's first frame,
+ * each page's frame its own all the same.  One page alone is one extent
+ * of the whole page at the group's level.
  */
 static bool hugetlb_cont(struct vmtest *t, size_t size, int size_flag,
 			 int level, size_t stride, const char *kind)
@@ -412,6 +416,7 @@ static bool hugetlb_64k(struct vmtest *t)
 			    size > 64 * 1024 ? stride_of(size) : 1, kind);
 }
 
+#if defined(__aarch64__)
 /* The contiguous group of PMDs: 32M with 4K pages, 1G with 16K. */
 static bool hugetlb_32m(struct vmtest *t)
 {
@@ -424,6 +429,7 @@ static bool hugetlb_32m(struct vmtest *t)
 	return hugetlb_cont(t, size, map_huge_flag(size), PTWALK_LEVEL_PMD,
 			    size == 32 * MIB ? 509 : stride_of(size), kind);
 }
+#endif
 #endif
 
 /*
@@ -738,8 +744,10 @@ const struct vmtest_case memory_cases[] = {
 	{ "huge_zero_page", huge_zero_page },
 	{ "hugetlb_2m", hugetlb_2m },
 	{ "hugetlb_1g_pud", hugetlb_1g },
-#if defined(__aarch64__)
+#if defined(__aarch64__) || defined(__riscv)
 	{ "hugetlb_64k_cont", hugetlb_64k },
+#endif
+#if defined(__aarch64__)
 	{ "hugetlb_32m_cont", hugetlb_32m },
 #endif
 	{ "pci_bar_resource0", pci_bar_resource0 },

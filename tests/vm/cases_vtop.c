@@ -348,15 +348,20 @@ static bool vtop_hugetlb_1g(struct vmtest *t)
 	return vtop_hugetlb(t, GIB, MAP_HUGE_1GB, "pud");
 }
 
-#if defined(__aarch64__)
-/* arm64's contiguous groups: the leaf is the whole group, not one entry. */
+#if defined(__aarch64__) || defined(__riscv)
+/*
+ * arm64's contiguous groups, riscv64's NAPOT ones: the leaf is the whole
+ * group, not one entry.
+ */
 static bool vtop_hugetlb_64k(struct vmtest *t)
 {
 	size_t size = vm_granule().cont_pte;
 
 	return vtop_hugetlb(t, size, map_huge_flag(size), "pte");
 }
+#endif
 
+#if defined(__aarch64__)
 static bool vtop_hugetlb_32m(struct vmtest *t)
 {
 	size_t size = vm_granule().cont_pmd;
@@ -698,8 +703,10 @@ const struct vmtest_case vtop_cases[] = {
 	{ "vtop_thp_pmd", vtop_thp },
 	{ "vtop_hugetlb_2m", vtop_hugetlb_2m },
 	{ "vtop_hugetlb_1g", vtop_hugetlb_1g },
-#if defined(__aarch64__)
+#if defined(__aarch64__) || defined(__riscv)
 	{ "vtop_hugetlb_64k", vtop_hugetlb_64k },
+#endif
+#if defined(__aarch64__)
 	{ "vtop_hugetlb_32m", vtop_hugetlb_32m },
 #endif
 	{ "vtop_pfnmap", vtop_pfnmap },

@@ -151,6 +151,10 @@ static bool expect_mapping(struct vmtest *t, struct json_object *doc,
 #define MT_RAM	"wb"
 #define MT_UC	"uc-"		/* sysfs resource0: pgprot_noncached, UC- */
 #define MT_WC	"wc"
+#elif defined(__riscv)
+#define MT_RAM	"pma"
+#define MT_UC	"io"		/* pgprot_noncached(): PBMT IO */
+#define MT_WC	"nc"		/* pgprot_writecombine(): PBMT NC */
 #else
 #define MT_RAM	"normal"
 #define MT_UC	"device-ngnre"

@@ -438,6 +438,10 @@ struct granule vm_granule(void)
 		g.cont_pmd = 32 * pmd;
 		break;
 	}
+#elif defined(__riscv)
+	/* 4K pages; Svnapot's 64K group (NAPOT_CONT64KB_ORDER), 1G PUD */
+	g.pud = pmd << 9;
+	g.cont_pte = 16 * page;
 #else
 	g.pud = pmd << (PAGE_SHIFT_K - 3);
 #endif

@@ -186,10 +186,12 @@ bool vm_hugetlb_beyond_ram(struct vmtest *t, uint64_t bytes, const char *name);
 
 /*
  * ptcompare's name of ordinary memory's type: x86's PAT write-back, arm64's
- * MT_NORMAL (module/ptwalk_names.h).
+ * MT_NORMAL, riscv64's PBMT PMA (module/ptwalk_names.h).
  */
 #if defined(__aarch64__)
 #define RAM_MEMTYPE_NAME "normal"
+#elif defined(__riscv)
+#define RAM_MEMTYPE_NAME "pma"
 #else
 #define RAM_MEMTYPE_NAME "wb"
 #endif

@@ -21,15 +21,20 @@
 #define BIT(n)		(1UL << (n))
 #define GENMASK(h, l)	(((~0UL) << (l)) & (~0UL >> (63 - (h))))
 
-typedef unsigned long pteval_t;
 typedef struct { unsigned long pte; } pte_t;
 typedef struct { unsigned long pmd; } pmd_t;
 typedef struct { unsigned long pud; } pud_t;
+typedef struct { unsigned long p4d; } p4d_t;
+typedef struct { unsigned long pgd; } pgd_t;
 struct mm_struct;
+
+#define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
 
 #define pte_val(x)	((x).pte)
 #define pmd_val(x)	((x).pmd)
 #define pud_val(x)	((x).pud)
+#define p4d_val(x)	((x).p4d)
+#define pgd_val(x)	((x).pgd)
 #define __pte(x)	((pte_t){ (x) })
 #define __pmd(x)	((pmd_t){ (x) })
 #define __pud(x)	((pud_t){ (x) })
@@ -73,6 +78,26 @@ extern bool shim_svnapot, pgtable_l5_enabled, pgtable_l4_enabled;
 #define _PAGE_NOCACHE	shim_nocache
 #define _PAGE_IO	shim_io
 
+/*
+ * The table an upper entry points to.  The kernel's take the entry's PPN
+ * through the linear map; here the tests' tables are in this process,
+ * their address in the entry with the low bits (V) set.
+ */
+#define P4D_SHIFT	39
+#define PUD_SHIFT	30
+#define pud_index(addr)	(((addr) >> PUD_SHIFT) & 511)
+#define p4d_index(addr)	(((addr) >> P4D_SHIFT) & 511)
+
+static inline pud_t *p4d_pgtable(p4d_t p4d)
+{
+	return (pud_t *)(p4d_val(p4d) & ~0xfffUL);
+}
+
+static inline p4d_t *pgd_pgtable(pgd_t pgd)
+{
+	return (p4d_t *)(pgd_val(pgd) & ~0xfffUL);
+}
+
 static inline bool has_svnapot(void)
 {
 	return shim_svnapot;
@@ -100,6 +125,7 @@ static inline unsigned long pte_pfn(pte_t pte)
 
 static inline int pte_write(pte_t pte) { return pte_val(pte) & _PAGE_WRITE; }
 static inline int pte_exec(pte_t pte) { return pte_val(pte) & _PAGE_EXEC; }
+static inline int pte_user(pte_t pte) { return pte_val(pte) & _PAGE_USER; }
 static inline int pte_dirty(pte_t pte) { return pte_val(pte) & _PAGE_DIRTY; }
 static inline int pte_young(pte_t pte) { return pte_val(pte) & _PAGE_ACCESSED; }
 
