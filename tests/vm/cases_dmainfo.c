@@ -491,7 +491,27 @@ static bool pat_reservation(struct vmtest *t, uint64_t phys, char *type,
 }
 #endif
 
-/* First PCI device with a write-combining BAR 0: its sysfs directory. */
+/* Whether PCI device @name (sysfs) has vendor ID @vendor ("0x1234"). */
+static bool pci_vendor_is(const char *name, const char *vendor)
+{
+	char path[300], got[16] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor", name);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (!fgets(got, sizeof(got), f))
+		got[0] = '\0';
+	fclose(f);
+	return !strncmp(got, vendor, strlen(vendor));
+}
+
+/*
+ * First PCI device with a write-combining BAR 0 (where the architecture
+ * has none, VM_BAR_WC, one of QEMU's display, vendor 0x1234, with
+ * resource0): its sysfs directory.
+ */
 static bool find_wc_bar(struct vmtest *t, char *dir, size_t size)
 {
 	DIR *d = opendir("/sys/bus/pci/devices");
@@ -504,9 +524,10 @@ static bool find_wc_bar(struct vmtest *t, char *dir, size_t size)
 	while (!found && (de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/resource0_wc",
-			 de->d_name);
-		if (!access(path, R_OK)) {
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/%s",
+			 de->d_name, VM_BAR_WC ? "resource0_wc" : "resource0");
+		if (!access(path, R_OK) &&
+		    (VM_BAR_WC || pci_vendor_is(de->d_name, "0x1234"))) {
 			snprintf(dir, size, "/sys/bus/pci/devices/%s", de->d_name);
 			found = true;
 		}
@@ -669,7 +690,8 @@ static bool pci_bar_memtypes(struct vmtest *t)
 	/* different pages: one range reserved with two types would conflict */
 	return find_wc_bar(t, dir, sizeof(dir)) &&
 	       bar_memtype(t, dir, "resource0", 0, BAR_UC) &&
-	       bar_memtype(t, dir, "resource0_wc", 16, BAR_WC);
+	       (!VM_BAR_WC ||
+		bar_memtype(t, dir, "resource0_wc", 16, BAR_WC));
 }
 
 #if defined(__x86_64__)

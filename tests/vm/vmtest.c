@@ -416,6 +416,17 @@ uint64_t user_task_size(void)
 	return 0;
 }
 
+bool vm_peek(struct vmtest *t, uint64_t pfn, uint64_t *value)
+{
+	struct ptwalk_fixture_peek pk = { .pfn = pfn };
+
+	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PEEK, &pk))
+		return fail(t, "fixture peek of frame 0x%" PRIx64 ": %s", pfn,
+			    strerror(errno));
+	*value = pk.value;
+	return true;
+}
+
 struct granule vm_granule(void)
 {
 	uint64_t page = PAGE, pmd = page << (PAGE_SHIFT_K - 3);
