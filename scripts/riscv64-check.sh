@@ -14,7 +14,9 @@
 # cases and "N passed, N failed" over all lanes; exits 1 on any failure.
 # Lanes (RISCV64_KERNELS, default "6.12 newest"); modes (RISCV64_MODES,
 # default "sv57 sv48 sv39"); RISCV64_FETCH_DONE=1: the kernels fetched
-# before, as they are.
+# before, as they are; RISCV64_USER_DONE=1: ptcompare and vmtest built
+# before (make riscv64-fetch riscv64-user riscv64-vmtest), no shared steps
+# and no build/riscv64.tap, so that two lanes may run at once (CI).
 # usage: scripts/riscv64-check.sh
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -77,11 +79,15 @@ fetch "$1"
 	for l in "$@"; do fetch "$l"; done
 ) &
 fetcher=$!
-shared=$top/build/riscv64.tap
-: > "$shared"
-step "$shared" "$out" riscv64_fetch riscv64-fetch &&
-	step "$shared" "$out" riscv64_build_ptcompare riscv64-user &&
-	step "$shared" "$out" riscv64_build_vmtest riscv64-vmtest
+taps=()
+if [ "${RISCV64_USER_DONE:-}" != 1 ]; then
+	shared=$top/build/riscv64.tap
+	taps+=("$shared")
+	: > "$shared"
+	step "$shared" "$out" riscv64_fetch riscv64-fetch &&
+		step "$shared" "$out" riscv64_build_ptcompare riscv64-user &&
+		step "$shared" "$out" riscv64_build_vmtest riscv64-vmtest
+fi
 
 # lane LANE TAP LOGDIR KREL: module, fixture, lint, a VM per mode
 lane() {
@@ -115,7 +121,6 @@ lane() {
 	echo "riscv64 $l ($krel): $(scripts/tap-summary.sh "$tap" | tail -1)"
 }
 
-taps=("$shared")
 for l in $lanes; do
 	tap=$top/build/riscv64-$l.tap
 	taps+=("$tap")
