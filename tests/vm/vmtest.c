@@ -402,7 +402,8 @@ static bool user_page(uint64_t addr)
 
 uint64_t user_task_size(void)
 {
-	static const unsigned int bits[] = { 57, 56, 52, 48, 47, 39 };
+	/* riscv64: Sv57 2^56, Sv48 2^47, Sv39 2^38 */
+	static const unsigned int bits[] = { 57, 56, 52, 48, 47, 39, 38 };
 	size_t i;
 
 	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
