@@ -15,6 +15,9 @@
 #   make check-arm64-iommu  the device's view on arm64: SMMUv3, edu bound to vfio-pci
 #                        (ARM64_KERNELS, default 6.1 6.12)
 #   make arm64-lint      W=1 and sparse on the arm64 cross build (after make arm64-fetch; check-arm64 runs it)
+#   make check-riscv64   cross-build for riscv64 and run the VM suite under qemu-system-riscv64
+#                        on trixie's 6.12 and unstable's newest, Sv57, and the walk and leaf
+#                        cases in Sv48 and Sv39 (RISCV64_KERNELS, RISCV64_MODES)
 #   make KDIR=/path      build against another kernel tree
 #   make install         ptcompare, its man page and bash completion (PREFIX, DESTDIR)
 #   make modules_install ptwalk.ko into /lib/modules/KREL/extra (INSTALL_MOD_PATH or DESTDIR)
@@ -58,6 +61,13 @@ $(BUILD)/unit/test_%: tests/unit/test_%.c $(UNIT_HELPERS) $(TEST_LIB) $(wildcard
 $(BUILD)/unit/test_extent: tests/unit/test_extent.c module/extent.c module/extent.h module/ptwalk_abi.h $(wildcard tests/unit/kshim/linux/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -Itests/unit/kshim -o $@ tests/unit/test_extent.c module/extent.c -lcmocka
+
+# module/arch_riscv64.h's decoding, built in userspace against
+# tests/unit/kshim-riscv64 (riscv64's entry bits as the kernel defines them;
+# the kernel does not warn about unused parameters, nor does this build).
+$(BUILD)/unit/test_arch_riscv64: tests/unit/test_arch_riscv64.c module/arch_riscv64.h module/ptwalk_abi.h $(wildcard tests/unit/kshim-riscv64/linux/*.h tests/unit/kshim/linux/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -Wno-unused-parameter -Itests/unit/kshim-riscv64 -Itests/unit/kshim -o $@ tests/unit/test_arch_riscv64.c -lcmocka
 
 unit-build: user
 	$(MAKE) -C user libptcompare.a
@@ -383,6 +393,85 @@ check-arm64:
 # $(BUILD)/arm64-iommu.tap (6.1), $(BUILD)/arm64-iommu-LANE.tap.
 check-arm64-iommu:
 	ARM64_IOMMU=1 ARM64_KERNELS="$(or $(ARM64_KERNELS),6.1 6.12)" scripts/arm64-check.sh
+
+# riscv64 lanes (issue 37): Debian's riscv64 kernels, trixie's 6.12
+# (RISCV64_LANE=6.12) and unstable's newest (RISCV64_LANE=newest), fetched
+# by scripts/kernel-fetch.sh riscv64-LANE into the unstable chroot, where
+# ptwalk.ko and the fixture are cross-built (trixie's kbuild tools need a
+# newer glibc than bookworm's); ptcompare and vmtest are cross-built there
+# too, against sid's riscv64 libraries (scripts/riscv64-fetch.sh, which
+# writes $(RISCV64)/env.mk); the VM boots under qemu-system-riscv64 with
+# Svnapot and Svpbmt.  make check-riscv64 runs it all
+# (scripts/riscv64-check.sh, which writes each lane's env.mk from its
+# kernel.env) into $(BUILD)/riscv64-LANE.tap.
+# RISCV64_APPEND: more kernel command line (no5lvl: Sv48, no4lvl: Sv39);
+# RISCV64_VM: the VM's directory under the lane's (vm, vm-sv48, ...);
+# RISCV64_ONLY, RISCV64_SKIP: vm-run.sh's VM_ONLY and VM_SKIP.
+RISCV64 := $(CURDIR)/build/riscv64
+-include $(RISCV64)/env.mk
+RISCV64_LANE ?= 6.12
+RISCV64_LANE_DIR := $(CURDIR)/build/riscv64-lanes/$(RISCV64_LANE)
+-include $(RISCV64_LANE_DIR)/env.mk
+RISCV64_CROSS := riscv64-linux-gnu-
+# the lane's copies of the module sources, in the chroot and as seen here
+RISCV64_MODS_IN = /ptwalk-riscv64/$(RISCV64_LANE)
+RISCV64_MODS = $(RISCV64_CHROOT)$(RISCV64_MODS_IN)
+RISCV64_CHMAKE = unshare --mount --propagation private sh -c 'mount -t proc proc "$$0/proc" && exec chroot "$$0" make "$$@"' $(1)
+RISCV64_MAKE = $(call RISCV64_CHMAKE,$(RISCV64_CHROOT)) -C $(RISCV64_KDIR) ARCH=riscv CROSS_COMPILE=$(RISCV64_CROSS) CC=$(RISCV64_KCC)
+RISCV64_USRC = $(RISCV64_UCHROOT)/ptwalk-riscv64/src
+RISCV64_UOUT = $(RISCV64_UCHROOT)/ptwalk-riscv64/out
+RISCV64_VMTEST_SRCS = Makefile $(VMTEST_SRCS) $(wildcard tests/vm/*.h user/*/*.h) module/ptwalk_abi.h module/ptwalk_names.h tests/fixture/fixture_abi.h
+RISCV64_VM_TIMEOUT ?= 2400
+RISCV64_KO ?= modules
+RISCV64_VM ?= vm
+# The cases that move pages to NUMA node 1: the riscv64 VM has one node
+# (scripts/vm-run.sh says why).
+RISCV64_NUMA_CASES := watch_migrate,watch_pinned_stays,ptcompare_migration_no_false_mismatch
+RISCV64_SKIP ?= $(RISCV64_NUMA_CASES)
+
+riscv64-fetch:
+	scripts/riscv64-fetch.sh $(RISCV64)
+
+riscv64-need-fetch:
+	@test -n "$(RISCV64_KDIR)" || { echo "no $(RISCV64_LANE_DIR)/env.mk: make check-riscv64 RISCV64_KERNELS=$(RISCV64_LANE) writes it" >&2; exit 2; }
+
+riscv64-need-user:
+	@test -n "$(RISCV64_UCHROOT)" || { echo "no $(RISCV64)/env.mk: make riscv64-fetch first" >&2; exit 2; }
+
+riscv64-module: riscv64-need-fetch
+	@scripts/copy-changed.sh $(RISCV64_MODS)/modules $(ARM64_MOD_SRCS)
+	$(RISCV64_MAKE) M=$(RISCV64_MODS_IN)/modules/module modules
+
+riscv64-fixture: riscv64-need-fetch
+	@scripts/copy-changed.sh $(RISCV64_MODS)/modules $(ARM64_MOD_SRCS)
+	$(RISCV64_MAKE) M=$(RISCV64_MODS_IN)/modules/tests/fixture modules
+
+# W=1 and sparse (C=2), any warning an error, as arm64-lint.
+riscv64-lint: riscv64-need-fetch
+	@scripts/copy-changed.sh $(RISCV64_MODS)/lint $(ARM64_MOD_SRCS)
+	find $(RISCV64_MODS)/lint/module $(RISCV64_MODS)/lint/tests/fixture -name '*.o' -type f -delete
+	$(RISCV64_MAKE) M=$(RISCV64_MODS_IN)/lint PTWALK_FIXTURE=1 W=1 C=2 \
+		KCFLAGS=-Werror CF=-Wsparse-error modules
+
+riscv64-user: riscv64-need-user
+	@scripts/copy-changed.sh $(RISCV64_USRC) $(ARM64_USER_SRCS)
+	$(call RISCV64_CHMAKE,$(RISCV64_UCHROOT)) -C /ptwalk-riscv64/src/user CC=$(RISCV64_UCC) ptcompare
+
+riscv64-vmtest: riscv64-need-user
+	@scripts/copy-changed.sh $(RISCV64_USRC) $(RISCV64_VMTEST_SRCS)
+	$(call RISCV64_CHMAKE,$(RISCV64_UCHROOT)) -C /ptwalk-riscv64/src BUILD=/ptwalk-riscv64/out CC=$(RISCV64_UCC) KDIR=none /ptwalk-riscv64/out/vmtest
+
+riscv64-vm: riscv64-need-fetch riscv64-need-user
+	VM_ARCH=riscv64 VM_APPEND="$(RISCV64_APPEND)" VM_ONLY=$(RISCV64_ONLY) VM_SKIP=$(RISCV64_SKIP) \
+	VM_KERNEL=$(RISCV64_KERNEL) VM_MODTREE=$(RISCV64_MODDIR) VM_SYSROOT=$(RISCV64_SYSROOT) \
+	VM_KO_DIR=$(RISCV64_MODS)/$(RISCV64_KO) VM_MISSING_KO=ok VM_TIMEOUT=$(RISCV64_VM_TIMEOUT) \
+		scripts/vm-run.sh $(RISCV64_LANE_DIR)/$(RISCV64_VM) $(RISCV64_KREL) test \
+		$(RISCV64_UOUT)/vmtest:/bin/vmtest $(RISCV64_USRC)/user/ptcompare:/bin/ptcompare
+
+check-riscv64:
+	scripts/riscv64-check.sh
+
+.PHONY: riscv64-fetch riscv64-need-fetch riscv64-need-user riscv64-module riscv64-fixture riscv64-lint riscv64-user riscv64-vmtest riscv64-vm check-riscv64
 
 .PHONY: arm64-fetch arm64-need-fetch arm64-module arm64-fixture arm64-lint arm64-user arm64-vmtest arm64-vm check-arm64 check-arm64-iommu
 

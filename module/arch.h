@@ -4,11 +4,17 @@
  * architecture has a header of its own beside this one, arch_<arch>.h,
  * that gives, as static inlines:
  *
+ *   p4d_t *ptwalk_p4d_offset(pgd_t *, unsigned long addr),
+ *   pud_t *ptwalk_pud_offset(p4d_t *, unsigned long addr)
+ *	p4d_offset(), pud_offset(), which riscv64 does not export;
  *   bool ptwalk_pmd_is_leaf(pmd_t), ptwalk_pud_is_leaf(pud_t)
  *	whether a PMD/PUD entry, present or not, maps memory itself;
  *   pte_t ptwalk_pmd_pte(pmd_t), ptwalk_pud_pte(pud_t)
  *	a PMD/PUD leaf in the layout of a PTE, for the decoders;
- *   pteval_t ptwalk_pte_attrs(pte_t)
+ *   u64 ptwalk_arch_pte_pfn(pte_t, unsigned long addr)
+ *	the frame a PTE maps at @addr: pte_pfn(), but for riscv's NAPOT
+ *	entries, which all name their group's first frame;
+ *   u64 ptwalk_pte_attrs(pte_t)
  *	the bits of a PTE other than its frame: two present PTEs with equal
  *	attributes decode to equal PTWALK_F_* (given equal frame flags);
  *   u32 ptwalk_arch_present_flags(pte_t)
@@ -16,7 +22,8 @@
  *	(write, user, dirty, accessed, no-execute, PROT_NONE, contiguous);
  *   unsigned int ptwalk_pgtable_levels(void)
  *	how many levels the page tables have now (x86: 4, or 5 with LA57;
- *	arm64: by granule, VA size and, 6.9+, LPA2 chosen at boot);
+ *	arm64: by granule, VA size and, 6.9+, LPA2 chosen at boot;
+ *	riscv64: 5, 4 or 3 for Sv57, Sv48, Sv39, chosen at boot);
  *   unsigned long ptwalk_arch_pud_leaf_size(void)
  *	bytes a PUD leaf maps, 0 where the page size has no PUD leaf;
  *   unsigned long ptwalk_arch_cont_pte_size(void), _cont_pmd_size(void)
@@ -31,7 +38,8 @@
  *	(those its kernels may or may not have are decode.c's to say);
  *   u8 ptwalk_arch_memtype(pte_t, enum ptwalk_level)
  *	the enum ptwalk_memtype of a present leaf of that level (x86: PAT,
- *	PCD, PWT; arm64: the MAIR index's attributes).
+ *	PCD, PWT; arm64: the MAIR index's attributes; riscv64: Svpbmt's
+ *	PBMT).
  */
 #ifndef PTWALK_ARCH_H
 #define PTWALK_ARCH_H
@@ -40,8 +48,10 @@
 #include "arch_x86_64.h"
 #elif defined(CONFIG_ARM64)
 #include "arch_arm64.h"
+#elif defined(CONFIG_RISCV) && defined(CONFIG_64BIT)
+#include "arch_riscv64.h"
 #else
-#error "ptwalk decodes x86-64 and arm64 page table entries only"
+#error "ptwalk decodes x86-64, arm64 and riscv64 page table entries only"
 #endif
 
 #endif /* PTWALK_ARCH_H */

@@ -19,6 +19,10 @@
 #include "compat.h"
 #include "ptwalk_abi.h"
 
+/* The kernel's own lookups (riscv64 needs its own: arch_riscv64.h). */
+#define ptwalk_p4d_offset(pgd, addr)	p4d_offset(pgd, addr)
+#define ptwalk_pud_offset(p4d, addr)	pud_offset(p4d, addr)
+
 /*
  * pmd_leaf()/pud_leaf() require the entry to be present, and pmd_bad()/
  * pud_bad() are true for blocks: a non-empty entry without the table bit
@@ -55,13 +59,19 @@ static inline pte_t ptwalk_pud_pte(pud_t pud)
 	return pud_pte(pud);
 }
 
+/* Each entry of a contiguous group holds its own frame. */
+static inline u64 ptwalk_arch_pte_pfn(pte_t pte, unsigned long addr)
+{
+	return pte_pfn(pte);
+}
+
 /*
  * The frame's bits are where pfn_pte() puts them: PTE_ADDR_MASK until the
  * LPA2 series moved and split them (PTE_ADDR_LOW/HIGH, 6.9), and with 64K
  * pages and 52-bit addresses the high bits sit at [15:12].  Asking the
  * kernel to place the entry's own frame covers every layout.
  */
-static inline pteval_t ptwalk_pte_attrs(pte_t pte)
+static inline u64 ptwalk_pte_attrs(pte_t pte)
 {
 	return pte_val(pte) & ~pte_val(pfn_pte(pte_pfn(pte), __pgprot(0)));
 }

@@ -13,6 +13,10 @@
 #include "compat.h"
 #include "ptwalk_abi.h"
 
+/* The kernel's own lookups (riscv64 needs its own: arch_riscv64.h). */
+#define ptwalk_p4d_offset(pgd, addr)	p4d_offset(pgd, addr)
+#define ptwalk_pud_offset(p4d, addr)	pud_offset(p4d, addr)
+
 /*
  * A huge leaf is one with the PSE bit, present or not in the hardware's
  * sense: PROT_NONE and NUMA-hinting leaves clear _PAGE_PRESENT but keep
@@ -45,8 +49,13 @@ static inline pte_t ptwalk_pud_pte(pud_t pud)
 	return __pte(pud_val(pud));
 }
 
+static inline u64 ptwalk_arch_pte_pfn(pte_t pte, unsigned long addr)
+{
+	return pte_pfn(pte);
+}
+
 /* pte_flags() masks out the frame, inverted or not (L1TF). */
-static inline pteval_t ptwalk_pte_attrs(pte_t pte)
+static inline u64 ptwalk_pte_attrs(pte_t pte)
 {
 	return pte_flags(pte);
 }

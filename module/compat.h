@@ -284,6 +284,26 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
 #endif
 
 /*
+ * Whether the running kernel has soft-dirty and uffd-wp entry bits: its
+ * configuration says so until they became questions asked at run time,
+ * pgtable_supports_soft_dirty() and pgtable_supports_uffd_wp() (Chunyan
+ * Zhang's riscv soft-dirty and uffd-wp series, 2025: riscv64 keeps them
+ * in bits 60:59, which the CPU may give to software only with the
+ * Svrsw60t59b extension; 7.2 here, untested: 6.19 to 7.1).  Macros in
+ * both the generic and the riscv headers, so their presence is the test.
+ */
+#ifdef pgtable_supports_soft_dirty
+#define ptwalk_have_soft_dirty()	pgtable_supports_soft_dirty()
+#else
+#define ptwalk_have_soft_dirty()	IS_ENABLED(CONFIG_MEM_SOFT_DIRTY)
+#endif
+#ifdef pgtable_supports_uffd_wp
+#define ptwalk_have_uffd_wp()		pgtable_supports_uffd_wp()
+#else
+#define ptwalk_have_uffd_wp()	IS_ENABLED(CONFIG_HAVE_ARCH_USERFAULTFD_WP)
+#endif
+
+/*
  * arm64 chooses at boot how many levels its page tables use since 6.9
  * (the LPA2 series, "arm64: mm: Add support for folding PUDs at runtime"
  * and its P4D twin): pgtable_l4_enabled() and pgtable_l5_enabled() say

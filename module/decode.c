@@ -52,9 +52,9 @@ u32 ptwalk_absent_flags(void)
 {
 	u32 absent = PTWALK_ARCH_ABSENT_FLAGS;
 
-	if (!IS_ENABLED(CONFIG_MEM_SOFT_DIRTY))
+	if (!ptwalk_have_soft_dirty())
 		absent |= PTWALK_F_SOFT_DIRTY;
-	if (!IS_ENABLED(CONFIG_HAVE_ARCH_USERFAULTFD_WP))
+	if (!ptwalk_have_uffd_wp())
 		absent |= PTWALK_F_UFFD_WP;
 	if (!PTWALK_HAVE_GUARD_MARKER)
 		absent |= PTWALK_F_GUARD;

@@ -279,6 +279,9 @@ enum ptwalk_kind {
  * kernel's cache mode of PAT, PCD and PWT (enum page_cache_mode).  arm64,
  * from 16 on: the kernel's memory attribute of the entry's MAIR index
  * (AttrIndx), one value per MT_* slot the kernel programs in MAIR_EL1.
+ * riscv64, from 24 on (below 32: userspace keeps sets of them as 32-bit masks): Svpbmt's page-based memory type (PBMT), PMA also
+ * on a CPU without Svpbmt, where the physical memory attributes alone
+ * decide.
  */
 enum ptwalk_memtype {
 	PTWALK_MEMTYPE_NONE = 0,	/* no present leaf, or not decoded */
@@ -293,6 +296,9 @@ enum ptwalk_memtype {
 	PTWALK_MEMTYPE_NORMAL_NC = 18,	/* arm64 Normal, non-cacheable */
 	PTWALK_MEMTYPE_DEVICE_NGNRNE = 19, /* arm64 Device, no early ack */
 	PTWALK_MEMTYPE_DEVICE_NGNRE = 20, /* arm64 Device, early ack */
+	PTWALK_MEMTYPE_PMA = 24,	/* riscv64 PBMT PMA: the region's own */
+	PTWALK_MEMTYPE_NC = 25,		/* riscv64 PBMT NC: non-cacheable */
+	PTWALK_MEMTYPE_IO = 26,		/* riscv64 PBMT IO: non-cacheable I/O */
 };
 
 /* ptwalk_record_ext.node when the frame has no struct page (or none). */

@@ -42,7 +42,8 @@ static inline const char *ptwalk_flag_name(unsigned int bit)
 /*
  * Name of enum ptwalk_memtype @t: x86's as the kernel's PAT code spells
  * cache modes (/sys/kernel/debug/x86/pat_memtype_list), arm64's after the
- * kernel's MT_* memory attributes; NULL for PTWALK_MEMTYPE_NONE and values
+ * kernel's MT_* memory attributes, riscv64's after Svpbmt's PBMT values
+ * (pma, nc, io); NULL for PTWALK_MEMTYPE_NONE and values
  * this header does not know.
  */
 static inline const char *ptwalk_memtype_name(unsigned int t)
@@ -59,6 +60,9 @@ static inline const char *ptwalk_memtype_name(unsigned int t)
 		[PTWALK_MEMTYPE_NORMAL_NC] = "normal-nc",
 		[PTWALK_MEMTYPE_DEVICE_NGNRNE] = "device-ngnrne",
 		[PTWALK_MEMTYPE_DEVICE_NGNRE] = "device-ngnre",
+		[PTWALK_MEMTYPE_PMA] = "pma",
+		[PTWALK_MEMTYPE_NC] = "nc",
+		[PTWALK_MEMTYPE_IO] = "io",
 	};
 
 	return t < sizeof(names) / sizeof(names[0]) ? names[t] : (void *)0;

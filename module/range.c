@@ -97,11 +97,11 @@ static int range_leaf(struct ptwalk_walk *walk, pte_t entry, u64 leaf_pfn,
  * entry is what makes 4K-mapped memory cheap: it is mostly such runs.
  */
 static unsigned int pte_run_length(struct vm_area_struct *vma, pte_t *pte,
-				   unsigned int max)
+				   unsigned long addr, unsigned int max)
 {
 	pte_t first = ptep_get(pte);
-	pteval_t attrs = ptwalk_pte_attrs(first);
-	u64 pfn = pte_pfn(first);
+	u64 attrs = ptwalk_pte_attrs(first);
+	u64 pfn = ptwalk_arch_pte_pfn(first, addr);
 	/* equal attributes are an equal special bit: the whole run's rule */
 	bool holds = ptwalk_entry_holds_page(vma, first, PTWALK_LEVEL_PTE);
 	s32 node, next_node;
@@ -122,7 +122,7 @@ static unsigned int pte_run_length(struct vm_area_struct *vma, pte_t *pte,
 		pte_t entry = ptep_get(pte + n);
 
 		if (!pte_present(entry) || ptwalk_pte_attrs(entry) != attrs ||
-		    pte_pfn(entry) != pfn + n ||
+		    ptwalk_arch_pte_pfn(entry, addr + n * PAGE_SIZE) != pfn + n ||
 		    ptwalk_frame_flags(pfn + n, PTWALK_LEVEL_PTE, holds,
 				       &next_node, &next_shift) != fflags ||
 		    next_node != node || next_shift != shift)
@@ -138,12 +138,12 @@ static int range_pte_range(struct ptwalk_walk *walk, pte_t *pte,
 
 	while (addr != end && !rw->x->stop) {
 		pte_t entry = ptep_get(pte);
-		unsigned int n = pte_run_length(rw->vma, pte,
+		unsigned int n = pte_run_length(rw->vma, pte, addr,
 						(end - addr) >> PAGE_SHIFT);
 		unsigned long next = addr + ((unsigned long)n << PAGE_SHIFT);
 
-		emit_entry(rw, entry, pte_pfn(entry), PTWALK_LEVEL_PTE, addr,
-			   next);
+		emit_entry(rw, entry, ptwalk_arch_pte_pfn(entry, addr),
+			   PTWALK_LEVEL_PTE, addr, next);
 		ptwalk_charge(rw->x, n - 1);
 		pte += n;
 		addr = next;

@@ -61,8 +61,8 @@ static int walk_ptes(struct ptwalk_walk *walk, pte_t *pte, unsigned long addr,
 		pte_t entry = ptep_get(pte);
 
 		walk_entry(walk, PTWALK_VTOP_PTE, pte_val(entry));
-		err = walk_leaf(walk, entry, pte_pfn(entry), PTWALK_LEVEL_PTE,
-				addr, addr + PAGE_SIZE);
+		err = walk_leaf(walk, entry, ptwalk_arch_pte_pfn(entry, addr),
+				PTWALK_LEVEL_PTE, addr, addr + PAGE_SIZE);
 		if (err)
 			break;
 	}
@@ -180,14 +180,16 @@ static int walk_hugetlb_entry(struct ptwalk_walk *walk, pte_t *ptep,
 	int err;
 
 	walk_entry(walk, table, pte_val(entry));
-	err = walk_leaf(walk, entry, pte_pfn(entry), walk->hugetlb_level, addr,
-			end);
+	err = walk_leaf(walk, entry,
+			walk->hugetlb_level == PTWALK_LEVEL_PTE ?
+			ptwalk_arch_pte_pfn(entry, addr) : pte_pfn(entry),
+			walk->hugetlb_level, addr, end);
 	spin_unlock(ptl);
 	return err;
 }
 
 /*
- * hugetlb pages made of contiguous PTEs (arm64's 64K).  Their page tables
+ * hugetlb pages made of contiguous PTEs (arm64's 64K, riscv64's NAPOT 64K).  Their page tables
  * are freed only with the VMA, under the mmap write lock, so the table is
  * read without a PMD lock, as huge_pte_offset() does.
  */
@@ -281,7 +283,7 @@ static int walk_pud_entry(struct ptwalk_walk *walk, pud_t *pudp,
 static int walk_pud_range(struct ptwalk_walk *walk, p4d_t *p4dp,
 			  unsigned long addr, unsigned long end)
 {
-	pud_t *pudp = pud_offset(p4dp, addr);
+	pud_t *pudp = ptwalk_pud_offset(p4dp, addr);
 	unsigned long next;
 	int err;
 
@@ -301,7 +303,7 @@ static int walk_pud_range(struct ptwalk_walk *walk, p4d_t *p4dp,
 static int walk_p4d_range(struct ptwalk_walk *walk, pgd_t *pgdp,
 			  unsigned long addr, unsigned long end)
 {
-	p4d_t *p4dp = p4d_offset(pgdp, addr);
+	p4d_t *p4dp = ptwalk_p4d_offset(pgdp, addr);
 	unsigned long next;
 	int err;
 

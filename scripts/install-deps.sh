@@ -18,6 +18,10 @@ dpkg-dev debhelper dh-dkms lintian debootstrap dwarves"
 # make check-arm64: the cross compiler with its libc headers, QEMU for
 # arm64 (the kernel and arm64 libraries come from scripts/arm64-fetch.sh)
 PACKAGES="$PACKAGES gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
+# make check-riscv64: the same for riscv64 (qemu-system-misc has
+# qemu-system-riscv64; the kernels and libraries come from
+# scripts/kernel-fetch.sh and scripts/riscv64-fetch.sh)
+PACKAGES="$PACKAGES gcc-riscv64-linux-gnu libc6-dev-riscv64-cross qemu-system-misc"
 
 missing=""
 for p in $PACKAGES; do

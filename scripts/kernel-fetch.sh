@@ -25,6 +25,14 @@
 #     unstable chroot (build/kernels/newest/chroot, shared with "newest",
 #     under ptwalk-kernels/KERNEL), which gets the aarch64 cross compiler
 #     the headers name (gcc-N-aarch64-linux-gnu).
+#   riscv64 (make check-riscv64's lanes), KERNEL: riscv64-6.12 (trixie's
+#     linux-headers-6.12.*-riscv64, as its point releases update it: the
+#     security archive's riscv64 index did not match its Release file on
+#     this project's mirror, 2026-11-28) | riscv64-newest
+#     (sid's): the image, headers and the amd64 linux-kbuild of their
+#     version, all unpacked into the unstable chroot (trixie's kbuild
+#     tools need a newer glibc than bookworm's too), which gets the riscv64
+#     cross compiler the headers name (gcc-N-riscv64-linux-gnu).
 #   source-6.12: bookworm-backports' linux-source-6.12, the tree the arm64
 #     64 KiB-page kernel is built from (scripts/arm64-64k-kernel.sh); its
 #     kernel.env holds only SOURCE_TARBALL.
@@ -37,8 +45,9 @@
 #   CHROOT   directory to chroot into to run make there (empty: the host)
 #   VMLINUZ  kernel image to boot
 #   MODTREE  its modules tree (modules.dep, modules.builtin, *.ko*)
-#   ARCH     x86_64 or arm64; for arm64 also CROSS_COMPILE
-#            (aarch64-linux-gnu-) and KCC the cross compiler to pass as CC=
+#   ARCH     x86_64, arm64 or riscv; for arm64 and riscv also CROSS_COMPILE
+#            (aarch64-linux-gnu-, riscv64-linux-gnu-) and KCC the cross
+#            compiler to pass as CC=
 # Exit status: 0 ready, 1 a download, an install or the unpacking failed,
 # 2 usage.  Env: PTWALK_BUILD (default <tree>/build), DEBIAN_MIRROR,
 # DEBIAN_SECURITY_MIRROR (default: the mirrors this machine's apt sources
@@ -46,7 +55,7 @@
 set -euo pipefail
 
 die() { echo "kernel-fetch: $*" >&2; exit 1; }
-usage="5.10|6.1|6.12|newest|arm64-6.12[-16k]|arm64-newest[-16k]|source-6.12"
+usage="5.10|6.1|6.12|newest|arm64-6.12[-16k]|arm64-newest[-16k]|riscv64-6.12|riscv64-newest|source-6.12"
 [ $# -eq 1 ] || { echo "usage: $0 $usage" >&2; exit 2; }
 kernel=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -59,14 +68,16 @@ keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 case $kernel in
 arm64-*-16k) arch=arm64 flavour=arm64-16k base=${kernel#arm64-} base=${base%-16k} ;;
 arm64-*) arch=arm64 flavour=arm64 base=${kernel#arm64-} ;;
+riscv64-*) arch=riscv64 flavour=riscv64 base=${kernel#riscv64-} ;;
 source-*) arch=source flavour="" base=${kernel#source-} ;;
 *) arch=x86_64 flavour=amd64 base=$kernel ;;
 esac
 case $arch:$base in
 x86_64:5.10) security=$(security) || exit 1; suites="$mirror bullseye|$security bullseye-security" ;;
 x86_64:6.1) security=$(security) || exit 1; suites="$mirror bookworm|$security bookworm-security" ;;
+riscv64:6.12) suites="$mirror trixie" ;;
 *:6.12) suites="$mirror bookworm-backports" ;;
-x86_64:newest | arm64:newest) suites="$mirror sid" ;;
+x86_64:newest | arm64:newest | riscv64:newest) suites="$mirror sid" ;;
 *) echo "kernel-fetch: unknown kernel '$kernel': one of $usage" >&2; exit 2 ;;
 esac
 [ -r "$keyring" ] || die "no $keyring: apt-get install debian-archive-keyring"
@@ -87,18 +98,18 @@ apt_opts=(-q -o "Dir::Etc::SourceList=$aptdir/sources.list"
 	-o APT::Architecture=amd64 -o APT::Architectures::=amd64
 	-o Acquire::Languages=none -o Acquire::Check-Valid-Until=false
 	-o APT::Sandbox::User=root)
-[ "$arch" != arm64 ] || apt_opts+=(-o APT::Architectures::=arm64)
+case $arch in arm64 | riscv64) apt_opts+=(-o "APT::Architectures::=$arch") ;; esac
 acache() { apt-cache "${apt_opts[@]}" "$@"; }
-# qualify NAME: the package as apt must be asked for it: arm64's own
-# packages as NAME:arm64, the build tools (linux-kbuild-*) as the host's
+# qualify NAME: the package as apt must be asked for it: arm64's (riscv64's)
+# own packages as NAME:arm64, the build tools (linux-kbuild-*) as the host's
 # NAME:amd64, Architecture: all ones (headers-common, source) bare.
 qualify() {
 	case $arch:$1 in
-	arm64:linux-kbuild-*) echo "$1:amd64" ;;
-	arm64:*)
+	arm64:linux-kbuild-* | riscv64:linux-kbuild-*) echo "$1:amd64" ;;
+	arm64:* | riscv64:*)
 		# (not grep -q: under pipefail its early exit fails apt-cache)
-		if [ "$(acache show --no-all-versions "$1:arm64" 2>/dev/null | sed -n 's/^Architecture: //p')" = arm64 ]; then
-			echo "$1:arm64"
+		if [ "$(acache show --no-all-versions "$1:$arch" 2>/dev/null | sed -n 's/^Architecture: //p')" = "$arch" ]; then
+			echo "$1:$arch"
 		else
 			echo "$1"
 		fi ;;
@@ -147,7 +158,8 @@ else
 		sed 's/^linux-headers-//' | sort -V | tail -1)
 fi
 [ -n "$abi" ] || die "no linux-headers for kernel $kernel in '$suites'"
-if acache show "$(qualify "linux-image-$abi-unsigned")" >/dev/null 2>&1; then
+# (a name other packages only mention, riscv64's -unsigned, shows nothing)
+if [ -n "$(acache show --no-all-versions "$(qualify "linux-image-$abi-unsigned")" 2>/dev/null | sed -n 's/^Version: //p')" ]; then
 	image=linux-image-$abi-unsigned
 else
 	image=linux-image-$abi
@@ -208,7 +220,7 @@ done
 # unstable need its glibc, its headers its compiler.  Made once with
 # debootstrap, shared by every "newest" kernel; one fetch at a time changes it.
 chroot_dir=""
-if [ "$base" = newest ]; then
+if [ "$base" = newest ] || [ "$arch" = riscv64 ]; then
 	chroot_dir=$build/kernels/newest/chroot
 	mkdir -p "$build/kernels/newest"
 	exec 8> "$build/kernels/newest/chroot.lock"
@@ -237,7 +249,7 @@ chroot_install() {
 # Unpack, again only when the set changed: under build/kernels/KERNEL/root,
 # or for an arm64 kernel of unstable in the chroot, where its headers are
 # built against (inroot: root as seen from where make runs).
-if [ "$arch" = arm64 ] && [ -n "$chroot_dir" ]; then
+if [ "$arch" != x86_64 ] && [ -n "$chroot_dir" ]; then
 	inroot=/ptwalk-kernels/$kernel
 	root=$chroot_dir$inroot
 else
@@ -268,7 +280,9 @@ sed -i "s#^\(include \|KBUILD_OUTPUT=\)/usr/src/#\1$inroot/usr/src/#" "$root/usr
 hdr=$root/usr/src/linux-headers-$abi
 krel=$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' "$hdr/include/generated/utsrelease.h")
 [ -n "$krel" ] || die "no UTS_RELEASE in $hdr"
-vmlinuz=$(ls "$root/boot/vmlinuz-$krel" "$root/usr/lib/modules/$krel/vmlinuz" 2>/dev/null | head -1 || true)
+# (riscv64's image is an uncompressed Image named vmlinux)
+vmlinuz=$(ls "$root/boot/vmlinuz-$krel" "$root/usr/lib/modules/$krel/vmlinuz" \
+	"$root/boot/vmlinux-$krel" "$root/usr/lib/modules/$krel/vmlinux" 2>/dev/null | head -1 || true)
 modtree=$(ls -d "$root/lib/modules/$krel" "$root/usr/lib/modules/$krel" 2>/dev/null | head -1 || true)
 [ -n "$vmlinuz" ] || die "no vmlinuz for $krel in $root"
 [ -r "$modtree/modules.dep" ] || die "no modules.dep for $krel in $root"
@@ -293,22 +307,24 @@ EOS
 }
 
 common=linux-headers-${abi%-"$flavour"}-common
-if [ "$arch" = arm64 ]; then
+if [ "$arch" != x86_64 ]; then
 	# Cross-built with the compiler the headers name (gcc-N, or Debian's
 	# own cross build's aarch64-linux-gnu-gcc-N): from the host (bookworm's
 	# gcc-12) or, for unstable, installed in the chroot with what the
 	# builds need.
-	cross=aarch64-linux-gnu-
+	gnu=aarch64-linux-gnu karch=arm64
+	[ "$arch" = riscv64 ] && gnu=riscv64-linux-gnu karch=riscv
+	cross=$gnu-
 	cc=${cc#"$cross"}
 	kcc=$cross$cc
 	if [ -n "$chroot_dir" ]; then
 		if ! chroot "$chroot_dir" sh -c "command -v $kcc && command -v make && command -v sparse && command -v pahole" >/dev/null; then
-			chroot_install "$cc-aarch64-linux-gnu" make sparse dwarves
+			chroot_install "$cc-$gnu" make sparse dwarves
 		fi
-		chroot "$chroot_dir" sh -c "command -v $kcc" >/dev/null || die "no $kcc in the chroot after installing $cc-aarch64-linux-gnu"
+		chroot "$chroot_dir" sh -c "command -v $kcc" >/dev/null || die "no $kcc in the chroot after installing $cc-$gnu"
 		kdir_build=$inroot/usr/src/linux-headers-$abi
 	else
-		command -v "$kcc" >/dev/null || die "no $kcc: apt-get install $cc-aarch64-linux-gnu (or gcc-aarch64-linux-gnu)"
+		command -v "$kcc" >/dev/null || die "no $kcc: apt-get install $cc-$gnu (or gcc-$gnu)"
 		kdir_build=$hdr
 	fi
 	checker_valid "$root/usr/src/$common"
@@ -319,7 +335,7 @@ if [ "$arch" = arm64 ]; then
 	CHROOT=$chroot_dir
 	VMLINUZ=$vmlinuz
 	MODTREE=$modtree
-	ARCH=arm64
+	ARCH=$karch
 	CROSS_COMPILE=$cross
 	EOF
 	echo "kernel-fetch: $kernel: $krel ready ($kdir/kernel.env)"

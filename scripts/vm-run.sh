@@ -28,8 +28,9 @@
 # the plain one (a FILE to /bin/ptcompare.plain) the rest after them
 # (tests/vm/guest-suite.sh; make check-vm-tsan and the tsan kernel lanes:
 # the cases where ptcompare starts threads, TSAN_CASES).
-# Other architectures (make check-arm64): VM_ARCH (x86_64, the default, or
-# arm64; a KREL ending in -arm64 implies arm64), VM_PAGE_SIZE (arm64: the
+# Other architectures (make check-arm64, make check-riscv64): VM_ARCH
+# (x86_64, the default, arm64 or riscv64; a KREL ending in -arm64 or
+# -riscv64 implies it), VM_PAGE_SIZE (arm64: the
 # kernel's page size, 4K (default), 16K or 64K, which picks the hugetlb
 # pools of that granule), VM_SYSROOT (the guest's
 # busybox and the shared libraries the cross toolchain does not supply:
@@ -241,8 +242,33 @@ vm_arch() {
 			drv_kmods="$drv_kmods vfio_iommu_type1:allow_unsafe_interrupts=1 vfio-pci:ids=1234:11e8"
 			drv_append="$drv_append vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8 ptwalk_iommu=$iommu_kind"
 		fi ;;
+	riscv64)
+		qemu=qemu-system-riscv64 qemu_pkg=qemu-system-misc
+		# virt with Svnapot (64K hugetlb pages as NAPOT PTEs) and
+		# Svpbmt (the memory types of PCI BARs); rv64 supports Sv57,
+		# the kernel's default mode (no5lvl: Sv48, no4lvl: Sv39, by
+		# VM_APPEND).  bochs-display: a PCI BAR for the PFNMAP and
+		# memory-type cases.  QEMU_RISCV64: another
+		# qemu-system-riscv64 (a newer one, for the IOMMU).  One NUMA
+		# node: with two (-numa as on arm64) Debian's 6.12 never
+		# brought up a virtio-serial port (no /dev/vport* nor hvc1
+		# in 60 s after virtio-pci enabled the device; 2026-11-28).
+		qemu=${QEMU_RISCV64:-$qemu}
+		machine=(-machine "virt,accel=$accel" -cpu rv64,svnapot=on,svpbmt=on -device bochs-display)
+		# The channel: a virtio-serial port on PCI, /dev/vport0p1
+		# (virtio_pci and virtio_console are built in; a console
+		# port is refused to open() as vport0p0, and hvc0 is the SBI
+		# console there, so a plain port rather than virtconsole)
+		console=ttyS0 chan=vport0p1 chan_kmods=""
+		smp=2 drv_kmods="" drv_append=""
+		# shellcheck disable=SC2054
+		chan_args=(-device virtio-serial-pci
+			-chardev "file,id=chan,path=$out/guest.log" -device virtserialport,chardev=chan,name=ptwalk)
+		# arch/riscv/mm/hugetlbpage.c: 64K (16 NAPOT PTEs), PMD, PUD
+		hugepages="hugepagesz=64K hugepages=32 hugepagesz=2M hugepages=16 hugepagesz=1G hugepages=1"
+		triplet=riscv64-linux-gnu ;;
 	*)
-		die "VM_ARCH $1: x86_64 or arm64" ;;
+		die "VM_ARCH $1: x86_64, arm64 or riscv64" ;;
 	esac
 	if [ "${VM_IOMMU:-}" = 1 ] && [ "${VM_IOMMU_PASSTHROUGH:-}" = 1 ]; then
 		drv_append="$drv_append iommu.passthrough=1"
@@ -263,6 +289,7 @@ image_release() { # IMAGE: the release string the kernel image carries
 }
 case $krel in
 *-arm64) arch=${VM_ARCH:-arm64} ;;
+*-riscv64) arch=${VM_ARCH:-riscv64} ;;
 *) arch=${VM_ARCH:-x86_64} ;;
 esac
 vm_arch "$arch"

@@ -93,7 +93,7 @@ static void join_truncates_safely(void **state)
 
 /*
  * Every enum ptwalk_memtype has its one name (x86's cache modes, arm64's
- * MT_* attributes from 16 on); none, the gap between and past the end have
+ * MT_* attributes from 16 on, riscv64's PBMT from 24 on); none, the gap between and past the end have
  * none, so the JSON says null.
  */
 static void memtype_names(void **state)
@@ -107,6 +107,8 @@ static void memtype_names(void **state)
 		{ PTWALK_MEMTYPE_NORMAL_NC, "normal-nc" },
 		{ PTWALK_MEMTYPE_DEVICE_NGNRNE, "device-ngnrne" },
 		{ PTWALK_MEMTYPE_DEVICE_NGNRE, "device-ngnre" },
+		{ PTWALK_MEMTYPE_PMA, "pma" }, { PTWALK_MEMTYPE_NC, "nc" },
+		{ PTWALK_MEMTYPE_IO, "io" },
 	};
 
 	(void)state;
@@ -119,7 +121,12 @@ static void memtype_names(void **state)
 	for (unsigned int t = PTWALK_MEMTYPE_UC_MINUS + 1;
 	     t < PTWALK_MEMTYPE_NORMAL; t++)
 		assert_null(ptwalk_memtype_name(t));
-	assert_null(ptwalk_memtype_name(PTWALK_MEMTYPE_DEVICE_NGNRE + 1));
+	for (unsigned int t = PTWALK_MEMTYPE_DEVICE_NGNRE + 1;
+	     t < PTWALK_MEMTYPE_PMA; t++)
+		assert_null(ptwalk_memtype_name(t));
+	assert_int_equal(PTWALK_MEMTYPE_PMA, 24);
+	assert_int_equal(PTWALK_MEMTYPE_IO, 26);
+	assert_null(ptwalk_memtype_name(PTWALK_MEMTYPE_IO + 1));
 	assert_null(ptwalk_memtype_name(255));
 }
 

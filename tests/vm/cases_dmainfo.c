@@ -45,12 +45,14 @@
 
 /*
  * The memory type of ordinary memory: x86's PAT decode says wb, arm64's
- * MAIR decode normal.  The cases of NUMA nodes and the x86 drivers run on
+ * MAIR decode normal, riscv64's PBMT decode pma.  The cases of NUMA nodes and the x86 drivers run on
  * x86 only (the arm64 VM has two nodes too, of 3G and 1G, since the watch
  * cases: these could run there as well).
  */
 #if defined(__x86_64__)
 #define RAM_MEMTYPE PTWALK_MEMTYPE_WB
+#elif defined(__riscv)
+#define RAM_MEMTYPE PTWALK_MEMTYPE_PMA
 #else
 #define RAM_MEMTYPE PTWALK_MEMTYPE_NORMAL
 #endif
@@ -138,6 +140,42 @@ static bool attrindx_is(struct vmtest *t, uint64_t addr, int memtype)
 			    " has AttrIndx %d, %s is slot %d", addr,
 			    (uint64_t)pte.pte, slot, ptwalk_memtype_name(memtype),
 			    mair_slot(memtype));
+	return true;
+}
+#elif defined(__riscv)
+/*
+ * The PBMT value (Svpbmt, bits 62:61 of a leaf) the riscv64 kernel writes
+ * for each memory type: 0 PMA, 1 NC (pgprot_writecombine()), 2 IO
+ * (pgprot_noncached()).
+ */
+static int pbmt_value(int memtype)
+{
+	switch (memtype) {
+	case PTWALK_MEMTYPE_PMA: return 0;
+	case PTWALK_MEMTYPE_NC: return 1;
+	case PTWALK_MEMTYPE_IO: return 2;
+	default: return -1;
+	}
+}
+
+/*
+ * The raw entry mapping @addr, as the fixture reads it, has the PBMT of
+ * @memtype: the oracle's expectation is what the kernel wrote.
+ */
+static bool attrindx_is(struct vmtest *t, uint64_t addr, int memtype)
+{
+	struct ptwalk_fixture_pte pte = { .addr = addr };
+	int pbmt;
+
+	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PTE, &pte) || pte.err)
+		return fail(t, "fixture PTE of 0x%" PRIx64 ": %s", addr,
+			    strerror(pte.err ? -pte.err : errno));
+	pbmt = (int)((pte.pte >> 61) & 3);
+	if (pbmt != pbmt_value(memtype))
+		return fail(t, "0x%" PRIx64 ": the kernel's entry 0x%" PRIx64
+			    " has PBMT %d, %s is %d", addr, (uint64_t)pte.pte,
+			    pbmt, ptwalk_memtype_name(memtype),
+			    pbmt_value(memtype));
 	return true;
 }
 #endif
@@ -270,7 +308,7 @@ static bool ext_matches_plain(struct vmtest *t)
 	for (i = 0; ok && i < len / PAGE / 2; i++) {
 		ok = check_ext_page(t, x, n, A(p) + i * PAGE, RAM_MEMTYPE,
 				    false, -1);
-#if defined(__aarch64__)
+#if defined(__aarch64__) || defined(__riscv)
 		if (ok)
 			ok = attrindx_is(t, A(p) + i * PAGE, RAM_MEMTYPE);
 #endif
@@ -453,7 +491,27 @@ static bool pat_reservation(struct vmtest *t, uint64_t phys, char *type,
 }
 #endif
 
-/* First PCI device with a write-combining BAR 0: its sysfs directory. */
+/* Whether PCI device @name (sysfs) has vendor ID @vendor ("0x1234"). */
+static bool pci_vendor_is(const char *name, const char *vendor)
+{
+	char path[300], got[16] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor", name);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (!fgets(got, sizeof(got), f))
+		got[0] = '\0';
+	fclose(f);
+	return !strncmp(got, vendor, strlen(vendor));
+}
+
+/*
+ * First PCI device with a write-combining BAR 0 (where the architecture
+ * has none, VM_BAR_WC, one of QEMU's display, vendor 0x1234, with
+ * resource0): its sysfs directory.
+ */
 static bool find_wc_bar(struct vmtest *t, char *dir, size_t size)
 {
 	DIR *d = opendir("/sys/bus/pci/devices");
@@ -466,9 +524,10 @@ static bool find_wc_bar(struct vmtest *t, char *dir, size_t size)
 	while (!found && (de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/resource0_wc",
-			 de->d_name);
-		if (!access(path, R_OK)) {
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/%s",
+			 de->d_name, VM_BAR_WC ? "resource0_wc" : "resource0");
+		if (!access(path, R_OK) &&
+		    (VM_BAR_WC || pci_vendor_is(de->d_name, "0x1234"))) {
 			snprintf(dir, size, "/sys/bus/pci/devices/%s", de->d_name);
 			found = true;
 		}
@@ -539,7 +598,8 @@ static bool pc_bar(struct vmtest *t, const char *dir, const char *p,
 
 /*
  * The oracle of a BAR page's memory type: x86, the PAT reservation list
- * must name @memtype; arm64, the kernel's entry has @memtype's AttrIndx.
+ * must name @memtype; arm64, the kernel's entry has @memtype's AttrIndx;
+ * riscv64, its PBMT.
  */
 static bool bar_page_memtype(struct vmtest *t, const char *file, size_t i,
 			     const struct ptwalk_record_ext *e, uint64_t addr,
@@ -609,13 +669,16 @@ static bool bar_memtype(struct vmtest *t, const char *dir, const char *file,
 
 /*
  * sysfs resource0 maps uncached (x86 uncached-minus; arm64 Device-nGnRE,
- * pci_mmap_resource_range()'s pgprot_device()), resource0_wc
- * write-combining (x86 write-combining; arm64 Normal-NC,
- * pgprot_writecombine()).
+ * pci_mmap_resource_range()'s pgprot_device(); riscv64 PBMT IO),
+ * resource0_wc write-combining (x86 write-combining; arm64 Normal-NC,
+ * pgprot_writecombine(); riscv64 PBMT NC).
  */
 #if defined(__x86_64__)
 #define BAR_UC PTWALK_MEMTYPE_UC_MINUS
 #define BAR_WC PTWALK_MEMTYPE_WC
+#elif defined(__riscv)
+#define BAR_UC PTWALK_MEMTYPE_IO
+#define BAR_WC PTWALK_MEMTYPE_NC
 #else
 #define BAR_UC PTWALK_MEMTYPE_DEVICE_NGNRE
 #define BAR_WC PTWALK_MEMTYPE_NORMAL_NC
@@ -627,7 +690,8 @@ static bool pci_bar_memtypes(struct vmtest *t)
 	/* different pages: one range reserved with two types would conflict */
 	return find_wc_bar(t, dir, sizeof(dir)) &&
 	       bar_memtype(t, dir, "resource0", 0, BAR_UC) &&
-	       bar_memtype(t, dir, "resource0_wc", 16, BAR_WC);
+	       (!VM_BAR_WC ||
+		bar_memtype(t, dir, "resource0_wc", 16, BAR_WC));
 }
 
 #if defined(__x86_64__)

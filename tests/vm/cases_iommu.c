@@ -1518,7 +1518,7 @@ static void churn_target(struct vmtest *t)
 	uint64_t len = CHURN_PAGES * PAGE;
 	struct edu e;
 
-	for (unsigned int round = 0;; round++) {
+	for (;;) {
 		if (!edu_open(t, &e))
 			_exit(1);
 		for (int i = 0; i < 8; i++) {

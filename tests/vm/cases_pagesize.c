@@ -70,6 +70,32 @@ static bool dir_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
+#if defined(__riscv)
+/*
+ * The paging mode the kernel runs in, as /proc/cpuinfo's "mmu : sv57"
+ * says (sv39, sv48, sv57: 3, 4, 5 levels), is @levels.
+ */
+static bool riscv_mmu_levels(struct vmtest *t, unsigned int levels)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[256];
+	unsigned int bits = 0;
+
+	if (!f)
+		return fail(t, "/proc/cpuinfo: %s", strerror(errno));
+	while (!bits && fgets(line, sizeof(line), f))
+		if (sscanf(line, "mmu : sv%u", &bits) != 1)
+			bits = 0;
+	fclose(f);
+	if (!bits)
+		return fail(t, "no mmu line in /proc/cpuinfo");
+	printf("# pagesize_geometry: mmu sv%u\n", bits);
+	if ((bits - 12) / 9 != levels)
+		return fail(t, "levels %u, the MMU is sv%u", levels, bits);
+	return true;
+}
+#endif
+
 /*
  * The geometry file against the kernel's own words: page_size is
  * sysconf(_SC_PAGESIZE) (pagemap's entry size), pmd the default hugetlb
@@ -114,6 +140,17 @@ static bool pagesize_geometry(struct vmtest *t)
 	/* LA57 decides 4 or 5, as the VM's CPU and command line say */
 	if (g.levels != 4 && g.levels != 5)
 		return fail(t, "levels %u on x86-64", g.levels);
+#elif defined(__riscv)
+	/* Svnapot's 64K group alone; the levels as the MMU mode the kernel chose */
+	snprintf(dir, sizeof(dir), "/sys/kernel/mm/hugepages/hugepages-%" PRIu64 "kB",
+		 g.cont[PTWALK_LEVEL_PTE] >> 10);
+	if (g.cont[PTWALK_LEVEL_PTE] != 16 * PAGE || !dir_exists(dir) ||
+	    g.cont[PTWALK_LEVEL_PMD])
+		return fail(t, "contiguous groups %" PRIu64 ", %" PRIu64
+			    ": not 64K (%s) and none", g.cont[PTWALK_LEVEL_PTE],
+			    g.cont[PTWALK_LEVEL_PMD], dir);
+	if (!riscv_mmu_levels(t, g.levels))
+		return false;
 #else
 	for (int l = PTWALK_LEVEL_PTE; l <= PTWALK_LEVEL_PMD; l++) {
 		snprintf(dir, sizeof(dir), "/sys/kernel/mm/hugepages/hugepages-%" PRIu64 "kB",

@@ -200,7 +200,7 @@ static bool check_frame(struct vmtest *t, struct json_object *doc,
 		return fail(t, "vtop leaf_pfn 0x%" PRIx64 " for oracle frame 0x%"
 			    PRIx64, leaf_pfn, (uint64_t)o.pfn);
 	/* The leaf's own bits name the leaf's first frame. */
-	if ((leaf & ENTRY_ADDR_MASK & ~(size - 1)) != leaf_pfn << PAGE_SHIFT_K)
+	if ((ENTRY_ADDR(leaf) & ~(size - 1)) != leaf_pfn << PAGE_SHIFT_K)
 		return fail(t, "vtop leaf entry 0x%" PRIx64 " does not encode frame 0x%"
 			    PRIx64, leaf, leaf_pfn);
 	return true;
@@ -324,6 +324,17 @@ static bool vtop_hugetlb(struct vmtest *t, size_t size, int size_flag,
 	if (p == MAP_FAILED)
 		return fail(t, "mmap hugetlb %zu: %s", size, strerror(errno));
 	touch_write(p, size);
+#if defined(__riscv)
+	/*
+	 * A NAPOT group: get_user_pages(), the oracle, is right about its
+	 * first page alone (hugetlb_64k_cont checks every page's frame)
+	 */
+	if (size == vm_granule().cont_pte) {
+		ok = check_vtop(t, A(p) + 0x789, &w);
+		munmap(p, size);
+		return ok;
+	}
+#endif
 	ok = check_vtop(t, A(p) + size / 2 + 3 * PAGE / 4 + 0x789, &w);
 	munmap(p, size);
 	return ok;
@@ -348,15 +359,20 @@ static bool vtop_hugetlb_1g(struct vmtest *t)
 	return vtop_hugetlb(t, GIB, MAP_HUGE_1GB, "pud");
 }
 
-#if defined(__aarch64__)
-/* arm64's contiguous groups: the leaf is the whole group, not one entry. */
+#if defined(__aarch64__) || defined(__riscv)
+/*
+ * arm64's contiguous groups, riscv64's NAPOT ones: the leaf is the whole
+ * group, not one entry.
+ */
 static bool vtop_hugetlb_64k(struct vmtest *t)
 {
 	size_t size = vm_granule().cont_pte;
 
 	return vtop_hugetlb(t, size, map_huge_flag(size), "pte");
 }
+#endif
 
+#if defined(__aarch64__)
 static bool vtop_hugetlb_32m(struct vmtest *t)
 {
 	size_t size = vm_granule().cont_pmd;
@@ -719,8 +735,10 @@ const struct vmtest_case vtop_cases[] = {
 	{ "vtop_thp_pmd", vtop_thp },
 	{ "vtop_hugetlb_2m", vtop_hugetlb_2m },
 	{ "vtop_hugetlb_1g", vtop_hugetlb_1g },
-#if defined(__aarch64__)
+#if defined(__aarch64__) || defined(__riscv)
 	{ "vtop_hugetlb_64k", vtop_hugetlb_64k },
+#endif
+#if defined(__aarch64__)
 	{ "vtop_hugetlb_32m", vtop_hugetlb_32m },
 #endif
 	{ "vtop_pfnmap", vtop_pfnmap },

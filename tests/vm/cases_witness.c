@@ -333,11 +333,12 @@ static bool hugetlb_1g_kpageflags(struct vmtest *t)
 	return hugetlb_kpageflags(t, GIB, MAP_HUGE_1GB, "pud", max_kpf_reads(GIB));
 }
 
-#if defined(__aarch64__)
+#if defined(__aarch64__) || defined(__riscv)
 /*
  * arm64's contiguous pages: one compound page under 16 entries (4K pages;
  * 128 PTEs or 32 PMDs with 16K); only the group's first page is its head
  * (the PMDs after the first of a PMD group map tails: no contradiction).
+ * riscv64's NAPOT 64K pages alike.
  */
 static bool hugetlb_64k_kpageflags(struct vmtest *t)
 {
@@ -346,7 +347,9 @@ static bool hugetlb_64k_kpageflags(struct vmtest *t)
 	return hugetlb_kpageflags(t, size, map_huge_flag(size), "pte",
 				  max_kpf_reads(size));
 }
+#endif
 
+#if defined(__aarch64__)
 static bool hugetlb_32m_kpageflags(struct vmtest *t)
 {
 	size_t size = vm_granule().cont_pmd;
@@ -467,8 +470,10 @@ const struct vmtest_case witness_cases[] = {
 	{ "witness_thp_kpageflags", thp_kpageflags },
 	{ "witness_hugetlb_2m_kpageflags", hugetlb_2m_kpageflags },
 	{ "witness_hugetlb_1g_kpageflags", hugetlb_1g_kpageflags },
-#if defined(__aarch64__)
+#if defined(__aarch64__) || defined(__riscv)
 	{ "witness_hugetlb_64k_kpageflags", hugetlb_64k_kpageflags },
+#endif
+#if defined(__aarch64__)
 	{ "witness_hugetlb_32m_kpageflags", hugetlb_32m_kpageflags },
 #endif
 	{ "witness_honest_anon", honest_anon },

@@ -81,7 +81,12 @@ esac
 # the cases that bound ptcompare's memory relax their bounds (tests/vm/*.c)
 [ -z "$sanitized" ] || export PTWALK_SANITIZED="$sanitized"
 
-only=$(sed -n 's/.*ptwalk_only=\([a-z0-9_]*\).*/\1/p' /proc/cmdline)
+only=$(sed -n 's/.*ptwalk_only=\([a-z0-9_,]*\).*/\1/p' /proc/cmdline)
+# Several prefixes (comma-separated: the riscv64 lanes' Sv48 and Sv39
+# cases) go to vmtest as PTWALK_ONLY, one as its argument.
+case $only in
+*,*) export PTWALK_ONLY="$only" only= ;;
+esac
 # cases another lane runs (vm-run.sh's VM_SKIP): vmtest leaves them out
 PTWALK_SKIP=$(sed -n 's/.*ptwalk_skip=\([a-z0-9_,]*\).*/\1/p' /proc/cmdline)
 export PTWALK_SKIP
@@ -231,11 +236,23 @@ if [ "$major" -lt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -lt 10 ]; } ||
 else
 	arm64_uffd_bit=0 arm64_uffd_name=
 fi
+# riscv64 has soft-dirty and uffd-wp bits from 6.19 (the kernel's
+# MEM_SOFT_DIRTY and HAVE_ARCH_USERFAULTFD_WP, 7.2's Debian configuration
+# has both), and only on a CPU with Svrsw60t59b, which gives bits 60:59
+# to software: /proc/cpuinfo's isa line names it (QEMU 7.2 has none).
+if [ "$major" -lt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -lt 19 ]; } ||
+	! grep -q '^isa.*_svrsw60t59b' /proc/cpuinfo; then
+	riscv_bits=0x180 riscv_names=soft_dirty,uffd_wp
+else
+	riscv_bits=0 riscv_names=
+fi
 case $(uname -m) in
 x86_64) want_absent=$(printf '0x%x' $((0x10000 | guard_bit))) want_names=cont$guard_name ;;
+riscv64) want_absent=$(printf '0x%x' $((riscv_bits | guard_bit))) want_names=$riscv_names$guard_name ;;
 aarch64) want_absent=$(printf '0x%x' $((0x80 | arm64_uffd_bit | guard_bit))) want_names=soft_dirty$arm64_uffd_name$guard_name ;;
 *) want_absent=unknown want_names=unknown ;;
 esac
+want_names=${want_names#,}
 absent_line="entry bits not on this architecture (never set, not false): $want_names"
 umount /sys/kernel/debug
 # Without debugfs, ptcompare goes through /dev/ptwalk and says so.

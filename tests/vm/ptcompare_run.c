@@ -235,7 +235,7 @@ static bool check_sizes(struct vmtest *t, const struct pc_range *pr,
 			    addr, pr->cont);
 #else
 	if (pr->cont == -1)
-		return fail(t, "ptcompare 0x%" PRIx64 ": cont null on arm64", addr);
+		return fail(t, "ptcompare 0x%" PRIx64 ": cont null on arm64 or riscv64", addr);
 #endif
 	if (pr->leaf_size != leaf)
 		return fail(t, "ptcompare 0x%" PRIx64 ": leaf_size %" PRIu64

@@ -408,7 +408,8 @@ static bool user_page(uint64_t addr)
 
 uint64_t user_task_size(void)
 {
-	static const unsigned int bits[] = { 57, 56, 52, 48, 47, 39 };
+	/* riscv64: Sv57 2^56, Sv48 2^47, Sv39 2^38 */
+	static const unsigned int bits[] = { 57, 56, 52, 48, 47, 39, 38 };
 	size_t i;
 
 	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
@@ -420,6 +421,17 @@ uint64_t user_task_size(void)
 			return top - PAGE;
 	}
 	return 0;
+}
+
+bool vm_peek(struct vmtest *t, uint64_t pfn, uint64_t *value)
+{
+	struct ptwalk_fixture_peek pk = { .pfn = pfn };
+
+	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PEEK, &pk))
+		return fail(t, "fixture peek of frame 0x%" PRIx64 ": %s", pfn,
+			    strerror(errno));
+	*value = pk.value;
+	return true;
 }
 
 struct granule vm_granule(void)
@@ -444,6 +456,10 @@ struct granule vm_granule(void)
 		g.cont_pmd = 32 * pmd;
 		break;
 	}
+#elif defined(__riscv)
+	/* 4K pages; Svnapot's 64K group (NAPOT_CONT64KB_ORDER), 1G PUD */
+	g.pud = pmd << 9;
+	g.cont_pte = 16 * page;
 #else
 	g.pud = pmd << (PAGE_SHIFT_K - 3);
 #endif

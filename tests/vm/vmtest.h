@@ -51,6 +51,9 @@ bool fail(struct vmtest *t, const char *fmt, ...)
  */
 char *vm_map_fixture(struct vmtest *t, struct ptwalk_fixture_pfns *known);
 
+/* The first 8 bytes of frame pfn (the fixture's PTWALK_FIXTURE_IOC_PEEK). */
+bool vm_peek(struct vmtest *t, uint64_t pfn, uint64_t *value);
+
 /* Opens t->query_path for a session: an fd, or -1 with t->why set. */
 int vm_open_query(struct vmtest *t);
 
@@ -178,19 +181,41 @@ bool vm_hugetlb_exceeds_ram(uint64_t bytes);
  */
 bool vm_hugetlb_beyond_ram(struct vmtest *t, uint64_t bytes, const char *name);
 
-/* Physical-address bits of a leaf entry: x86-64 12-51, arm64 12-47. */
+/*
+ * The physical address a leaf entry holds: x86-64's bits 12-51, arm64's
+ * 12-47, in place; riscv64's PPN is bits 10-53, a frame number (a NAPOT
+ * entry's size encoding in its low bits, below the leaf's size).
+ */
 #if defined(__aarch64__)
 #define ENTRY_ADDR_MASK	0x0000fffffffff000ULL
+#define ENTRY_ADDR(e)	((e) & ENTRY_ADDR_MASK)
+#elif defined(__riscv)
+#define ENTRY_ADDR(e)	((((e) & 0x003ffffffffffc00ULL) >> 10) << 12)
 #else
 #define ENTRY_ADDR_MASK	0x000ffffffffff000ULL
+#define ENTRY_ADDR(e)	((e) & ENTRY_ADDR_MASK)
+#endif
+
+/*
+ * Whether sysfs offers a PCI BAR write-combined (resource0_wc): the
+ * architecture's arch_can_pci_mmap_wc(), which riscv64 does not define
+ * (6.12, 7.2), so a BAR is mapped only uncached (PBMT IO) there; its NC
+ * type is seen on RAM (the fixture's write-combined alias).
+ */
+#if defined(__riscv)
+#define VM_BAR_WC 0
+#else
+#define VM_BAR_WC 1
 #endif
 
 /*
  * ptcompare's name of ordinary memory's type: x86's PAT write-back, arm64's
- * MT_NORMAL (module/ptwalk_names.h).
+ * MT_NORMAL, riscv64's PBMT PMA (module/ptwalk_names.h).
  */
 #if defined(__aarch64__)
 #define RAM_MEMTYPE_NAME "normal"
+#elif defined(__riscv)
+#define RAM_MEMTYPE_NAME "pma"
 #else
 #define RAM_MEMTYPE_NAME "wb"
 #endif

@@ -20,7 +20,7 @@
 
 #define DMA_ALIGN_CAP	(1ULL << 30)	/* alignment beyond 1 GiB is not told */
 #define DMA_4G		(1ULL << 32)	/* end of 32-bit DMA's reach */
-#define DMA_NR_MEMTYPES	(PTWALK_MEMTYPE_DEVICE_NGNRE + 1) /* enum ptwalk_memtype counted; 0: unknown */
+#define DMA_NR_MEMTYPES	(PTWALK_MEMTYPE_IO + 1) /* enum ptwalk_memtype counted; 0: unknown */
 #define DMA_MAX_NODES	8		/* nodes counted apart; more: other */
 #define DMA_MAX_DEVMEM	8		/* frame runs without struct page kept */
 

@@ -258,7 +258,7 @@ long memtype_conflicts(const struct phys_set *s, struct memtype_conflict **out)
 static bool memtype_is_default(unsigned int t)
 {
 	return t == PTWALK_MEMTYPE_WB || t == PTWALK_MEMTYPE_NORMAL ||
-	       t == PTWALK_MEMTYPE_NORMAL_TAGGED;
+	       t == PTWALK_MEMTYPE_NORMAL_TAGGED || t == PTWALK_MEMTYPE_PMA;
 }
 
 void suspects_init(struct memtype_suspects *s, size_t max)

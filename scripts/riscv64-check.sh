@@ -1,0 +1,158 @@
+#!/bin/bash
+# make check-riscv64: the riscv64 lanes.  Fetches Debian's riscv64 kernels
+# (scripts/kernel-fetch.sh riscv64-6.12, then riscv64-newest in the
+# background) into the unstable chroot, and the guest's userland
+# (scripts/riscv64-fetch.sh); cross-builds ptcompare and vmtest once, and
+# for each lane's kernel ptwalk.ko and the fixture with W=1 and sparse;
+# boots it under qemu-system-riscv64 (-cpu rv64 with Svnapot and Svpbmt)
+# in each paging mode: Sv57 (the kernel's default) runs the whole suite,
+# Sv48 (no5lvl) and Sv39 (no4lvl) the cases that walk and read leaves
+# (RISCV64_MODE_CASES).  Every step runs whatever failed before it (the
+# VM boots with what built); each is a TAP line in build/riscv64-LANE.tap,
+# followed by the guest's, a mode's cases prefixed MODE: after Sv57;
+# each lane ends with its "N passed, N failed", the run with the failed
+# cases and "N passed, N failed" over all lanes; exits 1 on any failure.
+# Lanes (RISCV64_KERNELS, default "6.12 newest"); modes (RISCV64_MODES,
+# default "sv57 sv48 sv39"); RISCV64_FETCH_DONE=1: the kernels fetched
+# before, as they are; RISCV64_USER_DONE=1: ptcompare and vmtest built
+# before (make riscv64-fetch riscv64-user riscv64-vmtest), no shared steps
+# and no build/riscv64.tap, so that two lanes may run at once (CI).
+# usage: scripts/riscv64-check.sh
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+all="6.12 newest"
+lanes=${RISCV64_KERNELS:-$all}
+modes=${RISCV64_MODES:-sv57 sv48 sv39}
+for l in $lanes; do
+	case " $all " in *" $l "*) ;; *) echo "check-riscv64: unknown lane '$l': one of $all" >&2; exit 2 ;; esac
+done
+for m in $modes; do
+	case $m in sv57 | sv48 | sv39) ;; *) echo "check-riscv64: unknown mode '$m': sv57, sv48 or sv39" >&2; exit 2 ;; esac
+done
+# The cases Sv48 and Sv39 run (vmtest prefixes): every kind of leaf, the
+# walk over the whole address space and at its top, vtop's levels, the
+# geometry.  The rest does not depend on the number of levels.
+mode_cases=${RISCV64_MODE_CASES:-anon_4k,untouched,zero_page,thp_,huge_zero_page,hugetlb_,pci_bar_,pfnmap_fixture,prot_none,whole_address_space,fork_cow,pagesize_geometry,vtop_,hugepfn_}
+start_all=$(date +%s)
+out=$top/build/riscv64
+mkdir -p "$out"
+for l in $lanes; do
+	mkdir -p "build/kernels/riscv64-$l" "build/riscv64-lanes/$l"
+	rm -f "build/kernels/riscv64-$l/"{fetch.rc,fetch.seconds} "build/riscv64-lanes/$l/env.mk"
+done
+
+# step TAP LOGDIR NAME MAKE-ARGS...: as scripts/arm64-check.sh's
+step() {
+	local tap=$1 logdir=$2 name=$3 start why
+	shift 3
+	start=$(date +%s)
+	if make -C "$top" --no-print-directory "$@" > "$logdir/$name.log" 2>&1; then
+		echo "ok - $name # $(($(date +%s) - start)) s" >> "$tap"
+		return 0
+	fi
+	why=$(grep -m1 -E ' error:|^make.*\*\*\*|riscv64-fetch:|kernel-fetch:|vm-run:' "$logdir/$name.log" |
+		sed "s|$top/||g")
+	echo "not ok - $name # ${why:-make $* failed}, see $logdir/$name.log" >> "$tap"
+	return 1
+}
+# fetch LANE: the lane's kernel, its status in fetch.rc
+fetch() {
+	local t=$(date +%s) rc
+	if [ "${RISCV64_FETCH_DONE:-}" = 1 ] && [ -s "build/kernels/riscv64-$1/kernel.env" ]; then
+		echo "RISCV64_FETCH_DONE=1: the fetched kernel as it is"
+		rc=0
+	else
+		scripts/kernel-fetch.sh "riscv64-$1"
+		rc=$?
+	fi > "build/kernels/riscv64-$1/fetch.log" 2>&1
+	echo "$(($(date +%s) - t))" > "build/kernels/riscv64-$1/fetch.seconds"
+	echo $rc > "build/kernels/riscv64-$1/fetch.rc"
+}
+
+# The first lane's kernel makes the chroot the userland is built in; the
+# others' come in the background while the first lane runs.
+set -- $lanes
+fetch "$1"
+(
+	shift
+	for l in "$@"; do fetch "$l"; done
+) &
+fetcher=$!
+taps=()
+if [ "${RISCV64_USER_DONE:-}" != 1 ]; then
+	shared=$top/build/riscv64.tap
+	taps+=("$shared")
+	: > "$shared"
+	step "$shared" "$out" riscv64_fetch riscv64-fetch &&
+		step "$shared" "$out" riscv64_build_ptcompare riscv64-user &&
+		step "$shared" "$out" riscv64_build_vmtest riscv64-vmtest
+fi
+
+# lane LANE TAP LOGDIR KREL: module, fixture, lint, a VM per mode
+lane() {
+	local l=$1 tap=$2 logdir=$3 krel=$4 start boot m vm
+	local args=(RISCV64_LANE="$l")
+	if step "$tap" "$logdir" riscv64_lint riscv64-lint "${args[@]}"; then
+		args+=(RISCV64_KO=lint)
+	else
+		step "$tap" "$logdir" riscv64_build_ptwalk riscv64-module "${args[@]}"
+		step "$tap" "$logdir" riscv64_build_fixture riscv64-fixture "${args[@]}"
+	fi
+	for m in $modes; do
+		local margs=(RISCV64_VM="vm-$m")
+		case $m in
+		sv48) margs+=(RISCV64_APPEND=no5lvl RISCV64_ONLY="$mode_cases") ;;
+		sv39) margs+=(RISCV64_APPEND=no4lvl RISCV64_ONLY="$mode_cases") ;;
+		esac
+		vm=$logdir/vm-$m
+		start=$(date +%s)
+		if step "$tap" "$logdir" "riscv64_${m}_vm_boot" riscv64-vm "${args[@]}" "${margs[@]}" &&
+			[ -s "$vm/vm.tap" ]; then
+			if [ "$m" = sv57 ]; then
+				cat "$vm/vm.tap" >> "$tap"
+			else
+				sed "s/^\(not \)\{0,1\}ok - /&$m:/" "$vm/vm.tap" >> "$tap"
+			fi
+		fi
+		boot=$(sed -n 's/^# guest suite starts at uptime \([0-9.]*\) s.*/\1/p' "$vm/guest.txt" 2>/dev/null | head -1)
+		echo "# riscv64 $l $m ($krel): booted in ${boot:-?} s, VM $(($(date +%s) - start)) s in all" >> "$tap"
+	done
+	echo "riscv64 $l ($krel): $(scripts/tap-summary.sh "$tap" | tail -1)"
+}
+
+for l in $lanes; do
+	tap=$top/build/riscv64-$l.tap
+	taps+=("$tap")
+	: > "$tap"
+	kout=build/kernels/riscv64-$l
+	lout=$top/build/riscv64-lanes/$l
+	while [ ! -e "$kout/fetch.rc" ]; do
+		sleep 2
+	done
+	if [ "$(cat "$kout/fetch.rc")" != 0 ]; then
+		tail -5 "$kout/fetch.log" >&2
+		echo "not ok - riscv64_fetch # $(tail -1 "$kout/fetch.log"), see $kout/fetch.log" >> "$tap"
+		continue
+	fi
+	echo "ok - riscv64_fetch # $(cat "$kout/fetch.seconds") s" >> "$tap"
+	(
+		# shellcheck source=/dev/null
+		. "$kout/kernel.env"
+		cat > "$lout/env.mk" <<-EOT
+		# Written by scripts/riscv64-check.sh from $kout/kernel.env
+		RISCV64_KREL := $KREL
+		RISCV64_KDIR := $KDIR
+		RISCV64_KERNEL := $VMLINUZ
+		RISCV64_MODDIR := $MODTREE
+		RISCV64_CHROOT := $CHROOT
+		RISCV64_KCC := $KCC
+		EOT
+		lane "$l" "$tap" "$lout" "$KREL"
+	)
+done
+wait "$fetcher"
+
+echo "=== riscv64 lanes: $(($(date +%s) - start_all)) s in all ==="
+grep -h "^# riscv64 " "${taps[@]}" 2>/dev/null
+exec scripts/tap-summary.sh "${taps[@]}"
