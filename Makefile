@@ -55,6 +55,11 @@ $(BUILD)/unit/test_extent: tests/unit/test_extent.c module/extent.c module/exten
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -Itests/unit/kshim -o $@ tests/unit/test_extent.c module/extent.c -lcmocka
 
+# module/arm64_levels.h, arm64's level naming, over every configuration.
+$(BUILD)/unit/test_arm64_levels: tests/unit/test_arm64_levels.c module/arm64_levels.h module/ptwalk_names.h module/ptwalk_abi.h $(wildcard tests/unit/kshim/linux/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -Itests/unit/kshim -o $@ tests/unit/test_arm64_levels.c -lcmocka
+
 unit-build: user
 	$(MAKE) -C user libptcompare.a
 	$(MAKE) $(UNIT_BINS)
