@@ -1118,16 +1118,17 @@ static bool iommu_device_gone_mid_query(struct vmtest *t)
 }
 
 /*
- * SIGINT to ptcompare --iommu over a range of 2^35 pages (hours of
- * iommu_iova_to_phys()): it is gone within 2 seconds.  The module ends a
- * read on any signal and after PTWALK_IOMMU_READ_PAGES pages.
+ * SIGINT to ptcompare --iommu over the whole user address space (2^35
+ * pages below 2^47, 2^26 on a 64K kernel's 42-bit one: minutes to hours
+ * of iommu_iova_to_phys()): it is gone within 2 seconds.  The module ends
+ * a read on any signal and after PTWALK_IOMMU_READ_PAGES pages.
  */
 static bool iommu_sigint_whole_range(struct vmtest *t)
 {
-	char bdf[32], pid[16];
+	char bdf[32], pid[16], range[48];
+	uint64_t top = user_task_size();
 	const char *argv[] = { "ptcompare", "--dma-api", "--iommu", bdf,
-			       "--iova", "0x0", "--range",
-			       "0x0-0x7ffffffff000", pid, NULL };
+			       "--iova", "0x0", "--range", range, pid, NULL };
 	struct timespec t0, t1;
 	int status;
 	pid_t child;
@@ -1135,6 +1136,10 @@ static bool iommu_sigint_whole_range(struct vmtest *t)
 
 	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)))
 		return false;
+	/* below 2^47 as on x86-64's 4 levels, or the smaller task size */
+	if (top > 1ULL << 47)
+		top = 1ULL << 47;
+	snprintf(range, sizeof(range), "0x0-0x%" PRIx64, top - PAGE);
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	child = fork();
 	if (child == 0) {
@@ -1163,7 +1168,24 @@ static bool iommu_sigint_whole_range(struct vmtest *t)
 	       fail(t, "after SIGINT: status 0x%x in %.3f s", status, secs);
 }
 
-#define CHURN_ADDR	0x7e0000000000ULL	/* IOVA = VA of the buffer */
+/*
+ * IOVA = VA of the buffer: 0x7e0000000000, or half the task size where
+ * user space ends below it (64K pages, 42-bit VA: 4 TiB), below the mmap
+ * area either way.
+ */
+static uint64_t churn_addr(void)
+{
+	static uint64_t addr;
+
+	if (!addr) {
+		uint64_t half = user_task_size() / 2;
+
+		addr = half < 0x7e0000000000ULL ? half : 0x7e0000000000ULL;
+	}
+	return addr;
+}
+
+#define CHURN_ADDR	churn_addr()
 #define CHURN_PAGES	64
 
 /*
@@ -1238,7 +1260,7 @@ static bool iommu_churn(struct vmtest *t)
 	}
 	if (!child)
 		churn_target(t);
-	snprintf(range, sizeof(range), "0x%llx-0x%llx", CHURN_ADDR,
+	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, CHURN_ADDR,
 		 CHURN_ADDR + CHURN_PAGES * PAGE);
 	snprintf(pid, sizeof(pid), "%d", (int)child);
 	end = time(NULL) + secs;

@@ -402,7 +402,7 @@ static bool user_page(uint64_t addr)
 
 uint64_t user_task_size(void)
 {
-	static const unsigned int bits[] = { 57, 56, 52, 48, 47, 39 };
+	static const unsigned int bits[] = { 57, 56, 52, 48, 47, 42, 39, 36 };
 	size_t i;
 
 	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
