@@ -130,8 +130,8 @@ static const char *stop_table(const char *last, int nr_levels)
  * The levels: indexes from the address bits, every level above the last
  * a present table, folded exactly the levels the paging in use lacks (the
  * P4D with 4 levels, the PUD too with 3: arm64's 64K pages; the PMD too
- * with 2), the walk stopping at the table that holds the leaf, and the
- * leaf named by its own level.
+ * with 2), the list ending at the leaf's level (folded or not), the leaf's
+ * state in the table that holds it, and the leaf named by its own level.
  * Returns the raw entry of the last level in *last_entry.
  */
 static bool check_levels(struct vmtest *t, struct json_object *doc,
@@ -147,10 +147,10 @@ static bool check_levels(struct vmtest *t, struct json_object *doc,
 	if (nr != want_nr)
 		return fail(t, "vtop: %d-level paging, mmap says %d", nr, want_nr);
 	if (!n || strcmp(str_of(json_object_array_get_idx(levels, n - 1),
-				"level"), table))
+				"level"), w->last))
 		return fail(t, "vtop 0x%" PRIx64 ": walk stops at %s, expected %s",
 			    addr, n ? str_of(json_object_array_get_idx(levels, n - 1),
-					     "level") : "nothing", table);
+					     "level") : "nothing", w->last);
 	if ((!strcmp(w->stop, "leaf") || !strcmp(w->stop, "not_present")) &&
 	    strcmp(str_of(doc, "level"), w->last))
 		return fail(t, "vtop 0x%" PRIx64 ": a %s leaf, expected %s",
@@ -179,10 +179,12 @@ static bool check_levels(struct vmtest *t, struct json_object *doc,
 				    addr >> level_shift(name, nr) & INDEX_MASK);
 		if (!hex_of(t, l, "entry", &entry))
 			return false;
-		if (i + 1 < n && (strcmp(state, "table") || !(entry & 1)))
+		/* the leaf's entry is in @table's, folded levels after it */
+		if (strcmp(name, table) &&
+		    (strcmp(state, "table") || !(entry & 1)))
 			return fail(t, "vtop %s: %s entry 0x%" PRIx64
 				    " above the last level", name, state, entry);
-		if (i + 1 == n && strcmp(state, w->stop))
+		if (!strcmp(name, table) && strcmp(state, w->stop))
 			return fail(t, "vtop %s: state %s, expected %s", name,
 				    state, w->stop);
 		*last_entry = entry;
