@@ -15,7 +15,9 @@
 #ifndef PTWALK_ARCH_ARM64_H
 #define PTWALK_ARCH_ARM64_H
 
+#include <linux/build_bug.h>
 #include <linux/pgtable.h>
+#include "arm64_levels.h"
 #include "compat.h"
 #include "ptwalk_abi.h"
 
@@ -38,9 +40,35 @@
 #define PTWALK_PUD_TABLE_BIT	(PUD_TYPE_TABLE & ~PUD_TYPE_SECT)
 #define PTWALK_PMD_TABLE_BIT	(PMD_TYPE_TABLE & ~PMD_TYPE_SECT)
 
+/*
+ * Bytes a leaf at the walk's PUD step maps, 0 where it holds none
+ * (arm64_levels.h): 1G with 4K pages; none with 16K or 64K pages, nor with
+ * two levels, where the PMD is folded and the PUD step's pud_t is the
+ * top-level entry, a PMD's (its pud_none() is always false and a 32M or
+ * 512M block there is a PMD leaf).  Checked here against the kernel's own
+ * constants, so that the unit tests of arm64_levels.h test what this
+ * kernel does.
+ */
+static inline unsigned long ptwalk_arch_pud_leaf_size(void)
+{
+	unsigned long pud = ptwalk_arm64_pud_leaf_size(PAGE_SHIFT,
+						       CONFIG_PGTABLE_LEVELS);
+
+	BUILD_BUG_ON(ptwalk_arm64_hw_levels(PAGE_SHIFT, VA_BITS) !=
+		     CONFIG_PGTABLE_LEVELS);
+	BUILD_BUG_ON(ptwalk_arm64_va_bits_fallback(PAGE_SHIFT, VA_BITS) !=
+		     VA_BITS_MIN);
+	BUILD_BUG_ON(ptwalk_arm64_pmd_leaf_size(PAGE_SHIFT) != PMD_SIZE);
+	BUILD_BUG_ON(pud && pud != PUD_SIZE);
+	BUILD_BUG_ON(ptwalk_arm64_cont_ptes(PAGE_SHIFT) != CONT_PTES);
+	BUILD_BUG_ON(ptwalk_arm64_cont_pmds(PAGE_SHIFT) != CONT_PMDS);
+	return pud;
+}
+
 static inline bool ptwalk_pud_is_leaf(pud_t pud)
 {
-	return !pud_none(pud) && !(pud_val(pud) & PTWALK_PUD_TABLE_BIT);
+	return ptwalk_arch_pud_leaf_size() && !pud_none(pud) &&
+	       !(pud_val(pud) & PTWALK_PUD_TABLE_BIT);
 }
 
 static inline bool ptwalk_pmd_is_leaf(pmd_t pmd)
@@ -130,16 +158,6 @@ static inline pte_t ptwalk_arch_huge_ptep_get(struct mm_struct *mm,
 static inline unsigned int ptwalk_pgtable_levels(void)
 {
 	return ptwalk_arm64_pgtable_levels();
-}
-
-/*
- * A block entry at level 1 (a PUD leaf) exists with the 4K granule only
- * (the kernel's pud_sect_supported(), not in every release's headers).
- */
-static inline unsigned long ptwalk_arch_pud_leaf_size(void)
-{
-	return IS_ENABLED(CONFIG_ARM64_4K_PAGES) &&
-	       CONFIG_PGTABLE_LEVELS > 2 ? PUD_SIZE : 0;
 }
 
 /* PTE_CONT groups: the kernel's own sizes for its granule. */

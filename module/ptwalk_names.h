@@ -101,6 +101,19 @@ static inline int ptwalk_vtop_folded(unsigned int l, unsigned int nr_levels)
 	return l != 0 && l < 4 && l + nr_levels <= 5;
 }
 
+/*
+ * The enum ptwalk_vtop_level whose entry (ptwalk_vtop.entry) holds what a
+ * walk read at level @l: @l itself, or the PGD's for a folded level.  A
+ * leaf of a folded level is there too: the 1G PUD leaf of a 3-level
+ * arm64 (4K pages, 39-bit VA), the 512M PMD leaf of a 2-level one (64K
+ * pages, 42-bit VA), each in the top table.
+ */
+static inline unsigned int ptwalk_vtop_slot(unsigned int l,
+					    unsigned int nr_levels)
+{
+	return ptwalk_vtop_folded(l, nr_levels) ? 0 : l;
+}
+
 /* Name of enum ptwalk_vtop_stop @stop. */
 static inline const char *ptwalk_vtop_stop_name(unsigned int stop)
 {

@@ -23,13 +23,24 @@ struct vtop_state {
 	struct ptwalk_vtop *v;
 };
 
-/* Index of @addr's entry in its table of level @table. */
+/*
+ * Index of @addr's entry in its table of level @table, with @nr_levels
+ * levels in use.  The top table's is taken from the levels in use, not
+ * pgd_index(): where arm64 folds a level at boot (LPA2 configured, the CPU
+ * without it, 6.9+) pgd_index() still counts the configured levels, and
+ * the walk reaches the top table's entry at the folded level's step
+ * (p4d_to_folded_pud()).  Every table below the top is a page of 8-byte
+ * entries, and the top table no larger.
+ */
 static unsigned long table_index(unsigned long addr,
-				 enum ptwalk_vtop_level table)
+				 enum ptwalk_vtop_level table,
+				 unsigned int nr_levels)
 {
+	unsigned int top_shift = PAGE_SHIFT + (nr_levels - 1) * (PAGE_SHIFT - 3);
+
 	switch (table) {
 	case PTWALK_VTOP_PGD:
-		return pgd_index(addr);
+		return (addr >> top_shift) & (PTRS_PER_PTE - 1);
 	case PTWALK_VTOP_P4D:
 		/* p4d_index() is x86's; 0 where the P4D is folded */
 		return (addr >> P4D_SHIFT) & (PTRS_PER_P4D - 1);
@@ -49,14 +60,17 @@ static void vtop_entry(struct ptwalk_walk *walk, enum ptwalk_vtop_level table,
 	struct ptwalk_vtop *v = vw->v;
 
 	/*
-	 * A folded level's entry is the one above it itself (already
-	 * noted), and only the pXd_*() tests look at it: the P4D with
-	 * 4-level paging, the PUD too with 3.
+	 * A folded level's entry is the top table's, noted as the PGD's
+	 * (ptwalk_vtop_slot()): the P4D with 4-level paging, the PUD too
+	 * with 3, the PMD too with 2.  The last read wins: folded at build
+	 * time, every step reads the same entry; folded at boot (arm64
+	 * LPA2), the PGD step reads pgd_offset()'s, by the configured
+	 * levels' index, and only the folded level's step the entry the
+	 * walk acts on.
 	 */
-	if (ptwalk_vtop_folded(table, v->nr_levels))
-		return;
+	table = ptwalk_vtop_slot(table, v->nr_levels);
 	v->entry[table] = val;
-	v->index[table] = table_index(vw->addr, table);
+	v->index[table] = table_index(vw->addr, table, v->nr_levels);
 	v->walked |= 1U << table;
 }
 
@@ -153,15 +167,15 @@ int ptwalk_vtop(struct mm_struct *mm, unsigned long addr,
 }
 
 /* The index into ptwalk_vtop.entry of a leaf of @level. */
-static int leaf_table(u8 level)
+static int leaf_table(u8 level, unsigned int nr_levels)
 {
 	switch (level) {
 	case PTWALK_LEVEL_PTE:
 		return PTWALK_VTOP_PTE;
 	case PTWALK_LEVEL_PMD:
-		return PTWALK_VTOP_PMD;
+		return ptwalk_vtop_slot(PTWALK_VTOP_PMD, nr_levels);
 	case PTWALK_LEVEL_PUD:
-		return PTWALK_VTOP_PUD;
+		return ptwalk_vtop_slot(PTWALK_VTOP_PUD, nr_levels);
 	default:
 		return -1;
 	}
@@ -174,7 +188,7 @@ void ptwalk_vtop_redact(struct ptwalk_vtop *v)
 
 	if (v->stop == PTWALK_VTOP_STOP_LEAF ||
 	    v->stop == PTWALK_VTOP_STOP_NOT_PRESENT)
-		keep = leaf_table(v->level);
+		keep = leaf_table(v->level, v->nr_levels);
 	for (i = 0; i < PTWALK_VTOP_NR_LEVELS; i++)
 		if (i != keep)
 			v->entry[i] = 0;

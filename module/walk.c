@@ -238,6 +238,24 @@ static int walk_pmd_range(struct ptwalk_walk *walk, pud_t *pudp,
 }
 
 /*
+ * Whether the entry read at the PUD step can map memory itself.  Never
+ * where the PMD is folded (asm-generic/pgtable-nopmd.h, arm64 with two
+ * levels): the PUD step's pud_t is then the PMD's entry, pud_none() false
+ * and pud_present() true whatever it holds, and the entry is decided, and
+ * named, at the PMD step; nor where the architecture makes no PUD leaf
+ * with this page size (arm64 with 16K or 64K pages), so that a non-table
+ * entry there is bad, not a leaf of a size that does not exist.
+ */
+static bool pud_has_leaves(void)
+{
+#ifdef __PAGETABLE_PMD_FOLDED
+	return false;
+#else
+	return ptwalk_arch_pud_leaf_size() != 0;
+#endif
+}
+
+/*
  * A PUD leaf outside hugetlb (a DAX or PUD pfn mapping), or a non-present
  * PUD.  Sets *table when it is a table once locked.
  */
@@ -266,7 +284,8 @@ static int walk_pud_entry(struct ptwalk_walk *walk, pud_t *pudp,
 	walk_entry(walk, PTWALK_VTOP_PUD, pud_val(pud));
 	if (pud_none(pud))
 		return walk_hole(walk, addr, end);
-	if (ptwalk_pud_is_leaf(pud) || !pud_present(pud)) {
+	if (pud_has_leaves() &&
+	    (ptwalk_pud_is_leaf(pud) || !pud_present(pud))) {
 		bool table = false;
 		int err = walk_pud_leaf(walk, pudp, addr, end, &table);
 
@@ -351,7 +370,9 @@ static int walk_pgd_range(struct ptwalk_walk *walk, unsigned long addr,
 /*
  * The level hugetlb entries of @vma sit at: the largest whose entry is no
  * larger than the page (a 64K page is 16 PTEs, a 32M page 16 PMDs, on
- * arm64); NONE: not hugetlb, walk it as any other.
+ * arm64), of those that hold leaves (with the PMD folded PUD_SIZE is
+ * PMD_SIZE: a 512M page is a PMD leaf); NONE: not hugetlb, walk it as any
+ * other.
  */
 static enum ptwalk_level hugetlb_level(struct vm_area_struct *vma)
 {
@@ -360,7 +381,7 @@ static enum ptwalk_level hugetlb_level(struct vm_area_struct *vma)
 	if (!vma || !is_vm_hugetlb_page(vma))
 		return PTWALK_LEVEL_NONE;
 	size = huge_page_size(hstate_vma(vma));
-	if (size >= PUD_SIZE)
+	if (pud_has_leaves() && size >= PUD_SIZE)
 		return PTWALK_LEVEL_PUD;
 	if (size >= PMD_SIZE)
 		return PTWALK_LEVEL_PMD;

@@ -3,8 +3,8 @@
 # with 64 KiB pages, so this builds one, minimal, the way the debug lane
 # builds its kernel: bookworm-backports' linux-source-6.12 (fetched by
 # scripts/kernel-fetch.sh source-6.12), tinyconfig plus
-# scripts/arm64-64k-kernel.config (CONFIG_ARM64_64K_PAGES, what the VM
-# suite needs), cross-compiled by scripts/debug-kernel.sh with
+# scripts/arm64-64k-kernel.config (CONFIG_ARM64_64K_PAGES with 42-bit VA:
+# two levels, the PMD folded; what the VM suite needs), cross-compiled by scripts/debug-kernel.sh with
 # KERNEL_ARCH=arm64 under nice -n 10 (KERNEL_NICE), into
 # build/kernels/arm64-64k/.
 # Writes build/kernels/arm64-64k/kernel.env as kernel-fetch.sh writes an
@@ -38,6 +38,7 @@ KERNEL_ARCH=arm64 KERNEL_NICE=${KERNEL_NICE:-10} KERNEL_CONFIG=$top/scripts/arm6
 src=$out/$(basename "$SOURCE_TARBALL" .tar.xz)
 krel=$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' "$src/include/generated/utsrelease.h")
 grep -qx 'CONFIG_ARM64_64K_PAGES=y' "$src/.config" || die "$src/.config has no 64K pages"
+grep -qx 'CONFIG_PGTABLE_LEVELS=2' "$src/.config" || die "$src/.config has not two levels"
 modtree=$out/modtree
 mkdir -p "$modtree"
 cp "$src/modules.builtin" "$modtree/"

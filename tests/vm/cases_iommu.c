@@ -748,7 +748,17 @@ static bool iommu_unmapped_iova(struct vmtest *t)
  * IOMMU's fault report for the two accesses, if any, is in the lane's
  * dmesg (tests/unit/data/iommu_faults/ keeps what each IOMMU printed).
  */
-#define AFTER_UNMAP_ADDR	0x7ea000000000ULL
+/*
+ * 0x7ea000000000, or a GiB below half the task size where user space ends
+ * below it (64K pages, 42-bit VA: 4 TiB).
+ */
+static uint64_t after_unmap_addr(void)
+{
+	uint64_t half = user_task_size() / 2;
+
+	return half < 0x7ea000000000ULL ? half - GIB : 0x7ea000000000ULL;
+}
+#define AFTER_UNMAP_ADDR	after_unmap_addr()
 
 /* A line into the kernel log (its readers mark where a case began). */
 static void kmsg_note(const char *fmt, ...)
@@ -788,7 +798,8 @@ static bool iommu_dma_after_unmap(struct vmtest *t)
 		   MAP_FIXED_NOREPLACE, -1, 0);
 	if (buf == MAP_FAILED) {
 		buf = NULL;
-		fail(t, "mmap at 0x%llx: %s", AFTER_UNMAP_ADDR, strerror(errno));
+		fail(t, "mmap at 0x%llx: %s",
+		     (unsigned long long)AFTER_UNMAP_ADDR, strerror(errno));
 	}
 	ok = mapped = buf && dma_map(t, &e, buf, A(buf), PAGE);
 	ok = ok && dma_pattern(t, &e, A(buf), 8, 0);
@@ -1285,16 +1296,17 @@ static bool iommu_device_gone_mid_query(struct vmtest *t)
 }
 
 /*
- * SIGINT to ptcompare --iommu over a range of 2^35 pages (hours of
- * iommu_iova_to_phys()): it is gone within 2 seconds.  The module ends a
- * read on any signal and after PTWALK_IOMMU_READ_PAGES pages.
+ * SIGINT to ptcompare --iommu over the whole user address space (2^35
+ * pages below 2^47, 2^26 on a 64K kernel's 42-bit one: minutes to hours
+ * of iommu_iova_to_phys()): it is gone within 2 seconds.  The module ends
+ * a read on any signal and after PTWALK_IOMMU_READ_PAGES pages.
  */
 static bool iommu_sigint_whole_range(struct vmtest *t)
 {
-	char bdf[32], pid[16];
+	char bdf[32], pid[16], range[48];
+	uint64_t top = user_task_size();
 	const char *argv[] = { "ptcompare", "--dma-api", "--iommu", bdf,
-			       "--iova", "0x0", "--range",
-			       "0x0-0x7ffffffff000", pid, NULL };
+			       "--iova", "0x0", "--range", range, pid, NULL };
 	struct timespec t0, t1;
 	int status;
 	pid_t child;
@@ -1302,6 +1314,10 @@ static bool iommu_sigint_whole_range(struct vmtest *t)
 
 	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)))
 		return false;
+	/* below 2^47 as on x86-64's 4 levels, or the smaller task size */
+	if (top > 1ULL << 47)
+		top = 1ULL << 47;
+	snprintf(range, sizeof(range), "0x0-0x%" PRIx64, top - PAGE);
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	child = fork();
 	if (child == 0) {
@@ -1504,7 +1520,24 @@ static bool iommu_recorder_overflow(struct vmtest *t)
 	return ok;
 }
 
-#define CHURN_ADDR	0x7e0000000000ULL	/* IOVA = VA of the buffer */
+/*
+ * IOVA = VA of the buffer: 0x7e0000000000, or half the task size where
+ * user space ends below it (64K pages, 42-bit VA: 4 TiB), below the mmap
+ * area either way.
+ */
+static uint64_t churn_addr(void)
+{
+	static uint64_t addr;
+
+	if (!addr) {
+		uint64_t half = user_task_size() / 2;
+
+		addr = half < 0x7e0000000000ULL ? half : 0x7e0000000000ULL;
+	}
+	return addr;
+}
+
+#define CHURN_ADDR	churn_addr()
 #define CHURN_PAGES	64
 
 /*
@@ -1579,7 +1612,7 @@ static bool iommu_churn(struct vmtest *t)
 	}
 	if (!child)
 		churn_target(t);
-	snprintf(range, sizeof(range), "0x%llx-0x%llx", CHURN_ADDR,
+	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, CHURN_ADDR,
 		 CHURN_ADDR + CHURN_PAGES * PAGE);
 	snprintf(pid, sizeof(pid), "%d", (int)child);
 	end = time(NULL) + secs;

@@ -133,6 +133,9 @@ static bool pagesize_geometry(struct vmtest *t)
 	}
 	if (g.levels < 2 || g.levels > 5)
 		return fail(t, "levels %u", g.levels);
+	if (g.levels != (unsigned int)user_paging_levels())
+		return fail(t, "levels %u, the task size found by mmap says %d",
+			    g.levels, user_paging_levels());
 #ifdef __x86_64__
 	if (g.cont[PTWALK_LEVEL_PTE] || g.cont[PTWALK_LEVEL_PMD])
 		return fail(t, "contiguous groups on x86-64: %" PRIu64 ", %" PRIu64,
@@ -152,6 +155,13 @@ static bool pagesize_geometry(struct vmtest *t)
 	if (!riscv_mmu_levels(t, g.levels))
 		return false;
 #else
+	/*
+	 * Level-1 blocks with 4K pages only; with two levels (16K/36-bit,
+	 * 64K/42-bit VA) the top table holds PMD blocks and no PUD leaf
+	 */
+	if (g.leaf[PTWALK_LEVEL_PUD] && (PAGE != 4096 || g.levels < 3))
+		return fail(t, "pud %" PRIu64 " with %lu-byte pages and %u levels",
+			    g.leaf[PTWALK_LEVEL_PUD], PAGE, g.levels);
 	for (int l = PTWALK_LEVEL_PTE; l <= PTWALK_LEVEL_PMD; l++) {
 		snprintf(dir, sizeof(dir), "/sys/kernel/mm/hugepages/hugepages-%" PRIu64 "kB",
 			 g.cont[l] >> 10);

@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "../../module/ptwalk_names.h"
 #include "vmtest.h"
 
 #ifndef MFD_HUGETLB
@@ -192,7 +193,9 @@ static unsigned int pool_free(size_t size, unsigned int max)
 /*
  * The entry pointing to addr's PMD table: that of the lowest level above
  * the PMD which the paging does not fold away (the PUD with 4K and 16K
- * pages, the PGD with 64K's three levels); 0 when there is none.
+ * pages, the PGD with 64K's three levels); 0 when there is none: with two
+ * levels (64K pages, 42-bit VA) the PMD entries are the PGD's own
+ * (ptwalk_vtop_slot()), in each process's top table.
  */
 static bool pmd_table_of(struct vmtest *t, int fd, pid_t pid, uint64_t addr,
 			 uint64_t *table)
@@ -205,7 +208,10 @@ static bool pmd_table_of(struct vmtest *t, int fd, pid_t pid, uint64_t addr,
 	if (err)
 		return fail(t, "vtop of %d: %s", (int)pid, strerror(-err));
 	*table = 0;
-	for (lvl = PTWALK_VTOP_PUD; lvl >= PTWALK_VTOP_PGD; lvl--) {
+	for (lvl = PTWALK_VTOP_PUD;
+	     lvl >= PTWALK_VTOP_PGD &&
+	     lvl != (int)ptwalk_vtop_slot(PTWALK_VTOP_PMD, v.nr_levels);
+	     lvl--) {
 		if (v.walked & (1U << lvl)) {
 			*table = v.entry[lvl];
 			break;
@@ -234,11 +240,15 @@ static bool pmd_share_expected(void)
  * 16K), of the default hugetlb size, a PMD leaf.  The file is sparse:
  * MAP_NORESERVE, and only the first pages of the pool are ever touched.
  * Where the kernel does not share them (arm64 with 64K pages) the walks
- * must see each process's own PMD table, never one shared.
+ * must see each process's own PMD table, never one shared; with two levels
+ * (64K pages, 42-bit VA: no PUD span, the PMD entries are each process's
+ * top table) vtop must show no table above the PMD at all, over 4 pages.
  */
 static bool shared_hugetlb(struct vmtest *t)
 {
-	size_t hp = vm_granule().pmd, span = hp << (PAGE_SHIFT_K - 3);
+	bool two_levels = user_paging_levels() == 2;
+	size_t hp = vm_granule().pmd;
+	size_t span = two_levels ? 4 * hp : hp << (PAGE_SHIFT_K - 3);
 	/*
 	 * Two faults racing on a punched page each allocate one before one
 	 * wins the page cache: keep 2 pages of the pool spare (16K pages have
@@ -321,6 +331,10 @@ static bool shared_hugetlb(struct vmtest *t)
 	       leaves, shared, apart, share ? "shares" : "does not share");
 	if (!ok)
 		return false;
+	if (two_levels)
+		return (leaves && !apart && !shared) ||
+		       fail(t, "%" PRIu64 " walks with a present page, a table above the PMD seen %" PRIu64
+			    " times with two levels", leaves, shared + apart);
 	if (!share)
 		return (leaves && apart && !shared) ||
 		       fail(t, "%" PRIu64 " walks with a present page, the PMD table seen shared %" PRIu64

@@ -111,9 +111,27 @@ static bool vtop_json(struct vmtest *t, struct pc_result *r, uint64_t addr)
 }
 
 /*
+ * The table whose entry the walk stops at for a leaf of level @last: that
+ * level's own, or the top table (the PGD's) where the paging folds it
+ * (ptwalk_vtop_slot(): a PMD leaf with two levels, arm64's 64K pages
+ * with 42-bit VAs).
+ */
+static const char *stop_table(const char *last, int nr_levels)
+{
+	unsigned int l;
+
+	for (l = 0; l < PTWALK_VTOP_NR_LEVELS; l++)
+		if (!strcmp(last, ptwalk_vtop_level_name(l)))
+			return ptwalk_vtop_level_name(ptwalk_vtop_slot(l, nr_levels));
+	return last;
+}
+
+/*
  * The levels: indexes from the address bits, every level above the last
  * a present table, folded exactly the levels the paging in use lacks (the
- * P4D with 4 levels, the PUD too with 3: arm64's 64K pages).
+ * P4D with 4 levels, the PUD too with 3: arm64's 64K pages; the PMD too
+ * with 2), the list ending at the leaf's level (folded or not), the leaf's
+ * state in the table that holds it, and the leaf named by its own level.
  * Returns the raw entry of the last level in *last_entry.
  */
 static bool check_levels(struct vmtest *t, struct json_object *doc,
@@ -124,6 +142,7 @@ static bool check_levels(struct vmtest *t, struct json_object *doc,
 	int nr = json_object_get_int(pc_get(doc, "paging_levels"));
 	int want_nr = user_paging_levels();
 	size_t i, n = json_object_array_length(levels);
+	const char *table = stop_table(w->last, nr);
 
 	if (nr != want_nr)
 		return fail(t, "vtop: %d-level paging, mmap says %d", nr, want_nr);
@@ -132,6 +151,10 @@ static bool check_levels(struct vmtest *t, struct json_object *doc,
 		return fail(t, "vtop 0x%" PRIx64 ": walk stops at %s, expected %s",
 			    addr, n ? str_of(json_object_array_get_idx(levels, n - 1),
 					     "level") : "nothing", w->last);
+	if ((!strcmp(w->stop, "leaf") || !strcmp(w->stop, "not_present")) &&
+	    strcmp(str_of(doc, "level"), w->last))
+		return fail(t, "vtop 0x%" PRIx64 ": a %s leaf, expected %s",
+			    addr, str_of(doc, "level"), w->last);
 	for (i = 0; i < n; i++) {
 		struct json_object *l = json_object_array_get_idx(levels, i);
 		const char *name = str_of(l, "level"), *state = str_of(l, "state");
@@ -156,10 +179,12 @@ static bool check_levels(struct vmtest *t, struct json_object *doc,
 				    addr >> level_shift(name, nr) & INDEX_MASK);
 		if (!hex_of(t, l, "entry", &entry))
 			return false;
-		if (i + 1 < n && (strcmp(state, "table") || !(entry & 1)))
+		/* the leaf's entry is in @table's, folded levels after it */
+		if (strcmp(name, table) &&
+		    (strcmp(state, "table") || !(entry & 1)))
 			return fail(t, "vtop %s: %s entry 0x%" PRIx64
 				    " above the last level", name, state, entry);
-		if (i + 1 == n && strcmp(state, w->stop))
+		if (!strcmp(name, table) && strcmp(state, w->stop))
 			return fail(t, "vtop %s: state %s, expected %s", name,
 				    state, w->stop);
 		*last_entry = entry;

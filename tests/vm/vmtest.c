@@ -408,8 +408,11 @@ static bool user_page(uint64_t addr)
 
 uint64_t user_task_size(void)
 {
-	/* riscv64: Sv57 2^56, Sv48 2^47, Sv39 2^38 */
-	static const unsigned int bits[] = { 57, 56, 52, 48, 47, 39, 38 };
+	/*
+	 * x86-64 LA57 2^56; riscv64 Sv57 2^56, Sv48 2^47, Sv39 2^38; arm64
+	 * 52, 48, 47, 42 (64K, two levels), 39 and 36 bits (16K, two levels)
+	 */
+	static const unsigned int bits[] = { 57, 56, 52, 48, 47, 42, 39, 38, 36 };
 	size_t i;
 
 	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
