@@ -1635,8 +1635,10 @@ static bool iommu_fault_use_after_unmap(struct vmtest *t)
 	if (!ok && r.out)
 		printf("# %.3000s\n", r.out);
 	pc_free(&r);
-	if (ok)
+	if (ok) {
 		show_pc(t, text);
+		show_pc(t, argv);
+	}
 	/* the same fault, pasted as a VT-d line */
 	snprintf(bdf_short, sizeof(bdf_short), "%s",
 		 strlen(e.bdf) > 5 ? e.bdf + 5 : e.bdf);

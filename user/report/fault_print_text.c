@@ -53,8 +53,9 @@ static void text_fault(FILE *f, size_t n, const struct fault_explained *x)
 	}
 	if (x->last.found) {
 		fprintf(f, "  before:     IOVA 0x%" PRIx64 " (%" PRIu64
-			" pages) mapped frame 0x%" PRIx64 " (pid %d)",
-			x->last.iova, x->last.pages, x->last.pfn,
+			" page%s) mapped frame 0x%" PRIx64 " (pid %d)",
+			x->last.iova, x->last.pages,
+			x->last.pages == 1 ? "" : "s", x->last.pfn,
 			(int)x->last.map_pid);
 		if (x->last.unmapped)
 			fprintf(f, ", unmapped %" PRIu64
