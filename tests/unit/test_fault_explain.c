@@ -326,7 +326,7 @@ static void text_report(void **state)
 	assert_non_null(strstr(out, "reason:     PTE Write access is not set"));
 	assert_non_null(strstr(out, "domain now: unmanaged, no translation"));
 	assert_non_null(strstr(out, "owner:      pid 321 (vmtest)"));
-	assert_non_null(strstr(out, "unmapped 204 ms before the fault by pid 321"));
+	assert_non_null(strstr(out, "unmapped 204 ms before the last fault by pid 321"));
 	assert_non_null(strstr(out, "frame now:  pid 321 (vmtest) maps it at 0x7f1234567000, wb"));
 	assert_non_null(strstr(out, "unexplained: log wrapped (3)"));
 	free(out);

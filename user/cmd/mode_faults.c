@@ -486,9 +486,14 @@ static int explain(int fd, const struct cli_options *o, unsigned int shift,
 		mapping_now(fd, x, page, psize);
 	}
 	x->has_recorder = nr_ev >= 0;
+	/*
+	 * Before the group's latest fault: repeats of one page can span
+	 * several mappings of it (an address reused), and the latest is
+	 * the one the state now follows.
+	 */
 	if (nr_ev > 0)
 		fault_last_mapping(ev, (size_t)nr_ev, f->iova,
-				   f->has_time ? g->first_us * 1000 : 0,
+				   f->has_time ? g->last_us * 1000 : 0,
 				   shift, &x->last);
 	if (!x->last.found && x->last.dropped)
 		return unexplained(r, "ring dropped events", x->device, f,

@@ -59,8 +59,9 @@ static void text_fault(FILE *f, size_t n, const struct fault_explained *x)
 			(int)x->last.map_pid);
 		if (x->last.unmapped)
 			fprintf(f, ", unmapped %" PRIu64
-				" ms before the fault by pid %d",
+				" ms before the %sfault by pid %d",
 				x->last.unmapped_ms_before,
+				x->g.count > 1 ? "last " : "",
 				(int)x->last.unmap_pid);
 		fprintf(f, "\n");
 		if (x->last.dropped)
