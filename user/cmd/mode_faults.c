@@ -117,6 +117,7 @@ static int read_kmsg(struct fault_log *l)
 	iommu_fault_decoder_init(&d);
 	for (;;) {
 		ssize_t got = read(fd, rec, sizeof(rec));
+		const char *nl;
 
 		if (got < 0) {
 			if (errno == EPIPE) {	/* overwritten before read */
@@ -132,7 +133,13 @@ static int read_kmsg(struct fault_log *l)
 		if (got == 0)
 			break;
 		l->records++;
-		err = log_line(l, &d, rec, (size_t)got);
+		/*
+		 * The message ends at its first newline: a dev_printk()'s
+		 * record goes on with " SUBSYSTEM=" and " DEVICE=" lines
+		 * (SMMUv3's dev_info() lines among them).
+		 */
+		nl = memchr(rec, '\n', (size_t)got);
+		err = log_line(l, &d, rec, nl ? (size_t)(nl - rec) : (size_t)got);
 		if (err)
 			break;
 	}
