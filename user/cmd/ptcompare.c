@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include "cmd/connect.h"
 #include "cmd/mode_all.h"
+#include "cmd/mode_faults.h"
 #include "cmd/mode_iommu.h"
 #include "cmd/mode_phys.h"
 #include "cmd/mode_scan.h"
@@ -62,6 +63,7 @@ static int (*const modes[NR_MODES])(const struct cli_options *o, char *msg,
 	[MODE_PHYS] = mode_phys,
 	[MODE_ALL] = mode_all,
 	[MODE_WATCH] = mode_watch,
+	[MODE_FAULTS] = mode_faults,
 	[MODE_HELP] = mode_help,
 	[MODE_VERSION] = mode_version,
 };

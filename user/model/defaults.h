@@ -24,6 +24,8 @@
  * takes longer than that anyway), at most a minute.
  */
 #define CLI_WATCH_MAX_S		86400
+/* --since SECONDS: at most ten years back */
+#define CLI_SINCE_MAX_S		315360000
 #define CLI_INTERVAL_MIN_MS	10
 #define CLI_INTERVAL_MAX_MS	60000
 #define WATCH_DEFAULT_INTERVAL_MS 250

@@ -100,7 +100,8 @@ int cli_check_range_pages(uint64_t start, uint64_t end, uint64_t page_size,
 enum arg {
 	ARG_PID, ARG_ADDR, ARG_PHYS, ARG_ALL, ARG_WATCH, ARG_IOMMU,
 	ARG_RANGE, ARG_IOVA, ARG_DMA_API, ARG_INTERVAL, ARG_KPAGEFLAGS,
-	ARG_JOBS, ARG_STATS, ARG_HELP, ARG_VERSION, NR_ARGS
+	ARG_JOBS, ARG_STATS, ARG_HELP, ARG_VERSION, ARG_FAULTS, ARG_SINCE,
+	ARG_FAULT_LINE, NR_ARGS
 };
 
 #define BIT(a) (1u << (a))
@@ -113,7 +114,8 @@ static const char *const arg_names[NR_ARGS] = {
 	[ARG_DMA_API] = "--dma-api",
 	[ARG_INTERVAL] = "--interval", [ARG_KPAGEFLAGS] = "--kpageflags",
 	[ARG_JOBS] = "--jobs", [ARG_STATS] = "--stats", [ARG_HELP] = "--help",
-	[ARG_VERSION] = "--version",
+	[ARG_VERSION] = "--version", [ARG_FAULTS] = "--faults",
+	[ARG_SINCE] = "--since", [ARG_FAULT_LINE] = "--fault-line",
 };
 
 /* The parse in progress: the options, what was given, the positionals. */
@@ -287,7 +289,7 @@ static bool parse_pid(const char *s, pid_t *pid)
 enum opt_id {
 	OPT_FLAG,	/* no value: sets the bool at its offset, if any */
 	OPT_VTOP, OPT_JOBS, OPT_RANGE, OPT_DEBUGFS, OPT_DEVICE, OPT_IOMMU,
-	OPT_IOVA, OPT_PHYS, OPT_WATCH, OPT_INTERVAL,
+	OPT_IOVA, OPT_PHYS, OPT_WATCH, OPT_INTERVAL, OPT_SINCE, OPT_FAULT_LINE,
 };
 
 /* A flag with a bool of cli_options, or one that only picks a mode. */
@@ -321,6 +323,9 @@ static const struct {
 	VALUE("--phys", OPT_PHYS, -1),	/* ARG_PHYS once parsed */
 	VALUE("--watch", OPT_WATCH, ARG_WATCH),
 	VALUE("--interval", OPT_INTERVAL, ARG_INTERVAL),
+	MODE_FLAG("--faults", ARG_FAULTS),
+	VALUE("--since", OPT_SINCE, ARG_SINCE),
+	VALUE("--fault-line", OPT_FAULT_LINE, ARG_FAULT_LINE),
 };
 
 /*
@@ -392,6 +397,13 @@ static bool apply_value(int k, const char *value, struct parse *p)
 				     "milliseconds between readings",
 				     CLI_INTERVAL_MIN_MS, CLI_INTERVAL_MAX_MS,
 				     &opts->interval_ms, err, err_size);
+	case OPT_SINCE:
+		return parse_decimal(value, "--since", "seconds back in the log",
+				     1, CLI_SINCE_MAX_S, &opts->since_s, err,
+				     err_size);
+	case OPT_FAULT_LINE:
+		opts->fault_line = value;
+		break;
 	}
 	return true;
 }
@@ -467,6 +479,10 @@ static const struct mode_rule {
 } mode_rules[] = {
 	{ MODE_HELP, ARG_HELP, ~0u, 0, NULL, NULL },
 	{ MODE_VERSION, ARG_VERSION, ~0u, 0, NULL, NULL },
+	{ MODE_FAULTS, ARG_FAULTS,
+	  BIT(ARG_SINCE) | BIT(ARG_FAULT_LINE) | BIT(ARG_DMA_API), 0,
+	  "--faults reads the kernel log: drop %s (usage: ptcompare [--json] --faults [--since SECONDS] [--dma-api], or --faults --fault-line TEXT)",
+	  NULL },
 	/* its positionals are its own: iommu_args() */
 	{ MODE_IOMMU, ARG_IOMMU,
 	  BIT(ARG_PID) | BIT(ARG_ADDR) | BIT(ARG_RANGE) | BIT(ARG_IOVA) |
@@ -497,7 +513,8 @@ static const struct mode_rule {
 /* Options that belong to one mode: refused elsewhere with their owner. */
 static const char *const owner[NR_ARGS] = {
 	[ARG_IOVA] = "--iommu", [ARG_DMA_API] = "--iommu",
-	[ARG_INTERVAL] = "--watch",
+	[ARG_INTERVAL] = "--watch", [ARG_SINCE] = "--faults",
+	[ARG_FAULT_LINE] = "--faults",
 };
 
 /* The mode's row: the first picked, in precedence. */
@@ -631,6 +648,22 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 	if (m->mode == MODE_IOMMU) {
 		if (!check_mode(m, &p) || !iommu_args(&p))
 			return false;
+	} else if (m->mode == MODE_FAULTS) {
+		if (!check_mode(m, &p))
+			return false;
+		if (p.nr_args) {
+			char q[SHOWN_SIZE];
+
+			snprintf(err, err_size,
+				 "--faults takes no PID or address: drop '%s'",
+				 shown(p.args[0], q));
+			return false;
+		}
+		if (opts->since_s && opts->fault_line) {
+			snprintf(err, err_size,
+				 "--since reads the log, --fault-line a line given: drop one");
+			return false;
+		}
 	} else if (m->mode != MODE_HELP && m->mode != MODE_VERSION) {
 		if (!pid_and_addr(&p))
 			return false;

@@ -12,7 +12,7 @@
  * What ptcompare does, one per run: the mode.  The command line picks it
  * (cli_parse()), cmd/ptcompare.c's table of modes runs it.  The order is
  * the precedence when a command line names two: --help first, then
- * --version, --iommu, --phys, --all, --watch, an address (vtop), and a
+ * --version, --faults, --iommu, --phys, --all, --watch, an address (vtop), and a
  * scan when none is named.
  */
 enum mode {
@@ -22,6 +22,7 @@ enum mode {
 	MODE_PHYS,	/* who maps a physical range */
 	MODE_ALL,	/* every user process */
 	MODE_WATCH,	/* a range over time */
+	MODE_FAULTS,	/* the IOMMU faults of the kernel log, explained */
 	MODE_HELP,
 	MODE_VERSION,
 	NR_MODES
@@ -55,6 +56,9 @@ struct cli_options {
 	/* MODE_PHYS: who maps [phys_start, phys_end) */
 	uint64_t phys_start;	/* physical, any alignment (the mode */
 	uint64_t phys_end;	/* rounds out to pages); end exclusive */
+	/* MODE_FAULTS */
+	unsigned int since_s;	/* --since SECONDS; 0: the whole log */
+	const char *fault_line;	/* --fault-line TEXT; NULL: read the log */
 };
 
 /*

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ptcompare --faults's output: each IOMMU fault of the kernel log (its
+ * repeats collapsed) with what explains it, and the faults that could
+ * not be explained and why; text or JSON (docs/json.md).
+ */
+#ifndef PTCOMPARE_FAULT_PRINT_H
+#define PTCOMPARE_FAULT_PRINT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include "engine/fault_explain.h"
+#include "parse/iommu_fault.h"
+
+/* One process's mapping of the frame the IOVA pointed to. */
+struct fault_frame_mapping {
+	pid_t pid;
+	char comm[64];
+	uint64_t start;		/* the virtual address of that frame */
+	unsigned int memtype;	/* enum ptwalk_memtype */
+};
+
+/* One fault (group) and what explains it; "" and false: unknown. */
+struct fault_explained {
+	struct iommu_fault_group g;
+	char device[IOMMU_FAULT_NAME_MAX];	/* PCI name; "" unresolved */
+	char driver[64];			/* "": none bound */
+	bool has_domain;
+	uint32_t domain;			/* enum ptwalk_iommu_domain */
+	uint64_t device_pfn;			/* PTWALK_PFN_NONE: none */
+	const char *device_note;		/* why device_pfn is unknown */
+	pid_t owner_pid;			/* 0: no process holds it */
+	char owner_comm[64];
+	bool has_mapping_now;
+	uint64_t vma_start, vma_end;
+	char vma_name[256];
+	uint64_t walk_pfn;			/* PTWALK_PFN_NONE: none */
+	struct fault_last_mapping last;		/* .found false: null */
+	bool has_recorder;
+	struct fault_frame_mapping *frames;
+	size_t nr_frames;
+};
+
+/* A fault that could not be explained, or faults the log lost. */
+struct fault_unexplained {
+	const char *why;	/* "device gone", "log wrapped", ... */
+	char device[IOMMU_FAULT_NAME_MAX];	/* "" when none is known */
+	uint64_t iova;
+	bool has_iova;
+	uint64_t count;
+};
+
+struct fault_report {
+	const char *kernel;
+	unsigned int page_shift;
+	const struct fault_explained *faults;
+	size_t nr_faults;
+	const struct fault_unexplained *unexplained;
+	size_t nr_unexplained;
+	uint64_t records_read;		/* kmsg records read */
+	bool from_line;			/* --fault-line: no log read */
+};
+
+void fault_print_text(FILE *f, const struct fault_report *r);
+/* 0, or the JSON writer's error (json.h). */
+int fault_print_json(FILE *f, const struct fault_report *r);
+
+/* "12.345678" seconds since boot of time_us into buf. */
+const char *fault_time_str(uint64_t time_us, char *buf, size_t size);
+
+#endif /* PTCOMPARE_FAULT_PRINT_H */

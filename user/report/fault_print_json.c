@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ptcompare --json --faults: one object, the schema in docs/json.md. */
+#include "model/device_class.h"
+#include "module/ptwalk_names.h"
+#include "report/fault_print.h"
+#include "report/json.h"
+
+static void json_fault(struct json_writer *j, const struct fault_report *r,
+		       const struct fault_explained *x)
+{
+	const struct iommu_fault *f = &x->g.first;
+	char t[32];
+
+	jw_begin_line_object(j);
+	jw_key(j, "time");
+	jw_str_or_null(j, f->has_time ? fault_time_str(x->g.first_us, t,
+						       sizeof(t)) : NULL);
+	jw_key(j, "last_time");
+	jw_str_or_null(j, f->has_time ? fault_time_str(x->g.last_us, t,
+						       sizeof(t)) : NULL);
+	jw_kv_u64(j, "count", x->g.count);
+	jw_key(j, "device");
+	jw_str_or_null(j, x->device[0] ? x->device : NULL);
+	jw_key(j, "driver");
+	jw_str_or_null(j, x->driver[0] ? x->driver : NULL);
+	jw_kv_str(j, "iommu", iommu_kind_name(f->iommu));
+	jw_key(j, "iommu_device");
+	jw_str_or_null(j, f->iommu_dev[0] ? f->iommu_dev : NULL);
+	if (f->has_sid)
+		jw_kv_hex(j, "stream_id", f->sid);
+	jw_key(j, "iova");
+	jw_hex_or_null(j, f->has_iova ? f->iova : PTWALK_PFN_NONE,
+		       PTWALK_PFN_NONE);
+	jw_kv_str(j, "access", iommu_access_name(f->access));
+	jw_kv_str(j, "reason", f->reason);
+	jw_kv_str(j, "class", iommu_class_name(f->cls));
+	jw_key(j, "domain");
+	jw_str_or_null(j, x->has_domain ? iommu_domain_name(x->domain) : NULL);
+	jw_kv_hex_or_null(j, "device_pfn", x->device_pfn, PTWALK_PFN_NONE);
+	jw_key(j, "device_note");
+	jw_str_or_null(j, x->device_note);
+	jw_key(j, "owner");
+	if (x->owner_pid) {
+		jw_begin_object(j);
+		jw_kv_i64(j, "pid", x->owner_pid);
+		jw_kv_str(j, "comm", x->owner_comm);
+		jw_end_object(j);
+	} else {
+		jw_null(j);
+	}
+	jw_key(j, "mapping_now");
+	if (x->has_mapping_now) {
+		jw_begin_object(j);
+		jw_kv_start_end(j, x->vma_start, x->vma_end);
+		jw_kv_str(j, "name", x->vma_name);
+		jw_kv_hex_or_null(j, "walk_pfn", x->walk_pfn, PTWALK_PFN_NONE);
+		jw_end_object(j);
+	} else {
+		jw_null(j);
+	}
+	jw_key(j, "last_mapping");
+	if (x->last.found) {
+		jw_begin_object(j);
+		jw_kv_hex(j, "iova", x->last.iova);
+		jw_kv_u64(j, "pages", x->last.pages);
+		jw_kv_hex_or_null(j, "pfn", x->last.pfn, PTWALK_PFN_NONE);
+		jw_kv_i64(j, "map_pid", x->last.map_pid);
+		jw_key(j, "unmapped_ms_before");
+		if (x->last.unmapped)
+			jw_u64(j, x->last.unmapped_ms_before);
+		else
+			jw_null(j);
+		jw_key(j, "pid");
+		if (x->last.unmapped)
+			jw_i64(j, x->last.unmap_pid);
+		else
+			jw_null(j);
+		jw_kv_u64(j, "events_dropped", x->last.dropped);
+		jw_end_object(j);
+	} else {
+		jw_null(j);
+	}
+	jw_key(j, "frame_mappings");
+	jw_begin_array(j);
+	for (size_t i = 0; i < x->nr_frames; i++) {
+		const struct fault_frame_mapping *m = &x->frames[i];
+
+		jw_begin_object(j);
+		jw_kv_i64(j, "pid", m->pid);
+		jw_kv_str(j, "comm", m->comm);
+		jw_kv_hex(j, "start", m->start);
+		jw_key(j, "memtype");
+		jw_str_or_null(j, ptwalk_memtype_name(m->memtype));
+		jw_end_object(j);
+	}
+	jw_end_array(j);
+	jw_end_object(j);
+	(void)r;
+}
+
+int fault_print_json(FILE *f, const struct fault_report *r)
+{
+	struct json_writer j;
+
+	jw_init(&j, f);
+	jw_begin_object(&j);
+	jw_kv_str(&j, "kernel", r->kernel);
+	jw_kv_u64(&j, "page_size", 1ULL << r->page_shift);
+	jw_line_key(&j, "faults");
+	jw_begin_array(&j);
+	for (size_t i = 0; i < r->nr_faults; i++)
+		json_fault(&j, r, &r->faults[i]);
+	jw_end_array(&j);
+	jw_line_key(&j, "faults_unexplained");
+	jw_begin_array(&j);
+	for (size_t i = 0; i < r->nr_unexplained; i++) {
+		const struct fault_unexplained *u = &r->unexplained[i];
+
+		jw_begin_line_object(&j);
+		jw_kv_str(&j, "why", u->why);
+		jw_key(&j, "device");
+		jw_str_or_null(&j, u->device[0] ? u->device : NULL);
+		jw_key(&j, "iova");
+		jw_hex_or_null(&j, u->has_iova ? u->iova : PTWALK_PFN_NONE,
+			       PTWALK_PFN_NONE);
+		jw_kv_u64(&j, "count", u->count);
+		jw_end_object(&j);
+	}
+	jw_end_array(&j);
+	jw_kv_u64(&j, "log_records_read", r->records_read);
+	jw_end_object(&j);
+	return jw_finish(&j);
+}
