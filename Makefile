@@ -69,6 +69,11 @@ $(BUILD)/unit/test_arch_riscv64: tests/unit/test_arch_riscv64.c module/arch_risc
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -Wno-unused-parameter -Itests/unit/kshim-riscv64 -Itests/unit/kshim -o $@ tests/unit/test_arch_riscv64.c -lcmocka
 
+# module/iommu_frames.h, the device view's frame arithmetic.
+$(BUILD)/unit/test_iommu_frames: tests/unit/test_iommu_frames.c module/iommu_frames.h module/ptwalk_abi.h $(wildcard tests/unit/kshim/linux/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -Itests/unit/kshim -o $@ tests/unit/test_iommu_frames.c -lcmocka
+
 # module/arm64_levels.h, arm64's level naming, over every configuration.
 $(BUILD)/unit/test_arm64_levels: tests/unit/test_arm64_levels.c module/arm64_levels.h module/ptwalk_names.h module/ptwalk_abi.h $(wildcard tests/unit/kshim/linux/*.h)
 	@mkdir -p $(dir $@)

@@ -65,6 +65,7 @@
 #include <linux/string.h>
 #include "compat.h"
 #include "iommu.h"
+#include "iommu_frames.h"
 #include "lockdown.h"
 
 /* Pages translated per hold of the group's mutex. */
@@ -179,25 +180,26 @@ static void domain_aperture(const struct iommu_domain *d, int kind,
  */
 static int granule_check(const struct iommu_domain *d, int kind)
 {
-	if (!kind_is_paging(kind) || !d->pgsize_bitmap)
+	if (!kind_is_paging(kind))
 		return 0;
-	return (1UL << __ffs(d->pgsize_bitmap)) < PAGE_SIZE ? -EDOM : 0;
+	return ptwalk_granule_too_small(d->pgsize_bitmap, PAGE_SHIFT) ?
+	       -EDOM : 0;
+}
+
+/* The encryption bit of a bus address (iommu_frames.h), 0 without. */
+static u64 sme_bit(void)
+{
+	return ~(u64)__sme_clr(~(phys_addr_t)0);
 }
 
 /*
  * The frame a device without an IOMMU reaches at bus address @dma, or
- * PTWALK_PFN_NONE outside its dma_range_map, where translate_dma_to_phys()
- * answers (phys_addr_t)-1: up to 6.x dma_to_phys() then clears the
- * memory-encryption bit of that answer, the newest kernels clear it from
- * the address before translating.
+ * PTWALK_PFN_NONE outside its dma_range_map (iommu_frames.h).
  */
 static u64 direct_pfn(struct device *dev, u64 dma)
 {
-	phys_addr_t phys = dma_to_phys(dev, dma);
-
-	if (phys == (phys_addr_t)-1 || phys == __sme_clr((phys_addr_t)-1))
-		return PTWALK_PFN_NONE;
-	return PHYS_PFN(phys);
+	return ptwalk_direct_frame(dma_to_phys(dev, dma), sme_bit(),
+				   PAGE_SHIFT);
 }
 
 /* The frame @d of @kind sends @iova to, or PTWALK_PFN_NONE. */
@@ -212,7 +214,7 @@ static u64 domain_pfn(struct iommu_domain *d, int kind,
 	 * part of the frame.
 	 */
 	if (kind == PTWALK_IOMMU_IDENTITY)
-		return PHYS_PFN(__sme_clr(iova));
+		return ptwalk_identity_frame(iova, sme_bit(), PAGE_SHIFT);
 	if (!kind_is_paging(kind) || iova < tmpl->aperture_start ||
 	    iova > tmpl->aperture_end)
 		return PTWALK_PFN_NONE;
