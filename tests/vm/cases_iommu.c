@@ -1791,10 +1791,23 @@ static bool iommu_fault_use_after_unmap(struct vmtest *t)
 	char line[256], bdf_short[96];
 	const char *pasted[] = { "ptcompare", "--json", "--faults",
 				 "--fault-line", line, NULL };
-	bool ok, mapped = false;
+	bool ok, mapped = false, from_log;
+	char kind[32];
 	struct edu e;
 	char *buf;
 
+	/*
+	 * The log part needs an IOMMU whose faults the log names with their
+	 * device and access: VT-d and SMMUv3.  QEMU 7.2's amd-iommu logs no
+	 * fault at all, and virtio-iommu's lines carry an endpoint ID and no
+	 * access (tests/unit/data/iommu_faults/README.md), which --faults
+	 * does not resolve yet: there the pasted line is the case.
+	 */
+	iommu_kind(kind, sizeof(kind));
+	from_log = strcmp(kind, "amd") && strcmp(kind, "virtio");
+	if (!from_log)
+		printf("# iommu_fault_use_after_unmap: %s logs no fault --faults can name: the pasted line only\n",
+		       kind);
 	if (!edu_open(t, &e)) {
 		edu_close(&e);
 		return false;
@@ -1829,22 +1842,24 @@ static bool iommu_fault_use_after_unmap(struct vmtest *t)
 	if (ok && buf[0] != 0x22)
 		ok = fail(t, "the DMA after the unmap landed in the process");
 	usleep(200000);		/* the log's printing */
-	ok = ok && run_pc(t, &r, argv);
-	if (ok && r.status != EXIT_MISMATCH)
-		ok = fail(t, "--faults exit %d, expected 1: %s", r.status,
-			  r.err);
-	if (ok && !r.doc)
-		ok = fail(t, "--faults printed no JSON: %.200s", r.out);
-	ok = ok && check_fault(t, fault_at(r.doc, A(buf), "write"), "write",
-			       e.bdf, A(buf), o.pfn, true);
-	ok = ok && check_fault(t, fault_at(r.doc, A(buf), "read"), "read",
-			       e.bdf, A(buf), o.pfn, true);
-	if (!ok && r.out)
-		printf("# %.3000s\n", r.out);
-	pc_free(&r);
-	if (ok) {
-		show_pc(t, text);
-		show_pc(t, argv);
+	if (from_log) {
+		ok = ok && run_pc(t, &r, argv);
+		if (ok && r.status != EXIT_MISMATCH)
+			ok = fail(t, "--faults exit %d, expected 1: %s",
+				  r.status, r.err);
+		if (ok && !r.doc)
+			ok = fail(t, "--faults printed no JSON: %.200s", r.out);
+		ok = ok && check_fault(t, fault_at(r.doc, A(buf), "write"),
+				       "write", e.bdf, A(buf), o.pfn, true);
+		ok = ok && check_fault(t, fault_at(r.doc, A(buf), "read"),
+				       "read", e.bdf, A(buf), o.pfn, true);
+		if (!ok && r.out)
+			printf("# %.3000s\n", r.out);
+		pc_free(&r);
+		if (ok) {
+			show_pc(t, text);
+			show_pc(t, argv);
+		}
 	}
 	/* the same fault, pasted as a VT-d line */
 	snprintf(bdf_short, sizeof(bdf_short), "%s",
