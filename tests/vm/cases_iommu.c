@@ -749,14 +749,28 @@ static bool iommu_unmapped_iova(struct vmtest *t)
  * dmesg (tests/unit/data/iommu_faults/ keeps what each IOMMU printed).
  */
 /*
- * 0x7ea000000000, or a GiB below half the task size where user space ends
- * below it (64K pages, 42-bit VA: 4 TiB).
+ * @want where user space reaches well above it (x86-64, arm64 and riscv64
+ * with 47 or more bits), else half the task size, GiB aligned (64K
+ * pages, 42-bit VA: 4 TiB), below the mmap area either way.
+ */
+static uint64_t below_task_size(uint64_t want)
+{
+	uint64_t top = user_task_size();
+
+	if (top > want + 64 * GIB)
+		return want;
+	return (top / 2) & ~(uint64_t)(GIB - 1);
+}
+
+/*
+ * 0x7ea000000000, or a GiB below where the churn case maps when user
+ * space ends below it (below_task_size()).
  */
 static uint64_t after_unmap_addr(void)
 {
-	uint64_t half = user_task_size() / 2;
+	uint64_t a = below_task_size(0x7ea000000000ULL);
 
-	return half < 0x7ea000000000ULL ? half - GIB : 0x7ea000000000ULL;
+	return a == 0x7ea000000000ULL ? a : a - GIB;
 }
 #define AFTER_UNMAP_ADDR	after_unmap_addr()
 
@@ -1529,11 +1543,8 @@ static uint64_t churn_addr(void)
 {
 	static uint64_t addr;
 
-	if (!addr) {
-		uint64_t half = user_task_size() / 2;
-
-		addr = half < 0x7e0000000000ULL ? half : 0x7e0000000000ULL;
-	}
+	if (!addr)
+		addr = below_task_size(0x7e0000000000ULL);
 	return addr;
 }
 
