@@ -1085,6 +1085,31 @@ static bool raw_dma_page(struct vmtest *t, const char *bdf, uint64_t src,
 }
 
 /*
+ * edu found and unbound from its driver, so its group is in its default
+ * domain: its PCI address into bdf, its group's type file into
+ * type_path.  false with t->why.
+ */
+static bool edu_unbound(struct vmtest *t, char *bdf, size_t bdf_size,
+			char *type_path, size_t path_size)
+{
+	char unbind[128];
+	int group;
+
+	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, bdf_size))
+		return false;
+	group = iommu_group_of(bdf);
+	if (group < 0)
+		return fail(t, "edu has no IOMMU group");
+	snprintf(unbind, sizeof(unbind),
+		 "/sys/bus/pci/devices/%s/driver/unbind", bdf);
+	if (!sysfs_write(t, unbind, bdf))
+		return false;
+	snprintf(type_path, path_size, "/sys/kernel/iommu_groups/%d/type",
+		 group);
+	return true;
+}
+
+/*
  * Passthrough: edu unbound from vfio-pci, its group's default domain
  * identity (changed through sysfs, with no driver bound),
  * a DMA from one process page to another at their physical addresses.
@@ -1105,16 +1130,9 @@ static bool iommu_identity_domain(struct vmtest *t)
 	const char *cls = "";
 	char *buf;
 	bool ok, set;
-	int group;
 
-	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)))
+	if (!edu_unbound(t, bdf, sizeof(bdf), path, sizeof(path)))
 		return false;
-	group = iommu_group_of(bdf);
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver/unbind",
-		 bdf);
-	if (group < 0 || !sysfs_write(t, path, bdf))
-		return group < 0 ? fail(t, "edu has no IOMMU group") : false;
-	snprintf(path, sizeof(path), "/sys/kernel/iommu_groups/%d/type", group);
 	/*
 	 * A group's default domain can change at run time since 5.11 ("iommu:
 	 * Add support to change default domain of an iommu group"); before,
@@ -1186,16 +1204,9 @@ static bool iommu_dma_api_domain(struct vmtest *t)
 	struct pc_result r = { 0 };
 	struct json_object *doc = NULL;
 	bool ok, dma;
-	int group;
 
-	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)))
+	if (!edu_unbound(t, bdf, sizeof(bdf), path, sizeof(path)))
 		return false;
-	group = iommu_group_of(bdf);
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver/unbind",
-		 bdf);
-	if (group < 0 || !sysfs_write(t, path, bdf))
-		return group < 0 ? fail(t, "edu has no IOMMU group") : false;
-	snprintf(path, sizeof(path), "/sys/kernel/iommu_groups/%d/type", group);
 	ok = vm_read_text(path, type, sizeof(type)) ||
 	     fail(t, "cannot read %s", path);
 	dma = !strncmp(type, "DMA", 3);
