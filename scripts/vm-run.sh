@@ -469,7 +469,15 @@ tr -d '\r' < "$out/guest.log" > "$out/guest.txt"
 	if grep -q '^PTWALK-GUEST-END$' "$out/guest.txt"; then
 		echo "ok - vm_ran_to_completion"
 	elif [ $status -eq 124 ]; then
-		echo "not ok - vm_ran_to_completion # hung: killed after ${timeout_s}s"
+		# the case running when it was killed: started, never ended
+		last=$(grep -aE '^# start ' "$out/guest.txt" | tail -1 | cut -d' ' -f3)
+		if [ -n "$last" ] && grep -aqE "^(ok|not ok) - $last( |\$)" "$out/guest.txt"; then
+			last=""
+		fi
+		echo "not ok - vm_ran_to_completion # hung${last:+ in $last}: killed after ${timeout_s}s"
+		# what the guest and its kernel said last, for a CI log that keeps no guest files
+		tail -n 25 "$out/guest.txt" | sed 's/^/# guest: /'
+		tr -d '\r' < "$out/console.log" | tail -n 25 | sed 's/^/# console: /'
 	else
 		# the guest's /init says on the console when it found no channel
 		why=$(tr -d '\r' < "$out/console.log" | grep -m1 '^init: cannot open' || true)

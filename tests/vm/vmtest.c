@@ -606,6 +606,9 @@ static void run_one(struct vmtest *t, const struct vmtest_case *c,
 		return;
 	}
 	t->why[0] = '\0';
+	/* a lane killed as hung names the case it was in (scripts/vm-run.sh) */
+	printf("# start %s\n", name);
+	fflush(stdout);
 	t0 = vm_now_s();
 	ok = c->fn(t);
 	t1 = vm_now_s();
