@@ -110,7 +110,9 @@ static bool same(const struct cli_options *a, const struct cli_options *b)
 	       (!a->has_range || (a->start == b->start && a->end == b->end)) &&
 	       !strcmp(a->debugfs, b->debugfs) && a->json == b->json &&
 	       a->stats == b->stats && a->no_progress == b->no_progress &&
-	       a->kpageflags == b->kpageflags && a->mode != MODE_HELP &&
+	       a->kpageflags == b->kpageflags && a->dma_api == b->dma_api &&
+	       a->since_s == b->since_s &&
+	       same_str(a->fault_line, b->fault_line) && a->mode != MODE_HELP &&
 	       a->mode != MODE_VERSION;
 }
 
@@ -118,7 +120,7 @@ static bool same(const struct cli_options *a, const struct cli_options *b)
 static void check_reprint(const struct cli_options *o)
 {
 	char range[64], pid[16], addr[32], err[256], phys[64], iova[32];
-	char watch[16], interval[16], jobs[16];
+	char watch[16], interval[16], jobs[16], since[16];
 	char *argv[32];
 	struct cli_options again;
 	int argc = 0;
@@ -142,6 +144,19 @@ static void check_reprint(const struct cli_options *o)
 	}
 	if (o->mode == MODE_ALL)
 		argv[argc++] = "--all";
+	if (o->mode == MODE_FAULTS)
+		argv[argc++] = "--faults";
+	if (o->since_s) {
+		snprintf(since, sizeof(since), "%u", o->since_s);
+		argv[argc++] = "--since";
+		argv[argc++] = since;
+	}
+	if (o->fault_line) {
+		argv[argc++] = "--fault-line";
+		argv[argc++] = (char *)o->fault_line;
+	}
+	if (o->dma_api)
+		argv[argc++] = "--dma-api";
 	if (o->mode == MODE_PHYS) {
 		snprintf(phys, sizeof(phys), "0x%" PRIx64 "-0x%" PRIx64,
 			 o->phys_start, o->phys_end);
@@ -189,9 +204,9 @@ static void check_reprint(const struct cli_options *o)
 
 static void check_accepted(int argc, char **argv, const struct cli_options *o)
 {
-	/* --all, --phys and --iommu DEVICE IOVA name no process */
+	/* --all, --phys, --faults and --iommu DEVICE IOVA name no process */
 	bool no_pid = o->mode == MODE_ALL || o->mode == MODE_PHYS ||
-		      o->iommu_translate;
+		      o->mode == MODE_FAULTS || o->iommu_translate;
 	bool pid_from = no_pid, addr_from = o->mode != MODE_VTOP, range_from = !o->has_range;
 	bool debugfs_from = !strcmp(o->debugfs, PTWALK_DEFAULT_DEBUGFS);
 
