@@ -119,12 +119,11 @@ static int walk_query(void *ctx, enum compare_stream s, uint64_t start,
 }
 
 static ssize_t walk_read(void *ctx, enum compare_stream s,
-			 struct ptwalk_record_ext *recs, size_t max, bool *info)
+			 struct ptwalk_record_ext *recs, size_t max)
 {
 	struct fake *f = ctx;
 	size_t n = f->qn[s] - f->qpos[s];
 
-	*info = false;
 	if (failing(f))
 		return f->fail_err;
 	if (n > max)
@@ -173,14 +172,17 @@ static bool continues(const struct verdict_range *a,
 static void expect_page(const struct fake *f, uint64_t addr,
 			struct page_verdict *v)
 {
-	const struct ptwalk_record *r = ptwalk_find(f->recs, f->n, addr, 12);
+	struct ptwalk_record_ext x = {
+		.rec = *ptwalk_find(f->recs, f->n, addr, 12),
+		.node = PTWALK_NODE_NONE,
+	};
 	size_t i = (addr - START) / 4096;
 	struct page_verdict first;
 
-	compare_page_verdict(v, r, addr, f->pm[i], 12);
+	compare_page_verdict(v, &x, addr, f->pm[i], 12);
 	if (v->cls == CLASS_MISMATCH) {
 		first = *v;
-		compare_page_verdict(v, r, addr, f->pm[i] ^ f->reread_xor, 12);
+		compare_page_verdict(v, &x, addr, f->pm[i] ^ f->reread_xor, 12);
 		v->cls = classify_reread(CLASS_MISMATCH, v->cls,
 					 compare_sides_changed(&first, v));
 	}
@@ -276,7 +278,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct compare_summary sum = { 0 };
 	struct compare_io io = { .read_pagemap = read_pagemap,
 				  .walk_query = walk_query,
-				  .walk_read_ext = walk_read, .ctx = &f };
+				  .walk_read = walk_read, .ctx = &f };
 	struct compare_engine *e;
 	uint64_t total = 0, counted = 0, end = START + pages * 4096;
 	int err;

@@ -101,16 +101,14 @@ static ssize_t fake_records(void *ctx, enum compare_stream s,
 	return (ssize_t)n;
 }
 
-/* Extended records: the same, one at a time, each with its node. */
-static ssize_t fake_read_ext(void *ctx, enum compare_stream s,
-			     struct ptwalk_record_ext *out, size_t max,
-			     bool *info)
+/* The records one at a time, each with its world's node. */
+static ssize_t fake_read(void *ctx, enum compare_stream s,
+			 struct ptwalk_record_ext *out, size_t max)
 {
 	struct fake *f = ctx;
 	struct ptwalk_record r;
 	ssize_t n;
 
-	*info = true;
 	if (!max)
 		return 0;
 	n = fake_records(ctx, s, &r, 1);
@@ -121,30 +119,11 @@ static ssize_t fake_read_ext(void *ctx, enum compare_stream s,
 	return n;
 }
 
-/*
- * The same records with their extension unfilled (info false): the
- * engine then knows no memory type, pinned state or node.
- */
-static ssize_t fake_read_bare(void *ctx, enum compare_stream s,
-			      struct ptwalk_record_ext *out, size_t max,
-			      bool *info)
-{
-	struct ptwalk_record r[2];
-	ssize_t n = fake_records(ctx, s, r, max < 2 ? max : 2);
-
-	*info = false;
-	for (ssize_t i = 0; i < n; i++)
-		out[i] = (struct ptwalk_record_ext){
-			.rec = r[i], .node = PTWALK_NODE_NONE,
-		};
-	return n;
-}
-
 static struct compare_io fake_io(struct fake *f)
 {
 	struct compare_io io = {
 		.read_pagemap = fake_pagemap, .walk_query = fake_query,
-		.walk_read_ext = fake_read_bare, .ctx = f,
+		.walk_read = fake_read, .ctx = f,
 	};
 	return io;
 }
@@ -173,32 +152,12 @@ static void collect(const struct verdict_range *r, void *arg)
 	c->r[c->n++] = *r;
 }
 
-static int run_io(struct compare_io io, size_t batch, uint64_t first,
-		  uint64_t pages, struct compare_summary *sum,
-		  struct collected *c);
-
-static int run_io_shift(struct compare_io io, size_t batch, uint64_t first,
-			uint64_t pages, struct compare_summary *sum,
-			struct collected *c, unsigned int shift);
-
+/* Compares pages [first, first + pages) of f's worlds. */
 static int run(struct fake *f, size_t batch, uint64_t first, uint64_t pages,
 	       struct compare_summary *sum, struct collected *c)
 {
-	return run_io_shift(fake_io(f), batch, first, pages, sum, c,
-			    f->w[0].shift);
-}
-
-static int run_io(struct compare_io io, size_t batch, uint64_t first,
-		  uint64_t pages, struct compare_summary *sum,
-		  struct collected *c)
-{
-	return run_io_shift(io, batch, first, pages, sum, c, UT_SHIFT_4K);
-}
-
-static int run_io_shift(struct compare_io io, size_t batch, uint64_t first,
-			uint64_t pages, struct compare_summary *sum,
-			struct collected *c, unsigned int shift)
-{
+	struct compare_io io = fake_io(f);
+	unsigned int shift = f->w[0].shift;
 	struct compare_engine *e = compare_new(&io, batch, shift);
 	uint64_t pg = 1ULL << shift;
 	int err;
@@ -288,10 +247,9 @@ static void every_class(void **state)
 }
 
 /*
- * Extended records: contiguous frames that agree with pagemap, but with a
- * write-combining part, a pinned part on node 1: three ranges, each with
- * its memory type, pinned state and node.  From records without their
- * extension (info false) the same pages are one range with nothing known.
+ * Contiguous frames that agree with pagemap, but with a write-combining
+ * part, a pinned part on node 1: three ranges, each with its memory type,
+ * pinned state and node.
  */
 static void memtype_pin_node_split_ranges(void **state)
 {
@@ -299,7 +257,6 @@ static void memtype_pin_node_split_ranges(void **state)
 	struct collected c;
 	struct fake f;
 	struct world *w = &f.w[0];
-	struct compare_io io;
 	uint32_t valid = PTWALK_F_PFN_VALID;
 
 	(void)state;
@@ -315,9 +272,7 @@ static void memtype_pin_node_split_ranges(void **state)
 	for (int i = 0; i < 8; i++)
 		w->pm[i] = PM_PRESENT | (0x100 + i);
 
-	io = fake_io(&f);
-	io.walk_read_ext = fake_read_ext;
-	assert_int_equal(run_io(io, 8, 0, 8, &sum, &c), 0);
+	assert_int_equal(run(&f, 8, 0, 8, &sum, &c), 0);
 	assert_int_equal(sum.pages[CLASS_MATCH], 8);
 	assert_int_equal(c.n, 3);
 	assert_int_equal(c.r[0].pages, 4);
@@ -330,13 +285,6 @@ static void memtype_pin_node_split_ranges(void **state)
 	assert_int_equal(c.r[2].walk_pfn, 0x106);
 	assert_int_equal(walk_pin_state(&c.r[2].detail), PIN_YES);
 	assert_int_equal(walk_node(&c.r[2].detail), 1);
-
-	assert_int_equal(run(&f, 8, 0, 8, &sum, &c), 0);
-	assert_int_equal(c.n, 1);
-	assert_int_equal(c.r[0].pages, 8);
-	assert_int_equal(walk_memtype(&c.r[0].detail), PTWALK_MEMTYPE_NONE);
-	assert_int_equal(walk_pin_state(&c.r[0].detail), PIN_UNKNOWN);
-	assert_int_equal(walk_node(&c.r[0].detail), -1);
 }
 
 /*
@@ -558,8 +506,8 @@ static void huge_names_in_order(void **state)
  * every granule: hugetlb pages by their folio (a 16K kernel's 2M page is
  * 128 contiguous PTEs, its 32M page one PMD), PTE-mapped folios smaller
  * than a PMD as mTHP, contiguous PTEs outside hugetlb (contpte) as cont.
- * Without folio sizes, the level names of the 4K kernels old modules ran
- * on.
+ * A record without a folio size (no struct page to read it from) gets the
+ * level names of the 4K kernels.
  */
 static void huge_kinds_by_size(void **state)
 {
@@ -574,7 +522,7 @@ static void huge_kinds_by_size(void **state)
 	(void)state;
 	/* 16K pages: a 2M hugetlb page of contiguous PTEs */
 	x.folio_shift = 21;
-	huge_observe(&sum, &x, true, 14);
+	huge_observe(&sum, &x, 14);
 	names_of(&sum, buf, sizeof(buf));
 	assert_string_equal(buf, "hugetlb-2M");
 	/* 64K pages: a 512M PMD page */
@@ -582,12 +530,13 @@ static void huge_kinds_by_size(void **state)
 	x.rec.level = PTWALK_LEVEL_PMD;
 	x.rec.flags = PTWALK_F_COMPOUND;
 	x.folio_shift = 29;
-	huge_observe(&sum, &x, true, 16);
+	huge_observe(&sum, &x, 16);
 	names_of(&sum, buf, sizeof(buf));
 	assert_string_equal(buf, "hugetlb-512M");
-	/* without folio sizes: the 4K names */
+	/* without a folio size: the 4K names */
 	memset(&sum, 0, sizeof(sum));
-	huge_observe(&sum, &x, false, 12);
+	x.folio_shift = 0;
+	huge_observe(&sum, &x, 12);
 	names_of(&sum, buf, sizeof(buf));
 	assert_string_equal(buf, "hugetlb-2M");
 	huge_add(&all, &sum);
@@ -597,10 +546,10 @@ static void huge_kinds_by_size(void **state)
 		.kind = PTWALK_KIND_PRESENT, .level = PTWALK_LEVEL_PTE,
 		.vm_flags = PTWALK_VM_ANON, .flags = PTWALK_F_COMPOUND,
 	}, .folio_shift = 16 };
-	huge_observe(&sum, &x, true, 12);
+	huge_observe(&sum, &x, 12);
 	x.folio_shift = 17;
 	x.rec.flags |= PTWALK_F_CONT;
-	huge_observe(&sum, &x, true, 12);
+	huge_observe(&sum, &x, 12);
 	names_of(&sum, buf, sizeof(buf));
 	assert_string_equal(buf, "cont,mthp-64K,mthp-128K");
 	huge_add(&all, &sum);
@@ -608,18 +557,18 @@ static void huge_kinds_by_size(void **state)
 	memset(&sum, 0, sizeof(sum));
 	x.rec.flags = PTWALK_F_COMPOUND;
 	x.folio_shift = 21;
-	huge_observe(&sum, &x, true, 12);
+	huge_observe(&sum, &x, 12);
 	names_of(&sum, buf, sizeof(buf));
 	assert_string_equal(buf, "thp-pte");
 	/* on 16K, a 2M folio by PTEs is an mTHP: its PMD is 32M */
 	memset(&sum, 0, sizeof(sum));
-	huge_observe(&sum, &x, true, 14);
+	huge_observe(&sum, &x, 14);
 	names_of(&sum, buf, sizeof(buf));
 	assert_string_equal(buf, "mthp-2M");
 	/* not present: nothing */
 	memset(&sum, 0, sizeof(sum));
 	x.rec.kind = PTWALK_KIND_SWAP;
-	huge_observe(&sum, &x, true, 12);
+	huge_observe(&sum, &x, 12);
 	names_of(&sum, buf, sizeof(buf));
 	assert_string_equal(buf, "");
 	huge_add(&all, &sum);
@@ -819,12 +768,11 @@ static int liar_query(void *ctx, enum compare_stream s, uint64_t start,
 }
 
 static ssize_t liar_read(void *ctx, enum compare_stream s,
-			 struct ptwalk_record_ext *out, size_t max, bool *info)
+			 struct ptwalk_record_ext *out, size_t max)
 {
 	struct liar *l = ctx;
 
 	(void)s;
-	*info = false;
 	if (l->served || !max)
 		return 0;
 	l->served = true;
@@ -856,7 +804,7 @@ static void verdicts_bounded_reads_whole(void **state)
 	struct liar l = { 0 };
 	struct compare_io io = {
 		.read_pagemap = liar_pagemap, .walk_query = liar_query,
-		.walk_read_ext = liar_read, .ctx = &l,
+		.walk_read = liar_read, .ctx = &l,
 	};
 	uint64_t pages = 3 * 65536 + 100, seen = 0;
 	struct compare_engine *e = compare_new(&io, 65536, UT_SHIFT_4K);

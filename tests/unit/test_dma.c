@@ -517,8 +517,6 @@ static void text_section(void **state)
 	assert_non_null(strstr(dma, "  4 GiB: 9 pages above 4 GiB, out of reach of 32-bit DMA (1 run wholly above, 1 crossing the line)\n"));
 	assert_non_null(strstr(dma, "  resident: NO: 6 pages without a frame in 3 holes (2 not_present, 4 unmapped): the range is not fully resident\n"));
 	assert_non_null(strstr(dma, "  locked: no (12 of 16 pages in VM_LOCKED VMAs)"));
-	/* plain records (an older ptwalk.ko): nothing known, and said */
-	assert_non_null(strstr(dma, "  pinned, memory type, node: unknown: this ptwalk.ko predates extended records\n"));
 	assert_non_null(strstr(dma, "  0x7f0000002000        8  0x1437f8     0x1437f8000       32 KiB  above\n"));
 	assert_non_null(strstr(dma, "  0x7f000000c000        2  0xfffff      0xfffff000         4 KiB  CROSSES\n"));
 	assert_non_null(strstr(dma, "  0x7f000000a000        2 pages  not_present\n"));

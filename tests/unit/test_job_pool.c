@@ -74,14 +74,13 @@ static int fake_query(void *ctx, enum compare_stream s, uint64_t start,
 	return 0;
 }
 
-/* One record a page, up to max a read, with its extension unfilled. */
+/* One record a page, up to max a read. */
 static ssize_t fake_read(void *ctx, enum compare_stream s,
-			 struct ptwalk_record_ext *out, size_t max, bool *info)
+			 struct ptwalk_record_ext *out, size_t max)
 {
 	struct fake *f = ctx;
 	size_t n = 0;
 
-	*info = false;
 	for (; n < max && f->st[s].next < f->st[s].end; n++) {
 		uint64_t page = (f->st[s].next - BASE) / PG;
 		bool p = present(page);
@@ -107,7 +106,7 @@ static void fake_io(struct fake *f, struct compare_io *io)
 {
 	*io = (struct compare_io){
 		.read_pagemap = fake_pagemap, .walk_query = fake_query,
-		.walk_read_ext = fake_read, .ctx = f,
+		.walk_read = fake_read, .ctx = f,
 	};
 }
 

@@ -23,18 +23,21 @@ static void clip_inside_range(void **state)
 {
 	struct ptwalk_record_ext r = rec(0x7f0000000000, 16, 0x100, 1);
 	struct phys_set s;
-	struct phys_mapping m;
+	const struct phys_mapping *m;
 
 	(void)state;
 	phys_set_init(&s, 0x104000, 0x108000, 12, 8);	/* pfns 0x104-0x107 */
-	assert_true(phys_clip(&s, &r, 42, 3, 5, &m));
-	assert_int_equal(m.pfn, 0x104);
-	assert_int_equal(m.pages, 4);
-	assert_int_equal(m.addr, 0x7f0000004000);
-	assert_int_equal(m.pid, 42);
-	assert_int_equal(m.proc, 3);
-	assert_int_equal(m.vma, 5);
-	assert_int_equal(m.memtype, 1);
+	assert_int_equal(phys_add(&s, &r, 42, 3, 5), 0);
+	assert_int_equal(s.n, 1);
+	m = &s.m[0];
+	assert_int_equal(m->pfn, 0x104);
+	assert_int_equal(m->pages, 4);
+	assert_int_equal(m->addr, 0x7f0000004000);
+	assert_int_equal(m->pid, 42);
+	assert_int_equal(m->proc, 3);
+	assert_int_equal(m->vma, 5);
+	assert_int_equal(m->memtype, 1);
+	phys_set_free(&s);
 }
 
 /* The page size is the set's: with 16 KiB pages one page is 0x4000 bytes. */
@@ -42,15 +45,18 @@ static void clip_16k_pages(void **state)
 {
 	struct ptwalk_record_ext r = rec(0xffff00000000, 8, 0x200, 16);
 	struct phys_set s;
-	struct phys_mapping m;
+	const struct phys_mapping *m;
 
 	(void)state;
 	phys_set_init(&s, 0x203ULL << 14, 0x204ULL << 14, 14, 8);
-	assert_true(phys_clip(&s, &r, 1, 0, 0, &m));
-	assert_int_equal(m.pfn, 0x203);
-	assert_int_equal(m.pages, 1);
-	assert_int_equal(m.addr, 0xffff00000000 + 3 * 0x4000);
-	assert_int_equal(phys_addr_of(&s, &m), 0x203ULL << 14);
+	assert_int_equal(phys_add(&s, &r, 1, 0, 0), 0);
+	assert_int_equal(s.n, 1);
+	m = &s.m[0];
+	assert_int_equal(m->pfn, 0x203);
+	assert_int_equal(m->pages, 1);
+	assert_int_equal(m->addr, 0xffff00000000 + 3 * 0x4000);
+	assert_int_equal(phys_addr_of(&s, m), 0x203ULL << 14);
+	phys_set_free(&s);
 }
 
 static void clip_misses(void **state)
@@ -60,16 +66,17 @@ static void clip_misses(void **state)
 	struct ptwalk_record_ext swap = rec(0x1000, 4, 0x104, 1);
 	struct ptwalk_record_ext none = rec(0x1000, 4, PTWALK_PFN_NONE, 0);
 	struct phys_set s;
-	struct phys_mapping m;
 
 	(void)state;
 	swap.rec.kind = PTWALK_KIND_SWAP;
 	none.rec.kind = PTWALK_KIND_NONE;
 	phys_set_init(&s, 0x104000, 0x108000, 12, 8);
-	assert_false(phys_clip(&s, &before, 1, 0, 0, &m)); /* ends at 0x104 */
-	assert_false(phys_clip(&s, &after, 1, 0, 0, &m));  /* starts at end */
-	assert_false(phys_clip(&s, &swap, 1, 0, 0, &m));   /* no frame mapped */
-	assert_false(phys_clip(&s, &none, 1, 0, 0, &m));
+	assert_int_equal(phys_add(&s, &before, 1, 0, 0), 0); /* ends at 0x104 */
+	assert_int_equal(phys_add(&s, &after, 1, 0, 0), 0);  /* starts at end */
+	assert_int_equal(phys_add(&s, &swap, 1, 0, 0), 0);   /* no frame mapped */
+	assert_int_equal(phys_add(&s, &none, 1, 0, 0), 0);
+	assert_int_equal(s.n, 0);
+	phys_set_free(&s);
 }
 
 /* Beyond max, mappings are counted, never kept, never lost silently. */

@@ -82,12 +82,11 @@ static int fake_query(void *ctx, enum compare_stream s, uint64_t start,
 
 /* The world's records clipped to the query, a few per read. */
 static ssize_t fake_read(void *ctx, enum compare_stream s,
-			 struct ptwalk_record_ext *out, size_t max, bool *info)
+			 struct ptwalk_record_ext *out, size_t max)
 {
 	size_t n = 0;
 
 	(void)ctx;
-	*info = false;
 	while (n < max && n < 3 && F.st[s].next < F.st[s].w->nrecs) {
 		struct ptwalk_record r = F.st[s].w->recs[F.st[s].next++];
 		uint64_t end = r.start + r.nr_pages * PG, skip;
@@ -114,7 +113,7 @@ static ssize_t fake_read(void *ctx, enum compare_stream s,
 
 static const struct compare_io IO = {
 	.read_pagemap = fake_pagemap, .walk_query = fake_query,
-	.walk_read_ext = fake_read, .ctx = NULL,
+	.walk_read = fake_read, .ctx = NULL,
 };
 
 static void fake_init(int worlds)

@@ -73,7 +73,7 @@ static bool walk_ext(struct vmtest *t, uint64_t start, uint64_t end,
 	*n = 0;
 	if (fd < 0)
 		return false;
-	ret = ptwalk_query_ext(fd, getpid(), start, end);
+	ret = ptwalk_query(fd, getpid(), start, end);
 	if (ret) {
 		close(fd);
 		return fail(t, "extended query: %s", strerror(-ret));

@@ -147,12 +147,11 @@ static bool ptcompare_no_device(struct vmtest *t)
 static bool vtop_stack(struct vmtest *t, struct ptwalk_vtop *v)
 {
 	int fd = vm_open_query(t);
-	bool info;
 	int err;
 
 	if (fd < 0)
 		return false;
-	err = ptwalk_query_vtop_ext(fd, getpid(), A(v), v, &info);
+	err = ptwalk_query_vtop(fd, getpid(), A(v), v);
 	close(fd);
 	return !err || fail(t, "vtop: %s", strerror(-err));
 }

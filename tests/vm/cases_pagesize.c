@@ -187,7 +187,7 @@ static ssize_t walk_folio(struct vmtest *t, uint64_t start, uint64_t end,
 
 	if (fd < 0)
 		return -1;
-	err = ptwalk_query_ext(fd, getpid(), start, end);
+	err = ptwalk_query(fd, getpid(), start, end);
 	while (!err && (n = ptwalk_read_ext(fd, x + total, max - (size_t)total)) > 0)
 		total += n;
 	close(fd);

@@ -101,8 +101,7 @@ static bool vtop_unmapped(struct vmtest *t)
 	for (uint64_t i = 0; ok && vm_now_s() < until; i++) {
 		uint64_t addr = A(a) + (i * 97 % (len / PAGE)) * PAGE;
 		struct ptwalk_vtop v;
-		bool info;
-		int err = ptwalk_query_vtop_ext(fd, target, addr, &v, &info);
+		int err = ptwalk_query_vtop(fd, target, addr, &v);
 
 		queries++;
 		if (err) {
@@ -201,8 +200,7 @@ static bool pmd_table_of(struct vmtest *t, int fd, pid_t pid, uint64_t addr,
 			 uint64_t *table)
 {
 	struct ptwalk_vtop v;
-	bool info;
-	int err = ptwalk_query_vtop_ext(fd, pid, addr, &v, &info);
+	int err = ptwalk_query_vtop(fd, pid, addr, &v);
 	int lvl;
 
 	if (err)

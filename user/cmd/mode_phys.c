@@ -35,7 +35,7 @@ static int scan_vma(struct phys_scan *ps, pid_t pid, const char *comm,
 	ssize_t n;
 	int err;
 
-	err = ptwalk_query_ext(ps->fd, pid, e->start, e->end);
+	err = ptwalk_query(ps->fd, pid, e->start, e->end);
 	if (err)
 		return err;
 	while ((n = ptwalk_read_ext(ps->fd, ps->buf, PHYS_BATCH)) > 0)

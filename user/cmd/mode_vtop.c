@@ -46,9 +46,7 @@ static int vtop_walk(void *ctx, uint64_t addr, struct ptwalk_vtop *out)
 {
 	struct vtop_source *src = ctx;
 
-	bool info;
-
-	return ptwalk_query_vtop_ext(src->walk_fd, src->pid, addr, out, &info);
+	return ptwalk_query_vtop(src->walk_fd, src->pid, addr, out);
 }
 
 /* The VMA of maps holding addr; a missing one is not an error. */
@@ -90,8 +88,7 @@ int mode_vtop(const struct cli_options *o, char *msg, size_t size)
 	}
 	src.page_shift = v.geom.shift;
 	/* ptwalk first: it alone tells ERANGE and an old module apart. */
-	err = ptwalk_query_vtop_ext(src.walk_fd, o->pid, o->vtop_addr, &v.walk,
-				    &v.info);
+	err = ptwalk_query_vtop(src.walk_fd, o->pid, o->vtop_addr, &v.walk);
 	if (err) {
 		status = (int)vtop_diagnose(-err, o->pid, o->vtop_addr, msg,
 					    size);

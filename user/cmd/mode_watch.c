@@ -49,7 +49,7 @@ static int read_range(struct watcher *w)
 	int err;
 
 	watch_clear(w->new, w->n);
-	err = ptwalk_query_ext(w->fd, o->pid, o->start, o->end);
+	err = ptwalk_query(w->fd, o->pid, o->start, o->end);
 	if (err)
 		return err;
 	while ((got = ptwalk_read_ext(w->fd, w->recs, WATCH_BATCH)) > 0)

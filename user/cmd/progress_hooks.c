@@ -84,13 +84,12 @@ static int walk_query_progress(void *ctx, enum compare_stream st,
 	return p->proc_io.walk_query(p->proc_io.ctx, st, start, end);
 }
 
-static ssize_t walk_read_ext_progress(void *ctx, enum compare_stream st,
-				      struct ptwalk_record_ext *recs,
-				      size_t max, bool *info)
+static ssize_t walk_read_progress(void *ctx, enum compare_stream st,
+				  struct ptwalk_record_ext *recs, size_t max)
 {
 	struct scan_progress *p = ctx;
 
-	return p->proc_io.walk_read_ext(p->proc_io.ctx, st, recs, max, info);
+	return p->proc_io.walk_read(p->proc_io.ctx, st, recs, max);
 }
 
 void progress_watch_io(struct scan_progress *p,
@@ -100,7 +99,7 @@ void progress_watch_io(struct scan_progress *p,
 	p->io = (struct compare_io){
 		.read_pagemap = read_pagemap_progress,
 		.walk_query = walk_query_progress,
-		.walk_read_ext = walk_read_ext_progress,
+		.walk_read = walk_read_progress,
 		.ctx = p,
 	};
 }

@@ -348,8 +348,8 @@ static int check_alive(struct scan *sc, bool walked_after_eof)
 		       0 : -ESRCH;
 	if (walked_after_eof)
 		return 0;
-	err = ptwalk_query_ext(sc->ses.src.walk_fd[COMPARE_SCAN], sc->ses.src.pid, 0,
-			       geom_page_size(&sc->ses.geom));
+	err = ptwalk_query(sc->ses.src.walk_fd[COMPARE_SCAN], sc->ses.src.pid, 0,
+			   geom_page_size(&sc->ses.geom));
 	return err == -ENXIO ? -ESRCH : err;
 }
 

@@ -112,8 +112,8 @@ static int probe_target(struct session *s)
 			snprintf(s->comm, sizeof(s->comm), "%s", t.comm);
 	}
 	if (s->no_task_query)
-		err = ptwalk_query_ext(fd, s->src.pid, 0,
-				       geom_page_size(&s->geom));
+		err = ptwalk_query(fd, s->src.pid, 0,
+				   geom_page_size(&s->geom));
 	if (err)
 		return session_fail(s, diagnose_query(-err, s->src.pid, s->msg,
 						      sizeof(s->msg)));

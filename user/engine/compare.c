@@ -20,16 +20,12 @@
  */
 #define VERDICT_PAGES	4096
 
-/*
- * A ptwalk query read in order, a buffer of extended records at a time
- * (info: their extension was filled).
- */
+/* A ptwalk query read in order, a buffer of records at a time. */
 struct record_stream {
 	enum compare_stream id;
 	struct ptwalk_record_ext recs[STREAM_RECS];
 	size_t n, pos;
 	bool eof;
-	bool info;
 };
 
 struct compare_engine {
@@ -97,8 +93,7 @@ unsigned int huge_kind_of(const struct ptwalk_record *r)
 }
 
 void huge_observe(struct compare_summary *sum,
-		  const struct ptwalk_record_ext *x, bool info,
-		  unsigned int page_shift)
+		  const struct ptwalk_record_ext *x, unsigned int page_shift)
 {
 	const struct ptwalk_record *r = &x->rec;
 	unsigned int kind = huge_kind_of(r), shift = x->folio_shift;
@@ -108,11 +103,11 @@ void huge_observe(struct compare_summary *sum,
 
 	if (r->kind != PTWALK_KIND_PRESENT)
 		return;
-	if (hugetlb && info && shift) {
+	if (hugetlb && shift) {
 		sum->hugetlb_shifts |= 1ULL << shift;
 		kind &= ~(HUGE_HUGETLB_2M | HUGE_HUGETLB_1G | HUGE_HUGETLB_64K |
 			  HUGE_HUGETLB_32M);
-	} else if (!hugetlb && r->level == PTWALK_LEVEL_PTE && info &&
+	} else if (!hugetlb && r->level == PTWALK_LEVEL_PTE &&
 		   shift > page_shift && shift < pmd_shift) {
 		sum->mthp_shifts |= 1ULL << shift;
 		kind &= ~HUGE_THP_PTE;
@@ -231,8 +226,7 @@ static int stream_start(struct compare_engine *e, struct record_stream *s,
  */
 static ssize_t stream_read(struct compare_engine *e, struct record_stream *s)
 {
-	return e->io->walk_read_ext(e->io->ctx, s->id, s->recs, STREAM_RECS,
-				    &s->info);
+	return e->io->walk_read(e->io->ctx, s->id, s->recs, STREAM_RECS);
 }
 
 static const struct ptwalk_record_ext *stream_at(struct compare_engine *e,
@@ -278,9 +272,10 @@ static const struct ptwalk_record_ext *stream_at(struct compare_engine *e,
 }
 
 void compare_page_verdict(struct page_verdict *v,
-			  const struct ptwalk_record *r, uint64_t addr,
+			  const struct ptwalk_record_ext *x, uint64_t addr,
 			  uint64_t raw, unsigned int page_shift)
 {
+	const struct ptwalk_record *r = &x->rec;
 	struct pagemap_entry pm;
 
 	pagemap_decode(raw, &pm);
@@ -299,31 +294,14 @@ void compare_page_verdict(struct page_verdict *v,
 			    pm.swapped ? PM_STATE_SWAPPED : PM_STATE_NONE,
 		.pm_swap_type = (uint8_t)pm.swap_type,
 		.pm_swap_offset = pm.swap_offset,
-		.walk = { .flags = r->flags, .vm_flags = r->vm_flags },
+		.walk = {
+			.flags = r->flags, .vm_flags = r->vm_flags, .info = 1,
+			.memtype = r->memtype, .folio_shift = x->folio_shift,
+			.node = x->node,
+		},
 	};
 	if (r->kind != PTWALK_KIND_NONE && r->kind != PTWALK_KIND_PRESENT)
 		v->detail.walk_swap_offset = ptwalk_swap_offset_at(r, addr, page_shift);
-	v->detail.walk.node = PTWALK_NODE_NONE;
-}
-
-/*
- * The same from an extended record: with info, the page's memory type,
- * pinned state and node too (page_detail.walk).
- */
-static void compare_page_verdict_ext(struct page_verdict *v,
-				     const struct ptwalk_record_ext *x, bool info,
-				     uint64_t addr, uint64_t raw,
-				     unsigned int page_shift)
-{
-	compare_page_verdict(v, &x->rec, addr, raw, page_shift);
-	if (!info) {
-		v->detail.walk.flags &= ~PTWALK_F_DMA_PINNED;
-		return;
-	}
-	v->detail.walk.info = 1;
-	v->detail.walk.memtype = x->rec.memtype;
-	v->detail.walk.node = x->node;
-	v->detail.walk.folio_shift = x->folio_shift;
 }
 
 /*
@@ -331,7 +309,7 @@ static void compare_page_verdict_ext(struct page_verdict *v,
  * query never share a start address.
  */
 static void observe_record(struct compare_summary *sum,
-			   const struct ptwalk_record_ext *x, bool info,
+			   const struct ptwalk_record_ext *x,
 			   unsigned int page_shift, uint64_t *last_start)
 {
 	const struct ptwalk_record *r = &x->rec;
@@ -339,7 +317,7 @@ static void observe_record(struct compare_summary *sum,
 	if (r->start == *last_start)
 		return;
 	*last_start = r->start;
-	huge_observe(sum, x, info, page_shift);
+	huge_observe(sum, x, page_shift);
 	if (!sum->have_vm_flags && !(r->flags & PTWALK_F_NO_VMA)) {
 		sum->vm_flags = r->vm_flags;
 		sum->have_vm_flags = 1;
@@ -402,7 +380,7 @@ static int scan_batch(struct compare_engine *e, uint64_t addr, size_t n,
 
 		if (!r)
 			return err;
-		observe_record(sum, x, s->info, e->shift, &last_start);
+		observe_record(sum, x, e->shift, &last_start);
 		rec_end = (ptwalk_record_end(r, e->shift) - addr) / (1ULL << e->shift);
 		if (rec_end > n)
 			rec_end = n;
@@ -410,9 +388,8 @@ static int scan_batch(struct compare_engine *e, uint64_t addr, size_t n,
 			struct page_verdict *v = &e->v[e->nr_segs];
 			size_t len;
 
-			compare_page_verdict_ext(v, x, s->info,
-						 addr + i * (1ULL << e->shift), pm[i],
-						 e->shift);
+			compare_page_verdict(v, x, addr + i * (1ULL << e->shift),
+					     pm[i], e->shift);
 			len = segment_length(pm, i, rec_end, v);
 			e->seg_pages[e->nr_segs++] = (uint32_t)len;
 			*differs |= v->cls == CLASS_MISMATCH;
@@ -511,9 +488,8 @@ static int reread_span(struct compare_engine *e, uint64_t addr, size_t lo,
 			return err;
 		if (!e->pending[i])
 			continue;
-		compare_page_verdict_ext(&again, x, s->info,
-					 addr + i * (1ULL << e->shift), e->pm[i],
-						 e->shift);
+		compare_page_verdict(&again, x, addr + i * (1ULL << e->shift),
+				     e->pm[i], e->shift);
 		again.cls = classify_reread(CLASS_MISMATCH, again.cls,
 					    compare_sides_changed(&e->v[i], &again));
 		e->v[i] = again;

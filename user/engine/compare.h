@@ -39,14 +39,11 @@ struct compare_io {
 	int (*walk_query)(void *ctx, enum compare_stream s, uint64_t start,
 			  uint64_t end);
 	/*
-	 * The next extended records of stream s (memory type, pinned state,
-	 * node): count, 0 at the end, or -errno; *info false when they carry
-	 * none of those (the engine then knows nothing of them).  ptcompare
-	 * asks ptwalk.ko for extended records only (io/source.c).
+	 * The next records of stream s, with their memory type, pinned
+	 * state and node: count, 0 at the end, or -errno.
 	 */
-	ssize_t (*walk_read_ext)(void *ctx, enum compare_stream s,
-				 struct ptwalk_record_ext *recs, size_t max,
-				 bool *info);
+	ssize_t (*walk_read)(void *ctx, enum compare_stream s,
+			     struct ptwalk_record_ext *recs, size_t max);
 	void *ctx;
 };
 
@@ -73,13 +70,12 @@ struct compare_summary;
 unsigned int huge_kind_of(const struct ptwalk_record *r);
 
 /*
- * Adds the huge kind of an extended record to sum: with info and a folio
- * size, hugetlb pages and mTHP by their size; contiguous groups outside
- * hugetlb as "cont".  page_shift: the kernel's.
+ * Adds the huge kind of a record to sum: with a folio size, hugetlb pages
+ * and mTHP by their size; contiguous groups outside hugetlb as "cont".
+ * page_shift: the kernel's.
  */
 void huge_observe(struct compare_summary *sum,
-		  const struct ptwalk_record_ext *x, bool info,
-		  unsigned int page_shift);
+		  const struct ptwalk_record_ext *x, unsigned int page_shift);
 
 /* Longest name huge_kind_names() writes, with its NUL. */
 #define HUGE_NAME_MAX	24
@@ -100,8 +96,8 @@ struct compare_summary {
 	/*
 	 * From folio sizes (ptwalk_record_ext.folio_shift): bit s, folios of 2^s bytes.
 	 * hugetlb pages (named by size instead of the HUGE_HUGETLB_* bits,
-	 * which are set only without folio sizes: modules that predate them
-	 * know 4 KiB pages only), and large folios smaller than a PMD
+	 * which are set only for a record without a folio size), and large
+	 * folios smaller than a PMD
 	 * mapped by PTEs: multi-size THP (6.8+), named mthp-SIZE.
 	 */
 	uint64_t hugetlb_shifts;
@@ -112,13 +108,14 @@ struct compare_summary {
 };
 
 /*
- * The verdict on one page on its own: r is the record covering addr, raw
- * its pagemap entry.  compare_range() gives every page this verdict (a
- * re-read's, after a first mismatch), whether it judges the page alone
- * or as part of a run.
+ * The verdict on one page on its own: x is the record covering addr, raw
+ * its pagemap entry; the page's memory type, pinned state and node come
+ * from x (page_detail.walk).  compare_range() gives every page this
+ * verdict (a re-read's, after a first mismatch), whether it judges the
+ * page alone or as part of a segment.
  */
 void compare_page_verdict(struct page_verdict *v,
-			  const struct ptwalk_record *r, uint64_t addr,
+			  const struct ptwalk_record_ext *x, uint64_t addr,
 			  uint64_t raw, unsigned int page_shift);
 
 /*

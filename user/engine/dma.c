@@ -119,7 +119,7 @@ static void add_devmem(struct dma_totals *t, uint64_t pfn, uint64_t pages)
 		t->devmem[t->nr_devmem++] = (struct dma_devmem){ pfn, pages };
 }
 
-/* What the extended records say of frames: pin spans, memory types, nodes. */
+/* What the records say of frames: pin spans, memory types, nodes. */
 static void add_attrs(struct dma_view *d, uint64_t vstart, uint64_t pages,
 		      uint64_t pfn, const struct page_detail *detail)
 {

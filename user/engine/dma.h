@@ -72,10 +72,11 @@ struct dma_totals {
 	uint64_t vma_pages;		/* pages inside examined VMAs */
 	uint64_t locked_pages;		/* ... whose VMA has VM_LOCKED */
 	/*
-	 * From ptwalk's extended records (info: some frame came with
-	 * them): pages with a frame by pinned state (enum dma_pin_state)
-	 * and the spans of consecutive such pages in one state; by memory
-	 * type (index enum ptwalk_memtype, 0 unknown); by NUMA node.
+	 * From ptwalk's records (info: some frame came with its memory
+	 * type, pin and node): pages with a frame by pinned state (enum
+	 * dma_pin_state) and the spans of consecutive such pages in one
+	 * state; by memory type (index enum ptwalk_memtype, 0 unknown); by
+	 * NUMA node.
 	 */
 	bool info;
 	uint64_t pin_pages[3];

@@ -52,19 +52,6 @@ static bool maps_frames(const struct ptwalk_record *rec)
 	       rec->pfn <= UINT64_MAX - rec->nr_pages;
 }
 
-bool phys_clip(const struct phys_set *s, const struct ptwalk_record_ext *r,
-	       pid_t pid, uint32_t proc, uint32_t vma,
-	       struct phys_mapping *out)
-{
-	if (!maps_frames(&r->rec) ||
-	    !clip(r, s->pfn_start, s->pfn_end, s->page_shift, out))
-		return false;
-	out->pid = pid;
-	out->proc = proc;
-	out->vma = vma;
-	return true;
-}
-
 static int keep(struct phys_set *s, const struct phys_mapping *m)
 {
 	if (s->n == s->max) {

@@ -68,15 +68,6 @@ void phys_set_init_runs(struct phys_set *s, const struct frame_run *runs,
 void phys_set_free(struct phys_set *s);
 
 /*
- * The part of record r (of process pid, its index proc, the VMA's index
- * vma) whose frames lie in the runs' hull, as *out: false if none does
- * (r maps no frame there, or maps none at all).
- */
-bool phys_clip(const struct phys_set *s, const struct ptwalk_record_ext *r,
-	       pid_t pid, uint32_t proc, uint32_t vma,
-	       struct phys_mapping *out);
-
-/*
  * Adds what r maps in the runs, one mapping per run it meets: 0, or
  * -ENOMEM.  Beyond max, a mapping is counted in dropped and dropped_pages
  * instead.

@@ -41,7 +41,6 @@ struct vtop_view {
 	struct page_geom geom;	/* the kernel's page and leaf sizes */
 	uint64_t addr;
 	struct ptwalk_vtop walk;	/* ptwalk's answer */
-	bool info;			/* ... with memtype, pin and node */
 	uint64_t pagemap;		/* pagemap's raw entry */
 	enum page_class cls;
 	unsigned int rereads;		/* times both sides were read again */

@@ -67,11 +67,6 @@ int ptwalk_query(int fd, pid_t pid, uint64_t start, uint64_t end)
 	return ask(fd, PTWALK_IOC_RANGE, &q);
 }
 
-int ptwalk_query_ext(int fd, pid_t pid, uint64_t start, uint64_t end)
-{
-	return ptwalk_query(fd, pid, start, end);
-}
-
 /* The one struct of size bytes a vtop or task query answers with. */
 static int read_one(int fd, void *out, size_t size)
 {
@@ -96,15 +91,14 @@ int ptwalk_query_task(int fd, pid_t pid, struct ptwalk_task *out)
 	return err;
 }
 
-int ptwalk_query_vtop_ext(int fd, pid_t pid, uint64_t addr,
-			  struct ptwalk_vtop *out, bool *info)
+int ptwalk_query_vtop(int fd, pid_t pid, uint64_t addr,
+		      struct ptwalk_vtop *out)
 {
 	struct ptwalk_vtop_query q = {
 		.size = sizeof(q), .pid = pid, .addr = addr,
 	};
 	int err = ask(fd, PTWALK_IOC_VTOP, &q);
 
-	*info = !err;
 	if (err == -ENOTTY)
 		return -EOPNOTSUPP;
 	return err ? err : read_one(fd, out, sizeof(*out));

@@ -30,14 +30,13 @@ int ptwalk_info(int fd, struct ptwalk_info *out);
 int ptwalk_query(int fd, pid_t pid, uint64_t start, uint64_t end);
 
 /*
- * Translates addr of pid (PTWALK_IOC_VTOP) on fd: 0 with out filled, or
- * -errno: EOPNOTSUPP from a module without vtop, ERANGE above the task
- * size, ESRCH, ENXIO as for queries; EIO for a short answer.  *info says
- * whether out has the memory type, pinned state and node: always, with
- * an answer, in ABI version 2.
+ * Translates addr of pid (PTWALK_IOC_VTOP) on fd: 0 with out filled (its
+ * memory type, pinned state and node too), or -errno: EOPNOTSUPP from a
+ * module without vtop, ERANGE above the task size, ESRCH, ENXIO as for
+ * queries; EIO for a short answer.
  */
-int ptwalk_query_vtop_ext(int fd, pid_t pid, uint64_t addr,
-			  struct ptwalk_vtop *out, bool *info);
+int ptwalk_query_vtop(int fd, pid_t pid, uint64_t addr,
+		      struct ptwalk_vtop *out);
 
 /*
  * The PTWALK_F_* bits the running kernel does not have, from the
@@ -68,9 +67,6 @@ int ptwalk_query_task(int fd, pid_t pid, struct ptwalk_task *out);
  * -errno.
  */
 ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max);
-
-/* Starts a range query read with ptwalk_read_ext(): as ptwalk_query(). */
-int ptwalk_query_ext(int fd, pid_t pid, uint64_t start, uint64_t end);
 
 /* Reads up to max extended records; count (0 at the end) or -errno. */
 ssize_t ptwalk_read_ext(int fd, struct ptwalk_record_ext *recs, size_t max);

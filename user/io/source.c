@@ -57,11 +57,10 @@ static int walk_query(void *ctx, enum compare_stream s, uint64_t start,
 {
 	struct proc_source *src = ctx;
 	uint64_t t0 = monotonic_ns();
-	/* ABI version 2's range records: struct ptwalk_record_ext */
 	int err = walk_open(&src->walk_fd[s], src->walk_path);
 
 	if (!err)
-		err = ptwalk_query_ext(src->walk_fd[s], src->pid, start, end);
+		err = ptwalk_query(src->walk_fd[s], src->pid, start, end);
 	else
 		src->walk_fd[s] = -1;
 
@@ -70,15 +69,13 @@ static int walk_query(void *ctx, enum compare_stream s, uint64_t start,
 	return err;
 }
 
-static ssize_t walk_read_ext(void *ctx, enum compare_stream s,
-			     struct ptwalk_record_ext *recs, size_t max,
-			     bool *info)
+static ssize_t walk_read(void *ctx, enum compare_stream s,
+			 struct ptwalk_record_ext *recs, size_t max)
 {
 	struct proc_source *src = ctx;
 	uint64_t t0 = monotonic_ns();
 	ssize_t n = ptwalk_read_ext(src->walk_fd[s], recs, max);
 
-	*info = true;
 	src->walk_ns += monotonic_ns() - t0;
 	if (n > 0)
 		src->walk_records += (uint64_t)n;
@@ -89,7 +86,7 @@ void proc_source_io(struct proc_source *src, struct compare_io *io)
 {
 	io->read_pagemap = read_pagemap;
 	io->walk_query = walk_query;
-	io->walk_read_ext = walk_read_ext;
+	io->walk_read = walk_read;
 	io->ctx = src;
 }
 

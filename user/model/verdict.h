@@ -28,17 +28,17 @@ struct page_detail {
 		uint32_t flags;		/* PTWALK_F_* */
 		uint64_t vm_flags;	/* PTWALK_VM_* */
 		/*
-		 * From ptwalk's extended records, when info is set (a
-		 * ptwalk.ko older than them gives none): enum
-		 * ptwalk_memtype, and the NUMA node (PTWALK_NODE_NONE:
-		 * no frame or no struct page).  The pinned state is
-		 * flags' PTWALK_F_DMA_PINNED, known with PFN_VALID only.
+		 * Set when the walk read the page's leaf (a vtop that
+		 * stopped above one did not): enum ptwalk_memtype, and
+		 * the NUMA node (PTWALK_NODE_NONE: no frame or no struct
+		 * page).  The pinned state is flags'
+		 * PTWALK_F_DMA_PINNED, known with PFN_VALID only.
 		 */
 		uint8_t info;
 		uint8_t memtype;
 		/*
-		 * log2 of the folio's bytes (ptwalk_record_ext.folio_shift), 0: no
-		 * struct page, no frame, or a module without folio sizes
+		 * log2 of the folio's bytes (ptwalk_record_ext.folio_shift),
+		 * 0: no struct page or no frame
 		 */
 		uint8_t folio_shift;
 		int32_t node;

@@ -2,8 +2,8 @@
 /*
  * A page's memory type, DMA-pinned state and NUMA node as the reports
  * write them: a phrase for the text report, three keys for JSON.  What is
- * unknown (a ptwalk.ko older than extended records, no frame, no struct
- * page) is left out of the phrase and null in JSON.
+ * unknown (no frame, no struct page) is left out of the phrase and null
+ * in JSON.
  */
 #ifndef PTCOMPARE_PAGE_ATTRS_H
 #define PTCOMPARE_PAGE_ATTRS_H

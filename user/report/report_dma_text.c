@@ -113,17 +113,14 @@ static const char *plural(uint64_t n)
 	return n == 1 ? "" : "s";
 }
 
-/* Pinned state, memory types, nodes, devices: from extended records. */
+/* Pinned state, memory types, nodes, devices: from ptwalk's records. */
 static void text_attrs(FILE *f, const struct report_dma *rd)
 {
 	const struct dma_totals *t = &rd->view->t;
 	bool any = false;
 
-	if (!t->info) {
-		if (t->frame_pages)
-			fprintf(f, "  pinned, memory type, node: unknown: this ptwalk.ko predates extended records\n");
+	if (!t->info)
 		return;
-	}
 	fprintf(f, "  pinned: %" PRIu64 " page%s DMA-pinned in %" PRIu64
 		" span%s, %" PRIu64 " not pinned in %" PRIu64 " span%s",
 		t->pin_pages[PIN_YES], plural(t->pin_pages[PIN_YES]),

@@ -56,7 +56,7 @@ struct page_detail vtop_page_detail(const struct vtop_view *v)
 
 	d.walk = (struct walk_bits){
 		.flags = v->walk.flags, .vm_flags = v->walk.vm_flags,
-		.info = v->info && v->walk.stop == PTWALK_VTOP_STOP_LEAF,
+		.info = v->walk.stop == PTWALK_VTOP_STOP_LEAF,
 		.memtype = v->walk.memtype, .node = v->walk.node,
 	};
 	return d;

@@ -138,10 +138,6 @@ static void text_dma(FILE *f, const struct vtop_view *v)
 
 	if (!vtop_has_frame(&v->walk, &v->geom))
 		return;
-	if (!v->info) {
-		fprintf(f, "dma:     memory type, pinned state, node unknown: this ptwalk.ko predates extended records\n");
-		return;
-	}
 	fprintf(f, "memtype: %s\n", mt ? mt : "unknown (a PAT or MAIR index the kernel does not use)");
 	fprintf(f, "pinned:  %s\n", pin == PIN_YES ?
 		"yes (page_maybe_dma_pinned(): pinned with FOLL_PIN, or over 1024 references)" :
