@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ptcompare --faults: the last mapping of a page, StreamID to device. */
-#include <stdio.h>
 #include <string.h>
 #include "engine/fault_explain.h"
+#include "parse/hex.h"
 
 /* Whether [start, start + size) covers the page [page, page + psize). */
 static bool covers(uint64_t start, uint64_t size, uint64_t page,
@@ -67,20 +67,26 @@ void fault_last_mapping(const struct ptwalk_iommu_event *ev, size_t n,
 		out->unmapped_ms_before = (fault_ns - unmap_ns) / 1000000;
 }
 
+/* At most max hex digits into *v, then sep: after sep, or NULL. */
+static const char *bdf_field(const char *p, size_t max, char sep,
+			     uint64_t *v)
+{
+	p = p ? hex_scan(p, max, v) : NULL;
+	return p && *p == sep ? p + 1 : NULL;
+}
+
 bool fault_pci_rid(const char *bdf, uint32_t *domain, uint32_t *rid)
 {
-	unsigned int d = 0, b, s, f;
-	int len = 0;
+	uint64_t d = 0, b, s, f;
+	/* DDDD:BB:SS.F, or BB:SS.F in domain 0 */
+	const char *p = bdf_field(bdf, 4, ':', &d);
 
-	if (sscanf(bdf, "%4x:%2x:%2x.%1x%n", &d, &b, &s, &f, &len) != 4 ||
-	    bdf[len]) {
+	if (!bdf_field(p, 2, ':', &b)) {
 		d = 0;
-		len = 0;
-		if (sscanf(bdf, "%2x:%2x.%1x%n", &b, &s, &f, &len) != 3 ||
-		    bdf[len])
-			return false;
+		p = bdf;
 	}
-	if (s > 31 || f > 7)
+	p = bdf_field(bdf_field(p, 2, ':', &b), 2, '.', &s);
+	if (!bdf_field(p, 1, '\0', &f) || s > 31 || f > 7)
 		return false;
 	*domain = d;
 	*rid = b << 8 | s << 3 | f;

@@ -8,6 +8,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include "io/ptwalk_client.h"
+#include "parse/hex.h"
 
 _Static_assert(sizeof(struct ptwalk_info) == PTWALK_INFO_SIZE, "info layout");
 _Static_assert(sizeof(struct ptwalk_range_query) == PTWALK_RANGE_QUERY_SIZE,
@@ -108,6 +109,7 @@ int ptwalk_absent_flags(const char *path, uint32_t *absent)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	char buf[32];
+	uint64_t v;
 	ssize_t n;
 
 	*absent = 0;
@@ -118,7 +120,11 @@ int ptwalk_absent_flags(const char *path, uint32_t *absent)
 	if (n < 0)
 		return -errno;
 	buf[n] = '\0';
-	return sscanf(buf, "0x%x", absent) == 1 ? 0 : -EPROTO;
+	/* "0x%x\n" */
+	if (strncmp(buf, "0x", 2) || !hex_scan(buf + 2, 8, &v))
+		return -EPROTO;
+	*absent = (uint32_t)v;
+	return 0;
 }
 
 int ptwalk_geometry(const char *path, struct page_geom *g, char *why,

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The one hex number reader of ptcompare, for the command line, maps,
- * iomem and PCI addresses.  Digits only: no sign, no space, no "0x" (the
- * command line strips its own), unlike strtoull.
+ * The one hex number reader of ptcompare: the command line, maps, iomem,
+ * PCI addresses and resources, the kernel log's faults, ptwalk.ko's
+ * absent_flags.  Digits only: no sign, no space, no "0x" (each caller
+ * takes its own), unlike strtoull and sscanf.
  */
 #ifndef PTCOMPARE_PARSE_HEX_H
 #define PTCOMPARE_PARSE_HEX_H

@@ -8,22 +8,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <string.h>
+#include "parse/hex.h"
 #include "parse/iommu_fault.h"
 
 /* ---- numbers and names ---------------------------------------------- */
 
 static const char *lit(const char *p, const char *s);
-
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /*
  * Hex digits (no "0x") into *v: the end, or NULL for none or > 64 bits.
@@ -32,17 +22,8 @@ static int hex_digit(char c)
  */
 static const char *hex(const char *p, uint64_t *v)
 {
-	const char *s = p;
-
 	*v = 0;
-	if (!p)
-		return NULL;
-	for (int d; (d = hex_digit(*p)) >= 0; p++) {
-		if (*v >> 60)
-			return NULL;
-		*v = *v << 4 | (uint64_t)d;
-	}
-	return p == s ? NULL : p;
+	return p ? hex_scan(p, 0, v) : NULL;
 }
 
 static const char *dec(const char *p, uint64_t *v)
@@ -203,13 +184,13 @@ static bool unescape(const char *p, char *out, size_t size)
 	size_t n = 0;
 
 	for (; *p; n++) {
-		int hi, lo;
+		uint64_t byte;
 
 		if (n + 1 >= size)
 			return false;
-		if (p[0] == '\\' && p[1] == 'x' && (hi = hex_digit(p[2])) >= 0 &&
-		    (lo = hex_digit(p[3])) >= 0) {
-			out[n] = (char)(hi << 4 | lo);
+		if (p[0] == '\\' && p[1] == 'x' &&
+		    hex_scan(p + 2, 2, &byte) == p + 4) {
+			out[n] = (char)byte;
 			p += 4;
 		} else {
 			out[n] = *p++;

@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <inttypes.h>
-#include <stdio.h>
 #include <string.h>
+#include "parse/hex.h"
 #include "parse/pci.h"
 
+/* After sep, "0x" and hex digits into *v: after the digits, or NULL. */
+static const char *field(const char *p, char sep, uint64_t *v)
+{
+	if (!p || (sep && *p++ != sep) || strncmp(p, "0x", 2))
+		return NULL;
+	return hex_scan(p + 2, 0, v);
+}
+
+/* A line is "0x%016llx 0x%016llx 0x%016llx" (resource_show()). */
 int pci_parse_resource(const char *text, struct pci_bar bars[PCI_BARS])
 {
 	int n = 0;
@@ -11,9 +19,10 @@ int pci_parse_resource(const char *text, struct pci_bar bars[PCI_BARS])
 	while (n < PCI_BARS && *text) {
 		struct pci_bar *b = &bars[n];
 		const char *nl = strchr(text, '\n');
+		const char *p = field(text, '\0', &b->start);
 
-		if (sscanf(text, "%" SCNx64 " %" SCNx64 " %" SCNx64, &b->start,
-			   &b->end, &b->flags) != 3)
+		p = field(field(p, ' ', &b->end), ' ', &b->flags);
+		if (!p || (*p && *p != '\n'))
 			return -1;
 		n++;
 		if (!nl)
