@@ -1,21 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ptcompare PID: cross-checks /proc/PID/pagemap against ptwalk.ko, page by
- * page, and explains every difference.  main() is the pipeline:
- *
- *   parse     the command line (parse/cli.c)
- *   open      ptwalk's sessions, /proc, the witnesses, the report's
- *             spools (cmd/session.c)
- *   scan      VMA by VMA, by one engine or by the --jobs (cmd/scan.c,
- *             cmd/job_pool.c), the progress line beside it
- *             (cmd/progress_hooks.c)
- *   finish    the DMA view and its PCI owners, the document
- *             (report_finish()), the --stats line (cmd/stats.c)
- *   close     whatever was opened, whatever happened (cmd/session.c)
- *
- * and its exit status is the verdict or the kind of failure
- * (model/outcome.h).  With ADDR, cmd/mode_vtop.c translates one address
- * instead.
+ * page, and explains every difference.  main() parses the command line
+ * into one mode (parse/cli.c) and runs it from the table of modes below:
+ * the scan of one process is cmd/mode_scan.c's pipeline, each other mode
+ * is cmd/mode_NAME.c.  The exit status is the verdict or the kind of
+ * failure (model/outcome.h).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
