@@ -68,6 +68,7 @@ static bool device_node(struct vmtest *t)
 			    abi, dbg_abi, want);
 	return true;
 }
+VMTEST_CASE(device, "device_node", device_node);
 
 /*
  * The whole address space, with the fixture mapped, walked through both
@@ -116,9 +117,4 @@ static bool device_answers_like_debugfs(struct vmtest *t)
 	free(first);
 	return ok;
 }
-
-const struct vmtest_case device_cases[] = {
-	{ "device_node", device_node },
-	{ "device_answers_like_debugfs", device_answers_like_debugfs },
-};
-const size_t nr_device_cases = sizeof(device_cases) / sizeof(device_cases[0]);
+VMTEST_CASE(device, "device_answers_like_debugfs", device_answers_like_debugfs);

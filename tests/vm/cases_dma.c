@@ -255,6 +255,7 @@ static bool dma_fixture_pfnmap(struct vmtest *t)
 	munmap(p, PTWALK_FIXTURE_PAGES * PAGE);
 	return ok;
 }
+VMTEST_CASE(dma, "dma_fixture_pfnmap", dma_fixture_pfnmap);
 
 /* (b) One 2 MiB hugetlb page: one run of 512 pages, 2 MiB aligned. */
 static bool dma_hugetlb_2m(struct vmtest *t)
@@ -294,6 +295,7 @@ static bool dma_hugetlb_2m(struct vmtest *t)
 	free(pfn);
 	return ok;
 }
+VMTEST_CASE(dma, "dma_hugetlb_2m", dma_hugetlb_2m);
 
 /*
  * (c) mlocked 4K anonymous pages, locked on fault so some stay holes: runs
@@ -335,6 +337,7 @@ static bool dma_mlocked(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
+VMTEST_CASE(dma, "dma_mlocked", dma_mlocked);
 
 /*
  * (d) Unpopulated pages, an unmapped gap and an unmapped tail: holes where
@@ -387,6 +390,7 @@ static bool dma_holes(struct vmtest *t)
 	munmap(p + 26 * PAGE, (mapped - 26) * PAGE);
 	return ok;
 }
+VMTEST_CASE(dma, "dma_holes", dma_holes);
 
 /* --- the progress line --- */
 
@@ -541,7 +545,6 @@ static char *slow_target(struct vmtest *t, double min_s, size_t *len,
 	return NULL;
 }
 
-
 /*
  * The line is due after 1 s of a scan on a terminal.  How long a scan
  * lasts varies from run to run on a busy machine (by half or double
@@ -628,6 +631,7 @@ static bool progress_line(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
+VMTEST_CASE(dma, "ptcompare_progress_line", progress_line);
 
 /*
  * One progress line of --all on the pty: "ptcompare: N of M processes
@@ -703,13 +707,4 @@ static bool progress_line_all(struct vmtest *t)
 	waitpid(child, NULL, 0);
 	return ok;
 }
-
-const struct vmtest_case dma_cases[] = {
-	{ "dma_fixture_pfnmap", dma_fixture_pfnmap },
-	{ "dma_hugetlb_2m", dma_hugetlb_2m },
-	{ "dma_mlocked", dma_mlocked },
-	{ "dma_holes", dma_holes },
-	{ "ptcompare_progress_line", progress_line },
-	{ "ptcompare_progress_line_all", progress_line_all },
-};
-const size_t nr_dma_cases = sizeof(dma_cases) / sizeof(dma_cases[0]);
+VMTEST_CASE(dma, "ptcompare_progress_line_all", progress_line_all);

@@ -42,7 +42,6 @@
 #include "ptcompare_run.h"
 #include "vmtest.h"
 
-
 /*
  * The memory type of ordinary memory: x86's PAT decode says wb, arm64's
  * MAIR decode normal, riscv64's PBMT decode pma.  The cases of NUMA nodes and the x86 drivers run on
@@ -325,6 +324,7 @@ static bool ext_matches_plain(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
+VMTEST_CASE(dmainfo, "dmainfo_ext_matches_plain", ext_matches_plain);
 
 static int io_uring_setup(unsigned int entries, struct io_uring_params *p)
 {
@@ -442,6 +442,7 @@ static bool iouring_registered_buffer(struct vmtest *t)
 	munmap(p, pages * PAGE);
 	return ok;
 }
+VMTEST_CASE(dmainfo, "dmainfo_iouring_registered_buffer", iouring_registered_buffer);
 
 #if defined(__x86_64__)
 /* The kernel's name of a PAT memory type, as pat_memtype_list writes it. */
@@ -693,6 +694,7 @@ static bool pci_bar_memtypes(struct vmtest *t)
 	       (!VM_BAR_WC ||
 		bar_memtype(t, dir, "resource0_wc", 16, BAR_WC));
 }
+VMTEST_CASE(dmainfo, "dmainfo_pci_bar_memtypes", pci_bar_memtypes);
 
 #if defined(__x86_64__)
 
@@ -743,6 +745,7 @@ static bool numa_two_nodes(struct vmtest *t)
 	munmap(p, pages * PAGE);
 	return ok;
 }
+VMTEST_CASE(dmainfo, "dmainfo_numa_two_nodes", numa_two_nodes);
 
 /* The enum ptwalk_memtype of each PAT index, from the boot log; false if absent. */
 static bool pat_config(struct vmtest *t, int memtype[8])
@@ -941,6 +944,7 @@ static bool vgem_dumb_buffer(struct vmtest *t)
 	close(fd);
 	return ok;
 }
+VMTEST_CASE(dmainfo, "dmainfo_vgem_dumb_buffer", vgem_dumb_buffer);
 
 /*
  * The DMA address the driver itself logged for the buffer mapped at
@@ -1094,16 +1098,5 @@ static bool vivid_dma_contig(struct vmtest *t)
 	close(fd);
 	return vb2_debug(t, "-p") && ok;
 }
+VMTEST_CASE(dmainfo, "dmainfo_vivid_dma_contig", vivid_dma_contig);
 #endif /* __x86_64__ */
-
-const struct vmtest_case dmainfo_cases[] = {
-	{ "dmainfo_ext_matches_plain", ext_matches_plain },
-	{ "dmainfo_iouring_registered_buffer", iouring_registered_buffer },
-	{ "dmainfo_pci_bar_memtypes", pci_bar_memtypes },
-#if defined(__x86_64__)
-	{ "dmainfo_numa_two_nodes", numa_two_nodes },
-	{ "dmainfo_vgem_dumb_buffer", vgem_dumb_buffer },
-	{ "dmainfo_vivid_dma_contig", vivid_dma_contig },
-#endif
-};
-const size_t nr_dmainfo_cases = sizeof(dmainfo_cases) / sizeof(dmainfo_cases[0]);

@@ -129,6 +129,7 @@ static bool bad_requests(struct vmtest *t)
 		close(fd);
 	return ok;
 }
+VMTEST_CASE(error, "bad_requests_errnos", bad_requests);
 
 static bool bad_sizes(struct vmtest *t)
 {
@@ -163,6 +164,7 @@ static bool bad_sizes(struct vmtest *t)
 	close(fd);
 	return ok;
 }
+VMTEST_CASE(error, "bad_sizes_and_order", bad_sizes);
 
 static bool zombie(struct vmtest *t)
 {
@@ -184,6 +186,7 @@ static bool zombie(struct vmtest *t)
 	waitpid(pid, NULL, 0);
 	return expect_errno(t, "zombie", ret, ENXIO);
 }
+VMTEST_CASE(error, "zombie_has_no_mm", zombie);
 
 static bool exits_during_scan(struct vmtest *t)
 {
@@ -212,6 +215,7 @@ static bool exits_during_scan(struct vmtest *t)
 	return expect_errno(t, "read after the target exited", ret < 0 ? ret : 0,
 			    ESRCH);
 }
+VMTEST_CASE(error, "target_exits_during_scan", exits_during_scan);
 
 /* Asks a task query for pid and reads its answer into *out (n bytes). */
 static int task_ask(int fd, pid_t pid, struct ptwalk_task *out, size_t n)
@@ -339,6 +343,7 @@ static bool task_query(struct vmtest *t)
 	}
 	return ok;
 }
+VMTEST_CASE(error, "task_query", task_query);
 
 /* Two sessions on two files, read alternately, each see their own query. */
 static bool sessions_private(struct vmtest *t)
@@ -380,6 +385,7 @@ static bool sessions_private(struct vmtest *t)
 	munmap(b, len);
 	return ok;
 }
+VMTEST_CASE(error, "sessions_are_private", sessions_private);
 
 /* Walks pid's whole address space one record per read() into out. */
 static ssize_t walk_one_by_one(struct vmtest *t, pid_t pid,
@@ -457,6 +463,7 @@ static bool stream_one_by_one(struct vmtest *t)
 		       n, attempt);
 	return ok;
 }
+VMTEST_CASE(error, "stream_one_record_per_read", stream_one_by_one);
 
 /* Runs fn in a child and returns its errno result for opening query. */
 static int open_in_child(struct vmtest *t, int (*drop)(void))
@@ -613,6 +620,7 @@ static bool privileges(struct vmtest *t)
 			    err ? strerror(err) : "opened");
 	return true;
 }
+VMTEST_CASE(error, "privileges", privileges);
 
 static bool text_view(struct vmtest *t)
 {
@@ -651,6 +659,7 @@ static bool text_view(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
+VMTEST_CASE(error, "text_view", text_view);
 
 /*
  * PTWALK_IOC_INFO: version 2 and every query's feature bit; the caller's
@@ -699,6 +708,7 @@ static bool abi_info(struct vmtest *t)
 		close(fd);
 	return ok;
 }
+VMTEST_CASE(error, "abi_info", abi_info);
 
 /*
  * A module of ABI version 1 (the fixture's stand-in: a query file that
@@ -723,6 +733,7 @@ static bool abi_v1_module(struct vmtest *t)
 	pc_free(&r);
 	return ok;
 }
+VMTEST_CASE(error, "abi_v1_module", abi_v1_module);
 
 /* Reads every record of the query started on fd into recs: their number. */
 static ssize_t read_every(struct vmtest *t, int fd,
@@ -788,19 +799,4 @@ static bool efault_read_loses_nothing(struct vmtest *t)
 	free(bad);
 	return ok;
 }
-
-const struct vmtest_case error_cases[] = {
-	{ "bad_requests_errnos", bad_requests },
-	{ "bad_sizes_and_order", bad_sizes },
-	{ "zombie_has_no_mm", zombie },
-	{ "target_exits_during_scan", exits_during_scan },
-	{ "task_query", task_query },
-	{ "sessions_are_private", sessions_private },
-	{ "stream_one_record_per_read", stream_one_by_one },
-	{ "privileges", privileges },
-	{ "text_view", text_view },
-	{ "abi_info", abi_info },
-	{ "abi_v1_module", abi_v1_module },
-	{ "efault_read_loses_nothing", efault_read_loses_nothing },
-};
-const size_t nr_error_cases = sizeof(error_cases) / sizeof(error_cases[0]);
+VMTEST_CASE(error, "efault_read_loses_nothing", efault_read_loses_nothing);

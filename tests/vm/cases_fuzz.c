@@ -253,8 +253,4 @@ static bool fuzz_debugfs(struct vmtest *t)
 	munmap(p, 16 * PAGE);
 	return ok;
 }
-
-const struct vmtest_case fuzz_cases[] = {
-	{ "fuzz_debugfs", fuzz_debugfs },
-};
-const size_t nr_fuzz_cases = sizeof(fuzz_cases) / sizeof(fuzz_cases[0]);
+VMTEST_CASE(fuzz, "fuzz_debugfs", fuzz_debugfs);

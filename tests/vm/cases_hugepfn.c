@@ -119,8 +119,4 @@ static bool hugepfn_pmd(struct vmtest *t)
 	munmap(q, size);
 	return ok;
 }
-
-const struct vmtest_case hugepfn_cases[] = {
-	{ "hugepfn_pmd", hugepfn_pmd },
-};
-const size_t nr_hugepfn_cases = sizeof(hugepfn_cases) / sizeof(hugepfn_cases[0]);
+VMTEST_CASE(hugepfn, "hugepfn_pmd", hugepfn_pmd);

@@ -249,6 +249,7 @@ static bool jobs_same_report(struct vmtest *t)
 	waitpid(target, NULL, 0);
 	return ok;
 }
+VMTEST_CASE(jobs, "ptcompare_jobs_same_report", jobs_same_report);
 
 /* A bad --jobs: one line, status EXIT_USAGE, before anything is read. */
 static bool jobs_bad_value(struct vmtest *t)
@@ -265,6 +266,7 @@ static bool jobs_bad_value(struct vmtest *t)
 	pc_free(&r);
 	return ok;
 }
+VMTEST_CASE(jobs, "ptcompare_jobs_bad_value", jobs_bad_value);
 
 /*
  * The worst case for memory: every page differs, so every engine keeps a
@@ -319,11 +321,4 @@ static bool jobs_rss_every_page_differs(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-
-const struct vmtest_case jobs_cases[] = {
-	{ "ptcompare_jobs_same_report", jobs_same_report },
-	{ "ptcompare_jobs_bad_value", jobs_bad_value },
-	{ "ptcompare_jobs_rss_every_page_differs",
-	  jobs_rss_every_page_differs },
-};
-const size_t nr_jobs_cases = sizeof(jobs_cases) / sizeof(jobs_cases[0]);
+VMTEST_CASE(jobs, "ptcompare_jobs_rss_every_page_differs", jobs_rss_every_page_differs);

@@ -23,20 +23,6 @@
 #define DBG PTWALK_DEFAULT_DEBUGFS "/" PTWALK_DEBUGFS_DIR "/"
 #define HIDDEN PTWALK_DEFAULT_DEVICE ".hidden"
 
-static bool lockdown_integrity(struct vmtest *t)
-{
-	char mode[128] = "";
-	FILE *f = fopen(LOCKDOWN, "re");
-
-	if (!f)
-		return fail(t, "open %s: %s", LOCKDOWN, strerror(errno));
-	if (!fgets(mode, sizeof(mode), f))
-		mode[0] = '\0';
-	fclose(f);
-	return strstr(mode, "[integrity]") ||
-	       fail(t, "lockdown is '%s', expected [integrity]", mode);
-}
-
 /* open(path, flags) must fail with EPERM. */
 static bool refused(struct vmtest *t, const char *path, int flags)
 {
@@ -50,28 +36,6 @@ static bool refused(struct vmtest *t, const char *path, int flags)
 	return errno == EPERM ||
 	       fail(t, "%s (flags 0%o): %s, expected EPERM", path, flags,
 		    strerror(errno));
-}
-
-static bool debugfs_refused(struct vmtest *t)
-{
-	char buf[16] = "";
-	int fd;
-	ssize_t n;
-
-	if (!refused(t, DBG PTWALK_QUERY_FILE, O_RDWR) ||
-	    !refused(t, DBG PTWALK_QUERY_FILE, O_RDONLY) ||
-	    !refused(t, DBG PTWALK_TEXT_FILE, O_RDWR) ||
-	    !refused(t, DBG PTWALK_TEXT_FILE, O_RDONLY))
-		return false;
-	/* mode 0400, no write, ioctl or mmap: debugfs lets it be read */
-	fd = open(DBG PTWALK_ABI_FILE, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return fail(t, "abi_version refused under lockdown: %s",
-			    strerror(errno));
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	return (n > 0 && atoi(buf) == PTWALK_ABI_VERSION) ||
-	       fail(t, "abi_version reads '%s'", buf);
 }
 
 /* ptcompare ARGS...: exit status want, stderr's first line holds needle. */
@@ -88,58 +52,6 @@ static bool expect(struct vmtest *t, const char *const argv[], int want,
 	     fail(t, "ptcompare %s %s: exit %d (want %d), said '%s'", argv[1],
 		  argv[2] ? argv[2] : "", r.status, want, r.err);
 	pc_free(&r);
-	return ok;
-}
-
-static bool ptcompare_version(struct vmtest *t)
-{
-	const char *argv[] = { "ptcompare", "--version", NULL };
-	const char *want = "\ninterface: device " PTWALK_DEFAULT_DEVICE
-			   " (debugfs: Operation not permitted; lockdown: integrity)\n";
-	struct pc_result r;
-	bool ok;
-
-	if (!pc_run(t, &r, argv))
-		return false;
-	ok = (r.status == 0 && strstr(r.out, want)) ||
-	     fail(t, "ptcompare --version: exit %d, said '%s'", r.status,
-		  r.out);
-	pc_free(&r);
-	return ok;
-}
-
-/* --debugfs alone is taken at its word: lockdown is named, no fallback. */
-static bool ptcompare_debugfs_given(struct vmtest *t)
-{
-	char pid[16];
-	const char *scan[] = { "ptcompare", "--debugfs", PTWALK_DEFAULT_DEBUGFS,
-			       pid, NULL };
-	const char *vtop[] = { "ptcompare", "--debugfs", PTWALK_DEFAULT_DEBUGFS,
-			       pid, "0x400000", NULL };
-
-	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	return expect(t, scan, EXIT_LOCKDOWN, "kernel lockdown (integrity", "drop --debugfs") &&
-	       expect(t, vtop, EXIT_LOCKDOWN, "kernel lockdown (integrity", "drop --debugfs");
-}
-
-/* Without the device node: lockdown and the missing device are named. */
-static bool ptcompare_no_device(struct vmtest *t)
-{
-	char pid[16];
-	const char *scan[] = { "ptcompare", pid, NULL };
-	const char *vtop[] = { "ptcompare", pid, "0x400000", NULL };
-	bool ok;
-
-	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	if (rename(PTWALK_DEFAULT_DEVICE, HIDDEN))
-		return fail(t, "rename %s: %s", PTWALK_DEFAULT_DEVICE,
-			    strerror(errno));
-	ok = expect(t, scan, EXIT_LOCKDOWN, "kernel lockdown (integrity",
-		    PTWALK_DEFAULT_DEVICE " is missing") &&
-	     expect(t, vtop, EXIT_LOCKDOWN, "kernel lockdown (integrity",
-		    PTWALK_DEFAULT_DEVICE " is missing");
-	if (rename(HIDDEN, PTWALK_DEFAULT_DEVICE))
-		return fail(t, "rename %s back: %s", HIDDEN, strerror(errno));
 	return ok;
 }
 
@@ -172,6 +84,100 @@ static bool lockdown_vtop_entries(struct vmtest *t)
 		    v.stop, (unsigned long long)v.entry[PTWALK_VTOP_PGD],
 		    (unsigned long long)v.entry[PTWALK_VTOP_PTE]);
 }
+VMTEST_CASE(lockdown, "lockdown_vtop_entries", lockdown_vtop_entries);
+
+static bool lockdown_integrity(struct vmtest *t)
+{
+	char mode[128] = "";
+	FILE *f = fopen(LOCKDOWN, "re");
+
+	if (!f)
+		return fail(t, "open %s: %s", LOCKDOWN, strerror(errno));
+	if (!fgets(mode, sizeof(mode), f))
+		mode[0] = '\0';
+	fclose(f);
+	return strstr(mode, "[integrity]") ||
+	       fail(t, "lockdown is '%s', expected [integrity]", mode);
+}
+VMTEST_CASE(lockdown, "lockdown_integrity", lockdown_integrity);
+
+static bool debugfs_refused(struct vmtest *t)
+{
+	char buf[16] = "";
+	int fd;
+	ssize_t n;
+
+	if (!refused(t, DBG PTWALK_QUERY_FILE, O_RDWR) ||
+	    !refused(t, DBG PTWALK_QUERY_FILE, O_RDONLY) ||
+	    !refused(t, DBG PTWALK_TEXT_FILE, O_RDWR) ||
+	    !refused(t, DBG PTWALK_TEXT_FILE, O_RDONLY))
+		return false;
+	/* mode 0400, no write, ioctl or mmap: debugfs lets it be read */
+	fd = open(DBG PTWALK_ABI_FILE, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(t, "abi_version refused under lockdown: %s",
+			    strerror(errno));
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return (n > 0 && atoi(buf) == PTWALK_ABI_VERSION) ||
+	       fail(t, "abi_version reads '%s'", buf);
+}
+VMTEST_CASE(lockdown, "lockdown_debugfs_refused", debugfs_refused);
+
+static bool ptcompare_version(struct vmtest *t)
+{
+	const char *argv[] = { "ptcompare", "--version", NULL };
+	const char *want = "\ninterface: device " PTWALK_DEFAULT_DEVICE
+			   " (debugfs: Operation not permitted; lockdown: integrity)\n";
+	struct pc_result r;
+	bool ok;
+
+	if (!pc_run(t, &r, argv))
+		return false;
+	ok = (r.status == 0 && strstr(r.out, want)) ||
+	     fail(t, "ptcompare --version: exit %d, said '%s'", r.status,
+		  r.out);
+	pc_free(&r);
+	return ok;
+}
+VMTEST_CASE(lockdown, "lockdown_ptcompare_version", ptcompare_version);
+
+/* --debugfs alone is taken at its word: lockdown is named, no fallback. */
+static bool ptcompare_debugfs_given(struct vmtest *t)
+{
+	char pid[16];
+	const char *scan[] = { "ptcompare", "--debugfs", PTWALK_DEFAULT_DEBUGFS,
+			       pid, NULL };
+	const char *vtop[] = { "ptcompare", "--debugfs", PTWALK_DEFAULT_DEBUGFS,
+			       pid, "0x400000", NULL };
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	return expect(t, scan, EXIT_LOCKDOWN, "kernel lockdown (integrity", "drop --debugfs") &&
+	       expect(t, vtop, EXIT_LOCKDOWN, "kernel lockdown (integrity", "drop --debugfs");
+}
+VMTEST_CASE(lockdown, "lockdown_ptcompare_debugfs_given", ptcompare_debugfs_given);
+
+/* Without the device node: lockdown and the missing device are named. */
+static bool ptcompare_no_device(struct vmtest *t)
+{
+	char pid[16];
+	const char *scan[] = { "ptcompare", pid, NULL };
+	const char *vtop[] = { "ptcompare", pid, "0x400000", NULL };
+	bool ok;
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	if (rename(PTWALK_DEFAULT_DEVICE, HIDDEN))
+		return fail(t, "rename %s: %s", PTWALK_DEFAULT_DEVICE,
+			    strerror(errno));
+	ok = expect(t, scan, EXIT_LOCKDOWN, "kernel lockdown (integrity",
+		    PTWALK_DEFAULT_DEVICE " is missing") &&
+	     expect(t, vtop, EXIT_LOCKDOWN, "kernel lockdown (integrity",
+		    PTWALK_DEFAULT_DEVICE " is missing");
+	if (rename(HIDDEN, PTWALK_DEFAULT_DEVICE))
+		return fail(t, "rename %s back: %s", HIDDEN, strerror(errno));
+	return ok;
+}
+VMTEST_CASE(lockdown, "lockdown_ptcompare_no_device", ptcompare_no_device);
 
 /*
  * Confidentiality mode (raised after the integrity cases): the raw
@@ -205,19 +211,4 @@ static bool confidentiality_vtop_redacted(struct vmtest *t)
 	return (v.walked & (1U << PTWALK_VTOP_PGD)) ||
 	       fail(t, "vtop under confidentiality: walked 0x%x", v.walked);
 }
-
-const struct vmtest_case confidentiality_cases[] = {
-	{ "confidentiality_vtop_redacted", confidentiality_vtop_redacted },
-};
-const size_t nr_confidentiality_cases =
-	sizeof(confidentiality_cases) / sizeof(confidentiality_cases[0]);
-
-const struct vmtest_case lockdown_cases[] = {
-	{ "lockdown_vtop_entries", lockdown_vtop_entries },
-	{ "lockdown_integrity", lockdown_integrity },
-	{ "lockdown_debugfs_refused", debugfs_refused },
-	{ "lockdown_ptcompare_version", ptcompare_version },
-	{ "lockdown_ptcompare_debugfs_given", ptcompare_debugfs_given },
-	{ "lockdown_ptcompare_no_device", ptcompare_no_device },
-};
-const size_t nr_lockdown_cases = sizeof(lockdown_cases) / sizeof(lockdown_cases[0]);
+VMTEST_CASE(confidentiality, "confidentiality_vtop_redacted", confidentiality_vtop_redacted);

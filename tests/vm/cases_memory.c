@@ -20,7 +20,6 @@
 #include "ptcompare_run.h"
 #include "vmtest.h"
 
-
 static bool expect_records(struct vmtest *t, size_t n)
 {
 	if (t->nr_recs != n)
@@ -108,6 +107,7 @@ static bool anon_4k(struct vmtest *t)
 
 	return anon_case(t, 64 * PAGE, MAP_PRIVATE, touch_write, -1, &e);
 }
+VMTEST_CASE(memory, "anon_4k", anon_4k);
 
 static bool untouched(struct vmtest *t)
 {
@@ -124,6 +124,7 @@ static bool untouched(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
+VMTEST_CASE(memory, "untouched", untouched);
 
 static bool zero_page(struct vmtest *t)
 {
@@ -135,6 +136,7 @@ static bool zero_page(struct vmtest *t)
 
 	return anon_case(t, 16 * PAGE, MAP_PRIVATE, touch_read, -1, &e);
 }
+VMTEST_CASE(memory, "zero_page", zero_page);
 
 /*
  * A PMD-aligned THP (a PMD leaf: 2M with 4K pages, 32M with 16K); false if
@@ -174,6 +176,7 @@ static bool thp_pmd(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
+VMTEST_CASE(memory, "thp_pmd", thp_pmd);
 
 /*
  * A PROT_NONE THP: a PMD leaf without the present bit (PROTNONE|PSE), which
@@ -204,6 +207,7 @@ static bool thp_prot_none(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
+VMTEST_CASE(memory, "thp_prot_none", thp_prot_none);
 
 static bool thp_split(struct vmtest *t)
 {
@@ -253,6 +257,7 @@ static bool thp_split(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
+VMTEST_CASE(memory, "thp_split_to_ptes", thp_split);
 
 /*
  * Reading an untouched THP-eligible region maps the huge zero page.  The
@@ -285,6 +290,7 @@ static bool huge_zero_page(struct vmtest *t)
 	munmap(b, len);
 	return ok;
 }
+VMTEST_CASE(memory, "huge_zero_page", huge_zero_page);
 
 /*
  * What a hugetlb page of size at level shows: a page larger than one entry
@@ -363,6 +369,7 @@ static bool hugetlb_2m(struct vmtest *t)
 	return hugetlb(t, size, map_huge_flag(size), PTWALK_LEVEL_PMD,
 		       size > 2 * MIB ? stride_of(2 * size) : 1, kind);
 }
+VMTEST_CASE(memory, "hugetlb_2m", hugetlb_2m);
 
 /*
  * The hugetlb page of one PUD leaf: 1G with 4K pages.  arm64 with 16K or
@@ -376,6 +383,7 @@ static bool hugetlb_1g(struct vmtest *t)
 	return hugetlb(t, GIB, MAP_HUGE_1GB, PTWALK_LEVEL_PUD, 4093,
 		       "hugetlb-1G");
 }
+VMTEST_CASE(memory, "hugetlb_1g_pud", hugetlb_1g);
 
 #if defined(__aarch64__) || defined(__riscv)
 /*
@@ -469,6 +477,7 @@ static bool hugetlb_64k(struct vmtest *t)
 	return hugetlb_cont(t, size, map_huge_flag(size), PTWALK_LEVEL_PTE,
 			    size > 64 * 1024 ? stride_of(size) : 1, kind);
 }
+VMTEST_CASE(memory, "hugetlb_64k_cont", hugetlb_64k);
 
 #if defined(__aarch64__)
 /* The contiguous group of PMDs: 32M with 4K pages, 1G with 16K. */
@@ -483,6 +492,7 @@ static bool hugetlb_32m(struct vmtest *t)
 	return hugetlb_cont(t, size, map_huge_flag(size), PTWALK_LEVEL_PMD,
 			    size == 32 * MIB ? 509 : stride_of(size), kind);
 }
+VMTEST_CASE(memory, "hugetlb_32m_cont", hugetlb_32m);
 #endif
 #endif
 
@@ -536,6 +546,7 @@ static bool pci_bar_resource0(struct vmtest *t)
 {
 	return pci_bar(t, "resource0");
 }
+VMTEST_CASE(memory, "pci_bar_resource0", pci_bar_resource0);
 
 static bool pci_bar_resource0_wc(struct vmtest *t)
 {
@@ -548,6 +559,7 @@ static bool pci_bar_resource0_wc(struct vmtest *t)
 	}
 	return pci_bar(t, "resource0_wc");
 }
+VMTEST_CASE(memory, "pci_bar_resource0_wc", pci_bar_resource0_wc);
 
 static bool pfnmap_fixture(struct vmtest *t)
 {
@@ -583,6 +595,7 @@ static bool pfnmap_fixture(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
+VMTEST_CASE(memory, "pfnmap_fixture", pfnmap_fixture);
 
 /*
  * [vvar]: how the kernel maps it changed (VM_PFNMAP|VM_IO with pfn entries
@@ -637,6 +650,7 @@ static bool vvar(struct vmtest *t)
 	return ok && (present ||
 		      fail(t, "no [vvar] page mapped after clock_gettime"));
 }
+VMTEST_CASE(memory, "vvar", vvar);
 
 static bool shared_anon(struct vmtest *t)
 {
@@ -649,6 +663,7 @@ static bool shared_anon(struct vmtest *t)
 
 	return anon_case(t, 32 * PAGE, MAP_SHARED, touch_write, -1, &e);
 }
+VMTEST_CASE(memory, "shared_anon", shared_anon);
 
 static bool file_mapping(struct vmtest *t)
 {
@@ -681,6 +696,7 @@ static bool file_mapping(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
+VMTEST_CASE(memory, "file_mapping", file_mapping);
 
 /*
  * The child breaks COW on page 0 and leaves page 1 shared; it sends its
@@ -749,6 +765,7 @@ static bool fork_cow(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
+VMTEST_CASE(memory, "fork_cow", fork_cow);
 
 static bool prot_none(struct vmtest *t)
 {
@@ -762,6 +779,7 @@ static bool prot_none(struct vmtest *t)
 
 	return anon_case(t, 16 * PAGE, MAP_PRIVATE, touch_write, PROT_NONE, &e);
 }
+VMTEST_CASE(memory, "prot_none", prot_none);
 
 /* Every VMA of the process starts a record; records never span two. */
 static bool whole_address_space(struct vmtest *t)
@@ -794,31 +812,4 @@ static bool whole_address_space(struct vmtest *t)
 	fclose(f);
 	return vmas > 5 || fail(t, "only %u VMAs seen", vmas);
 }
-
-const struct vmtest_case memory_cases[] = {
-	{ "anon_4k", anon_4k },
-	{ "untouched", untouched },
-	{ "zero_page", zero_page },
-	{ "thp_pmd", thp_pmd },
-	{ "thp_prot_none", thp_prot_none },
-	{ "thp_split_to_ptes", thp_split },
-	{ "huge_zero_page", huge_zero_page },
-	{ "hugetlb_2m", hugetlb_2m },
-	{ "hugetlb_1g_pud", hugetlb_1g },
-#if defined(__aarch64__) || defined(__riscv)
-	{ "hugetlb_64k_cont", hugetlb_64k },
-#endif
-#if defined(__aarch64__)
-	{ "hugetlb_32m_cont", hugetlb_32m },
-#endif
-	{ "pci_bar_resource0", pci_bar_resource0 },
-	{ "pci_bar_resource0_wc", pci_bar_resource0_wc },
-	{ "pfnmap_fixture", pfnmap_fixture },
-	{ "vvar", vvar },
-	{ "shared_anon", shared_anon },
-	{ "file_mapping", file_mapping },
-	{ "fork_cow", fork_cow },
-	{ "prot_none", prot_none },
-	{ "whole_address_space", whole_address_space },
-};
-const size_t nr_memory_cases = sizeof(memory_cases) / sizeof(memory_cases[0]);
+VMTEST_CASE(memory, "whole_address_space", whole_address_space);

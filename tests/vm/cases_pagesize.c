@@ -176,6 +176,7 @@ static bool pagesize_geometry(struct vmtest *t)
 	       g.cont[PTWALK_LEVEL_PTE], g.cont[PTWALK_LEVEL_PMD], g.levels);
 	return true;
 }
+VMTEST_CASE(pagesize, "pagesize_geometry", pagesize_geometry);
 
 /* Extended records with folio sizes of [start, end) of this process. */
 static ssize_t walk_folio(struct vmtest *t, uint64_t start, uint64_t end,
@@ -298,6 +299,7 @@ static bool pagesize_mthp(struct vmtest *t)
 			  strerror(errno));
 	return ok;
 }
+VMTEST_CASE(pagesize, "pagesize_mthp", pagesize_mthp);
 
 /*
  * Guard regions (6.13+, 662df3e5c376): MADV_GUARD_INSTALL puts a guard
@@ -365,10 +367,4 @@ static bool pagesize_guard(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-
-const struct vmtest_case pagesize_cases[] = {
-	{ "pagesize_geometry", pagesize_geometry },
-	{ "pagesize_mthp", pagesize_mthp },
-	{ "pagesize_guard", pagesize_guard },
-};
-const size_t nr_pagesize_cases = sizeof(pagesize_cases) / sizeof(pagesize_cases[0]);
+VMTEST_CASE(pagesize, "pagesize_guard", pagesize_guard);

@@ -21,7 +21,6 @@
 #include "ptcompare_run.h"
 #include "vmtest.h"
 
-
 static bool has_string(struct json_object *arr, const char *s)
 {
 	size_t i;
@@ -33,7 +32,73 @@ static bool has_string(struct json_object *arr, const char *s)
 	return false;
 }
 
-/* The fixture's remap_pfn_range mapping, and the frames it holds. */
+/*
+ * The fixture's impostor claims frames that pagemap contradicts on every
+ * read: every page is a mismatch, re-read and still wrong, exit 1, and
+ * both sides' values are those of the impostor and of the oracle.  It
+ * knows no task query, like a ptwalk.ko before it: the report still names
+ * the process.
+ */
+static bool mismatch_exit_1(struct vmtest *t)
+{
+	const char *liar = PTWALK_DEFAULT_DEBUGFS "/ptwalk_fixture_liar";
+	size_t len = 8 * PAGE, i;
+	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	char range[64], pid[16], finding[96];
+	const char *argv[] = { "ptcompare", "--debugfs", liar, "--range",
+			       range, pid, NULL };
+	struct ptwalk_fixture_translate o;
+	struct pc_result r;
+	struct pc_range pr;
+	bool ok;
+
+	if (!p)
+		return false;
+	touch_write(p, len);
+	ok = pc_json_from(t, &r, getpid(), A(p), A(p) + len, liar, 1) &&
+	     (!strcmp(json_object_get_string(json_object_object_get(r.doc,
+				"verdict")), "mismatch") ||
+	      fail(t, "verdict is not mismatch")) &&
+	     (json_object_get_int64(json_object_object_get(json_object_object_get(
+			r.doc, "summary"), "mismatch")) == 8 ||
+	      fail(t, "expected 8 mismatching pages: %s", r.out)) &&
+	     (strstr(r.err, " rereads=3 ") ||
+	      fail(t, "expected 3 re-reads: %s", r.err)) &&
+	     /* the impostor has no task query: the name from /proc/PID/stat */
+	     (!strcmp(json_object_get_string(json_object_object_get(r.doc,
+				"comm")), "vmtest") ||
+	      fail(t, "comm is not vmtest"));
+	for (i = 0; ok && i < 8; i++) {
+		uint64_t addr = A(p) + i * PAGE;
+
+		ok = oracle(t, addr, &o) && pc_find(t, &r, addr, &pr) &&
+		     (!strcmp(pr.cls, "mismatch") ||
+		      fail(t, "page %zu: %s", i, pr.cls)) &&
+		     (pr.walk_pfn + (addr - pr.start) / PAGE ==
+		      PTWALK_FIXTURE_LIAR_PFN + addr / PAGE ||
+		      fail(t, "page %zu: walk_pfn not the impostor's", i)) &&
+		     (pr.pagemap_pfn + (addr - pr.start) / PAGE == o.pfn ||
+		      fail(t, "page %zu: pagemap_pfn not the oracle's", i));
+	}
+	pc_free(&r);
+	/* the human report says it too, and exits 1 */
+	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, A(p),
+		 A(p) + len);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	snprintf(finding, sizeof(finding), " mismatch      pte  ptwalk: pfn 0x%" PRIx64 " ",
+		 (uint64_t)(PTWALK_FIXTURE_LIAR_PFN + A(p) / PAGE));
+	ok = ok && pc_run(t, &r, argv) &&
+	     (r.status == 1 || fail(t, "text report exit %d", r.status)) &&
+	     (strstr(r.out, "\nverdict: MISMATCH: 8 of 8 pages differ") ||
+	      fail(t, "no MISMATCH verdict: %s", r.out)) &&
+	     (strstr(r.out, finding) ||
+	      fail(t, "no mismatch finding '%s': %s", finding, r.out));
+	pc_free(&r);
+	munmap(p, len);
+	return ok;
+}
+VMTEST_CASE(ptcompare, "ptcompare_mismatch_exit_1", mismatch_exit_1);
+
 /*
  * Every VMA of the process: ranges cover each examined VMA exactly, in
  * address order; nothing is a mismatch; the fixture's frames show as
@@ -136,6 +201,7 @@ out:
 	munmap(p, PTWALK_FIXTURE_PAGES * PAGE);
 	return ok;
 }
+VMTEST_CASE(ptcompare, "ptcompare_whole_process_json", whole_process_json);
 
 /* The human report: header, table row, finding with the physical address. */
 static bool text_report(struct vmtest *t)
@@ -175,6 +241,7 @@ static bool text_report(struct vmtest *t)
 	munmap(p, PTWALK_FIXTURE_PAGES * PAGE);
 	return ok;
 }
+VMTEST_CASE(ptcompare, "ptcompare_text_report", text_report);
 
 /*
  * A process killed mid-scan: ptcompare is stopped once it has opened the
@@ -280,6 +347,7 @@ static bool exited_during_scan(struct vmtest *t)
 	}
 	return ok && (caught || fail(t, "could not stop ptcompare mid-scan"));
 }
+VMTEST_CASE(ptcompare, "ptcompare_exited_during_scan", exited_during_scan);
 
 /*
  * A sparse 4 GiB mapping with one page touched per MiB: thousands of
@@ -350,79 +418,4 @@ static bool memory_bounded(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-
-/*
- * The fixture's impostor claims frames that pagemap contradicts on every
- * read: every page is a mismatch, re-read and still wrong, exit 1, and
- * both sides' values are those of the impostor and of the oracle.  It
- * knows no task query, like a ptwalk.ko before it: the report still names
- * the process.
- */
-static bool mismatch_exit_1(struct vmtest *t)
-{
-	const char *liar = PTWALK_DEFAULT_DEBUGFS "/ptwalk_fixture_liar";
-	size_t len = 8 * PAGE, i;
-	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
-	char range[64], pid[16], finding[96];
-	const char *argv[] = { "ptcompare", "--debugfs", liar, "--range",
-			       range, pid, NULL };
-	struct ptwalk_fixture_translate o;
-	struct pc_result r;
-	struct pc_range pr;
-	bool ok;
-
-	if (!p)
-		return false;
-	touch_write(p, len);
-	ok = pc_json_from(t, &r, getpid(), A(p), A(p) + len, liar, 1) &&
-	     (!strcmp(json_object_get_string(json_object_object_get(r.doc,
-				"verdict")), "mismatch") ||
-	      fail(t, "verdict is not mismatch")) &&
-	     (json_object_get_int64(json_object_object_get(json_object_object_get(
-			r.doc, "summary"), "mismatch")) == 8 ||
-	      fail(t, "expected 8 mismatching pages: %s", r.out)) &&
-	     (strstr(r.err, " rereads=3 ") ||
-	      fail(t, "expected 3 re-reads: %s", r.err)) &&
-	     /* the impostor has no task query: the name from /proc/PID/stat */
-	     (!strcmp(json_object_get_string(json_object_object_get(r.doc,
-				"comm")), "vmtest") ||
-	      fail(t, "comm is not vmtest"));
-	for (i = 0; ok && i < 8; i++) {
-		uint64_t addr = A(p) + i * PAGE;
-
-		ok = oracle(t, addr, &o) && pc_find(t, &r, addr, &pr) &&
-		     (!strcmp(pr.cls, "mismatch") ||
-		      fail(t, "page %zu: %s", i, pr.cls)) &&
-		     (pr.walk_pfn + (addr - pr.start) / PAGE ==
-		      PTWALK_FIXTURE_LIAR_PFN + addr / PAGE ||
-		      fail(t, "page %zu: walk_pfn not the impostor's", i)) &&
-		     (pr.pagemap_pfn + (addr - pr.start) / PAGE == o.pfn ||
-		      fail(t, "page %zu: pagemap_pfn not the oracle's", i));
-	}
-	pc_free(&r);
-	/* the human report says it too, and exits 1 */
-	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, A(p),
-		 A(p) + len);
-	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	snprintf(finding, sizeof(finding), " mismatch      pte  ptwalk: pfn 0x%" PRIx64 " ",
-		 (uint64_t)(PTWALK_FIXTURE_LIAR_PFN + A(p) / PAGE));
-	ok = ok && pc_run(t, &r, argv) &&
-	     (r.status == 1 || fail(t, "text report exit %d", r.status)) &&
-	     (strstr(r.out, "\nverdict: MISMATCH: 8 of 8 pages differ") ||
-	      fail(t, "no MISMATCH verdict: %s", r.out)) &&
-	     (strstr(r.out, finding) ||
-	      fail(t, "no mismatch finding '%s': %s", finding, r.out));
-	pc_free(&r);
-	munmap(p, len);
-	return ok;
-}
-
-const struct vmtest_case ptcompare_cases[] = {
-	{ "ptcompare_mismatch_exit_1", mismatch_exit_1 },
-	{ "ptcompare_whole_process_json", whole_process_json },
-	{ "ptcompare_text_report", text_report },
-	{ "ptcompare_exited_during_scan", exited_during_scan },
-	{ "ptcompare_memory_bounded", memory_bounded },
-};
-const size_t nr_ptcompare_cases =
-	sizeof(ptcompare_cases) / sizeof(ptcompare_cases[0]);
+VMTEST_CASE(ptcompare, "ptcompare_memory_bounded", memory_bounded);

@@ -129,6 +129,7 @@ static bool vtop_unmapped(struct vmtest *t)
 	return ok && ((mapped && no_vma) ||
 		      fail(t, "the queries never met both a mapped and an unmapped address"));
 }
+VMTEST_CASE(race, "race_vtop_unmapped", vtop_unmapped);
 
 /*
  * The sharers' side: each child faults the file's first huge page in
@@ -341,9 +342,4 @@ static bool shared_hugetlb(struct vmtest *t)
 	return (leaves && shared) ||
 	       fail(t, "the walks never met a mapped page in a shared PMD table");
 }
-
-const struct vmtest_case race_cases[] = {
-	{ "race_vtop_unmapped", vtop_unmapped },
-	{ "race_shared_hugetlb", shared_hugetlb },
-};
-const size_t nr_race_cases = sizeof(race_cases) / sizeof(race_cases[0]);
+VMTEST_CASE(race, "race_shared_hugetlb", shared_hugetlb);

@@ -237,6 +237,7 @@ static bool churn_scans(struct vmtest *t)
 		      fail(t, "no transient page in %u scans of a churning process: no race was caught",
 			   tally.scans));
 }
+VMTEST_CASE(stress, "ptcompare_churn_no_false_mismatch", churn_scans);
 
 /*
  * Pages pushed to zram swap with MADV_PAGEOUT: ptwalk sees swap entries,
@@ -289,6 +290,7 @@ static bool swapped_pages(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
+VMTEST_CASE(stress, "swapped_pages", swapped_pages);
 
 #ifndef MADV_SOFT_OFFLINE
 #define MADV_SOFT_OFFLINE 101
@@ -383,10 +385,4 @@ static bool migration_during_scans(struct vmtest *t)
 	free(before);
 	return ok && (moved || fail(t, "no page moved: nothing tested"));
 }
-
-const struct vmtest_case stress_cases[] = {
-	{ "ptcompare_churn_no_false_mismatch", churn_scans },
-	{ "swapped_pages", swapped_pages },
-	{ "ptcompare_migration_no_false_mismatch", migration_during_scans },
-};
-const size_t nr_stress_cases = sizeof(stress_cases) / sizeof(stress_cases[0]);
+VMTEST_CASE(stress, "ptcompare_migration_no_false_mismatch", migration_during_scans);

@@ -314,6 +314,7 @@ static bool vtop_anon_4k(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
+VMTEST_CASE(vtop, "vtop_anon_4k", vtop_anon_4k);
 
 /* A THP of one PMD leaf: 2M with 4K pages, 32M with 16K. */
 static bool vtop_thp(struct vmtest *t)
@@ -333,6 +334,7 @@ static bool vtop_thp(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
+VMTEST_CASE(vtop, "vtop_thp_pmd", vtop_thp);
 
 static bool vtop_hugetlb(struct vmtest *t, size_t size, int size_flag,
 			 const char *last)
@@ -372,6 +374,7 @@ static bool vtop_hugetlb_2m(struct vmtest *t)
 
 	return vtop_hugetlb(t, size, map_huge_flag(size), "pmd");
 }
+VMTEST_CASE(vtop, "vtop_hugetlb_2m", vtop_hugetlb_2m);
 
 /*
  * The PUD leaf's: 1G with 4K pages; arm64 16K and 64K have none, and the
@@ -383,6 +386,7 @@ static bool vtop_hugetlb_1g(struct vmtest *t)
 		return vm_no_pud_hugetlb(t, "vtop_hugetlb_1g");
 	return vtop_hugetlb(t, GIB, MAP_HUGE_1GB, "pud");
 }
+VMTEST_CASE(vtop, "vtop_hugetlb_1g", vtop_hugetlb_1g);
 
 #if defined(__aarch64__) || defined(__riscv)
 /*
@@ -395,6 +399,7 @@ static bool vtop_hugetlb_64k(struct vmtest *t)
 
 	return vtop_hugetlb(t, size, map_huge_flag(size), "pte");
 }
+VMTEST_CASE(vtop, "vtop_hugetlb_64k", vtop_hugetlb_64k);
 #endif
 
 #if defined(__aarch64__)
@@ -406,6 +411,7 @@ static bool vtop_hugetlb_32m(struct vmtest *t)
 		return vm_hugetlb_beyond_ram(t, size, "vtop_hugetlb_32m");
 	return vtop_hugetlb(t, size, map_huge_flag(size), "pmd");
 }
+VMTEST_CASE(vtop, "vtop_hugetlb_32m", vtop_hugetlb_32m);
 #endif
 
 /* remap_pfn_range(): pagemap shows holes; ptwalk the fixture's frames. */
@@ -439,6 +445,7 @@ static bool vtop_pfnmap(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
+VMTEST_CASE(vtop, "vtop_pfnmap", vtop_pfnmap);
 
 static bool vtop_unmapped_in_vma(struct vmtest *t)
 {
@@ -459,6 +466,7 @@ static bool vtop_unmapped_in_vma(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
+VMTEST_CASE(vtop, "vtop_unmapped_in_vma", vtop_unmapped_in_vma);
 
 /*
  * An address between two VMAs is answered as a range query answers it:
@@ -510,6 +518,7 @@ static bool vtop_no_vma(struct vmtest *t)
 	munmap(p, 3 * PAGE);
 	return ok;
 }
+VMTEST_CASE(vtop, "vtop_no_vma", vtop_no_vma);
 
 /* zram swap and MADV_PAGEOUT, as swapped_pages does. */
 static bool vtop_swapped(struct vmtest *t)
@@ -555,6 +564,7 @@ static bool vtop_swapped(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
+VMTEST_CASE(vtop, "vtop_swapped", vtop_swapped);
 
 /*
  * The top of the user address space, where the PGD index is highest:
@@ -595,6 +605,7 @@ static bool vtop_high_address(struct vmtest *t)
 	munmap(p, PAGE);
 	return ok;
 }
+VMTEST_CASE(vtop, "vtop_high_address", vtop_high_address);
 
 /* The human form of a 4K translation, line by line. */
 static bool vtop_text(struct vmtest *t)
@@ -636,6 +647,7 @@ static bool vtop_text(struct vmtest *t)
 	munmap(p, PAGE);
 	return ok;
 }
+VMTEST_CASE(vtop, "vtop_text", vtop_text);
 
 /* ptcompare run with argv: exit status want, stderr holding needle. */
 static bool expect_exit(struct vmtest *t, const char *const argv[], int want,
@@ -676,6 +688,7 @@ static bool vtop_errors(struct vmtest *t)
 	       /* the impostor answers no vtop query (its features say so) */
 	       expect_exit(t, old, EXIT_INTERNAL, "answers no vtop query");
 }
+VMTEST_CASE(vtop, "vtop_errors", vtop_errors);
 
 static ssize_t vtop_raw(int fd, pid_t pid, uint32_t flags, uint64_t addr,
 			uint32_t reserved)
@@ -754,25 +767,4 @@ static bool vtop_interface(struct vmtest *t)
 	close(fd);
 	return ok;
 }
-
-const struct vmtest_case vtop_cases[] = {
-	{ "vtop_anon_4k", vtop_anon_4k },
-	{ "vtop_thp_pmd", vtop_thp },
-	{ "vtop_hugetlb_2m", vtop_hugetlb_2m },
-	{ "vtop_hugetlb_1g", vtop_hugetlb_1g },
-#if defined(__aarch64__) || defined(__riscv)
-	{ "vtop_hugetlb_64k", vtop_hugetlb_64k },
-#endif
-#if defined(__aarch64__)
-	{ "vtop_hugetlb_32m", vtop_hugetlb_32m },
-#endif
-	{ "vtop_pfnmap", vtop_pfnmap },
-	{ "vtop_unmapped_in_vma", vtop_unmapped_in_vma },
-	{ "vtop_no_vma", vtop_no_vma },
-	{ "vtop_swapped", vtop_swapped },
-	{ "vtop_high_address", vtop_high_address },
-	{ "vtop_text", vtop_text },
-	{ "vtop_errors", vtop_errors },
-	{ "vtop_interface", vtop_interface },
-};
-const size_t nr_vtop_cases = sizeof(vtop_cases) / sizeof(vtop_cases[0]);
+VMTEST_CASE(vtop, "vtop_interface", vtop_interface);

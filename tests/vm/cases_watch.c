@@ -276,6 +276,7 @@ static bool watch_migrate(struct vmtest *t)
 	munmap(p, PAGES * (size_t)ps);
 	return ok;
 }
+VMTEST_CASE(watch, "watch_migrate", watch_migrate);
 
 /*
  * Two pages shared with a child by fork: page 0 written (its own copy:
@@ -326,6 +327,7 @@ static bool watch_cow_and_dontneed(struct vmtest *t)
 	munmap(p, 3 * (size_t)ps);
 	return ok;
 }
+VMTEST_CASE(watch, "watch_cow_and_dontneed", watch_cow_and_dontneed);
 
 #define KHUGEPAGED "/sys/kernel/mm/transparent_hugepage/khugepaged/"
 
@@ -503,6 +505,7 @@ static bool watch_collapse(struct vmtest *t)
 	watch_free(&w);
 	return ok;
 }
+VMTEST_CASE(watch, "watch_collapse", watch_collapse);
 
 /*
  * Pages pinned by io_uring's IORING_REGISTER_BUFFERS (FOLL_PIN |
@@ -567,11 +570,4 @@ static bool watch_pinned_stays(struct vmtest *t)
 	munmap(p, PAGES * (size_t)ps);
 	return ok;
 }
-
-const struct vmtest_case watch_cases[] = {
-	{ "watch_migrate", watch_migrate },
-	{ "watch_cow_and_dontneed", watch_cow_and_dontneed },
-	{ "watch_collapse", watch_collapse },
-	{ "watch_pinned_stays", watch_pinned_stays },
-};
-const size_t nr_watch_cases = sizeof(watch_cases) / sizeof(watch_cases[0]);
+VMTEST_CASE(watch, "watch_pinned_stays", watch_pinned_stays);

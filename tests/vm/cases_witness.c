@@ -202,6 +202,7 @@ static bool bar_named(struct vmtest *t)
 	munmap(p, 64 * 1024);
 	return ok;
 }
+VMTEST_CASE(witness, "witness_bar_named", bar_named);
 
 /* The fixture's remap_pfn_range frames: RAM it allocated, named so. */
 static bool fixture_named(struct vmtest *t)
@@ -234,6 +235,7 @@ static bool fixture_named(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
+VMTEST_CASE(witness, "witness_fixture_named", fixture_named);
 
 /*
  * A PMD-mapped THP (2M with 4K pages, 32M with 16K): thp, head then tails,
@@ -271,6 +273,7 @@ static bool thp_kpageflags(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
+VMTEST_CASE(witness, "witness_thp_kpageflags", thp_kpageflags);
 
 static bool hugetlb_kpageflags(struct vmtest *t, size_t size, int size_flag,
 			       const char *level, uint64_t max_reads)
@@ -324,6 +327,7 @@ static bool hugetlb_2m_kpageflags(struct vmtest *t)
 	return hugetlb_kpageflags(t, size, map_huge_flag(size), "pmd",
 				  max_kpf_reads(size));
 }
+VMTEST_CASE(witness, "witness_hugetlb_2m_kpageflags", hugetlb_2m_kpageflags);
 
 /* The PUD leaf's: 262,144 pages in 64 KiB preads, 33 of them; none on 16K. */
 static bool hugetlb_1g_kpageflags(struct vmtest *t)
@@ -332,6 +336,7 @@ static bool hugetlb_1g_kpageflags(struct vmtest *t)
 		return vm_no_pud_hugetlb(t, "witness_hugetlb_1g_kpageflags");
 	return hugetlb_kpageflags(t, GIB, MAP_HUGE_1GB, "pud", max_kpf_reads(GIB));
 }
+VMTEST_CASE(witness, "witness_hugetlb_1g_kpageflags", hugetlb_1g_kpageflags);
 
 #if defined(__aarch64__) || defined(__riscv)
 /*
@@ -347,6 +352,7 @@ static bool hugetlb_64k_kpageflags(struct vmtest *t)
 	return hugetlb_kpageflags(t, size, map_huge_flag(size), "pte",
 				  max_kpf_reads(size));
 }
+VMTEST_CASE(witness, "witness_hugetlb_64k_kpageflags", hugetlb_64k_kpageflags);
 #endif
 
 #if defined(__aarch64__)
@@ -359,6 +365,7 @@ static bool hugetlb_32m_kpageflags(struct vmtest *t)
 	return hugetlb_kpageflags(t, size, map_huge_flag(size), "pmd",
 				  max_kpf_reads(size));
 }
+VMTEST_CASE(witness, "witness_hugetlb_32m_kpageflags", hugetlb_32m_kpageflags);
 #endif
 
 static bool claim(struct vmtest *t, const struct ptwalk_fixture_liar_claim *c)
@@ -436,16 +443,6 @@ static bool lie_found(struct vmtest *t, uint32_t lie, const char *rule)
 	return ok;
 }
 
-static bool lie_compound(struct vmtest *t)
-{
-	return lie_found(t, PTWALK_F_COMPOUND, "compound");
-}
-
-static bool lie_zero_page(struct vmtest *t)
-{
-	return lie_found(t, PTWALK_F_ZERO_PAGE | PTWALK_F_SPECIAL, "zero");
-}
-
 /* The honest ptwalk on the same kind of page: no contradiction. */
 static bool honest_anon(struct vmtest *t)
 {
@@ -463,21 +460,16 @@ static bool honest_anon(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
+VMTEST_CASE(witness, "witness_honest_anon", honest_anon);
 
-const struct vmtest_case witness_cases[] = {
-	{ "witness_bar_named", bar_named },
-	{ "witness_fixture_named", fixture_named },
-	{ "witness_thp_kpageflags", thp_kpageflags },
-	{ "witness_hugetlb_2m_kpageflags", hugetlb_2m_kpageflags },
-	{ "witness_hugetlb_1g_kpageflags", hugetlb_1g_kpageflags },
-#if defined(__aarch64__) || defined(__riscv)
-	{ "witness_hugetlb_64k_kpageflags", hugetlb_64k_kpageflags },
-#endif
-#if defined(__aarch64__)
-	{ "witness_hugetlb_32m_kpageflags", hugetlb_32m_kpageflags },
-#endif
-	{ "witness_honest_anon", honest_anon },
-	{ "witness_lie_compound", lie_compound },
-	{ "witness_lie_zero_page", lie_zero_page },
-};
-const size_t nr_witness_cases = sizeof(witness_cases) / sizeof(witness_cases[0]);
+static bool lie_compound(struct vmtest *t)
+{
+	return lie_found(t, PTWALK_F_COMPOUND, "compound");
+}
+VMTEST_CASE(witness, "witness_lie_compound", lie_compound);
+
+static bool lie_zero_page(struct vmtest *t)
+{
+	return lie_found(t, PTWALK_F_ZERO_PAGE | PTWALK_F_SPECIAL, "zero");
+}
+VMTEST_CASE(witness, "witness_lie_zero_page", lie_zero_page);

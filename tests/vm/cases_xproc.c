@@ -219,6 +219,7 @@ static bool phys_shared_after_fork(struct vmtest *t)
 	munmap(p, (size_t)ps);
 	return ok;
 }
+VMTEST_CASE(phys, "phys_shared_after_fork", phys_shared_after_fork);
 
 /*
  * Physical page 0: reserved by the firmware on x86 and below RAM on
@@ -254,6 +255,7 @@ static bool phys_unmapped_frame(struct vmtest *t)
 	pc_free(&r);
 	return ok;
 }
+VMTEST_CASE(phys, "phys_unmapped_frame", phys_unmapped_frame);
 
 /* Maps one page of the display's sysfs file arg and reads it. */
 static bool map_bar(struct vmtest *t, const char *file, uint64_t *addr)
@@ -411,51 +413,7 @@ static bool phys_memtype_conflict(struct vmtest *t)
 	munmap(p, PTWALK_FIXTURE_PAGES * (size_t)ps);
 	return ok;
 }
-
-/*
- * The same frames seen by a scan of this process: --range over the
- * write-combined alias alone makes its frame a suspect, the check finds
- * the write-back mapping outside the range too: verdict memtype_conflict,
- * exit 1.  Over the write-back pages alone nothing is suspect: exit 0
- * (--phys is the way to ask about any frame).
- */
-static bool memtype_conflict_in_scan(struct vmtest *t)
-{
-	long ps = sysconf(_SC_PAGESIZE);
-	struct pc_result r;
-	uint64_t pfn, wb;
-	char *p, *wc;
-	bool ok;
-
-	if (!map_wc_alias(t, &p, &wc, &pfn, &wb))
-		return false;
-	ok = pc_json_from(t, &r, getpid(), A(wc), A(wc) + (uint64_t)ps, NULL,
-			  1);
-	if (ok) {
-		struct json_object *v = pc_get(r.doc, "verdict");
-
-		if (!v || strcmp(json_object_get_string(v), "memtype_conflict"))
-			ok = fail(t, "verdict %s, want memtype_conflict",
-				  v ? json_object_get_string(v) : "null");
-		ok = ok && expect_conflict(t, r.doc, pfn, getpid(), wb,
-					   getpid(), A(wc));
-		pc_free(&r);
-	}
-	if (ok && pc_json_from(t, &r, getpid(), A(p),
-			       A(p) + PTWALK_FIXTURE_PAGES * (uint64_t)ps,
-			       NULL, 0)) {
-		struct json_object *c = pc_get(r.doc, "conflicts");
-
-		if (!c || json_object_array_length(c))
-			ok = fail(t, "conflicts over write-back pages alone");
-		pc_free(&r);
-	} else {
-		ok = false;
-	}
-	munmap(wc, (size_t)ps);
-	munmap(p, PTWALK_FIXTURE_PAGES * (size_t)ps);
-	return ok;
-}
+VMTEST_CASE(phys, "phys_memtype_conflict", phys_memtype_conflict);
 
 #ifdef __x86_64__
 /*
@@ -548,6 +506,53 @@ static bool phys_bar_two_ways(struct vmtest *t)
 	munmap((void *)(uintptr_t)mine, (size_t)ps);
 	return ok;
 }
+VMTEST_CASE(phys, "phys_bar_two_ways", phys_bar_two_ways);
+
+/*
+ * The same frames seen by a scan of this process: --range over the
+ * write-combined alias alone makes its frame a suspect, the check finds
+ * the write-back mapping outside the range too: verdict memtype_conflict,
+ * exit 1.  Over the write-back pages alone nothing is suspect: exit 0
+ * (--phys is the way to ask about any frame).
+ */
+static bool memtype_conflict_in_scan(struct vmtest *t)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	struct pc_result r;
+	uint64_t pfn, wb;
+	char *p, *wc;
+	bool ok;
+
+	if (!map_wc_alias(t, &p, &wc, &pfn, &wb))
+		return false;
+	ok = pc_json_from(t, &r, getpid(), A(wc), A(wc) + (uint64_t)ps, NULL,
+			  1);
+	if (ok) {
+		struct json_object *v = pc_get(r.doc, "verdict");
+
+		if (!v || strcmp(json_object_get_string(v), "memtype_conflict"))
+			ok = fail(t, "verdict %s, want memtype_conflict",
+				  v ? json_object_get_string(v) : "null");
+		ok = ok && expect_conflict(t, r.doc, pfn, getpid(), wb,
+					   getpid(), A(wc));
+		pc_free(&r);
+	}
+	if (ok && pc_json_from(t, &r, getpid(), A(p),
+			       A(p) + PTWALK_FIXTURE_PAGES * (uint64_t)ps,
+			       NULL, 0)) {
+		struct json_object *c = pc_get(r.doc, "conflicts");
+
+		if (!c || json_object_array_length(c))
+			ok = fail(t, "conflicts over write-back pages alone");
+		pc_free(&r);
+	} else {
+		ok = false;
+	}
+	munmap(wc, (size_t)ps);
+	munmap(p, PTWALK_FIXTURE_PAGES * (size_t)ps);
+	return ok;
+}
+VMTEST_CASE(phys, "phys_memtype_conflict_in_scan", memtype_conflict_in_scan);
 
 /* The object of process pid in --all's "processes", or NULL. */
 static struct json_object *process_doc(struct json_object *doc, pid_t pid)
@@ -729,13 +734,4 @@ static bool all_processes(struct vmtest *t)
 	munmap(anon, (size_t)ps);
 	return ok;
 }
-
-const struct vmtest_case phys_cases[] = {
-	{ "phys_shared_after_fork", phys_shared_after_fork },
-	{ "phys_unmapped_frame", phys_unmapped_frame },
-	{ "phys_memtype_conflict", phys_memtype_conflict },
-	{ "phys_bar_two_ways", phys_bar_two_ways },
-	{ "phys_memtype_conflict_in_scan", memtype_conflict_in_scan },
-	{ "all_processes", all_processes },
-};
-const size_t nr_phys_cases = sizeof(phys_cases) / sizeof(phys_cases[0]);
+VMTEST_CASE(phys, "all_processes", all_processes);

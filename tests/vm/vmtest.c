@@ -689,55 +689,83 @@ bool vm_flag_at(uint64_t addr, const char *flag, bool *set, char *vma,
 	return smaps_flag(holding, &addr, flag, set, vma, vma_len);
 }
 
-static void run(struct vmtest *t, const struct vmtest_case *cases, size_t n,
-		const char *only)
-{
-	size_t i;
+/* Every case VMTEST_CASE() made, in link order. */
+extern const struct vmtest_case *const __start_vmtest_cases[];
+extern const struct vmtest_case *const __stop_vmtest_cases[];
 
-	for (i = 0; i < n; i++)
-		run_one(t, &cases[i], "", only);
-}
-
-/* Every case table, in the order a full run takes them. */
-static const struct {
-	const struct vmtest_case *cases;
-	const size_t *n;
-} suites[] = {
-	{ memory_cases, &nr_memory_cases },
-	{ hugepfn_cases, &nr_hugepfn_cases },
-	{ pagesize_cases, &nr_pagesize_cases },
-	{ error_cases, &nr_error_cases },
-	{ device_cases, &nr_device_cases },
-	{ iommu_none_cases, &nr_iommu_none_cases },
-	{ ptcompare_cases, &nr_ptcompare_cases },
-	{ jobs_cases, &nr_jobs_cases },
-	{ vtop_cases, &nr_vtop_cases },
-	{ dma_cases, &nr_dma_cases },
-	{ dmainfo_cases, &nr_dmainfo_cases },
-	{ witness_cases, &nr_witness_cases },
-	{ phys_cases, &nr_phys_cases },
-	{ watch_cases, &nr_watch_cases },
-	{ stress_cases, &nr_stress_cases },
-	{ race_cases, &nr_race_cases },
-	{ fuzz_cases, &nr_fuzz_cases },
+/* The suites of a full run, in its order. */
+static const char *const suites[] = {
+	"memory", "hugepfn", "pagesize", "error", "device", "iommu_none",
+	"ptcompare", "jobs", "vtop", "dma", "dmainfo", "witness", "phys",
+	"watch", "stress", "race", "fuzz", NULL,
 };
 
+/* A suite's cases in the order they are written: file, then line. */
+static int written_order(const void *a, const void *b)
+{
+	const struct vmtest_case *x = *(const struct vmtest_case *const *)a;
+	const struct vmtest_case *y = *(const struct vmtest_case *const *)b;
+	int c = strcmp(x->file, y->file);
+
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+#define MAX_CASES 512
+
 /*
- * Runs again, under prefix, the cases of the tables above that names
- * lists: the same checks through another way in (t->query_path) or under
+ * The cases of the suites names lists (NULL-terminated), suite by suite,
+ * into out (MAX_CASES): how many.
+ */
+static size_t cases_of(const char *const *names,
+		       const struct vmtest_case **out)
+{
+	size_t n = 0;
+
+	for (; *names; names++) {
+		size_t first = n;
+
+		for (const struct vmtest_case *const *c = __start_vmtest_cases;
+		     c < __stop_vmtest_cases && n < MAX_CASES; c++)
+			if (!strcmp((*c)->suite, *names))
+				out[n++] = *c;
+		qsort(out + first, n - first, sizeof(*out), written_order);
+	}
+	return n;
+}
+
+/* Runs the cases of the suites names lists, or with list only says them. */
+static void run(struct vmtest *t, const char *const *names, const char *only,
+		bool list)
+{
+	const struct vmtest_case *cases[MAX_CASES];
+	size_t n = cases_of(names, cases);
+
+	for (size_t i = 0; i < n; i++) {
+		if (list)
+			printf("%s\n", cases[i]->name);
+		else
+			run_one(t, cases[i], "", only);
+	}
+}
+
+/*
+ * Runs again, under prefix, the cases of the full run that names lists:
+ * the same checks through another way in (t->query_path) or under
  * lockdown.  A name that matches no case fails, so a renamed case is not
  * silently dropped.
  */
 static void rerun(struct vmtest *t, const char *const *names,
 		  const char *prefix, const char *only)
 {
+	const struct vmtest_case *cases[MAX_CASES];
+	size_t n = cases_of(suites, cases);
+
 	for (; *names; names++) {
 		const struct vmtest_case *found = NULL;
 
-		for (size_t s = 0; !found && s < sizeof(suites) / sizeof(suites[0]); s++)
-			for (size_t i = 0; !found && i < *suites[s].n; i++)
-				if (!strcmp(suites[s].cases[i].name, *names))
-					found = &suites[s].cases[i];
+		for (size_t i = 0; !found && i < n; i++)
+			if (!strcmp(cases[i]->name, *names))
+				found = cases[i];
 		if (found) {
 			run_one(t, found, prefix, only);
 		} else {
@@ -813,9 +841,10 @@ static int kmemleak_ignore_gigantic(int fixture_fd)
 }
 
 /*
- * usage: vmtest [--lockdown | --confidentiality | --iommu] [PREFIX] |
- * --kmemleak-ignore: PREFIX selects cases by
- * name; --iommu runs the IOMMU lane's cases alone (cases_iommu.c).
+ * usage: vmtest [--list] [--lockdown | --confidentiality | --iommu]
+ * [PREFIX] | --kmemleak-ignore: PREFIX selects cases by name; --iommu
+ * runs the IOMMU lane's cases alone (cases_iommu.c); --list says the
+ * lane's cases in the order they run, and runs none.
  */
 int main(int argc, char **argv)
 {
@@ -824,14 +853,29 @@ int main(int argc, char **argv)
 			      PTWALK_QUERY_FILE,
 		.interface = "debugfs",
 	};
-	bool lockdown = argc > 1 && !strcmp(argv[1], "--lockdown");
-	bool confidential = argc > 1 && !strcmp(argv[1], "--confidentiality");
-	bool iommu = argc > 1 && !strcmp(argv[1], "--iommu");
-	bool kmemleak = argc > 1 && !strcmp(argv[1], "--kmemleak-ignore");
-	int first = 1 + (lockdown || iommu || confidential);
-	const char *only = argc > first ? argv[first] : NULL;
-	size_t s;
+	static const char *const iommu_lane[] = { "iommu", NULL };
+	static const char *const confidentiality_lane[] = {
+		"confidentiality", NULL,
+	};
+	static const char *const lockdown_lane[] = { "lockdown", NULL };
+	bool list = argc > 1 && !strcmp(argv[1], "--list");
+	bool lockdown, confidential, iommu, kmemleak;
+	const char *only;
+	int first;
 
+	argv += list;
+	argc -= list;
+	lockdown = argc > 1 && !strcmp(argv[1], "--lockdown");
+	confidential = argc > 1 && !strcmp(argv[1], "--confidentiality");
+	iommu = argc > 1 && !strcmp(argv[1], "--iommu");
+	kmemleak = argc > 1 && !strcmp(argv[1], "--kmemleak-ignore");
+	first = 1 + (lockdown || iommu || confidential);
+	only = argc > first ? argv[first] : NULL;
+	if (list) {
+		run(&t, iommu ? iommu_lane : confidential ? confidentiality_lane :
+			lockdown ? lockdown_lane : suites, NULL, true);
+		return 0;
+	}
 	t.recs = calloc(MAX_RECS, sizeof(*t.recs));
 	if (!t.recs) {
 		printf("not ok - vmtest_setup # out of memory\n");
@@ -847,19 +891,18 @@ int main(int argc, char **argv)
 		t.failed = kmemleak_ignore_gigantic(t.fixture_fd);
 		t.passed = !t.failed;
 	} else if (iommu) {
-		run(&t, iommu_cases, nr_iommu_cases, only);
+		run(&t, iommu_lane, only, false);
 	} else if (confidential) {
 		t.query_path = PTWALK_DEFAULT_DEVICE;
 		t.interface = "device";
-		run(&t, confidentiality_cases, nr_confidentiality_cases, only);
+		run(&t, confidentiality_lane, only, false);
 	} else if (lockdown) {
 		t.query_path = PTWALK_DEFAULT_DEVICE;
 		t.interface = "device";
-		run(&t, lockdown_cases, nr_lockdown_cases, only);
+		run(&t, lockdown_lane, only, false);
 		rerun(&t, lockdown_reruns, "lockdown_", only);
 	} else {
-		for (s = 0; s < sizeof(suites) / sizeof(suites[0]); s++)
-			run(&t, suites[s].cases, *suites[s].n, only);
+		run(&t, suites, only, false);
 		t.query_path = PTWALK_DEFAULT_DEVICE;
 		rerun(&t, device_reruns, "device_", only);
 	}

@@ -240,52 +240,25 @@ unsigned int vm_stress_seconds_given(void);
 
 typedef bool (*vmtest_case_fn)(struct vmtest *t);
 struct vmtest_case {
+	const char *suite;	/* vmtest.c's suites[], or a lane's own */
 	const char *name;
 	vmtest_case_fn fn;
+	const char *file;	/* where it is written: its place in the run */
+	unsigned int line;
 };
 
-extern const struct vmtest_case memory_cases[];
-extern const size_t nr_memory_cases;
-extern const struct vmtest_case pagesize_cases[];
-extern const size_t nr_pagesize_cases;
-extern const struct vmtest_case hugepfn_cases[];
-extern const size_t nr_hugepfn_cases;
-extern const struct vmtest_case confidentiality_cases[];
-extern const size_t nr_confidentiality_cases;
-extern const struct vmtest_case error_cases[];
-extern const size_t nr_error_cases;
-extern const struct vmtest_case ptcompare_cases[];
-extern const size_t nr_ptcompare_cases;
-extern const struct vmtest_case stress_cases[];
-extern const size_t nr_stress_cases;
-extern const struct vmtest_case race_cases[];
-extern const size_t nr_race_cases;
-extern const struct vmtest_case fuzz_cases[];
-extern const size_t nr_fuzz_cases;
-extern const struct vmtest_case vtop_cases[];
-extern const size_t nr_vtop_cases;
-extern const struct vmtest_case dma_cases[];
-extern const size_t nr_dma_cases;
-extern const struct vmtest_case dmainfo_cases[];
-extern const size_t nr_dmainfo_cases;
-extern const struct vmtest_case witness_cases[];
-extern const size_t nr_witness_cases;
-extern const struct vmtest_case device_cases[];
-extern const size_t nr_device_cases;
-extern const struct vmtest_case phys_cases[];
-extern const size_t nr_phys_cases;
-extern const struct vmtest_case watch_cases[];
-extern const size_t nr_watch_cases;
-extern const struct vmtest_case jobs_cases[];
-extern const size_t nr_jobs_cases;
-/* Run last, once the guest has raised kernel lockdown: vmtest --lockdown. */
-extern const struct vmtest_case lockdown_cases[];
-extern const size_t nr_lockdown_cases;
-/* the IOMMU lane's (vmtest --iommu; make check-iommu) */
-extern const struct vmtest_case iommu_cases[];
-extern const size_t nr_iommu_cases;
-/* the ordinary lane's, a device without an IOMMU */
-extern const struct vmtest_case iommu_none_cases[];
-extern const size_t nr_iommu_none_cases;
+/*
+ * Makes fn, defined just above, the case name of suite: a word of
+ * vmtest.c's suites[] (the order of a full run), or a lane's own (iommu,
+ * lockdown, confidentiality).  A suite's cases run in the order they are
+ * written in, so a case is named once, where it is, and no table lists
+ * it again.  The registrations meet in the section vmtest_cases.
+ */
+#define VMTEST_CASE(suite_, name_, fn_)					\
+	static const struct vmtest_case fn_##_case = {			\
+		#suite_, name_, fn_, __FILE__, __LINE__,		\
+	};								\
+	static const struct vmtest_case *const fn_##_case_at		\
+	__attribute__((used, section("vmtest_cases"))) = &fn_##_case
 
 #endif /* PTWALK_VMTEST_H */
