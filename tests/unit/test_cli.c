@@ -55,7 +55,7 @@ static void device_option(void **state)
 	assert_int_equal(o.mode, MODE_VTOP);
 	assert_true(o.device_given);
 	assert_false(parse(&o, err, 3, "7", "--device"));
-	assert_non_null(strstr(err, "--device needs a value"));
+	assert_contains(err, "--device needs a value");
 }
 
 static void json_and_stats(void **state)
@@ -69,9 +69,9 @@ static void json_and_stats(void **state)
 	assert_true(o.stats);
 	assert_int_equal(o.pid, 55);
 	assert_false(parse(&o, err, 2, "--json"));
-	assert_non_null(strstr(err, "missing PID"));
+	assert_contains(err, "missing PID");
 	assert_false(parse(&o, err, 3, "--json=1", "5"));
-	assert_non_null(strstr(err, "--json takes no value"));
+	assert_contains(err, "--json takes no value");
 }
 
 static void no_progress(void **state)
@@ -83,7 +83,7 @@ static void no_progress(void **state)
 	assert_true(parse(&o, err, 3, "--no-progress", "7"));
 	assert_true(o.no_progress);
 	assert_false(parse(&o, err, 3, "--no-progress=1", "7"));
-	assert_non_null(strstr(err, "--no-progress takes no value"));
+	assert_contains(err, "--no-progress takes no value");
 }
 
 static void kpageflags_opt_in(void **state)
@@ -95,7 +95,7 @@ static void kpageflags_opt_in(void **state)
 	assert_true(parse(&o, err, 3, "--kpageflags", "7"));
 	assert_true(o.kpageflags);
 	assert_false(parse(&o, err, 4, "--kpageflags", "7", "0x1000"));
-	assert_non_null(strstr(err, "drop --kpageflags"));
+	assert_contains(err, "drop --kpageflags");
 }
 
 /* --jobs N: 1 to PTCOMPARE_JOBS_MAX; not given: 0 (the CPUs decide). */
@@ -114,17 +114,17 @@ static void jobs_option(void **state)
 	assert_true(parse(&o, err, 4, "--jobs", max, "7"));
 	assert_int_equal(o.jobs, PTCOMPARE_JOBS_MAX);
 	assert_false(parse(&o, err, 4, "--jobs", over, "7"));
-	assert_non_null(strstr(err, "bad --jobs"));
+	assert_contains(err, "bad --jobs");
 	assert_null(strchr(err, '\n'));
 	assert_false(parse(&o, err, 4, "--jobs", "0", "7"));
-	assert_non_null(strstr(err, "from 1 to"));
+	assert_contains(err, "from 1 to");
 	assert_false(parse(&o, err, 4, "--jobs", "2x", "7"));
 	assert_false(parse(&o, err, 4, "--jobs", "-1", "7"));
 	assert_false(parse(&o, err, 4, "--jobs", "99999999999999999999", "7"));
 	assert_false(parse(&o, err, 3, "7", "--jobs"));
-	assert_non_null(strstr(err, "--jobs needs a value"));
+	assert_contains(err, "--jobs needs a value");
 	assert_false(parse(&o, err, 5, "--jobs", "2", "7", "0x1000"));
-	assert_non_null(strstr(err, "drop --jobs"));
+	assert_contains(err, "drop --jobs");
 }
 
 static void range_and_debugfs(void **state)
@@ -215,7 +215,7 @@ static void messages_quote_safely(void **state)
 	memset(long_arg, 'z', sizeof(long_arg) - 1);
 	long_arg[sizeof(long_arg) - 1] = '\0';
 	assert_false(parse(&(struct cli_options){ 0 }, err, 2, long_arg));
-	assert_non_null(strstr(err, "zzz...': expected"));
+	assert_contains(err, "zzz...': expected");
 }
 
 /* Leading zeros are digits like any other, however many (fuzz_cli). */
@@ -240,7 +240,7 @@ static void range_twice(void **state)
 	(void)state;
 	assert_false(parse(&o, err, 6, "--range", "0-1000", "--range",
 			   "0-2000", "1"));
-	assert_non_null(strstr(err, "twice"));
+	assert_contains(err, "twice");
 }
 
 static void vtop_forms(void **state)
@@ -325,12 +325,12 @@ static void equals_forms(void **state)
 	assert_string_equal(o.debugfs, "/mnt/a=b");
 	/* the value is checked as the two-argument form checks it */
 	assert_false(parse(&o, err, 3, "--range=0x2000-0x1000", "7"));
-	assert_non_null(strstr(err, "below END"));
+	assert_contains(err, "below END");
 	assert_false(parse(&o, err, 3, "--jobs=0", "7"));
-	assert_non_null(strstr(err, "bad --jobs '0'"));
+	assert_contains(err, "bad --jobs '0'");
 	assert_false(parse(&o, err, 4, "--range=0x1000-0x2000",
 			   "--range=0x1000-0x2000", "7"));
-	assert_non_null(strstr(err, "--range given twice"));
+	assert_contains(err, "--range given twice");
 }
 
 /* Every error of the '=' forms: one line naming the option. */
@@ -418,33 +418,33 @@ static void iommu_bad_arguments(void **state)
 
 	(void)state;
 	assert_false(parse(&o, err, 4, "--iommu", "00:03.0", "0x1000"));
-	assert_non_null(strstr(err, "bad device '00:03.0'"));
+	assert_contains(err, "bad device '00:03.0'");
 	/* alignment is the kernel's page's: checked once ptwalk says it */
 	assert_true(parse(&o, err, 4, "--iommu", "0000:00:03.0", "0x1001"));
 	assert_int_equal(o.iova, 0x1001);
 	assert_false(parse(&o, err, 4, "--iommu", "0000:00:03.0", "zz"));
-	assert_non_null(strstr(err, "bad IOVA 'zz'"));
+	assert_contains(err, "bad IOVA 'zz'");
 	assert_false(parse(&o, err, 3, "--iommu", "0000:00:03.0"));
-	assert_non_null(strstr(err, "usage: ptcompare --iommu DEVICE IOVA"));
+	assert_contains(err, "usage: ptcompare --iommu DEVICE IOVA");
 	assert_false(parse(&o, err, 6, "--iommu", "0000:00:03.0", "--iova",
 			   "0x1000", "0x2000"));
 	assert_false(parse(&o, err, 6, "--iommu", "0000:00:03.0", "--range",
 			   "0x1000-0x2000", "x"));
-	assert_non_null(strstr(err, "bad PID 'x'"));
+	assert_contains(err, "bad PID 'x'");
 	assert_false(parse(&o, err, 5, "--iommu", "0000:00:03.0", "--range",
 			   "0x1000-0x2000"));
-	assert_non_null(strstr(err, "needs one PID"));
+	assert_contains(err, "needs one PID");
 	assert_false(parse(&o, err, 8, "--iommu", "0000:00:03.0", "--range",
 			   "0x1000-0x3000", "--iova", "0xfffffffffffff000", "1"));
-	assert_non_null(strstr(err, "wrap"));
+	assert_contains(err, "wrap");
 	assert_false(parse(&o, err, 6, "--iommu", "0000:00:03.0", "--stats",
 			   "--range", "0x1000-0x2000", "1"));
-	assert_non_null(strstr(err, "--iommu takes none of"));
+	assert_contains(err, "--iommu takes none of");
 	assert_false(parse(&o, err, 4, "--iova", "0x1000", "1"));
-	assert_non_null(strstr(err, "--iova applies to --iommu only"));
+	assert_contains(err, "--iova applies to --iommu only");
 	/* --dma-api: the opt-in of the device view, nothing else */
 	assert_false(parse(&o, err, 3, "--dma-api", "1"));
-	assert_non_null(strstr(err, "--dma-api applies to --iommu only"));
+	assert_contains(err, "--dma-api applies to --iommu only");
 	assert_true(parse(&o, err, 5, "--dma-api", "--iommu", "0000:00:03.0",
 			  "0x1000"));
 	assert_true(o.dma_api);
@@ -510,11 +510,11 @@ static void all_forms(void **state)
 	assert_true(o.json);
 	assert_true(o.kpageflags);
 	assert_false(parse(&o, err, 3, "--all", "42"));
-	assert_non_null(strstr(err, "--all scans every process: drop the PID"));
+	assert_contains(err, "--all scans every process: drop the PID");
 	assert_false(parse(&o, err, 4, "--all", "--range", "0-0x1000"));
-	assert_non_null(strstr(err, "drop --range"));
+	assert_contains(err, "drop --range");
 	assert_false(parse(&o, err, 4, "--all", "--phys", "0x1000"));
-	assert_non_null(strstr(err, "drop --all"));
+	assert_contains(err, "drop --all");
 }
 
 /* --watch SECONDS [--interval MS] needs --range and a PID. */
@@ -532,19 +532,19 @@ static void watch_forms(void **state)
 			  "--range=0x1000-0x3000", "7", "--json"));
 	assert_int_equal(o.interval_ms, 100);
 	assert_false(parse(&o, err, 4, "--watch", "5", "7"));
-	assert_non_null(strstr(err, "--watch needs --range START-END and a PID"));
+	assert_contains(err, "--watch needs --range START-END and a PID");
 	assert_false(parse(&o, err, 6, "--watch", "0", "--range",
 			   "0x1000-0x3000", "7"));
-	assert_non_null(strstr(err, "bad --watch '0'"));
+	assert_contains(err, "bad --watch '0'");
 	assert_false(parse(&o, err, 6, "--interval", "5", "--range",
 			   "0x1000-0x3000", "7"));
-	assert_non_null(strstr(err, "bad --interval '5'"));
+	assert_contains(err, "bad --interval '5'");
 	assert_false(parse(&o, err, 6, "--interval", "50", "--range",
 			   "0x1000-0x3000", "7"));
-	assert_non_null(strstr(err, "--interval applies to --watch"));
+	assert_contains(err, "--interval applies to --watch");
 	assert_false(parse(&o, err, 7, "--watch", "1", "--kpageflags",
 			   "--range", "0x1000-0x3000", "7"));
-	assert_non_null(strstr(err, "drop --kpageflags"));
+	assert_contains(err, "drop --kpageflags");
 }
 
 /*
@@ -561,13 +561,13 @@ static void range_in_kernel_pages(void **state)
 					       sizeof(err)), 0);
 	assert_int_equal(cli_check_range_pages(0x1000, 0x3000, 1 << 14, err,
 					       sizeof(err)), -1);
-	assert_non_null(strstr(err, "multiples of the kernel's page size, 0x4000"));
+	assert_contains(err, "multiples of the kernel's page size, 0x4000");
 	assert_null(strchr(err, '\n'));
 	assert_int_equal(cli_check_range_pages(0x4000, 0x10000, 1 << 14, err,
 					       sizeof(err)), 0);
 	assert_int_equal(cli_check_range_pages(0x4000, 0x10000, 1 << 16, err,
 					       sizeof(err)), -1);
-	assert_non_null(strstr(err, "0x10000"));
+	assert_contains(err, "0x10000");
 	assert_int_equal(cli_check_range_pages(0x10000, 0x30000, 1 << 16, err,
 					       sizeof(err)), 0);
 	/* a range parsed with any alignment: the check is the session's */

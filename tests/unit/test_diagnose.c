@@ -27,20 +27,20 @@ static void open_errors(void **state)
 	(void)state;
 	assert_int_equal(debugfs_only(ENOENT, MODULE_NOT_LOADED, LOCKDOWN_NONE,
 				      msg, sizeof(msg)), FAIL_NO_MODULE);
-	assert_non_null(strstr(msg, "insmod ptwalk.ko"));
+	assert_contains(msg, "insmod ptwalk.ko");
 	assert_int_equal(debugfs_only(ENOENT, MODULE_LOADED, LOCKDOWN_NONE, msg,
 				      sizeof(msg)), FAIL_NO_MODULE);
-	assert_non_null(strstr(msg, "mount -t debugfs none /d"));
+	assert_contains(msg, "mount -t debugfs none /d");
 	assert_int_equal(debugfs_only(ENOENT, MODULE_STATE_UNKNOWN,
 				      LOCKDOWN_NONE, msg, sizeof(msg)),
 			 FAIL_NO_MODULE);
 	assert_int_equal(debugfs_only(EACCES, MODULE_LOADED, LOCKDOWN_NONE, msg,
 				      sizeof(msg)), FAIL_PRIVILEGE);
-	assert_non_null(strstr(msg, "root"));
+	assert_contains(msg, "root");
 	assert_int_equal(debugfs_only(EPERM, MODULE_LOADED, LOCKDOWN_UNKNOWN,
 				      msg, sizeof(msg)), FAIL_PRIVILEGE);
-	assert_non_null(strstr(msg, "CAP_SYS_ADMIN"));
-	assert_non_null(strstr(msg, "lockdown"));
+	assert_contains(msg, "CAP_SYS_ADMIN",
+			"lockdown");
 	assert_int_equal(debugfs_only(EIO, MODULE_LOADED, LOCKDOWN_NONE, msg,
 				      sizeof(msg)), FAIL_INTERNAL);
 }
@@ -176,25 +176,25 @@ static void proc_and_scan_errors(void **state)
 	(void)state;
 	assert_int_equal(diagnose_proc_open(ENOENT, 7, "maps", msg,
 					    sizeof(msg)), FAIL_NO_TARGET);
-	assert_non_null(strstr(msg, "no process 7"));
+	assert_contains(msg, "no process 7");
 	assert_int_equal(diagnose_proc_open(EACCES, 7, "pagemap", msg,
 					    sizeof(msg)), FAIL_PRIVILEGE);
-	assert_non_null(strstr(msg, "/proc/7/pagemap"));
-	assert_non_null(strstr(msg, "root"));
+	assert_contains(msg, "/proc/7/pagemap",
+			"root");
 	assert_int_equal(diagnose_proc_open(EIO, 7, "maps", msg, sizeof(msg)),
 			 FAIL_INTERNAL);
 	/* Gone mid-scan: ESRCH, or any error once the process is gone. */
 	assert_int_equal(diagnose_scan(ESRCH, 7, 1, msg, sizeof(msg)),
 			 FAIL_EXITED);
-	assert_non_null(strstr(msg, "exited during the scan"));
+	assert_contains(msg, "exited during the scan");
 	assert_int_equal(diagnose_scan(EIO, 7, 0, msg, sizeof(msg)),
 			 FAIL_EXITED);
 	assert_int_equal(diagnose_scan(EPROTO, 7, 1, msg, sizeof(msg)),
 			 FAIL_INTERNAL);
-	assert_non_null(strstr(msg, "bug"));
+	assert_contains(msg, "bug");
 	assert_int_equal(diagnose_scan(EIO, 7, 1, msg, sizeof(msg)),
 			 FAIL_INTERNAL);
-	assert_non_null(strstr(msg, "Input/output error"));
+	assert_contains(msg, "Input/output error");
 	assert_null(strchr(msg, '\n'));
 }
 
@@ -221,7 +221,7 @@ static void query_errors_are_distinct(void **state)
 
 		assert_int_equal(diagnose_query(cases[i].err, 42, msg,
 						sizeof(msg)), cases[i].status);
-		assert_non_null(strstr(msg, cases[i].needle));
+		assert_contains(msg, cases[i].needle);
 		assert_null(strchr(msg, '\n'));
 	}
 }
@@ -254,7 +254,7 @@ static void iommu_policy_errors(void **state)
 						sizeof(msg)),
 				 cases[i].status);
 		for (int k = 0; k < 3 && cases[i].needles[k]; k++)
-			assert_non_null(strstr(msg, cases[i].needles[k]));
+			assert_contains(msg, cases[i].needles[k]);
 		assert_null(strchr(msg, '\n'));
 	}
 	assert_int_equal(EXIT_DMA_API, 14);
@@ -270,7 +270,7 @@ static void iommu_device_gone_mid_query(void **state)
 					     0x1000, msg, sizeof(msg)),
 			 FAIL_NO_DEVICE);
 	assert_int_equal(FAIL_NO_DEVICE, 10);
-	assert_non_null(strstr(msg, "went away during the query"));
+	assert_contains(msg, "went away during the query");
 	assert_int_equal(diagnose_iommu_read(EBUSY, "0000:00:03.0", "DMA", 0,
 					     0x1000, msg, sizeof(msg)),
 			 FAIL_DMA_API);
@@ -284,13 +284,13 @@ static void abi_mismatch(void **state)
 	(void)state;
 	assert_int_equal(diagnose_abi(ENOTTY, 0, msg, sizeof(msg)),
 			 FAIL_NO_MODULE);
-	assert_non_null(strstr(msg, "ABI version 1"));
-	assert_non_null(strstr(msg, "dkms"));
+	assert_contains(msg, "ABI version 1",
+			"dkms");
 	assert_null(strchr(msg, '\n'));
 	assert_int_equal(diagnose_abi(0, 3, msg, sizeof(msg)), FAIL_NO_MODULE);
-	assert_non_null(strstr(msg, "version 3, newer"));
+	assert_contains(msg, "version 3, newer");
 	assert_int_equal(diagnose_abi(EIO, 0, msg, sizeof(msg)), FAIL_NO_MODULE);
-	assert_non_null(strstr(msg, "cannot ask"));
+	assert_contains(msg, "cannot ask");
 }
 
 UNIT_MAIN("diagnose", UT(open_errors), UT(endpoint_errors_name_the_case),

@@ -513,13 +513,13 @@ static void text_section(void **state)
 	assert_non_null(dma);
 	assert_non_null(verdict);
 	assert_true(strstr(d.buf, "\nfindings") < dma && dma < verdict);
-	assert_non_null(strstr(dma, "  runs: 2 physically contiguous runs, largest 8 pages (32 KiB), smallest alignment 4 KiB\n"));
-	assert_non_null(strstr(dma, "  4 GiB: 9 pages above 4 GiB, out of reach of 32-bit DMA (1 run wholly above, 1 crossing the line)\n"));
-	assert_non_null(strstr(dma, "  resident: NO: 6 pages without a frame in 3 holes (2 not_present, 4 unmapped): the range is not fully resident\n"));
-	assert_non_null(strstr(dma, "  locked: no (12 of 16 pages in VM_LOCKED VMAs)"));
-	assert_non_null(strstr(dma, "  0x7f0000002000        8  0x1437f8     0x1437f8000       32 KiB  above\n"));
-	assert_non_null(strstr(dma, "  0x7f000000c000        2  0xfffff      0xfffff000         4 KiB  CROSSES\n"));
-	assert_non_null(strstr(dma, "  0x7f000000a000        2 pages  not_present\n"));
+	assert_contains(dma, "  runs: 2 physically contiguous runs, largest 8 pages (32 KiB), smallest alignment 4 KiB\n",
+			"  4 GiB: 9 pages above 4 GiB, out of reach of 32-bit DMA (1 run wholly above, 1 crossing the line)\n",
+			"  resident: NO: 6 pages without a frame in 3 holes (2 not_present, 4 unmapped): the range is not fully resident\n",
+			"  locked: no (12 of 16 pages in VM_LOCKED VMAs)",
+			"  0x7f0000002000        8  0x1437f8     0x1437f8000       32 KiB  above\n",
+			"  0x7f000000c000        2  0xfffff      0xfffff000         4 KiB  CROSSES\n",
+			"  0x7f000000a000        2 pages  not_present\n");
 	assert_null(strstr(dma, "more runs"));
 	free(d.buf);
 }
@@ -612,10 +612,10 @@ static void attrs_in_both_formats(void **state)
 					     .dev = "0000:00:01.0", .bar = 0,
 					     .numa_node = -1 };
 	doc_finish(&d);
-	assert_non_null(strstr(d.buf, "  pinned: 4 pages DMA-pinned in 1 span, 2 not pinned in 1 span, 2 unknown (no struct page, or a special entry's, which is not read)"));
-	assert_non_null(strstr(d.buf, "  memory types: wb 6 pages, wc 2 pages\n"));
-	assert_non_null(strstr(d.buf, "  NUMA nodes: node 0 6 pages, no node (no struct page) 2 pages\n"));
-	assert_non_null(strstr(d.buf, "  device memory: 2 pages at phys 0xfd000000: PCI 0000:00:01.0 BAR 0, device NUMA node none (-1); the range's RAM is on node 0\n"));
+	assert_contains(d.buf, "  pinned: 4 pages DMA-pinned in 1 span, 2 not pinned in 1 span, 2 unknown (no struct page, or a special entry's, which is not read)",
+			"  memory types: wb 6 pages, wc 2 pages\n",
+			"  NUMA nodes: node 0 6 pages, no node (no struct page) 2 pages\n",
+			"  device memory: 2 pages at phys 0xfd000000: PCI 0000:00:01.0 BAR 0, device NUMA node none (-1); the range's RAM is on node 0\n");
 	free(d.buf);
 
 	doc_open(&d, REPORT_JSON, 0, 8);
@@ -658,7 +658,7 @@ static void arm64_memtypes_counted(void **state)
 	for (size_t i = 0; i < 3; i++)
 		doc_range(&d, &rs[i]);
 	doc_finish(&d);
-	assert_non_null(strstr(d.buf, "  memory types: normal 3 pages, normal-nc 1 page, device-ngnre 2 pages\n"));
+	assert_contains(d.buf, "  memory types: normal 3 pages, normal-nc 1 page, device-ngnre 2 pages\n");
 	free(d.buf);
 
 	doc_open(&d, REPORT_JSON, 0, 6);
@@ -702,15 +702,15 @@ static void text_caps_json_lists_all(void **state)
 			snprintf(line, sizeof(line),
 				 "\n  ... %u more runs (--json lists every run)\n",
 				 n - REPORT_DMA_TEXT_RUNS);
-			assert_non_null(strstr(d.buf, line));
+			assert_contains(d.buf, line);
 			snprintf(line, sizeof(line),
 				 "\n  ... %u more holes (--json lists every hole)\n",
 				 n - REPORT_DMA_TEXT_HOLES);
-			assert_non_null(strstr(d.buf, line));
+			assert_contains(d.buf, line);
 			/* the last run shown is number REPORT_DMA_TEXT_RUNS */
 			snprintf(line, sizeof(line), "  0x%012llx ",
 				 (unsigned long long)PG(2 * (REPORT_DMA_TEXT_RUNS - 1)));
-			assert_non_null(strstr(d.buf, line));
+			assert_contains(d.buf, line);
 			snprintf(line, sizeof(line), "  0x%012llx ",
 				 (unsigned long long)PG(2 * REPORT_DMA_TEXT_RUNS));
 			assert_null(strstr(d.buf, line));

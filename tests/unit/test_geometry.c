@@ -108,7 +108,7 @@ static void page_size_check(void **state)
 	(void)state;
 	assert_int_equal(geom_check_page_size(&g, 16384, why, sizeof(why)), 0);
 	assert_int_equal(geom_check_page_size(&g, 4096, why, sizeof(why)), -1);
-	assert_non_null(strstr(why, "16384 bytes, sysconf(_SC_PAGESIZE) 4096"));
+	assert_contains(why, "16384 bytes, sysconf(_SC_PAGESIZE) 4096");
 	assert_int_equal(geom_check_page_size(&g, -1, why, sizeof(why)), -1);
 }
 

@@ -45,10 +45,10 @@ static void partition_ok_and_broken(void **state)
 					   sizeof(why)));
 	assert_false(ptwalk_check_partition(recs, 3, 0x0, 0x204000, UT_SHIFT_4K, why,
 					    sizeof(why)));
-	assert_non_null(strstr(why, "record 0 starts at 0x1000"));
+	assert_contains(why, "record 0 starts at 0x1000");
 	assert_false(ptwalk_check_partition(recs, 3, 0x1000, 0x205000, UT_SHIFT_4K, why,
 					    sizeof(why)));
-	assert_non_null(strstr(why, "records end at 0x204000"));
+	assert_contains(why, "records end at 0x204000");
 	memcpy(gap, recs, sizeof(gap));
 	gap[2].start += 0x1000;
 	assert_false(ptwalk_check_partition(gap, 3, 0x1000, 0x205000, UT_SHIFT_4K, why,
@@ -57,7 +57,7 @@ static void partition_ok_and_broken(void **state)
 	empty[1].nr_pages = 0;
 	assert_false(ptwalk_check_partition(empty, 3, 0x1000, 0x204000, UT_SHIFT_4K, why,
 					    sizeof(why)));
-	assert_non_null(strstr(why, "empty"));
+	assert_contains(why, "empty");
 	/*
 	 * 2^52 pages more: the end address wraps around to the same value
 	 * (fuzz_record); so does one record covering the whole range and more.
@@ -66,11 +66,11 @@ static void partition_ok_and_broken(void **state)
 	gap[1].nr_pages += 1ULL << 52;
 	assert_false(ptwalk_check_partition(gap, 3, 0x1000, 0x204000, UT_SHIFT_4K, why,
 					    sizeof(why)));
-	assert_non_null(strstr(why, "record 1 ("));
-	assert_non_null(strstr(why, "runs past 0x204000"));
+	assert_contains(why, "record 1 (",
+			"runs past 0x204000");
 	assert_false(ptwalk_check_partition(recs, 3, 0x1000, 0x3000, UT_SHIFT_4K, why,
 					    sizeof(why)));
-	assert_non_null(strstr(why, "record 1 (512 pages at 0x3000) runs past 0x3000"));
+	assert_contains(why, "record 1 (512 pages at 0x3000) runs past 0x3000");
 }
 
 /*

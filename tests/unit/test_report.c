@@ -241,10 +241,10 @@ static void text_mismatch(void **state)
 	/* the table row: counts per class, huge kinds, name, VM flags */
 	assert_non_null(strstr(d.buf,
 		"0x7f0000000000-0x7f0000010000 rw-p       16       8       4       3       0       0       0       0       1  thp,thp-pte"));
-	assert_non_null(strstr(d.buf, "[read,write,anon]\n"));
-	assert_non_null(strstr(d.buf, "(not examined: outside the process's page tables) [vsyscall]"));
+	assert_contains(d.buf, "[read,write,anon]\n",
+			"(not examined: outside the process's page tables) [vsyscall]");
 	/* a name cannot break the table: control characters are escaped */
-	assert_non_null(strstr(d.buf, " /tmp/we\"ird\\name\\012 [read,write,anon]\n"));
+	assert_contains(d.buf, " /tmp/we\"ird\\name\\012 [read,write,anon]\n");
 	/* findings: neither match nor not_present, both sides shown */
 	assert_null(strstr(strstr(d.buf, "\nfindings:"), " match "));
 	assert_null(strstr(strstr(d.buf, "\nfindings:"), "not_present"));
@@ -252,7 +252,7 @@ static void text_mismatch(void **state)
 		"  0x7f000000c000      3 pages  pfnmap_hidden pte  ptwalk: pfn 0xfd000 (phys 0xfd000000) [uc-]; pagemap: hole\n"));
 	assert_non_null(strstr(d.buf,
 		"  0x7f000000f000      1 page   mismatch      pte  ptwalk: pfn 0x2000 (phys 0x2000000); pagemap: pfn 0x2001\n"));
-	assert_non_null(strstr(d.buf, "\n  mismatch: the page tables and pagemap disagree"));
+	assert_contains(d.buf, "\n  mismatch: the page tables and pagemap disagree");
 	assert_non_null(strstr(d.buf,
 		"\nverdict: MISMATCH: 1 of 16 pages differ between the page tables and pagemap\n"));
 	free(d.buf);
@@ -286,8 +286,8 @@ static void text_nothing(void **state)
 	(void)state;
 	doc_open(&d, REPORT_TEXT);
 	doc_finish(&d, "idle");
-	assert_non_null(strstr(d.buf, "\nfindings: none\n"));
-	assert_non_null(strstr(d.buf, "\nverdict: ok: all 0 pages explained (no pages)\n"));
+	assert_contains(d.buf, "\nfindings: none\n",
+			"\nverdict: ok: all 0 pages explained (no pages)\n");
 	free(d.buf);
 }
 
@@ -366,8 +366,8 @@ static void memtype_conflict_finding(void **state)
 	assert_non_null(strstr(d.buf, "memtype_conflict: frame 0x1234 mapped with different memory types (wb,wc):\n"
 				      "  pid 42 (t) at 0x7f0000000000: wb\n"
 				      "  pid 42 (t) at 0x7f0000008000: wc\n"));
-	assert_non_null(strstr(d.buf, "note: 7 pages mapped with another memory type"));
-	assert_non_null(strstr(d.buf, "verdict: MISMATCH: 1 run of frames mapped with different memory types (memtype_conflict)"));
+	assert_contains(d.buf, "note: 7 pages mapped with another memory type",
+			"verdict: MISMATCH: 1 run of frames mapped with different memory types (memtype_conflict)");
 	free(d.buf);
 	phys_set_free(&set);
 }
@@ -479,7 +479,7 @@ static void reused_spools_second_report(void **state)
 	feed(&first, true);
 	assert_int_equal(report_finish(&first.r, &t), 0);
 	fclose(first.out);
-	assert_non_null(strstr(first.buf, "mismatch      pte"));
+	assert_contains(first.buf, "mismatch      pte");
 
 	memset(&second, 0, sizeof(second));
 	second.out = open_memstream(&second.buf, &second.len);
@@ -496,7 +496,7 @@ static void reused_spools_second_report(void **state)
 	fclose(second.out);
 	assert_null(strstr(second.buf, "mismatch      pte"));
 	assert_null(strstr(second.buf, "[vsyscall]"));
-	assert_non_null(strstr(second.buf, "0x7f0000000000-0x7f0000001000 r--p"));
+	assert_contains(second.buf, "0x7f0000000000-0x7f0000001000 r--p");
 	fclose(vmas);
 	fclose(ranges);
 	free(first.buf);
@@ -524,7 +524,7 @@ static void summary_only_counts(void **state)
 	assert_int_equal(d.r.totals[CLASS_MISMATCH], 1);
 	assert_int_equal(report_copy_findings(&d.r, f), 0);
 	fclose(f);
-	assert_non_null(strstr(buf, "mismatch      pte"));
+	assert_contains(buf, "mismatch      pte");
 	fclose(d.r.ranges);
 	free(buf);
 }

@@ -248,17 +248,17 @@ static void text_huge_leaf(void **state)
 	char *out = print(&v, false);
 
 	(void)state;
-	assert_non_null(strstr(out, "address 0x7f18ff012345, 5-level paging"));
-	assert_non_null(strstr(out, "  p4d      254  0x0000000144897067  table\n"));
-	assert_non_null(strstr(out, "  pmd      504  0x8000000144e008e7  leaf (2M page)\n"));
+	assert_contains(out, "address 0x7f18ff012345, 5-level paging",
+			"  p4d      254  0x0000000144897067  table\n",
+			"  pmd      504  0x8000000144e008e7  leaf (2M page)\n");
 	assert_null(strstr(out, "  pte "));
-	assert_non_null(strstr(out, "leaf:    pmd, 2M page at pfn 0x144e00 (phys 0x144e00000)\n"));
-	assert_non_null(strstr(out, "phys:    0x144e12345 = leaf base 0x144e00000 + offset 0x12345 (pfn 0x144e12)\n"));
-	assert_non_null(strstr(out, "flags:   present,write,user,compound\n"));
-	assert_non_null(strstr(out, "vma:     0x7f18ff000000-0x7f18ff200000 rw-p [read,write,anon]\n"));
-	assert_non_null(strstr(out, "pagemap: 0x8100000000144e12: present, pfn 0x144e12, exclusive\n"));
-	assert_non_null(strstr(out, "class:   match: "));
-	assert_non_null(strstr(out, "verdict: ok\n"));
+	assert_contains(out, "leaf:    pmd, 2M page at pfn 0x144e00 (phys 0x144e00000)\n",
+			"phys:    0x144e12345 = leaf base 0x144e00000 + offset 0x12345 (pfn 0x144e12)\n",
+			"flags:   present,write,user,compound\n",
+			"vma:     0x7f18ff000000-0x7f18ff200000 rw-p [read,write,anon]\n",
+			"pagemap: 0x8100000000144e12: present, pfn 0x144e12, exclusive\n",
+			"class:   match: ",
+			"verdict: ok\n");
 	free(out);
 }
 
@@ -278,8 +278,8 @@ static void dma_attrs_of_the_frame(void **state)
 	v.walk.node = 1;
 	v.walk.flags |= PTWALK_F_PFN_VALID | PTWALK_F_DMA_PINNED;
 	out = print(&v, false);
-	assert_non_null(strstr(out, "memtype: wb\npinned:  yes (page_maybe_dma_pinned(): "));
-	assert_non_null(strstr(out, "node:    1\n"));
+	assert_contains(out, "memtype: wb\npinned:  yes (page_maybe_dma_pinned(): ",
+			"node:    1\n");
 	free(out);
 	out = print(&v, true);
 	doc = json_tokener_parse(out);
@@ -295,7 +295,7 @@ static void dma_attrs_of_the_frame(void **state)
 	v.walk.node = PTWALK_NODE_NONE;
 	v.walk.flags &= ~(PTWALK_F_PFN_VALID | PTWALK_F_DMA_PINNED);
 	out = print(&v, false);
-	assert_non_null(strstr(out, "memtype: wc\npinned:  unknown (no struct page)\nnode:    none (no struct page)\n"));
+	assert_contains(out, "memtype: wc\npinned:  unknown (no struct page)\nnode:    none (no struct page)\n");
 	free(out);
 	v.walk.memtype = PTWALK_MEMTYPE_NONE;
 	out = print(&v, true);
@@ -324,14 +324,14 @@ static void text_contiguous_leaf(void **state)
 	v.absent_flags = PTWALK_F_SOFT_DIRTY | PTWALK_F_UFFD_WP;
 	v.geom = ut_geom_arm64_4k();
 	out = print(&v, false);
-	assert_non_null(strstr(out, "leaf (64K page)\n"));
-	assert_non_null(strstr(out, "leaf:    pte, 64K page at pfn 0x144e10 (phys 0x144e10000)\n"));
-	assert_non_null(strstr(out, "phys:    0x144e12345 = leaf base 0x144e10000 + offset 0x2345 (pfn 0x144e12)\n"));
-	assert_non_null(strstr(out, "absent:  soft_dirty,uffd_wp (not on this architecture"));
+	assert_contains(out, "leaf (64K page)\n",
+			"leaf:    pte, 64K page at pfn 0x144e10 (phys 0x144e10000)\n",
+			"phys:    0x144e12345 = leaf base 0x144e10000 + offset 0x2345 (pfn 0x144e12)\n",
+			"absent:  soft_dirty,uffd_wp (not on this architecture");
 	free(out);
 	out = print(&v, true);
-	assert_non_null(strstr(out, "\"page_size\":65536"));
-	assert_non_null(strstr(out, "\"absent_flags\":[\"soft_dirty\",\"uffd_wp\"]"));
+	assert_contains(out, "\"page_size\":65536",
+			"\"absent_flags\":[\"soft_dirty\",\"uffd_wp\"]");
 	free(out);
 }
 
@@ -347,14 +347,14 @@ static void text_empty_no_vma(void **state)
 
 	(void)state;
 	out = print(&v, false);
-	assert_non_null(strstr(out, "4-level paging"));
-	assert_non_null(strstr(out, "  p4d        -  folded into the pgd (4-level paging)\n"));
-	assert_non_null(strstr(out, "  pud        0  0x0000000002000067  table\n"));
-	assert_non_null(strstr(out, "  pmd        0  0x0000000000000000  none\n"));
-	assert_non_null(strstr(out, "entry:   nothing mapped"));
-	assert_non_null(strstr(out, "vma:     none: no VMA holds this address\n"));
-	assert_non_null(strstr(out, "pagemap: 0x0000000000000000: not present (a hole)\n"));
-	assert_non_null(strstr(out, "verdict: ok\n"));
+	assert_contains(out, "4-level paging",
+			"  p4d        -  folded into the pgd (4-level paging)\n",
+			"  pud        0  0x0000000002000067  table\n",
+			"  pmd        0  0x0000000000000000  none\n",
+			"entry:   nothing mapped",
+			"vma:     none: no VMA holds this address\n",
+			"pagemap: 0x0000000000000000: not present (a hole)\n",
+			"verdict: ok\n");
 	free(out);
 
 	v.walk.stop = PTWALK_VTOP_STOP_NOT_PRESENT;
@@ -366,10 +366,10 @@ static void text_empty_no_vma(void **state)
 	v.cls = CLASS_MISMATCH;
 	v.rereads = 3;
 	out = print(&v, false);
-	assert_non_null(strstr(out, "entry:   not present (pte): swap, type 1 offset 0x1a3\n"));
-	assert_non_null(strstr(out, "swapped, type 1 offset 0x1a3"));
-	assert_non_null(strstr(out, "(both sides read 3 more times)\n"));
-	assert_non_null(strstr(out, "verdict: MISMATCH\n"));
+	assert_contains(out, "entry:   not present (pte): swap, type 1 offset 0x1a3\n",
+			"swapped, type 1 offset 0x1a3",
+			"(both sides read 3 more times)\n",
+			"verdict: MISMATCH\n");
 	free(out);
 }
 
@@ -438,9 +438,9 @@ static void three_levels_fold_pud(void **state)
 	v.walk.walked = 1 << PTWALK_VTOP_PGD | 1 << PTWALK_VTOP_PMD;
 	v.walk.entry[PTWALK_VTOP_PUD] = 0;
 	out = print(&v, false);
-	assert_non_null(strstr(out, "  p4d        -  folded into the pgd (3-level paging)\n"));
-	assert_non_null(strstr(out, "  pud        -  folded into the pgd (3-level paging)\n"));
-	assert_non_null(strstr(out, "  pmd        0  0x0000000000000000  none\n"));
+	assert_contains(out, "  p4d        -  folded into the pgd (3-level paging)\n",
+			"  pud        -  folded into the pgd (3-level paging)\n",
+			"  pmd        0  0x0000000000000000  none\n");
 	free(out);
 	out = print(&v, true);
 	doc = json_tokener_parse(out);
@@ -498,13 +498,13 @@ static void diagnose(void **state)
 	(void)state;
 	assert_int_equal(vtop_diagnose(EOPNOTSUPP, 7, 0x1000, msg,
 				       sizeof(msg)), FAIL_INTERNAL);
-	assert_non_null(strstr(msg, "answers no vtop query"));
+	assert_contains(msg, "answers no vtop query");
 	assert_int_equal(vtop_diagnose(ERANGE, 7, 0xffff800000000000ULL, msg,
 				       sizeof(msg)), FAIL_USAGE);
-	assert_non_null(strstr(msg, "0xffff800000000000 is outside the user address space of process 7"));
+	assert_contains(msg, "0xffff800000000000 is outside the user address space of process 7");
 	assert_int_equal(vtop_diagnose(ESRCH, 7, 0, msg, sizeof(msg)),
 			 FAIL_NO_TARGET);
-	assert_non_null(strstr(msg, "no process 7"));
+	assert_contains(msg, "no process 7");
 }
 
 UNIT_MAIN("vtop", UT(classify), UT(resolve_rereads), UT(vma_lines),

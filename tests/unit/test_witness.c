@@ -424,7 +424,7 @@ static void kpageflags_errors_and_absence(void **state)
 	assert_int_equal(witness_flush(s.w), 0);
 	assert_int_equal(s.f->n, 1);
 	assert_false(s.f->notes[0].checked);
-	assert_non_null(strstr(s.totals.kpf_note, "Input/output error"));
+	assert_contains(s.totals.kpf_note, "Input/output error");
 	assert_int_equal(s.totals.kpf_pages, 0);
 	stop(&s);
 	/* without kpageflags: names only */
@@ -661,19 +661,19 @@ static void text_section(void **state)
 	char *buf = report_of(REPORT_TEXT, NULL, false, &mismatch);
 
 	(void)state;
-	assert_non_null(strstr(buf, "\nphysical memory ("));
-	assert_non_null(strstr(buf, "  0x7f0000000000    512 pages  pmd  pfn 0x1000      System RAM, struct page; kpageflags: mmap,anon,compound_head,compound_tail,thp\n"));
-	assert_non_null(strstr(buf, "    CONTRADICTION on 1 page, first 0x7f0000200000 (pfn 0x3000, kpageflags mmap,anon): ptwalk's compound flag"));
-	assert_non_null(strstr(buf, "pfn 0xfd000     PCI Bus 0000:00 > 0000:00:01.0, no struct page\n"));
-	assert_non_null(strstr(buf, "third witness (/proc/kpageflags): 513 present RAM pages checked, 1 page in 1 range contradicts ptwalk after 3 re-checks"));
-	assert_non_null(strstr(buf, "\nverdict: MISMATCH: 1 page where /proc/kpageflags contradicts the page tables\n"));
+	assert_contains(buf, "\nphysical memory (",
+			"  0x7f0000000000    512 pages  pmd  pfn 0x1000      System RAM, struct page; kpageflags: mmap,anon,compound_head,compound_tail,thp\n",
+			"    CONTRADICTION on 1 page, first 0x7f0000200000 (pfn 0x3000, kpageflags mmap,anon): ptwalk's compound flag",
+			"pfn 0xfd000     PCI Bus 0000:00 > 0000:00:01.0, no struct page\n",
+			"third witness (/proc/kpageflags): 513 present RAM pages checked, 1 page in 1 range contradicts ptwalk after 3 re-checks",
+			"\nverdict: MISMATCH: 1 page where /proc/kpageflags contradicts the page tables\n");
 	free(buf);
 	buf = report_of(REPORT_TEXT, "/proc/kpageflags: Permission denied", true,
 			&mismatch);
-	assert_non_null(strstr(buf, "  note: physical names need root\n"));
-	assert_non_null(strstr(buf, "  third witness skipped: /proc/kpageflags: Permission denied\n"));
-	assert_non_null(strstr(buf, " pfn 0xfd000     ?, no struct page\n"));
-	assert_non_null(strstr(buf, "\nverdict: ok"));
+	assert_contains(buf, "  note: physical names need root\n",
+			"  third witness skipped: /proc/kpageflags: Permission denied\n",
+			" pfn 0xfd000     ?, no struct page\n",
+			"\nverdict: ok");
 	assert_null(strstr(buf, "CONTRADICTION"));
 	free(buf);
 }
@@ -689,8 +689,8 @@ static void summary_keeps_contradiction(void **state)
 
 	(void)state;
 	assert_true(mismatch);
-	assert_non_null(strstr(buf, "  0x7f0000200000      1 page   kpageflags contradicts ptwalk\n"));
-	assert_non_null(strstr(buf, "    CONTRADICTION on 1 page, first 0x7f0000200000 (pfn 0x3000, kpageflags mmap,anon): ptwalk's compound flag"));
+	assert_contains(buf, "  0x7f0000200000      1 page   kpageflags contradicts ptwalk\n",
+			"    CONTRADICTION on 1 page, first 0x7f0000200000 (pfn 0x3000, kpageflags mmap,anon): ptwalk's compound flag");
 	assert_null(strstr(buf, "System RAM, struct page"));
 	free(buf);
 }

@@ -2,8 +2,26 @@
 /* The unit tests' shared helpers (unit.h). */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include "unit.h"
+
+void ut_contains(const char *file, int line, const char *text, ...)
+{
+	const char *want;
+	va_list ap;
+
+	va_start(ap, text);
+	while ((want = va_arg(ap, const char *))) {
+		if (text && strstr(text, want))
+			continue;
+		va_end(ap);
+		print_error("missing \"%s\" in:\n%s\n", want,
+			    text ? text : "(null)");
+		_fail(file, line);
+	}
+	va_end(ap);
+}
 
 int temp_fd(const void *data, size_t len)
 {

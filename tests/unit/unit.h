@@ -51,4 +51,12 @@ struct capture {
 FILE *capture_open(struct capture *c);
 char *capture_close(struct capture *c);
 
+/*
+ * Fails the test unless text holds each of the strings that follow,
+ * saying the first one missing and the text.
+ */
+#define assert_contains(text, ...)					\
+	ut_contains(__FILE__, __LINE__, text, __VA_ARGS__, (const char *)NULL)
+void ut_contains(const char *file, int line, const char *text, ...);
+
 #endif /* PTCOMPARE_TEST_UNIT_H */
