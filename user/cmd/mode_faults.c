@@ -313,34 +313,9 @@ static void device_now(int fd, const struct cli_options *o,
 	ssize_t got;
 
 	x->device_pfn = PTWALK_PFN_NONE;
-	switch (-err) {
-	case 0:
-		break;
-	case EBUSY:
-		x->device_note = "a DMA-API domain: give --dma-api to read it";
-		return;
-	case EACCES:
-		x->device_note = "a DMA-API domain, unreadable under lockdown";
-		return;
-	case ENOENT:
-		x->device_note = "no domain attached";
-		return;
-	case ERANGE:
-		x->device_note = "outside the domain's aperture";
-		return;
-	case EOPNOTSUPP:
-		x->device_note = "a domain ptwalk cannot read";
-		return;
-	case EDOM:
-		x->device_note = "IOMMU pages smaller than the kernel's";
-		return;
-	default:
-		x->device_note = "the device view failed";
-		return;
-	}
-	got = ptwalk_read_iommu(fd, &rec, 1);
+	got = err ? err : ptwalk_read_iommu(fd, &rec, 1);
 	if (got != 1) {
-		x->device_note = "the device view failed";
+		x->device_note = fault_device_note(got < 0 ? (int)-got : EIO);
 		return;
 	}
 	x->has_domain = true;
@@ -397,36 +372,20 @@ static int frame_now(int fd, struct fault_explained *x, uint64_t pfn,
 }
 
 /* Every recorder event still in the ring: count, or -errno. */
+static ssize_t read_events_batch(int fd, void *buf, size_t max)
+{
+	return ptwalk_read_events(fd, buf, max);
+}
+
 static ssize_t read_events(int fd, struct ptwalk_iommu_event **out)
 {
-	struct ptwalk_iommu_event *ev = NULL;
-	size_t n = 0, cap = 0;
-	ssize_t got;
 	int err = ptwalk_query_events(fd, 1);
 
 	*out = NULL;
 	if (err)
 		return err;
-	do {
-		struct ptwalk_iommu_event *grown =
-			array_grow(ev, &cap, n + EVENT_BATCH, sizeof(*ev),
-				   EVENT_BATCH, 0);
-
-		if (!grown) {
-			free(ev);
-			return -ENOMEM;
-		}
-		ev = grown;
-		got = ptwalk_read_events(fd, ev + n, EVENT_BATCH);
-		if (got > 0)
-			n += (size_t)got;
-	} while (got > 0);
-	if (got < 0) {
-		free(ev);
-		return got;
-	}
-	*out = ev;
-	return (ssize_t)n;
+	return ptwalk_read_all(fd, sizeof(**out), EVENT_BATCH,
+			       read_events_batch, (void **)out);
 }
 
 struct faults_run {

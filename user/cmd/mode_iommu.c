@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "model/array.h"
 #include "cmd/connect.h"
 #include "cmd/mode_iommu.h"
 #include "engine/device_view.h"
@@ -28,9 +27,6 @@
 /* Records read per read(). */
 #define READ_BATCH 256
 
-/* A batch of the query's records into buf: count (0 at the end) or -errno. */
-typedef ssize_t (*read_batch_fn)(int fd, void *buf, size_t max);
-
 static ssize_t read_iommu_batch(int fd, void *buf, size_t max)
 {
 	return ptwalk_read_iommu(fd, buf, max);
@@ -39,34 +35,6 @@ static ssize_t read_iommu_batch(int fd, void *buf, size_t max)
 static ssize_t read_walk_batch(int fd, void *buf, size_t max)
 {
 	return ptwalk_read(fd, buf, max);
-}
-
-/* Every record, of size bytes each, of the query started on fd. */
-static ssize_t read_all(int fd, size_t size, read_batch_fn rd, void **out)
-{
-	char *recs = NULL;
-	size_t n = 0, cap = 0;
-	ssize_t got;
-
-	do {
-		char *grown = array_grow(recs, &cap, n + READ_BATCH, size,
-					 READ_BATCH, 0);
-
-		if (!grown) {
-			free(recs);
-			return -ENOMEM;
-		}
-		recs = grown;
-		got = rd(fd, recs + n * size, READ_BATCH);
-		if (got > 0)
-			n += (size_t)got;
-	} while (got > 0);
-	if (got < 0) {
-		free(recs);
-		return got;
-	}
-	*out = recs;
-	return (ssize_t)n;
 }
 
 /* The device's side: records over [iova, iova + len), checked. */
@@ -85,7 +53,8 @@ static int query_device(int fd, const struct cli_options *o, uint64_t iova,
 	if (err)
 		return (int)diagnose_iommu(-err, o->iommu, type, iova,
 					   iova + len, msg, size);
-	got = read_all(fd, sizeof(**recs), read_iommu_batch, (void **)recs);
+	got = ptwalk_read_all(fd, sizeof(**recs), READ_BATCH, read_iommu_batch,
+			      (void **)recs);
 	if (got < 0)
 		return (int)diagnose_iommu_read((int)-got, o->iommu, type,
 						iova, iova + len, msg, size);
@@ -152,7 +121,8 @@ static int iommu_compare_range(int fd, const struct cli_options *o,
 		status = (int)diagnose_query(-err, o->pid, msg, size);
 		goto out;
 	}
-	nr_walk = read_all(fd, sizeof(*walk), read_walk_batch, (void **)&walk);
+	nr_walk = ptwalk_read_all(fd, sizeof(*walk), READ_BATCH, read_walk_batch,
+				  (void **)&walk);
 	if (nr_walk < 0) {
 		status = (int)diagnose_scan((int)-nr_walk, o->pid,
 					    proc_alive(o->pid), msg, size);

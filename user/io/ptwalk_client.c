@@ -7,7 +7,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include <stdlib.h>
 #include "io/ptwalk_client.h"
+#include "model/array.h"
 #include "parse/hex.h"
 
 _Static_assert(sizeof(struct ptwalk_info) == PTWALK_INFO_SIZE, "info layout");
@@ -222,4 +224,32 @@ int ptwalk_query_events(int fd, uint64_t since)
 ssize_t ptwalk_read_events(int fd, struct ptwalk_iommu_event *ev, size_t max)
 {
 	return read_records(fd, ev, sizeof(*ev), max);
+}
+
+ssize_t ptwalk_read_all(int fd, size_t size, size_t batch, ptwalk_read_fn rd,
+			void **out)
+{
+	char *recs = NULL;
+	size_t n = 0, cap = 0;
+	ssize_t got;
+
+	*out = NULL;
+	do {
+		char *grown = array_grow(recs, &cap, n + batch, size, batch, 0);
+
+		if (!grown) {
+			free(recs);
+			return -ENOMEM;
+		}
+		recs = grown;
+		got = rd(fd, recs + n * size, batch);
+		if (got > 0)
+			n += (size_t)got;
+	} while (got > 0);
+	if (got < 0) {
+		free(recs);
+		return got;
+	}
+	*out = recs;
+	return (ssize_t)n;
 }

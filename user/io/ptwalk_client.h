@@ -94,4 +94,15 @@ ssize_t ptwalk_read_events(int fd, struct ptwalk_iommu_event *ev,
 ssize_t ptwalk_read_iommu(int fd, struct ptwalk_iommu_record *recs,
 			  size_t max);
 
+/* One of the reads above as a function of an untyped buffer. */
+typedef ssize_t (*ptwalk_read_fn)(int fd, void *buf, size_t max);
+
+/*
+ * The whole answer to the query started on fd, records of size bytes read
+ * batch at a time with rd, into *out (malloc'ed, the caller frees it):
+ * their number, or -errno (*out NULL).
+ */
+ssize_t ptwalk_read_all(int fd, size_t size, size_t batch, ptwalk_read_fn rd,
+			void **out);
+
 #endif /* PTWALK_CLIENT_H */

@@ -699,6 +699,7 @@ static void smmu_decode_words(const uint64_t w[4], struct iommu_fault *f)
 }
 
 enum smmu_line_kind {
+	SMMU_NONE,	/* not an SMMUv3 line */
 	SMMU_HEADER,	/* "event 0x10 received:" */
 	SMMU_WORD,	/* "\t0x0000001000000010" */
 	SMMU_EVENT,	/* 6.15+: "event: F_TRANSLATION client: ..." */
@@ -860,21 +861,33 @@ static enum iommu_line one_line(const char *msg, struct iommu_fault *f)
 	return IOMMU_LINE_OTHER;
 }
 
-enum iommu_line iommu_fault_parse_line(const char *line, size_t len,
-				       struct iommu_fault *out)
+/*
+ * A kernel log line read alone: a one-line format's fault, or an SMMUv3
+ * line (sl->kind, SMMU_NONE for none) for the decoder to put together.
+ */
+static enum iommu_line line_alone(const char *line, size_t len,
+				  struct smmu_line *sl, struct iommu_fault *out)
 {
 	struct iommu_log_line l;
-	struct smmu_line sl;
 	enum iommu_line r;
 
+	sl->kind = SMMU_NONE;
 	if (!iommu_log_split(line, len, &l))
 		return IOMMU_LINE_OTHER;
 	fault_from_header(&l, out);
-	if ((r = one_line(l.msg, out)) != IOMMU_LINE_OTHER)
-		return r;
-	r = smmu_line(l.msg, &sl, out);
+	r = one_line(l.msg, out);
+	return r != IOMMU_LINE_OTHER ? r : smmu_line(l.msg, sl, out);
+}
+
+enum iommu_line iommu_fault_parse_line(const char *line, size_t len,
+				       struct iommu_fault *out)
+{
+	struct smmu_line sl;
+	enum iommu_line r = line_alone(line, len, &sl, out);
+
 	/* an access line completes a fault only the decoder holds */
-	return r == IOMMU_LINE_DETAIL ? IOMMU_LINE_OTHER : r;
+	return sl.kind != SMMU_NONE && r == IOMMU_LINE_DETAIL ?
+	       IOMMU_LINE_OTHER : r;
 }
 
 /* ---- the decoder: SMMUv3's raw events, kept per SMMU ----------------- */
@@ -924,6 +937,15 @@ static enum iommu_line smmu_header(struct iommu_fault_decoder *d,
 	return IOMMU_LINE_PART;
 }
 
+/* A whole fault of s: kept as the one its later lines complete. */
+static enum iommu_line smmu_fault(struct iommu_smmu_state *s,
+				  const struct iommu_fault *f)
+{
+	s->last = *f;
+	s->has_last = true;
+	return IOMMU_LINE_FAULT;
+}
+
 /* One of the four words; the fourth makes the fault. */
 static enum iommu_line smmu_add_word(struct iommu_fault_decoder *d,
 				     const struct smmu_line *l,
@@ -941,9 +963,7 @@ static enum iommu_line smmu_add_word(struct iommu_fault_decoder *d,
 		return IOMMU_LINE_MALFORMED;	/* not the header's event */
 	*out = s->head;
 	smmu_decode_words(s->words, out);
-	s->last = *out;
-	s->has_last = true;
-	return IOMMU_LINE_FAULT;
+	return smmu_fault(s, out);
 }
 
 /*
@@ -969,9 +989,7 @@ static enum iommu_line smmu_event(struct iommu_fault_decoder *d,
 		*out = *last;
 		return IOMMU_LINE_DETAIL;
 	}
-	s->last = *out;
-	s->has_last = true;
-	return IOMMU_LINE_FAULT;
+	return smmu_fault(s, out);
 }
 
 /* The access line completes a fault that came without one. */
@@ -992,16 +1010,10 @@ enum iommu_line iommu_fault_decode(struct iommu_fault_decoder *d,
 				   const char *line, size_t len,
 				   struct iommu_fault *out)
 {
-	struct iommu_log_line l;
 	struct smmu_line sl;
-	enum iommu_line r;
+	enum iommu_line r = line_alone(line, len, &sl, out);
 
-	if (!iommu_log_split(line, len, &l))
-		return IOMMU_LINE_OTHER;
-	fault_from_header(&l, out);
-	if ((r = one_line(l.msg, out)) != IOMMU_LINE_OTHER)
-		return r;
-	if ((r = smmu_line(l.msg, &sl, out)) == IOMMU_LINE_OTHER ||
+	if (sl.kind == SMMU_NONE || r == IOMMU_LINE_OTHER ||
 	    r == IOMMU_LINE_MALFORMED)
 		return r;
 	switch (sl.kind) {
@@ -1011,7 +1023,7 @@ enum iommu_line iommu_fault_decode(struct iommu_fault_decoder *d,
 		return smmu_add_word(d, &sl, out);
 	case SMMU_EVENT:
 		return smmu_event(d, &sl, out);
-	default:
+	default:	/* SMMU_ACCESS */
 		return smmu_access(d, &sl, out);
 	}
 }

@@ -1,7 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ptcompare --faults: what both printers share. */
+#include <errno.h>
 #include <inttypes.h>
 #include "report/fault_print.h"
+
+const char *fault_device_note(int err)
+{
+	switch (err) {
+	case EBUSY:
+		return "a DMA-API domain: give --dma-api to read it";
+	case EACCES:
+		return "a DMA-API domain, unreadable under lockdown";
+	case ENOENT:
+		return "no domain attached";
+	case ERANGE:
+		return "outside the domain's aperture";
+	case EOPNOTSUPP:
+		return "a domain ptwalk cannot read";
+	case EDOM:
+		return "IOMMU pages smaller than the kernel's";
+	default:
+		return "the device view failed";
+	}
+}
 
 const char *fault_time_str(uint64_t time_us, char *buf, size_t size)
 {

@@ -66,6 +66,12 @@ void fault_print_text(FILE *f, const struct fault_report *r);
 /* 0, or the JSON writer's error (json.h). */
 int fault_print_json(FILE *f, const struct fault_report *r);
 
+/*
+ * Why the device's frame is unknown, from the errno ptwalk_query_iommu()
+ * or its read failed with: the phrase of a fault's device_note.
+ */
+const char *fault_device_note(int err);
+
 /* "12.345678" seconds since boot of time_us into buf. */
 const char *fault_time_str(uint64_t time_us, char *buf, size_t size);
 
