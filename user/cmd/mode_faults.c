@@ -26,6 +26,7 @@
 #include "cmd/mode_phys.h"
 #include "engine/fault_explain.h"
 #include "io/pci_sysfs.h"
+#include "io/proc_read.h"
 #include "io/ptwalk_client.h"
 #include "io/source.h"
 #include "model/array.h"
@@ -274,32 +275,33 @@ static pid_t vfio_owner(const char *bdf)
 	return found;
 }
 
+struct vma_of {
+	uint64_t addr;
+	struct fault_explained *x;
+	bool found;
+};
+
+static bool vma_holding(char *line, void *arg)
+{
+	struct vma_of *v = arg;
+	struct maps_entry e;
+
+	if (!maps_parse_line(line, &e) || v->addr < e.start ||
+	    v->addr >= e.end)
+		return false;
+	v->x->vma_start = e.start;
+	v->x->vma_end = e.end;
+	snprintf(v->x->vma_name, sizeof(v->x->vma_name), "%s", e.name);
+	v->found = true;
+	return true;
+}
+
 /* The VMA of pid holding addr into x: false if none. */
 static bool vma_at(pid_t pid, uint64_t addr, struct fault_explained *x)
 {
-	char path[64], *line = NULL;
-	size_t cap = 0;
-	bool found = false;
-	FILE *f;
+	struct vma_of v = { addr, x, false };
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (!found && getline(&line, &cap, f) > 0) {
-		struct maps_entry e;
-
-		if (!maps_parse_line(line, &e) || addr < e.start ||
-		    addr >= e.end)
-			continue;
-		x->vma_start = e.start;
-		x->vma_end = e.end;
-		snprintf(x->vma_name, sizeof(x->vma_name), "%s", e.name);
-		found = true;
-	}
-	free(line);
-	fclose(f);
-	return found;
+	return !proc_maps_each(pid, vma_holding, &v) && v.found;
 }
 
 /* The device view at the fault's page: device_pfn, domain, or a note. */

@@ -49,23 +49,27 @@ static int vtop_walk(void *ctx, uint64_t addr, struct ptwalk_vtop *out)
 	return ptwalk_query_vtop(src->walk_fd, src->pid, addr, out);
 }
 
+struct vma_at {
+	uint64_t addr;
+	struct vtop_vma *vma;
+};
+
+static bool vma_holding(char *line, void *arg)
+{
+	struct vma_at *at = arg;
+
+	return vtop_vma_from_line(line, at->addr, at->vma);
+}
+
 /* The VMA of maps holding addr; a missing one is not an error. */
 static int vtop_find_vma(pid_t pid, uint64_t addr, struct vtop_vma *vma,
 			 char *msg, size_t size)
 {
-	char path[64], *line = NULL;
-	size_t cap = 0;
-	FILE *f;
+	struct vma_at at = { addr, vma };
+	int err = proc_maps_each(pid, vma_holding, &at);
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return (int)diagnose_proc_open(errno, pid, "maps", msg, size);
-	while (getline(&line, &cap, f) > 0 && !vtop_vma_from_line(line, addr, vma))
-		;
-	free(line);
-	fclose(f);
-	return EXIT_OK;
+	return err ? (int)diagnose_proc_open(-err, pid, "maps", msg, size) :
+		     EXIT_OK;
 }
 
 int mode_vtop(const struct cli_options *o, char *msg, size_t size)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "cmd/progress_hooks.h"
+#include "io/proc_read.h"
 #include "model/page.h"
 #include "parse/maps.h"
 
@@ -104,6 +105,26 @@ void progress_watch_io(struct scan_progress *p,
 	};
 }
 
+struct total {
+	struct scan_progress *p;
+	const struct cli_options *o;
+};
+
+/* A VMA of maps into the total (inside the range); reads on. */
+static bool count_vma(char *line, void *arg)
+{
+	struct total *t = arg;
+	struct maps_entry vma;
+	uint64_t start, end;
+
+	if (maps_parse_line(line, &vma) &&
+	    cli_clip(t->o, vma.start, vma.end, &start, &end)) {
+		t->p->line.total_pages += (end - start) >> t->p->page_shift;
+		t->p->line.total_vmas++;
+	}
+	return false;
+}
+
 /*
  * What the progress line counts up to: the pages and VMAs maps lists now
  * (inside the range).  Read apart from the scan; if the process changes
@@ -112,25 +133,9 @@ void progress_watch_io(struct scan_progress *p,
 static void progress_total(struct scan_progress *p,
 			   const struct cli_options *o, pid_t pid)
 {
-	struct maps_entry vma;
-	uint64_t start, end;
-	char path[64], *line = NULL;
-	size_t size = 0;
-	FILE *f;
+	struct total t = { p, o };
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (getline(&line, &size, f) > 0) {
-		if (!maps_parse_line(line, &vma) ||
-		    !cli_clip(o, vma.start, vma.end, &start, &end))
-			continue;
-		p->line.total_pages += (end - start) >> p->page_shift;
-		p->line.total_vmas++;
-	}
-	free(line);
-	fclose(f);
+	proc_maps_each(pid, count_vma, &t);
 }
 
 void progress_start(struct scan_progress *p, const struct cli_options *o,

@@ -1,8 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include "io/proc_read.h"
+
+int proc_maps_each(pid_t pid, bool (*fn)(char *line, void *arg),
+		   void *arg)
+{
+	char path[64], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0 && !fn(line, arg))
+		;
+	free(line);
+	fclose(f);
+	return 0;
+}
 
 ssize_t proc_pread(int fd, void *buf, size_t size, off_t off,
 		   struct read_count *count)

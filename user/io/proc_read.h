@@ -3,11 +3,13 @@
  * The one way ptcompare reads a file by offset (/proc/PID/pagemap,
  * /proc/kpageflags, /proc/PID/stat and comm): pread() again after a
  * signal (EINTR) and after a short read, until the bytes asked for or the
- * end of the file.
+ * end of the file.  And /proc/PID/maps line by line, outside a scan
+ * (whose VMA queue reads its own, cmd/session.c).
  */
 #ifndef PTCOMPARE_PROC_READ_H
 #define PTCOMPARE_PROC_READ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -25,5 +27,12 @@ struct read_count {
  */
 ssize_t proc_pread(int fd, void *buf, size_t size, off_t off,
 		   struct read_count *count);
+
+/*
+ * Calls fn(line, arg) for each line of /proc/PID/maps until fn returns
+ * true: 0, or -errno when the file does not open.
+ */
+int proc_maps_each(pid_t pid, bool (*fn)(char *line, void *arg),
+		   void *arg);
 
 #endif /* PTCOMPARE_PROC_READ_H */

@@ -10,6 +10,22 @@ static const char *plural(uint64_t n)
 	return n == 1 ? "" : "s";
 }
 
+/* A JSON line of the event named event: its object opened on f. */
+static void event_begin(struct json_writer *w, FILE *f, const char *event)
+{
+	jw_init(w, f);
+	jw_begin_object(w);
+	jw_kv_str(w, "event", event);
+}
+
+/* The line closed and out at once: a reader follows the watch live. */
+static void event_end(struct json_writer *w, FILE *f)
+{
+	jw_end_object(w);
+	jw_finish(w);
+	fflush(f);
+}
+
 void watch_print_start(FILE *f, bool json, const struct watch_totals *t,
 		       uint64_t present_pages)
 {
@@ -24,17 +40,13 @@ void watch_print_start(FILE *f, bool json, const struct watch_totals *t,
 		fflush(f);
 		return;
 	}
-	jw_init(&w, f);
-	jw_begin_object(&w);
-	jw_kv_str(&w, "event", "start");
+	event_begin(&w, f, "start");
 	jw_kv_i64(&w, "pid", t->pid);
 	jw_kv_start_end(&w, t->start, t->end);
 	jw_kv_u64(&w, "pages", pages);
 	jw_kv_u64(&w, "present_pages", present_pages);
 	jw_kv_u64(&w, "interval_ms", t->interval_ms);
-	jw_end_object(&w);
-	jw_finish(&w);
-	fflush(f);
+	event_end(&w, f);
 }
 
 /* "present 0x1234 pte node 0", "none", "swap 0x55", for the text line. */
@@ -96,9 +108,7 @@ void watch_print_change(FILE *f, bool json, uint64_t ms,
 		fflush(f);
 		return;
 	}
-	jw_init(&w, f);
-	jw_begin_object(&w);
-	jw_kv_str(&w, "event", "change");
+	event_begin(&w, f, "change");
 	jw_kv_u64(&w, "ms", ms);
 	jw_kv_hex(&w, "start", c->start);
 	jw_kv_u64(&w, "pages", c->pages);
@@ -106,9 +116,7 @@ void watch_print_change(FILE *f, bool json, uint64_t ms,
 	state_json(&w, "new", &c->new);
 	jw_kv_str(&w, "cause", watch_cause_name(c->cause));
 	jw_kv_bool(&w, "pinned_moved", c->pinned_moved);
-	jw_end_object(&w);
-	jw_finish(&w);
-	fflush(f);
+	event_end(&w, f);
 }
 
 void watch_print_end(FILE *f, bool json, const struct watch_totals *t)
@@ -128,15 +136,11 @@ void watch_print_end(FILE *f, bool json, const struct watch_totals *t)
 		fflush(f);
 		return;
 	}
-	jw_init(&w, f);
-	jw_begin_object(&w);
-	jw_kv_str(&w, "event", "end");
+	event_begin(&w, f, "end");
 	jw_kv_str(&w, "ended", t->ended);
 	jw_kv_u64(&w, "readings", t->readings);
 	jw_kv_u64(&w, "changes", t->changes);
 	jw_kv_u64(&w, "pages_changed", t->pages_changed);
 	jw_kv_u64(&w, "pinned_moved_pages", t->pinned_moved);
-	jw_end_object(&w);
-	jw_finish(&w);
-	fflush(f);
+	event_end(&w, f);
 }
