@@ -85,7 +85,8 @@ unit-build: user
 
 # The VM suite: every tests/vm/*.c but the demo's target (a program of its
 # own), and the few user/ files it shares with ptcompare.
-VMTEST_USER_SRCS := user/io/ptwalk_client.c user/parse/hex.c user/parse/record.c user/parse/geometry.c \
+VMTEST_USER_SRCS := user/io/ptwalk_client.c user/model/array.c user/parse/hex.c \
+	user/parse/record.c user/parse/geometry.c \
 	user/model/page_class.c tests/lib/record_find.c
 VMTEST_SRCS := $(filter-out tests/vm/demo_target.c,$(wildcard tests/vm/*.c)) \
 	$(VMTEST_USER_SRCS)
@@ -96,7 +97,8 @@ $(BUILD)/vmtest: $(VMTEST_SRCS) $(wildcard tests/vm/*.h tests/lib/*.h) $(wildcar
 	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) $(VMTEST_DRM_CFLAGS) -static -o $@ $(VMTEST_SRCS) -ljson-c
 
 PTBENCH_SRCS := tests/bench/ptbench.c user/parse/maps.c user/parse/record.c \
-	user/io/ptwalk_client.c user/parse/geometry.c user/parse/hex.c
+	user/io/ptwalk_client.c user/model/array.c user/parse/geometry.c \
+	user/parse/hex.c
 $(BUILD)/ptbench: $(PTBENCH_SRCS) $(wildcard user/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -static -pthread -o $@ $(PTBENCH_SRCS)

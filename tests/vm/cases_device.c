@@ -37,7 +37,7 @@ static bool read_line(struct vmtest *t, const char *path, char *buf,
 	return true;
 }
 
-static bool device_node(struct vmtest *t)
+VMTEST_CASE(device, "device_node", device_node)
 {
 	char dev[32], abi[16], dbg_abi[16], want[16];
 	unsigned int maj, min;
@@ -68,14 +68,13 @@ static bool device_node(struct vmtest *t)
 			    abi, dbg_abi, want);
 	return true;
 }
-VMTEST_CASE(device, "device_node", device_node);
 
 /*
  * The whole address space, with the fixture mapped, walked through both
  * ways in: the same records.  Both record buffers are written all over
  * first, so that no page of them becomes present between the walks.
  */
-static bool device_answers_like_debugfs(struct vmtest *t)
+VMTEST_CASE(device, "device_answers_like_debugfs", device_answers_like_debugfs)
 {
 	struct ptwalk_fixture_pfns known;
 	const char *saved = t->query_path;
@@ -117,4 +116,3 @@ static bool device_answers_like_debugfs(struct vmtest *t)
 	free(first);
 	return ok;
 }
-VMTEST_CASE(device, "device_answers_like_debugfs", device_answers_like_debugfs);

@@ -207,7 +207,7 @@ static bool text_has(struct vmtest *t, uint64_t start, uint64_t end,
  * DMA view shows the fixture's frames, the contiguous block as one run
  * although mprotect cut it into two VMAs (so ptcompare sees two ranges).
  */
-static bool dma_fixture_pfnmap(struct vmtest *t)
+VMTEST_CASE(dma, "dma_fixture_pfnmap", dma_fixture_pfnmap)
 {
 	struct ptwalk_fixture_pfns known;
 	uint64_t pfn[PTWALK_FIXTURE_PAGES];
@@ -255,10 +255,9 @@ static bool dma_fixture_pfnmap(struct vmtest *t)
 	munmap(p, PTWALK_FIXTURE_PAGES * PAGE);
 	return ok;
 }
-VMTEST_CASE(dma, "dma_fixture_pfnmap", dma_fixture_pfnmap);
 
 /* (b) One 2 MiB hugetlb page: one run of 512 pages, 2 MiB aligned. */
-static bool dma_hugetlb_2m(struct vmtest *t)
+VMTEST_CASE(dma, "dma_hugetlb_2m", dma_hugetlb_2m)
 {
 	size_t n = 2 * MIB / PAGE;
 	uint64_t *pfn = calloc(n, sizeof(*pfn));
@@ -295,13 +294,12 @@ static bool dma_hugetlb_2m(struct vmtest *t)
 	free(pfn);
 	return ok;
 }
-VMTEST_CASE(dma, "dma_hugetlb_2m", dma_hugetlb_2m);
 
 /*
  * (c) mlocked 4K anonymous pages, locked on fault so some stay holes: runs
  * and holes as get_user_pages sees them, locked; unlocked after munlock.
  */
-static bool dma_mlocked(struct vmtest *t)
+VMTEST_CASE(dma, "dma_mlocked", dma_mlocked)
 {
 	size_t n = 64, len = n * PAGE;
 	uint64_t pfn[64];
@@ -337,13 +335,12 @@ static bool dma_mlocked(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(dma, "dma_mlocked", dma_mlocked);
 
 /*
  * (d) Unpopulated pages, an unmapped gap and an unmapped tail: holes where
  * the oracle maps nothing, told apart by kind, and the range not resident.
  */
-static bool dma_holes(struct vmtest *t)
+VMTEST_CASE(dma, "dma_holes", dma_holes)
 {
 	size_t n = 48, mapped = 40, len = n * PAGE;
 	bool unmapped[48] = { false };
@@ -390,7 +387,6 @@ static bool dma_holes(struct vmtest *t)
 	munmap(p + 26 * PAGE, (mapped - 26) * PAGE);
 	return ok;
 }
-VMTEST_CASE(dma, "dma_holes", dma_holes);
 
 /* --- the progress line --- */
 
@@ -552,7 +548,7 @@ static char *slow_target(struct vmtest *t, double min_s, size_t *len,
  * --stats) proves nothing either way, and is run again on a mapping that
  * took twice as long, up to three times.
  */
-static bool progress_line(struct vmtest *t)
+VMTEST_CASE(dma, "ptcompare_progress_line", progress_line)
 {
 	size_t len, outlen, lines;
 	char range[64], *out = NULL, *p = NULL;
@@ -631,7 +627,6 @@ static bool progress_line(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(dma, "ptcompare_progress_line", progress_line);
 
 /*
  * One progress line of --all on the pty: "ptcompare: N of M processes
@@ -663,7 +658,7 @@ static bool all_progress_ok(const char *s)
  * child forked before (a higher pid, without the mapping) has its row
  * after that.
  */
-static bool progress_line_all(struct vmtest *t)
+VMTEST_CASE(dma, "ptcompare_progress_line_all", progress_line_all)
 {
 	const char *argv[] = { "ptcompare", "--all", NULL };
 	double took;
@@ -707,4 +702,3 @@ static bool progress_line_all(struct vmtest *t)
 	waitpid(child, NULL, 0);
 	return ok;
 }
-VMTEST_CASE(dma, "ptcompare_progress_line_all", progress_line_all);

@@ -287,7 +287,7 @@ static bool pc_text_has(struct vmtest *t, const char *const argv[],
 }
 
 /* Plain and extended queries give the same records, in their own sizes. */
-static bool ext_matches_plain(struct vmtest *t)
+VMTEST_CASE(dmainfo, "dmainfo_ext_matches_plain", ext_matches_plain)
 {
 	static struct ptwalk_record_ext x[MAX_EXT];
 	size_t len = 64 * PAGE, n, i;
@@ -324,7 +324,6 @@ static bool ext_matches_plain(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(dmainfo, "dmainfo_ext_matches_plain", ext_matches_plain);
 
 static int io_uring_setup(unsigned int entries, struct io_uring_params *p)
 {
@@ -406,7 +405,7 @@ static bool pc_iouring(struct vmtest *t, const char *p, size_t pages,
 }
 
 /* IORING_REGISTER_BUFFERS pins (FOLL_PIN | FOLL_LONGTERM) until unregistered. */
-static bool iouring_registered_buffer(struct vmtest *t)
+VMTEST_CASE(dmainfo, "dmainfo_iouring_registered_buffer", iouring_registered_buffer)
 {
 	const size_t pages = 16, first = 4, count = 8;
 	struct io_uring_params params = { 0 };
@@ -442,7 +441,6 @@ static bool iouring_registered_buffer(struct vmtest *t)
 	munmap(p, pages * PAGE);
 	return ok;
 }
-VMTEST_CASE(dmainfo, "dmainfo_iouring_registered_buffer", iouring_registered_buffer);
 
 #if defined(__x86_64__)
 /* The kernel's name of a PAT memory type, as pat_memtype_list writes it. */
@@ -684,7 +682,7 @@ static bool bar_memtype(struct vmtest *t, const char *dir, const char *file,
 #define BAR_UC PTWALK_MEMTYPE_DEVICE_NGNRE
 #define BAR_WC PTWALK_MEMTYPE_NORMAL_NC
 #endif
-static bool pci_bar_memtypes(struct vmtest *t)
+VMTEST_CASE(dmainfo, "dmainfo_pci_bar_memtypes", pci_bar_memtypes)
 {
 	char dir[300];
 
@@ -694,14 +692,13 @@ static bool pci_bar_memtypes(struct vmtest *t)
 	       (!VM_BAR_WC ||
 		bar_memtype(t, dir, "resource0_wc", 16, BAR_WC));
 }
-VMTEST_CASE(dmainfo, "dmainfo_pci_bar_memtypes", pci_bar_memtypes);
 
 #if defined(__x86_64__)
 
 /* A buffer bound to each of nodes 0 and 1: ptwalk's node of every page is
  * move_pages(2)'s.
  */
-static bool numa_two_nodes(struct vmtest *t)
+VMTEST_CASE(dmainfo, "dmainfo_numa_two_nodes", numa_two_nodes)
 {
 	static struct ptwalk_record_ext x[MAX_EXT];
 	const size_t pages = 32;
@@ -745,7 +742,6 @@ static bool numa_two_nodes(struct vmtest *t)
 	munmap(p, pages * PAGE);
 	return ok;
 }
-VMTEST_CASE(dmainfo, "dmainfo_numa_two_nodes", numa_two_nodes);
 
 /* The enum ptwalk_memtype of each PAT index, from the boot log; false if absent. */
 static bool pat_config(struct vmtest *t, int memtype[8])
@@ -832,7 +828,7 @@ static int open_drm(const char *name)
  * write-combining as vgem asks (map_wc), not pinned, on a node that
  * exists; ptcompare says the same memory type.
  */
-static bool vgem_dumb_buffer(struct vmtest *t)
+VMTEST_CASE(dmainfo, "dmainfo_vgem_dumb_buffer", vgem_dumb_buffer)
 {
 	static struct ptwalk_record_ext x[MAX_EXT];
 	struct drm_mode_create_dumb create = { .width = 256, .height = 64,
@@ -944,7 +940,6 @@ static bool vgem_dumb_buffer(struct vmtest *t)
 	close(fd);
 	return ok;
 }
-VMTEST_CASE(dmainfo, "dmainfo_vgem_dumb_buffer", vgem_dumb_buffer);
 
 /*
  * The DMA address the driver itself logged for the buffer mapped at
@@ -1021,7 +1016,7 @@ static int open_vivid_capture(void)
  * index has it in the boot-time configuration; ptcompare's DMA view one
  * run starting at that address.
  */
-static bool vivid_dma_contig(struct vmtest *t)
+VMTEST_CASE(dmainfo, "dmainfo_vivid_dma_contig", vivid_dma_contig)
 {
 	static struct ptwalk_record_ext x[MAX_EXT];
 	struct v4l2_requestbuffers req = { .count = 1,
@@ -1098,5 +1093,4 @@ static bool vivid_dma_contig(struct vmtest *t)
 	close(fd);
 	return vb2_debug(t, "-p") && ok;
 }
-VMTEST_CASE(dmainfo, "dmainfo_vivid_dma_contig", vivid_dma_contig);
 #endif /* __x86_64__ */

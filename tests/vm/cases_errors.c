@@ -60,7 +60,7 @@ static struct ptwalk_range_query good_request(void)
 	return r;
 }
 
-static bool bad_requests(struct vmtest *t)
+VMTEST_CASE(error, "bad_requests_errnos", bad_requests)
 {
 	const struct {	/* not static: an end depends on the page size */
 		const char *what;
@@ -129,9 +129,8 @@ static bool bad_requests(struct vmtest *t)
 		close(fd);
 	return ok;
 }
-VMTEST_CASE(error, "bad_requests_errnos", bad_requests);
 
-static bool bad_sizes(struct vmtest *t)
+VMTEST_CASE(error, "bad_sizes_and_order", bad_sizes)
 {
 	struct ptwalk_range_query r = good_request();
 	struct ptwalk_record_ext rec;
@@ -164,9 +163,8 @@ static bool bad_sizes(struct vmtest *t)
 	close(fd);
 	return ok;
 }
-VMTEST_CASE(error, "bad_sizes_and_order", bad_sizes);
 
-static bool zombie(struct vmtest *t)
+VMTEST_CASE(error, "zombie_has_no_mm", zombie)
 {
 	siginfo_t si;
 	int fd, ret;
@@ -186,9 +184,8 @@ static bool zombie(struct vmtest *t)
 	waitpid(pid, NULL, 0);
 	return expect_errno(t, "zombie", ret, ENXIO);
 }
-VMTEST_CASE(error, "zombie_has_no_mm", zombie);
 
-static bool exits_during_scan(struct vmtest *t)
+VMTEST_CASE(error, "target_exits_during_scan", exits_during_scan)
 {
 	struct ptwalk_record rec;
 	int fd, ret;
@@ -215,7 +212,6 @@ static bool exits_during_scan(struct vmtest *t)
 	return expect_errno(t, "read after the target exited", ret < 0 ? ret : 0,
 			    ESRCH);
 }
-VMTEST_CASE(error, "target_exits_during_scan", exits_during_scan);
 
 /* Asks a task query for pid and reads its answer into *out (n bytes). */
 static int task_ask(int fd, pid_t pid, struct ptwalk_task *out, size_t n)
@@ -273,7 +269,7 @@ static void *named_thread_run(void *arg)
  * reserved field EINVAL; one answer, then end of file; a buffer smaller
  * than the answer EINVAL.
  */
-static bool task_query(struct vmtest *t)
+VMTEST_CASE(error, "task_query", task_query)
 {
 	const char *name = "ptw task name15";
 	struct named_thread nt = { .tid = 0 };
@@ -343,10 +339,9 @@ static bool task_query(struct vmtest *t)
 	}
 	return ok;
 }
-VMTEST_CASE(error, "task_query", task_query);
 
 /* Two sessions on two files, read alternately, each see their own query. */
-static bool sessions_private(struct vmtest *t)
+VMTEST_CASE(error, "sessions_are_private", sessions_private)
 {
 	size_t len = 8 * PAGE;
 	char *a = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
@@ -385,7 +380,6 @@ static bool sessions_private(struct vmtest *t)
 	munmap(b, len);
 	return ok;
 }
-VMTEST_CASE(error, "sessions_are_private", sessions_private);
 
 /* Walks pid's whole address space one record per read() into out. */
 static ssize_t walk_one_by_one(struct vmtest *t, pid_t pid,
@@ -421,7 +415,7 @@ static ssize_t walk_one_by_one(struct vmtest *t, pid_t pid,
  * Compaction may still move a frame between the two walks: a difference
  * is walked again, and only three in a row fail.
  */
-static bool stream_one_by_one(struct vmtest *t)
+VMTEST_CASE(error, "stream_one_record_per_read", stream_one_by_one)
 {
 	struct ptwalk_record *one = calloc(MAX_RECS, sizeof(*one));
 	ssize_t n = -1;
@@ -463,7 +457,6 @@ static bool stream_one_by_one(struct vmtest *t)
 		       n, attempt);
 	return ok;
 }
-VMTEST_CASE(error, "stream_one_record_per_read", stream_one_by_one);
 
 /* Runs fn in a child and returns its errno result for opening query. */
 static int open_in_child(struct vmtest *t, int (*drop)(void))
@@ -585,7 +578,7 @@ static bool reachable_by_others(const char *path)
 	return true;
 }
 
-static bool privileges(struct vmtest *t)
+VMTEST_CASE(error, "privileges", privileges)
 {
 	struct stat st;
 	int err;
@@ -620,9 +613,8 @@ static bool privileges(struct vmtest *t)
 			    err ? strerror(err) : "opened");
 	return true;
 }
-VMTEST_CASE(error, "privileges", privileges);
 
-static bool text_view(struct vmtest *t)
+VMTEST_CASE(error, "text_view", text_view)
 {
 	struct ptwalk_fixture_pfns known;
 	size_t len = PTWALK_FIXTURE_PAGES * PAGE, got = 0;
@@ -659,14 +651,13 @@ static bool text_view(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(error, "text_view", text_view);
 
 /*
  * PTWALK_IOC_INFO: version 2 and every query's feature bit; the caller's
  * size honoured both ways (a longer struct's tail zeroed, a shorter one
  * filled only as far as it goes); the absent flags those of the file.
  */
-static bool abi_info(struct vmtest *t)
+VMTEST_CASE(error, "abi_info", abi_info)
 {
 	struct {
 		struct ptwalk_info info;
@@ -708,14 +699,13 @@ static bool abi_info(struct vmtest *t)
 		close(fd);
 	return ok;
 }
-VMTEST_CASE(error, "abi_info", abi_info);
 
 /*
  * A module of ABI version 1 (the fixture's stand-in: a query file that
  * takes writes and knows no ioctl): ptcompare says so in one line with
  * exit 3, the fix in it, and writes nothing on stdout.
  */
-static bool abi_v1_module(struct vmtest *t)
+VMTEST_CASE(error, "abi_v1_module", abi_v1_module)
 {
 	char self[16];
 	const char *argv[] = { "ptcompare", "--debugfs",
@@ -733,7 +723,6 @@ static bool abi_v1_module(struct vmtest *t)
 	pc_free(&r);
 	return ok;
 }
-VMTEST_CASE(error, "abi_v1_module", abi_v1_module);
 
 /* Reads every record of the query started on fd into recs: their number. */
 static ssize_t read_every(struct vmtest *t, int fd,
@@ -756,7 +745,7 @@ static ssize_t read_every(struct vmtest *t, int fd,
  * The range alternates populated and empty pages, so it is many records:
  * more than one batch of the module's.
  */
-static bool efault_read_loses_nothing(struct vmtest *t)
+VMTEST_CASE(error, "efault_read_loses_nothing", efault_read_loses_nothing)
 {
 	size_t pages = 512, max = 1024, n_good, n_bad = 0;
 	struct ptwalk_record_ext *good = calloc(max, sizeof(*good));
@@ -799,4 +788,3 @@ static bool efault_read_loses_nothing(struct vmtest *t)
 	free(bad);
 	return ok;
 }
-VMTEST_CASE(error, "efault_read_loses_nothing", efault_read_loses_nothing);

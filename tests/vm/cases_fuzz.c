@@ -193,7 +193,7 @@ static bool step_text(struct vmtest *t, struct rng *r, int fd,
 	return true;
 }
 
-static bool fuzz_debugfs(struct vmtest *t)
+VMTEST_CASE(fuzz, "fuzz_debugfs", fuzz_debugfs)
 {
 	struct rng r = { FUZZ_SEED };
 	struct targets tg = { .self = getpid() };
@@ -253,4 +253,3 @@ static bool fuzz_debugfs(struct vmtest *t)
 	munmap(p, 16 * PAGE);
 	return ok;
 }
-VMTEST_CASE(fuzz, "fuzz_debugfs", fuzz_debugfs);

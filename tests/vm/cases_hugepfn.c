@@ -69,7 +69,7 @@ static bool fixture_did(struct vmtest *t, const struct ptwalk_fixture_huge *a,
  * the frames the fixture allocated, and ptcompare's view (pagemap shows a
  * VM_PFNMAP mapping as holes: "pfnmap_hidden").  A PMD leaf is one record.
  */
-static bool hugepfn_pmd(struct vmtest *t)
+VMTEST_CASE(hugepfn, "hugepfn_pmd", hugepfn_pmd)
 {
 	struct ptwalk_fixture_huge before, after;
 	struct expect e = {
@@ -119,4 +119,3 @@ static bool hugepfn_pmd(struct vmtest *t)
 	munmap(q, size);
 	return ok;
 }
-VMTEST_CASE(hugepfn, "hugepfn_pmd", hugepfn_pmd);

@@ -245,12 +245,8 @@ static bool region(struct vmtest *t, struct edu *e, unsigned int index,
 	return true;
 }
 
-/*
- * edu through VFIO, as a user-space driver opens it: its group into a
- * type1 container, the device, bus mastering on (else its DMA goes
- * nowhere), and a staging page mapped at IOVA = VA for the patterns.
- */
-static bool edu_open(struct vmtest *t, struct edu *e)
+/* edu_open()'s steps: on failure, what they opened is left open. */
+static bool edu_setup(struct vmtest *t, struct edu *e)
 {
 	struct vfio_group_status gs = { .argsz = sizeof(gs) };
 	char path[64];
@@ -304,6 +300,20 @@ static bool edu_open(struct vmtest *t, struct edu *e)
 		return fail(t, "mmap staging: %s", strerror(errno));
 	}
 	return dma_map(t, e, e->staging, A(e->staging), PAGE);
+}
+
+/*
+ * edu through VFIO, as a user-space driver opens it: its group into a
+ * type1 container, the device, bus mastering on (else its DMA goes
+ * nowhere), and a staging page mapped at IOVA = VA for the patterns.  On
+ * failure nothing is left open.
+ */
+static bool edu_open(struct vmtest *t, struct edu *e)
+{
+	if (edu_setup(t, e))
+		return true;
+	edu_close(e);
+	return false;
 }
 
 /* A pattern only page n of case seed has: 8-byte words. */
@@ -500,27 +510,35 @@ static bool dma_and_view(struct vmtest *t, struct edu *e, char *buf,
 	return ok && d;
 }
 
-static bool iommu_4k_pages(struct vmtest *t)
+/*
+ * buf (len bytes) mapped for edu at IOVA = VA, dma_and_view() on three
+ * of its pages, and unmapped again.
+ */
+static bool dma_view_unmap(struct vmtest *t, struct edu *e, char *buf,
+			   uint64_t len, const unsigned int *pages,
+			   unsigned int seed)
+{
+	return dma_map(t, e, buf, A(buf), len) &&
+	       dma_and_view(t, e, buf, len, pages, 3, seed) &&
+	       dma_unmap(t, e, A(buf), len);
+}
+
+VMTEST_CASE(iommu, "iommu_4k_pages", iommu_4k_pages)
 {
 	static const unsigned int pages[] = { 0, 3, 7 };
 	struct edu e;
 	char *buf;
 	bool ok;
 
-	if (!edu_open(t, &e)) {
-		edu_close(&e);
+	if (!edu_open(t, &e))
 		return false;
-	}
 	buf = map_anon(t, 8 * PAGE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1);
-	ok = buf && dma_map(t, &e, buf, A(buf), 8 * PAGE) &&
-	     dma_and_view(t, &e, buf, 8 * PAGE, pages, 3, 1) &&
-	     dma_unmap(t, &e, A(buf), 8 * PAGE);
+	ok = buf && dma_view_unmap(t, &e, buf, 8 * PAGE, pages, 1);
 	if (buf)
 		munmap(buf, 8 * PAGE);
 	edu_close(&e);
 	return ok;
 }
-VMTEST_CASE(iommu, "iommu_4k_pages", iommu_4k_pages);
 
 /* The first, a middle and the last page of a PMD leaf of len bytes. */
 static void leaf_pages(uint64_t len, unsigned int pages[3])
@@ -531,7 +549,7 @@ static void leaf_pages(uint64_t len, unsigned int pages[3])
 }
 
 /* A THP: a PMD leaf of the kernel's granule (2 MiB with 4K pages). */
-static bool iommu_thp(struct vmtest *t)
+VMTEST_CASE(iommu, "iommu_thp", iommu_thp)
 {
 	uint64_t pmd = vm_granule().pmd;
 	struct ptwalk_fixture_translate o;
@@ -540,10 +558,8 @@ static bool iommu_thp(struct vmtest *t)
 	char *buf;
 	bool ok;
 
-	if (!edu_open(t, &e)) {
-		edu_close(&e);
+	if (!edu_open(t, &e))
 		return false;
-	}
 	leaf_pages(pmd, pages);
 	buf = map_aligned(t, pmd, pmd, MADV_HUGEPAGE);
 	if (buf)
@@ -552,22 +568,19 @@ static bool iommu_thp(struct vmtest *t)
 	if (ok && !o.compound)
 		ok = fail(t, "no THP at 0x%" PRIx64 " (the fixture finds no compound page)",
 			  A(buf));
-	ok = ok && dma_map(t, &e, buf, A(buf), pmd) &&
-	     dma_and_view(t, &e, buf, pmd, pages, 3, 2) &&
-	     dma_unmap(t, &e, A(buf), pmd);
+	ok = ok && dma_view_unmap(t, &e, buf, pmd, pages, 2);
 	if (buf)
 		munmap(buf, pmd);
 	edu_close(&e);
 	return ok;
 }
-VMTEST_CASE(iommu, "iommu_thp", iommu_thp);
 
 /*
  * A hugetlb page of the PMD size (2 MiB with 4K pages; the name is
  * x86-64's and arm64 4K's): the size named in the mmap, as arm64's
  * default hugetlb size need not be the PMD's.
  */
-static bool iommu_hugetlb_2m(struct vmtest *t)
+VMTEST_CASE(iommu, "iommu_hugetlb_2m", iommu_hugetlb_2m)
 {
 	uint64_t pmd = vm_granule().pmd;
 	unsigned int pages[3];
@@ -575,10 +588,8 @@ static bool iommu_hugetlb_2m(struct vmtest *t)
 	char *buf;
 	bool ok;
 
-	if (!edu_open(t, &e)) {
-		edu_close(&e);
+	if (!edu_open(t, &e))
 		return false;
-	}
 	leaf_pages(pmd, pages);
 	buf = mmap(NULL, pmd, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE |
@@ -588,14 +599,11 @@ static bool iommu_hugetlb_2m(struct vmtest *t)
 		return fail(t, "mmap %" PRIu64 "-byte hugetlb page: %s", pmd,
 			    strerror(errno));
 	}
-	ok = dma_map(t, &e, buf, A(buf), pmd) &&
-	     dma_and_view(t, &e, buf, pmd, pages, 3, 3) &&
-	     dma_unmap(t, &e, A(buf), pmd);
+	ok = dma_view_unmap(t, &e, buf, pmd, pages, 3);
 	munmap(buf, pmd);
 	edu_close(&e);
 	return ok;
 }
-VMTEST_CASE(iommu, "iommu_hugetlb_2m", iommu_hugetlb_2m);
 
 /*
  * The bug the view exists for: a buffer mapped for the device, then
@@ -605,7 +613,7 @@ VMTEST_CASE(iommu, "iommu_hugetlb_2m", iommu_hugetlb_2m);
  * in the process's new page, and ptcompare must say device_stale (exit 1)
  * with the old frame as the device's and the new one as the walk's.
  */
-static bool iommu_replaced_buffer_stale(struct vmtest *t)
+VMTEST_CASE(iommu, "iommu_replaced_buffer_stale", iommu_replaced_buffer_stale)
 {
 	struct ptwalk_fixture_translate old_o, new_o;
 	const char *cls = "";
@@ -617,10 +625,8 @@ static bool iommu_replaced_buffer_stale(struct vmtest *t)
 	struct edu e;
 	int fd;
 
-	if (!edu_open(t, &e)) {
-		edu_close(&e);
+	if (!edu_open(t, &e))
 		return false;
-	}
 	fd = memfd_create("iommu_stale", MFD_CLOEXEC);
 	if (fd < 0 || ftruncate(fd, (off_t)len)) {
 		fail(t, "memfd: %s", strerror(errno));
@@ -697,14 +703,13 @@ out:
 	edu_close(&e);
 	return ok;
 }
-VMTEST_CASE(iommu, "iommu_replaced_buffer_stale", iommu_replaced_buffer_stale);
 
 /*
  * A page the process maps but VFIO never mapped for the device: the DMA
  * there lands nowhere in the process (the IOMMU faults it), and ptcompare
  * says device_unmapped with the process's frame beside no device frame.
  */
-static bool iommu_unmapped_iova(struct vmtest *t)
+VMTEST_CASE(iommu, "iommu_unmapped_iova", iommu_unmapped_iova)
 {
 	struct ptwalk_fixture_translate o;
 	struct pc_result r = { 0 };
@@ -715,10 +720,8 @@ static bool iommu_unmapped_iova(struct vmtest *t)
 	char *buf;
 	bool ok;
 
-	if (!edu_open(t, &e)) {
-		edu_close(&e);
+	if (!edu_open(t, &e))
 		return false;
-	}
 	buf = map_anon(t, 2 * PAGE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1);
 	ok = buf && dma_map(t, &e, buf, A(buf), PAGE);
 	if (ok) {
@@ -743,7 +746,6 @@ static bool iommu_unmapped_iova(struct vmtest *t)
 	edu_close(&e);
 	return ok;
 }
-VMTEST_CASE(iommu, "iommu_unmapped_iova", iommu_unmapped_iova);
 
 /*
  * A buffer mapped for the device, written by its DMA, then unmapped with
@@ -796,7 +798,7 @@ static void kmsg_note(const char *fmt, ...)
 	close(fd);
 }
 
-static bool iommu_dma_after_unmap(struct vmtest *t)
+VMTEST_CASE(iommu, "iommu_dma_after_unmap", iommu_dma_after_unmap)
 {
 	struct ptwalk_fixture_translate o;
 	struct pc_result r = { 0 };
@@ -807,10 +809,8 @@ static bool iommu_dma_after_unmap(struct vmtest *t)
 	char *buf;
 	bool ok, mapped;
 
-	if (!edu_open(t, &e)) {
-		edu_close(&e);
+	if (!edu_open(t, &e))
 		return false;
-	}
 	/* an address of its own, so that its faults in dmesg are its own */
 	buf = mmap((void *)AFTER_UNMAP_ADDR, PAGE, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE |
@@ -860,10 +860,9 @@ static bool iommu_dma_after_unmap(struct vmtest *t)
 	edu_close(&e);
 	return ok;
 }
-VMTEST_CASE(iommu, "iommu_dma_after_unmap", iommu_dma_after_unmap);
 
 /* ptcompare --iommu DEVICE IOVA: one device address, like vtop. */
-static bool iommu_translate_one(struct vmtest *t)
+VMTEST_CASE(iommu, "iommu_translate_one", iommu_translate_one)
 {
 	struct ptwalk_fixture_translate o;
 	struct pc_result r = { 0 };
@@ -875,10 +874,8 @@ static bool iommu_translate_one(struct vmtest *t)
 	char *buf;
 	bool ok;
 
-	if (!edu_open(t, &e)) {
-		edu_close(&e);
+	if (!edu_open(t, &e))
 		return false;
-	}
 	argv[3] = e.bdf;
 	buf = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1);
 	ok = buf && dma_map(t, &e, buf, A(buf), PAGE) &&
@@ -903,7 +900,6 @@ static bool iommu_translate_one(struct vmtest *t)
 	edu_close(&e);
 	return ok;
 }
-VMTEST_CASE(iommu, "iommu_translate_one", iommu_translate_one);
 
 /*
  * The emulated IOMMU the lane booted (scripts/vm-run.sh puts
@@ -970,7 +966,7 @@ static bool whole_aperture(struct vmtest *t, struct edu *e,
 }
 
 /* Each bad input: its one line and its exit status. */
-static bool iommu_bad_inputs(struct vmtest *t)
+VMTEST_CASE(iommu, "iommu_bad_inputs", iommu_bad_inputs)
 {
 	struct pc_result r = { 0 };
 	struct edu e;
@@ -1017,7 +1013,6 @@ static bool iommu_bad_inputs(struct vmtest *t)
 	pc_free(&r);
 	return ok;
 }
-VMTEST_CASE(iommu, "iommu_bad_inputs", iommu_bad_inputs);
 
 /* Writes s to the sysfs file path: true, or false with t->why. */
 static bool sysfs_write(struct vmtest *t, const char *path, const char *s)
@@ -1273,7 +1268,7 @@ static void churn_target(struct vmtest *t)
  * kernel log stays clean (the lane's kernel_log_clean; on the debug kernel
  * KASAN, lockdep and kmemleak watch it).
  */
-static bool iommu_churn(struct vmtest *t)
+VMTEST_CASE(iommu, "iommu_churn", iommu_churn)
 {
 	unsigned int secs = vm_stress_seconds(), queries = 0, runs = 0;
 	unsigned int seen[PTWALK_IOMMU_DMA_FQ + 1] = { 0 };
@@ -1362,7 +1357,6 @@ static bool iommu_churn(struct vmtest *t)
 		       seen[PTWALK_IOMMU_DMA_FQ]);
 	return ok;
 }
-VMTEST_CASE(iommu, "iommu_churn", iommu_churn);
 
 /*
  * Passthrough: edu unbound from vfio-pci, its group's default domain
@@ -1373,7 +1367,7 @@ VMTEST_CASE(iommu, "iommu_churn", iommu_churn);
  * Where it lands is the oracle: ptcompare must say domain identity, and
  * device_match with --iova the target's physical address.
  */
-static bool iommu_identity_domain(struct vmtest *t)
+VMTEST_CASE(iommu, "iommu_identity_domain", iommu_identity_domain)
 {
 	struct ptwalk_fixture_translate so, to;
 	struct pc_result r = { 0 };
@@ -1440,7 +1434,6 @@ static bool iommu_identity_domain(struct vmtest *t)
 		ok = false;
 	return ok;
 }
-VMTEST_CASE(iommu, "iommu_identity_domain", iommu_identity_domain);
 
 /*
  * The domain policy: edu unbound from vfio-pci is in its group's default
@@ -1450,7 +1443,7 @@ VMTEST_CASE(iommu, "iommu_identity_domain", iommu_identity_domain);
  * a device without a driver.  An identity default (5.10's lane, booted
  * with iommu.passthrough=1) is answered without the flag.
  */
-static bool iommu_dma_api_domain(struct vmtest *t)
+VMTEST_CASE(iommu, "iommu_dma_api_domain", iommu_dma_api_domain)
 {
 	char bdf[32], path[128], type[32] = "";
 	const char *plain[] = { "ptcompare", "--json", "--iommu", bdf,
@@ -1500,7 +1493,6 @@ static bool iommu_dma_api_domain(struct vmtest *t)
 	pc_free(&r);
 	return sysfs_write(t, "/sys/bus/pci/drivers/vfio-pci/bind", bdf) && ok;
 }
-VMTEST_CASE(iommu, "iommu_dma_api_domain", iommu_dma_api_domain);
 
 /*
  * SIGINT to ptcompare --iommu over the whole user address space (2^35
@@ -1508,7 +1500,7 @@ VMTEST_CASE(iommu, "iommu_dma_api_domain", iommu_dma_api_domain);
  * of iommu_iova_to_phys()): it is gone within 2 seconds.  The module ends
  * a read on any signal and after PTWALK_IOMMU_READ_PAGES pages.
  */
-static bool iommu_sigint_whole_range(struct vmtest *t)
+VMTEST_CASE(iommu, "iommu_sigint_whole_range", iommu_sigint_whole_range)
 {
 	char bdf[32], pid[16], range[48];
 	uint64_t top = user_task_size();
@@ -1552,7 +1544,6 @@ static bool iommu_sigint_whole_range(struct vmtest *t)
 		secs < 2.0) ||
 	       fail(t, "after SIGINT: status 0x%x in %.3f s", status, secs);
 }
-VMTEST_CASE(iommu, "iommu_sigint_whole_range", iommu_sigint_whole_range);
 
 /*
  * The recorder against VFIO's own calls: a page mapped for edu and
@@ -1560,7 +1551,7 @@ VMTEST_CASE(iommu, "iommu_sigint_whole_range", iommu_sigint_whole_range);
  * finds, the size, this process) and an unmap event (all of it unmapped),
  * in that order and numbered one after the other among this process's.
  */
-static bool iommu_recorder_map_unmap(struct vmtest *t)
+VMTEST_CASE(iommu, "iommu_recorder_map_unmap", iommu_recorder_map_unmap)
 {
 	struct ptwalk_iommu_event *ev = NULL, *map = NULL, *unmap = NULL;
 	struct ptwalk_fixture_translate o;
@@ -1617,7 +1608,6 @@ static bool iommu_recorder_map_unmap(struct vmtest *t)
 		close(fd);
 	return ok;
 }
-VMTEST_CASE(iommu, "iommu_recorder_map_unmap", iommu_recorder_map_unmap);
 
 /*
  * More events than the ring holds (iommu_events, 16384 by default): the
@@ -1625,7 +1615,7 @@ VMTEST_CASE(iommu, "iommu_recorder_map_unmap", iommu_recorder_map_unmap);
  * overwritten, then the rest, numbered without a gap up to the end, so
  * every event since the start is either returned or counted.
  */
-static bool iommu_recorder_overflow(struct vmtest *t)
+VMTEST_CASE(iommu, "iommu_recorder_overflow", iommu_recorder_overflow)
 {
 	struct ptwalk_iommu_event *ev = NULL;
 	uint64_t since = 0, end = 0, iova = 0x7d0000000000ULL, counted;
@@ -1679,7 +1669,6 @@ static bool iommu_recorder_overflow(struct vmtest *t)
 		close(fd);
 	return ok;
 }
-VMTEST_CASE(iommu, "iommu_recorder_overflow", iommu_recorder_overflow);
 
 /*
  * --faults: the fault whose IOVA page is page and whose access is access
@@ -1785,7 +1774,7 @@ static void show_pc(struct vmtest *t, const char *const argv[])
  * each, no translation now, this process as the owner, the frame the
  * IOVA pointed to, and that this process still maps it, and where.
  */
-static bool iommu_fault_use_after_unmap(struct vmtest *t)
+VMTEST_CASE(iommu, "iommu_fault_use_after_unmap", iommu_fault_use_after_unmap)
 {
 	struct ptwalk_fixture_translate o;
 	struct pc_result r = { 0 };
@@ -1813,10 +1802,8 @@ static bool iommu_fault_use_after_unmap(struct vmtest *t)
 	if (!from_log)
 		printf("# iommu_fault_use_after_unmap: %s logs no fault --faults can name: the pasted line only\n",
 		       kind);
-	if (!edu_open(t, &e)) {
-		edu_close(&e);
+	if (!edu_open(t, &e))
 		return false;
-	}
 	buf = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1);
 	ok = buf && dma_map(t, &e, buf, A(buf), PAGE);
 	mapped = ok;
@@ -1889,10 +1876,9 @@ static bool iommu_fault_use_after_unmap(struct vmtest *t)
 	edu_close(&e);
 	return ok;
 }
-VMTEST_CASE(iommu, "iommu_fault_use_after_unmap", iommu_fault_use_after_unmap);
 
 /* No fault in what is read: exit 0, an empty list. */
-static bool iommu_fault_none(struct vmtest *t)
+VMTEST_CASE(iommu, "iommu_fault_none", iommu_fault_none)
 {
 	struct pc_result r = { 0 };
 	const char *argv[] = { "ptcompare", "--json", "--faults",
@@ -1910,7 +1896,6 @@ static bool iommu_fault_none(struct vmtest *t)
 	pc_free(&r);
 	return ok;
 }
-VMTEST_CASE(iommu, "iommu_fault_none", iommu_fault_none);
 
 /*
  * A device unbound from its driver, then one removed (and found again by
@@ -1918,7 +1903,7 @@ VMTEST_CASE(iommu, "iommu_fault_none", iommu_fault_none);
  * reads after end with ENODEV, never with records of a device without an
  * IOMMU (which a removed device looks like) or of another owner's domain.
  */
-static bool iommu_device_gone_mid_query(struct vmtest *t)
+VMTEST_CASE(iommu, "iommu_device_gone_mid_query", iommu_device_gone_mid_query)
 {
 	char bdf[32], path[128];
 	bool ok;
@@ -1942,7 +1927,6 @@ static bool iommu_device_gone_mid_query(struct vmtest *t)
 	return ok && (find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)) ||
 		      fail(t, "edu did not come back after the rescan"));
 }
-VMTEST_CASE(iommu, "iommu_device_gone_mid_query", iommu_device_gone_mid_query);
 
 /*
  * The ordinary lane has no IOMMU: QEMU's display (1234:1111) has no IOMMU
@@ -1950,7 +1934,7 @@ VMTEST_CASE(iommu, "iommu_device_gone_mid_query", iommu_device_gone_mid_query);
  * physical: domain none, frame = the address's; and IOVA = VA, which
  * cannot hold there, is refused with its own status.
  */
-static bool iommu_none_device(struct vmtest *t)
+VMTEST_CASE(iommu_none, "iommu_none_device", iommu_none_device)
 {
 	struct pc_result r = { 0 };
 	char bdf[32], pid[16];
@@ -1988,4 +1972,3 @@ static bool iommu_none_device(struct vmtest *t)
 	}
 	return ok;
 }
-VMTEST_CASE(iommu_none, "iommu_none_device", iommu_none_device);

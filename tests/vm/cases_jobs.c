@@ -222,7 +222,7 @@ static bool same_output(struct vmtest *t, const char *jobs,
 	return ok;
 }
 
-static bool jobs_same_report(struct vmtest *t)
+VMTEST_CASE(jobs, "ptcompare_jobs_same_report", jobs_same_report)
 {
 	uint64_t s, e, big;
 	char pid[16], range[64], below[64];
@@ -249,10 +249,9 @@ static bool jobs_same_report(struct vmtest *t)
 	waitpid(target, NULL, 0);
 	return ok;
 }
-VMTEST_CASE(jobs, "ptcompare_jobs_same_report", jobs_same_report);
 
 /* A bad --jobs: one line, status EXIT_USAGE, before anything is read. */
-static bool jobs_bad_value(struct vmtest *t)
+VMTEST_CASE(jobs, "ptcompare_jobs_bad_value", jobs_bad_value)
 {
 	const char *argv[] = { "ptcompare", "--jobs", "0", "1", NULL };
 	struct pc_result r;
@@ -266,7 +265,6 @@ static bool jobs_bad_value(struct vmtest *t)
 	pc_free(&r);
 	return ok;
 }
-VMTEST_CASE(jobs, "ptcompare_jobs_bad_value", jobs_bad_value);
 
 /*
  * The worst case for memory: every page differs, so every engine keeps a
@@ -277,7 +275,7 @@ VMTEST_CASE(jobs, "ptcompare_jobs_bad_value", jobs_bad_value);
  * still holds (53 MiB before the engine kept verdicts 8,192 pages at a
  * time).
  */
-static bool jobs_rss_every_page_differs(struct vmtest *t)
+VMTEST_CASE(jobs, "ptcompare_jobs_rss_every_page_differs", jobs_rss_every_page_differs)
 {
 	const char *liar = PTWALK_DEFAULT_DEBUGFS "/ptwalk_fixture_liar";
 	/* the smallest plan the jobs split: 32 GiB, untouched, with 64K pages */
@@ -321,4 +319,3 @@ static bool jobs_rss_every_page_differs(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(jobs, "ptcompare_jobs_rss_every_page_differs", jobs_rss_every_page_differs);

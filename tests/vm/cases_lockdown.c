@@ -72,7 +72,7 @@ static bool vtop_stack(struct vmtest *t, struct ptwalk_vtop *v)
  * Integrity mode withholds nothing of vtop: the upper levels' raw
  * entries (physical addresses of page tables) are there.
  */
-static bool lockdown_vtop_entries(struct vmtest *t)
+VMTEST_CASE(lockdown, "lockdown_vtop_entries", lockdown_vtop_entries)
 {
 	struct ptwalk_vtop v;
 
@@ -84,9 +84,8 @@ static bool lockdown_vtop_entries(struct vmtest *t)
 		    v.stop, (unsigned long long)v.entry[PTWALK_VTOP_PGD],
 		    (unsigned long long)v.entry[PTWALK_VTOP_PTE]);
 }
-VMTEST_CASE(lockdown, "lockdown_vtop_entries", lockdown_vtop_entries);
 
-static bool lockdown_integrity(struct vmtest *t)
+VMTEST_CASE(lockdown, "lockdown_integrity", lockdown_integrity)
 {
 	char mode[128] = "";
 	FILE *f = fopen(LOCKDOWN, "re");
@@ -99,9 +98,8 @@ static bool lockdown_integrity(struct vmtest *t)
 	return strstr(mode, "[integrity]") ||
 	       fail(t, "lockdown is '%s', expected [integrity]", mode);
 }
-VMTEST_CASE(lockdown, "lockdown_integrity", lockdown_integrity);
 
-static bool debugfs_refused(struct vmtest *t)
+VMTEST_CASE(lockdown, "lockdown_debugfs_refused", debugfs_refused)
 {
 	char buf[16] = "";
 	int fd;
@@ -122,9 +120,8 @@ static bool debugfs_refused(struct vmtest *t)
 	return (n > 0 && atoi(buf) == PTWALK_ABI_VERSION) ||
 	       fail(t, "abi_version reads '%s'", buf);
 }
-VMTEST_CASE(lockdown, "lockdown_debugfs_refused", debugfs_refused);
 
-static bool ptcompare_version(struct vmtest *t)
+VMTEST_CASE(lockdown, "lockdown_ptcompare_version", ptcompare_version)
 {
 	const char *argv[] = { "ptcompare", "--version", NULL };
 	const char *want = "\ninterface: device " PTWALK_DEFAULT_DEVICE
@@ -140,10 +137,9 @@ static bool ptcompare_version(struct vmtest *t)
 	pc_free(&r);
 	return ok;
 }
-VMTEST_CASE(lockdown, "lockdown_ptcompare_version", ptcompare_version);
 
 /* --debugfs alone is taken at its word: lockdown is named, no fallback. */
-static bool ptcompare_debugfs_given(struct vmtest *t)
+VMTEST_CASE(lockdown, "lockdown_ptcompare_debugfs_given", ptcompare_debugfs_given)
 {
 	char pid[16];
 	const char *scan[] = { "ptcompare", "--debugfs", PTWALK_DEFAULT_DEBUGFS,
@@ -155,10 +151,9 @@ static bool ptcompare_debugfs_given(struct vmtest *t)
 	return expect(t, scan, EXIT_LOCKDOWN, "kernel lockdown (integrity", "drop --debugfs") &&
 	       expect(t, vtop, EXIT_LOCKDOWN, "kernel lockdown (integrity", "drop --debugfs");
 }
-VMTEST_CASE(lockdown, "lockdown_ptcompare_debugfs_given", ptcompare_debugfs_given);
 
 /* Without the device node: lockdown and the missing device are named. */
-static bool ptcompare_no_device(struct vmtest *t)
+VMTEST_CASE(lockdown, "lockdown_ptcompare_no_device", ptcompare_no_device)
 {
 	char pid[16];
 	const char *scan[] = { "ptcompare", pid, NULL };
@@ -177,7 +172,6 @@ static bool ptcompare_no_device(struct vmtest *t)
 		return fail(t, "rename %s back: %s", HIDDEN, strerror(errno));
 	return ok;
 }
-VMTEST_CASE(lockdown, "lockdown_ptcompare_no_device", ptcompare_no_device);
 
 /*
  * Confidentiality mode (raised after the integrity cases): the raw
@@ -185,7 +179,7 @@ VMTEST_CASE(lockdown, "lockdown_ptcompare_no_device", ptcompare_no_device);
  * names the levels read; the leaf's entry is the one the fixture reads,
  * and its frame the oracle's.
  */
-static bool confidentiality_vtop_redacted(struct vmtest *t)
+VMTEST_CASE(confidentiality, "confidentiality_vtop_redacted", confidentiality_vtop_redacted)
 {
 	struct ptwalk_fixture_translate o;
 	struct ptwalk_fixture_pte pte;
@@ -211,4 +205,3 @@ static bool confidentiality_vtop_redacted(struct vmtest *t)
 	return (v.walked & (1U << PTWALK_VTOP_PGD)) ||
 	       fail(t, "vtop under confidentiality: walked 0x%x", v.walked);
 }
-VMTEST_CASE(confidentiality, "confidentiality_vtop_redacted", confidentiality_vtop_redacted);

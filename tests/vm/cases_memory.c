@@ -93,7 +93,7 @@ static bool anon_case(struct vmtest *t, size_t len, int flags,
  * 6.12 once gave this MADV_NOHUGEPAGE mapping a compound frame (the
  * matrix, lockdown rerun; the oracle agreed with ptwalk).
  */
-static bool anon_4k(struct vmtest *t)
+VMTEST_CASE(memory, "anon_4k", anon_4k)
 {
 	struct expect e = {
 		.level = PTWALK_LEVEL_PTE, .present = true,
@@ -107,9 +107,8 @@ static bool anon_4k(struct vmtest *t)
 
 	return anon_case(t, 64 * PAGE, MAP_PRIVATE, touch_write, -1, &e);
 }
-VMTEST_CASE(memory, "anon_4k", anon_4k);
 
-static bool untouched(struct vmtest *t)
+VMTEST_CASE(memory, "untouched", untouched)
 {
 	size_t len = 64 * PAGE;
 	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
@@ -124,9 +123,8 @@ static bool untouched(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(memory, "untouched", untouched);
 
-static bool zero_page(struct vmtest *t)
+VMTEST_CASE(memory, "zero_page", zero_page)
 {
 	struct expect e = {
 		.level = PTWALK_LEVEL_PTE, .present = true,
@@ -136,7 +134,6 @@ static bool zero_page(struct vmtest *t)
 
 	return anon_case(t, 16 * PAGE, MAP_PRIVATE, touch_read, -1, &e);
 }
-VMTEST_CASE(memory, "zero_page", zero_page);
 
 /*
  * A PMD-aligned THP (a PMD leaf: 2M with 4K pages, 32M with 16K); false if
@@ -151,7 +148,7 @@ static char *make_thp(struct vmtest *t, size_t len)
 	return p;
 }
 
-static bool thp_pmd(struct vmtest *t)
+VMTEST_CASE(memory, "thp_pmd", thp_pmd)
 {
 	size_t len = vm_granule().pmd;
 	char *p = make_thp(t, len);
@@ -176,13 +173,12 @@ static bool thp_pmd(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(memory, "thp_pmd", thp_pmd);
 
 /*
  * A PROT_NONE THP: a PMD leaf without the present bit (PROTNONE|PSE), which
  * ptwalk must still call a present PMD leaf, as pagemap and the oracle do.
  */
-static bool thp_prot_none(struct vmtest *t)
+VMTEST_CASE(memory, "thp_prot_none", thp_prot_none)
 {
 	size_t len = vm_granule().pmd;
 	char *p = make_thp(t, len);
@@ -207,9 +203,8 @@ static bool thp_prot_none(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(memory, "thp_prot_none", thp_prot_none);
 
-static bool thp_split(struct vmtest *t)
+VMTEST_CASE(memory, "thp_split_to_ptes", thp_split)
 {
 	size_t len = vm_granule().pmd;
 	char *p = make_thp(t, len);
@@ -257,13 +252,12 @@ static bool thp_split(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(memory, "thp_split_to_ptes", thp_split);
 
 /*
  * Reading an untouched THP-eligible region maps the huge zero page.  The
  * oracle proves it is one shared frame: two regions map the same PFN.
  */
-static bool huge_zero_page(struct vmtest *t)
+VMTEST_CASE(memory, "huge_zero_page", huge_zero_page)
 {
 	size_t len = vm_granule().pmd;
 	char *a = map_aligned(t, len, len, MADV_HUGEPAGE);
@@ -290,7 +284,6 @@ static bool huge_zero_page(struct vmtest *t)
 	munmap(b, len);
 	return ok;
 }
-VMTEST_CASE(memory, "huge_zero_page", huge_zero_page);
 
 /*
  * What a hugetlb page of size at level shows: a page larger than one entry
@@ -360,7 +353,7 @@ static bool hugetlb(struct vmtest *t, size_t size, int size_flag, int level,
  * The hugetlb page of one PMD leaf (the case keeps its 4K name: 32M with
  * 16K pages, 512M with 64K).
  */
-static bool hugetlb_2m(struct vmtest *t)
+VMTEST_CASE(memory, "hugetlb_2m", hugetlb_2m)
 {
 	size_t size = vm_granule().pmd;
 	char kind[32], label[16];
@@ -369,21 +362,19 @@ static bool hugetlb_2m(struct vmtest *t)
 	return hugetlb(t, size, map_huge_flag(size), PTWALK_LEVEL_PMD,
 		       size > 2 * MIB ? stride_of(2 * size) : 1, kind);
 }
-VMTEST_CASE(memory, "hugetlb_2m", hugetlb_2m);
 
 /*
  * The hugetlb page of one PUD leaf: 1G with 4K pages.  arm64 with 16K or
  * 64K pages has no PUD leaf: there the kernel must refuse a hugetlb page
  * of the PUD's size (vm_no_pud_hugetlb()).
  */
-static bool hugetlb_1g(struct vmtest *t)
+VMTEST_CASE(memory, "hugetlb_1g_pud", hugetlb_1g)
 {
 	if (!vm_granule().pud)
 		return vm_no_pud_hugetlb(t, "hugetlb_1g_pud");
 	return hugetlb(t, GIB, MAP_HUGE_1GB, PTWALK_LEVEL_PUD, 4093,
 		       "hugetlb-1G");
 }
-VMTEST_CASE(memory, "hugetlb_1g_pud", hugetlb_1g);
 
 #if defined(__aarch64__) || defined(__riscv)
 /*
@@ -465,7 +456,7 @@ static bool hugetlb_napot(struct vmtest *t, size_t size)
 #endif
 
 /* The contiguous group of PTEs: 64K with 4K pages, 2M with 16K or 64K. */
-static bool hugetlb_64k(struct vmtest *t)
+VMTEST_CASE(memory, "hugetlb_64k_cont", hugetlb_64k)
 {
 	size_t size = vm_granule().cont_pte;
 	char kind[32], label[16];
@@ -477,11 +468,10 @@ static bool hugetlb_64k(struct vmtest *t)
 	return hugetlb_cont(t, size, map_huge_flag(size), PTWALK_LEVEL_PTE,
 			    size > 64 * 1024 ? stride_of(size) : 1, kind);
 }
-VMTEST_CASE(memory, "hugetlb_64k_cont", hugetlb_64k);
 
 #if defined(__aarch64__)
 /* The contiguous group of PMDs: 32M with 4K pages, 1G with 16K. */
-static bool hugetlb_32m(struct vmtest *t)
+VMTEST_CASE(memory, "hugetlb_32m_cont", hugetlb_32m)
 {
 	size_t size = vm_granule().cont_pmd;
 	char kind[32], label[16];
@@ -492,7 +482,6 @@ static bool hugetlb_32m(struct vmtest *t)
 	return hugetlb_cont(t, size, map_huge_flag(size), PTWALK_LEVEL_PMD,
 			    size == 32 * MIB ? 509 : stride_of(size), kind);
 }
-VMTEST_CASE(memory, "hugetlb_32m_cont", hugetlb_32m);
 #endif
 #endif
 
@@ -542,13 +531,12 @@ static bool pci_bar(struct vmtest *t, const char *file)
 	return ok;
 }
 
-static bool pci_bar_resource0(struct vmtest *t)
+VMTEST_CASE(memory, "pci_bar_resource0", pci_bar_resource0)
 {
 	return pci_bar(t, "resource0");
 }
-VMTEST_CASE(memory, "pci_bar_resource0", pci_bar_resource0);
 
-static bool pci_bar_resource0_wc(struct vmtest *t)
+VMTEST_CASE(memory, "pci_bar_resource0_wc", pci_bar_resource0_wc)
 {
 	if (!VM_BAR_WC) {
 		/* none to map: the display's BAR has resource0 alone */
@@ -559,9 +547,8 @@ static bool pci_bar_resource0_wc(struct vmtest *t)
 	}
 	return pci_bar(t, "resource0_wc");
 }
-VMTEST_CASE(memory, "pci_bar_resource0_wc", pci_bar_resource0_wc);
 
-static bool pfnmap_fixture(struct vmtest *t)
+VMTEST_CASE(memory, "pfnmap_fixture", pfnmap_fixture)
 {
 	size_t len = PTWALK_FIXTURE_PAGES * PAGE, i;
 	struct ptwalk_fixture_pfns known;
@@ -595,7 +582,6 @@ static bool pfnmap_fixture(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(memory, "pfnmap_fixture", pfnmap_fixture);
 
 /*
  * [vvar]: how the kernel maps it changed (VM_PFNMAP|VM_IO with pfn entries
@@ -603,7 +589,7 @@ VMTEST_CASE(memory, "pfnmap_fixture", pfnmap_fixture);
  * pagemap shows.  The flags are read from smaps; ptwalk must report them,
  * and pagemap must hide the frames exactly when the VMA is VM_PFNMAP.
  */
-static bool vvar(struct vmtest *t)
+VMTEST_CASE(memory, "vvar", vvar)
 {
 	struct ptwalk_fixture_translate o;
 	struct timespec ts;
@@ -650,9 +636,8 @@ static bool vvar(struct vmtest *t)
 	return ok && (present ||
 		      fail(t, "no [vvar] page mapped after clock_gettime"));
 }
-VMTEST_CASE(memory, "vvar", vvar);
 
-static bool shared_anon(struct vmtest *t)
+VMTEST_CASE(memory, "shared_anon", shared_anon)
 {
 	struct expect e = {
 		.level = PTWALK_LEVEL_PTE, .present = true,
@@ -663,9 +648,8 @@ static bool shared_anon(struct vmtest *t)
 
 	return anon_case(t, 32 * PAGE, MAP_SHARED, touch_write, -1, &e);
 }
-VMTEST_CASE(memory, "shared_anon", shared_anon);
 
-static bool file_mapping(struct vmtest *t)
+VMTEST_CASE(memory, "file_mapping", file_mapping)
 {
 	size_t len = 32 * PAGE;
 	char path[] = "/tmp/ptwalk-file-XXXXXX";
@@ -696,13 +680,12 @@ static bool file_mapping(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(memory, "file_mapping", file_mapping);
 
 /*
  * The child breaks COW on page 0 and leaves page 1 shared; it sends its
  * oracle answers through a pipe and waits while the parent walks it.
  */
-static bool fork_cow(struct vmtest *t)
+VMTEST_CASE(memory, "fork_cow", fork_cow)
 {
 	size_t len = 2 * PAGE;
 	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
@@ -765,9 +748,8 @@ static bool fork_cow(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(memory, "fork_cow", fork_cow);
 
-static bool prot_none(struct vmtest *t)
+VMTEST_CASE(memory, "prot_none", prot_none)
 {
 	struct expect e = {
 		.level = PTWALK_LEVEL_PTE, .present = true,
@@ -779,10 +761,9 @@ static bool prot_none(struct vmtest *t)
 
 	return anon_case(t, 16 * PAGE, MAP_PRIVATE, touch_write, PROT_NONE, &e);
 }
-VMTEST_CASE(memory, "prot_none", prot_none);
 
 /* Every VMA of the process starts a record; records never span two. */
-static bool whole_address_space(struct vmtest *t)
+VMTEST_CASE(memory, "whole_address_space", whole_address_space)
 {
 	FILE *f;
 	char line[512];
@@ -812,4 +793,3 @@ static bool whole_address_space(struct vmtest *t)
 	fclose(f);
 	return vmas > 5 || fail(t, "only %u VMAs seen", vmas);
 }
-VMTEST_CASE(memory, "whole_address_space", whole_address_space);

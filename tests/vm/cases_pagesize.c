@@ -104,7 +104,7 @@ static bool riscv_mmu_levels(struct vmtest *t, unsigned int levels)
  * hugetlb sizes of arm64 (sysfs), none on x86-64 (and absent_flags says
  * cont).  Also the sysfs twin of the device, when it is there.
  */
-static bool pagesize_geometry(struct vmtest *t)
+VMTEST_CASE(pagesize, "pagesize_geometry", pagesize_geometry)
 {
 	struct page_geom g;
 	uint64_t hps;
@@ -176,7 +176,6 @@ static bool pagesize_geometry(struct vmtest *t)
 	       g.cont[PTWALK_LEVEL_PTE], g.cont[PTWALK_LEVEL_PMD], g.levels);
 	return true;
 }
-VMTEST_CASE(pagesize, "pagesize_geometry", pagesize_geometry);
 
 /* Extended records with folio sizes of [start, end) of this process. */
 static ssize_t walk_folio(struct vmtest *t, uint64_t start, uint64_t end,
@@ -245,7 +244,7 @@ static bool check_folios(struct vmtest *t, uint64_t start, uint64_t end,
  * a size) the case says so and checks that the same fault gives single
  * pages (folio size = page size, not compound).
  */
-static bool pagesize_mthp(struct vmtest *t)
+VMTEST_CASE(pagesize, "pagesize_mthp", pagesize_mthp)
 {
 	const uint64_t size = 64 * 1024, len = 8 * size;
 	const uint64_t pmd = vm_granule().pmd;
@@ -299,7 +298,6 @@ static bool pagesize_mthp(struct vmtest *t)
 			  strerror(errno));
 	return ok;
 }
-VMTEST_CASE(pagesize, "pagesize_mthp", pagesize_mthp);
 
 /*
  * Guard regions (6.13+, 662df3e5c376): MADV_GUARD_INSTALL puts a guard
@@ -309,7 +307,7 @@ VMTEST_CASE(pagesize, "pagesize_mthp", pagesize_mthp);
  * refuses the advice (EINVAL: before 6.13) the case says so and checks
  * that absent_flags lists guard.
  */
-static bool pagesize_guard(struct vmtest *t)
+VMTEST_CASE(pagesize, "pagesize_guard", pagesize_guard)
 {
 	const uint64_t len = 8 * PAGE;
 	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, -1);
@@ -367,4 +365,3 @@ static bool pagesize_guard(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(pagesize, "pagesize_guard", pagesize_guard);

@@ -39,7 +39,7 @@ static bool has_string(struct json_object *arr, const char *s)
  * knows no task query, like a ptwalk.ko before it: the report still names
  * the process.
  */
-static bool mismatch_exit_1(struct vmtest *t)
+VMTEST_CASE(ptcompare, "ptcompare_mismatch_exit_1", mismatch_exit_1)
 {
 	const char *liar = PTWALK_DEFAULT_DEBUGFS "/ptwalk_fixture_liar";
 	size_t len = 8 * PAGE, i;
@@ -97,14 +97,13 @@ static bool mismatch_exit_1(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(ptcompare, "ptcompare_mismatch_exit_1", mismatch_exit_1);
 
 /*
  * Every VMA of the process: ranges cover each examined VMA exactly, in
  * address order; nothing is a mismatch; the fixture's frames show as
  * pfnmap_hidden with the frames the fixture mapped.
  */
-static bool whole_process_json(struct vmtest *t)
+VMTEST_CASE(ptcompare, "ptcompare_whole_process_json", whole_process_json)
 {
 	struct ptwalk_fixture_pfns known;
 	char pid[16], *p = vm_map_fixture(t, &known);
@@ -201,10 +200,9 @@ out:
 	munmap(p, PTWALK_FIXTURE_PAGES * PAGE);
 	return ok;
 }
-VMTEST_CASE(ptcompare, "ptcompare_whole_process_json", whole_process_json);
 
 /* The human report: header, table row, finding with the physical address. */
-static bool text_report(struct vmtest *t)
+VMTEST_CASE(ptcompare, "ptcompare_text_report", text_report)
 {
 	struct ptwalk_fixture_pfns known;
 	char pid[16], needle[160], *p = vm_map_fixture(t, &known);
@@ -241,14 +239,13 @@ static bool text_report(struct vmtest *t)
 	munmap(p, PTWALK_FIXTURE_PAGES * PAGE);
 	return ok;
 }
-VMTEST_CASE(ptcompare, "ptcompare_text_report", text_report);
 
 /*
  * A process killed mid-scan: ptcompare is stopped once it has opened the
  * target's pagemap, the target is killed and reaped, ptcompare resumes and
  * must say the process exited, with status EXIT_EXITED and no report.
  */
-static bool exited_during_scan(struct vmtest *t)
+VMTEST_CASE(ptcompare, "ptcompare_exited_during_scan", exited_during_scan)
 {
 	size_t len = 512 * MIB;
 	char pidstr[16], fdpath[64], link[64];
@@ -347,7 +344,6 @@ static bool exited_during_scan(struct vmtest *t)
 	}
 	return ok && (caught || fail(t, "could not stop ptcompare mid-scan"));
 }
-VMTEST_CASE(ptcompare, "ptcompare_exited_during_scan", exited_during_scan);
 
 /*
  * A sparse 4 GiB mapping with one page touched per MiB: thousands of
@@ -364,7 +360,7 @@ VMTEST_CASE(ptcompare, "ptcompare_exited_during_scan", exited_during_scan);
  * range instead: the whole mapping may cost at most 16 MiB more than a
  * scan of its first sixteenth.
  */
-static bool memory_bounded(struct vmtest *t)
+VMTEST_CASE(ptcompare, "ptcompare_memory_bounded", memory_bounded)
 {
 	size_t len = 4 * GIB, i;
 	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -418,4 +414,3 @@ static bool memory_bounded(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(ptcompare, "ptcompare_memory_bounded", memory_bounded);

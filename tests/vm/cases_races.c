@@ -74,7 +74,7 @@ static void map_unmap_loop(char *a, size_t len)
 	}
 }
 
-static bool vtop_unmapped(struct vmtest *t)
+VMTEST_CASE(race, "race_vtop_unmapped", vtop_unmapped)
 {
 	size_t len = 4 * MIB;
 	unsigned int secs = vm_stress_seconds();
@@ -129,7 +129,6 @@ static bool vtop_unmapped(struct vmtest *t)
 	return ok && ((mapped && no_vma) ||
 		      fail(t, "the queries never met both a mapped and an unmapped address"));
 }
-VMTEST_CASE(race, "race_vtop_unmapped", vtop_unmapped);
 
 /*
  * The sharers' side: each child faults the file's first huge page in
@@ -243,7 +242,7 @@ static bool pmd_share_expected(void)
  * (64K pages, 42-bit VA: no PUD span, the PMD entries are each process's
  * top table) vtop must show no table above the PMD at all, over 4 pages.
  */
-static bool shared_hugetlb(struct vmtest *t)
+VMTEST_CASE(race, "race_shared_hugetlb", shared_hugetlb)
 {
 	bool two_levels = user_paging_levels() == 2;
 	size_t hp = vm_granule().pmd;
@@ -342,4 +341,3 @@ static bool shared_hugetlb(struct vmtest *t)
 	return (leaves && shared) ||
 	       fail(t, "the walks never met a mapped page in a shared PMD table");
 }
-VMTEST_CASE(race, "race_shared_hugetlb", shared_hugetlb);

@@ -144,7 +144,7 @@ static bool scan_done(struct vmtest *t, struct pc_result *r,
 	return true;
 }
 
-static bool churn_scans(struct vmtest *t)
+VMTEST_CASE(stress, "ptcompare_churn_no_false_mismatch", churn_scans)
 {
 	struct tally tally = { 0 };
 	char pidstr[16];
@@ -237,14 +237,13 @@ static bool churn_scans(struct vmtest *t)
 		      fail(t, "no transient page in %u scans of a churning process: no race was caught",
 			   tally.scans));
 }
-VMTEST_CASE(stress, "ptcompare_churn_no_false_mismatch", churn_scans);
 
 /*
  * Pages pushed to zram swap with MADV_PAGEOUT: ptwalk sees swap entries,
  * the oracle sees nothing mapped, ptcompare calls them swapped (same type
  * and offset on both sides); touched again they come back intact.
  */
-static bool swapped_pages(struct vmtest *t)
+VMTEST_CASE(stress, "swapped_pages", swapped_pages)
 {
 	size_t len = 256 * PAGE, i, swapped = 0;
 	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
@@ -290,7 +289,6 @@ static bool swapped_pages(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(stress, "swapped_pages", swapped_pages);
 
 #ifndef MADV_SOFT_OFFLINE
 #define MADV_SOFT_OFFLINE 101
@@ -315,7 +313,7 @@ VMTEST_CASE(stress, "swapped_pages", swapped_pages);
  * counted, so the case shows it exercised migration.  The old frames stay
  * offlined: at most 4096 pages (16 MiB) of the VM's memory.
  */
-static bool migration_during_scans(struct vmtest *t)
+VMTEST_CASE(stress, "ptcompare_migration_no_false_mismatch", migration_during_scans)
 {
 	size_t len = 16 * MIB, i, moved = 0, pages = len / PAGE;
 	char pidstr[16];
@@ -385,4 +383,3 @@ static bool migration_during_scans(struct vmtest *t)
 	free(before);
 	return ok && (moved || fail(t, "no page moved: nothing tested"));
 }
-VMTEST_CASE(stress, "ptcompare_migration_no_false_mismatch", migration_during_scans);

@@ -296,7 +296,7 @@ static bool check_vtop(struct vmtest *t, uint64_t addr, const struct want *w)
 	return ok;
 }
 
-static bool vtop_anon_4k(struct vmtest *t)
+VMTEST_CASE(vtop, "vtop_anon_4k", vtop_anon_4k)
 {
 	size_t len = 16 * PAGE;
 	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
@@ -314,10 +314,9 @@ static bool vtop_anon_4k(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(vtop, "vtop_anon_4k", vtop_anon_4k);
 
 /* A THP of one PMD leaf: 2M with 4K pages, 32M with 16K. */
-static bool vtop_thp(struct vmtest *t)
+VMTEST_CASE(vtop, "vtop_thp_pmd", vtop_thp)
 {
 	size_t len = vm_granule().pmd;
 	char *p = map_aligned(t, len, len, MADV_HUGEPAGE);
@@ -334,7 +333,6 @@ static bool vtop_thp(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(vtop, "vtop_thp_pmd", vtop_thp);
 
 static bool vtop_hugetlb(struct vmtest *t, size_t size, int size_flag,
 			 const char *last)
@@ -368,42 +366,39 @@ static bool vtop_hugetlb(struct vmtest *t, size_t size, int size_flag,
 }
 
 /* The PMD leaf's hugetlb page (the 4K name: 32M with 16K pages). */
-static bool vtop_hugetlb_2m(struct vmtest *t)
+VMTEST_CASE(vtop, "vtop_hugetlb_2m", vtop_hugetlb_2m)
 {
 	size_t size = vm_granule().pmd;
 
 	return vtop_hugetlb(t, size, map_huge_flag(size), "pmd");
 }
-VMTEST_CASE(vtop, "vtop_hugetlb_2m", vtop_hugetlb_2m);
 
 /*
  * The PUD leaf's: 1G with 4K pages; arm64 16K and 64K have none, and the
  * kernel must refuse that size (vm_no_pud_hugetlb()).
  */
-static bool vtop_hugetlb_1g(struct vmtest *t)
+VMTEST_CASE(vtop, "vtop_hugetlb_1g", vtop_hugetlb_1g)
 {
 	if (!vm_granule().pud)
 		return vm_no_pud_hugetlb(t, "vtop_hugetlb_1g");
 	return vtop_hugetlb(t, GIB, MAP_HUGE_1GB, "pud");
 }
-VMTEST_CASE(vtop, "vtop_hugetlb_1g", vtop_hugetlb_1g);
 
 #if defined(__aarch64__) || defined(__riscv)
 /*
  * arm64's contiguous groups, riscv64's NAPOT ones: the leaf is the whole
  * group, not one entry.
  */
-static bool vtop_hugetlb_64k(struct vmtest *t)
+VMTEST_CASE(vtop, "vtop_hugetlb_64k", vtop_hugetlb_64k)
 {
 	size_t size = vm_granule().cont_pte;
 
 	return vtop_hugetlb(t, size, map_huge_flag(size), "pte");
 }
-VMTEST_CASE(vtop, "vtop_hugetlb_64k", vtop_hugetlb_64k);
 #endif
 
 #if defined(__aarch64__)
-static bool vtop_hugetlb_32m(struct vmtest *t)
+VMTEST_CASE(vtop, "vtop_hugetlb_32m", vtop_hugetlb_32m)
 {
 	size_t size = vm_granule().cont_pmd;
 
@@ -411,11 +406,10 @@ static bool vtop_hugetlb_32m(struct vmtest *t)
 		return vm_hugetlb_beyond_ram(t, size, "vtop_hugetlb_32m");
 	return vtop_hugetlb(t, size, map_huge_flag(size), "pmd");
 }
-VMTEST_CASE(vtop, "vtop_hugetlb_32m", vtop_hugetlb_32m);
 #endif
 
 /* remap_pfn_range(): pagemap shows holes; ptwalk the fixture's frames. */
-static bool vtop_pfnmap(struct vmtest *t)
+VMTEST_CASE(vtop, "vtop_pfnmap", vtop_pfnmap)
 {
 	size_t len = PTWALK_FIXTURE_PAGES * PAGE;
 	struct ptwalk_fixture_pfns known;
@@ -445,9 +439,8 @@ static bool vtop_pfnmap(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(vtop, "vtop_pfnmap", vtop_pfnmap);
 
-static bool vtop_unmapped_in_vma(struct vmtest *t)
+VMTEST_CASE(vtop, "vtop_unmapped_in_vma", vtop_unmapped_in_vma)
 {
 	size_t len = 64 * PAGE;
 	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
@@ -466,7 +459,6 @@ static bool vtop_unmapped_in_vma(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(vtop, "vtop_unmapped_in_vma", vtop_unmapped_in_vma);
 
 /*
  * An address between two VMAs is answered as a range query answers it:
@@ -474,7 +466,7 @@ VMTEST_CASE(vtop, "vtop_unmapped_in_vma", vtop_unmapped_in_vma);
  * under the read lock and the write lock not taken for an opener), not
  * present, exit 0; the oracle finds nothing mapped there either.
  */
-static bool vtop_no_vma(struct vmtest *t)
+VMTEST_CASE(vtop, "vtop_no_vma", vtop_no_vma)
 {
 	char *p = map_anon(t, 3 * PAGE, MAP_PRIVATE | MAP_ANONYMOUS,
 			   MADV_NOHUGEPAGE);
@@ -518,10 +510,9 @@ static bool vtop_no_vma(struct vmtest *t)
 	munmap(p, 3 * PAGE);
 	return ok;
 }
-VMTEST_CASE(vtop, "vtop_no_vma", vtop_no_vma);
 
 /* zram swap and MADV_PAGEOUT, as swapped_pages does. */
-static bool vtop_swapped(struct vmtest *t)
+VMTEST_CASE(vtop, "vtop_swapped", vtop_swapped)
 {
 	size_t len = 16 * PAGE;
 	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
@@ -564,7 +555,6 @@ static bool vtop_swapped(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(vtop, "vtop_swapped", vtop_swapped);
 
 /*
  * The top of the user address space, where the PGD index is highest:
@@ -572,7 +562,7 @@ VMTEST_CASE(vtop, "vtop_swapped", vtop_swapped);
  * the task size (x86-64: 2^47 - 4 KiB, PGD index 255; arm64 with 48-bit
  * VAs: 2^48, PGD index 511).
  */
-static bool vtop_high_address(struct vmtest *t)
+VMTEST_CASE(vtop, "vtop_high_address", vtop_high_address)
 {
 	uint64_t top = user_task_size();
 	char *p;
@@ -605,10 +595,9 @@ static bool vtop_high_address(struct vmtest *t)
 	munmap(p, PAGE);
 	return ok;
 }
-VMTEST_CASE(vtop, "vtop_high_address", vtop_high_address);
 
 /* The human form of a 4K translation, line by line. */
-static bool vtop_text(struct vmtest *t)
+VMTEST_CASE(vtop, "vtop_text", vtop_text)
 {
 	char *p = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
 	struct ptwalk_fixture_translate o;
@@ -647,7 +636,6 @@ static bool vtop_text(struct vmtest *t)
 	munmap(p, PAGE);
 	return ok;
 }
-VMTEST_CASE(vtop, "vtop_text", vtop_text);
 
 /* ptcompare run with argv: exit status want, stderr holding needle. */
 static bool expect_exit(struct vmtest *t, const char *const argv[], int want,
@@ -665,7 +653,7 @@ static bool expect_exit(struct vmtest *t, const char *const argv[], int want,
 	return ok;
 }
 
-static bool vtop_errors(struct vmtest *t)
+VMTEST_CASE(vtop, "vtop_errors", vtop_errors)
 {
 	char pid[16];
 	const char *high[] = { "ptcompare", pid, "0xffff800000000000", NULL };
@@ -688,7 +676,6 @@ static bool vtop_errors(struct vmtest *t)
 	       /* the impostor answers no vtop query (its features say so) */
 	       expect_exit(t, old, EXIT_INTERNAL, "answers no vtop query");
 }
-VMTEST_CASE(vtop, "vtop_errors", vtop_errors);
 
 static ssize_t vtop_raw(int fd, pid_t pid, uint32_t flags, uint64_t addr,
 			uint32_t reserved)
@@ -734,7 +721,7 @@ static bool walked_every_level(struct vmtest *t, const struct ptwalk_vtop *v)
 }
 
 /* The kernel side of vtop: its errnos and its one-answer reads. */
-static bool vtop_interface(struct vmtest *t)
+VMTEST_CASE(vtop, "vtop_interface", vtop_interface)
 {
 	int fd = vm_open_query(t);
 	struct ptwalk_vtop v[2];
@@ -767,4 +754,3 @@ static bool vtop_interface(struct vmtest *t)
 	close(fd);
 	return ok;
 }
-VMTEST_CASE(vtop, "vtop_interface", vtop_interface);

@@ -224,7 +224,7 @@ static char *map_two_nodes(struct vmtest *t, size_t pages)
  * watched: each reported once as migrated (or migrating, then migrated),
  * old and new frames the oracle's; the other 8 not at all.
  */
-static bool watch_migrate(struct vmtest *t)
+VMTEST_CASE(watch, "watch_migrate", watch_migrate)
 {
 	long ps = sysconf(_SC_PAGESIZE);
 	enum { PAGES = 16, MOVED = 8 };
@@ -276,13 +276,12 @@ static bool watch_migrate(struct vmtest *t)
 	munmap(p, PAGES * (size_t)ps);
 	return ok;
 }
-VMTEST_CASE(watch, "watch_migrate", watch_migrate);
 
 /*
  * Two pages shared with a child by fork: page 0 written (its own copy:
  * copy_on_write), page 1 dropped (MADV_DONTNEED: unmapped); page 2 left.
  */
-static bool watch_cow_and_dontneed(struct vmtest *t)
+VMTEST_CASE(watch, "watch_cow_and_dontneed", watch_cow_and_dontneed)
 {
 	long ps = sysconf(_SC_PAGESIZE);
 	uint64_t before[3], after0;
@@ -327,7 +326,6 @@ static bool watch_cow_and_dontneed(struct vmtest *t)
 	munmap(p, 3 * (size_t)ps);
 	return ok;
 }
-VMTEST_CASE(watch, "watch_cow_and_dontneed", watch_cow_and_dontneed);
 
 #define KHUGEPAGED "/sys/kernel/mm/transparent_hugepage/khugepaged/"
 
@@ -439,7 +437,7 @@ static int node_with_free_pmd(unsigned int pmd_order)
  * reported once as thp_collapsed, its new frame the oracle's (the huge
  * page's).
  */
-static bool watch_collapse(struct vmtest *t)
+VMTEST_CASE(watch, "watch_collapse", watch_collapse)
 {
 	/* one PMD leaf: 2M with 4K pages, 32M with 16K (2048 pages) */
 	const size_t len = vm_granule().pmd;
@@ -505,14 +503,13 @@ static bool watch_collapse(struct vmtest *t)
 	watch_free(&w);
 	return ok;
 }
-VMTEST_CASE(watch, "watch_collapse", watch_collapse);
 
 /*
  * Pages pinned by io_uring's IORING_REGISTER_BUFFERS (FOLL_PIN |
  * FOLL_LONGTERM): move_pages(2) cannot move them (their status is an
  * error), and the watch reports no change; exit 0.
  */
-static bool watch_pinned_stays(struct vmtest *t)
+VMTEST_CASE(watch, "watch_pinned_stays", watch_pinned_stays)
 {
 	long ps = sysconf(_SC_PAGESIZE);
 	enum { PAGES = 4 };
@@ -570,4 +567,3 @@ static bool watch_pinned_stays(struct vmtest *t)
 	munmap(p, PAGES * (size_t)ps);
 	return ok;
 }
-VMTEST_CASE(watch, "watch_pinned_stays", watch_pinned_stays);

@@ -162,7 +162,7 @@ static bool consistent(struct vmtest *t, const struct pc_result *r,
 }
 
 /* The VGA BAR: named by the PCI device sysfs calls it, no struct page. */
-static bool bar_named(struct vmtest *t)
+VMTEST_CASE(witness, "witness_bar_named", bar_named)
 {
 	char dir[256], want[64], line[300];
 	uint64_t bar = 0;
@@ -202,10 +202,9 @@ static bool bar_named(struct vmtest *t)
 	munmap(p, 64 * 1024);
 	return ok;
 }
-VMTEST_CASE(witness, "witness_bar_named", bar_named);
 
 /* The fixture's remap_pfn_range frames: RAM it allocated, named so. */
-static bool fixture_named(struct vmtest *t)
+VMTEST_CASE(witness, "witness_fixture_named", fixture_named)
 {
 	size_t len = PTWALK_FIXTURE_PAGES * PAGE;
 	struct ptwalk_fixture_pfns known;
@@ -235,13 +234,12 @@ static bool fixture_named(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(witness, "witness_fixture_named", fixture_named);
 
 /*
  * A PMD-mapped THP (2M with 4K pages, 32M with 16K): thp, head then tails,
  * as kpageflags says here.
  */
-static bool thp_kpageflags(struct vmtest *t)
+VMTEST_CASE(witness, "witness_thp_kpageflags", thp_kpageflags)
 {
 	size_t len = vm_granule().pmd;
 	char *p = map_aligned(t, len, len, MADV_HUGEPAGE);
@@ -273,7 +271,6 @@ static bool thp_kpageflags(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(witness, "witness_thp_kpageflags", thp_kpageflags);
 
 static bool hugetlb_kpageflags(struct vmtest *t, size_t size, int size_flag,
 			       const char *level, uint64_t max_reads)
@@ -320,23 +317,21 @@ static uint64_t max_kpf_reads(size_t size)
 }
 
 /* The PMD leaf's hugetlb page (2M with 4K pages, 32M with 16K). */
-static bool hugetlb_2m_kpageflags(struct vmtest *t)
+VMTEST_CASE(witness, "witness_hugetlb_2m_kpageflags", hugetlb_2m_kpageflags)
 {
 	size_t size = vm_granule().pmd;
 
 	return hugetlb_kpageflags(t, size, map_huge_flag(size), "pmd",
 				  max_kpf_reads(size));
 }
-VMTEST_CASE(witness, "witness_hugetlb_2m_kpageflags", hugetlb_2m_kpageflags);
 
 /* The PUD leaf's: 262,144 pages in 64 KiB preads, 33 of them; none on 16K. */
-static bool hugetlb_1g_kpageflags(struct vmtest *t)
+VMTEST_CASE(witness, "witness_hugetlb_1g_kpageflags", hugetlb_1g_kpageflags)
 {
 	if (!vm_granule().pud)
 		return vm_no_pud_hugetlb(t, "witness_hugetlb_1g_kpageflags");
 	return hugetlb_kpageflags(t, GIB, MAP_HUGE_1GB, "pud", max_kpf_reads(GIB));
 }
-VMTEST_CASE(witness, "witness_hugetlb_1g_kpageflags", hugetlb_1g_kpageflags);
 
 #if defined(__aarch64__) || defined(__riscv)
 /*
@@ -345,18 +340,17 @@ VMTEST_CASE(witness, "witness_hugetlb_1g_kpageflags", hugetlb_1g_kpageflags);
  * (the PMDs after the first of a PMD group map tails: no contradiction).
  * riscv64's NAPOT 64K pages alike.
  */
-static bool hugetlb_64k_kpageflags(struct vmtest *t)
+VMTEST_CASE(witness, "witness_hugetlb_64k_kpageflags", hugetlb_64k_kpageflags)
 {
 	size_t size = vm_granule().cont_pte;
 
 	return hugetlb_kpageflags(t, size, map_huge_flag(size), "pte",
 				  max_kpf_reads(size));
 }
-VMTEST_CASE(witness, "witness_hugetlb_64k_kpageflags", hugetlb_64k_kpageflags);
 #endif
 
 #if defined(__aarch64__)
-static bool hugetlb_32m_kpageflags(struct vmtest *t)
+VMTEST_CASE(witness, "witness_hugetlb_32m_kpageflags", hugetlb_32m_kpageflags)
 {
 	size_t size = vm_granule().cont_pmd;
 
@@ -365,7 +359,6 @@ static bool hugetlb_32m_kpageflags(struct vmtest *t)
 	return hugetlb_kpageflags(t, size, map_huge_flag(size), "pmd",
 				  max_kpf_reads(size));
 }
-VMTEST_CASE(witness, "witness_hugetlb_32m_kpageflags", hugetlb_32m_kpageflags);
 #endif
 
 static bool claim(struct vmtest *t, const struct ptwalk_fixture_liar_claim *c)
@@ -444,7 +437,7 @@ static bool lie_found(struct vmtest *t, uint32_t lie, const char *rule)
 }
 
 /* The honest ptwalk on the same kind of page: no contradiction. */
-static bool honest_anon(struct vmtest *t)
+VMTEST_CASE(witness, "witness_honest_anon", honest_anon)
 {
 	size_t len = 64 * PAGE;
 	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
@@ -460,16 +453,13 @@ static bool honest_anon(struct vmtest *t)
 	munmap(p, len);
 	return ok;
 }
-VMTEST_CASE(witness, "witness_honest_anon", honest_anon);
 
-static bool lie_compound(struct vmtest *t)
+VMTEST_CASE(witness, "witness_lie_compound", lie_compound)
 {
 	return lie_found(t, PTWALK_F_COMPOUND, "compound");
 }
-VMTEST_CASE(witness, "witness_lie_compound", lie_compound);
 
-static bool lie_zero_page(struct vmtest *t)
+VMTEST_CASE(witness, "witness_lie_zero_page", lie_zero_page)
 {
 	return lie_found(t, PTWALK_F_ZERO_PAGE | PTWALK_F_SPECIAL, "zero");
 }
-VMTEST_CASE(witness, "witness_lie_zero_page", lie_zero_page);

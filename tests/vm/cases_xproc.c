@@ -178,7 +178,7 @@ static bool child_oracle(struct vmtest *t, uint64_t *addr, uint64_t *pfn,
  * A page written, then shared with a child by fork: both processes map
  * the same frame at the same address, until one writes.
  */
-static bool phys_shared_after_fork(struct vmtest *t)
+VMTEST_CASE(phys, "phys_shared_after_fork", phys_shared_after_fork)
 {
 	long ps = sysconf(_SC_PAGESIZE);
 	struct ptwalk_fixture_translate o;
@@ -219,13 +219,12 @@ static bool phys_shared_after_fork(struct vmtest *t)
 	munmap(p, (size_t)ps);
 	return ok;
 }
-VMTEST_CASE(phys, "phys_shared_after_fork", phys_shared_after_fork);
 
 /*
  * Physical page 0: reserved by the firmware on x86 and below RAM on
  * arm64's virt machine; no process maps it.
  */
-static bool phys_unmapped_frame(struct vmtest *t)
+VMTEST_CASE(phys, "phys_unmapped_frame", phys_unmapped_frame)
 {
 	long ps = sysconf(_SC_PAGESIZE);
 	struct json_object *maps, *unmapped, *u;
@@ -255,7 +254,6 @@ static bool phys_unmapped_frame(struct vmtest *t)
 	pc_free(&r);
 	return ok;
 }
-VMTEST_CASE(phys, "phys_unmapped_frame", phys_unmapped_frame);
 
 /* Maps one page of the display's sysfs file arg and reads it. */
 static bool map_bar(struct vmtest *t, const char *file, uint64_t *addr)
@@ -386,7 +384,7 @@ static bool map_wc_alias(struct vmtest *t, char **p, char **wc,
  * remap_pfn_range) and write-combined (PTWALK_FIXTURE_WC_OFFSET,
  * vm_insert_page) in this process: a memtype_conflict, exit 1.
  */
-static bool phys_memtype_conflict(struct vmtest *t)
+VMTEST_CASE(phys, "phys_memtype_conflict", phys_memtype_conflict)
 {
 	long ps = sysconf(_SC_PAGESIZE);
 	struct pc_result r;
@@ -413,7 +411,6 @@ static bool phys_memtype_conflict(struct vmtest *t)
 	munmap(p, PTWALK_FIXTURE_PAGES * (size_t)ps);
 	return ok;
 }
-VMTEST_CASE(phys, "phys_memtype_conflict", phys_memtype_conflict);
 
 #ifdef __x86_64__
 /*
@@ -453,7 +450,7 @@ static bool pat_type(struct vmtest *t, uint64_t start, char *type, size_t size)
  * arm64 has no such tracking: device-ngnre and normal-nc, a conflict,
  * exit 1.  VM_PFNMAP, so pagemap would show neither.
  */
-static bool phys_bar_two_ways(struct vmtest *t)
+VMTEST_CASE(phys, "phys_bar_two_ways", phys_bar_two_ways)
 {
 	long ps = sysconf(_SC_PAGESIZE);
 	struct mapper child = { 0 };
@@ -506,7 +503,6 @@ static bool phys_bar_two_ways(struct vmtest *t)
 	munmap((void *)(uintptr_t)mine, (size_t)ps);
 	return ok;
 }
-VMTEST_CASE(phys, "phys_bar_two_ways", phys_bar_two_ways);
 
 /*
  * The same frames seen by a scan of this process: --range over the
@@ -515,7 +511,7 @@ VMTEST_CASE(phys, "phys_bar_two_ways", phys_bar_two_ways);
  * exit 1.  Over the write-back pages alone nothing is suspect: exit 0
  * (--phys is the way to ask about any frame).
  */
-static bool memtype_conflict_in_scan(struct vmtest *t)
+VMTEST_CASE(phys, "phys_memtype_conflict_in_scan", memtype_conflict_in_scan)
 {
 	long ps = sysconf(_SC_PAGESIZE);
 	struct pc_result r;
@@ -552,7 +548,6 @@ static bool memtype_conflict_in_scan(struct vmtest *t)
 	munmap(p, PTWALK_FIXTURE_PAGES * (size_t)ps);
 	return ok;
 }
-VMTEST_CASE(phys, "phys_memtype_conflict_in_scan", memtype_conflict_in_scan);
 
 /* The object of process pid in --all's "processes", or NULL. */
 static struct json_object *process_doc(struct json_object *doc, pid_t pid)
@@ -684,7 +679,7 @@ static bool all_json(struct vmtest *t, const char *jobs,
  * same processes.  Then the text form: a row per process and the same
  * finding.
  */
-static bool all_processes(struct vmtest *t)
+VMTEST_CASE(phys, "all_processes", all_processes)
 {
 	long ps = sysconf(_SC_PAGESIZE);
 	const char *targv[] = { "ptcompare", "--all", NULL };
@@ -734,4 +729,3 @@ static bool all_processes(struct vmtest *t)
 	munmap(anon, (size_t)ps);
 	return ok;
 }
-VMTEST_CASE(phys, "all_processes", all_processes);

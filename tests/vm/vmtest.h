@@ -248,17 +248,26 @@ struct vmtest_case {
 };
 
 /*
- * Makes fn, defined just above, the case name of suite: a word of
- * vmtest.c's suites[] (the order of a full run), or a lane's own (iommu,
- * lockdown, confidentiality).  A suite's cases run in the order they are
- * written in, so a case is named once, where it is, and no table lists
- * it again.  The registrations meet in the section vmtest_cases.
+ * The head of a case: fn is the case name of suite, a word of vmtest.c's
+ * suites[] (the order of a full run) or a lane's own (iommu, lockdown,
+ * confidentiality), and its body follows:
+ *
+ *	VMTEST_CASE(vtop, "vtop_anon_4k", vtop_anon_4k)
+ *	{
+ *		...
+ *	}
+ *
+ * A suite's cases run in the order they are written in, so a case is
+ * named once, where it is, and no table lists it again.  The
+ * registrations meet in the section vmtest_cases.
  */
 #define VMTEST_CASE(suite_, name_, fn_)					\
+	static bool fn_(struct vmtest *t);				\
 	static const struct vmtest_case fn_##_case = {			\
 		#suite_, name_, fn_, __FILE__, __LINE__,		\
 	};								\
 	static const struct vmtest_case *const fn_##_case_at		\
-	__attribute__((used, section("vmtest_cases"))) = &fn_##_case
+	__attribute__((used, section("vmtest_cases"))) = &fn_##_case;	\
+	static bool fn_(struct vmtest *t)
 
 #endif /* PTWALK_VMTEST_H */
