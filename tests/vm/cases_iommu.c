@@ -89,28 +89,17 @@ static bool find_pci(struct vmtest *t, const char *vendor, const char *device,
 			    strerror(errno));
 	while (!found && (de = readdir(d))) {
 		char path[300], v[16] = "", dv[16] = "";
-		FILE *f;
 
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor",
 			 de->d_name);
-		f = fopen(path, "re");
-		if (!f || !fgets(v, sizeof(v), f)) {
-			if (f)
-				fclose(f);
+		if (!vm_read_text(path, v, sizeof(v)))
 			continue;
-		}
-		fclose(f);
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device",
 			 de->d_name);
-		f = fopen(path, "re");
-		if (!f || !fgets(dv, sizeof(dv), f)) {
-			if (f)
-				fclose(f);
+		if (!vm_read_text(path, dv, sizeof(dv)))
 			continue;
-		}
-		fclose(f);
 		if (!strncmp(v, vendor, strlen(vendor)) &&
 		    !strncmp(dv, device, strlen(device))) {
 			found = strlen(de->d_name) < size;
@@ -511,41 +500,38 @@ static bool dma_and_view(struct vmtest *t, struct edu *e, char *buf,
 }
 
 /*
- * buf (len bytes) mapped for edu at IOVA = VA, dma_and_view() on three
- * of its pages, and unmapped again.
+ * edu opened, buf (len bytes) mapped for it at IOVA = VA, dma_and_view()
+ * on three of its pages (NULL: the first, a middle and the last), and
+ * all undone again.
  */
-static bool dma_view_unmap(struct vmtest *t, struct edu *e, char *buf,
-			   uint64_t len, const unsigned int *pages,
-			   unsigned int seed)
+static bool edu_views(struct vmtest *t, char *buf, uint64_t len,
+		      const unsigned int *pages, unsigned int seed)
 {
-	return dma_map(t, e, buf, A(buf), len) &&
-	       dma_and_view(t, e, buf, len, pages, 3, seed) &&
-	       dma_unmap(t, e, A(buf), len);
+	unsigned int ends[3] = {
+		0, (unsigned int)(len / PAGE / 2), (unsigned int)(len / PAGE - 1),
+	};
+	struct edu e;
+	bool ok;
+
+	if (!edu_open(t, &e))
+		return false;
+	ok = dma_map(t, &e, buf, A(buf), len) &&
+	     dma_and_view(t, &e, buf, len, pages ? pages : ends, 3, seed) &&
+	     dma_unmap(t, &e, A(buf), len);
+	edu_close(&e);
+	return ok;
 }
 
 VMTEST_CASE(iommu, "iommu_4k_pages", iommu_4k_pages)
 {
 	static const unsigned int pages[] = { 0, 3, 7 };
-	struct edu e;
-	char *buf;
-	bool ok;
+	char *buf = map_anon(t, 8 * PAGE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1);
+	bool ok = buf && edu_views(t, buf, 8 * PAGE, pages, 1);
 
-	if (!edu_open(t, &e))
-		return false;
-	buf = map_anon(t, 8 * PAGE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1);
-	ok = buf && dma_view_unmap(t, &e, buf, 8 * PAGE, pages, 1);
 	if (buf)
 		munmap(buf, 8 * PAGE);
-	edu_close(&e);
 	return ok;
-}
-
-/* The first, a middle and the last page of a PMD leaf of len bytes. */
-static void leaf_pages(uint64_t len, unsigned int pages[3])
-{
-	pages[0] = 0;
-	pages[1] = (unsigned int)(len / PAGE / 2);
-	pages[2] = (unsigned int)(len / PAGE - 1);
 }
 
 /* A THP: a PMD leaf of the kernel's granule (2 MiB with 4K pages). */
@@ -553,25 +539,18 @@ VMTEST_CASE(iommu, "iommu_thp", iommu_thp)
 {
 	uint64_t pmd = vm_granule().pmd;
 	struct ptwalk_fixture_translate o;
-	unsigned int pages[3];
-	struct edu e;
-	char *buf;
+	char *buf = map_aligned(t, pmd, pmd, MADV_HUGEPAGE);
 	bool ok;
 
-	if (!edu_open(t, &e))
-		return false;
-	leaf_pages(pmd, pages);
-	buf = map_aligned(t, pmd, pmd, MADV_HUGEPAGE);
 	if (buf)
 		touch_write(buf, pmd);
 	ok = buf && oracle(t, A(buf), &o);
 	if (ok && !o.compound)
 		ok = fail(t, "no THP at 0x%" PRIx64 " (the fixture finds no compound page)",
 			  A(buf));
-	ok = ok && dma_view_unmap(t, &e, buf, pmd, pages, 2);
+	ok = ok && edu_views(t, buf, pmd, NULL, 2);
 	if (buf)
 		munmap(buf, pmd);
-	edu_close(&e);
 	return ok;
 }
 
@@ -583,25 +562,16 @@ VMTEST_CASE(iommu, "iommu_thp", iommu_thp)
 VMTEST_CASE(iommu, "iommu_hugetlb_2m", iommu_hugetlb_2m)
 {
 	uint64_t pmd = vm_granule().pmd;
-	unsigned int pages[3];
-	struct edu e;
-	char *buf;
+	char *buf = mmap(NULL, pmd, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
+			 MAP_POPULATE | map_huge_flag(pmd), -1, 0);
 	bool ok;
 
-	if (!edu_open(t, &e))
-		return false;
-	leaf_pages(pmd, pages);
-	buf = mmap(NULL, pmd, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE |
-		   map_huge_flag(pmd), -1, 0);
-	if (buf == MAP_FAILED) {
-		edu_close(&e);
+	if (buf == MAP_FAILED)
 		return fail(t, "mmap %" PRIu64 "-byte hugetlb page: %s", pmd,
 			    strerror(errno));
-	}
-	ok = dma_view_unmap(t, &e, buf, pmd, pages, 3);
+	ok = edu_views(t, buf, pmd, NULL, 3);
 	munmap(buf, pmd);
-	edu_close(&e);
 	return ok;
 }
 
@@ -705,17 +675,37 @@ out:
 }
 
 /*
- * A page the process maps but VFIO never mapped for the device: the DMA
- * there lands nowhere in the process (the IOMMU faults it), and ptcompare
- * says device_unmapped with the process's frame beside no device frame.
+ * The view of [start, start + len) says device_unmapped at page: the
+ * fixture's walk frame beside no device frame.
  */
-VMTEST_CASE(iommu, "iommu_unmapped_iova", iommu_unmapped_iova)
+static bool viewed_unmapped(struct vmtest *t, struct edu *e, uint64_t start,
+			    uint64_t len, uint64_t page)
 {
 	struct ptwalk_fixture_translate o;
 	struct pc_result r = { 0 };
 	struct json_object *d;
 	uint64_t dp = 0, wp = 0;
 	const char *cls = "";
+	bool ok = oracle(t, page, &o);
+
+	d = ok ? view(t, &r, e, start, len, EXIT_OK) : NULL;
+	ok = d && range_at(t, d, page, &cls, &dp, &wp);
+	if (ok && (strcmp(cls, "device_unmapped") || dp != NO_PFN ||
+		   wp != o.pfn))
+		ok = fail(t, "%s, device frame 0x%" PRIx64 ", walk frame 0x%" PRIx64
+			  " (fixture 0x%" PRIx64 ")", cls, dp, wp,
+			  (uint64_t)o.pfn);
+	pc_free(&r);
+	return ok;
+}
+
+/*
+ * A page the process maps but VFIO never mapped for the device: the DMA
+ * there lands nowhere in the process (the IOMMU faults it), and ptcompare
+ * says device_unmapped with the process's frame beside no device frame.
+ */
+VMTEST_CASE(iommu, "iommu_unmapped_iova", iommu_unmapped_iova)
+{
 	struct edu e;
 	char *buf;
 	bool ok;
@@ -730,15 +720,7 @@ VMTEST_CASE(iommu, "iommu_unmapped_iova", iommu_unmapped_iova)
 	}
 	if (ok && has_pattern(buf + PAGE, 5, 1))
 		ok = fail(t, "the DMA to an unmapped IOVA landed in the process");
-	ok = ok && oracle(t, A(buf + PAGE), &o);
-	d = ok ? view(t, &r, &e, A(buf), 2 * PAGE, EXIT_OK) : NULL;
-	ok = d && range_at(t, d, A(buf + PAGE), &cls, &dp, &wp);
-	if (ok && (strcmp(cls, "device_unmapped") || dp != NO_PFN ||
-		   wp != o.pfn))
-		ok = fail(t, "%s, device frame 0x%" PRIx64 ", walk frame 0x%" PRIx64
-			  " (fixture 0x%" PRIx64 ")", cls, dp, wp,
-			  (uint64_t)o.pfn);
-	pc_free(&r);
+	ok = ok && viewed_unmapped(t, &e, A(buf), 2 * PAGE, A(buf + PAGE));
 	if (buf) {
 		dma_unmap(t, &e, A(buf), PAGE);
 		munmap(buf, 2 * PAGE);
@@ -800,11 +782,6 @@ static void kmsg_note(const char *fmt, ...)
 
 VMTEST_CASE(iommu, "iommu_dma_after_unmap", iommu_dma_after_unmap)
 {
-	struct ptwalk_fixture_translate o;
-	struct pc_result r = { 0 };
-	struct json_object *d;
-	uint64_t dp = 0, wp = 0;
-	const char *cls = "";
 	struct edu e;
 	char *buf;
 	bool ok, mapped;
@@ -844,15 +821,7 @@ VMTEST_CASE(iommu, "iommu_dma_after_unmap", iommu_dma_after_unmap)
 				ok = fail(t, "byte %zu of the page changed after the unmap: the DMA landed",
 					  i);
 	}
-	ok = ok && oracle(t, A(buf), &o);
-	d = ok ? view(t, &r, &e, A(buf), PAGE, EXIT_OK) : NULL;
-	ok = d && range_at(t, d, A(buf), &cls, &dp, &wp);
-	if (ok && (strcmp(cls, "device_unmapped") || dp != NO_PFN ||
-		   wp != o.pfn))
-		ok = fail(t, "%s, device frame 0x%" PRIx64 ", walk frame 0x%" PRIx64
-			  " (fixture 0x%" PRIx64 ")", cls, dp, wp,
-			  (uint64_t)o.pfn);
-	pc_free(&r);
+	ok = ok && viewed_unmapped(t, &e, A(buf), PAGE, A(buf));
 	if (mapped)
 		dma_unmap(t, &e, A(buf), PAGE);
 	if (buf)
@@ -1546,6 +1515,55 @@ VMTEST_CASE(iommu, "iommu_sigint_whole_range", iommu_sigint_whole_range)
 }
 
 /*
+ * Opens ptwalk (*fd), notes the recorder's next number (*since), then maps
+ * a fresh page (*buf; its frame into *o, when given) for edu at iova and
+ * unmaps it again, rounds times.
+ */
+static bool recorded_rounds(struct vmtest *t, int *fd, uint64_t *since,
+			    char **buf, struct ptwalk_fixture_translate *o,
+			    uint64_t iova, unsigned int rounds)
+{
+	struct edu e;
+	bool ok;
+
+	*buf = NULL;
+	*fd = vm_open_query(t);
+	if (*fd < 0 || !events_next_seq(t, *fd, since) || !edu_open(t, &e))
+		return false;
+	*buf = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+			-1);
+	ok = *buf && (!o || oracle(t, A(*buf), o));
+	for (unsigned int i = 0; ok && i < rounds; i++)
+		ok = dma_map(t, &e, *buf, iova, PAGE) &&
+		     dma_unmap(t, &e, iova, PAGE);
+	edu_close(&e);
+	return ok;
+}
+
+/* ev[from .. n) numbered one after the other. */
+static bool numbered_in_a_row(struct vmtest *t,
+			      const struct ptwalk_iommu_event *ev,
+			      ssize_t from, ssize_t n)
+{
+	for (ssize_t i = from; i < n; i++)
+		if (ev[i].seq != ev[i - 1].seq + 1)
+			return fail(t, "event %zd: seq %llu after %llu", i,
+				    (unsigned long long)ev[i].seq,
+				    (unsigned long long)ev[i - 1].seq);
+	return true;
+}
+
+/* What recorded_rounds() and its reading left. */
+static void rounds_done(struct ptwalk_iommu_event *ev, char *buf, int fd)
+{
+	free(ev);
+	if (buf)
+		munmap(buf, PAGE);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
  * The recorder against VFIO's own calls: a page mapped for edu and
  * unmapped again are a map event (the IOVA, the frame the fixture's GUP
  * finds, the size, this process) and an unmap event (all of it unmapped),
@@ -1556,21 +1574,11 @@ VMTEST_CASE(iommu, "iommu_recorder_map_unmap", iommu_recorder_map_unmap)
 	struct ptwalk_iommu_event *ev = NULL, *map = NULL, *unmap = NULL;
 	struct ptwalk_fixture_translate o;
 	uint64_t since = 0, iova = 0x7d0000000000ULL;
-	char *buf = NULL;
-	struct edu e;
+	char *buf;
 	ssize_t n = -1;
-	bool ok;
-	int fd = vm_open_query(t);
+	int fd;
+	bool ok = recorded_rounds(t, &fd, &since, &buf, &o, iova, 1);
 
-	ok = fd >= 0 && events_next_seq(t, fd, &since) && edu_open(t, &e);
-	if (ok) {
-		buf = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS |
-			       MAP_POPULATE, -1);
-		ok = buf && oracle(t, A(buf), &o) &&
-		     dma_map(t, &e, buf, iova, PAGE) &&
-		     dma_unmap(t, &e, iova, PAGE);
-		edu_close(&e);
-	}
 	if (ok)
 		n = events_since(t, fd, since, &ev);
 	for (ssize_t i = 0; i < n; i++) {
@@ -1596,16 +1604,8 @@ VMTEST_CASE(iommu, "iommu_recorder_map_unmap", iommu_recorder_map_unmap)
 			 (unsigned long long)unmap->done,
 			 (unsigned long long)unmap->seq,
 			 (unsigned long long)map->seq));
-	for (ssize_t i = 1; ok && i < n; i++)
-		ok = ev[i].seq == ev[i - 1].seq + 1 ||
-		     fail(t, "event %zd: seq %llu after %llu", i,
-			  (unsigned long long)ev[i].seq,
-			  (unsigned long long)ev[i - 1].seq);
-	free(ev);
-	if (buf)
-		munmap(buf, PAGE);
-	if (fd >= 0)
-		close(fd);
+	ok = ok && numbered_in_a_row(t, ev, 1, n);
+	rounds_done(ev, buf, fd);
 	return ok;
 }
 
@@ -1619,22 +1619,11 @@ VMTEST_CASE(iommu, "iommu_recorder_overflow", iommu_recorder_overflow)
 {
 	struct ptwalk_iommu_event *ev = NULL;
 	uint64_t since = 0, end = 0, iova = 0x7d0000000000ULL, counted;
-	unsigned int rounds = 9000;
-	char *buf = NULL;
-	struct edu e;
+	char *buf;
 	ssize_t n = -1;
-	bool ok;
-	int fd = vm_open_query(t);
+	int fd;
+	bool ok = recorded_rounds(t, &fd, &since, &buf, NULL, iova, 9000);
 
-	ok = fd >= 0 && events_next_seq(t, fd, &since) && edu_open(t, &e);
-	if (ok) {
-		buf = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS |
-			       MAP_POPULATE, -1);
-		for (unsigned int i = 0; ok && i < rounds; i++)
-			ok = buf && dma_map(t, &e, buf, iova, PAGE) &&
-			     dma_unmap(t, &e, iova, PAGE);
-		edu_close(&e);
-	}
 	ok = ok && events_next_seq(t, fd, &end);
 	if (ok)
 		n = events_since(t, fd, since, &ev);
@@ -1652,21 +1641,13 @@ VMTEST_CASE(iommu, "iommu_recorder_overflow", iommu_recorder_overflow)
 			 (unsigned long long)ev[1].seq,
 			 (unsigned long long)ev[n - 1].seq,
 			 (unsigned long long)(end - since)));
-	for (ssize_t i = 2; ok && i < n; i++)
-		ok = ev[i].seq == ev[i - 1].seq + 1 ||
-		     fail(t, "event %zd: seq %llu after %llu", i,
-			  (unsigned long long)ev[i].seq,
-			  (unsigned long long)ev[i - 1].seq);
+	ok = ok && numbered_in_a_row(t, ev, 2, n);
 	if (ok)
 		printf("# iommu_recorder_overflow: %llu events since %llu, %llu dropped, %zd kept\n",
 		       (unsigned long long)(end - since),
 		       (unsigned long long)since,
 		       (unsigned long long)ev[0].size, n - 1);
-	free(ev);
-	if (buf)
-		munmap(buf, PAGE);
-	if (fd >= 0)
-		close(fd);
+	rounds_done(ev, buf, fd);
 	return ok;
 }
 
