@@ -578,10 +578,21 @@ static bool reachable_by_others(const char *path)
 	return true;
 }
 
+/* A child that drops its rights with drop cannot open ptwalk: errno want. */
+static bool refused(struct vmtest *t, int (*drop)(void), int want,
+		    const char *who)
+{
+	int err = open_in_child(t, drop);
+
+	return err == want ||
+	       fail(t, "%s: %s, expected %s", who,
+		    err == 200 ? "dropping failed" : err ? strerror(err) : "opened",
+		    want == EPERM ? "EPERM" : "EACCES");
+}
+
 VMTEST_CASE(error, "privileges", privileges)
 {
 	struct stat st;
-	int err;
 
 	/* EACCES must come from ptwalk's file mode, not from the path. */
 	if (!reachable_by_others(t->query_path))
@@ -591,27 +602,14 @@ VMTEST_CASE(error, "privileges", privileges)
 	    st.st_uid != 0)
 		return fail(t, "%s: mode 0%o uid %u, expected 0600 root",
 			    t->query_path, st.st_mode & 07777, st.st_uid);
-	err = open_in_child(t, drop_cap_sys_admin);
-
-	if (err != EPERM)
-		return fail(t, "root without CAP_SYS_ADMIN: %s, expected EPERM",
-			    err ? strerror(err) : "opened");
-	err = open_in_child(t, drop_cap_sys_ptrace);
-	if (err != EPERM)
-		return fail(t, "root without CAP_SYS_PTRACE: %s, expected EPERM",
-			    err ? strerror(err) : "opened");
-	if (!ptcompare_without_ptrace(t))
-		return false;
-	err = open_in_child(t, become_nobody);
-	if (err != EACCES)
-		return fail(t, "uid 65534: %s, expected EACCES",
-			    err ? strerror(err) : "opened");
-	err = open_in_child(t, enter_user_namespace);
-	if (err != EPERM)
-		return fail(t, "root in a user namespace: %s, expected EPERM",
-			    err == 200 ? "unshare failed" :
-			    err ? strerror(err) : "opened");
-	return true;
+	return refused(t, drop_cap_sys_admin, EPERM,
+		       "root without CAP_SYS_ADMIN") &&
+	       refused(t, drop_cap_sys_ptrace, EPERM,
+		       "root without CAP_SYS_PTRACE") &&
+	       ptcompare_without_ptrace(t) &&
+	       refused(t, become_nobody, EACCES, "uid 65534") &&
+	       refused(t, enter_user_namespace, EPERM,
+		       "root in a user namespace");
 }
 
 VMTEST_CASE(error, "text_view", text_view)

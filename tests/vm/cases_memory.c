@@ -500,23 +500,13 @@ static bool pci_bar(struct vmtest *t, const char *file)
 		.flags_clear = PTWALK_F_PFN_VALID,
 		.vm_set = PTWALK_VM_PFNMAP | PTWALK_VM_IO | PTWALK_VM_SHARED,
 	};
-	char dir[256], path[300];
+	char dir[256];
 	uint64_t bar;
-	char *p;
-	int fd;
+	char *p = vm_map_display(t, file, len, &bar, dir, sizeof(dir));
 	bool ok;
 
-	if (!qemu_display_bar(t, dir, sizeof(dir), &bar))
+	if (!p)
 		return false;
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_RDWR | O_SYNC);
-	if (fd < 0)
-		return fail(t, "open %s: %s", path, strerror(errno));
-	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED)
-		return fail(t, "mmap %s: %s", path, strerror(errno));
-	touch_read(p, len);
 	ok = check_range(t, A(p), A(p) + len, 1, &e);
 	for (i = 0; ok && i < len / PAGE; i++) {
 		uint64_t addr = A(p) + i * PAGE;

@@ -164,25 +164,16 @@ static bool consistent(struct vmtest *t, const struct pc_result *r,
 /* The VGA BAR: named by the PCI device sysfs calls it, no struct page. */
 VMTEST_CASE(witness, "witness_bar_named", bar_named)
 {
-	char dir[256], want[64], line[300];
+	char dir[256], want[64];
 	uint64_t bar = 0;
-	int fd;
-	char *p;
+	char *p = vm_map_display(t, "resource0", 64 * 1024, &bar, dir,
+				 sizeof(dir));
 	bool ok;
 	struct pc_result r;
 	struct json_object *o;
 
-	if (!qemu_display_bar(t, dir, sizeof(dir), &bar))
+	if (!p)
 		return false;
-	snprintf(line, sizeof(line), "%s/resource0", dir);
-	fd = open(line, O_RDWR | O_SYNC);
-	if (fd < 0)
-		return fail(t, "open %s: %s", line, strerror(errno));
-	p = mmap(NULL, 64 * 1024, PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED)
-		return fail(t, "mmap BAR: %s", strerror(errno));
-	touch_read(p, 64 * 1024);
 	snprintf(want, sizeof(want), "> %s", strrchr(dir, '/') + 1);
 	ok = pc_json(t, &r, getpid(), A(p), A(p) + 64 * 1024) &&
 	     (o = range_obj(t, &r, A(p))) &&

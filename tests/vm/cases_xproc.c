@@ -258,25 +258,13 @@ VMTEST_CASE(phys, "phys_unmapped_frame", phys_unmapped_frame)
 /* Maps one page of the display's sysfs file arg and reads it. */
 static bool map_bar(struct vmtest *t, const char *file, uint64_t *addr)
 {
-	long ps = sysconf(_SC_PAGESIZE);
-	char dir[256], path[300];
+	char dir[256];
 	uint64_t bar;
-	char *p;
-	int fd;
+	char *p = vm_map_display(t, file, PAGE, &bar, dir, sizeof(dir));
 
-	if (!qemu_display_bar(t, dir, sizeof(dir), &bar))
-		return false;
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_RDWR | O_SYNC);
-	if (fd < 0)
-		return fail(t, "open %s: %s", path, strerror(errno));
-	p = mmap(NULL, (size_t)ps, PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED)
-		return fail(t, "mmap %s: %s", path, strerror(errno));
-	touch_read(p, (size_t)ps);
-	*addr = A(p);
-	return true;
+	if (p)
+		*addr = A(p);
+	return p != NULL;
 }
 
 static bool child_maps_wc(struct vmtest *t, uint64_t *addr, uint64_t *pfn,
@@ -355,28 +343,39 @@ static bool phys_text_conflict(struct vmtest *t, uint64_t pfn, uint64_t wb,
 }
 
 /*
- * The fixture's frames (*p) and the write-combined alias (*wc) of one of
- * them, pfn, which *wb maps write-back.
+ * The fixture's frames (p) and the write-combined alias (wc) of one of
+ * them, pfn, which the address wb maps write-back.
  */
-static bool map_wc_alias(struct vmtest *t, char **p, char **wc,
-			 uint64_t *pfn, uint64_t *wb)
-{
-	long ps = sysconf(_SC_PAGESIZE);
-	struct ptwalk_fixture_pfns known;
+struct wc_alias {
+	char *p, *wc;
+	uint64_t pfn, wb;
+};
 
-	*p = vm_map_fixture(t, &known);
-	if (!*p)
+/* check(t, a) with the alias mapped, and all unmapped after. */
+static bool with_wc_alias(struct vmtest *t,
+			  bool (*check)(struct vmtest *t,
+					const struct wc_alias *a))
+{
+	struct ptwalk_fixture_pfns known;
+	struct wc_alias a;
+	bool ok;
+
+	a.p = vm_map_fixture(t, &known);
+	if (!a.p)
 		return false;
-	*wc = mmap(NULL, (size_t)ps, PROT_READ | PROT_WRITE, MAP_SHARED,
-		   t->fixture_fd, PTWALK_FIXTURE_WC_OFFSET);
-	if (*wc == MAP_FAILED) {
-		munmap(*p, PTWALK_FIXTURE_PAGES * (size_t)ps);
+	a.wc = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		    t->fixture_fd, PTWALK_FIXTURE_WC_OFFSET);
+	if (a.wc == MAP_FAILED) {
+		munmap(a.p, PTWALK_FIXTURE_PAGES * PAGE);
 		return fail(t, "mmap the fixture's wc alias: %s",
 			    strerror(errno));
 	}
-	*pfn = known.pfn[PTWALK_FIXTURE_CONTIG];
-	*wb = A(*p) + PTWALK_FIXTURE_CONTIG * (uint64_t)ps;
-	return true;
+	a.pfn = known.pfn[PTWALK_FIXTURE_CONTIG];
+	a.wb = A(a.p) + PTWALK_FIXTURE_CONTIG * PAGE;
+	ok = check(t, &a);
+	munmap(a.wc, PAGE);
+	munmap(a.p, PTWALK_FIXTURE_PAGES * PAGE);
+	return ok;
 }
 
 /*
@@ -384,32 +383,28 @@ static bool map_wc_alias(struct vmtest *t, char **p, char **wc,
  * remap_pfn_range) and write-combined (PTWALK_FIXTURE_WC_OFFSET,
  * vm_insert_page) in this process: a memtype_conflict, exit 1.
  */
-VMTEST_CASE(phys, "phys_memtype_conflict", phys_memtype_conflict)
+static bool conflict_by_phys(struct vmtest *t, const struct wc_alias *a)
 {
-	long ps = sysconf(_SC_PAGESIZE);
 	struct pc_result r;
-	uint64_t pfn, wb;
-	char *p, *wc;
-	bool ok;
+	bool ok = phys_json(t, &r, a->pfn * PAGE, (a->pfn + 1) * PAGE, 1);
 
-	if (!map_wc_alias(t, &p, &wc, &pfn, &wb))
-		return false;
-	ok = phys_json(t, &r, pfn * (uint64_t)ps, (pfn + 1) * (uint64_t)ps, 1);
 	if (ok) {
 		/* as TAP comments, for docs/json.md */
 		for (char *l = strtok(r.out, "\n"); l; l = strtok(NULL, "\n"))
 			printf("# %s\n", l);
-		ok = expect_mapping(t, r.doc, getpid(), wb, pfn, MT_RAM) &&
-		     expect_mapping(t, r.doc, getpid(), A(wc), pfn, MT_WC) &&
-		     expect_conflict(t, r.doc, pfn, getpid(), wb, getpid(),
-				     A(wc));
+		ok = expect_mapping(t, r.doc, getpid(), a->wb, a->pfn, MT_RAM) &&
+		     expect_mapping(t, r.doc, getpid(), A(a->wc), a->pfn,
+				    MT_WC) &&
+		     expect_conflict(t, r.doc, a->pfn, getpid(), a->wb,
+				     getpid(), A(a->wc));
 		pc_free(&r);
 	}
-	if (ok)
-		ok = phys_text_conflict(t, pfn, wb, A(wc));
-	munmap(wc, (size_t)ps);
-	munmap(p, PTWALK_FIXTURE_PAGES * (size_t)ps);
-	return ok;
+	return ok && phys_text_conflict(t, a->pfn, a->wb, A(a->wc));
+}
+
+VMTEST_CASE(phys, "phys_memtype_conflict", phys_memtype_conflict)
+{
+	return with_wc_alias(t, conflict_by_phys);
 }
 
 #ifdef __x86_64__
@@ -511,31 +506,25 @@ VMTEST_CASE(phys, "phys_bar_two_ways", phys_bar_two_ways)
  * exit 1.  Over the write-back pages alone nothing is suspect: exit 0
  * (--phys is the way to ask about any frame).
  */
-VMTEST_CASE(phys, "phys_memtype_conflict_in_scan", memtype_conflict_in_scan)
+static bool conflict_in_scan(struct vmtest *t, const struct wc_alias *a)
 {
-	long ps = sysconf(_SC_PAGESIZE);
 	struct pc_result r;
-	uint64_t pfn, wb;
-	char *p, *wc;
-	bool ok;
+	bool ok = pc_json_from(t, &r, getpid(), A(a->wc), A(a->wc) + PAGE,
+			       NULL, 1);
 
-	if (!map_wc_alias(t, &p, &wc, &pfn, &wb))
-		return false;
-	ok = pc_json_from(t, &r, getpid(), A(wc), A(wc) + (uint64_t)ps, NULL,
-			  1);
 	if (ok) {
 		struct json_object *v = pc_get(r.doc, "verdict");
 
 		if (!v || strcmp(json_object_get_string(v), "memtype_conflict"))
 			ok = fail(t, "verdict %s, want memtype_conflict",
 				  v ? json_object_get_string(v) : "null");
-		ok = ok && expect_conflict(t, r.doc, pfn, getpid(), wb,
-					   getpid(), A(wc));
+		ok = ok && expect_conflict(t, r.doc, a->pfn, getpid(), a->wb,
+					   getpid(), A(a->wc));
 		pc_free(&r);
 	}
-	if (ok && pc_json_from(t, &r, getpid(), A(p),
-			       A(p) + PTWALK_FIXTURE_PAGES * (uint64_t)ps,
-			       NULL, 0)) {
+	if (ok && pc_json_from(t, &r, getpid(), A(a->p),
+			       A(a->p) + PTWALK_FIXTURE_PAGES * PAGE, NULL,
+			       0)) {
 		struct json_object *c = pc_get(r.doc, "conflicts");
 
 		if (!c || json_object_array_length(c))
@@ -544,9 +533,12 @@ VMTEST_CASE(phys, "phys_memtype_conflict_in_scan", memtype_conflict_in_scan)
 	} else {
 		ok = false;
 	}
-	munmap(wc, (size_t)ps);
-	munmap(p, PTWALK_FIXTURE_PAGES * (size_t)ps);
 	return ok;
+}
+
+VMTEST_CASE(phys, "phys_memtype_conflict_in_scan", memtype_conflict_in_scan)
+{
+	return with_wc_alias(t, conflict_in_scan);
 }
 
 /* The object of process pid in --all's "processes", or NULL. */

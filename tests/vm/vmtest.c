@@ -394,6 +394,31 @@ bool qemu_display_bar(struct vmtest *t, char *dir, size_t size, uint64_t *bar)
 	return found || fail(t, "cannot read BAR 0 from %s", path);
 }
 
+char *vm_map_display(struct vmtest *t, const char *file, size_t len,
+		     uint64_t *bar, char *dir, size_t size)
+{
+	char path[300];
+	char *p;
+	int fd;
+
+	if (!qemu_display_bar(t, dir, size, bar))
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_RDWR | O_SYNC);
+	if (fd < 0) {
+		fail(t, "open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		fail(t, "mmap %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	touch_read(p, len);
+	return p;
+}
+
 /* Whether the page at @addr is in user space: mapped there, or mappable. */
 static bool user_page(uint64_t addr)
 {

@@ -135,6 +135,15 @@ double vm_now_s(void);
 bool qemu_display_bar(struct vmtest *t, char *dir, size_t size, uint64_t *bar);
 
 /*
+ * len bytes of the display's sysfs file (resource0, resource0_wc) mapped
+ * read-only and read once, BAR 0's address in *bar and the device's
+ * sysfs directory in dir (size bytes); NULL when that fails (the case
+ * fails with why).
+ */
+char *vm_map_display(struct vmtest *t, const char *file, size_t len,
+		     uint64_t *bar, char *dir, size_t size);
+
+/*
  * The running system's user address space, found by mmap() alone (no
  * ptwalk): the task size (x86-64: 2^47 - 4 KiB, or 2^56 - 4 KiB with
  * 5-level paging; arm64: 2^48 with 48-bit VAs), and the paging levels it
