@@ -306,6 +306,22 @@ EOS
 	chmod +x "$1/scripts/checker-valid.sh"
 }
 
+# kernel.env, what the builds source: $1 the compiler (empty: the
+# headers' own), $2 the kernel's ARCH, $3 CROSS_COMPILE (cross builds).
+write_env() {
+	{
+		echo "KREL=$krel"
+		echo "KDIR=$kdir_build"
+		echo "KCC=$1"
+		echo "CHROOT=$chroot_dir"
+		echo "VMLINUZ=$vmlinuz"
+		echo "MODTREE=$modtree"
+		echo "ARCH=$2"
+		[ -z "${3-}" ] || echo "CROSS_COMPILE=$3"
+	} > "$kdir/kernel.env"
+	echo "kernel-fetch: $kernel: $krel ready ($kdir/kernel.env)"
+}
+
 common=linux-headers-${abi%-"$flavour"}-common
 if [ "$arch" != x86_64 ]; then
 	# Cross-built with the compiler the headers name (gcc-N, or Debian's
@@ -328,17 +344,7 @@ if [ "$arch" != x86_64 ]; then
 		kdir_build=$hdr
 	fi
 	checker_valid "$root/usr/src/$common"
-	cat > "$kdir/kernel.env" <<-EOF
-	KREL=$krel
-	KDIR=$kdir_build
-	KCC=$kcc
-	CHROOT=$chroot_dir
-	VMLINUZ=$vmlinuz
-	MODTREE=$modtree
-	ARCH=$karch
-	CROSS_COMPILE=$cross
-	EOF
-	echo "kernel-fetch: $kernel: $krel ready ($kdir/kernel.env)"
+	write_env "$kcc" "$karch" "$cross"
 	exit 0
 fi
 
@@ -360,13 +366,4 @@ fi
 # headers name gcc-10, which bookworm does not have; gcc-12 builds them).
 if [ -n "$cc" ] && [ -n "$cc_host" ]; then cc=""; else cc=gcc; fi
 
-cat > "$kdir/kernel.env" <<EOF
-KREL=$krel
-KDIR=$kdir_build
-KCC=$cc
-CHROOT=$chroot_dir
-VMLINUZ=$vmlinuz
-MODTREE=$modtree
-ARCH=x86_64
-EOF
-echo "kernel-fetch: $kernel: $krel ready ($kdir/kernel.env)"
+write_env "$cc" x86_64

@@ -1,6 +1,17 @@
 #!/bin/sh
 # Guest side of `make demo`: translate a process with a THP, a hugetlb page,
 # a remap_pfn_range mapping and a PCI BAR, as ptwalk sees it.
+# liar_scan START END FROM: ptcompare --kpageflags against the fixture's
+# impostor over [START, END) of the target, its report from the line that
+# starts with FROM on, and its exit status.
+liar_scan() {
+	echo "--- ptcompare --kpageflags --debugfs /sys/kernel/debug/ptwalk_fixture_liar --range $1-$2 $pid"
+	ptcompare --kpageflags --debugfs /sys/kernel/debug/ptwalk_fixture_liar --range "$1-$2" "$pid" > /tmp/liar.txt
+	status=$?
+	sed -n "/^$3/,\$p" /tmp/liar.txt
+	echo "(exit status $status)"
+	echo
+}
 echo "=== ptwalk demo: kernel $(uname -r) ==="
 /bin/demo_target /tmp/ranges &
 pid=$!
@@ -28,12 +39,7 @@ if [ -n "$bar_start" ] && [ -n "$thp_end" ]; then
 fi
 echo
 echo "--- what a mismatch looks like: the test fixture's impostor claims frames pagemap contradicts"
-echo "--- ptcompare --kpageflags --debugfs /sys/kernel/debug/ptwalk_fixture_liar --range $start-$end $pid"
-ptcompare --kpageflags --debugfs /sys/kernel/debug/ptwalk_fixture_liar --range "$start-$end" "$pid" > /tmp/liar.txt
-status=$?
-sed -n '/^findings/,$p' /tmp/liar.txt
-echo "(exit status $status)"
-echo
+liar_scan "$start" "$end" findings
 addr=$(printf '0x%x' $((start + 0x12345)))
 echo "--- ptcompare $pid $addr  (one address of the $name, like crash's vtop)"
 ptcompare "$pid" "$addr"
@@ -69,12 +75,7 @@ echo "--- of the $name's first page (pagemap agrees) but calls it a plain 4 KiB 
   le64 $((0x1007 | 1 << 32)); } > /tmp/claim
 # one write of the whole struct ptwalk_fixture_liar_claim
 dd if=/tmp/claim of=/sys/kernel/debug/ptwalk_fixture_liar/claim bs=40 count=1 2>/dev/null
-echo "--- ptcompare --kpageflags --debugfs /sys/kernel/debug/ptwalk_fixture_liar --range $start-$(printf 0x%x $((start + 4096))) $pid"
-ptcompare --kpageflags --debugfs /sys/kernel/debug/ptwalk_fixture_liar --range "$start-$(printf 0x%x $((start + 4096)))" "$pid" > /tmp/liar.txt
-status=$?
-sed -n '/^physical memory/,$p' /tmp/liar.txt
-echo "(exit status $status)"
-echo
+liar_scan "$start" "$(printf 0x%x $((start + 4096)))" "physical memory"
 echo "--- raw pagemap entries of the first page of each mapping"
 while read -r name start end; do
 	pm=$(dd if=/proc/$pid/pagemap bs=8 skip=$((start / 4096)) count=1 2>/dev/null |
