@@ -520,7 +520,11 @@ static const char *const target_names[] = {
 };
 #define NR_TARGETS	9
 
-static pid_t start_target(int kind)
+/*
+ * A child that runs build(arg), says it is ready and waits to be killed:
+ * its pid, or -1 (none left behind) when build failed.
+ */
+static pid_t start_child(bool (*build)(int arg), int arg)
 {
 	int ready[2];
 	char c = 0;
@@ -530,7 +534,7 @@ static pid_t start_target(int kind)
 		return -1;
 	pid = fork();
 	if (pid == 0) {
-		c = build_target(kind) ? 'y' : 'n';
+		c = build(arg) ? 'y' : 'n';
 		if (write(ready[1], &c, 1) != 1)
 			_exit(1);
 		pause();
@@ -544,6 +548,11 @@ static pid_t start_target(int kind)
 	}
 	close(ready[0]);
 	return pid;
+}
+
+static pid_t start_target(int kind)
+{
+	return start_child(build_target, kind);
 }
 
 static double median(double *v)
@@ -796,6 +805,19 @@ static double per_process_ms(pid_t pid, struct vma_list *v)
 	return now_ms() - t0;
 }
 
+/* An --all process: ALL_MIB MiB of its own, touched. */
+static bool build_small(int unused)
+{
+	char *p = mmap(NULL, ALL_MIB * MIB, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	(void)unused;
+	if (p == MAP_FAILED)
+		return false;
+	touch(p, ALL_MIB * MIB, PAGE);
+	return true;
+}
+
 /*
  * ptcompare --all over ALL_PROCS small processes besides the VM's own:
  * A and B summed over every process ptcompare looks at (the floor of
@@ -812,30 +834,9 @@ static void bench_all(void)
 	int n = 0;
 
 	for (; n < ALL_PROCS; n++) {
-		int ready[2];
-		char ch = 0;
-
-		if (pipe(ready))
+		kids[n] = start_child(build_small, 0);
+		if (kids[n] < 0)
 			break;
-		kids[n] = fork();
-		if (kids[n] == 0) {
-			char *p = mmap(NULL, ALL_MIB * MIB, PROT_READ | PROT_WRITE,
-				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-			if (p != MAP_FAILED)
-				touch(p, ALL_MIB * MIB, PAGE);
-			ch = p != MAP_FAILED ? 'y' : 'n';
-			if (write(ready[1], &ch, 1) != 1)
-				_exit(1);
-			pause();
-			_exit(0);
-		}
-		close(ready[1]);
-		if (read(ready[0], &ch, 1) != 1 || ch != 'y') {
-			close(ready[0]);
-			break;
-		}
-		close(ready[0]);
 	}
 	double c1[RUNS], cin1[RUNS];
 	uint64_t max_rss1 = 0;

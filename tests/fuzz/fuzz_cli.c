@@ -116,6 +116,17 @@ static bool same(const struct cli_options *a, const struct cli_options *b)
 	       a->mode != MODE_VERSION;
 }
 
+/* "--opt N" onto argv when n is not 0, N written into buf (16 bytes). */
+static void add_count(char **argv, int *argc, const char *opt,
+		      unsigned int n, char buf[16])
+{
+	if (!n)
+		return;
+	snprintf(buf, 16, "%u", n);
+	argv[(*argc)++] = (char *)opt;
+	argv[(*argc)++] = buf;
+}
+
 /* The options in canonical form, parsed again. */
 static void check_reprint(const struct cli_options *o)
 {
@@ -146,11 +157,7 @@ static void check_reprint(const struct cli_options *o)
 		argv[argc++] = "--all";
 	if (o->mode == MODE_FAULTS)
 		argv[argc++] = "--faults";
-	if (o->since_s) {
-		snprintf(since, sizeof(since), "%u", o->since_s);
-		argv[argc++] = "--since";
-		argv[argc++] = since;
-	}
+	add_count(argv, &argc, "--since", o->since_s, since);
 	if (o->fault_line) {
 		argv[argc++] = "--fault-line";
 		argv[argc++] = (char *)o->fault_line;
@@ -163,21 +170,9 @@ static void check_reprint(const struct cli_options *o)
 		argv[argc++] = "--phys";
 		argv[argc++] = phys;
 	}
-	if (o->jobs) {
-		snprintf(jobs, sizeof(jobs), "%u", o->jobs);
-		argv[argc++] = "--jobs";
-		argv[argc++] = jobs;
-	}
-	if (o->watch_s) {
-		snprintf(watch, sizeof(watch), "%u", o->watch_s);
-		argv[argc++] = "--watch";
-		argv[argc++] = watch;
-	}
-	if (o->interval_ms) {
-		snprintf(interval, sizeof(interval), "%u", o->interval_ms);
-		argv[argc++] = "--interval";
-		argv[argc++] = interval;
-	}
+	add_count(argv, &argc, "--jobs", o->jobs, jobs);
+	add_count(argv, &argc, "--watch", o->watch_s, watch);
+	add_count(argv, &argc, "--interval", o->interval_ms, interval);
 	snprintf(iova, sizeof(iova), "0x%" PRIx64, o->iova);
 	if (o->iommu) {
 		argv[argc++] = "--iommu";

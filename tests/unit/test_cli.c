@@ -547,6 +547,36 @@ static void watch_forms(void **state)
 	assert_contains(err, "drop --kpageflags");
 }
 
+/* --faults reads the kernel log: no PID, its own options. */
+static void cli_faults(void **state)
+{
+	struct cli_options o;
+	char err[256];
+
+	(void)state;
+	assert_true(parse(&o, err, 2, "--faults"));
+	assert_int_equal(o.mode, MODE_FAULTS);
+	assert_int_equal(o.since_s, 0);
+	assert_null(o.fault_line);
+	assert_true(parse(&o, err, 5, "--json", "--faults", "--since", "60"));
+	assert_int_equal(o.since_s, 60);
+	assert_true(o.json);
+	assert_true(parse(&o, err, 3, "--faults", "--fault-line=DMAR: x"));
+	assert_string_equal(o.fault_line, "DMAR: x");
+	assert_true(parse(&o, err, 3, "--faults", "--dma-api"));
+	assert_true(o.dma_api);
+	assert_false(parse(&o, err, 3, "--since", "60"));
+	assert_string_equal(err, "--since applies to --faults only");
+	assert_false(parse(&o, err, 4, "--faults", "--since", "0"));
+	assert_contains(err, "bad --since '0'");
+	assert_false(parse(&o, err, 3, "--faults", "1234"));
+	assert_contains(err, "--faults takes no PID");
+	assert_false(parse(&o, err, 4, "--faults", "--range", "0-1000"));
+	assert_contains(err, "drop --range");
+	assert_false(parse(&o, err, 6, "--faults", "--since", "5",
+			   "--fault-line", "x"));
+}
+
 /*
  * The range must be made of whole kernel pages, known only once ptwalk.ko
  * says the page size: 0x1000-aligned is enough with 4K pages, not with
@@ -585,4 +615,5 @@ UNIT_MAIN("cli", UT(iommu_forms), UT(iommu_bad_arguments), UT(pid_only),
 	  UT(range_leading_zeros), UT(range_twice), UT(vtop_forms),
 	  UT(vtop_bad_arguments), UT(equals_forms), UT(equals_errors),
 	  UT(help_and_version), UT(range_in_kernel_pages),
-	  UT(phys_forms), UT(phys_errors), UT(all_forms), UT(watch_forms))
+	  UT(phys_forms), UT(phys_errors), UT(all_forms), UT(watch_forms),
+	  UT(cli_faults))

@@ -2,12 +2,12 @@
 /*
  * ptcompare --faults, its pure parts: engine/fault_explain.c (the last
  * mapping of a page over recorder events, DROPPED among them; StreamID to
- * PCI device), the command line of the mode, and report/fault_print*.c
- * (JSON and text of an explanation assembled from given inputs).
+ * PCI device), and report/fault_print*.c (JSON and text of an
+ * explanation assembled from given inputs).  Its command line is
+ * test_cli.c's.
  */
 #define _GNU_SOURCE
 #include <json-c/json.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +15,6 @@
 #include "unit.h"
 #include "json_get.h"
 #include "engine/fault_explain.h"
-#include "parse/cli.h"
 #include "report/fault_print.h"
 
 #define MS 1000000ULL
@@ -155,48 +154,6 @@ static void stream_id(void **state)
 	assert_true(fault_sid_matches("0000:00:02.0", 0x10, 0));
 	assert_false(fault_sid_matches("0000:00:03.0", 0x10, 0));
 	assert_true(fault_sid_matches("0000:00:02.0", 0x10010, 0x10000));
-}
-
-static bool parse(struct cli_options *o, char *err, int argc, ...)
-{
-	char *argv[16];
-	va_list ap;
-
-	va_start(ap, argc);
-	argv[0] = "ptcompare";
-	for (int i = 1; i < argc; i++)
-		argv[i] = va_arg(ap, char *);
-	va_end(ap);
-	return cli_parse(argc, argv, o, err, 256);
-}
-
-static void cli_faults(void **state)
-{
-	struct cli_options o;
-	char err[256];
-
-	(void)state;
-	assert_true(parse(&o, err, 2, "--faults"));
-	assert_int_equal(o.mode, MODE_FAULTS);
-	assert_int_equal(o.since_s, 0);
-	assert_null(o.fault_line);
-	assert_true(parse(&o, err, 5, "--json", "--faults", "--since", "60"));
-	assert_int_equal(o.since_s, 60);
-	assert_true(o.json);
-	assert_true(parse(&o, err, 3, "--faults", "--fault-line=DMAR: x"));
-	assert_string_equal(o.fault_line, "DMAR: x");
-	assert_true(parse(&o, err, 3, "--faults", "--dma-api"));
-	assert_true(o.dma_api);
-	assert_false(parse(&o, err, 3, "--since", "60"));
-	assert_string_equal(err, "--since applies to --faults only");
-	assert_false(parse(&o, err, 4, "--faults", "--since", "0"));
-	assert_contains(err, "bad --since '0'");
-	assert_false(parse(&o, err, 3, "--faults", "1234"));
-	assert_contains(err, "--faults takes no PID");
-	assert_false(parse(&o, err, 4, "--faults", "--range", "0-1000"));
-	assert_contains(err, "drop --range");
-	assert_false(parse(&o, err, 6, "--faults", "--since", "5",
-			   "--fault-line", "x"));
 }
 
 /* The case of docs/report.md: a write after VFIO_IOMMU_UNMAP_DMA. */
@@ -341,4 +298,4 @@ static void text_report(void **state)
 UNIT_MAIN("fault_explain",
 	  UT(last_mapping_unmapped), UT(last_mapping_newest_before_fault),
 	  UT(last_mapping_with_dropped), UT(last_mapping_no_frame),
-	  UT(stream_id), UT(cli_faults), UT(json_report), UT(text_report))
+	  UT(stream_id), UT(json_report), UT(text_report))
