@@ -14,6 +14,9 @@
 /* The shift of a 4 KiB page, for the tests written before the others. */
 #define UT_SHIFT_4K	12
 
+/* For each larger page of arm64's, 16K then 64K: sh its shift. */
+#define ut_for_each_big_page(sh)	for (unsigned int sh = 14; sh <= 16; sh += 2)
+
 /* x86-64: 4K, 2M, 1G; no contiguous bit. */
 static inline struct page_geom ut_geom_x86(void)
 {

@@ -73,6 +73,24 @@ static unsigned int in_use(const struct config *c)
 	return ptwalk_arm64_hw_levels(c->page_shift, va);
 }
 
+/*
+ * check(c, l) for every configuration c, l its levels; the name of each
+ * goes first, so that a failure says which.
+ */
+static void each_config(void (*check)(const struct config *c,
+				      const struct ptwalk_arm64_levels *l))
+{
+	for (size_t i = 0; i < NR_CONFIGS; i++) {
+		const struct config *c = &configs[i];
+		struct ptwalk_arm64_levels l =
+			ptwalk_arm64_levels(c->page_shift, c->config_levels,
+					    c->levels);
+
+		print_message("# %s\n", c->name);
+		check(c, &l);
+	}
+}
+
 /* Kconfig's PGTABLE_LEVELS, and the levels left when LPA2 is not there. */
 static void levels_of_each_configuration(void **state)
 {
@@ -88,24 +106,22 @@ static void levels_of_each_configuration(void **state)
 }
 
 /* The geometry line's sizes: pud 0 wherever the PUD step holds no leaf. */
+static void sizes_of(const struct config *c,
+		     const struct ptwalk_arm64_levels *l)
+{
+	assert_int_equal(l->levels, c->levels);
+	assert_int_equal(l->pte_size, 1UL << c->page_shift);
+	assert_int_equal(l->pmd_size, c->pmd);
+	assert_int_equal(l->pud_size, c->pud);
+	assert_int_equal(l->cont_pte_size, c->cont_pte);
+	assert_int_equal(l->cont_pmd_size, c->cont_pmd);
+	assert_int_equal(l->root_shift, c->root_shift);
+}
+
 static void leaf_sizes(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < NR_CONFIGS; i++) {
-		const struct config *c = &configs[i];
-		struct ptwalk_arm64_levels l =
-			ptwalk_arm64_levels(c->page_shift, c->config_levels,
-					    c->levels);
-
-		print_message("# %s\n", c->name);
-		assert_int_equal(l.levels, c->levels);
-		assert_int_equal(l.pte_size, 1UL << c->page_shift);
-		assert_int_equal(l.pmd_size, c->pmd);
-		assert_int_equal(l.pud_size, c->pud);
-		assert_int_equal(l.cont_pte_size, c->cont_pte);
-		assert_int_equal(l.cont_pmd_size, c->cont_pmd);
-		assert_int_equal(l.root_shift, c->root_shift);
-	}
+	each_config(sizes_of);
 }
 
 /*
@@ -113,28 +129,26 @@ static void leaf_sizes(void **state)
  * top-level entry, a PMD's; a block there is a PMD leaf of PMD_SIZE, never
  * a PUD leaf.  And no PUD leaf where the granule has none.
  */
+static void top_table_of(const struct config *c,
+			 const struct ptwalk_arm64_levels *l)
+{
+	assert_int_equal(l->top_leaf, c->top_leaf);
+	if (c->config_levels == 2) {
+		assert_int_equal(l->top_leaf, PTWALK_LEVEL_PMD);
+		assert_int_equal(l->pud_size, 0);
+		/* the top table's entry maps what a PMD block maps */
+		assert_int_equal(1UL << l->root_shift, l->pmd_size);
+	}
+	if (c->page_shift != 12)
+		assert_int_equal(l->pud_size, 0);
+	if (l->top_leaf == PTWALK_LEVEL_PUD)
+		assert_int_equal(1UL << l->root_shift, l->pud_size);
+}
+
 static void top_table_blocks(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < NR_CONFIGS; i++) {
-		const struct config *c = &configs[i];
-		struct ptwalk_arm64_levels l =
-			ptwalk_arm64_levels(c->page_shift, c->config_levels,
-					    c->levels);
-
-		print_message("# %s\n", c->name);
-		assert_int_equal(l.top_leaf, c->top_leaf);
-		if (c->config_levels == 2) {
-			assert_int_equal(l.top_leaf, PTWALK_LEVEL_PMD);
-			assert_int_equal(l.pud_size, 0);
-			/* the top table's entry maps what a PMD block maps */
-			assert_int_equal(1UL << l.root_shift, l.pmd_size);
-		}
-		if (c->page_shift != 12)
-			assert_int_equal(l.pud_size, 0);
-		if (l.top_leaf == PTWALK_LEVEL_PUD)
-			assert_int_equal(1UL << l.root_shift, l.pud_size);
-	}
+	each_config(top_table_of);
 }
 
 /*
@@ -142,38 +156,37 @@ static void top_table_blocks(void **state)
  * entry a leaf of each level is noted in (ptwalk_vtop_slot()): the top
  * table's, the PGD's, where its level is folded.
  */
+static void folded_of(const struct config *c,
+		      const struct ptwalk_arm64_levels *l)
+{
+	unsigned int folded = 0;
+
+	for (unsigned int t = 0; t < PTWALK_VTOP_NR_LEVELS; t++)
+		if (ptwalk_vtop_folded(t, c->levels))
+			folded |= 1U << t;
+	assert_int_equal(folded, c->folded);
+	assert_int_equal(ptwalk_vtop_slot(PTWALK_VTOP_PTE, c->levels),
+			 PTWALK_VTOP_PTE);
+	/* a PMD leaf sits in the top table exactly with 2 levels */
+	assert_int_equal(ptwalk_vtop_slot(PTWALK_VTOP_PMD, c->levels),
+			 c->levels == 2 ? PTWALK_VTOP_PGD : PTWALK_VTOP_PMD);
+	if (l->pud_size)
+		assert_int_equal(ptwalk_vtop_slot(PTWALK_VTOP_PUD, c->levels),
+				 l->top_leaf == PTWALK_LEVEL_PUD ?
+				 PTWALK_VTOP_PGD : PTWALK_VTOP_PUD);
+	/* the top table's block is noted in the PGD's entry */
+	if (l->top_leaf == PTWALK_LEVEL_PMD)
+		assert_int_equal(ptwalk_vtop_slot(PTWALK_VTOP_PMD, c->levels),
+				 PTWALK_VTOP_PGD);
+	if (l->top_leaf == PTWALK_LEVEL_PUD)
+		assert_int_equal(ptwalk_vtop_slot(PTWALK_VTOP_PUD, c->levels),
+				 PTWALK_VTOP_PGD);
+}
+
 static void vtop_folded_levels(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < NR_CONFIGS; i++) {
-		const struct config *c = &configs[i];
-		struct ptwalk_arm64_levels l =
-			ptwalk_arm64_levels(c->page_shift, c->config_levels,
-					    c->levels);
-		unsigned int folded = 0;
-
-		print_message("# %s\n", c->name);
-		for (unsigned int t = 0; t < PTWALK_VTOP_NR_LEVELS; t++)
-			if (ptwalk_vtop_folded(t, c->levels))
-				folded |= 1U << t;
-		assert_int_equal(folded, c->folded);
-		assert_int_equal(ptwalk_vtop_slot(PTWALK_VTOP_PTE, c->levels),
-				 PTWALK_VTOP_PTE);
-		/* a PMD leaf sits in the top table exactly with 2 levels */
-		assert_int_equal(ptwalk_vtop_slot(PTWALK_VTOP_PMD, c->levels),
-				 c->levels == 2 ? PTWALK_VTOP_PGD : PTWALK_VTOP_PMD);
-		if (l.pud_size)
-			assert_int_equal(ptwalk_vtop_slot(PTWALK_VTOP_PUD, c->levels),
-					 l.top_leaf == PTWALK_LEVEL_PUD ?
-					 PTWALK_VTOP_PGD : PTWALK_VTOP_PUD);
-		/* the top table's block is noted in the PGD's entry */
-		if (l.top_leaf == PTWALK_LEVEL_PMD)
-			assert_int_equal(ptwalk_vtop_slot(PTWALK_VTOP_PMD, c->levels),
-					 PTWALK_VTOP_PGD);
-		if (l.top_leaf == PTWALK_LEVEL_PUD)
-			assert_int_equal(ptwalk_vtop_slot(PTWALK_VTOP_PUD, c->levels),
-					 PTWALK_VTOP_PGD);
-	}
+	each_config(folded_of);
 }
 
 /* The hardware levels' address bits, as ARM64_HW_PGTABLE_LEVEL_SHIFT(). */

@@ -217,12 +217,9 @@ static void four_gib_line(void **state)
  */
 static void four_gib_line_in_kernel_pages(void **state)
 {
-	static const unsigned int shifts[] = { 14, 16 };
-
 	(void)state;
-	for (size_t i = 0; i < sizeof(shifts) / sizeof(shifts[0]); i++) {
+	ut_for_each_big_page(sh) {
 		const struct dma_sink k = { .run = on_run, .hole = on_hole };
-		unsigned int sh = shifts[i];
 		uint64_t page = 1ULL << sh, below4g = (DMA_4G >> sh) - 1;
 		struct dma_view d;
 		struct sink s = { 0 };

@@ -79,11 +79,8 @@ static void partition_ok_and_broken(void **state)
  */
 static void kernel_pages_16k_64k(void **state)
 {
-	static const unsigned int shifts[] = { 14, 16 };
-
 	(void)state;
-	for (size_t i = 0; i < sizeof(shifts) / sizeof(shifts[0]); i++) {
-		unsigned int sh = shifts[i];
+	ut_for_each_big_page(sh) {
 		uint64_t pg = 1ULL << sh;
 		const struct ptwalk_record r[] = {
 			{ .start = pg, .nr_pages = 2, .pfn = 0x500,

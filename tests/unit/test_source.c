@@ -56,24 +56,20 @@ static void pagemap_reads_and_short_reads(void **state)
  */
 static void pagemap_entry_per_kernel_page(void **state)
 {
-	static const unsigned int shifts[] = { 14, 16 };
 	struct compare_io io;
 	uint64_t out[2];
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(shifts) / sizeof(shifts[0]); i++) {
-		struct proc_source src = { .pid = getpid(),
-					   .page_shift = shifts[i] };
+	ut_for_each_big_page(sh) {
+		struct proc_source src = { .pid = getpid(), .page_shift = sh };
 
 		src.pagemap_fd = fake_pagemap(6);
 		proc_source_io(&src, &io);
-		assert_int_equal(io.read_pagemap(io.ctx, 3ULL << shifts[i], 2,
-						 out), 0);
+		assert_int_equal(io.read_pagemap(io.ctx, 3ULL << sh, 2, out), 0);
 		assert_int_equal(out[0], 103);
 		assert_int_equal(out[1], 104);
 		/* an address inside page 3 is page 3 */
-		assert_int_equal(io.read_pagemap(io.ctx,
-						 (3ULL << shifts[i]) + 0x1000,
+		assert_int_equal(io.read_pagemap(io.ctx, (3ULL << sh) + 0x1000,
 						 1, out), 0);
 		assert_int_equal(out[0], 103);
 		close(src.pagemap_fd);

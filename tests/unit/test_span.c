@@ -250,11 +250,8 @@ static void reach(void **state)
  */
 static void reach_and_cuts_in_kernel_pages(void **state)
 {
-	static const unsigned int shifts[] = { 14, 16 };
-
 	(void)state;
-	for (size_t i = 0; i < sizeof(shifts) / sizeof(shifts[0]); i++) {
-		unsigned int sh = shifts[i];
+	ut_for_each_big_page(sh) {
 		uint64_t pg = 1ULL << sh;
 		struct compare_piece p[2] = {
 			{ BASE, BASE + 3 * pg },
