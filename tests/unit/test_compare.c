@@ -467,15 +467,26 @@ static void huge_kinds_and_vm_flags(void **state)
 }
 
 /* The names of a summary's kinds. */
-static void names_of(const struct compare_summary *sum, char *buf, size_t size)
+/* The names of sum's kinds, comma-separated, are want. */
+static void names_are(const struct compare_summary *sum, const char *want)
 {
-	char names[32][HUGE_NAME_MAX];
+	char names[32][HUGE_NAME_MAX], buf[256];
 	size_t n = huge_kind_names(sum, names, 32), len = 0;
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < n; i++)
-		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
 					i ? "," : "", names[i]);
+	assert_string_equal(buf, want);
+}
+
+/* sum: what x alone says, with pages of 2^page_shift bytes. */
+static void observe_alone(struct compare_summary *sum,
+			  const struct ptwalk_record_ext *x,
+			  unsigned int page_shift)
+{
+	memset(sum, 0, sizeof(*sum));
+	huge_observe(sum, x, page_shift);
 }
 
 /*
@@ -489,16 +500,14 @@ static void huge_names_in_order(void **state)
 		.hugetlb_shifts = (1ULL << 30) | (1ULL << 21),
 		.mthp_shifts = (1ULL << 17) | (1ULL << 16) | (1ULL << 63),
 	};
-	char names[3][HUGE_NAME_MAX], buf[256];
+	char names[3][HUGE_NAME_MAX];
 
 	(void)state;
-	names_of(&sum, buf, sizeof(buf));
-	assert_string_equal(buf, "thp,hugetlb-2M,hugetlb-1G,mthp-64K,mthp-128K,mthp-8192P");
+	names_are(&sum, "thp,hugetlb-2M,hugetlb-1G,mthp-64K,mthp-128K,mthp-8192P");
 	assert_int_equal(huge_kind_names(&sum, names, 3), 3);
 	assert_string_equal(names[2], "hugetlb-1G");
 	memset(&sum, 0, sizeof(sum));
-	names_of(&sum, buf, sizeof(buf));
-	assert_string_equal(buf, "");
+	names_are(&sum, "");
 }
 
 /*
@@ -516,29 +525,23 @@ static void huge_kinds_by_size(void **state)
 		.vm_flags = PTWALK_VM_HUGETLB,
 		.flags = PTWALK_F_CONT | PTWALK_F_COMPOUND,
 	} };
-	struct compare_summary sum = { 0 }, all = { 0 };
-	char buf[256];
+	struct compare_summary sum, all = { 0 };
 
 	(void)state;
 	/* 16K pages: a 2M hugetlb page of contiguous PTEs */
 	x.folio_shift = 21;
-	huge_observe(&sum, &x, 14);
-	names_of(&sum, buf, sizeof(buf));
-	assert_string_equal(buf, "hugetlb-2M");
+	observe_alone(&sum, &x, 14);
+	names_are(&sum, "hugetlb-2M");
 	/* 64K pages: a 512M PMD page */
-	memset(&sum, 0, sizeof(sum));
 	x.rec.level = PTWALK_LEVEL_PMD;
 	x.rec.flags = PTWALK_F_COMPOUND;
 	x.folio_shift = 29;
-	huge_observe(&sum, &x, 16);
-	names_of(&sum, buf, sizeof(buf));
-	assert_string_equal(buf, "hugetlb-512M");
+	observe_alone(&sum, &x, 16);
+	names_are(&sum, "hugetlb-512M");
 	/* without a folio size: the 4K names */
-	memset(&sum, 0, sizeof(sum));
 	x.folio_shift = 0;
-	huge_observe(&sum, &x, 12);
-	names_of(&sum, buf, sizeof(buf));
-	assert_string_equal(buf, "hugetlb-2M");
+	observe_alone(&sum, &x, 12);
+	names_are(&sum, "hugetlb-2M");
 	huge_add(&all, &sum);
 	/* mTHP: a 64K folio by PTEs on 4K, and 128K folded by contpte */
 	memset(&sum, 0, sizeof(sum));
@@ -550,30 +553,22 @@ static void huge_kinds_by_size(void **state)
 	x.folio_shift = 17;
 	x.rec.flags |= PTWALK_F_CONT;
 	huge_observe(&sum, &x, 12);
-	names_of(&sum, buf, sizeof(buf));
-	assert_string_equal(buf, "cont,mthp-64K,mthp-128K");
+	names_are(&sum, "cont,mthp-64K,mthp-128K");
 	huge_add(&all, &sum);
 	/* a PMD-sized folio mapped by PTEs (a split PMD) is thp-pte */
-	memset(&sum, 0, sizeof(sum));
 	x.rec.flags = PTWALK_F_COMPOUND;
 	x.folio_shift = 21;
-	huge_observe(&sum, &x, 12);
-	names_of(&sum, buf, sizeof(buf));
-	assert_string_equal(buf, "thp-pte");
+	observe_alone(&sum, &x, 12);
+	names_are(&sum, "thp-pte");
 	/* on 16K, a 2M folio by PTEs is an mTHP: its PMD is 32M */
-	memset(&sum, 0, sizeof(sum));
-	huge_observe(&sum, &x, 14);
-	names_of(&sum, buf, sizeof(buf));
-	assert_string_equal(buf, "mthp-2M");
+	observe_alone(&sum, &x, 14);
+	names_are(&sum, "mthp-2M");
 	/* not present: nothing */
-	memset(&sum, 0, sizeof(sum));
 	x.rec.kind = PTWALK_KIND_SWAP;
-	huge_observe(&sum, &x, 12);
-	names_of(&sum, buf, sizeof(buf));
-	assert_string_equal(buf, "");
+	observe_alone(&sum, &x, 12);
+	names_are(&sum, "");
 	huge_add(&all, &sum);
-	names_of(&all, buf, sizeof(buf));
-	assert_string_equal(buf, "hugetlb-2M,cont,mthp-64K,mthp-128K");
+	names_are(&all, "hugetlb-2M,cont,mthp-64K,mthp-128K");
 }
 
 /* Records that leave a page uncovered are a protocol error, not a verdict. */

@@ -51,6 +51,16 @@ static void view(struct dma_view *d, struct sink *s, uint64_t first,
 	dma_init(d, PG(first), PG(last), &k, UT_SHIFT_4K);
 }
 
+/* The view of pages [first, last) made of the n ranges rs, finished. */
+static void view_of(struct dma_view *d, struct sink *s, uint64_t first,
+		    uint64_t last, const struct verdict_range *rs, size_t n)
+{
+	view(d, s, first, last);
+	for (size_t i = 0; i < n; i++)
+		dma_add_range(d, &rs[i]);
+	dma_finish(d);
+}
+
 static struct verdict_range vr(uint64_t page, uint64_t pages,
 			       enum page_class cls, uint8_t level,
 			       uint64_t walk, uint8_t walk_kind)
@@ -97,10 +107,7 @@ static void runs_join_across_classes_and_levels(void **state)
 	struct sink s;
 
 	(void)state;
-	view(&d, &s, 0, 16);
-	for (size_t i = 0; i < sizeof(rs) / sizeof(rs[0]); i++)
-		dma_add_range(&d, &rs[i]);
-	dma_finish(&d);
+	view_of(&d, &s, 0, 16, rs, sizeof(rs) / sizeof(rs[0]));
 	assert_int_equal(s.nr_runs, 3);
 	assert_int_equal(s.runs[0].start, PG(0));
 	assert_int_equal(s.runs[0].pages, 13);
@@ -161,10 +168,7 @@ static void hole_kinds(void **state)
 	struct sink s;
 
 	(void)state;
-	view(&d, &s, 0, 11);
-	for (size_t i = 0; i < sizeof(rs) / sizeof(rs[0]); i++)
-		dma_add_range(&d, &rs[i]);
-	dma_finish(&d);
+	view_of(&d, &s, 0, 11, rs, sizeof(rs) / sizeof(rs[0]));
 	assert_int_equal(s.nr_holes, 5);
 	assert_int_equal(s.holes[0].kind, DMA_HOLE_UNMAPPED);	/* the head */
 	assert_int_equal(s.holes[0].pages, 2);
@@ -562,10 +566,7 @@ static void pins_memtypes_nodes(void **state)
 	struct sink s;
 
 	(void)state;
-	view(&d, &s, 0, 15);
-	for (size_t i = 0; i < sizeof(rs) / sizeof(rs[0]); i++)
-		dma_add_range(&d, &rs[i]);
-	dma_finish(&d);
+	view_of(&d, &s, 0, 15, rs, sizeof(rs) / sizeof(rs[0]));
 	t = &d.t;
 	assert_true(t->info);
 	assert_int_equal(t->pin_pages[PIN_YES], 8);
