@@ -105,10 +105,13 @@ static const struct ptwalk_record_ext *ext_at(const struct ptwalk_record_ext *x,
 
 #if defined(__aarch64__)
 /*
- * The MAIR_EL1 slot (AttrIndx) the arm64 kernel gives each memory type,
- * its MT_* numbers in arch/arm64/include/asm/memory.h (5.10 to 6.x).
+ * The MAIR_EL1 slot (AttrIndx, bits [4:2] of an entry) the arm64 kernel
+ * gives each memory type, its MT_* numbers in
+ * arch/arm64/include/asm/memory.h (5.10 to 6.x).
  */
-static int mair_slot(int memtype)
+#define MEMTYPE_FIELD		"AttrIndx"
+#define MEMTYPE_BITS(pte)	((int)(((pte) >> 2) & 7))
+static int memtype_bits(int memtype)
 {
 	switch (memtype) {
 	case PTWALK_MEMTYPE_NORMAL: return 0;		/* MT_NORMAL */
@@ -119,35 +122,15 @@ static int mair_slot(int memtype)
 	default: return -1;
 	}
 }
-
-/*
- * The raw entry mapping @addr, as the fixture reads it, has AttrIndx
- * (bits [4:2]) of @memtype's slot: the oracle's expectation is what the
- * kernel wrote.
- */
-static bool attrindx_is(struct vmtest *t, uint64_t addr, int memtype)
-{
-	struct ptwalk_fixture_pte pte = { .addr = addr };
-	int slot;
-
-	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PTE, &pte) || pte.err)
-		return fail(t, "fixture PTE of 0x%" PRIx64 ": %s", addr,
-			    strerror(pte.err ? -pte.err : errno));
-	slot = (int)((pte.pte >> 2) & 7);
-	if (slot != mair_slot(memtype))
-		return fail(t, "0x%" PRIx64 ": the kernel's entry 0x%" PRIx64
-			    " has AttrIndx %d, %s is slot %d", addr,
-			    (uint64_t)pte.pte, slot, ptwalk_memtype_name(memtype),
-			    mair_slot(memtype));
-	return true;
-}
 #elif defined(__riscv)
 /*
  * The PBMT value (Svpbmt, bits 62:61 of a leaf) the riscv64 kernel writes
  * for each memory type: 0 PMA, 1 NC (pgprot_writecombine()), 2 IO
  * (pgprot_noncached()).
  */
-static int pbmt_value(int memtype)
+#define MEMTYPE_FIELD		"PBMT"
+#define MEMTYPE_BITS(pte)	((int)(((pte) >> 61) & 3))
+static int memtype_bits(int memtype)
 {
 	switch (memtype) {
 	case PTWALK_MEMTYPE_PMA: return 0;
@@ -156,25 +139,27 @@ static int pbmt_value(int memtype)
 	default: return -1;
 	}
 }
+#endif
 
+#ifdef MEMTYPE_FIELD
 /*
- * The raw entry mapping @addr, as the fixture reads it, has the PBMT of
- * @memtype: the oracle's expectation is what the kernel wrote.
+ * The raw entry mapping @addr, as the fixture reads it, has @memtype's
+ * MEMTYPE_FIELD: the oracle's expectation is what the kernel wrote.
  */
 static bool attrindx_is(struct vmtest *t, uint64_t addr, int memtype)
 {
 	struct ptwalk_fixture_pte pte = { .addr = addr };
-	int pbmt;
+	int bits;
 
 	if (ioctl(t->fixture_fd, PTWALK_FIXTURE_IOC_PTE, &pte) || pte.err)
 		return fail(t, "fixture PTE of 0x%" PRIx64 ": %s", addr,
 			    strerror(pte.err ? -pte.err : errno));
-	pbmt = (int)((pte.pte >> 61) & 3);
-	if (pbmt != pbmt_value(memtype))
+	bits = MEMTYPE_BITS(pte.pte);
+	if (bits != memtype_bits(memtype))
 		return fail(t, "0x%" PRIx64 ": the kernel's entry 0x%" PRIx64
-			    " has PBMT %d, %s is %d", addr, (uint64_t)pte.pte,
-			    pbmt, ptwalk_memtype_name(memtype),
-			    pbmt_value(memtype));
+			    " has " MEMTYPE_FIELD " %d, %s is %d", addr,
+			    (uint64_t)pte.pte, bits, ptwalk_memtype_name(memtype),
+			    memtype_bits(memtype));
 	return true;
 }
 #endif
