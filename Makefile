@@ -56,28 +56,9 @@ $(BUILD)/unit/test_%: tests/unit/test_%.c $(UNIT_HELPERS) $(TEST_LIB) $(wildcard
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -o $@ $< $(UNIT_HELPERS) $(TEST_LIB) user/libptcompare.a -lcmocka -ljson-c -ldl -pthread
 
-# module/extent.c, kernel code that needs no kernel, built in userspace
-# against the few kernel headers tests/unit/kshim stands in for.
-$(BUILD)/unit/test_extent: tests/unit/test_extent.c module/extent.c module/extent.h module/ptwalk_abi.h $(wildcard tests/unit/kshim/linux/*.h)
-	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -Itests/unit/kshim -o $@ tests/unit/test_extent.c module/extent.c -lcmocka
-
-# module/arch_riscv64.h's decoding, built in userspace against
-# tests/unit/kshim-riscv64 (riscv64's entry bits as the kernel defines them;
-# the kernel does not warn about unused parameters, nor does this build).
-$(BUILD)/unit/test_arch_riscv64: tests/unit/test_arch_riscv64.c module/arch_riscv64.h module/ptwalk_abi.h $(wildcard tests/unit/kshim-riscv64/linux/*.h tests/unit/kshim/linux/*.h)
-	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -Wno-unused-parameter -Itests/unit/kshim-riscv64 -Itests/unit/kshim -o $@ tests/unit/test_arch_riscv64.c -lcmocka
-
-# module/iommu_frames.h, the device view's frame arithmetic.
-$(BUILD)/unit/test_iommu_frames: tests/unit/test_iommu_frames.c module/iommu_frames.h module/ptwalk_abi.h $(wildcard tests/unit/kshim/linux/*.h)
-	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -Itests/unit/kshim -o $@ tests/unit/test_iommu_frames.c -lcmocka
-
-# module/arm64_levels.h, arm64's level naming, over every configuration.
-$(BUILD)/unit/test_arm64_levels: tests/unit/test_arm64_levels.c module/arm64_levels.h module/ptwalk_names.h module/ptwalk_abi.h $(wildcard tests/unit/kshim/linux/*.h)
-	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -Itests/unit/kshim -o $@ tests/unit/test_arm64_levels.c -lcmocka
+# The unit tests of module/'s kernel code, in userspace (tests/unit/kshim.mk).
+include tests/unit/kshim.mk
+$(call kshim_tests,$(BUILD),$(CC) $(TEST_CFLAGS))
 
 unit-build: user
 	$(MAKE) -C user libptcompare.a
@@ -352,22 +333,28 @@ arm64-need-fetch:
 	@test -n "$(ARM64_KDIR)" || { echo "no $(ARM64)/env.mk: make arm64-fetch first" >&2; exit 2; }
 	@test "$(ARM64_LANE)" = 6.1 || test -n "$(ARM64_LANE_KREL)" || { echo "no $(ARM64_LANE_DIR)/env.mk: make check-arm64 ARM64_KERNELS=$(ARM64_LANE) writes it" >&2; exit 2; }
 
-arm64-module: arm64-need-fetch
-	@scripts/copy-changed.sh $(ARM64_MODS)/modules $(ARM64_MOD_SRCS)
-	$(ARM64_MAKE) M=$(ARM64_MODS_IN)/modules/module modules
+# A cross lane's kernel builds, $(call cross_kbuild,LANE,VAR,NEED):
+# LANE-module and LANE-fixture, and LANE-lint, W=1 and sparse (C=2) in a
+# copy of its own, from clean objects (the compiler warns only about what
+# it compiles), any warning failing it (-Werror, -Wsparse-error); each
+# from the copy of the sources in $(VAR_MODS) (make sees it at
+# $(VAR_MODS_IN)), built with $(VAR_MAKE), after NEED.
+define cross_kbuild
+$(1)-module: $(3)
+	@scripts/copy-changed.sh $$($(2)_MODS)/modules $$(ARM64_MOD_SRCS)
+	$$($(2)_MAKE) M=$$($(2)_MODS_IN)/modules/module modules
 
-arm64-fixture: arm64-need-fetch
-	@scripts/copy-changed.sh $(ARM64_MODS)/modules $(ARM64_MOD_SRCS)
-	$(ARM64_MAKE) M=$(ARM64_MODS_IN)/modules/tests/fixture modules
+$(1)-fixture: $(3)
+	@scripts/copy-changed.sh $$($(2)_MODS)/modules $$(ARM64_MOD_SRCS)
+	$$($(2)_MAKE) M=$$($(2)_MODS_IN)/modules/tests/fixture modules
 
-# W=1 and sparse (C=2) on the cross build, in a copy of its own, from
-# clean objects (the compiler warns only about what it compiles); any
-# warning fails it (-Werror, -Wsparse-error).
-arm64-lint: arm64-need-fetch
-	@scripts/copy-changed.sh $(ARM64_MODS)/lint $(ARM64_MOD_SRCS)
-	find $(ARM64_MODS)/lint/module $(ARM64_MODS)/lint/tests/fixture -name '*.o' -type f -delete
-	$(ARM64_MAKE) M=$(ARM64_MODS_IN)/lint PTWALK_FIXTURE=1 W=1 C=2 \
+$(1)-lint: $(3)
+	@scripts/copy-changed.sh $$($(2)_MODS)/lint $$(ARM64_MOD_SRCS)
+	find $$($(2)_MODS)/lint/module $$($(2)_MODS)/lint/tests/fixture -name '*.o' -type f -delete
+	$$($(2)_MAKE) M=$$($(2)_MODS_IN)/lint PTWALK_FIXTURE=1 W=1 C=2 \
 		KCFLAGS=-Werror CF=-Wsparse-error modules
+endef
+$(eval $(call cross_kbuild,arm64,ARM64,arm64-need-fetch))
 
 arm64-user: arm64-need-fetch
 	@scripts/copy-changed.sh $(ARM64)/src $(ARM64_USER_SRCS)
@@ -452,20 +439,8 @@ riscv64-need-fetch:
 riscv64-need-user:
 	@test -n "$(RISCV64_UCHROOT)" || { echo "no $(RISCV64)/env.mk: make riscv64-fetch first" >&2; exit 2; }
 
-riscv64-module: riscv64-need-fetch
-	@scripts/copy-changed.sh $(RISCV64_MODS)/modules $(ARM64_MOD_SRCS)
-	$(RISCV64_MAKE) M=$(RISCV64_MODS_IN)/modules/module modules
-
-riscv64-fixture: riscv64-need-fetch
-	@scripts/copy-changed.sh $(RISCV64_MODS)/modules $(ARM64_MOD_SRCS)
-	$(RISCV64_MAKE) M=$(RISCV64_MODS_IN)/modules/tests/fixture modules
-
-# W=1 and sparse (C=2), any warning an error, as arm64-lint.
-riscv64-lint: riscv64-need-fetch
-	@scripts/copy-changed.sh $(RISCV64_MODS)/lint $(ARM64_MOD_SRCS)
-	find $(RISCV64_MODS)/lint/module $(RISCV64_MODS)/lint/tests/fixture -name '*.o' -type f -delete
-	$(RISCV64_MAKE) M=$(RISCV64_MODS_IN)/lint PTWALK_FIXTURE=1 W=1 C=2 \
-		KCFLAGS=-Werror CF=-Wsparse-error modules
+# riscv64-module, riscv64-fixture, riscv64-lint: as arm64's
+$(eval $(call cross_kbuild,riscv64,RISCV64,riscv64-need-fetch))
 
 riscv64-user: riscv64-need-user
 	@scripts/copy-changed.sh $(RISCV64_USRC) $(ARM64_USER_SRCS)

@@ -10,12 +10,9 @@
 # usage: scripts/deb-test.sh OUT.tap       (appends TAP lines to OUT.tap)
 # Run as root (chroot).  Env: DEB_CHROOT (default build/deb-chroot/bookworm).
 set -u
-out=${1:?usage: deb-test.sh OUT.tap}
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top" || exit 2
-mkdir -p "$(dirname "$out")"
-touch "$out"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptwalk-deb.XXXXXX") || exit 2
+# shellcheck source=scripts/tap-lib.sh
+. "$(dirname "$0")/tap-lib.sh"
+tap_begin deb "$@"
 root=""
 cleanup() {
 	if [ -n "$root" ]; then
@@ -26,10 +23,6 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-trap 'exit 2' INT TERM
-
-# shellcheck source=scripts/tap-lib.sh
-. scripts/tap-lib.sh
 
 export LC_ALL=C
 version=$(sed -n 's/^#define PTWALK_VERSION "\(.*\)"/\1/p' module/ptwalk_version.h)

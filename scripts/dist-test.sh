@@ -11,17 +11,9 @@
 #
 # usage: scripts/dist-test.sh OUT.tap       (appends TAP lines to OUT.tap)
 set -u
-out=${1:?usage: dist-test.sh OUT.tap}
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top" || exit 2
-mkdir -p "$(dirname "$out")"
-touch "$out"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptwalk-dist.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM
-
 # shellcheck source=scripts/tap-lib.sh
-. scripts/tap-lib.sh
+. "$(dirname "$0")/tap-lib.sh"
+tap_begin dist "$@"
 
 export LC_ALL=C
 version=$(sed -n 's/^#define PTWALK_VERSION "\(.*\)"/\1/p' module/ptwalk_version.h)

@@ -13,17 +13,9 @@
 # dkms install checks for root: run as root (CI does).
 # usage: KDIR=/kernel/build scripts/packaging-test.sh OUT
 set -u
-out=${1:?usage: packaging-test.sh OUT.tap}
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top" || exit 2
-mkdir -p "$(dirname "$out")"
-: > "$out"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptwalk-packaging.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM
-
 # shellcheck source=scripts/tap-lib.sh
-. scripts/tap-lib.sh
+. "$(dirname "$0")/tap-lib.sh"
+tap_begin packaging "${1-}" new
 
 export LC_ALL=C
 kdir=${KDIR:-$(scripts/find-kdir.sh)}

@@ -6,6 +6,11 @@
 #   check NAME REASON COMMAND...   ok when COMMAND succeeds, else nok
 #                        with REASON, its newlines made spaces
 #   oneline FILE [N]     FILE's first N bytes (300) on one line
+# and the start every such script shares:
+#   tap_begin NAME OUT [new]   the tree's top the working directory ($top),
+#                        OUT ($out) begun in its directory (emptied with
+#                        "new", else appended to), $tmp a new temporary
+#                        directory removed on exit, INT and TERM exit 2
 
 # shellcheck disable=SC2154 # $out: the sourcing script sets it
 ok() { echo "ok - $1" >> "$out"; }
@@ -16,3 +21,13 @@ check() {
 	if "$@"; then ok "$name"; else nok "$name" "$why"; fi
 }
 oneline() { head -c "${2:-300}" "$1" | tr '\n' ' '; }
+tap_begin() {
+	out=${2:?usage: $1-test.sh OUT.tap}
+	top=$(cd "$(dirname "$0")/.." && pwd)
+	cd "$top" || exit 2
+	mkdir -p "$(dirname "$out")"
+	if [ "${3-}" = new ]; then : > "$out"; else touch "$out"; fi
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptwalk-$1.XXXXXX") || exit 2
+	trap 'rm -rf "$tmp"' EXIT
+	trap 'exit 2' INT TERM
+}

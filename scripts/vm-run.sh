@@ -99,6 +99,16 @@ if [ "${VM_IOMMU:-}" = 1 ] && [ "$mode" = test ]; then
 	iommu_cases=1
 fi
 
+# VM_IOMMU=1: QEMU's edu behind the IOMMU, bound to vfio-pci; VFIO needs
+# allow_unsafe_interrupts (no interrupt remapping in these machines).  The
+# parameters go on the command line too, for a kernel that has the
+# drivers built in (the debug kernel), with ptwalk_iommu= for the guest.
+edu_for_vfio() {
+	machine+=(-device "edu,dma_mask=0xffffffffffff")
+	drv_kmods="$drv_kmods vfio_iommu_type1:allow_unsafe_interrupts=1 vfio-pci:ids=1234:11e8"
+	drv_append="$drv_append vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8 ptwalk_iommu=$iommu_kind"
+}
+
 # What differs between the architectures: QEMU and its machine, the
 # console, the channel the guest suite writes TAP to (a second UART on x86;
 # virtio-console on arm64, whose virt machine has one UART) and the kernel
@@ -172,11 +182,7 @@ vm_arch() {
 				drv_kmods="$drv_kmods virtio-iommu" ;;
 			*) die "VM_IOMMU_KIND=$iommu_kind: vtd, amd or virtio on x86_64" ;;
 			esac
-			machine+=(-device "edu,dma_mask=0xffffffffffff")
-			drv_kmods="$drv_kmods vfio_iommu_type1:allow_unsafe_interrupts=1 vfio-pci:ids=1234:11e8"
-			# the parameters again for a kernel that has them
-			# built in (the debug kernel)
-			drv_append="$drv_append vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8 ptwalk_iommu=$iommu_kind"
+			edu_for_vfio
 		fi ;;
 	arm64)
 		qemu=qemu-system-aarch64 qemu_pkg=qemu-system-arm
@@ -238,9 +244,7 @@ vm_arch() {
 				drv_kmods="virtio-iommu" ;;
 			*) die "VM_IOMMU_KIND=$iommu_kind: smmuv3 or virtio on arm64" ;;
 			esac
-			machine+=(-device "edu,dma_mask=0xffffffffffff")
-			drv_kmods="$drv_kmods vfio_iommu_type1:allow_unsafe_interrupts=1 vfio-pci:ids=1234:11e8"
-			drv_append="$drv_append vfio_iommu_type1.allow_unsafe_interrupts=1 vfio_pci.ids=1234:11e8 ptwalk_iommu=$iommu_kind"
+			edu_for_vfio
 		fi ;;
 	riscv64)
 		qemu=qemu-system-riscv64 qemu_pkg=qemu-system-misc

@@ -1,0 +1,32 @@
+# The unit tests of kernel code (module/), built in userspace against the
+# few kernel headers tests/unit/kshim stands in for (tests/unit/kshim-riscv64:
+# riscv64's entry bits as the kernel defines them).  Included by the top
+# Makefile (plain build) and tests/fuzz/Makefile (ASan+UBSan):
+#   $(call kshim_tests,DIR,COMPILER AND FLAGS)
+# gives the rules of DIR/unit/test_NAME for each of them.
+KSHIM_TESTS := extent arch_riscv64 iommu_frames arm64_levels
+KSHIM_HDRS := $(wildcard tests/unit/kshim/linux/*.h)
+
+# module/extent.c, kernel code that needs no kernel
+KSHIM_SRCS_extent := tests/unit/test_extent.c module/extent.c
+KSHIM_DEPS_extent := module/extent.h module/ptwalk_abi.h
+# module/arch_riscv64.h's decoding (the kernel does not warn about unused
+# parameters, nor does this build)
+KSHIM_SRCS_arch_riscv64 := tests/unit/test_arch_riscv64.c
+KSHIM_DEPS_arch_riscv64 := module/arch_riscv64.h module/ptwalk_abi.h \
+	$(wildcard tests/unit/kshim-riscv64/linux/*.h)
+KSHIM_FLAGS_arch_riscv64 := -Wno-unused-parameter -Itests/unit/kshim-riscv64
+# module/iommu_frames.h, the device view's frame arithmetic
+KSHIM_SRCS_iommu_frames := tests/unit/test_iommu_frames.c
+KSHIM_DEPS_iommu_frames := module/iommu_frames.h module/ptwalk_abi.h
+# module/arm64_levels.h, arm64's level naming, over every configuration
+KSHIM_SRCS_arm64_levels := tests/unit/test_arm64_levels.c
+KSHIM_DEPS_arm64_levels := module/arm64_levels.h module/ptwalk_names.h \
+	module/ptwalk_abi.h
+
+define kshim_test
+$(1)/unit/test_$(3): $$(KSHIM_SRCS_$(3)) $$(KSHIM_DEPS_$(3)) $$(KSHIM_HDRS)
+	@mkdir -p $$(dir $$@)
+	$(2) $$(KSHIM_FLAGS_$(3)) -Itests/unit/kshim -o $$@ $$(KSHIM_SRCS_$(3)) -lcmocka
+endef
+kshim_tests = $(foreach t,$(KSHIM_TESTS),$(eval $(call kshim_test,$(1),$(2),$(t))))
