@@ -43,6 +43,24 @@ static void doc_finish(struct doc *d, const char *comm)
 	fclose(d->out);
 }
 
+/* The finished JSON document, parsed: the test fails if it does not parse. */
+static struct json_object *doc_json(struct doc *d, const char *comm)
+{
+	struct json_object *o;
+
+	doc_finish(d, comm);
+	o = json_tokener_parse(d->buf);
+	assert_non_null(o);
+	return o;
+}
+
+/* doc_json()'s object and the document, freed. */
+static void doc_json_free(struct doc *d, struct json_object *o)
+{
+	json_object_put(o);
+	free(d->buf);
+}
+
 static struct verdict_range range(uint64_t page, uint64_t pages,
 				  enum page_class cls, int level, uint64_t walk,
 				  uint64_t pm)
@@ -112,9 +130,7 @@ static void json_schema(void **state)
 	(void)state;
 	doc_open(&d, REPORT_JSON);
 	feed(&d, true);
-	doc_finish(&d, "we\"ird");
-	o = json_tokener_parse(d.buf);
-	assert_non_null(o);
+	o = doc_json(&d, "we\"ird");
 	assert_int_equal(json_object_get_int(json_get(o, "pid")), 42);
 	assert_string_equal(json_object_get_string(json_get(o, "comm")), "we\"ird");
 	assert_int_equal(json_object_get_int64(json_get(o, "pages")), 16);
@@ -183,8 +199,7 @@ static void json_schema(void **state)
 	assert_null(json_get(r, "memtype"));
 	assert_null(json_get(r, "dma_pinned"));
 	assert_null(json_get(r, "node"));
-	json_object_put(o);
-	free(d.buf);
+	doc_json_free(&d, o);
 }
 
 /* The phrase of the text report: what is known, in order, nothing else. */
@@ -217,14 +232,11 @@ static void json_empty(void **state)
 
 	(void)state;
 	doc_open(&d, REPORT_JSON);
-	doc_finish(&d, "");
-	o = json_tokener_parse(d.buf);
-	assert_non_null(o);
+	o = doc_json(&d, "");
 	assert_int_equal(json_object_array_length(json_get(o, "vmas")), 0);
 	assert_int_equal(json_object_array_length(json_get(o, "ranges")), 0);
 	assert_string_equal(json_object_get_string(json_get(o, "verdict")), "ok");
-	json_object_put(o);
-	free(d.buf);
+	doc_json_free(&d, o);
 }
 
 static void text_mismatch(void **state)
@@ -343,9 +355,7 @@ static void memtype_conflict_finding(void **state)
 	feed(&d, false);
 	report_add_memtypes(&d.r, &v, 0);
 	assert_true(report_has_mismatch(&d.r));
-	doc_finish(&d, "t");
-	o = json_tokener_parse(d.buf);
-	assert_non_null(o);
+	o = doc_json(&d, "t");
 	assert_string_equal(json_object_get_string(json_get(o, "verdict")),
 			    "memtype_conflict");
 	conf = json_get(o, "conflicts");
@@ -356,8 +366,7 @@ static void memtype_conflict_finding(void **state)
 	assert_int_equal(json_object_array_length(m), 2);
 	assert_string_equal(json_object_get_string(json_get(
 		json_object_array_get_idx(m, 1), "memtype")), "wc");
-	json_object_put(o);
-	free(d.buf);
+	doc_json_free(&d, o);
 
 	doc_open(&d, REPORT_TEXT);
 	feed(&d, false);
@@ -381,14 +390,11 @@ static void no_conflicts_key(void **state)
 	(void)state;
 	doc_open(&d, REPORT_JSON);
 	feed(&d, false);
-	doc_finish(&d, "t");
-	o = json_tokener_parse(d.buf);
-	assert_non_null(o);
+	o = doc_json(&d, "t");
 	assert_int_equal(json_object_array_length(json_get(o, "conflicts")), 0);
 	assert_int_equal(json_object_get_int64(json_get(o, "memtype_unchecked_pages")), 0);
 	assert_string_equal(json_object_get_string(json_get(o, "verdict")), "ok");
-	json_object_put(o);
-	free(d.buf);
+	doc_json_free(&d, o);
 }
 
 /*
@@ -435,9 +441,7 @@ static void json_sizes_16k(void **state)
 	for (int i = 0; i < 3; i++)
 		report_range(&d.r, &rs[i], NULL);
 	report_vma(&d.r, &vma, vma.start, vma.end, &sum, true);
-	doc_finish(&d, "t");
-	o = json_tokener_parse(d.buf);
-	assert_non_null(o);
+	o = doc_json(&d, "t");
 	assert_int_equal(json_num(o, "page_size"), 16384);
 	r = json_object_array_get_idx(json_get(o, "ranges"), 0);
 	assert_int_equal(json_num(r, "leaf_size"), 2 << 20);
@@ -454,8 +458,7 @@ static void json_sizes_16k(void **state)
 	assert_string_equal(json_object_to_json_string(
 		json_get(json_object_array_get_idx(json_get(o, "vmas"), 0), "huge")),
 		"[ \"cont\", \"hugetlb-2M\", \"mthp-64K\" ]");
-	json_object_put(o);
-	free(d.buf);
+	doc_json_free(&d, o);
 }
 
 /*
