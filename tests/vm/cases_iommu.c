@@ -1253,14 +1253,9 @@ VMTEST_CASE(iommu, "iommu_churn", iommu_churn)
 
 	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)))
 		return false;
-	fd = vm_open_query(t);
-	if (fd < 0)
+	child = vm_open_query_fork(t, &fd);
+	if (child < 0)
 		return false;
-	child = fork();
-	if (child < 0) {
-		close(fd);
-		return fail(t, "fork: %s", strerror(errno));
-	}
 	if (!child)
 		churn_target(t);
 	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, CHURN_ADDR,

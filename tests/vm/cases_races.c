@@ -87,14 +87,9 @@ VMTEST_CASE(race, "race_vtop_unmapped", vtop_unmapped)
 
 	if (!a)
 		return fail(t, "no free 3 GiB of address space");
-	fd = vm_open_query(t);
-	if (fd < 0)
+	target = vm_open_query_fork(t, &fd);
+	if (target < 0)
 		return false;
-	target = fork();
-	if (target < 0) {
-		close(fd);
-		return fail(t, "fork: %s", strerror(errno));
-	}
 	if (target == 0)
 		map_unmap_loop(a, len);
 	until = vm_now_s() + secs;

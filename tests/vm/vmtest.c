@@ -56,6 +56,21 @@ int vm_open_query(struct vmtest *t)
 	return fd;
 }
 
+pid_t vm_open_query_fork(struct vmtest *t, int *fd)
+{
+	pid_t pid;
+
+	*fd = vm_open_query(t);
+	if (*fd < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(*fd);
+		fail(t, "fork: %s", strerror(errno));
+	}
+	return pid;
+}
+
 bool walk(struct vmtest *t, pid_t pid, uint64_t start, uint64_t end)
 {
 	int fd = vm_open_query(t);

@@ -57,6 +57,12 @@ bool vm_peek(struct vmtest *t, uint64_t pfn, uint64_t *value);
 /* Opens t->query_path for a session: an fd, or -1 with t->why set. */
 int vm_open_query(struct vmtest *t);
 
+/*
+ * A session opened (*fd) and a child forked beside it: the child's pid, 0
+ * in the child, or -1 with t->why set and nothing left open.
+ */
+pid_t vm_open_query_fork(struct vmtest *t, int *fd);
+
 /* Queries ptwalk about [start, end) of pid into t->recs; checks the
  * partition invariant.  False (with t->why) on any error.
  */

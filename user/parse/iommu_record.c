@@ -6,6 +6,7 @@
 #include "model/page.h"
 #include "parse/hex.h"
 #include "parse/iommu_record.h"
+#include "parse/record.h"
 
 /* At least min, at most max hex digits at *p, value <= limit. */
 static bool hex_field(const char **p, size_t min, size_t max, uint64_t limit)
@@ -67,13 +68,7 @@ bool iommu_check_partition(const struct ptwalk_iommu_record *recs, size_t n,
 		}
 		at += r->nr_pages << page_shift;
 	}
-	if (at != end) {
-		snprintf(why, why_size,
-			 "device records end at 0x%" PRIx64 ", expected 0x%" PRIx64,
-			 at, end);
-		return false;
-	}
-	return true;
+	return records_end_at("device records", at, end, why, why_size);
 }
 
 uint64_t iommu_pfn_at(const struct ptwalk_iommu_record *r, uint64_t iova,

@@ -26,6 +26,16 @@ uint64_t ptwalk_swap_offset_at(const struct ptwalk_record *r, uint64_t addr,
 	return r->swap_offset + ((addr - r->start) >> page_shift);
 }
 
+bool records_end_at(const char *what, uint64_t at, uint64_t end, char *why,
+		    size_t why_size)
+{
+	if (at == end)
+		return true;
+	snprintf(why, why_size, "%s end at 0x%" PRIx64 ", expected 0x%" PRIx64,
+		 what, at, end);
+	return false;
+}
+
 bool ptwalk_check_partition(const struct ptwalk_record *recs, size_t n,
 			    uint64_t start, uint64_t end,
 			    unsigned int page_shift, char *why, size_t why_size)
@@ -56,11 +66,5 @@ bool ptwalk_check_partition(const struct ptwalk_record *recs, size_t n,
 		}
 		expect = ptwalk_record_end(&recs[i], page_shift);
 	}
-	if (expect != end) {
-		snprintf(why, why_size,
-			 "records end at 0x%" PRIx64 ", expected 0x%" PRIx64,
-			 expect, end);
-		return false;
-	}
-	return true;
+	return records_end_at("records", expect, end, why, why_size);
 }

@@ -34,6 +34,13 @@ uint64_t ptwalk_swap_offset_at(const struct ptwalk_record *r, uint64_t addr,
 			       unsigned int page_shift);
 
 /*
+ * The last check of a partition: the records (named what in why) end at
+ * end, where at says they do; on failure writes why and returns false.
+ */
+bool records_end_at(const char *what, uint64_t at, uint64_t end, char *why,
+		    size_t why_size);
+
+/*
  * Checks that recs partition [start, end) exactly, in order, without empty
  * records.  On failure writes why (one line) and returns false.
  */
