@@ -103,6 +103,12 @@ fi
 # allow_unsafe_interrupts (no interrupt remapping in these machines).  The
 # parameters go on the command line too, for a kernel that has the
 # drivers built in (the debug kernel), with ptwalk_iommu= for the guest.
+# VM_IOMMU_KIND=virtio: virtio-iommu-pci, whose driver is a module on
+# Debian's kernels that have it, loaded before vfio-pci binds edu.
+virtio_iommu() {
+	machine+=(-device virtio-iommu-pci)
+	drv_kmods="$drv_kmods virtio-iommu"
+}
 edu_for_vfio() {
 	machine+=(-device "edu,dma_mask=0xffffffffffff")
 	drv_kmods="$drv_kmods vfio_iommu_type1:allow_unsafe_interrupts=1 vfio-pci:ids=1234:11e8"
@@ -174,12 +180,9 @@ vm_arch() {
 				# (QEMU's amd-iommu adds one)
 				machine+=(-device "amd-iommu,intremap=off") ;;
 			virtio)
-				# virtio-iommu-pci, described to the kernel
-				# by QEMU's ACPI VIOT table; the driver is a
-				# module on Debian's (6.12), loaded before
-				# vfio-pci binds edu
-				machine+=(-device virtio-iommu-pci)
-				drv_kmods="$drv_kmods virtio-iommu" ;;
+				# described to the kernel by QEMU's ACPI
+				# VIOT table (Debian's 6.12 and newer)
+				virtio_iommu ;;
 			*) die "VM_IOMMU_KIND=$iommu_kind: vtd, amd or virtio on x86_64" ;;
 			esac
 			edu_for_vfio
@@ -236,12 +239,11 @@ vm_arch() {
 				machine[1]="virt,accel=$accel,iommu=smmuv3"
 				drv_kmods="arm_smmu_v3" ;;
 			virtio)
-				# virtio-iommu-pci on virt's PCIe instead,
+				# on virt's PCIe instead of the SMMU,
 				# described by the device tree QEMU makes
-				# (iommu-map); Debian's 6.12 has the driver
-				# as a module, 6.1 none
-				machine+=(-device virtio-iommu-pci)
-				drv_kmods="virtio-iommu" ;;
+				# (iommu-map); Debian's 6.12 has the driver,
+				# 6.1 none
+				virtio_iommu ;;
 			*) die "VM_IOMMU_KIND=$iommu_kind: smmuv3 or virtio on arm64" ;;
 			esac
 			edu_for_vfio

@@ -68,9 +68,15 @@ static uint64_t take_pfn(struct fuzz_in *in)
 	return pfn & 1 ? PTWALK_PFN_NONE : pfn >> 1;
 }
 
-/* Page-table records tiling [start, start + pages pages). */
-static size_t tile_walk(struct fuzz_in *in, struct ptwalk_record *r,
-			uint64_t start, uint64_t pages)
+/*
+ * Tiles pages pages from at in at most MAX_RECS pieces, each as long as
+ * the input says (the last takes the rest): fill(in, i, at, len, recs)
+ * for piece i.  Their number.
+ */
+static size_t tile(struct fuzz_in *in, uint64_t at, uint64_t pages,
+		   void (*fill)(struct fuzz_in *in, size_t i, uint64_t at,
+				uint64_t len, void *recs),
+		   void *recs)
 {
 	size_t n = 0;
 
@@ -78,36 +84,34 @@ static size_t tile_walk(struct fuzz_in *in, struct ptwalk_record *r,
 		uint64_t len = n + 1 == MAX_RECS ? pages :
 			       fuzz_u8(in) % pages + 1;
 
-		r[n] = (struct ptwalk_record){ .start = start, .nr_pages = len };
-		r[n].pfn = take_pfn(in);
-		r[n].kind = r[n].pfn == PTWALK_PFN_NONE ? PTWALK_KIND_NONE :
-							   PTWALK_KIND_PRESENT;
-		start += len * 4096;
+		fill(in, n++, at, len, recs);
+		at += len * 4096;
 		pages -= len;
-		n++;
 	}
 	return n;
 }
 
-/* Device records tiling [iova, iova + pages pages). */
-static size_t tile_dev(struct fuzz_in *in, struct ptwalk_iommu_record *r,
-		       uint64_t iova, uint64_t pages)
+/* Page-table record i: present with the input's frame, or none. */
+static void walk_piece(struct fuzz_in *in, size_t i, uint64_t start,
+		       uint64_t len, void *recs)
 {
-	size_t n = 0;
+	struct ptwalk_record *r = (struct ptwalk_record *)recs + i;
 
-	while (pages) {
-		uint64_t len = n + 1 == MAX_RECS ? pages :
-			       fuzz_u8(in) % pages + 1;
+	*r = (struct ptwalk_record){ .start = start, .nr_pages = len };
+	r->pfn = take_pfn(in);
+	r->kind = r->pfn == PTWALK_PFN_NONE ? PTWALK_KIND_NONE :
+					      PTWALK_KIND_PRESENT;
+}
 
-		r[n] = (struct ptwalk_iommu_record){ .iova = iova,
-						     .nr_pages = len };
-		r[n].pfn = take_pfn(in);
-		r[n].domain = fuzz_u8(in) % 6;
-		iova += len * 4096;
-		pages -= len;
-		n++;
-	}
-	return n;
+/* Device record i: the input's frame and domain. */
+static void dev_piece(struct fuzz_in *in, size_t i, uint64_t iova,
+		      uint64_t len, void *recs)
+{
+	struct ptwalk_iommu_record *r = (struct ptwalk_iommu_record *)recs + i;
+
+	*r = (struct ptwalk_iommu_record){ .iova = iova, .nr_pages = len };
+	r->pfn = take_pfn(in);
+	r->domain = fuzz_u8(in) % 6;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -136,8 +140,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		       (p = fuzz_take(&in, sizeof(dev[0]))))
 			memcpy(&dev[nr_dev++], p, sizeof(dev[0]));
 	} else {
-		nr_walk = tile_walk(&in, walk, start, pages);
-		nr_dev = tile_dev(&in, dev, iova, pages);
+		nr_walk = tile(&in, start, pages, walk_piece, walk);
+		nr_dev = tile(&in, iova, pages, dev_piece, dev);
 	}
 	memset(name, 0, sizeof(name));
 	memcpy(name, in.p, in.n < sizeof(name) - 1 ? in.n : sizeof(name) - 1);
