@@ -34,7 +34,9 @@ sed -n 's|/[^/]*$||p' "$tmp/tracked" | awk -F/ '{ p = $1; print p
 git ls-files -z -- '*.c' '*.h' '*.sh' '*.config' Makefile '*/Makefile' Kbuild \
 	'*/Kbuild' dkms.conf completion .ci |
 	xargs -0 cat | grep -oE '[A-Za-z_][A-Za-z0-9_]*' | sort -u > "$tmp/words"
-sed -n 's/^\([A-Za-z0-9_.-][A-Za-z0-9_. -]*\):\([^=]\|$\).*/\1/p' Makefile |
+# (and those a rule made by $(eval ...) makes: the Makefile says them .PHONY)
+sed -n -e 's/^\.PHONY:\(.*\)/\1/p' \
+	-e 's/^\([A-Za-z0-9_.-][A-Za-z0-9_. -]*\):\([^=]\|$\).*/\1/p' Makefile |
 	tr ' ' '\n' | sed '/^$/d' | sort -u > "$tmp/targets"
 
 # --- what each document cites ------------------------------------------------

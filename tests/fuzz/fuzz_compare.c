@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The comparison engine (compare_range) fed ptwalk records and pagemap
+ * The comparison engine (compare_piece) fed ptwalk records and pagemap
  * words from the input through a fake struct compare_io.
  *
  * Input: a header (mode, pages, batch, read size, what a re-read sees, an
@@ -312,7 +312,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(e, "compare_new");
 	o.next = START;
 	o.end = end;
-	err = compare_range(e, START, end, &sum, emit, &o);
+	err = compare_piece(e, START, end, &sum, emit, &o);
 	compare_free(e);
 	if (f.fail_at && f.calls >= f.fail_at) {
 		FUZZ_CHECK(err == f.fail_err, "I/O error %d came back as %d",

@@ -45,7 +45,7 @@ static ssize_t read_kpf(void *ctx, uint64_t pfn, size_t n, uint64_t *out)
 	struct fake *f = ctx;
 	size_t got;
 
-	FUZZ_CHECK(n && n <= WITNESS_KPF_WINDOW, "kpageflags read of %zu", n);
+	FUZZ_CHECK(n && n <= WITNESS_KPF_PREAD, "kpageflags read of %zu", n);
 	if (f->kpf_err)
 		return f->kpf_err;
 	got = pfn >= f->last_frame ? 0 :

@@ -165,7 +165,7 @@ static int run(struct fake *f, size_t batch, uint64_t first, uint64_t pages,
 	assert_non_null(e);
 	memset(sum, 0, sizeof(*sum));
 	memset(c, 0, sizeof(*c));
-	err = compare_range(e, BASE + first * pg, BASE + (first + pages) * pg,
+	err = compare_piece(e, BASE + first * pg, BASE + (first + pages) * pg,
 			    sum, collect, c);
 	compare_free(e);
 	return err;
@@ -607,7 +607,7 @@ static void source_error_stops(void **state)
 }
 
 /*
- * What compare_range must produce, computed the slow way: every page
+ * What compare_piece must produce, computed the slow way: every page
  * classified on its own and pushed alone.  One world, so nothing changes
  * between reads and re-reads leave the classes as they are.
  */
@@ -806,12 +806,12 @@ static void verdicts_bounded_reads_whole(void **state)
 	struct compare_summary sum = { 0 };
 
 	(void)state;
-	assert_int_equal(compare_batch_pages(65536), 4096);
-	assert_int_equal(compare_batch_pages(10000), 2500);
-	assert_int_equal(compare_batch_pages(16), 16);
-	assert_int_equal(compare_batch_pages(8193), 2731);
+	assert_int_equal(compare_block_pages(65536), 4096);
+	assert_int_equal(compare_block_pages(10000), 2500);
+	assert_int_equal(compare_block_pages(16), 16);
+	assert_int_equal(compare_block_pages(8193), 2731);
 	assert_non_null(e);
-	assert_int_equal(compare_range(e, BASE, BASE + pages * (1ULL << UT_SHIFT_4K), &sum,
+	assert_int_equal(compare_piece(e, BASE, BASE + pages * (1ULL << UT_SHIFT_4K), &sum,
 				       count_range, &seen), 0);
 	compare_free(e);
 	assert_int_equal(seen, pages);

@@ -186,7 +186,7 @@ static void one_engine(struct compare_piece part, size_t batch,
 	e = compare_new(&io, batch, UT_SHIFT_4K);
 	assert_non_null(e);
 	part_out_init(o);
-	o->err = compare_range(e, part.start, part.end, &o->sum, add_range, o);
+	o->err = compare_piece(e, part.start, part.end, &o->sum, add_range, o);
 	compare_free(e);
 }
 

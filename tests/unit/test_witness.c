@@ -509,7 +509,7 @@ static void gigantic_leaf_in_windows(void **state)
 	push(&s, range(0x40000000, pages, CLASS_MATCH, PTWALK_LEVEL_PUD, 0, f,
 		       vm));
 	assert_int_equal(witness_flush(s.w), 0);
-	assert_int_equal(s.f->kpf_reads, (int)(pages / WITNESS_KPF_WINDOW));
+	assert_int_equal(s.f->kpf_reads, (int)(pages / WITNESS_KPF_PREAD));
 	assert_int_equal(s.f->notes[0].kpf_pages, pages);
 	assert_int_equal(s.totals.bad_pages, 0);
 	stop(&s);

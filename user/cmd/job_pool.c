@@ -114,7 +114,7 @@ static bool run_item(struct job *j, const struct job_item *it,
 	for (size_t i = 0; i < np; i++) {
 		struct job_event ev = { .part_end = true };
 
-		ev.err = compare_range(j->engine, j->parts[i].start,
+		ev.err = compare_piece(j->engine, j->parts[i].start,
 				       j->parts[i].end, &ev.sum, put_range, j);
 		if (!put(j, &ev))
 			return false;

@@ -19,7 +19,7 @@ struct job_pool;
 /* What a job hands over: a range of the current part, or its end. */
 struct job_event {
 	bool part_end;
-	int err;			/* part_end: compare_range()'s result */
+	int err;			/* part_end: compare_piece()'s result */
 	union {
 		struct verdict_range range;	/* !part_end */
 		struct compare_summary sum;	/* part_end */

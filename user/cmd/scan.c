@@ -129,7 +129,7 @@ static int scan_vma(struct scan *sc, int i)
 
 	if (!vma_begin(sc, i, &start, &end))
 		return EXIT_OK;
-	err = compare_range(sc->engine, start, end, &sum, witness_range,
+	err = compare_piece(sc->engine, start, end, &sum, witness_range,
 			    sc->witness);
 	if (err) {
 		witness_discard(sc->witness);

@@ -6,7 +6,7 @@
  * engine or, for a plan of JOBS_SPLIT_PAGES or more with --jobs, by the jobs
  * (cmd/job_pool.h), whose parts are joined back in address order:
  *
- *   compare_range()        pagemap against ptwalk, page by page, merged
+ *   compare_piece()        pagemap against ptwalk, page by page, merged
  *                          into ranges (engine/compare.c)
  *   -> witness_range()     held in a bounded batch; witness_flush() names
  *                          the frames and checks them against kpageflags

@@ -4,19 +4,19 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include "engine/compare.h"
-#include "engine/span.h"
+#include "engine/window.h"
 #include "model/page.h"
 #include "parse/record.h"
 
 #define STREAM_RECS	256	/* records buffered per ptwalk stream */
 /*
- * Pages classified at once: the verdict arrays' size.  pagemap is still
- * read a whole batch (the window) at a time; verdicts are kept for a
- * part of it only.  A verdict is about 90 bytes: where every page
- * differs, a 64K-page batch expanded to one verdict a page held 5.6 MiB
- * per engine, and eight jobs 45 MiB; 4,096 pages hold 0.35 MiB.  Only
- * where pages differ are more than a few touched (a segment is one
- * verdict), so only there does a smaller block cost more re-reads.
+ * A block: the pages classified at once, the verdict arrays' size.
+ * pagemap is still read a batch at a time (through the window); verdicts
+ * are kept for a block of it only.  A verdict is about 90 bytes: where
+ * every page differs, a 64K-page batch expanded to one verdict a page
+ * held 5.6 MiB per engine, and eight jobs 45 MiB; 4,096 pages hold 0.35
+ * MiB.  Only where pages differ are more than a few touched (a segment is
+ * one verdict), so only there does a smaller block cost more re-reads.
  */
 #define VERDICT_PAGES	4096
 
@@ -31,11 +31,11 @@ struct record_stream {
 struct compare_engine {
 	const struct compare_io *io;
 	unsigned int shift;		/* the kernel's page shift */
-	size_t batch;			/* pages classified at once */
-	uint64_t *pm;			/* a batch's pagemap entries the window
+	size_t block;			/* pages classified at once */
+	uint64_t *pm;			/* a block's pagemap entries the window
 				 * cannot lend (window_peek()), a re-read's */
 	/*
-	 * Verdicts of a batch: after the scan, one per segment (a run of
+	 * Verdicts of a block: after the scan, one per segment (consecutive
 	 * pages whose verdicts follow from the first's), seg_pages[i] pages
 	 * each; once expanded for re-reading, one per page.
 	 */
@@ -47,7 +47,7 @@ struct compare_engine {
 	/*
 	 * The plan (compare_plan()): pagemap read across its pieces through
 	 * the window, and one scan query over its span, started by the first
-	 * compare_range() inside it and read on by the next ones.
+	 * compare_piece() inside it and read on by the next ones.
 	 */
 	struct pagemap_window win;
 	uint64_t *win_buf;
@@ -55,7 +55,7 @@ struct compare_engine {
 	bool span_started;
 	uint64_t plan_end;		/* end of the last piece */
 	uint64_t plan_pos;		/* compared up to here */
-	struct compare_piece solo;	/* the plan of a range outside one */
+	struct compare_piece solo;	/* the plan of a piece outside one */
 };
 
 const char *huge_kind_name(unsigned int i)
@@ -163,7 +163,7 @@ void huge_add(struct compare_summary *sum, const struct compare_summary *part)
 	sum->mthp_shifts |= part->mthp_shifts;
 }
 
-size_t compare_batch_pages(size_t batch)
+size_t compare_block_pages(size_t batch)
 {
 	size_t k = 1;
 
@@ -176,13 +176,13 @@ struct compare_engine *compare_new(const struct compare_io *io, size_t batch,
 				   unsigned int page_shift)
 {
 	struct compare_engine *e = calloc(1, sizeof(*e));
-	size_t n = compare_batch_pages(batch);
+	size_t n = compare_block_pages(batch);
 
 	if (!e || !batch)
 		goto fail;
 	e->io = io;
 	e->shift = page_shift;
-	e->batch = n;
+	e->block = n;
 	e->pm = calloc(n, sizeof(*e->pm));
 	e->v = calloc(n, sizeof(*e->v));
 	e->pending = calloc(n, sizeof(*e->pending));
@@ -257,7 +257,7 @@ static const struct ptwalk_record_ext *stream_at(struct compare_engine *e,
 		for (ssize_t i = 0; i < n; i++) {
 			/*
 			 * Empty or not page aligned (fuzz_compare: a record
-			 * ending mid-page made scan_batch() loop for ever)
+			 * ending mid-page made scan_block() loop for ever)
 			 */
 			if (!s->recs[i].rec.nr_pages ||
 			    s->recs[i].rec.start & ((1ULL << e->shift) - 1)) {
@@ -350,7 +350,7 @@ static size_t segment_length(const uint64_t *pm, size_t i, size_t end,
 }
 
 /* First pass over n pages from addr, on the scan stream, into segments. */
-static int scan_batch(struct compare_engine *e, uint64_t addr, size_t n,
+static int scan_block(struct compare_engine *e, uint64_t addr, size_t n,
 		      struct compare_summary *sum, bool *differs)
 {
 	struct record_stream *s = &e->streams[COMPARE_SCAN];
@@ -359,7 +359,7 @@ static int scan_batch(struct compare_engine *e, uint64_t addr, size_t n,
 	size_t i = 0;
 	int err;
 
-	/* in the window where it holds the batch; else copied into e->pm */
+	/* in the window where it holds the block; else copied into e->pm */
 	pm = window_peek(&e->win, e->io->read_pagemap, e->io->ctx, addr, n,
 			 &err);
 	if (!pm) {
@@ -498,8 +498,8 @@ static int reread_span(struct compare_engine *e, uint64_t addr, size_t lo,
 	return 0;
 }
 
-/* Re-reads the pages of a batch that differ, then hands out every page. */
-static int settle_batch(struct compare_engine *e, uint64_t addr, size_t n,
+/* Re-reads the pages of a block that differ, then hands out every page. */
+static int settle_block(struct compare_engine *e, uint64_t addr, size_t n,
 			struct compare_summary *sum, struct range_merger *m)
 {
 	size_t lo, hi;
@@ -529,10 +529,10 @@ void compare_plan(struct compare_engine *e,
 }
 
 /*
- * Starts the scan stream for [start, end): inside the plan, the span's one
- * query (started once, from the first piece compared); else a query of
- * its own, and a plan of this range alone replaces the plan, so that
- * pagemap is read a window at a time there too.
+ * Starts the scan stream for the piece [start, end): inside the plan, the
+ * span's one query (started once, from the first piece compared); else a
+ * query of its own, and a plan of this piece alone replaces the plan, so
+ * that pagemap is read through the window there too.
  */
 static int scan_start(struct compare_engine *e, uint64_t start, uint64_t end)
 {
@@ -552,7 +552,7 @@ static int scan_start(struct compare_engine *e, uint64_t start, uint64_t end)
 	return stream_start(e, s, start, end);
 }
 
-int compare_range(struct compare_engine *e, uint64_t start, uint64_t end,
+int compare_piece(struct compare_engine *e, uint64_t start, uint64_t end,
 		  struct compare_summary *sum, range_emit_fn emit, void *arg)
 {
 	struct range_merger m;
@@ -565,11 +565,11 @@ int compare_range(struct compare_engine *e, uint64_t start, uint64_t end,
 		size_t n = (end - addr) / (1ULL << e->shift);
 		bool differs;
 
-		if (n > e->batch)
-			n = e->batch;
-		err = scan_batch(e, addr, n, sum, &differs);
+		if (n > e->block)
+			n = e->block;
+		err = scan_block(e, addr, n, sum, &differs);
 		if (!err && differs) {
-			err = settle_batch(e, addr, n, sum, &m);
+			err = settle_block(e, addr, n, sum, &m);
 		} else if (!err) {
 			/* the common case: no page differs, whole segments go */
 			for (size_t s = 0; s < e->nr_segs; s++) {
@@ -580,7 +580,7 @@ int compare_range(struct compare_engine *e, uint64_t start, uint64_t end,
 		}
 		addr += n * (1ULL << e->shift);
 	}
-	/* After an error the range is abandoned: no partial range either. */
+	/* After an error the piece is abandoned: no partial range either. */
 	if (!err)
 		range_merger_flush(&m);
 	else

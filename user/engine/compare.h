@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The comparison engine: walks a range page by page, pagemap entries on one
- * side and ptwalk records on the other, classifies every page, re-reads
- * what differs, and hands out merged ranges in address order.
+ * The comparison engine: walks a piece of the address space page by page,
+ * pagemap entries on one side and ptwalk records on the other, classifies
+ * every page, re-reads what differs, and hands out merged ranges
+ * (verdict_range) in address order.
  *
  * It does no I/O itself: both sources come through struct compare_io, so
  * unit tests drive it with synthetic data.  Memory is fixed when the engine
  * is created (one batch of pages and one buffer of records per stream),
- * whatever the size of the range.
+ * whatever the size of the piece.
  */
 #ifndef PTCOMPARE_COMPARE_H
 #define PTCOMPARE_COMPARE_H
@@ -18,13 +19,13 @@
 #include <sys/types.h>
 #include "engine/classify.h"
 #include "engine/ranges.h"
-#include "engine/span.h"
+#include "engine/window.h"
 
-/* How often a differing range is read again before it is a mismatch. */
+/* How often differing pages are read again before they are a mismatch. */
 #define COMPARE_MAX_REREADS	3
 
 enum compare_stream {
-	COMPARE_SCAN,		/* the pass over the whole range */
+	COMPARE_SCAN,		/* the pass over the whole piece */
 	COMPARE_REREAD,		/* re-reads of differing pages */
 	NR_COMPARE_STREAMS,
 };
@@ -104,13 +105,13 @@ struct compare_summary {
 	uint64_t mthp_shifts;
 	uint64_t vm_flags;	/* PTWALK_VM_* of the VMA, as ptwalk saw it */
 	int have_vm_flags;	/* a record inside a VMA was seen */
-	uint64_t rereads;	/* ranges read a second time (or more) */
+	uint64_t rereads;	/* spans of differing pages read again */
 };
 
 /*
  * The verdict on one page on its own: x is the record covering addr, raw
  * its pagemap entry; the page's memory type, pinned state and node come
- * from x (page_detail.walk).  compare_range() gives every page this
+ * from x (page_detail.walk).  compare_piece() gives every page this
  * verdict (a re-read's, after a first mismatch), whether it judges the
  * page alone or as part of a segment.
  */
@@ -129,38 +130,40 @@ struct compare_engine;
 
 /*
  * batch: pages per pagemap read; page_shift: the kernel's page shift
- * (pagemap's entries and ptwalk's records count its pages).  The engine classifies, re-reads and
- * keeps verdicts for compare_batch_pages(batch) pages at a time (so that
- * its memory stays small where every page differs), the largest divisor
- * of batch up to 4,096: a cut at a multiple of batch is one at a multiple
- * of that too (engine/jobs.h).
+ * (pagemap's entries and ptwalk's records count its pages).  The engine
+ * classifies, re-reads and keeps verdicts a block at a time,
+ * compare_block_pages(batch) pages (so that its memory stays small where
+ * every page differs): the largest divisor of batch up to 4,096, so that
+ * a cut at a multiple of batch is one at a multiple of the block too
+ * (engine/jobs.h).
  */
-size_t compare_batch_pages(size_t batch);
+size_t compare_block_pages(size_t batch);
 struct compare_engine *compare_new(const struct compare_io *io,
 				   size_t batch, unsigned int page_shift);
 void compare_free(struct compare_engine *e);
 
 /*
- * Compares [start, end) (page aligned, typically one VMA).  Adds the
- * per-class counts to *sum and emits every page's range through emit, in
- * address order; the last range is flushed before returning.  0, or
- * -errno: -ESRCH (process gone), -EPROTO (records that do not partition
- * the range), or an error of io.
+ * Compares the piece [start, end) (page aligned: a VMA, its part inside
+ * --range, or an item's part of it).  Adds the per-class counts to *sum
+ * and emits every page's range through emit, in address order; the last
+ * range is flushed before returning.  0, or -errno: -ESRCH (process
+ * gone), -EPROTO (records that do not partition the piece), or an error
+ * of io.
  */
-int compare_range(struct compare_engine *e, uint64_t start, uint64_t end,
+int compare_piece(struct compare_engine *e, uint64_t start, uint64_t end,
 		  struct compare_summary *sum, range_emit_fn emit, void *arg);
 
 /*
- * Plans the next compare_range() calls: pieces[0..n) in address order,
- * not overlapping (the caller's, kept until the next plan).  Ranges then
- * compared inside the plan, in address order, share one pass of pagemap
- * preads across their boundaries (engine/span.h) and one ptwalk query
- * over the span, [the first range compared, the end of the last piece):
- * the module ends its records at every VMA boundary and covers a gap
- * between VMAs with one record, and compare_range() takes the records of
- * its own range out of the stream.  What compare_range() reports is the
- * same with or without a plan.  A range outside the plan, or behind the
- * last one compared, ends it; n = 0 ends it too.
+ * Plans the next compare_piece() calls: pieces[0..n) in address order,
+ * not overlapping (the caller's, kept until the next plan).  Pieces then
+ * compared inside the plan, in address order, share one pagemap window
+ * across their boundaries (engine/window.h) and one ptwalk query over the
+ * plan's span, [the first piece compared, the end of the last): the
+ * module ends its records at every VMA boundary and covers a gap between
+ * VMAs with one record, and compare_piece() takes the records of its own
+ * piece out of the stream.  What compare_piece() reports is the same with
+ * or without a plan.  A piece outside the plan, or behind the last one
+ * compared, ends it; n = 0 ends it too.
  */
 void compare_plan(struct compare_engine *e,
 		  const struct compare_piece *pieces, size_t n);

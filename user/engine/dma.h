@@ -5,7 +5,7 @@
  * line (32-bit DMA), and which pages have no frame at all.  It is built from
  * ptwalk's frames, the truth, since pagemap is blind in VM_PFNMAP mappings.
  *
- * Pure and constant in memory: pieces arrive in address order, one run and
+ * Pure and constant in memory: ranges arrive in address order, one run and
  * one hole are kept open, finished ones go to the sink, the rest is
  * counters.  A 64 GiB range of scattered 4 KiB pages costs 16M sink calls,
  * not 16M entries of memory.  Pages are the kernel's (dma_init()'s
@@ -118,8 +118,8 @@ void dma_init(struct dma_view *d, uint64_t start, uint64_t end,
 
 /*
  * pages from vstart, backed by frames pfn, pfn + 1, ... or, with
- * pfn == NO_PFN, by none (kind says why).  Pieces come in address order;
- * a gap since the previous piece is an unmapped hole; whatever lies outside
+ * pfn == NO_PFN, by none (kind says why).  They come in address order;
+ * a gap since the previous ones is an unmapped hole; whatever lies outside
  * [start, end) or was already accounted is ignored.  detail: the frames'
  * memory type, pinned state and node (a verdict's detail; NULL: nothing
  * of them is known).

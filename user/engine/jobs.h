@@ -5,10 +5,10 @@
  * that the report is the one a single job writes, byte for byte.  Pure:
  * the threads, their channels and their sources are cmd/'s.
  *
- * An item is a run of consecutive pieces, its first and last possibly
+ * An item is consecutive pieces of a plan, its first and last possibly
  * parts of a piece.  A piece is cut only at a multiple of the engine's
  * batch from its start: every batch, and so every re-read, is the one a
- * single job reads.  Each part is compared on its own (compare_range()
+ * single job reads.  Each part is compared on its own (compare_piece()
  * flushes its last range), so the parts of a piece are joined again:
  * job_joiner pushes each part's ranges through a range merger, which
  * merges the two ranges that meet at a cut exactly when one job would
@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include "engine/compare.h"
 #include "engine/ranges.h"
-#include "engine/span.h"
+#include "engine/window.h"
 
 #include "model/defaults.h"
 
@@ -71,7 +71,7 @@ struct job_joiner {
 
 void job_joiner_init(struct job_joiner *j, range_emit_fn emit, void *arg,
 		     unsigned int page_shift);
-/* A range of the current part (as compare_range() emitted it). */
+/* A range of the current part (as compare_piece() emitted it). */
 void job_joiner_range(struct job_joiner *j, const struct verdict_range *r);
 /* A part of the piece is done: its summary. */
 void job_joiner_part(struct job_joiner *j, const struct compare_summary *part);

@@ -7,7 +7,7 @@
  * (cmd/mode_phys.c reads them process by process), memory is bounded by
  * phys_set.max, and a mapping beyond it is counted, never silently lost.
  *
- * A "mapping" here is a run of pages of one ptwalk record whose frames
+ * A "mapping" here is the pages of one ptwalk record whose frames
  * fall inside the range asked about: one process, one virtual address,
  * consecutive frames, one leaf level and memory type.
  */

@@ -7,7 +7,7 @@
  * changes go to a callback.
  *
  * A reading is one struct watch_page per page of the range.  A change is
- * a run of consecutive pages that changed the same way: the same cause,
+ * consecutive pages that changed the same way: the same cause,
  * the old frames consecutive and the new ones too.
  */
 #ifndef PTCOMPARE_ENGINE_WATCH_H

@@ -3,7 +3,7 @@
  * The witness stage.  kpageflags is read per batch of ranges, not per
  * page: each checked range is one run of contiguous frames (ranges only
  * merge pages whose frames continue), the runs are sorted by frame, and
- * runs close together are read by one pread of a bounded window.  A page
+ * runs close together are read by one pread of bounded size.  A page
  * that contradicts ptwalk is checked again: a fresh ptwalk query of its
  * pages, then a fresh kpageflags read of the frames that query names; a
  * page freed or reused in between maps elsewhere or nothing by then.
@@ -39,7 +39,7 @@ struct witness {
 	uint64_t *bad_last;	/* last contradicting page of each range */
 	struct kpf_run *runs;
 	size_t n, nr_runs;
-	uint64_t *kpf;		/* WITNESS_KPF_WINDOW entries */
+	uint64_t *kpf;		/* WITNESS_KPF_PREAD entries */
 	struct ptwalk_record recs[RECHECK_RECS];
 	int err;		/* of a re-check, sticky */
 	bool names_loaded;	/* io->load_names() was called */
@@ -68,7 +68,7 @@ struct witness *witness_new(const struct witness_io *io,
 	w->notes = calloc(WITNESS_BATCH, sizeof(*w->notes));
 	w->bad_last = calloc(WITNESS_BATCH, sizeof(*w->bad_last));
 	w->runs = calloc(WITNESS_BATCH, sizeof(*w->runs));
-	w->kpf = calloc(WITNESS_KPF_WINDOW, sizeof(*w->kpf));
+	w->kpf = calloc(WITNESS_KPF_PREAD, sizeof(*w->kpf));
 	if (!w->held || !w->notes || !w->bad_last || !w->runs || !w->kpf) {
 		witness_free(w);
 		return NULL;
@@ -244,16 +244,16 @@ static void check_runs(struct witness *w)
 			i++;
 			continue;
 		}
-		end = start + (left < WITNESS_KPF_WINDOW ? left :
-						      WITNESS_KPF_WINDOW);
-		/* later runs that fit in the same window join this read */
+		end = start + (left < WITNESS_KPF_PREAD ? left :
+						      WITNESS_KPF_PREAD);
+		/* later runs that fit in the same pread join this read */
 		for (k = i + 1; k < w->nr_runs; k++) {
 			const struct kpf_run *q = &w->runs[k];
 
 			if (q->done)
-				continue;	/* read with an earlier window */
+				continue;	/* read with an earlier pread */
 			if (q->pfn > end + WITNESS_KPF_GAP ||
-			    q->pfn + q->n > start + WITNESS_KPF_WINDOW)
+			    q->pfn + q->n > start + WITNESS_KPF_PREAD)
 				break;
 			if (q->pfn + q->n > end)
 				end = q->pfn + q->n;
@@ -304,8 +304,8 @@ static int recheck_span(struct witness *w, uint64_t start, uint64_t end,
 				size_t cnt = (size_t)((stop - a) / geom_page_size(&w->geom));
 				ssize_t got;
 
-				if (cnt > WITNESS_KPF_WINDOW)
-					cnt = WITNESS_KPF_WINDOW;
+				if (cnt > WITNESS_KPF_PREAD)
+					cnt = WITNESS_KPF_PREAD;
 				got = w->io->read_kpf(w->io->ctx, pfn, cnt,
 						      w->kpf);
 				if (got < 0) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The witnesses beside pagemap, as a stage between compare_range() and
+ * The witnesses beside pagemap, as a stage between compare_piece() and
  * the report: ranges come in through witness_range() (a range_emit_fn),
  * are held in a bounded batch, annotated (physical names, kpageflags
  * checked in preads of runs of contiguous frames, contradictions
@@ -27,7 +27,7 @@
 /* Ranges held before they are checked and passed on. */
 #define WITNESS_BATCH		1024
 /* kpageflags entries per pread (64 KiB). */
-#define WITNESS_KPF_WINDOW	8192
+#define WITNESS_KPF_PREAD	8192
 /* Frames between two runs read in one pread rather than two. */
 #define WITNESS_KPF_GAP		64
 
@@ -102,11 +102,11 @@ void witness_free(struct witness *w);
  */
 void witness_totals_restart(struct witness_totals *t);
 
-/* range_emit_fn for compare_range(): arg is the struct witness. */
+/* range_emit_fn for compare_piece(): arg is the struct witness. */
 void witness_range(const struct verdict_range *vr, void *arg);
 
 /*
- * Checks and passes on every range held; call after each compare_range().
+ * Checks and passes on every range held; call after each compare_piece().
  * 0, or the -errno of a ptwalk re-check (-ESRCH: the process is gone).
  * A kpageflags read error turns the third witness off, with a note.
  */
@@ -114,7 +114,7 @@ int witness_flush(struct witness *w);
 
 /*
  * Drops the ranges held and a re-check's error, which flushes return
- * until then: after a failed compare_range, and before the next process
+ * until then: after a failed compare_piece, and before the next process
  * of --all.
  */
 void witness_discard(struct witness *w);

@@ -7,11 +7,11 @@
  * inside --range) the engine will compare next, in address order; the
  * window reads pagemap over them in preads of up to its capacity, across
  * piece boundaries and across the gaps between pieces when these are
- * small (SPAN_GAP_PAGES), and the engine takes each piece's entries out
+ * small (WINDOW_GAP_PAGES), and the engine takes each piece's entries out
  * of it.  Pure: the reads go through a callback.
  */
-#ifndef PTCOMPARE_SPAN_H
-#define PTCOMPARE_SPAN_H
+#ifndef PTCOMPARE_WINDOW_H
+#define PTCOMPARE_WINDOW_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -22,7 +22,7 @@
  * little (a hole is filled without a page table walk); 2,048 of them are
  * 16 KiB, far below what a pread costs by itself.
  */
-#define SPAN_GAP_PAGES	2048
+#define WINDOW_GAP_PAGES	2048
 
 /* One part of the address space to compare: [start, end), page aligned. */
 struct compare_piece {
@@ -31,7 +31,7 @@ struct compare_piece {
 };
 
 /* Fills out[0..n) with the pagemap entries of n pages from addr. */
-typedef int (*span_read_fn)(void *ctx, uint64_t addr, size_t n,
+typedef int (*pagemap_read_fn)(void *ctx, uint64_t addr, size_t n,
 			    uint64_t *out);
 
 struct pagemap_window {
@@ -56,7 +56,7 @@ void window_plan(struct pagemap_window *w, const struct compare_piece *pieces,
 /*
  * How many pages one pread from addr (inside a piece from w->cur on)
  * should read: to the end of the last piece reachable through gaps of at
- * most SPAN_GAP_PAGES, at most w->cap; 0 when addr is in no piece.
+ * most WINDOW_GAP_PAGES, at most w->cap; 0 when addr is in no piece.
  * Advances w->cur past the pieces that end at or before addr.
  */
 size_t window_reach(struct pagemap_window *w, uint64_t addr);
@@ -66,7 +66,7 @@ size_t window_reach(struct pagemap_window *w, uint64_t addr);
  * reading it again (through read) where it does not cover them.  Pages
  * outside the plan are read directly.  0, or what read returned.
  */
-int window_read(struct pagemap_window *w, span_read_fn read, void *ctx,
+int window_read(struct pagemap_window *w, pagemap_read_fn read, void *ctx,
 		uint64_t addr, size_t n, uint64_t *out);
 
 /*
@@ -78,7 +78,7 @@ int window_read(struct pagemap_window *w, span_read_fn read, void *ctx,
  * what read returned.  Saves window_read()'s copy of every batch, a
  * visible part of a scan of 4K pages.
  */
-const uint64_t *window_peek(struct pagemap_window *w, span_read_fn read,
+const uint64_t *window_peek(struct pagemap_window *w, pagemap_read_fn read,
 			    void *ctx, uint64_t addr, size_t n, int *err);
 
-#endif /* PTCOMPARE_SPAN_H */
+#endif /* PTCOMPARE_WINDOW_H */

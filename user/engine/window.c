@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
-#include "engine/span.h"
+#include "engine/window.h"
 
 void window_init(struct pagemap_window *w, uint64_t *buf, size_t cap,
 		 unsigned int page_shift)
@@ -34,7 +34,7 @@ size_t window_reach(struct pagemap_window *w, uint64_t addr)
 	end = p[i].end;
 	while (end < limit && i + 1 < w->nr_pieces &&
 	       p[i + 1].start >= end &&
-	       (p[i + 1].start - end) / (1ULL << w->shift) <= SPAN_GAP_PAGES &&
+	       (p[i + 1].start - end) / (1ULL << w->shift) <= WINDOW_GAP_PAGES &&
 	       p[i + 1].start < limit)
 		end = p[++i].end;
 	if (end > limit)
@@ -42,7 +42,7 @@ size_t window_reach(struct pagemap_window *w, uint64_t addr)
 	return (size_t)((end - addr) / (1ULL << w->shift));
 }
 
-int window_read(struct pagemap_window *w, span_read_fn read, void *ctx,
+int window_read(struct pagemap_window *w, pagemap_read_fn read, void *ctx,
 		uint64_t addr, size_t n, uint64_t *out)
 {
 	while (n) {
@@ -73,7 +73,7 @@ int window_read(struct pagemap_window *w, span_read_fn read, void *ctx,
 	return 0;
 }
 
-const uint64_t *window_peek(struct pagemap_window *w, span_read_fn read,
+const uint64_t *window_peek(struct pagemap_window *w, pagemap_read_fn read,
 			    void *ctx, uint64_t addr, size_t n, int *err)
 {
 	uint64_t held_end = w->start + (uint64_t)w->n * (1ULL << w->shift);

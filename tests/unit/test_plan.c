@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pagemap read across VMA boundaries (engine/span.h, compare_plan()): the
+ * pagemap read across VMA boundaries (engine/window.h, compare_plan()): the
  * window's reach, and the engine under a plan on synthetic worlds that
  * may change from one read to the next.  Under a plan, many small pieces
  * cost one pagemap read and one ptwalk query, and every piece's ranges
@@ -17,13 +17,13 @@
 #include <stdlib.h>
 #include "engine/compare.h"
 #include "engine/jobs.h"
-#include "engine/span.h"
+#include "engine/window.h"
 #include "parse/pagemap.h"
 #include "parse/record.h"
 
 #define BASE	0x7f0000000000ULL
 #define PG	4096ULL
-#define MAXP	6144	/* pages in a world: room for gaps above SPAN_GAP_PAGES */
+#define MAXP	6144	/* pages in a world: room for gaps above WINDOW_GAP_PAGES */
 #define MAXR	2048	/* records in a world */
 #define MAXPC	256	/* pieces in a plan */
 #define WORLDS	2
@@ -171,7 +171,7 @@ static int compare_pieces(size_t batch, const struct compare_piece *p,
 		compare_plan(e, p, n);
 	for (size_t i = 0; i < n && !err; i++) {
 		memset(&o[i], 0, sizeof(o[i]));
-		err = compare_range(e, p[i].start, p[i].end, &o[i].sum,
+		err = compare_piece(e, p[i].start, p[i].end, &o[i].sum,
 				    collect, &o[i]);
 	}
 	compare_free(e);
@@ -220,8 +220,8 @@ static void reach(void **state)
 {
 	struct compare_piece p[4] = {
 		piece(0, 2), piece(3, 2),
-		piece(5 + SPAN_GAP_PAGES, 1),		/* gap: exactly the limit */
-		piece(7 + 2 * SPAN_GAP_PAGES, 4),	/* gap: one too many */
+		piece(5 + WINDOW_GAP_PAGES, 1),		/* gap: exactly the limit */
+		piece(7 + 2 * WINDOW_GAP_PAGES, 4),	/* gap: one too many */
 	};
 	uint64_t buf[8];
 	struct pagemap_window w;
@@ -229,8 +229,8 @@ static void reach(void **state)
 	(void)state;
 	window_init(&w, buf, 8192, UT_SHIFT_4K);
 	window_plan(&w, p, 4);
-	assert_int_equal(window_reach(&w, p[0].start), 6 + SPAN_GAP_PAGES);
-	assert_int_equal(window_reach(&w, p[0].start + PG), 5 + SPAN_GAP_PAGES);
+	assert_int_equal(window_reach(&w, p[0].start), 6 + WINDOW_GAP_PAGES);
+	assert_int_equal(window_reach(&w, p[0].start + PG), 5 + WINDOW_GAP_PAGES);
 	assert_int_equal(window_reach(&w, p[2].start), 1);
 	assert_int_equal(window_reach(&w, p[3].start + PG), 3);
 	/* the cursor moved past the earlier pieces: they are not read again */
@@ -255,8 +255,8 @@ static void reach_and_cuts_in_kernel_pages(void **state)
 		uint64_t pg = 1ULL << sh;
 		struct compare_piece p[2] = {
 			{ BASE, BASE + 3 * pg },
-			{ BASE + (3 + SPAN_GAP_PAGES) * pg,
-			  BASE + (5 + SPAN_GAP_PAGES) * pg },
+			{ BASE + (3 + WINDOW_GAP_PAGES) * pg,
+			  BASE + (5 + WINDOW_GAP_PAGES) * pg },
 		};
 		struct compare_piece big = { BASE, BASE + 250 * pg };
 		uint64_t buf[8];
@@ -266,8 +266,8 @@ static void reach_and_cuts_in_kernel_pages(void **state)
 
 		window_init(&w, buf, 8192, sh);
 		window_plan(&w, p, 2);
-		assert_int_equal(window_reach(&w, BASE), 5 + SPAN_GAP_PAGES);
-		assert_int_equal(window_reach(&w, BASE + pg), 4 + SPAN_GAP_PAGES);
+		assert_int_equal(window_reach(&w, BASE), 5 + WINDOW_GAP_PAGES);
+		assert_int_equal(window_reach(&w, BASE + pg), 4 + WINDOW_GAP_PAGES);
 		job_cursor_init(&c, &big, 1, 100, 2, sh);
 		assert_int_equal(c.target, 100);
 		assert_true(job_next(&c, &it));
@@ -453,10 +453,10 @@ static void error_ends_plan(void **state)
 	e = compare_new(&IO, 16, UT_SHIFT_4K);
 	assert_non_null(e);
 	compare_plan(e, p, 2);
-	assert_int_equal(compare_range(e, p[0].start, p[0].end, &o.sum,
+	assert_int_equal(compare_piece(e, p[0].start, p[0].end, &o.sum,
 				       collect, &o), -ESRCH);
 	F.fail_pagemap_at = -1;
-	assert_int_equal(compare_range(e, p[1].start, p[1].end, &o.sum,
+	assert_int_equal(compare_piece(e, p[1].start, p[1].end, &o.sum,
 				       collect, &o), 0);
 	assert_int_equal(o.sum.pages[CLASS_MATCH], 2);
 	assert_int_equal(o.r[0].walk_pfn, 0x12);
@@ -473,7 +473,7 @@ static unsigned int next_rand(unsigned int *seed)
 
 /*
  * A random process: pieces (VMAs) of 1-64 pages with gaps of 0 pages to
- * twice SPAN_GAP_PAGES, records inside each cut at random, pagemap mostly
+ * twice WINDOW_GAP_PAGES, records inside each cut at random, pagemap mostly
  * agreeing, a few lies and hidden frames.  Returns the number of pieces.
  */
 static size_t random_process(struct world *w, struct compare_piece *p,
@@ -486,7 +486,7 @@ static size_t random_process(struct world *w, struct compare_piece *p,
 	while (n < MAXPC) {
 		uint64_t len = 1 + next_rand(seed) % 64;
 		uint64_t gap = next_rand(seed) % 4 ? next_rand(seed) % 8 :
-			       next_rand(seed) % (2 * SPAN_GAP_PAGES + 2);
+			       next_rand(seed) % (2 * WINDOW_GAP_PAGES + 2);
 
 		if (page + gap + len > MAXP || w->nrecs + 70 > MAXR)
 			break;
@@ -545,7 +545,7 @@ static void plan_equals_alone(void **state)
 		copy = F.w[0];
 		assert_true(n > 0);
 		for (size_t i = 1; i < n; i++)
-			if ((p[i].start - p[i - 1].end) / PG <= SPAN_GAP_PAGES)
+			if ((p[i].start - p[i - 1].end) / PG <= WINDOW_GAP_PAGES)
 				small_gaps += (p[i].start - p[i - 1].end) / PG;
 		assert_int_equal(compare_pieces(batch, p, n, true, planned), 0);
 		reads = F.pm_reads;
@@ -711,7 +711,7 @@ static void jobs_equal_one_job(void **state)
 				size_t before = o->nr;
 
 				memset(&o->sum[i], 0, sizeof(o->sum[i]));
-				assert_int_equal(compare_range(e[k % jobs],
+				assert_int_equal(compare_piece(e[k % jobs],
 						 parts[i].start, parts[i].end,
 						 &o->sum[i], collect_item, o), 0);
 				o->part_ranges[i] = o->nr - before;
@@ -750,6 +750,6 @@ static void jobs_equal_one_job(void **state)
 		free(items[k].r);
 }
 
-UNIT_MAIN("span", UT(reach), UT(reach_and_cuts_in_kernel_pages), UT(many_small_vmas_one_read),
+UNIT_MAIN("plan", UT(reach), UT(reach_and_cuts_in_kernel_pages), UT(many_small_vmas_one_read),
 	  UT(window_smaller_than_span), UT(peek_in_place), UT(reread_is_fresh), UT(error_ends_plan),
 	  UT(plan_equals_alone), UT(items_cover_in_order), UT(jobs_equal_one_job))
