@@ -584,7 +584,6 @@ out:
 	free(ev);
 	free(groups);
 	free(log.f);
-	if (fd >= 0)
-		close(fd);
+	fd_close(&fd);
 	return status;
 }

@@ -127,8 +127,7 @@ int mode_vtop(const struct cli_options *o, char *msg, size_t size)
 	if (status == EXIT_OK)
 		status = vtop_exit_status(&v);
 out:
-	if (src.pagemap_fd >= 0)
-		close(src.pagemap_fd);
+	fd_close(&src.pagemap_fd);
 	close(src.walk_fd);
 	return status;
 }

@@ -223,12 +223,9 @@ int mode_watch(const struct cli_options *o, char *msg, size_t size)
 		snprintf(msg, size, "process %d exited during the watch",
 			 (int)o->pid);
 out:
-	if (w->sig_fd >= 0)
-		close(w->sig_fd);
-	if (w->pagemap_fd >= 0)
-		close(w->pagemap_fd);
-	if (w->fd >= 0)
-		close(w->fd);
+	fd_close(&w->sig_fd);
+	fd_close(&w->pagemap_fd);
+	fd_close(&w->fd);
 	free(w->old);
 	free(w->new);
 	free(w->raw);

@@ -207,11 +207,9 @@ int session_open_jobs(struct session *s, unsigned int n)
 
 static void proc_source_close(struct proc_source *src)
 {
-	if (src->pagemap_fd >= 0)
-		close(src->pagemap_fd);
+	fd_close(&src->pagemap_fd);
 	for (int k = 0; k < NR_COMPARE_STREAMS; k++)
-		if (src->walk_fd[k] >= 0)
-			close(src->walk_fd[k]);
+		fd_close(&src->walk_fd[k]);
 }
 
 /* The source's counts of what was read zeroed, for the next process. */
@@ -231,9 +229,7 @@ void session_close_target(struct session *s)
 	if (s->maps)
 		fclose(s->maps);
 	s->maps = NULL;
-	if (s->src.pagemap_fd >= 0)
-		close(s->src.pagemap_fd);
-	s->src.pagemap_fd = -1;
+	fd_close(&s->src.pagemap_fd);
 	proc_source_restart(&s->src);
 }
 

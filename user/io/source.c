@@ -299,13 +299,17 @@ void witness_source_open(struct witness_source *s, const char *walk_path,
 			 "not asked for (--kpageflags adds it)");
 }
 
+void fd_close(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
 void witness_source_close(struct witness_source *s)
 {
-	if (s->kpf_fd >= 0)
-		close(s->kpf_fd);
-	if (s->walk_fd >= 0)
-		close(s->walk_fd);
-	s->kpf_fd = s->walk_fd = -1;
+	fd_close(&s->kpf_fd);
+	fd_close(&s->walk_fd);
 	iomem_free(&s->iomem);
 }
 

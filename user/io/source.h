@@ -38,6 +38,9 @@ struct proc_source {
 	uint64_t walk_ns;	/* time spent in ptwalk queries and reads */
 };
 
+/* Closes *fd if it is open, and marks it closed (-1). */
+void fd_close(int *fd);
+
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t monotonic_ns(void);
 
