@@ -30,6 +30,16 @@ static struct ptwalk_iommu_event ev(uint64_t seq, uint64_t ms, uint8_t kind,
 	};
 }
 
+/* The last mapping of the 4K page of iova by e[0 .. n), at ms. */
+static struct fault_last_mapping last_4k(const struct ptwalk_iommu_event *e,
+					 size_t n, uint64_t iova, uint64_t ms)
+{
+	struct fault_last_mapping m;
+
+	fault_last_mapping(e, n, iova, ms * MS, 12, &m);
+	return m;
+}
+
 #define MAP PTWALK_EVENT_MAP
 #define UNMAP PTWALK_EVENT_UNMAP
 #define DROPPED PTWALK_EVENT_DROPPED
@@ -43,11 +53,10 @@ static void last_mapping_unmapped(void **state)
 		ev(2, 20, MAP, 0x5000000, 0x1000, 0x2000, 43),
 		ev(3, 30, UNMAP, 0x7f0000000000, 0x4000, NONE, 42),
 	};
-	struct fault_last_mapping m;
+	/* the third page of the mapping, 5 ms after the unmap */
+	struct fault_last_mapping m = last_4k(e, 3, 0x7f0000002010, 35);
 
 	(void)state;
-	/* the third page of the mapping, 5 ms after the unmap */
-	fault_last_mapping(e, 3, 0x7f0000002010, 35 * MS, 12, &m);
 	assert_true(m.found);
 	assert_int_equal(m.iova, 0x7f0000000000);
 	assert_int_equal(m.pages, 4);
@@ -69,15 +78,14 @@ static void last_mapping_newest_before_fault(void **state)
 		ev(4, 50, UNMAP, 0x100000, 0x1000, NONE, 2),
 		ev(5, 60, MAP, 0x100000, 0x1000, 0x333, 3),
 	};
-	struct fault_last_mapping m;
+	struct fault_last_mapping m = last_4k(e, 5, 0x100000, 40);
 
 	(void)state;
-	fault_last_mapping(e, 5, 0x100000, 40 * MS, 12, &m);
 	assert_true(m.found);
 	assert_int_equal(m.pfn, 0x222);
 	assert_false(m.unmapped);	/* its unmap came after the fault */
 	/* no time (a pasted line): every event counts */
-	fault_last_mapping(e, 5, 0x100000, 0, 12, &m);
+	m = last_4k(e, 5, 0x100000, 0);
 	assert_int_equal(m.pfn, 0x333);
 	assert_false(m.unmapped);
 }
@@ -94,24 +102,23 @@ static void last_mapping_with_dropped(void **state)
 		ev(1, 0, DROPPED, 0, 100, NONE, 0),
 		ev(101, 30, UNMAP, 0x300000, 0x1000, NONE, 7),
 	};
-	struct fault_last_mapping m;
+	struct fault_last_mapping m = last_4k(e, 3, 0x201000, 31);
 
 	(void)state;
-	fault_last_mapping(e, 3, 0x201000, 31 * MS, 12, &m);
 	assert_true(m.found);
 	assert_int_equal(m.pfn, 0x501);
 	assert_true(m.unmapped);
 	assert_int_equal(m.unmapped_ms_before, 1);
 	assert_int_equal(m.dropped, 17);
 	/* another page of the map: not unmapped */
-	fault_last_mapping(e, 3, 0x200000, 31 * MS, 12, &m);
+	m = last_4k(e, 3, 0x200000, 31);
 	assert_false(m.unmapped);
 	/* nothing found, but the ring lost events: said */
-	fault_last_mapping(lost, 2, 0x300000, 40 * MS, 12, &m);
+	m = last_4k(lost, 2, 0x300000, 40);
 	assert_false(m.found);
 	assert_int_equal(m.dropped, 100);
 	/* nothing at all */
-	fault_last_mapping(lost, 0, 0x300000, 40 * MS, 12, &m);
+	m = last_4k(lost, 0, 0x300000, 40);
 	assert_false(m.found);
 	assert_int_equal(m.dropped, 0);
 }
@@ -122,10 +129,9 @@ static void last_mapping_no_frame(void **state)
 	const struct ptwalk_iommu_event e[] = {
 		ev(1, 10, MAP, 0x10000, 0x10000, NONE, 0),
 	};
-	struct fault_last_mapping m;
+	struct fault_last_mapping m = last_4k(e, 1, 0x1f000, 20);
 
 	(void)state;
-	fault_last_mapping(e, 1, 0x1f000, 20 * MS, 12, &m);
 	assert_true(m.found);
 	assert_true(m.pfn == NONE);
 	/* a 64K kernel page: pages of 64K */

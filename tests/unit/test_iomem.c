@@ -36,13 +36,21 @@ static const char *name_of(const struct iomem *m, uint64_t addr)
 	return iomem_path(m, iomem_find(m, addr), path, sizeof(path));
 }
 
+/* text parsed into *m, as it must be. */
+static void parsed(struct iomem *m, const char *text)
+{
+	char why[128] = "";
+
+	if (iomem_parse_string(m, text, why, sizeof(why)))
+		fail_msg("iomem not parsed: %s", why);
+}
+
 static void names_innermost_with_parents(void **state)
 {
 	struct iomem m;
-	char why[128];
 
 	(void)state;
-	assert_int_equal(iomem_parse_string(&m, vm_iomem, why, sizeof(why)), 0);
+	parsed(&m, vm_iomem);
 	assert_false(m.zeroed);
 	assert_int_equal(m.n, 18);
 	assert_string_equal(name_of(&m, 0xfd000000), "PCI Bus 0000:00 > 0000:00:01.0 > bochs-drm");
@@ -73,10 +81,9 @@ static void names_innermost_with_parents(void **state)
 static void every_boundary(void **state)
 {
 	struct iomem m;
-	char why[128];
 
 	(void)state;
-	assert_int_equal(iomem_parse_string(&m, vm_iomem, why, sizeof(why)), 0);
+	parsed(&m, vm_iomem);
 	for (size_t i = 0; i < m.n; i++) {
 		size_t at_start = iomem_find(&m, m.e[i].start);
 		size_t at_end = iomem_find(&m, m.e[i].end);
@@ -98,19 +105,18 @@ static void zeroed_for_non_root(void **state)
 		"  00000000-00000000 : Kernel code\n"
 		"00000000-00000000 : PCI Bus 0000:00\n";
 	struct iomem m;
-	char why[128];
 
 	(void)state;
-	assert_int_equal(iomem_parse_string(&m, text, why, sizeof(why)), 0);
+	parsed(&m, text);
 	assert_true(m.zeroed);
 	/* no wrong name: address 0 is in "Reserved" only for real */
 	assert_int_equal(iomem_find(&m, 0), IOMEM_NONE);
 	iomem_free(&m);
 	/* one real zero-based entry is not the non-root view */
-	assert_int_equal(iomem_parse_string(&m, vm_iomem, why, sizeof(why)), 0);
+	parsed(&m, vm_iomem);
 	assert_false(m.zeroed);
 	iomem_free(&m);
-	assert_int_equal(iomem_parse_string(&m, "", why, sizeof(why)), 0);
+	parsed(&m, "");
 	assert_false(m.zeroed);
 	assert_int_equal(iomem_find(&m, 0), IOMEM_NONE);
 	iomem_free(&m);
@@ -158,10 +164,9 @@ static void names_and_unsorted_siblings(void **state)
 		"00001000-00001fff : a: first one\n"
 		"  00001800-000018ff : inner : colon";
 	struct iomem m;
-	char why[128];
 
 	(void)state;
-	assert_int_equal(iomem_parse_string(&m, text, why, sizeof(why)), 0);
+	parsed(&m, text);
 	assert_string_equal(name_of(&m, 0x1880), "a: first one > inner : colon");
 	assert_string_equal(name_of(&m, 0x2000), "b: second");
 	assert_string_equal(name_of(&m, 0x1000), "a: first one");
@@ -181,10 +186,9 @@ static void deeper_than_printed(void **state)
 		"          00000100-000001ff : l6\n"
 		"          00001000-00001fff : l5b\n";
 	struct iomem m;
-	char why[128];
 
 	(void)state;
-	assert_int_equal(iomem_parse_string(&m, text, why, sizeof(why)), 0);
+	parsed(&m, text);
 	assert_string_equal(name_of(&m, 0x180), "l0 > l1 > l2 > l3 > l4 > l5 > l6");
 	assert_string_equal(name_of(&m, 0x1100), "l0 > l1 > l2 > l3 > l4 > l5b");
 	iomem_free(&m);
@@ -210,7 +214,6 @@ static void many_siblings(void **state)
 {
 	static char text[200 * 40];
 	struct iomem m;
-	char why[128];
 	size_t len = 0;
 
 	(void)state;
@@ -218,7 +221,7 @@ static void many_siblings(void **state)
 		len += (size_t)snprintf(text + len, sizeof(text) - len,
 					"%08x-%08x : dev%u\n", i * 0x2000,
 					i * 0x2000 + 0xfff, i);
-	assert_int_equal(iomem_parse_string(&m, text, why, sizeof(why)), 0);
+	parsed(&m, text);
 	for (unsigned int i = 0; i < 200; i++) {
 		char want[16];
 

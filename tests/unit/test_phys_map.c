@@ -151,26 +151,39 @@ static void unmapped_all(void **state)
 }
 
 /*
+ * A set over frames 0x100 to 0x10f holding recs[0 .. n): record i a
+ * mapping of process i + 1, the process's index i.
+ */
+static void set_of(struct phys_set *s, const struct ptwalk_record_ext *recs,
+		   size_t n)
+{
+	phys_set_init(s, 0x100000, 0x110000, 12, 8);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(phys_add(s, &recs[i], (pid_t)i + 1,
+					  (uint32_t)i, 0), 0);
+}
+
+/*
  * One frame mapped wb by one process and wc by another is a conflict of
  * exactly the frames both cover; frames mapped wb twice are not.
  */
 static void conflict_wb_wc(void **state)
 {
-	struct ptwalk_record_ext wb = rec(0x10000, 4, 0x100, PTWALK_MEMTYPE_WB);
-	struct ptwalk_record_ext wb2 = rec(0x80000, 4, 0x100, PTWALK_MEMTYPE_WB);
-	struct ptwalk_record_ext wc = rec(0x20000, 2, 0x102, PTWALK_MEMTYPE_WC);
+	const struct ptwalk_record_ext recs[] = {
+		rec(0x10000, 4, 0x100, PTWALK_MEMTYPE_WB),
+		rec(0x80000, 4, 0x100, PTWALK_MEMTYPE_WB),
+		rec(0x20000, 2, 0x102, PTWALK_MEMTYPE_WC),
+	};
 	struct memtype_conflict *c;
 	struct phys_set s;
 	long n;
 
 	(void)state;
-	phys_set_init(&s, 0x100000, 0x110000, 12, 8);
-	phys_add(&s, &wb, 1, 0, 0);
-	phys_add(&s, &wb2, 2, 1, 0);
+	set_of(&s, recs, 2);			/* the two wb mappings */
 	n = memtype_conflicts(&s, &c);
 	assert_int_equal(n, 0);
 	assert_null(c);
-	phys_add(&s, &wc, 3, 2, 0);
+	phys_add(&s, &recs[2], 3, 2, 0);
 	n = memtype_conflicts(&s, &c);
 	assert_int_equal(n, 1);
 	assert_int_equal(c[0].pfn, 0x102);
@@ -187,20 +200,18 @@ static void conflict_wb_wc(void **state)
 /* Where the mappings covering the frames change, a new run begins. */
 static void conflict_runs_split(void **state)
 {
-	struct ptwalk_record_ext uc = rec(0x10000, 8, 0x100, PTWALK_MEMTYPE_UC_MINUS);
-	struct ptwalk_record_ext wc1 = rec(0x20000, 2, 0x100, PTWALK_MEMTYPE_WC);
-	struct ptwalk_record_ext wc2 = rec(0x30000, 4, 0x101, PTWALK_MEMTYPE_WC);
-	struct ptwalk_record_ext unknown = rec(0x40000, 8, 0x100, PTWALK_MEMTYPE_NONE);
+	const struct ptwalk_record_ext recs[] = {
+		rec(0x10000, 8, 0x100, PTWALK_MEMTYPE_UC_MINUS),
+		rec(0x20000, 2, 0x100, PTWALK_MEMTYPE_WC),	/* wc1 */
+		rec(0x30000, 4, 0x101, PTWALK_MEMTYPE_WC),	/* wc2 */
+		rec(0x40000, 8, 0x100, PTWALK_MEMTYPE_NONE),
+	};
 	struct memtype_conflict *c;
 	struct phys_set s;
 	long n;
 
 	(void)state;
-	phys_set_init(&s, 0x100000, 0x110000, 12, 8);
-	phys_add(&s, &uc, 1, 0, 0);
-	phys_add(&s, &wc1, 2, 1, 0);
-	phys_add(&s, &wc2, 3, 2, 0);
-	phys_add(&s, &unknown, 4, 3, 0);
+	set_of(&s, recs, 4);
 	n = memtype_conflicts(&s, &c);
 	/* 0x100: uc-, wc1; 0x101: uc-, wc1, wc2; 0x102-0x104: uc-, wc2 */
 	assert_int_equal(n, 3);

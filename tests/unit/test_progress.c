@@ -8,6 +8,15 @@
 #define MS 1000000ULL
 #define T0 (5000 * MS)		/* the clock does not start at 0 */
 
+/* A progress line on a terminal, its scan started at T0. */
+static struct progress started(void)
+{
+	struct progress p;
+
+	progress_init(&p, true, T0);
+	return p;
+}
+
 static void wanted(void **state)
 {
 	(void)state;
@@ -20,11 +29,10 @@ static void wanted(void **state)
 /* Nothing in the first second; then at most one line per interval. */
 static void delay_and_throttle(void **state)
 {
-	struct progress p;
+	struct progress p = started();
 	char buf[128];
 
 	(void)state;
-	progress_init(&p, true, T0);
 	assert_false(progress_due(&p, T0));
 	assert_false(progress_due(&p, T0 + 999 * MS));
 	assert_true(progress_due(&p, T0 + 1000 * MS));
@@ -39,12 +47,11 @@ static void delay_and_throttle(void **state)
 
 static void line_text(void **state)
 {
-	struct progress p;
+	struct progress p = started();
 	char buf[128];
 	size_t n;
 
 	(void)state;
-	progress_init(&p, true, T0);
 	p.total_pages = 262144;
 	p.total_vmas = 16;
 	p.pages = 131072;
@@ -63,15 +70,13 @@ static void line_text(void **state)
 				 strlen("\rptcompare: 300000 pages, 17 VMAs, 3.0 s ")), 0);
 }
 
-/* A shorter line blanks what the longer one left behind. */
 /* --all counts processes: "N of M processes", the pages beside. */
 static void processes_text(void **state)
 {
-	struct progress p;
+	struct progress p = started();
 	char buf[128];
 
 	(void)state;
-	progress_init(&p, true, T0);
 	p.total_procs = 230;
 	p.procs = 23;
 	p.pages = 5000;
@@ -80,14 +85,14 @@ static void processes_text(void **state)
 		"\rptcompare: 23 of 230 processes (10%), 5000 pages, 1.5 s");
 }
 
+/* A shorter line blanks what the longer one left behind. */
 static void shorter_line_pads(void **state)
 {
-	struct progress p;
+	struct progress p = started();
 	char buf[128];
 	size_t first;
 
 	(void)state;
-	progress_init(&p, true, T0);
 	p.pages = 123456789;
 	first = progress_line(&p, T0 + 1500 * MS, buf, sizeof(buf));
 	p.pages = 5;
@@ -99,11 +104,10 @@ static void shorter_line_pads(void **state)
 
 static void clear(void **state)
 {
-	struct progress p;
+	struct progress p = started();
 	char buf[128];
 
 	(void)state;
-	progress_init(&p, true, T0);
 	assert_int_equal(progress_clear(&p, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "");		/* nothing drawn: nothing */
 	p.pages = 7;
@@ -121,11 +125,10 @@ static void clear(void **state)
 /* A buffer too small never gets a cut line. */
 static void small_buffer(void **state)
 {
-	struct progress p;
+	struct progress p = started();
 	char buf[8];
 
 	(void)state;
-	progress_init(&p, true, T0);
 	assert_int_equal(progress_line(&p, T0 + 1000 * MS, buf, sizeof(buf)), 0);
 	assert_int_equal(p.width, 0);
 }
