@@ -284,9 +284,8 @@ DEBUG_MODTREE := $(BUILD)/debug-modtree
 DEBUG_APPEND := no5lvl
 # The suite runs on a machine with VT-d and edu (VM_IOMMU=1), and the IOMMU
 # lane's cases follow it in the same boot: one boot and one pair of
-# kmemleak scans instead of two (make check-debug-iommu, the IOMMU lane
-# alone, booted 20 s and scanned 48 s more on a quiet machine, and took
-# 347 s in CI's run of 3812940, 176 of them in the guest).
+# kmemleak scans instead of two (make check-debug-iommu boots the IOMMU
+# lane alone).
 check-debug: debug-modules $(if $(DEBUG_SANITIZED),asan-ptcompare,user) $(BUILD)/vmtest
 	mkdir -p $(DEBUG_MODTREE) && cp $(DEBUG_KDIR)/modules.builtin $(DEBUG_MODTREE)/ && : > $(DEBUG_MODTREE)/modules.dep
 	krel=$$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(DEBUG_KDIR)/include/generated/utsrelease.h) && \

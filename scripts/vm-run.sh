@@ -252,7 +252,7 @@ vm_arch() {
 		# qemu-system-riscv64 (a newer one, for the IOMMU).  One NUMA
 		# node: with two (-numa as on arm64) Debian's 6.12 never
 		# brought up a virtio-serial port (no /dev/vport* nor hvc1
-		# in 60 s after virtio-pci enabled the device; 2026-11-28).
+		# in 60 s after virtio-pci enabled the device).
 		qemu=${QEMU_RISCV64:-$qemu}
 		machine=(-machine "virt,accel=$accel" -cpu rv64,svnapot=on,svpbmt=on -device bochs-display)
 		# The channel: a virtio-serial port on PCI, /dev/vport0p1
