@@ -140,6 +140,12 @@ static void stream_id(void **state)
 	assert_false(fault_pci_rid("0000:00:02.8", &dom, &rid));
 	assert_false(fault_pci_rid("9050000.smmuv3", &dom, &rid));
 	assert_false(fault_pci_rid("0000:00:02.0x", &dom, &rid));
+	/* hex digits alone, as sysfs writes them (sscanf took these) */
+	assert_false(fault_pci_rid("-1:00:03.0", &dom, &rid));
+	assert_false(fault_pci_rid(" 0000:00:03.0", &dom, &rid));
+	assert_false(fault_pci_rid("0x0:00:03.0", &dom, &rid));
+	assert_false(fault_pci_rid("0000:00:+3.0", &dom, &rid));
+	assert_false(fault_pci_rid("00000:00:03.0", &dom, &rid));
 	assert_true(fault_sid_matches("0000:00:02.0", 0x10, 0));
 	assert_false(fault_sid_matches("0000:00:03.0", 0x10, 0));
 	assert_true(fault_sid_matches("0000:00:02.0", 0x10010, 0x10000));
