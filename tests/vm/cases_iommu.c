@@ -29,6 +29,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1927,6 +1928,259 @@ static bool iommu_fault_none(struct vmtest *t)
 	return ok;
 }
 
+/*
+ * ptcompare --iommu DEVICE --watch running in the background (JSON
+ * Lines or text), and the lines it printed once it ended.
+ */
+struct iwatch {
+	pid_t pid;
+	FILE *out;
+	struct json_object *line[64];	/* --json: each line parsed */
+	char text[4096];		/* text: the lines as printed */
+	int n, status;
+};
+
+/* Starts the watch of [iova, iova + len): once its first line is out. */
+static bool iwatch_start(struct vmtest *t, struct iwatch *w, const char *bdf,
+			 uint64_t iova, uint64_t len, bool json)
+{
+	char range[64], line[1024];
+	const char *argv[] = { "ptcompare", "--iommu", bdf, "--watch", "120",
+			       "--interval", "50", "--range", range,
+			       json ? "--json" : NULL, NULL };
+	int fd;
+
+	memset(w, 0, sizeof(*w));
+	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, iova,
+		 iova + len);
+	w->pid = pc_spawn(t, argv, NULL, &fd);
+	if (w->pid < 0)
+		return false;
+	w->out = fdopen(fd, "r");
+	if (!w->out || !fgets(line, sizeof(line), w->out) ||
+	    !strstr(line, json ? "\"event\":\"start\"" : "watching "))
+		return fail(t, "ptcompare --iommu --watch did not start: '%s'",
+			    w->out ? line : "");
+	snprintf(w->text, sizeof(w->text), "%s", line);
+	return true;
+}
+
+/* SIGINT, as Ctrl-C: the watch reads once more, ends, and exits 0. */
+static bool iwatch_stop(struct vmtest *t, struct iwatch *w)
+{
+	size_t used = strlen(w->text);
+	char line[1024];
+	int status;
+
+	if (w->pid <= 0)
+		return false;
+	kill(w->pid, SIGINT);
+	while (w->out && fgets(line, sizeof(line), w->out)) {
+		struct json_object *o = json_tokener_parse(line);
+
+		if (o && w->n < (int)(sizeof(w->line) / sizeof(w->line[0])))
+			w->line[w->n++] = o;
+		else if (o)
+			json_object_put(o);
+		used += (size_t)snprintf(w->text + used, sizeof(w->text) - used,
+					 "%s", line);
+		if (used >= sizeof(w->text))
+			used = sizeof(w->text) - 1;
+	}
+	if (w->out)
+		fclose(w->out);
+	w->out = NULL;
+	waitpid(w->pid, &status, 0);
+	w->pid = 0;
+	w->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	return w->status == EXIT_OK ||
+	       fail(t, "--iommu --watch after SIGINT: exit %d", w->status);
+}
+
+static void iwatch_free(struct iwatch *w)
+{
+	if (w->pid > 0) {
+		kill(w->pid, SIGKILL);
+		waitpid(w->pid, NULL, 0);
+	}
+	if (w->out)
+		fclose(w->out);
+	for (int i = 0; i < w->n; i++)
+		json_object_put(w->line[i]);
+	w->n = 0;
+}
+
+/* The first line of event kind at iova, NULL if none. */
+static struct json_object *iwatch_event(const struct iwatch *w,
+					const char *kind, uint64_t iova)
+{
+	for (int i = 0; i < w->n; i++) {
+		struct json_object *e = pc_get(w->line[i], "event");
+
+		if (e && !strcmp(json_object_get_string(e), kind) &&
+		    pc_hex_or_none(w->line[i], "iova") == iova)
+			return w->line[i];
+	}
+	return NULL;
+}
+
+/*
+ * The unmap and the remap: an unmap of iova whose old frame is old, by
+ * this process, which still maps it at VA = IOVA; then a map of iova to
+ * frame new (the recorder's and the device's), a remap of old.
+ */
+static bool check_remap(struct vmtest *t, const struct iwatch *w,
+			uint64_t iova, uint64_t old, uint64_t new)
+{
+	struct json_object *u = iwatch_event(w, "unmap", iova);
+	struct json_object *m = iwatch_event(w, "map", iova);
+	struct json_object *by = u ? pc_get(u, "old_mapped_by") : NULL;
+	struct json_object *end = w->n ? pc_get(w->line[w->n - 1], "ended") : NULL;
+
+	if (!u || !m)
+		return fail(t, "no %s line for IOVA 0x%" PRIx64 " in %d lines",
+			    u ? "map" : "unmap", iova, w->n);
+	if (json_object_get_int(pc_get(u, "pid")) != getpid() ||
+	    pc_hex_or_none(u, "old_pfn") != old || !by ||
+	    json_object_get_int(pc_get(by, "pid")) != getpid() ||
+	    pc_hex_or_none(by, "address") != iova)
+		return fail(t, "unmap %s: expected old frame 0x%" PRIx64 " (the fixture's), still mapped by pid %d",
+			    json_object_to_json_string(u), old, (int)getpid());
+	if (json_object_get_int64(pc_get(m, "seq")) <=
+	    json_object_get_int64(pc_get(u, "seq")) ||
+	    pc_hex_or_none(m, "pfn") != new ||
+	    pc_hex_or_none(m, "device_pfn") != new ||
+	    !json_object_get_boolean(pc_get(m, "remap")) ||
+	    pc_hex_or_none(m, "old_pfn") != old)
+		return fail(t, "map %s: expected after the unmap, frame 0x%" PRIx64 " (the fixture's), a remap of 0x%" PRIx64,
+			    json_object_to_json_string(m), new, old);
+	return (end && !strcmp(json_object_get_string(end), "signal")) ||
+	       fail(t, "the last line does not end the watch on the signal");
+}
+
+/*
+ * A buffer mapped for edu, its frame the fixture's GUP sees, written by
+ * edu's DMA; with ptcompare --iommu --watch running, VFIO unmaps it and
+ * maps a second buffer at the same IOVA.  The watch must name the unmap
+ * (the old frame, still mapped by this process) and the remap (the new
+ * frame, the fixture's), and edu's next DMA to that IOVA must land in the
+ * new buffer, not the old.  The same again the other way, in text, into
+ * the TAP stream (docs/report.md shows it).
+ */
+static bool iommu_watch_remap(struct vmtest *t)
+{
+	struct ptwalk_fixture_translate a_o, b_o;
+	char want_unmap[160], want_map[200];
+	struct iwatch w = { 0 };
+	bool ok, mapped = false;
+	char *a, *b;
+	struct edu e;
+
+	if (!edu_open(t, &e)) {
+		edu_close(&e);
+		return false;
+	}
+	a = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1);
+	b = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1);
+	ok = mapped = a && b && dma_map(t, &e, a, A(a), PAGE);
+	ok = ok && dma_pattern(t, &e, A(a), 11, 0);
+	if (ok && !has_pattern(a, 11, 0))
+		ok = fail(t, "edu's DMA did not land in the first buffer");
+	ok = ok && oracle(t, A(a), &a_o) && oracle(t, A(b), &b_o);
+	ok = ok && iwatch_start(t, &w, e.bdf, A(a), PAGE, true);
+	if (ok) {
+		mapped = false;
+		ok = dma_unmap(t, &e, A(a), PAGE);
+	}
+	ok = ok && (mapped = dma_map(t, &e, b, A(a), PAGE));
+	ok = ok && dma_pattern(t, &e, A(a), 11, 1);
+	if (ok && !has_pattern(b, 11, 1))
+		ok = fail(t, "edu's DMA to the remapped IOVA did not land in the new buffer");
+	if (ok && !has_pattern(a, 11, 0))
+		ok = fail(t, "edu's DMA to the remapped IOVA changed the old buffer");
+	ok = iwatch_stop(t, &w) && ok;
+	ok = ok && check_remap(t, &w, A(a), a_o.pfn, b_o.pfn);
+	if (!ok && w.text[0])
+		printf("# %.3000s\n", w.text);
+	iwatch_free(&w);
+	/* back to the first buffer, the text lines into the TAP stream */
+	ok = ok && iwatch_start(t, &w, e.bdf, A(a), PAGE, false);
+	if (ok) {
+		mapped = false;
+		ok = dma_unmap(t, &e, A(a), PAGE);
+	}
+	ok = ok && (mapped = dma_map(t, &e, a, A(a), PAGE));
+	ok = iwatch_stop(t, &w) && ok;
+	snprintf(want_unmap, sizeof(want_unmap), " unmap 0x%" PRIx64 "-0x%" PRIx64
+		 " (1 page) pid %d (vmtest): was frame 0x%" PRIx64 "\n", A(a),
+		 A(a) + PAGE, (int)getpid(), (uint64_t)b_o.pfn);
+	snprintf(want_map, sizeof(want_map), " map 0x%" PRIx64 "-0x%" PRIx64
+		 " (1 page) pid %d (vmtest): frame 0x%" PRIx64 ", device now 0x%" PRIx64
+		 ", remap (was frame 0x%" PRIx64 ")\n", A(a), A(a) + PAGE,
+		 (int)getpid(), (uint64_t)a_o.pfn, (uint64_t)a_o.pfn,
+		 (uint64_t)b_o.pfn);
+	if (ok && (!strstr(w.text, want_unmap) || !strstr(w.text, want_map)))
+		ok = fail(t, "the text lines lack '%s' or '%s'", want_unmap,
+			  want_map);
+	for (char *l = strtok(w.text, "\n"); l; l = strtok(NULL, "\n"))
+		printf("# %s\n", l);
+	iwatch_free(&w);
+	if (mapped)
+		dma_unmap(t, &e, A(a), PAGE);
+	if (a)
+		munmap(a, PAGE);
+	if (b)
+		munmap(b, PAGE);
+	edu_close(&e);
+	return ok;
+}
+
+/* ptwalk.ko unloaded and loaded again from the guest's /lib with params. */
+static bool reload_ptwalk(struct vmtest *t, const char *params)
+{
+	int fd, err = 0;
+
+	if (syscall(SYS_delete_module, "ptwalk", O_NONBLOCK))
+		return fail(t, "rmmod ptwalk: %s", strerror(errno));
+	fd = open("/lib/ptwalk.ko", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || syscall(SYS_finit_module, fd, params, 0))
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	return !err || fail(t, "insmod /lib/ptwalk.ko %s: %s", params,
+			    strerror(err));
+}
+
+/*
+ * --iommu --watch's refusals, each its line and status: a device not
+ * driven through VFIO (the display: 16), and a module loaded with
+ * iommu_events=0 (15; then loaded again as before).
+ */
+static bool iommu_watch_refusals(struct vmtest *t)
+{
+	struct pc_result r = { 0 };
+	char edu[32], display[32];
+	const char *argv[] = { "ptcompare", "--iommu", display, "--watch", "1",
+			       NULL };
+	bool ok = find_pci(t, EDU_VENDOR, EDU_DEVICE, edu, sizeof(edu)) &&
+		  find_pci(t, "0x1234", "0x1111", display, sizeof(display));
+
+	ok = ok && run_pc(t, &r, argv);
+	if (ok && (r.status != EXIT_NOT_VFIO || !strstr(r.err, "not driven through VFIO")))
+		ok = fail(t, "%s: exit %d, expected %d: %s", display, r.status,
+			  EXIT_NOT_VFIO, r.err);
+	pc_free(&r);
+	memcpy(display, edu, sizeof(display));
+	if (!ok || !reload_ptwalk(t, "iommu_events=0"))
+		return false;
+	ok = run_pc(t, &r, argv);
+	if (ok && (r.status != EXIT_NO_RECORDER || !strstr(r.err, "iommu_events=0")))
+		ok = fail(t, "no recorder: exit %d, expected %d: %s", r.status,
+			  EXIT_NO_RECORDER, r.err);
+	pc_free(&r);
+	return reload_ptwalk(t, "") && ok;
+}
+
 const struct vmtest_case iommu_cases[] = {
 	{ "iommu_4k_pages", iommu_4k_pages },
 	{ "iommu_thp", iommu_thp },
@@ -1944,6 +2198,9 @@ const struct vmtest_case iommu_cases[] = {
 	{ "iommu_recorder_overflow", iommu_recorder_overflow },
 	{ "iommu_fault_use_after_unmap", iommu_fault_use_after_unmap },
 	{ "iommu_fault_none", iommu_fault_none },
+	{ "iommu_watch_remap", iommu_watch_remap },
+	/* it reloads ptwalk.ko: after every case that reads the recorder */
+	{ "iommu_watch_refusals", iommu_watch_refusals },
 	/*
 	 * Last: on 5.10 edu, removed and found again by a rescan, can no
 	 * longer be attached to a VFIO container (EBUSY).
