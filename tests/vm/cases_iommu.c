@@ -2025,12 +2025,14 @@ static struct json_object *iwatch_event(const struct iwatch *w,
 }
 
 /*
- * The unmap and the remap: an unmap of iova whose old frame is old, by
- * this process, which still maps it at VA = IOVA; then a map of iova to
- * frame new (the recorder's and the device's), a remap of old.
+ * The unmap and the remap as JSON Lines: an unmap of iova whose old frame
+ * is old, by this process, which still maps it at VA = IOVA when
+ * still_mapped; then a map of iova to frame new (the recorder's and the
+ * device's), a remap of old.
  */
-static bool check_remap(struct vmtest *t, const struct iwatch *w,
-			uint64_t iova, uint64_t old, uint64_t new)
+static bool check_remap_json(struct vmtest *t, const struct iwatch *w,
+			     uint64_t iova, uint64_t old, uint64_t new,
+			     bool still_mapped)
 {
 	struct json_object *u = iwatch_event(w, "unmap", iova);
 	struct json_object *m = iwatch_event(w, "map", iova);
@@ -2041,11 +2043,13 @@ static bool check_remap(struct vmtest *t, const struct iwatch *w,
 		return fail(t, "no %s line for IOVA 0x%" PRIx64 " in %d lines",
 			    u ? "map" : "unmap", iova, w->n);
 	if (json_object_get_int(pc_get(u, "pid")) != getpid() ||
-	    pc_hex_or_none(u, "old_pfn") != old || !by ||
-	    json_object_get_int(pc_get(by, "pid")) != getpid() ||
-	    pc_hex_or_none(by, "address") != iova)
-		return fail(t, "unmap %s: expected old frame 0x%" PRIx64 " (the fixture's), still mapped by pid %d",
-			    json_object_to_json_string(u), old, (int)getpid());
+	    pc_hex_or_none(u, "old_pfn") != old || !by != !still_mapped ||
+	    (by && (json_object_get_int(pc_get(by, "pid")) != getpid() ||
+		    pc_hex_or_none(by, "address") != iova)))
+		return fail(t, "unmap %s: expected old frame 0x%" PRIx64 " (the fixture's), %s by pid %d at VA = IOVA",
+			    json_object_to_json_string(u), old,
+			    still_mapped ? "still mapped" : "not mapped",
+			    (int)getpid());
 	if (json_object_get_int64(pc_get(m, "seq")) <=
 	    json_object_get_int64(pc_get(u, "seq")) ||
 	    pc_hex_or_none(m, "pfn") != new ||
@@ -2058,20 +2062,77 @@ static bool check_remap(struct vmtest *t, const struct iwatch *w,
 	       fail(t, "the last line does not end the watch on the signal");
 }
 
+/* The same as text lines (docs/report.md shows them). */
+static bool check_remap_text(struct vmtest *t, const struct iwatch *w,
+			     uint64_t iova, uint64_t old, uint64_t new,
+			     bool still_mapped)
+{
+	char unmap[200], map[200], pid[48];
+
+	snprintf(pid, sizeof(pid), "(1 page) pid %d (vmtest): ", (int)getpid());
+	snprintf(unmap, sizeof(unmap), " unmap 0x%" PRIx64 "-0x%" PRIx64 " %swas frame 0x%" PRIx64 "%s",
+		 iova, iova + PAGE, pid, old,
+		 still_mapped ? ", which pid " : "\n");
+	snprintf(map, sizeof(map), " map 0x%" PRIx64 "-0x%" PRIx64 " %sframe 0x%" PRIx64
+		 ", device now 0x%" PRIx64 ", remap (was frame 0x%" PRIx64 ")\n",
+		 iova, iova + PAGE, pid, new, new, old);
+	return (strstr(w->text, unmap) && strstr(w->text, map) &&
+		strstr(w->text, "watch ended (signal): 1 map, 1 unmap")) ||
+	       fail(t, "the text lines lack '%s' or '%s'", unmap, map);
+}
+
 /*
- * A buffer mapped for edu, its frame the fixture's GUP sees, written by
- * edu's DMA; with ptcompare --iommu --watch running, VFIO unmaps it and
- * maps a second buffer at the same IOVA.  The watch must name the unmap
- * (the old frame, still mapped by this process) and the remap (the new
- * frame, the fixture's), and edu's next DMA to that IOVA must land in the
- * new buffer, not the old.  The same again the other way, in text, into
- * the TAP stream (docs/report.md shows it).
+ * With a watch of iova running (JSON or text), VFIO unmaps from (mapped
+ * at iova, its frame from_pfn) and maps to there instead (to_pfn); edu
+ * then copies pattern (seed, n) to iova: it must land in to, and from
+ * keep (seed, n - 1).  *mapped: whether iova is mapped after.
+ */
+static bool remap_watched(struct vmtest *t, struct edu *e, uint64_t iova,
+			  char *from, char *to, uint64_t from_pfn,
+			  uint64_t to_pfn, unsigned int seed, unsigned int n,
+			  bool json, bool *mapped)
+{
+	struct iwatch w = { 0 };
+	bool ok = iwatch_start(t, &w, e->bdf, iova, PAGE, json);
+
+	if (ok) {
+		*mapped = false;
+		ok = dma_unmap(t, e, iova, PAGE);
+	}
+	ok = ok && (*mapped = dma_map(t, e, to, iova, PAGE));
+	ok = ok && dma_pattern(t, e, iova, seed, n);
+	if (ok && !has_pattern(to, seed, n))
+		ok = fail(t, "edu's DMA to the remapped IOVA did not land in the new buffer");
+	if (ok && !has_pattern(from, seed, n - 1))
+		ok = fail(t, "edu's DMA to the remapped IOVA changed the old buffer");
+	ok = iwatch_stop(t, &w) && ok;
+	/* the old buffer is still mapped at VA = IOVA when it was iova's */
+	if (ok && json)
+		ok = check_remap_json(t, &w, iova, from_pfn, to_pfn,
+				      A(from) == iova);
+	else if (ok)
+		ok = check_remap_text(t, &w, iova, from_pfn, to_pfn,
+				      A(from) == iova);
+	if (!ok || !json)
+		for (char *l = strtok(w.text, "\n"); l; l = strtok(NULL, "\n"))
+			printf("# %s\n", l);
+	iwatch_free(&w);
+	return ok;
+}
+
+/*
+ * A buffer mapped for edu at IOVA = VA, its frame the fixture's GUP sees,
+ * written by edu's DMA; with ptcompare --iommu --watch running, VFIO
+ * unmaps it and maps a second buffer at the same IOVA.  The watch must
+ * name the unmap (the old frame, still mapped by this process at VA =
+ * IOVA) and the remap (the new frame, the fixture's), and edu's next DMA
+ * to that IOVA must land in the new buffer, not the old: in text (the
+ * lines into the TAP stream, as docs/report.md shows them), then back to
+ * the first buffer in JSON Lines.
  */
 static bool iommu_watch_remap(struct vmtest *t)
 {
 	struct ptwalk_fixture_translate a_o, b_o;
-	char want_unmap[160], want_map[200];
-	struct iwatch w = { 0 };
 	bool ok, mapped = false;
 	char *a, *b;
 	struct edu e;
@@ -2083,48 +2144,14 @@ static bool iommu_watch_remap(struct vmtest *t)
 	a = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1);
 	b = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1);
 	ok = mapped = a && b && dma_map(t, &e, a, A(a), PAGE);
-	ok = ok && dma_pattern(t, &e, A(a), 11, 0);
-	if (ok && !has_pattern(a, 11, 0))
+	ok = ok && dma_pattern(t, &e, A(a), 11, 1);
+	if (ok && !has_pattern(a, 11, 1))
 		ok = fail(t, "edu's DMA did not land in the first buffer");
 	ok = ok && oracle(t, A(a), &a_o) && oracle(t, A(b), &b_o);
-	ok = ok && iwatch_start(t, &w, e.bdf, A(a), PAGE, true);
-	if (ok) {
-		mapped = false;
-		ok = dma_unmap(t, &e, A(a), PAGE);
-	}
-	ok = ok && (mapped = dma_map(t, &e, b, A(a), PAGE));
-	ok = ok && dma_pattern(t, &e, A(a), 11, 1);
-	if (ok && !has_pattern(b, 11, 1))
-		ok = fail(t, "edu's DMA to the remapped IOVA did not land in the new buffer");
-	if (ok && !has_pattern(a, 11, 0))
-		ok = fail(t, "edu's DMA to the remapped IOVA changed the old buffer");
-	ok = iwatch_stop(t, &w) && ok;
-	ok = ok && check_remap(t, &w, A(a), a_o.pfn, b_o.pfn);
-	if (!ok && w.text[0])
-		printf("# %.3000s\n", w.text);
-	iwatch_free(&w);
-	/* back to the first buffer, the text lines into the TAP stream */
-	ok = ok && iwatch_start(t, &w, e.bdf, A(a), PAGE, false);
-	if (ok) {
-		mapped = false;
-		ok = dma_unmap(t, &e, A(a), PAGE);
-	}
-	ok = ok && (mapped = dma_map(t, &e, a, A(a), PAGE));
-	ok = iwatch_stop(t, &w) && ok;
-	snprintf(want_unmap, sizeof(want_unmap), " unmap 0x%" PRIx64 "-0x%" PRIx64
-		 " (1 page) pid %d (vmtest): was frame 0x%" PRIx64 "\n", A(a),
-		 A(a) + PAGE, (int)getpid(), (uint64_t)b_o.pfn);
-	snprintf(want_map, sizeof(want_map), " map 0x%" PRIx64 "-0x%" PRIx64
-		 " (1 page) pid %d (vmtest): frame 0x%" PRIx64 ", device now 0x%" PRIx64
-		 ", remap (was frame 0x%" PRIx64 ")\n", A(a), A(a) + PAGE,
-		 (int)getpid(), (uint64_t)a_o.pfn, (uint64_t)a_o.pfn,
-		 (uint64_t)b_o.pfn);
-	if (ok && (!strstr(w.text, want_unmap) || !strstr(w.text, want_map)))
-		ok = fail(t, "the text lines lack '%s' or '%s'", want_unmap,
-			  want_map);
-	for (char *l = strtok(w.text, "\n"); l; l = strtok(NULL, "\n"))
-		printf("# %s\n", l);
-	iwatch_free(&w);
+	ok = ok && remap_watched(t, &e, A(a), a, b, a_o.pfn, b_o.pfn, 11, 2,
+				 false, &mapped);
+	ok = ok && remap_watched(t, &e, A(a), b, a, b_o.pfn, a_o.pfn, 11, 3,
+				 true, &mapped);
 	if (mapped)
 		dma_unmap(t, &e, A(a), PAGE);
 	if (a)
@@ -2152,9 +2179,10 @@ static bool reload_ptwalk(struct vmtest *t, const char *params)
 }
 
 /*
- * --iommu --watch's refusals, each its line and status: a device not
- * driven through VFIO (the display: 16), and a module loaded with
- * iommu_events=0 (15; then loaded again as before).
+ * --iommu --watch's refusals, each its line and status: the display, not
+ * driven through VFIO (16; 11 where it has no IOMMU group, as behind
+ * arm64 virt's SMMUv3), and a module loaded with iommu_events=0 (15;
+ * then loaded again as before).
  */
 static bool iommu_watch_refusals(struct vmtest *t)
 {
@@ -2165,10 +2193,15 @@ static bool iommu_watch_refusals(struct vmtest *t)
 	bool ok = find_pci(t, EDU_VENDOR, EDU_DEVICE, edu, sizeof(edu)) &&
 		  find_pci(t, "0x1234", "0x1111", display, sizeof(display));
 
+	bool group = ok && iommu_group_of(display) >= 0;
+	int want = group ? EXIT_NOT_VFIO : EXIT_NO_GROUP;
+
 	ok = ok && run_pc(t, &r, argv);
-	if (ok && (r.status != EXIT_NOT_VFIO || !strstr(r.err, "not driven through VFIO")))
+	if (ok && (r.status != want ||
+		   !strstr(r.err, group ? "not driven through VFIO" :
+				  "no IOMMU group")))
 		ok = fail(t, "%s: exit %d, expected %d: %s", display, r.status,
-			  EXIT_NOT_VFIO, r.err);
+			  want, r.err);
 	pc_free(&r);
 	memcpy(display, edu, sizeof(display));
 	if (!ok || !reload_ptwalk(t, "iommu_events=0"))
