@@ -19,7 +19,7 @@
  * drops after it counted; and the watch's mappings are, page by page,
  * those of a table of 64 frames the events are played on, its live list
  * sorted and disjoint, an unmap's old frame and a map's remap as the
- * table says (while the watch still remembers every stretch unmapped).
+ * table says (while the watch still remembers every IOVA map unmapped).
  */
 #define _GNU_SOURCE
 #include <stdbool.h>
@@ -148,7 +148,7 @@ struct table {
 	bool live[PAGES];	/* mapped now, frame[] its frame */
 	bool gone[PAGES];	/* unmapped (or replaced) once, was[] its frame */
 	uint64_t frame[PAGES], was[PAGES];
-	size_t taken;		/* pages taken out: at least the watch's stretches */
+	size_t taken;		/* pages taken out: at least its IOVA maps */
 };
 
 /* The watch's live list: sorted, disjoint, every page the table's. */
@@ -206,7 +206,7 @@ static void play(struct iommu_watch *w, const struct ptwalk_iommu_event *e,
 		t->live[p] = map;
 		t->frame[p] = e->pfn == NONE ? NONE : e->pfn + k;
 	}
-	/* while the watch remembers every stretch it took out */
+	/* while the watch remembers every IOVA map it took out */
 	if (t->taken >= IOMMU_WATCH_GONE_MAX)
 		return;
 	FUZZ_CHECK(s.old_pfn == want_old, "event %" PRIu64 ": old 0x%" PRIx64

@@ -129,7 +129,7 @@ uint64_t iommu_watch_frame(const struct iommu_watch *w, uint64_t iova)
 	return m ? frame_in(m, iova, w->page_shift) : PTWALK_PFN_NONE;
 }
 
-/* The newest stretch unmapped that held iova, or NULL. */
+/* The newest IOVA map unmapped that held iova, or NULL. */
 static const struct iova_map *gone_at(const struct iommu_watch *w,
 				      uint64_t iova)
 {

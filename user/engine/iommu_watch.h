@@ -11,7 +11,7 @@
  * rebuilt from the events: the IOVAs the device's processes mapped and
  * have not unmapped (at most IOMMU_WATCH_LIVE_MAX, VFIO type1's own
  * default limit of mappings per container), and the last
- * IOMMU_WATCH_GONE_MAX stretches unmapped, so that an unmap can say
+ * IOMMU_WATCH_GONE_MAX IOVA maps unmapped, so that an unmap can say
  * which frame the IOVA pointed to and a map whether it is a remap.
  * No I/O: cmd/mode_iommu_watch.c reads the events and the processes,
  * report/iommu_watch_print.h writes the lines.
@@ -27,7 +27,10 @@
 #define IOMMU_WATCH_LIVE_MAX	65535
 #define IOMMU_WATCH_GONE_MAX	256
 
-/* IOVAs [iova, iova + size) mapped to frames from pfn on, consecutive. */
+/*
+ * An IOVA map: IOVAs [iova, iova + size) mapped to consecutive frames from
+ * pfn on, by one map event (or what an unmap left of it).
+ */
 struct iova_map {
 	uint64_t iova;
 	uint64_t size;
@@ -41,7 +44,7 @@ struct iommu_watch {
 	struct iova_map *live;
 	size_t nr_live, cap_live;
 	uint64_t not_kept;	/* maps beyond IOMMU_WATCH_LIVE_MAX */
-	/* the stretches unmapped last, a ring: gone[next_gone] is overwritten next */
+	/* the IOVA maps unmapped last, a ring: gone[next_gone] goes next */
 	struct iova_map gone[IOMMU_WATCH_GONE_MAX];
 	size_t nr_gone, next_gone;
 	/* the processes tied to the device, in the order they were tied */

@@ -10,6 +10,20 @@ static const char *plural(uint64_t n)
 	return n == 1 ? "" : "s";
 }
 
+/* A JSON Lines object: its event, then the caller's keys, then its end. */
+static void line_begin(struct json_writer *j, FILE *f, const char *event)
+{
+	jw_init(j, f);
+	jw_begin_object(j);
+	jw_kv_str(j, "event", event);
+}
+
+static void line_end(struct json_writer *j)
+{
+	jw_end_object(j);
+	jw_finish(j);
+}
+
 void iommu_watch_print_start(FILE *f, bool json,
 			     const struct iommu_watch_info *w)
 {
@@ -33,9 +47,7 @@ void iommu_watch_print_start(FILE *f, bool json,
 		fflush(f);
 		return;
 	}
-	jw_init(&j, f);
-	jw_begin_object(&j);
-	jw_kv_str(&j, "event", "start");
+	line_begin(&j, f, "start");
 	jw_kv_str(&j, "device", w->device);
 	jw_key(&j, "driver");
 	jw_str_or_null(&j, w->driver[0] ? w->driver : NULL);
@@ -59,8 +71,7 @@ void iommu_watch_print_start(FILE *f, bool json,
 	} else {
 		jw_null(&j);
 	}
-	jw_end_object(&j);
-	jw_finish(&j);
+	line_end(&j);
 	fflush(f);
 }
 
@@ -153,18 +164,15 @@ static void event_json(FILE *f, const char *device, unsigned int shift,
 	struct json_writer j;
 	char t[32];
 
-	jw_init(&j, f);
-	jw_begin_object(&j);
 	if (e->kind == PTWALK_EVENT_DROPPED) {
-		jw_kv_str(&j, "event", "dropped");
+		line_begin(&j, f, "dropped");
 		jw_kv_u64(&j, "seq", e->seq);
 		jw_kv_u64(&j, "events", e->size);
 		jw_kv_str(&j, "device", device);
-		jw_end_object(&j);
-		jw_finish(&j);
+		line_end(&j);
 		return;
 	}
-	jw_kv_str(&j, "event", e->kind == PTWALK_EVENT_MAP ? "map" : "unmap");
+	line_begin(&j, f, e->kind == PTWALK_EVENT_MAP ? "map" : "unmap");
 	jw_kv_u64(&j, "seq", e->seq);
 	jw_kv_str(&j, "time", fault_time_str(e->time_ns / 1000, t, sizeof(t)));
 	jw_kv_str(&j, "device", device);
@@ -198,8 +206,7 @@ static void event_json(FILE *f, const char *device, unsigned int shift,
 			jw_null(&j);
 		}
 	}
-	jw_end_object(&j);
-	jw_finish(&j);
+	line_end(&j);
 }
 
 void iommu_watch_print_event(FILE *f, bool json, const char *device,
@@ -230,15 +237,12 @@ void iommu_watch_print_end(FILE *f, bool json,
 		fflush(f);
 		return;
 	}
-	jw_init(&j, f);
-	jw_begin_object(&j);
-	jw_kv_str(&j, "event", "end");
+	line_begin(&j, f, "end");
 	jw_kv_str(&j, "ended", t->ended);
 	jw_kv_u64(&j, "maps", t->maps);
 	jw_kv_u64(&j, "unmaps", t->unmaps);
 	jw_kv_u64(&j, "events_dropped", t->dropped);
 	jw_kv_u64(&j, "mappings_not_kept", t->not_kept);
-	jw_end_object(&j);
-	jw_finish(&j);
+	line_end(&j);
 	fflush(f);
 }
