@@ -186,39 +186,25 @@ static bool edu_transfer(struct vmtest *t, struct edu *e, uint64_t src,
 static bool dma_map(struct vmtest *t, struct edu *e, void *va, uint64_t iova,
 		    uint64_t len)
 {
-	struct vfio_iommu_type1_dma_map m = {
-		.argsz = sizeof(m),
-		.flags = VFIO_DMA_MAP_FLAG_READ | VFIO_DMA_MAP_FLAG_WRITE,
-		.vaddr = A(va), .iova = iova, .size = len,
-	};
+	int err = vfio_dma_map(e->container, va, iova, len);
 
-	if (ioctl(e->container, VFIO_IOMMU_MAP_DMA, &m))
-		return fail(t, "VFIO_IOMMU_MAP_DMA 0x%" PRIx64 "+0x%" PRIx64 ": %s",
-			    iova, len, strerror(errno));
-	return true;
+	return !err || fail(t, "VFIO_IOMMU_MAP_DMA 0x%" PRIx64 "+0x%" PRIx64 ": %s",
+			    iova, len, strerror(-err));
 }
 
 static bool dma_unmap(struct vmtest *t, struct edu *e, uint64_t iova,
 		      uint64_t len)
 {
-	struct vfio_iommu_type1_dma_unmap u = {
-		.argsz = sizeof(u), .iova = iova, .size = len,
-	};
+	int err = vfio_dma_unmap(e->container, iova, len);
 
-	if (ioctl(e->container, VFIO_IOMMU_UNMAP_DMA, &u))
-		return fail(t, "VFIO_IOMMU_UNMAP_DMA 0x%" PRIx64 ": %s", iova,
-			    strerror(errno));
-	return true;
+	return !err || fail(t, "VFIO_IOMMU_UNMAP_DMA 0x%" PRIx64 ": %s", iova,
+			    strerror(-err));
 }
 
 static void edu_close(struct edu *e)
 {
 	if (e->staging) {
-		struct vfio_iommu_type1_dma_unmap u = {
-			.argsz = sizeof(u), .iova = A(e->staging), .size = PAGE,
-		};
-
-		ioctl(e->container, VFIO_IOMMU_UNMAP_DMA, &u);
+		vfio_dma_unmap(e->container, A(e->staging), PAGE);
 		munmap(e->staging, PAGE);
 	}
 	if (e->bar0)
@@ -253,10 +239,8 @@ static bool region(struct vmtest *t, struct edu *e, unsigned int index,
  */
 static bool edu_open(struct vmtest *t, struct edu *e)
 {
-	struct vfio_group_status gs = { .argsz = sizeof(gs) };
-	char path[64];
 	uint16_t cmd;
-	int group;
+	int group, err;
 
 	memset(e, 0, sizeof(*e));
 	e->container = e->group = e->dev = -1;
@@ -265,18 +249,10 @@ static bool edu_open(struct vmtest *t, struct edu *e)
 	group = iommu_group_of(e->bdf);
 	if (group < 0)
 		return fail(t, "edu %s has no IOMMU group", e->bdf);
-	e->container = open("/dev/vfio/vfio", O_RDWR | O_CLOEXEC);
-	snprintf(path, sizeof(path), "/dev/vfio/%d", group);
-	e->group = open(path, O_RDWR | O_CLOEXEC);
-	if (e->container < 0 || e->group < 0)
-		return fail(t, "open /dev/vfio/vfio or %s: %s (edu bound to vfio-pci?)",
-			    path, strerror(errno));
-	if (ioctl(e->group, VFIO_GROUP_GET_STATUS, &gs) ||
-	    !(gs.flags & VFIO_GROUP_FLAGS_VIABLE))
-		return fail(t, "VFIO group %d not viable", group);
-	if (ioctl(e->group, VFIO_GROUP_SET_CONTAINER, &e->container) ||
-	    ioctl(e->container, VFIO_SET_IOMMU, VFIO_TYPE1v2_IOMMU))
-		return fail(t, "VFIO container setup: %s", strerror(errno));
+	err = vfio_container_open(group, &e->container, &e->group);
+	if (err)
+		return fail(t, "VFIO container of group %d: %s (edu bound to vfio-pci?)",
+			    group, strerror(-err));
 	e->dev = ioctl(e->group, VFIO_GROUP_GET_DEVICE_FD, e->bdf);
 	if (e->dev < 0)
 		return fail(t, "VFIO_GROUP_GET_DEVICE_FD %s: %s", e->bdf,
