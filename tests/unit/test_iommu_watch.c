@@ -60,6 +60,7 @@ static void keep_by_range_and_pid(void **state)
 	e = rec_event(5, 0, PTWALK_EVENT_DROPPED, 0, 7, NONE, 0);
 	assert_true(iommu_watch_keep(&w, &e));	/* always reported */
 	/* the top of the 64-bit space */
+	iommu_watch_free(&w);
 	iommu_watch_init(&w, 0, UINT64_MAX, 12);
 	assert_int_equal(iommu_watch_tie(&w, 1), 0);
 	e = rec_event(6, 1, MAP, UINT64_MAX - 0xfff, 0x2000, 0x10, 1);
