@@ -487,7 +487,7 @@ static const struct mode_rule {
 	/* no positionals; its --range is of device addresses */
 	{ MODE_IOMMU_WATCH, ARG_IOMMU, BIT(ARG_WATCH),
 	  BIT(ARG_WATCH) | BIT(ARG_RANGE) | BIT(ARG_INTERVAL), 0,
-	  "--iommu with --watch follows the device's IOVAs: drop %s (usage: ptcompare [--json] --iommu DEVICE --watch SECONDS [--interval MS] [--range IOVA-IOVA])",
+	  "--iommu with --watch follows the device's IOVAs: drop %s (usage: ptcompare [--json] --iommu DEVICE --watch SECONDS [--interval MS] [--range START-END])",
 	  NULL },
 	/* its positionals are its own: iommu_args() */
 	{ MODE_IOMMU, ARG_IOMMU, 0,

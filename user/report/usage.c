@@ -16,7 +16,7 @@ void usage_print(FILE *f)
 		"       ptcompare [--json] --iommu DEVICE [--dma-api] [--iova IOVA] --range START-END PID\n"
 		"       ptcompare [--json] --iommu DEVICE IOVA\n"
 		"       ptcompare [--json] --iommu DEVICE --watch SECONDS [--interval MS]\n"
-		"                 [--range IOVA-IOVA]\n"
+		"                 [--range START-END]\n"
 		"       ptcompare [--json] [--debugfs DIR] [--device DEV] --phys ADDR[-END]\n"
 		"       ptcompare [--json] [--stats] [--kpageflags] [--jobs N] --all\n"
 		"       ptcompare [--json] --watch SECONDS [--interval MS] --range START-END PID\n"
