@@ -86,7 +86,7 @@ unit-build: user
 # The VM suite: every tests/vm/*.c but the demo's target (a program of its
 # own), and the few user/ files it shares with ptcompare.
 VMTEST_USER_SRCS := user/io/ptwalk_client.c user/parse/record.c user/parse/geometry.c \
-	user/model/page_class.c tests/lib/record_find.c
+	user/model/page_class.c tests/lib/record_find.c tests/lib/vfio.c
 VMTEST_SRCS := $(filter-out tests/vm/demo_target.c,$(wildcard tests/vm/*.c)) \
 	$(VMTEST_USER_SRCS)
 # the DRM uAPI headers (libdrm-dev), for the vgem case
@@ -96,18 +96,29 @@ $(BUILD)/vmtest: $(VMTEST_SRCS) $(wildcard tests/vm/*.h tests/lib/*.h) $(wildcar
 	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) $(VMTEST_DRM_CFLAGS) -static -o $@ $(VMTEST_SRCS) -ljson-c
 
 PTBENCH_SRCS := tests/bench/ptbench.c user/parse/maps.c user/parse/record.c \
-	user/io/ptwalk_client.c user/parse/geometry.c
+	user/io/ptwalk_client.c user/parse/geometry.c user/parse/hex.c \
+	tests/lib/vfio.c
 $(BUILD)/ptbench: $(PTBENCH_SRCS) $(wildcard user/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -static -pthread -o $@ $(PTBENCH_SRCS)
 
 # Benchmarks print numbers and ratios; they assert nothing.
 # KERNEL=5.10|6.12|newest: on that kernel of the matrix (the sparse row's
-# PAGEMAP_SCAN figure needs 6.7+: newest).
+# PAGEMAP_SCAN figure needs 6.7+: newest).  Then, on the default kernel,
+# a second boot with VT-d and edu bound to vfio-pci (VM_IOMMU=1) for the
+# recorder's cost: VFIO map/unmap pairs with ptwalk.ko's recorder on and
+# with the module reloaded with iommu_events=0.  VM_ONLY=DIGITS picks the
+# first boot's targets, r in it the second boot (VM_ONLY=r: that alone).
 ifeq ($(KERNEL),)
 bench: all fixture $(BUILD)/ptbench
-	@echo "booting Debian's $(KREL) under QEMU for the benchmark (several minutes)..."
-	VM_MEM=8G VM_TIMEOUT=3600 scripts/vm-run.sh $(BUILD)/bench $(KREL) bench $(BUILD)/ptbench:/bin/ptbench $(CURDIR)/user/ptcompare:/bin/ptcompare
+	@if [ "$(VM_ONLY)" != r ]; then \
+		echo "booting Debian's $(KREL) under QEMU for the benchmark (several minutes)..."; \
+		VM_MEM=8G VM_TIMEOUT=3600 scripts/vm-run.sh $(BUILD)/bench $(KREL) bench $(BUILD)/ptbench:/bin/ptbench $(CURDIR)/user/ptcompare:/bin/ptcompare; \
+	fi
+	@case "$(VM_ONLY)" in '' | *r*) \
+		echo "booting it again with VT-d and edu bound to vfio-pci, for the recorder's cost..."; \
+		VM_IOMMU=1 VM_ONLY= VM_TIMEOUT=1200 scripts/vm-run.sh $(BUILD)/bench-recorder $(KREL) bench $(BUILD)/ptbench:/bin/ptbench ;; \
+	esac
 else
 bench: user $(BUILD)/ptbench
 	KERNEL_VM_MODE=bench scripts/kernel-check.sh $(KERNEL) $(MOD_SRCS)

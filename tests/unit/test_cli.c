@@ -517,6 +517,47 @@ static void all_forms(void **state)
 	assert_non_null(strstr(err, "drop --all"));
 }
 
+/*
+ * --iommu DEVICE --watch SECONDS: a mode of its own, no PID, --range of
+ * device addresses and optional, --interval; none of --iommu's others.
+ */
+static void iommu_watch_forms(void **state)
+{
+	struct cli_options o;
+	char err[256];
+
+	(void)state;
+	assert_true(parse(&o, err, 5, "--iommu", "0000:00:03.0", "--watch", "5"));
+	assert_int_equal(o.mode, MODE_IOMMU_WATCH);
+	assert_false(o.has_range);
+	assert_int_equal(o.pid, 0);
+	assert_true(parse(&o, err, 10, "--json", "--watch=2", "--interval", "50",
+			  "--range", "0x7e0000000000-0x7e0000004000", "--iommu",
+			  "0000:00:03.0", "--no-progress"));
+	assert_int_equal(o.mode, MODE_IOMMU_WATCH);
+	assert_true(o.has_range);
+	assert_int_equal(o.end, 0x7e0000004000);
+	assert_int_equal(o.interval_ms, 50);
+	assert_false(parse(&o, err, 6, "--iommu", "0000:00:03.0", "--watch",
+			   "5", "42"));
+	assert_non_null(strstr(err, "takes no PID or address: drop '42'"));
+	assert_false(parse(&o, err, 7, "--iommu", "0000:00:03.0", "--watch",
+			   "5", "--iova", "0x1000"));
+	assert_non_null(strstr(err, "--iommu with --watch follows the device's IOVAs: drop --iova"));
+	assert_false(parse(&o, err, 6, "--iommu", "0000:00:03.0", "--watch",
+			   "5", "--dma-api"));
+	assert_non_null(strstr(err, "drop --dma-api"));
+	assert_false(parse(&o, err, 6, "--iommu", "0000:00:03.0", "--watch",
+			   "5", "--stats"));
+	assert_non_null(strstr(err, "drop --stats"));
+	assert_false(parse(&o, err, 5, "--iommu", "3.0", "--watch", "5"));
+	assert_non_null(strstr(err, "bad device"));
+	/* without --watch, --interval is still --watch's */
+	assert_false(parse(&o, err, 7, "--iommu", "0000:00:03.0", "--interval",
+			   "50", "--range", "0x1000-0x2000", "1"));
+	assert_string_equal(err, "--interval applies to --watch only");
+}
+
 /* --watch SECONDS [--interval MS] needs --range and a PID. */
 static void watch_forms(void **state)
 {
@@ -585,4 +626,5 @@ UNIT_MAIN("cli", UT(iommu_forms), UT(iommu_bad_arguments), UT(pid_only),
 	  UT(range_leading_zeros), UT(range_twice), UT(vtop_forms),
 	  UT(vtop_bad_arguments), UT(equals_forms), UT(equals_errors),
 	  UT(help_and_version), UT(range_in_kernel_pages),
-	  UT(phys_forms), UT(phys_errors), UT(all_forms), UT(watch_forms))
+	  UT(phys_forms), UT(phys_errors), UT(all_forms), UT(watch_forms),
+	  UT(iommu_watch_forms))

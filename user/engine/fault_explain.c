@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ptcompare --faults: the last mapping of a page, StreamID to device. */
-#include <stdio.h>
 #include <string.h>
 #include "engine/fault_explain.h"
+#include "parse/hex.h"
 
 /* Whether [start, start + size) covers the page [page, page + psize). */
 static bool covers(uint64_t start, uint64_t size, uint64_t page,
@@ -67,23 +67,31 @@ void fault_last_mapping(const struct ptwalk_iommu_event *ev, size_t n,
 		out->unmapped_ms_before = (fault_ns - unmap_ns) / 1000000;
 }
 
+/* 1 to max hex digits at s, then the character end: what follows, or NULL. */
+static const char *field(const char *s, size_t max, char end, uint64_t *v)
+{
+	const char *p = hex_scan(s, max, v);
+
+	return p && *p == end ? p + 1 : NULL;
+}
+
 bool fault_pci_rid(const char *bdf, uint32_t *domain, uint32_t *rid)
 {
-	unsigned int d = 0, b, s, f;
-	int len = 0;
+	uint64_t d = 0, b = 0, s = 0, f = 0;
+	const char *p = field(bdf, 4, ':', &d);
 
-	if (sscanf(bdf, "%4x:%2x:%2x.%1x%n", &d, &b, &s, &f, &len) != 4 ||
-	    bdf[len]) {
+	/* "BB:DD.F" has one colon: its first field is the bus */
+	if (!p || !strchr(p, ':')) {
 		d = 0;
-		len = 0;
-		if (sscanf(bdf, "%2x:%2x.%1x%n", &b, &s, &f, &len) != 3 ||
-		    bdf[len])
-			return false;
+		p = bdf;
 	}
-	if (s > 31 || f > 7)
+	p = field(p, 2, ':', &b);
+	p = p ? field(p, 2, '.', &s) : NULL;
+	p = p ? hex_scan(p, 1, &f) : NULL;
+	if (!p || *p || s > 31 || f > 7)
 		return false;
-	*domain = d;
-	*rid = b << 8 | s << 3 | f;
+	*domain = (uint32_t)d;
+	*rid = (uint32_t)(b << 8 | s << 3 | f);
 	return true;
 }
 
