@@ -751,6 +751,18 @@ static uint64_t after_unmap_addr(void)
 }
 #define AFTER_UNMAP_ADDR	after_unmap_addr()
 
+/*
+ * The recorder cases' IOVA: 0x7d0000000000, or two GiB below where the
+ * churn case maps when the IOMMU's input range ends below it (arm64's
+ * SMMUv3 limits a domain to the kernel's VA bits: 42 with 64K pages).
+ */
+static uint64_t recorder_iova(void)
+{
+	uint64_t a = below_task_size(0x7d0000000000ULL);
+
+	return a == 0x7d0000000000ULL ? a : a - 2 * GIB;
+}
+
 /* A line into the kernel log (its readers mark where a case began). */
 static void kmsg_note(const char *fmt, ...)
 {
@@ -1407,7 +1419,7 @@ static bool iommu_recorder_map_unmap(struct vmtest *t)
 {
 	struct ptwalk_iommu_event *ev = NULL, *map = NULL, *unmap = NULL;
 	struct ptwalk_fixture_translate o;
-	uint64_t since = 0, iova = 0x7d0000000000ULL;
+	uint64_t since = 0, iova = recorder_iova();
 	char *buf = NULL;
 	struct edu e;
 	ssize_t n = -1;
@@ -1470,7 +1482,7 @@ static bool iommu_recorder_map_unmap(struct vmtest *t)
 static bool iommu_recorder_overflow(struct vmtest *t)
 {
 	struct ptwalk_iommu_event *ev = NULL;
-	uint64_t since = 0, end = 0, iova = 0x7d0000000000ULL, counted;
+	uint64_t since = 0, end = 0, iova = recorder_iova(), counted;
 	unsigned int rounds = 9000;
 	char *buf = NULL;
 	struct edu e;
