@@ -468,12 +468,22 @@ riscv64-lint: riscv64-need-fetch
 	$(RISCV64_MAKE) M=$(RISCV64_MODS_IN)/lint PTWALK_FIXTURE=1 W=1 C=2 \
 		KCFLAGS=-Werror CF=-Wsparse-error modules
 
+# $(call RISCV64_PRUNE,DIRS,PRODUCTS): the copy in the chroot loses the
+# sources of DIRS the tree no longer has, their objects and PRODUCTS (to be
+# built again without them): user/'s and the VM suite's Makefiles take every
+# *.c there, and an old file's object in the archive could stand in for the
+# new one's.
+RISCV64_PRUNE = cd $(RISCV64_USRC) && for f in $$(find $(1) -name '*.[ch]' 2>/dev/null); do \
+	[ -e "$(CURDIR)/$$f" ] || rm -f "$$f" "$${f%.c}.o" $(2); done
+
 riscv64-user: riscv64-need-user
 	@scripts/copy-changed.sh $(RISCV64_USRC) $(ARM64_USER_SRCS)
+	@$(call RISCV64_PRUNE,user,user/libptcompare.a user/ptcompare)
 	$(call RISCV64_CHMAKE,$(RISCV64_UCHROOT)) -C /ptwalk-riscv64/src/user CC=$(RISCV64_UCC) ptcompare
 
 riscv64-vmtest: riscv64-need-user
 	@scripts/copy-changed.sh $(RISCV64_USRC) $(RISCV64_VMTEST_SRCS)
+	@$(call RISCV64_PRUNE,user tests/vm tests/lib,$(RISCV64_UOUT)/vmtest)
 	$(call RISCV64_CHMAKE,$(RISCV64_UCHROOT)) -C /ptwalk-riscv64/src BUILD=/ptwalk-riscv64/out CC=$(RISCV64_UCC) KDIR=none /ptwalk-riscv64/out/vmtest
 
 riscv64-vm: riscv64-need-fetch riscv64-need-user
