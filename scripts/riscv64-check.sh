@@ -18,10 +18,11 @@
 # each lane ends with its "N passed, N failed", the run with the failed
 # cases and "N passed, N failed" over all lanes; exits 1 on any failure.
 # Lanes (RISCV64_KERNELS, default "6.12 newest"); modes (RISCV64_MODES,
-# default "sv57 sv48 sv39": MODE for every lane, LANE:MODE for one, as CI's
-# "6.12:sv57 newest:sv48 newest:sv39"); RISCV64_FETCH_DONE=1: the kernels
-# (and QEMU) fetched before, as they are; RISCV64_USER_DONE=1: ptcompare and vmtest built
-# before (make riscv64-fetch riscv64-user riscv64-vmtest), no shared steps
+# default "sv57 sv48 sv39": MODE for every lane, LANE:MODE for one, e.g.
+# "newest:sv57 6.12:sv48 6.12:sv39", what CI boots in two runs);
+# RISCV64_FETCH_DONE=1: the kernels (and QEMU) fetched before, as they
+# are; RISCV64_USER_DONE=1: ptcompare and vmtest built before (make
+# riscv64-fetch, then make riscv64-user riscv64-vmtest), no shared steps
 # and no build/riscv64.tap, so that two lanes may run at once (CI).
 # usage: scripts/riscv64-check.sh
 set -u
