@@ -427,6 +427,9 @@ check-arm64-iommu:
 # (scripts/riscv64-check.sh, which writes each lane's env.mk from its
 # kernel.env) into $(BUILD)/riscv64-LANE.tap.
 # RISCV64_APPEND: more kernel command line (no5lvl: Sv48, no4lvl: Sv39);
+# RISCV64_QEMU, RISCV64_BIOS, RISCV64_QEMU_MODULE_DIR: the lane's own QEMU
+# (the newest lane's, scripts/riscv64-qemu-fetch.sh), none for the
+# installed one;
 # RISCV64_VM: the VM's directory under the lane's (vm, vm-sv48, ...);
 # RISCV64_ONLY, RISCV64_SKIP: vm-run.sh's VM_ONLY and VM_SKIP.
 RISCV64 := $(CURDIR)/build/riscv64
@@ -442,7 +445,7 @@ RISCV64_CHMAKE = unshare --mount --propagation private sh -c 'mount -t proc proc
 RISCV64_MAKE = $(call RISCV64_CHMAKE,$(RISCV64_CHROOT)) -C $(RISCV64_KDIR) ARCH=riscv CROSS_COMPILE=$(RISCV64_CROSS) CC=$(RISCV64_KCC)
 RISCV64_USRC = $(RISCV64_UCHROOT)/ptwalk-riscv64/src
 RISCV64_UOUT = $(RISCV64_UCHROOT)/ptwalk-riscv64/out
-RISCV64_VMTEST_SRCS = Makefile $(VMTEST_SRCS) $(wildcard tests/vm/*.h user/*/*.h) module/ptwalk_abi.h module/ptwalk_names.h tests/fixture/fixture_abi.h
+RISCV64_VMTEST_SRCS = Makefile $(VMTEST_SRCS) $(wildcard tests/vm/*.h tests/lib/*.h user/*/*.h) module/ptwalk_abi.h module/ptwalk_names.h tests/fixture/fixture_abi.h
 RISCV64_VM_TIMEOUT ?= 2400
 RISCV64_KO ?= modules
 RISCV64_VM ?= vm
@@ -475,16 +478,27 @@ riscv64-lint: riscv64-need-fetch
 	$(RISCV64_MAKE) M=$(RISCV64_MODS_IN)/lint PTWALK_FIXTURE=1 W=1 C=2 \
 		KCFLAGS=-Werror CF=-Wsparse-error modules
 
+# $(call RISCV64_PRUNE,DIRS,PRODUCTS): the copy in the chroot loses the
+# sources of DIRS the tree no longer has, their objects and PRODUCTS (to be
+# built again without them): user/'s and the VM suite's Makefiles take every
+# *.c there, and an old file's object in the archive could stand in for the
+# new one's.
+RISCV64_PRUNE = cd $(RISCV64_USRC) && for f in $$(find $(1) -name '*.[ch]' 2>/dev/null); do \
+	[ -e "$(CURDIR)/$$f" ] || rm -f "$$f" "$${f%.c}.o" $(2); done
+
 riscv64-user: riscv64-need-user
 	@scripts/copy-changed.sh $(RISCV64_USRC) $(ARM64_USER_SRCS)
+	@$(call RISCV64_PRUNE,user,user/libptcompare.a user/ptcompare)
 	$(call RISCV64_CHMAKE,$(RISCV64_UCHROOT)) -C /ptwalk-riscv64/src/user CC=$(RISCV64_UCC) ptcompare
 
 riscv64-vmtest: riscv64-need-user
 	@scripts/copy-changed.sh $(RISCV64_USRC) $(RISCV64_VMTEST_SRCS)
+	@$(call RISCV64_PRUNE,user tests/vm tests/lib,$(RISCV64_UOUT)/vmtest)
 	$(call RISCV64_CHMAKE,$(RISCV64_UCHROOT)) -C /ptwalk-riscv64/src BUILD=/ptwalk-riscv64/out CC=$(RISCV64_UCC) KDIR=none /ptwalk-riscv64/out/vmtest
 
 riscv64-vm: riscv64-need-fetch riscv64-need-user
 	VM_ARCH=riscv64 VM_APPEND="$(RISCV64_APPEND)" VM_ONLY=$(RISCV64_ONLY) VM_SKIP=$(RISCV64_SKIP) \
+	VM_QEMU=$(RISCV64_QEMU) VM_QEMU_BIOS=$(RISCV64_BIOS) VM_QEMU_MODULE_DIR=$(RISCV64_QEMU_MODULE_DIR) \
 	VM_KERNEL=$(RISCV64_KERNEL) VM_MODTREE=$(RISCV64_MODDIR) VM_SYSROOT=$(RISCV64_SYSROOT) \
 	VM_KO_DIR=$(RISCV64_MODS)/$(RISCV64_KO) VM_MISSING_KO=ok VM_TIMEOUT=$(RISCV64_VM_TIMEOUT) \
 		scripts/vm-run.sh $(RISCV64_LANE_DIR)/$(RISCV64_VM) $(RISCV64_KREL) test \

@@ -48,8 +48,9 @@
 # arm64 smmuv3 (default) or virtio; the guest reads which from
 # ptwalk_iommu= (make check-iommu IOMMU=..., make check-arm64
 # ARM64_KERNELS_VIRTIO_IOMMU=...).  VM_QEMU: the QEMU binary to boot
-# instead of the installed one (experiments with a newer QEMU unpacked
-# under build/).
+# instead of the installed one (a newer QEMU unpacked under build/: make
+# check-riscv64's newest lane), VM_QEMU_BIOS its firmware,
+# VM_QEMU_MODULE_DIR its modules' directory.
 # VM_IOMMU_PASSTHROUGH=1 adds iommu.passthrough=1: identity default domains,
 # for kernels before 5.11, which cannot change a group's domain at run time.
 # VM_DRIVERS (x86_64): the real drivers of the dmainfo cases, loaded as
@@ -248,12 +249,11 @@ vm_arch() {
 		# Svpbmt (the memory types of PCI BARs); rv64 supports Sv57,
 		# the kernel's default mode (no5lvl: Sv48, no4lvl: Sv39, by
 		# VM_APPEND).  bochs-display: a PCI BAR for the PFNMAP and
-		# memory-type cases.  QEMU_RISCV64: another
-		# qemu-system-riscv64 (a newer one, for the IOMMU).  One NUMA
+		# memory-type cases.  One NUMA
 		# node: with two (-numa as on arm64) Debian's 6.12 never
 		# brought up a virtio-serial port (no /dev/vport* nor hvc1
 		# in 60 s after virtio-pci enabled the device).
-		qemu=${QEMU_RISCV64:-$qemu}
+		# shellcheck disable=SC2054 # -cpu's properties, one word
 		machine=(-machine "virt,accel=$accel" -cpu rv64,svnapot=on,svpbmt=on -device bochs-display)
 		# The channel: a virtio-serial port on PCI, /dev/vport0p1
 		# (virtio_pci and virtio_console are built in; a console
@@ -294,8 +294,18 @@ case $krel in
 esac
 vm_arch "$arch"
 # VM_QEMU: another build of the same QEMU system emulator (a newer one
-# unpacked under build/, never installed)
+# unpacked under build/, never installed); VM_QEMU_BIOS, its own firmware
+# (-bios), which the installed QEMU's must not stand in for;
+# VM_QEMU_MODULE_DIR, where it looks for its modules (the installed QEMU's
+# do not load into another build)
 qemu=${VM_QEMU:-$qemu}
+if [ -n "${VM_QEMU_BIOS:-}" ]; then
+	[ -r "$VM_QEMU_BIOS" ] || die "no $VM_QEMU_BIOS (VM_QEMU_BIOS)"
+	machine+=(-bios "$VM_QEMU_BIOS")
+fi
+if [ -n "${VM_QEMU_MODULE_DIR:-}" ]; then
+	export QEMU_MODULE_DIR=$VM_QEMU_MODULE_DIR
+fi
 if [ -n "${VM_KERNEL:-}" ]; then
 	[ -r "$kernel" ] || die "no $kernel (VM_KERNEL)"
 	img_rel=$(image_release "$kernel")

@@ -69,6 +69,22 @@ static bool device_node(struct vmtest *t)
 	return true;
 }
 
+/* One record, every field, for a failure's message (two at most at once). */
+static const char *rec_text(const struct ptwalk_record *r)
+{
+	static char buf[2][160];
+	static unsigned int k;
+	char *b = buf[k++ % 2];
+
+	snprintf(b, sizeof(buf[0]),
+		 "{0x%" PRIx64 " %" PRIu64 " pages pfn 0x%" PRIx64 " swap 0x%" PRIx64
+		 " vm_flags 0x%" PRIx64 " flags 0x%x level %u kind %u type %u memtype %u}",
+		 (uint64_t)r->start, (uint64_t)r->nr_pages, (uint64_t)r->pfn,
+		 (uint64_t)r->swap_offset, (uint64_t)r->vm_flags, r->flags,
+		 r->level, r->kind, r->swap_type, r->memtype);
+	return b;
+}
+
 /*
  * The whole address space, with the fixture mapped, walked through both
  * ways in: the same records.  Both record buffers are written all over
@@ -97,9 +113,19 @@ static bool device_answers_like_debugfs(struct vmtest *t)
 		ok = walk(t, getpid(), 0, user_task_size());
 	}
 	if (ok && (t->nr_recs != n ||
-		   memcmp(first, t->recs, n * sizeof(*first))))
-		ok = fail(t, "debugfs gave %zu records, the device %zu, or they differ",
-			  n, t->nr_recs);
+		   memcmp(first, t->recs, n * sizeof(*first)))) {
+		size_t i = 0;
+
+		while (i < n && i < t->nr_recs &&
+		       !memcmp(&first[i], &t->recs[i], sizeof(*first)))
+			i++;
+		ok = i < n && i < t->nr_recs ?
+		     fail(t, "debugfs gave %zu records, the device %zu; record %zu differs: debugfs %s, the device %s",
+			  n, t->nr_recs, i, rec_text(&first[i]),
+			  rec_text(&t->recs[i])) :
+		     fail(t, "debugfs gave %zu records, the device %zu", n,
+			  t->nr_recs);
+	}
 	/* and the fixture's frames are in them */
 	for (size_t i = 0; ok && i < PTWALK_FIXTURE_PAGES; i++) {
 		uint64_t addr = A(p) + i * PAGE;
