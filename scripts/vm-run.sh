@@ -7,7 +7,9 @@
 # usage: scripts/vm-run.sh OUTDIR KREL MODE [extra files: SRC:DEST ...]
 #   KREL: kernel release, e.g. 6.1.0-56-amd64 (/boot/vmlinuz-KREL)
 #   MODE: test | demo | bench
-# Env: VM_TIMEOUT (seconds, default 600), VM_MEM (default 4G, 8G with
+# Env: VM_TIMEOUT (seconds, default 600), VM_BOOT_TIMEOUT (seconds
+# without a word from the guest before a boot is killed and tried once
+# more, default 300), VM_MEM (default 4G, 8G with
 # VM_PAGE_SIZE=64K), VM_ACCEL
 # (tcg, the default, or kvm); VM_KERNEL, a kernel image to boot instead of
 # /boot/vmlinuz-KREL (its release must be KREL; make check-debug uses it);
@@ -66,6 +68,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 kernel=${VM_KERNEL:-/boot/vmlinuz-$krel}
 kodir=${VM_KO_DIR:-$top}
 timeout_s=${VM_TIMEOUT:-600}
+boot_timeout_s=${VM_BOOT_TIMEOUT:-300}
 modtree=${VM_MODTREE:-/lib/modules/$krel}
 sysroot=${VM_SYSROOT:-}
 # Software emulation by default: on the machines this runs on /dev/kvm can
@@ -444,7 +447,27 @@ chmod +x "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/initramfs.gz"
 
 rm -f "$out/console.log" "$out/guest.log" "$out/console-boot1.log"
+# A boot whose guest has written nothing to its channel after
+# boot_timeout_s is killed (status 125): a kernel that spins before /init
+# (riscv64's 6.12 under QEMU 7.2 did, now and then) would otherwise hold
+# the lane for its whole timeout.
 boot() {
+	local pid waited=0
+	boot_qemu &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ "$waited" -ge "$boot_timeout_s" ] && [ ! -s "$out/guest.log" ]; then
+			pkill -TERM -P "$pid" 2>/dev/null
+			kill -TERM "$pid" 2>/dev/null
+			wait "$pid"
+			return 125
+		fi
+		sleep 1
+		waited=$((waited + 1))
+	done
+	wait "$pid"
+}
+boot_qemu() {
 	timeout "$timeout_s" "$qemu" \
 		"${machine[@]}" -smp "$smp" -m "$mem" \
 		-display none -no-reboot -monitor none \
@@ -459,10 +482,15 @@ status=$?
 # project's (neither ptwalk module loaded, no case run): Debian's 7.2 once hit an int3 in the
 # scheduler 1.4 s into a boot under TCG, its next boots clean.  Such a
 # boot is tried once more, and the TAP says so; a second death fails.
+# So is a boot whose guest said nothing in boot_timeout_s (status 125).
 reboot_note=""
-if [ $status -ne 124 ] && ! grep -aq '^PTWALK-GUEST-BEGIN' "$out/guest.log" 2>/dev/null &&
-	grep -aq 'Kernel panic' "$out/console.log"; then
-	reboot_note=$(tr -d '\r' < "$out/console.log" | grep -Eam1 'Oops|BUG:|Kernel panic' || true)
+if [ $status -eq 125 ] || { [ $status -ne 124 ] && ! grep -aq '^PTWALK-GUEST-BEGIN' "$out/guest.log" 2>/dev/null &&
+	grep -aq 'Kernel panic' "$out/console.log"; }; then
+	if [ $status -eq 125 ]; then
+		reboot_note="no output from the guest in ${boot_timeout_s}s"
+	else
+		reboot_note=$(tr -d '\r' < "$out/console.log" | grep -Eam1 'Oops|BUG:|Kernel panic' || true)
+	fi
 	mv "$out/console.log" "$out/console-boot1.log"
 	rm -f "$out/guest.log"
 	boot
@@ -478,6 +506,9 @@ tr -d '\r' < "$out/guest.log" > "$out/guest.txt"
 		grep -E '^(ok|not ok) ' || true
 	if grep -q '^PTWALK-GUEST-END$' "$out/guest.txt"; then
 		echo "ok - vm_ran_to_completion"
+	elif [ $status -eq 125 ]; then
+		echo "not ok - vm_ran_to_completion # no output from the guest in ${boot_timeout_s}s, twice (console.log, console-boot1.log)"
+		tr -d '\r' < "$out/console.log" | tail -n 25 | sed 's/^/# console: /'
 	elif [ $status -eq 124 ]; then
 		# the case running when it was killed: started, never ended
 		last=$(grep -aE '^# start ' "$out/guest.txt" | tail -1 | cut -d' ' -f3)
