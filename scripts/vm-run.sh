@@ -455,8 +455,9 @@ boot() {
 	local pid waited=0
 	boot_qemu &
 	pid=$!
-	while kill -0 "$pid" 2>/dev/null; do
-		if [ "$waited" -ge "$boot_timeout_s" ] && [ ! -s "$out/guest.log" ]; then
+	# once the guest has spoken, only the lane's timeout applies
+	while [ ! -s "$out/guest.log" ] && kill -0 "$pid" 2>/dev/null; do
+		if [ "$waited" -ge "$boot_timeout_s" ]; then
 			pkill -TERM -P "$pid" 2>/dev/null
 			kill -TERM "$pid" 2>/dev/null
 			wait "$pid"
