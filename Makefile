@@ -68,7 +68,7 @@ unit-build: user
 # own), and the few user/ files it shares with ptcompare.
 VMTEST_USER_SRCS := user/io/ptwalk_client.c user/model/array.c user/parse/hex.c \
 	user/parse/record.c user/parse/geometry.c \
-	user/model/page_class.c tests/lib/record_find.c
+	user/model/page_class.c tests/lib/record_find.c tests/lib/vfio.c
 VMTEST_SRCS := $(filter-out tests/vm/demo_target.c,$(wildcard tests/vm/*.c)) \
 	$(VMTEST_USER_SRCS)
 # the DRM uAPI headers (libdrm-dev), for the vgem case
@@ -79,18 +79,28 @@ $(BUILD)/vmtest: $(VMTEST_SRCS) $(wildcard tests/vm/*.h tests/lib/*.h) $(wildcar
 
 PTBENCH_SRCS := tests/bench/ptbench.c user/parse/maps.c user/parse/record.c \
 	user/io/ptwalk_client.c user/model/array.c user/parse/geometry.c \
-	user/parse/hex.c
+	user/parse/hex.c tests/lib/vfio.c
 $(BUILD)/ptbench: $(PTBENCH_SRCS) $(wildcard user/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -static -pthread -o $@ $(PTBENCH_SRCS)
 
 # Benchmarks print numbers and ratios; they assert nothing.
 # KERNEL=5.10|6.12|newest: on that kernel of the matrix (the sparse row's
-# PAGEMAP_SCAN figure needs 6.7+: newest).
+# PAGEMAP_SCAN figure needs 6.7+: newest).  Then, on the default kernel,
+# a second boot with VT-d and edu bound to vfio-pci (VM_IOMMU=1) for the
+# recorder's cost: VFIO map/unmap pairs with ptwalk.ko's recorder on and
+# with the module reloaded with iommu_events=0.  VM_ONLY=DIGITS picks the
+# first boot's targets, r in it the second boot (VM_ONLY=r: that alone).
 ifeq ($(KERNEL),)
 bench: all fixture $(BUILD)/ptbench
-	@echo "booting Debian's $(KREL) under QEMU for the benchmark (several minutes)..."
-	VM_MEM=8G VM_TIMEOUT=3600 scripts/vm-run.sh $(BUILD)/bench $(KREL) bench $(BUILD)/ptbench:/bin/ptbench $(CURDIR)/user/ptcompare:/bin/ptcompare
+	@if [ "$(VM_ONLY)" != r ]; then \
+		echo "booting Debian's $(KREL) under QEMU for the benchmark (several minutes)..."; \
+		VM_MEM=8G VM_TIMEOUT=3600 scripts/vm-run.sh $(BUILD)/bench $(KREL) bench $(BUILD)/ptbench:/bin/ptbench $(CURDIR)/user/ptcompare:/bin/ptcompare; \
+	fi
+	@case "$(VM_ONLY)" in '' | *r*) \
+		echo "booting it again with VT-d and edu bound to vfio-pci, for the recorder's cost..."; \
+		VM_IOMMU=1 VM_ONLY= VM_TIMEOUT=1200 scripts/vm-run.sh $(BUILD)/bench-recorder $(KREL) bench $(BUILD)/ptbench:/bin/ptbench ;; \
+	esac
 else
 bench: user $(BUILD)/ptbench
 	KERNEL_VM_MODE=bench scripts/kernel-check.sh $(KERNEL) $(MOD_SRCS)
@@ -267,9 +277,8 @@ DEBUG_MODTREE := $(BUILD)/debug-modtree
 DEBUG_APPEND := no5lvl
 # The suite runs on a machine with VT-d and edu (VM_IOMMU=1), and the IOMMU
 # lane's cases follow it in the same boot: one boot and one pair of
-# kmemleak scans instead of two (make check-debug-iommu, the IOMMU lane
-# alone, booted 20 s and scanned 48 s more on a quiet machine, and took
-# 347 s in CI's run of 3812940, 176 of them in the guest).
+# kmemleak scans instead of two (make check-debug-iommu boots the IOMMU
+# lane alone).
 check-debug: debug-modules $(if $(DEBUG_SANITIZED),asan-ptcompare,user) $(BUILD)/vmtest
 	mkdir -p $(DEBUG_MODTREE) && cp $(DEBUG_KDIR)/modules.builtin $(DEBUG_MODTREE)/ && : > $(DEBUG_MODTREE)/modules.dep
 	krel=$$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(DEBUG_KDIR)/include/generated/utsrelease.h) && \
@@ -406,6 +415,9 @@ check-arm64-iommu:
 # (scripts/riscv64-check.sh, which writes each lane's env.mk from its
 # kernel.env) into $(BUILD)/riscv64-LANE.tap.
 # RISCV64_APPEND: more kernel command line (no5lvl: Sv48, no4lvl: Sv39);
+# RISCV64_QEMU, RISCV64_BIOS, RISCV64_QEMU_MODULE_DIR: the lane's own QEMU
+# (the newest lane's, scripts/riscv64-qemu-fetch.sh), none for the
+# installed one;
 # RISCV64_VM: the VM's directory under the lane's (vm, vm-sv48, ...);
 # RISCV64_ONLY, RISCV64_SKIP: vm-run.sh's VM_ONLY and VM_SKIP.
 RISCV64 := $(CURDIR)/build/riscv64
@@ -421,7 +433,7 @@ RISCV64_CHMAKE = unshare --mount --propagation private sh -c 'mount -t proc proc
 RISCV64_MAKE = $(call RISCV64_CHMAKE,$(RISCV64_CHROOT)) -C $(RISCV64_KDIR) ARCH=riscv CROSS_COMPILE=$(RISCV64_CROSS) CC=$(RISCV64_KCC)
 RISCV64_USRC = $(RISCV64_UCHROOT)/ptwalk-riscv64/src
 RISCV64_UOUT = $(RISCV64_UCHROOT)/ptwalk-riscv64/out
-RISCV64_VMTEST_SRCS = Makefile $(VMTEST_SRCS) $(wildcard tests/vm/*.h user/*/*.h) module/ptwalk_abi.h module/ptwalk_names.h tests/fixture/fixture_abi.h
+RISCV64_VMTEST_SRCS = Makefile $(VMTEST_SRCS) $(wildcard tests/vm/*.h tests/lib/*.h user/*/*.h) module/ptwalk_abi.h module/ptwalk_names.h tests/fixture/fixture_abi.h
 RISCV64_VM_TIMEOUT ?= 2400
 RISCV64_KO ?= modules
 RISCV64_VM ?= vm
@@ -442,16 +454,27 @@ riscv64-need-user:
 # riscv64-module, riscv64-fixture, riscv64-lint: as arm64's
 $(eval $(call cross_kbuild,riscv64,RISCV64,riscv64-need-fetch))
 
+# $(call RISCV64_PRUNE,DIRS,PRODUCTS): the copy in the chroot loses the
+# sources of DIRS the tree no longer has, their objects and PRODUCTS (to be
+# built again without them): user/'s and the VM suite's Makefiles take every
+# *.c there, and an old file's object in the archive could stand in for the
+# new one's.
+RISCV64_PRUNE = cd $(RISCV64_USRC) && for f in $$(find $(1) -name '*.[ch]' 2>/dev/null); do \
+	[ -e "$(CURDIR)/$$f" ] || rm -f "$$f" "$${f%.c}.o" $(2); done
+
 riscv64-user: riscv64-need-user
 	@scripts/copy-changed.sh $(RISCV64_USRC) $(ARM64_USER_SRCS)
+	@$(call RISCV64_PRUNE,user,user/libptcompare.a user/ptcompare)
 	$(call RISCV64_CHMAKE,$(RISCV64_UCHROOT)) -C /ptwalk-riscv64/src/user CC=$(RISCV64_UCC) ptcompare
 
 riscv64-vmtest: riscv64-need-user
 	@scripts/copy-changed.sh $(RISCV64_USRC) $(RISCV64_VMTEST_SRCS)
+	@$(call RISCV64_PRUNE,user tests/vm tests/lib,$(RISCV64_UOUT)/vmtest)
 	$(call RISCV64_CHMAKE,$(RISCV64_UCHROOT)) -C /ptwalk-riscv64/src BUILD=/ptwalk-riscv64/out CC=$(RISCV64_UCC) KDIR=none /ptwalk-riscv64/out/vmtest
 
 riscv64-vm: riscv64-need-fetch riscv64-need-user
 	VM_ARCH=riscv64 VM_APPEND="$(RISCV64_APPEND)" VM_ONLY=$(RISCV64_ONLY) VM_SKIP=$(RISCV64_SKIP) \
+	VM_QEMU=$(RISCV64_QEMU) VM_QEMU_BIOS=$(RISCV64_BIOS) VM_QEMU_MODULE_DIR=$(RISCV64_QEMU_MODULE_DIR) \
 	VM_KERNEL=$(RISCV64_KERNEL) VM_MODTREE=$(RISCV64_MODDIR) VM_SYSROOT=$(RISCV64_SYSROOT) \
 	VM_KO_DIR=$(RISCV64_MODS)/$(RISCV64_KO) VM_MISSING_KO=ok VM_TIMEOUT=$(RISCV64_VM_TIMEOUT) \
 		scripts/vm-run.sh $(RISCV64_LANE_DIR)/$(RISCV64_VM) $(RISCV64_KREL) test \

@@ -75,19 +75,32 @@ if [ ! -e "$stamp" ] || [ "$max_age" = 0 ] ||
 fi
 
 # What to fetch, as lines "name:arch version file", resolved again only
-# after the lists changed.  The kernel: the ABI (e.g. 6.1.0-56) the
-# metapackage depends on now, its packages all of the metapackage's version.
+# after the lists changed.  The kernel: the newest version of the
+# metapackage at which the archive also holds the amd64 linux-kbuild-6.1
+# (the security archive can carry an amd64-only revision, 6.1.192-3 beside
+# arm64's 6.1.192-2, until arm64's build lands), the ABI (e.g. 6.1.0-56)
+# that version depends on, every kernel package of that version.
 # The libraries: busybox, the -dev packages, libkmod2 and every library it
 # depends on but libc6 and libgcc-s1 (and the latter's gcc-12-base), which
 # the cross toolchain's /usr/aarch64-linux-gnu supplies.
 resolve() {
-	meta=$(apt_cache show --no-all-versions linux-image-arm64:arm64) ||
+	metas=$(apt_cache show linux-image-arm64:arm64) ||
 		die "bookworm has no linux-image-arm64:arm64"
-	abi=$(echo "$meta" | sed -n 's/^Depends: .*linux-image-\([0-9.]*-[0-9]*\)-arm64 .*/\1/p' | head -1)
-	kver=$(echo "$meta" | sed -n 's/^Version: //p' | head -1)
-	if [ -z "$abi" ] || [ -z "$kver" ]; then
-		die "cannot tell the kernel ABI from linux-image-arm64:arm64"
-	fi
+	kver=""
+	for v in $(echo "$metas" | sed -n 's/^Version: //p'); do
+		if [ -n "$kver" ] && dpkg --compare-versions "$v" le "$kver"; then
+			continue
+		fi
+		# (apt-cache show PKG=VERSION prints nothing, and succeeds, when
+		# there is no such version)
+		[ -n "$(apt_cache show "linux-kbuild-6.1:amd64=$v" 2>/dev/null)" ] &&
+			[ -n "$(apt_cache show "linux-headers-arm64:arm64=$v" 2>/dev/null)" ] &&
+			kver=$v
+	done
+	[ -n "$kver" ] || die "no version of linux-image-arm64:arm64 has a linux-kbuild-6.1:amd64 of its own version ($(echo "$metas" | sed -n 's/^Version: //p' | tr '\n' ' '))"
+	abi=$(apt_cache show "linux-image-arm64:arm64=$kver" |
+		sed -n 's/^Depends: .*linux-image-\([0-9.]*-[0-9]*\)-arm64 .*/\1/p' | head -1)
+	[ -n "$abi" ] || die "cannot tell the kernel ABI from linux-image-arm64:arm64 $kver"
 	libs=$(apt_cache depends --recurse --no-recommends --no-suggests \
 		--no-conflicts --no-breaks --no-replaces --no-enhances libkmod2:arm64 |
 		sed -n 's/^\([a-z0-9][a-z0-9.+-]*\):arm64$/\1/p' | sort -u |

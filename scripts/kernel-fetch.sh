@@ -27,8 +27,8 @@
 #     the headers name (gcc-N-aarch64-linux-gnu).
 #   riscv64 (make check-riscv64's lanes), KERNEL: riscv64-6.12 (trixie's
 #     linux-headers-6.12.*-riscv64, as its point releases update it: the
-#     security archive's riscv64 index did not match its Release file on
-#     this project's mirror, 2026-11-28) | riscv64-newest
+#     security archive's riscv64 index can lag its Release file on a
+#     mirror) | riscv64-newest
 #     (sid's): the image, headers and the amd64 linux-kbuild of their
 #     version, all unpacked into the unstable chroot (trixie's kbuild
 #     tools need a newer glibc than bookworm's too), which gets the riscv64

@@ -185,6 +185,8 @@ for mode in $modes; do
 
 	got=$(complete_words "$mode" ptcompare --vtop 0x1000 "$live_pid")
 	check "completion_${mode}_pid_after_vtop" "gave '${got//$'\n'/ }'" grep -qx "$live_pid" <<< "$got"
+	got=$(complete_words "$mode" ptcompare --iommu 0000:00:03.0 --watch 5 "${live_pid:0:1}" | tr '\n' ' ')
+	check "completion_${mode}_no_pid_for_iommu_watch" "gave '$got'" test -z "$got"
 	got=$(complete_words "$mode" ptcompare "$live_pid" "" | tr '\n' ' ')
 	check "completion_${mode}_nothing_for_addr" "after PID gave '$got'" test -z "$got"
 	got=$(complete_words "$mode" ptcompare --range "" | tr '\n' ' ')

@@ -7,7 +7,9 @@
 # usage: scripts/vm-run.sh OUTDIR KREL MODE [extra files: SRC:DEST ...]
 #   KREL: kernel release, e.g. 6.1.0-56-amd64 (/boot/vmlinuz-KREL)
 #   MODE: test | demo | bench
-# Env: VM_TIMEOUT (seconds, default 600), VM_MEM (default 4G, 8G with
+# Env: VM_TIMEOUT (seconds, default 600), VM_BOOT_TIMEOUT (seconds
+# without a word from the guest before a boot is killed and tried once
+# more, default 300), VM_MEM (default 4G, 8G with
 # VM_PAGE_SIZE=64K), VM_ACCEL
 # (tcg, the default, or kvm); VM_KERNEL, a kernel image to boot instead of
 # /boot/vmlinuz-KREL (its release must be KREL; make check-debug uses it);
@@ -48,8 +50,9 @@
 # arm64 smmuv3 (default) or virtio; the guest reads which from
 # ptwalk_iommu= (make check-iommu IOMMU=..., make check-arm64
 # ARM64_KERNELS_VIRTIO_IOMMU=...).  VM_QEMU: the QEMU binary to boot
-# instead of the installed one (experiments with a newer QEMU unpacked
-# under build/).
+# instead of the installed one (a newer QEMU unpacked under build/: make
+# check-riscv64's newest lane), VM_QEMU_BIOS its firmware,
+# VM_QEMU_MODULE_DIR its modules' directory.
 # VM_IOMMU_PASSTHROUGH=1 adds iommu.passthrough=1: identity default domains,
 # for kernels before 5.11, which cannot change a group's domain at run time.
 # VM_DRIVERS (x86_64): the real drivers of the dmainfo cases, loaded as
@@ -65,6 +68,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 kernel=${VM_KERNEL:-/boot/vmlinuz-$krel}
 kodir=${VM_KO_DIR:-$top}
 timeout_s=${VM_TIMEOUT:-600}
+boot_timeout_s=${VM_BOOT_TIMEOUT:-300}
 modtree=${VM_MODTREE:-/lib/modules/$krel}
 sysroot=${VM_SYSROOT:-}
 # Software emulation by default: on the machines this runs on /dev/kvm can
@@ -254,12 +258,11 @@ vm_arch() {
 		# Svpbmt (the memory types of PCI BARs); rv64 supports Sv57,
 		# the kernel's default mode (no5lvl: Sv48, no4lvl: Sv39, by
 		# VM_APPEND).  bochs-display: a PCI BAR for the PFNMAP and
-		# memory-type cases.  QEMU_RISCV64: another
-		# qemu-system-riscv64 (a newer one, for the IOMMU).  One NUMA
+		# memory-type cases.  One NUMA
 		# node: with two (-numa as on arm64) Debian's 6.12 never
 		# brought up a virtio-serial port (no /dev/vport* nor hvc1
-		# in 60 s after virtio-pci enabled the device; 2026-11-28).
-		qemu=${QEMU_RISCV64:-$qemu}
+		# in 60 s after virtio-pci enabled the device).
+		# shellcheck disable=SC2054 # -cpu's properties, one word
 		machine=(-machine "virt,accel=$accel" -cpu rv64,svnapot=on,svpbmt=on -device bochs-display)
 		# The channel: a virtio-serial port on PCI, /dev/vport0p1
 		# (virtio_pci and virtio_console are built in; a console
@@ -300,8 +303,18 @@ case $krel in
 esac
 vm_arch "$arch"
 # VM_QEMU: another build of the same QEMU system emulator (a newer one
-# unpacked under build/, never installed)
+# unpacked under build/, never installed); VM_QEMU_BIOS, its own firmware
+# (-bios), which the installed QEMU's must not stand in for;
+# VM_QEMU_MODULE_DIR, where it looks for its modules (the installed QEMU's
+# do not load into another build)
 qemu=${VM_QEMU:-$qemu}
+if [ -n "${VM_QEMU_BIOS:-}" ]; then
+	[ -r "$VM_QEMU_BIOS" ] || die "no $VM_QEMU_BIOS (VM_QEMU_BIOS)"
+	machine+=(-bios "$VM_QEMU_BIOS")
+fi
+if [ -n "${VM_QEMU_MODULE_DIR:-}" ]; then
+	export QEMU_MODULE_DIR=$VM_QEMU_MODULE_DIR
+fi
 if [ -n "${VM_KERNEL:-}" ]; then
 	[ -r "$kernel" ] || die "no $kernel (VM_KERNEL)"
 	img_rel=$(image_release "$kernel")
@@ -440,7 +453,28 @@ chmod +x "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/initramfs.gz"
 
 rm -f "$out/console.log" "$out/guest.log" "$out/console-boot1.log"
+# A boot whose guest has written nothing to its channel after
+# boot_timeout_s is killed (status 125): a kernel that spins before /init
+# (riscv64's 6.12 under QEMU 7.2 did, now and then) would otherwise hold
+# the lane for its whole timeout.
 boot() {
+	local pid waited=0
+	boot_qemu &
+	pid=$!
+	# once the guest has spoken, only the lane's timeout applies
+	while [ ! -s "$out/guest.log" ] && kill -0 "$pid" 2>/dev/null; do
+		if [ "$waited" -ge "$boot_timeout_s" ]; then
+			pkill -TERM -P "$pid" 2>/dev/null
+			kill -TERM "$pid" 2>/dev/null
+			wait "$pid"
+			return 125
+		fi
+		sleep 1
+		waited=$((waited + 1))
+	done
+	wait "$pid"
+}
+boot_qemu() {
 	timeout "$timeout_s" "$qemu" \
 		"${machine[@]}" -smp "$smp" -m "$mem" \
 		-display none -no-reboot -monitor none \
@@ -455,10 +489,15 @@ status=$?
 # project's (neither ptwalk module loaded, no case run): Debian's 7.2 once hit an int3 in the
 # scheduler 1.4 s into a boot under TCG, its next boots clean.  Such a
 # boot is tried once more, and the TAP says so; a second death fails.
+# So is a boot whose guest said nothing in boot_timeout_s (status 125).
 reboot_note=""
-if [ $status -ne 124 ] && ! grep -aq '^PTWALK-GUEST-BEGIN' "$out/guest.log" 2>/dev/null &&
-	grep -aq 'Kernel panic' "$out/console.log"; then
-	reboot_note=$(tr -d '\r' < "$out/console.log" | grep -Eam1 'Oops|BUG:|Kernel panic' || true)
+if [ $status -eq 125 ] || { [ $status -ne 124 ] && ! grep -aq '^PTWALK-GUEST-BEGIN' "$out/guest.log" 2>/dev/null &&
+	grep -aq 'Kernel panic' "$out/console.log"; }; then
+	if [ $status -eq 125 ]; then
+		reboot_note="no output from the guest in ${boot_timeout_s}s"
+	else
+		reboot_note=$(tr -d '\r' < "$out/console.log" | grep -Eam1 'Oops|BUG:|Kernel panic' || true)
+	fi
 	mv "$out/console.log" "$out/console-boot1.log"
 	rm -f "$out/guest.log"
 	boot
@@ -474,6 +513,9 @@ tr -d '\r' < "$out/guest.log" > "$out/guest.txt"
 		grep -E '^(ok|not ok) ' || true
 	if grep -q '^PTWALK-GUEST-END$' "$out/guest.txt"; then
 		echo "ok - vm_ran_to_completion"
+	elif [ $status -eq 125 ]; then
+		echo "not ok - vm_ran_to_completion # no output from the guest in ${boot_timeout_s}s, twice (console.log, console-boot1.log)"
+		tr -d '\r' < "$out/console.log" | tail -n 25 | sed 's/^/# console: /'
 	elif [ $status -eq 124 ]; then
 		# the case running when it was killed: started, never ended
 		last=$(grep -aE '^# start ' "$out/guest.txt" | tail -1 | cut -d' ' -f3)

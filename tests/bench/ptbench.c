@@ -12,6 +12,10 @@
  * each over A+B, beside F2, A and B in two threads at once, each reading
  * half the pages: the floor the VM gives two jobs;
  * and --range over 10,000 VMAs against A over the same span in one pass.
+ * `ptbench recorder GROUP`, in make bench's IOMMU boot: what ptwalk.ko's
+ * recorder of IOMMU events costs a map/unmap-heavy workload, pairs of
+ * VFIO_IOMMU_MAP_DMA and VFIO_IOMMU_UNMAP_DMA of one page with the
+ * recorder on, then with the module reloaded with iommu_events=0.
  * Prints numbers; asserts nothing.
  */
 #define _GNU_SOURCE
@@ -26,11 +30,13 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "parse/maps.h"
 #include "io/ptwalk_client.h"
+#include "tests/lib/test_lib.h"
 
 #define PAGE		4096ULL
 #define MIB		(1ULL << 20)
@@ -915,10 +921,95 @@ static void bench_all_fresh(bool ran_targets)
 	bench_all();
 }
 
+/* Map/unmap pairs per run of the recorder's cost; its IOVA. */
+#define RECORDER_PAIRS	20000
+#define RECORDER_IOVA	0x10000000ULL
+
+/* Microseconds per map/unmap pair of page through container, one run. */
+static double pair_us(int container, const char *page)
+{
+	double t0 = now_ms();
+
+	for (int i = 0; i < RECORDER_PAIRS; i++) {
+		int err = vfio_dma_map(container, page, RECORDER_IOVA, PAGE);
+
+		err = err ? err : vfio_dma_unmap(container, RECORDER_IOVA,
+						 PAGE);
+		if (err) {
+			printf("recorder: VFIO map/unmap: %s\n", strerror(-err));
+			exit(1);
+		}
+	}
+	return (now_ms() - t0) * 1000 / RECORDER_PAIRS;
+}
+
+/* ptwalk.ko unloaded and loaded again from /lib with params. */
+static bool reload_ptwalk(const char *params)
+{
+	int fd, err = 0;
+
+	if (syscall(SYS_delete_module, "ptwalk", O_NONBLOCK))
+		err = errno;
+	fd = err ? -1 : open("/lib/ptwalk.ko", O_RDONLY | O_CLOEXEC);
+	if (!err && (fd < 0 || syscall(SYS_finit_module, fd, params, 0)))
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	if (err)
+		printf("recorder: reloading ptwalk.ko '%s': %s\n", params,
+		       strerror(err));
+	return !err;
+}
+
+/*
+ * The recorder's cost: runs with the recorder on and off
+ * (iommu_events=0) in turn, the module reloaded before each, so that a
+ * host whose load drifts moves both alike; the medians and their ratio.
+ */
+static int bench_recorder(int group)
+{
+	int container = -1, fd = -1, err;
+	char *page = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	double on[RUNS], off[RUNS], mon, moff;
+
+	err = page == MAP_FAILED ? -ENOMEM :
+	      vfio_container_open(group, &container, &fd);
+	if (err) {
+		printf("recorder: VFIO container of group %d: %s\n", group,
+		       strerror(-err));
+		return 1;
+	}
+	printf("recorder: VFIO_IOMMU_MAP_DMA + VFIO_IOMMU_UNMAP_DMA of one %llu-byte page, %d pairs a run, on and off in turn, median of %d runs each\n",
+	       PAGE, RECORDER_PAIRS, RUNS);
+	for (int run = 0; run < RUNS; run++) {
+		if (!reload_ptwalk(""))
+			return 1;
+		on[run] = pair_us(container, page);
+		if (!reload_ptwalk("iommu_events=0"))
+			return 1;
+		off[run] = pair_us(container, page);
+		printf("  run %d: on %.2f us, off %.2f us a pair\n", run + 1,
+		       on[run], off[run]);
+	}
+	if (!reload_ptwalk(""))
+		return 1;
+	mon = median(on);
+	moff = median(off);
+	printf("recorder on (iommu_events=16384) %8.2f us a pair\n", mon);
+	printf("recorder off (iommu_events=0)    %8.2f us a pair\n", moff);
+	printf("on/off %.3f\n", mon / moff);
+	close(fd);
+	close(container);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	bool ran_targets = false;
 
+	if (argc == 3 && !strcmp(argv[1], "recorder"))
+		return bench_recorder(atoi(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], ALL_ROW_ONLY)) {
 		bench_all();
 		return 0;

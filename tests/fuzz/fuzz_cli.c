@@ -178,7 +178,7 @@ static void check_reprint(const struct cli_options *o)
 		argv[argc++] = "--iommu";
 		argv[argc++] = (char *)o->iommu;
 	}
-	if (o->iommu && !o->iommu_translate) {
+	if (o->mode == MODE_IOMMU && !o->iommu_translate) {
 		argv[argc++] = "--iova";
 		argv[argc++] = iova;
 	}
@@ -199,9 +199,13 @@ static void check_reprint(const struct cli_options *o)
 
 static void check_accepted(int argc, char **argv, const struct cli_options *o)
 {
-	/* --all, --phys, --faults and --iommu DEVICE IOVA name no process */
+	/* --all, --phys, --faults, --iommu DEVICE IOVA and its --watch name
+	 * no process */
 	bool no_pid = o->mode == MODE_ALL || o->mode == MODE_PHYS ||
-		      o->mode == MODE_FAULTS || o->iommu_translate;
+		      o->mode == MODE_FAULTS || o->iommu_translate ||
+		      o->mode == MODE_IOMMU_WATCH;
+	bool iommu = o->mode == MODE_IOMMU || o->mode == MODE_IOMMU_WATCH;
+	bool watch = o->mode == MODE_WATCH || o->mode == MODE_IOMMU_WATCH;
 	bool pid_from = no_pid, addr_from = o->mode != MODE_VTOP, range_from = !o->has_range;
 	bool debugfs_from = !strcmp(o->debugfs, PTWALK_DEFAULT_DEBUGFS);
 
@@ -210,15 +214,15 @@ static void check_accepted(int argc, char **argv, const struct cli_options *o)
 	FUZZ_CHECK(no_pid ? o->pid == 0 : o->pid > 0, "pid %d", (int)o->pid);
 	/* one mode, and no other mode's value beside it */
 	FUZZ_CHECK(o->mode < NR_MODES, "mode %d", (int)o->mode);
-	FUZZ_CHECK((o->mode == MODE_IOMMU) == !!o->iommu &&
-		   (o->mode == MODE_WATCH) == !!o->watch_s &&
+	FUZZ_CHECK(iommu == !!o->iommu && watch == !!o->watch_s &&
 		   (o->mode == MODE_PHYS) == (o->phys_end != 0) &&
 		   (o->mode == MODE_VTOP || o->vtop_addr == 0),
 		   "two modes at once: mode %d iommu %d watch %d phys_end %d",
 		   (int)o->mode, !!o->iommu, !!o->watch_s, o->phys_end != 0);
 	FUZZ_CHECK(o->mode != MODE_PHYS || o->phys_start < o->phys_end,
 		   "phys 0x%" PRIx64 "-0x%" PRIx64, o->phys_start, o->phys_end);
-	FUZZ_CHECK(!o->watch_s || o->has_range, "--watch without --range");
+	FUZZ_CHECK(!o->watch_s || o->has_range || o->mode == MODE_IOMMU_WATCH,
+		   "--watch without --range");
 	FUZZ_CHECK(!o->interval_ms || o->watch_s, "--interval without --watch");
 	FUZZ_CHECK(!o->has_range || o->start < o->end,
 		   "range 0x%" PRIx64 "-0x%" PRIx64, o->start, o->end);

@@ -153,6 +153,16 @@ static const struct refusal refusals[] = {
 	  "--interval applies to --watch" },
 	{ { "--watch", "1", "--kpageflags", "--range", "0x1000-0x3000", "7" },
 	  "drop --kpageflags" },
+	/* --iommu DEVICE --watch SECONDS: no PID, none of --iommu's others */
+	{ { "--iommu", "0000:00:03.0", "--watch", "5", "42" },
+	  "takes no PID or address: drop '42'" },
+	{ { "--iommu", "0000:00:03.0", "--watch", "5", "--iova", "0x1000" },
+	  "--iommu with --watch follows the device's IOVAs: drop --iova" },
+	{ { "--iommu", "0000:00:03.0", "--watch", "5", "--dma-api" },
+	  "drop --dma-api" },
+	{ { "--iommu", "0000:00:03.0", "--watch", "5", "--stats" },
+	  "drop --stats" },
+	{ { "--iommu", "3.0", "--watch", "5" }, "bad device" },
 	{ { "--faults", "--since", "0" }, "bad --since '0'" },
 	{ { "--faults", "1234" }, "--faults takes no PID" },
 	{ { "--faults", "--range", "0-1000" }, "drop --range" },
@@ -181,6 +191,9 @@ static const struct refusal refusals_exact[] = {
 	{ { "7", "--range" }, "--range needs a value" },
 	/* --faults reads the kernel log: no PID, its own options */
 	{ { "--since", "60" }, "--since applies to --faults only" },
+	/* without --watch, --interval is still --watch's */
+	{ { "--iommu", "0000:00:03.0", "--interval", "50", "--range",
+	    "0x1000-0x2000", "1" }, "--interval applies to --watch only" },
 };
 
 enum { HOLDS, STARTS, IS };
@@ -455,6 +468,28 @@ static void all_forms(void **state)
 	assert_true(o.kpageflags);
 }
 
+/*
+ * --iommu DEVICE --watch SECONDS: a mode of its own, no PID, --range of
+ * device addresses and optional, --interval; none of --iommu's others.
+ */
+static void iommu_watch_forms(void **state)
+{
+	struct cli_options o = accepted(5, "--iommu", "0000:00:03.0", "--watch",
+					"5");
+
+	(void)state;
+	assert_int_equal(o.mode, MODE_IOMMU_WATCH);
+	assert_false(o.has_range);
+	assert_int_equal(o.pid, 0);
+	o = accepted(10, "--json", "--watch=2", "--interval", "50", "--range",
+		     "0x7e0000000000-0x7e0000004000", "--iommu", "0000:00:03.0",
+		     "--no-progress");
+	assert_int_equal(o.mode, MODE_IOMMU_WATCH);
+	assert_true(o.has_range);
+	assert_int_equal(o.end, 0x7e0000004000);
+	assert_int_equal(o.interval_ms, 50);
+}
+
 /* --watch SECONDS [--interval MS] needs --range and a PID. */
 static void watch_forms(void **state)
 {
@@ -523,4 +558,5 @@ UNIT_MAIN("cli", UT(refused), UT(iommu_forms), UT(iommu_alignment_and_dma_api),
 	  UT(device_option), UT(messages_quote_safely),
 	  UT(range_leading_zeros), UT(vtop_forms), UT(equals_forms),
 	  UT(help_and_version), UT(range_in_kernel_pages),
-	  UT(phys_forms), UT(all_forms), UT(watch_forms), UT(cli_faults))
+	  UT(phys_forms), UT(all_forms), UT(watch_forms), UT(cli_faults),
+	  UT(iommu_watch_forms))

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "unit.h"
 #include "io/host_state.h"
+#include "module/ptwalk_abi.h"
 #include "report/diagnose.h"
 
 /* debugfs alone (--debugfs), as before the device existed. */
@@ -276,6 +277,39 @@ static void iommu_device_gone_mid_query(void **state)
 			 FAIL_DMA_API);
 }
 
+/*
+ * --iommu --watch's refusals, in the order they are checked: no group,
+ * not VFIO's driver, no recorder; each its own status, one line.
+ */
+static void iommu_watch_errors(void **state)
+{
+	const uint64_t rec = PTWALK_FEAT_IOMMU_EVENTS;
+	char msg[512];
+
+	(void)state;
+	assert_int_equal(diagnose_iommu_watch("0000:00:03.0", true, "vfio-pci",
+					      rec, msg, sizeof(msg)), EXIT_OK);
+	assert_int_equal(diagnose_iommu_watch("0000:00:03.0", false, "vfio-pci",
+					      0, msg, sizeof(msg)),
+			 FAIL_NO_GROUP);
+	assert_non_null(strstr(msg, "no IOMMU group"));
+	assert_int_equal(diagnose_iommu_watch("0000:00:03.0", true, "e1000e",
+					      rec, msg, sizeof(msg)),
+			 FAIL_NOT_VFIO);
+	assert_non_null(strstr(msg, "bound to e1000e"));
+	assert_non_null(strstr(msg, "vfio-pci"));
+	assert_int_equal(diagnose_iommu_watch("0000:00:03.0", true, "", rec,
+					      msg, sizeof(msg)), FAIL_NOT_VFIO);
+	assert_non_null(strstr(msg, "bound to no driver"));
+	assert_int_equal(diagnose_iommu_watch("0000:00:03.0", true, "vfio-pci",
+					      rec ^ ~0ULL, msg, sizeof(msg)),
+			 FAIL_NO_RECORDER);
+	assert_non_null(strstr(msg, "iommu_events=0"));
+	assert_null(strchr(msg, '\n'));
+	assert_int_equal(EXIT_NO_RECORDER, 15);
+	assert_int_equal(EXIT_NOT_VFIO, 16);
+}
+
 /* A version 1 module (no ioctl) or another version: exit 3, one line. */
 static void abi_mismatch(void **state)
 {
@@ -295,4 +329,5 @@ static void abi_mismatch(void **state)
 
 UNIT_MAIN("diagnose", UT(open_errors), UT(endpoint_errors_name_the_case),
 	  UT(lockdown_modes), UT(query_errors_are_distinct), UT(proc_and_scan_errors),
-	  UT(iommu_policy_errors), UT(iommu_device_gone_mid_query), UT(abi_mismatch))
+	  UT(iommu_policy_errors), UT(iommu_device_gone_mid_query), UT(abi_mismatch),
+	  UT(iommu_watch_errors))

@@ -14,21 +14,9 @@
 #include <string.h>
 #include "unit.h"
 #include "json_get.h"
+#include "recorder_event.h"
 #include "engine/fault_explain.h"
 #include "report/fault_print.h"
-
-#define MS 1000000ULL
-
-static struct ptwalk_iommu_event ev(uint64_t seq, uint64_t ms, uint8_t kind,
-				    uint64_t iova, uint64_t size, uint64_t pfn,
-				    int32_t pid)
-{
-	return (struct ptwalk_iommu_event){
-		.seq = seq, .time_ns = ms * MS, .kind = kind, .iova = iova,
-		.size = size, .pfn = pfn, .pid = pid,
-		.done = kind == PTWALK_EVENT_UNMAP ? size : 0,
-	};
-}
 
 /* The last mapping of the 4K page of iova by e[0 .. n), at ms. */
 static struct fault_last_mapping last_4k(const struct ptwalk_iommu_event *e,
@@ -49,9 +37,9 @@ static struct fault_last_mapping last_4k(const struct ptwalk_iommu_event *e,
 static void last_mapping_unmapped(void **state)
 {
 	const struct ptwalk_iommu_event e[] = {
-		ev(1, 10, MAP, 0x7f0000000000, 0x4000, 0x1000, 42),
-		ev(2, 20, MAP, 0x5000000, 0x1000, 0x2000, 43),
-		ev(3, 30, UNMAP, 0x7f0000000000, 0x4000, NONE, 42),
+		rec_event(1, 10, MAP, 0x7f0000000000, 0x4000, 0x1000, 42),
+		rec_event(2, 20, MAP, 0x5000000, 0x1000, 0x2000, 43),
+		rec_event(3, 30, UNMAP, 0x7f0000000000, 0x4000, NONE, 42),
 	};
 	/* the third page of the mapping, 5 ms after the unmap */
 	struct fault_last_mapping m = last_4k(e, 3, 0x7f0000002010, 35);
@@ -72,11 +60,11 @@ static void last_mapping_unmapped(void **state)
 static void last_mapping_newest_before_fault(void **state)
 {
 	const struct ptwalk_iommu_event e[] = {
-		ev(1, 10, MAP, 0x100000, 0x1000, 0x111, 1),
-		ev(2, 11, UNMAP, 0x100000, 0x1000, NONE, 1),
-		ev(3, 12, MAP, 0x100000, 0x1000, 0x222, 2),
-		ev(4, 50, UNMAP, 0x100000, 0x1000, NONE, 2),
-		ev(5, 60, MAP, 0x100000, 0x1000, 0x333, 3),
+		rec_event(1, 10, MAP, 0x100000, 0x1000, 0x111, 1),
+		rec_event(2, 11, UNMAP, 0x100000, 0x1000, NONE, 1),
+		rec_event(3, 12, MAP, 0x100000, 0x1000, 0x222, 2),
+		rec_event(4, 50, UNMAP, 0x100000, 0x1000, NONE, 2),
+		rec_event(5, 60, MAP, 0x100000, 0x1000, 0x333, 3),
 	};
 	struct fault_last_mapping m = last_4k(e, 5, 0x100000, 40);
 
@@ -94,13 +82,13 @@ static void last_mapping_newest_before_fault(void **state)
 static void last_mapping_with_dropped(void **state)
 {
 	const struct ptwalk_iommu_event e[] = {
-		ev(1, 10, MAP, 0x200000, 0x2000, 0x500, 7),
-		ev(2, 0, DROPPED, 0, 17, NONE, 0),
-		ev(19, 30, UNMAP, 0x201000, 0x1000, NONE, 7),
+		rec_event(1, 10, MAP, 0x200000, 0x2000, 0x500, 7),
+		rec_event(2, 0, DROPPED, 0, 17, NONE, 0),
+		rec_event(19, 30, UNMAP, 0x201000, 0x1000, NONE, 7),
 	};
 	const struct ptwalk_iommu_event lost[] = {
-		ev(1, 0, DROPPED, 0, 100, NONE, 0),
-		ev(101, 30, UNMAP, 0x300000, 0x1000, NONE, 7),
+		rec_event(1, 0, DROPPED, 0, 100, NONE, 0),
+		rec_event(101, 30, UNMAP, 0x300000, 0x1000, NONE, 7),
 	};
 	struct fault_last_mapping m = last_4k(e, 3, 0x201000, 31);
 
@@ -127,7 +115,7 @@ static void last_mapping_with_dropped(void **state)
 static void last_mapping_no_frame(void **state)
 {
 	const struct ptwalk_iommu_event e[] = {
-		ev(1, 10, MAP, 0x10000, 0x10000, NONE, 0),
+		rec_event(1, 10, MAP, 0x10000, 0x10000, NONE, 0),
 	};
 	struct fault_last_mapping m = last_4k(e, 1, 0x1f000, 20);
 
@@ -157,6 +145,12 @@ static void stream_id(void **state)
 	assert_false(fault_pci_rid("0000:00:02.8", &dom, &rid));
 	assert_false(fault_pci_rid("9050000.smmuv3", &dom, &rid));
 	assert_false(fault_pci_rid("0000:00:02.0x", &dom, &rid));
+	/* hex digits alone, as sysfs writes them (sscanf took these) */
+	assert_false(fault_pci_rid("-1:00:03.0", &dom, &rid));
+	assert_false(fault_pci_rid(" 0000:00:03.0", &dom, &rid));
+	assert_false(fault_pci_rid("0x0:00:03.0", &dom, &rid));
+	assert_false(fault_pci_rid("0000:00:+3.0", &dom, &rid));
+	assert_false(fault_pci_rid("00000:00:03.0", &dom, &rid));
 	assert_true(fault_sid_matches("0000:00:02.0", 0x10, 0));
 	assert_false(fault_sid_matches("0000:00:03.0", 0x10, 0));
 	assert_true(fault_sid_matches("0000:00:02.0", 0x10010, 0x10000));

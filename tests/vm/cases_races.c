@@ -7,8 +7,8 @@
  * kernel_log_clean):
  *
  * - vtop of addresses a target keeps mapping and unmapping: munmap frees
- *   page tables after downgrading to the mmap read lock, so a walk where
- *   no VMA is must hold the write lock.  Beside the splat, the answer
+ *   page tables after downgrading to the mmap read lock, so vtop walks
+ *   nothing where no VMA is (docs/interface.md).  Beside the splat, the answer
  *   itself is checked: once no VMA holds the address, munmap has zapped
  *   it, so a walk there must find nothing mapped.
  * - range queries of a shared hugetlb mapping whose PMD table is shared

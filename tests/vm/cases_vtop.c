@@ -296,10 +296,49 @@ static bool check_vtop(struct vmtest *t, uint64_t addr, const struct want *w)
 	return ok;
 }
 
+/*
+ * An anonymous mapping that is a VMA of its own, as the cases' expected
+ * VMA bounds say: @len bytes at an @align boundary, between two PROT_NONE
+ * guard pages, which no read-write neighbour merges with.  Mapped at
+ * NULL, a mapping lands next to whatever the process holds, and the
+ * madvise() that follows may merge it with a neighbour of the same flags
+ * (7.2 placed one right below an 8 MiB read-write NOHUGEPAGE VMA).
+ */
+static char *map_alone(struct vmtest *t, size_t len, size_t align, int advice)
+{
+	size_t span = len + align + 2 * PAGE;
+	char *r = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+	char *p;
+
+	if (r == MAP_FAILED) {
+		fail(t, "mmap %zu bytes: %s", span, strerror(errno));
+		return NULL;
+	}
+	p = (char *)(((uintptr_t)r + PAGE + align - 1) & ~(uintptr_t)(align - 1));
+	/* one guard page left on each side */
+	if (p - PAGE > r)
+		munmap(r, p - PAGE - r);
+	munmap(p + len + PAGE, r + span - (p + len + PAGE));
+	if (mprotect(p, len, PROT_READ | PROT_WRITE) ||
+	    (advice >= 0 && madvise(p, len, advice))) {
+		fail(t, "mprotect or madvise %d: %s", advice, strerror(errno));
+		munmap(p - PAGE, len + 2 * PAGE);
+		return NULL;
+	}
+	return p;
+}
+
+/* Unmaps what map_alone() mapped, its guard pages too. */
+static void unmap_alone(char *p, size_t len)
+{
+	munmap(p - PAGE, len + 2 * PAGE);
+}
+
 VMTEST_CASE(vtop, "vtop_anon_4k", vtop_anon_4k)
 {
 	size_t len = 16 * PAGE;
-	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	char *p = map_alone(t, len, PAGE, MADV_NOHUGEPAGE);
 	struct want w = {
 		.stop = "leaf", .last = "pte", .cls = "match", .page_size = PAGE,
 		.vma_start = A(p), .vma_end = A(p) + len, .raw_pte = true,
@@ -311,7 +350,7 @@ VMTEST_CASE(vtop, "vtop_anon_4k", vtop_anon_4k)
 	touch_write(p, len);
 	ok = check_vtop(t, A(p) + 5 * PAGE + 0x9a7, &w) &&
 	     check_vtop(t, A(p) + len - 1, &w);
-	munmap(p, len);
+	unmap_alone(p, len);
 	return ok;
 }
 
@@ -319,7 +358,7 @@ VMTEST_CASE(vtop, "vtop_anon_4k", vtop_anon_4k)
 VMTEST_CASE(vtop, "vtop_thp_pmd", vtop_thp)
 {
 	size_t len = vm_granule().pmd;
-	char *p = map_aligned(t, len, len, MADV_HUGEPAGE);
+	char *p = map_alone(t, len, len, MADV_HUGEPAGE);
 	struct want w = {
 		.stop = "leaf", .last = "pmd", .cls = "match",
 		.page_size = len, .vma_start = A(p), .vma_end = A(p) + len,
@@ -330,7 +369,7 @@ VMTEST_CASE(vtop, "vtop_thp_pmd", vtop_thp)
 		return false;
 	touch_write(p, len);
 	ok = check_vtop(t, A(p) + 0x123456 % len, &w);
-	munmap(p, len);
+	unmap_alone(p, len);
 	return ok;
 }
 
@@ -443,7 +482,7 @@ VMTEST_CASE(vtop, "vtop_pfnmap", vtop_pfnmap)
 VMTEST_CASE(vtop, "vtop_unmapped_in_vma", vtop_unmapped_in_vma)
 {
 	size_t len = 64 * PAGE;
-	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	char *p = map_alone(t, len, PAGE, MADV_NOHUGEPAGE);
 	struct want w = {
 		.stop = "none", .cls = "not_present",
 		.vma_start = A(p), .vma_end = A(p) + len,
@@ -456,7 +495,7 @@ VMTEST_CASE(vtop, "vtop_unmapped_in_vma", vtop_unmapped_in_vma)
 	touch_write(p, PAGE);
 	w.last = "pte";
 	ok = check_vtop(t, A(p) + 7 * PAGE + 0x42, &w);
-	munmap(p, len);
+	unmap_alone(p, len);
 	return ok;
 }
 
@@ -515,7 +554,7 @@ VMTEST_CASE(vtop, "vtop_no_vma", vtop_no_vma)
 VMTEST_CASE(vtop, "vtop_swapped", vtop_swapped)
 {
 	size_t len = 16 * PAGE;
-	char *p = map_anon(t, len, MAP_PRIVATE | MAP_ANONYMOUS, MADV_NOHUGEPAGE);
+	char *p = map_alone(t, len, PAGE, MADV_NOHUGEPAGE);
 	struct ptwalk_fixture_translate o;
 	struct pc_result r = { 0 };
 	struct json_object *pm;
@@ -530,8 +569,10 @@ VMTEST_CASE(vtop, "vtop_swapped", vtop_swapped)
 	if (!p)
 		return false;
 	memset(p, 0x5a, len);
-	if (madvise(p, len, MADV_PAGEOUT))
+	if (madvise(p, len, MADV_PAGEOUT)) {
+		unmap_alone(p, len);
 		return fail(t, "MADV_PAGEOUT: %s", strerror(errno));
+	}
 	ok = oracle(t, addr, &o) &&
 	     (o.status == PTWALK_FIXTURE_NOT_MAPPED ||
 	      fail(t, "MADV_PAGEOUT left the page mapped (no swap?)")) &&
@@ -552,7 +593,7 @@ VMTEST_CASE(vtop, "vtop_swapped", vtop_swapped)
 	if (r.out)
 		pc_free(&r);
 	ok = ok && (p[3 * PAGE] == 0x5a || fail(t, "contents changed by swap"));
-	munmap(p, len);
+	unmap_alone(p, len);
 	return ok;
 }
 

@@ -11,7 +11,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/io_uring.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,25 +53,16 @@ static bool watch_start(struct vmtest *t, struct watch *w, uint64_t start,
 	const char *argv[] = { "ptcompare", "--json", "--watch", secs,
 			       "--interval", "50", "--range", range, pidstr,
 			       NULL };
-	posix_spawn_file_actions_t fa;
-	int fd[2];
+	int fd;
 
 	memset(w, 0, sizeof(*w));
 	snprintf(range, sizeof(range), "0x%" PRIx64 "-0x%" PRIx64, start, end);
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)getpid());
 	snprintf(secs, sizeof(secs), "%d", seconds);
-	if (pipe2(fd, O_CLOEXEC))
-		return fail(t, "pipe: %s", strerror(errno));
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
-	if (posix_spawn(&w->pid, "/bin/ptcompare", &fa, NULL,
-			(char *const *)argv, environ)) {
-		posix_spawn_file_actions_destroy(&fa);
-		return fail(t, "spawn ptcompare --watch: %s", strerror(errno));
-	}
-	posix_spawn_file_actions_destroy(&fa);
-	close(fd[1]);
-	w->out = fdopen(fd[0], "r");
+	w->pid = pc_spawn(t, argv, NULL, &fd);
+	if (w->pid < 0)
+		return false;
+	w->out = fdopen(fd, "r");
 	if (!w->out || !fgets(line, sizeof(line), w->out) ||
 	    !strstr(line, "\"event\":\"start\""))
 		return fail(t, "ptcompare --watch did not start: '%s'",

@@ -76,3 +76,19 @@ if [ $got = 3 ] && echo "$out" | grep -q -e "^ptcompare: ptwalk is not loaded" \
 else
 	tap FAIL ptcompare_opens_libkmod "exit $got (want 3: ptwalk not reachable), said: $out"
 fi
+
+# The paging mode a riscv64 lane asked for (ptwalk_mmu= on the command
+# line, make check-riscv64): the kernel chose it, as /proc/cpuinfo's mmu
+# line says, or the lane's cases ran in another mode than they are named
+# after (a kernel takes the widest mode the device tree allows, and no5lvl
+# and no4lvl only narrow it).
+want_mmu=$(sed -n 's/.*ptwalk_mmu=\([a-z0-9]*\).*/\1/p' /proc/cmdline)
+if [ -n "$want_mmu" ]; then
+	got_mmu=$(sed -n 's/^mmu[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo | sort -u | tr '\n' ' ')
+	if [ "$got_mmu" = "$want_mmu " ]; then
+		tap OK paging_mode
+		echo "# paging mode: $want_mmu"
+	else
+		tap FAIL paging_mode "mmu ${got_mmu:-not in /proc/cpuinfo}, the lane asked for $want_mmu"
+	fi
+fi

@@ -46,22 +46,21 @@ static bool sanitizer_clean(struct vmtest *t, pid_t pid)
 	return fail(t, "ptcompare's sanitizer report (%s): %s", path, line);
 }
 
-bool pc_run(struct vmtest *t, struct pc_result *r, const char *const argv[])
+pid_t pc_spawn(struct vmtest *t, const char *const argv[],
+	       const char *err_path, int *out)
 {
 	posix_spawn_file_actions_t fa;
-	size_t cap = 1 << 16;
-	int pipefd[2], status, err;
+	int pipefd[2], err;
 	pid_t pid;
-	FILE *ef;
 
-	memset(r, 0, sizeof(*r));
-	r->out = malloc(cap);
-	if (!r->out || pipe2(pipefd, O_CLOEXEC))
-		return fail(t, "pc_run setup: %s", strerror(errno));
+	if (pipe2(pipefd, O_CLOEXEC))
+		return fail(t, "pipe: %s", strerror(errno)), -1;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, ERR_FILE,
-					 O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (err_path)
+		posix_spawn_file_actions_addopen(&fa, 2, err_path,
+						 O_WRONLY | O_CREAT | O_TRUNC,
+						 0600);
 	/* posix_spawn uses CLONE_VM|CLONE_VFORK: our page tables stay as they are */
 	err = posix_spawn(&pid, "/bin/ptcompare", &fa, NULL,
 			  (char *const *)argv, environ);
@@ -69,8 +68,26 @@ bool pc_run(struct vmtest *t, struct pc_result *r, const char *const argv[])
 	close(pipefd[1]);
 	if (err) {
 		close(pipefd[0]);
-		return fail(t, "spawn ptcompare: %s", strerror(err));
+		return fail(t, "spawn ptcompare: %s", strerror(err)), -1;
 	}
+	*out = pipefd[0];
+	return pid;
+}
+
+bool pc_run(struct vmtest *t, struct pc_result *r, const char *const argv[])
+{
+	size_t cap = 1 << 16;
+	int out, status;
+	pid_t pid;
+	FILE *ef;
+
+	memset(r, 0, sizeof(*r));
+	r->out = malloc(cap);
+	if (!r->out)
+		return fail(t, "pc_run setup: %s", strerror(errno));
+	pid = pc_spawn(t, argv, ERR_FILE, &out);
+	if (pid < 0)
+		return false;
 	for (;;) {
 		ssize_t n;
 
@@ -82,7 +99,7 @@ bool pc_run(struct vmtest *t, struct pc_result *r, const char *const argv[])
 			r->out = bigger;
 			cap *= 2;
 		}
-		n = read(pipefd[0], r->out + r->len, cap - r->len - 1);
+		n = read(out, r->out + r->len, cap - r->len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -90,7 +107,7 @@ bool pc_run(struct vmtest *t, struct pc_result *r, const char *const argv[])
 		r->len += (size_t)n;
 	}
 	r->out[r->len] = '\0';
-	close(pipefd[0]);
+	close(out);
 	if (waitpid(pid, &status, 0) != pid)
 		return fail(t, "waitpid ptcompare: %s", strerror(errno));
 	r->status = WIFEXITED(status) ? WEXITSTATUS(status) :

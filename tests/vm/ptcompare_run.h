@@ -26,6 +26,14 @@ struct pc_range {
 	int cont;		/* 1 true, 0 false, -1 null */
 };
 
+/*
+ * Starts /bin/ptcompare with argv (argv[0] included, NULL-terminated) in
+ * the background, its stdout a pipe whose read end is *out, its stderr
+ * into err_path (NULL: this process's): its pid, or -1 (t failed).
+ */
+pid_t pc_spawn(struct vmtest *t, const char *const argv[],
+	       const char *err_path, int *out);
+
 /* Runs ptcompare with argv (argv[0] included, NULL-terminated). */
 bool pc_run(struct vmtest *t, struct pc_result *r, const char *const argv[]);
 void pc_free(struct pc_result *r);

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -631,6 +632,44 @@ static bool not_this_run(const char *name)
 	return only && !prefixed(only, name);
 }
 
+/*
+ * A case still running after CASE_WATCHDOG_S has hung (the longest takes
+ * about a tenth of that on the debug kernel): it fails by name, the
+ * kernel logs its blocked tasks (sysrq w, in the dmesg the guest prints),
+ * and vmtest ends so that the lane does not wait out its whole timeout.
+ * The case's name for the handler: the one static a signal handler needs.
+ */
+#ifndef CASE_WATCHDOG_S
+#define CASE_WATCHDOG_S 240
+#endif
+static char watchdog_line[256];
+
+static void case_watchdog(int sig)
+{
+	int fd = open("/proc/sysrq-trigger", O_WRONLY);
+	ssize_t unused;
+
+	(void)sig;
+	unused = write(STDOUT_FILENO, watchdog_line, strlen(watchdog_line));
+	if (fd >= 0) {
+		unused = write(fd, "w", 1);
+		close(fd);
+	}
+	(void)unused;
+	_exit(1);
+}
+
+static void watchdog_arm(const char *name)
+{
+	struct sigaction sa = { .sa_handler = case_watchdog };
+
+	snprintf(watchdog_line, sizeof(watchdog_line),
+		 "not ok - %s # hung: still running after %d s (blocked tasks: the kernel log)\n",
+		 name, CASE_WATCHDOG_S);
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(CASE_WATCHDOG_S);
+}
+
 static void run_one(struct vmtest *t, const struct vmtest_case *c,
 		    const char *prefix, const char *only)
 {
@@ -649,9 +688,11 @@ static void run_one(struct vmtest *t, const struct vmtest_case *c,
 	/* a lane killed as hung names the case it was in (scripts/vm-run.sh) */
 	printf("# start %s\n", name);
 	fflush(stdout);
+	watchdog_arm(name);
 	t0 = vm_now_s();
 	ok = c->fn(t);
 	t1 = vm_now_s();
+	alarm(0);
 	printf("%s - %s%s%s\n", ok ? "ok" : "not ok", name, ok ? "" : " # ",
 	       ok ? "" : t->why);
 	/* what each lane spends where: CI's budget is cut by these */

@@ -29,6 +29,7 @@
 #include "io/proc_read.h"
 #include "io/ptwalk_client.h"
 #include "io/source.h"
+#include "io/vfio_owner.h"
 #include "model/array.h"
 #include "parse/iommu_fault.h"
 #include "parse/maps.h"
@@ -185,93 +186,6 @@ static bool resolve_sid(uint32_t sid, const char *iommu_dev, char *out,
 		free(real);
 	}
 	closedir(dir);
-	return found;
-}
-
-/* The device's IOMMU group number, or -1. */
-static int group_of(const char *bdf)
-{
-	char path[PATH_MAX], link[PATH_MAX];
-	ssize_t n;
-	const char *slash;
-
-	snprintf(path, sizeof(path), SYS_PCI "/%s/iommu_group", bdf);
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n < 0)
-		return -1;
-	link[n] = '\0';
-	slash = strrchr(link, '/');
-	return atoi(slash ? slash + 1 : link);
-}
-
-/* The device's VFIO cdev name ("vfio0"), or "". */
-static void vfio_cdev_of(const char *bdf, char *out, size_t size)
-{
-	char path[PATH_MAX];
-	struct dirent *de;
-	DIR *dir;
-
-	out[0] = '\0';
-	snprintf(path, sizeof(path), SYS_PCI "/%s/vfio-dev", bdf);
-	dir = opendir(path);
-	if (!dir)
-		return;
-	while ((de = readdir(dir)))
-		if (!strncmp(de->d_name, "vfio", 4))
-			copy_name(out, size, de->d_name);
-	closedir(dir);
-}
-
-/*
- * The process (not ours) holding the device's VFIO group file or its
- * VFIO device cdev: its pid, or 0.
- */
-static pid_t vfio_owner(const char *bdf)
-{
-	char group[32] = "", cdev[64] = "", want_cdev[80] = "";
-	int g = group_of(bdf);
-	pid_t *pids, found = 0;
-	long n;
-
-	if (g >= 0)
-		snprintf(group, sizeof(group), "/dev/vfio/%d", g);
-	vfio_cdev_of(bdf, cdev, sizeof(cdev));
-	if (cdev[0])
-		snprintf(want_cdev, sizeof(want_cdev), "/dev/vfio/devices/%s",
-			 cdev);
-	if (!group[0] && !want_cdev[0])
-		return 0;
-	n = proc_list_pids(&pids);
-	for (long i = 0; i < n && !found; i++) {
-		char path[64];
-		struct dirent *de;
-		DIR *dir;
-
-		if (pids[i] == getpid())
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/fd", (int)pids[i]);
-		dir = opendir(path);
-		if (!dir)
-			continue;
-		while (!found && (de = readdir(dir))) {
-			char fdp[PATH_MAX], link[PATH_MAX];
-			ssize_t len;
-
-			if (de->d_name[0] == '.')
-				continue;
-			snprintf(fdp, sizeof(fdp), "%s/%s", path, de->d_name);
-			len = readlink(fdp, link, sizeof(link) - 1);
-			if (len < 0)
-				continue;
-			link[len] = '\0';
-			if ((group[0] && !strcmp(link, group)) ||
-			    (want_cdev[0] && !strcmp(link, want_cdev)))
-				found = pids[i];
-		}
-		closedir(dir);
-	}
-	if (n > 0)
-		free(pids);
 	return found;
 }
 

@@ -7,18 +7,16 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/signalfd.h>
 #include <unistd.h>
 #include "cmd/connect.h"
 #include "cmd/mode_watch.h"
 #include "io/proc_read.h"
 #include "io/ptwalk_client.h"
 #include "io/source.h"
+#include "io/stop_signals.h"
 #include "model/defaults.h"
 #include "model/page.h"
 #include "report/diagnose.h"
@@ -81,22 +79,10 @@ static void on_change(void *arg, const struct watch_change *c)
 			   (monotonic_ns() - w->t0_ns) / 1000000, c);
 }
 
-/* Waits up to ms for a signal: true when one came (the watch ends). */
-static bool signalled(struct watcher *w, uint64_t ms)
-{
-	struct pollfd p = { .fd = w->sig_fd, .events = POLLIN };
-	struct signalfd_siginfo si;
-
-	if (poll(&p, 1, (int)ms) <= 0)
-		return false;
-	return read(w->sig_fd, &si, sizeof(si)) == sizeof(si);
-}
-
 static int setup(struct watcher *w, char *msg, size_t size)
 {
 	const struct cli_options *o = w->o;
 	char path[64];
-	sigset_t set;
 
 	w->old = calloc(w->n, sizeof(*w->old));
 	w->new = calloc(w->n, sizeof(*w->new));
@@ -110,13 +96,10 @@ static int setup(struct watcher *w, char *msg, size_t size)
 	if (w->pagemap_fd < 0)
 		return (int)diagnose_proc_open(errno, o->pid, "pagemap", msg,
 					       size);
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	if (sigprocmask(SIG_BLOCK, &set, NULL) ||
-	    (w->sig_fd = signalfd(-1, &set, SFD_CLOEXEC)) < 0) {
+	w->sig_fd = stop_signals_open();
+	if (w->sig_fd < 0) {
 		snprintf(msg, size, "cannot watch for signals: %s",
-			 strerror(errno));
+			 strerror(-w->sig_fd));
 		return FAIL_INTERNAL;
 	}
 	return EXIT_OK;
@@ -148,7 +131,7 @@ static int loop(struct watcher *w, char *msg, size_t size)
 		wait = (end_ns - now) / 1000000;
 		if (wait > w->totals.interval_ms)
 			wait = w->totals.interval_ms;
-		if (signalled(w, wait)) {
+		if (stop_signal_wait(w->sig_fd, wait)) {
 			w->totals.ended = "signal";
 			return EXIT_OK;
 		}

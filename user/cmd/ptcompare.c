@@ -13,6 +13,7 @@
 #include "cmd/mode_all.h"
 #include "cmd/mode_faults.h"
 #include "cmd/mode_iommu.h"
+#include "cmd/mode_iommu_watch.h"
 #include "cmd/mode_phys.h"
 #include "cmd/mode_scan.h"
 #include "cmd/mode_vtop.h"
@@ -54,6 +55,7 @@ static int (*const modes[NR_MODES])(const struct cli_options *o, char *msg,
 	[MODE_ALL] = mode_all,
 	[MODE_WATCH] = mode_watch,
 	[MODE_FAULTS] = mode_faults,
+	[MODE_IOMMU_WATCH] = mode_iommu_watch,
 	[MODE_HELP] = mode_help,
 	[MODE_VERSION] = mode_version,
 };

@@ -67,29 +67,31 @@ void fault_last_mapping(const struct ptwalk_iommu_event *ev, size_t n,
 		out->unmapped_ms_before = (fault_ns - unmap_ns) / 1000000;
 }
 
-/* At most max hex digits into *v, then sep: after sep, or NULL. */
-static const char *bdf_field(const char *p, size_t max, char sep,
-			     uint64_t *v)
+/* 1 to max hex digits at s, then the character end: what follows, or NULL. */
+static const char *field(const char *s, size_t max, char end, uint64_t *v)
 {
-	p = p ? hex_scan(p, max, v) : NULL;
-	return p && *p == sep ? p + 1 : NULL;
+	const char *p = hex_scan(s, max, v);
+
+	return p && *p == end ? p + 1 : NULL;
 }
 
 bool fault_pci_rid(const char *bdf, uint32_t *domain, uint32_t *rid)
 {
-	uint64_t d = 0, b, s, f;
-	/* DDDD:BB:SS.F, or BB:SS.F in domain 0 */
-	const char *p = bdf_field(bdf, 4, ':', &d);
+	uint64_t d = 0, b = 0, s = 0, f = 0;
+	const char *p = field(bdf, 4, ':', &d);
 
-	if (!bdf_field(p, 2, ':', &b)) {
+	/* "BB:DD.F" has one colon: its first field is the bus */
+	if (!p || !strchr(p, ':')) {
 		d = 0;
 		p = bdf;
 	}
-	p = bdf_field(bdf_field(p, 2, ':', &b), 2, '.', &s);
-	if (!bdf_field(p, 1, '\0', &f) || s > 31 || f > 7)
+	p = field(p, 2, ':', &b);
+	p = p ? field(p, 2, '.', &s) : NULL;
+	p = p ? hex_scan(p, 1, &f) : NULL;
+	if (!p || *p || s > 31 || f > 7)
 		return false;
-	*domain = d;
-	*rid = b << 8 | s << 3 | f;
+	*domain = (uint32_t)d;
+	*rid = (uint32_t)(b << 8 | s << 3 | f);
 	return true;
 }
 

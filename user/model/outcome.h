@@ -34,6 +34,12 @@ enum exit_status {
 				 */
 	EXIT_APERTURE = 13,	/* --iommu: IOVAs outside the aperture */
 	EXIT_DMA_API = 14,	/* --iommu: a DMA-API domain, no --dma-api */
+	EXIT_NO_RECORDER = 15,	/* --iommu --watch: ptwalk.ko records no
+				 * IOMMU events (iommu_events=0)
+				 */
+	EXIT_NOT_VFIO = 16,	/* --iommu --watch: the device is not
+				 * driven through VFIO
+				 */
 };
 
 /* The kinds of failure; each one's value is its exit status. */
@@ -51,6 +57,8 @@ enum failure {
 	FAIL_DOMAIN = EXIT_DOMAIN,
 	FAIL_APERTURE = EXIT_APERTURE,
 	FAIL_DMA_API = EXIT_DMA_API,
+	FAIL_NO_RECORDER = EXIT_NO_RECORDER,
+	FAIL_NOT_VFIO = EXIT_NOT_VFIO,
 };
 
 enum module_state {

@@ -472,39 +472,45 @@ static bool take_option(int argc, char *const argv[], int *i,
 static const struct mode_rule {
 	enum mode mode;
 	int picked_by;		/* the enum arg that selects it, or -1 */
+	unsigned int with;	/* BIT(ARG_*) it needs beside to be picked */
 	unsigned int accepts;	/* BIT(ARG_*) */
 	unsigned int needs;	/* BIT(ARG_*), said by missing */
 	const char *refusal;
 	const char *missing;
 } mode_rules[] = {
-	{ MODE_HELP, ARG_HELP, ~0u, 0, NULL, NULL },
-	{ MODE_VERSION, ARG_VERSION, ~0u, 0, NULL, NULL },
-	{ MODE_FAULTS, ARG_FAULTS,
+	{ MODE_HELP, ARG_HELP, 0, ~0u, 0, NULL, NULL },
+	{ MODE_VERSION, ARG_VERSION, 0, ~0u, 0, NULL, NULL },
+	{ MODE_FAULTS, ARG_FAULTS, 0,
 	  BIT(ARG_SINCE) | BIT(ARG_FAULT_LINE) | BIT(ARG_DMA_API), 0,
 	  "--faults reads the kernel log: drop %s (usage: ptcompare [--json] --faults [--since SECONDS] [--dma-api], or --faults --fault-line TEXT)",
 	  NULL },
+	/* no positionals; its --range is of device addresses */
+	{ MODE_IOMMU_WATCH, ARG_IOMMU, BIT(ARG_WATCH),
+	  BIT(ARG_WATCH) | BIT(ARG_RANGE) | BIT(ARG_INTERVAL), 0,
+	  "--iommu with --watch follows the device's IOVAs: drop %s (usage: ptcompare [--json] --iommu DEVICE --watch SECONDS [--interval MS] [--range START-END])",
+	  NULL },
 	/* its positionals are its own: iommu_args() */
-	{ MODE_IOMMU, ARG_IOMMU,
+	{ MODE_IOMMU, ARG_IOMMU, 0,
 	  BIT(ARG_PID) | BIT(ARG_ADDR) | BIT(ARG_RANGE) | BIT(ARG_IOVA) |
 	  BIT(ARG_DMA_API), 0,
-	  "--iommu takes none of --vtop, --stats, --jobs, --kpageflags, --phys, --all, --watch, --interval: drop %s",
+	  "--iommu takes none of --vtop, --stats, --jobs, --kpageflags, --phys, --all, --interval: drop %s",
 	  NULL },
-	{ MODE_PHYS, ARG_PHYS, 0, 0,
+	{ MODE_PHYS, ARG_PHYS, 0, 0, 0,
 	  "--phys looks at every process: drop %s (usage: ptcompare [--json] --phys ADDR[-END])",
 	  NULL },
-	{ MODE_ALL, ARG_ALL,
+	{ MODE_ALL, ARG_ALL, 0,
 	  BIT(ARG_KPAGEFLAGS) | BIT(ARG_JOBS) | BIT(ARG_STATS), 0,
 	  "--all scans every process: drop %s (usage: ptcompare [--json] [--stats] --all)",
 	  NULL },
-	{ MODE_WATCH, ARG_WATCH,
+	{ MODE_WATCH, ARG_WATCH, 0,
 	  BIT(ARG_PID) | BIT(ARG_RANGE) | BIT(ARG_INTERVAL) | BIT(ARG_STATS),
 	  BIT(ARG_PID) | BIT(ARG_RANGE),
 	  "--watch reads a range again and again: drop %s",
 	  "--watch needs --range START-END and a PID (usage: ptcompare --watch SECONDS --range START-END PID)" },
-	{ MODE_VTOP, ARG_ADDR, BIT(ARG_PID), BIT(ARG_PID),
+	{ MODE_VTOP, ARG_ADDR, 0, BIT(ARG_PID), BIT(ARG_PID),
 	  "%s does not apply to one address (vtop): drop %s",
 	  "missing PID (usage: ptcompare [--json] [--range START-END] PID [ADDR])" },
-	{ MODE_SCAN, -1,
+	{ MODE_SCAN, -1, 0,
 	  BIT(ARG_PID) | BIT(ARG_RANGE) | BIT(ARG_KPAGEFLAGS) | BIT(ARG_JOBS) |
 	  BIT(ARG_STATS), BIT(ARG_PID), NULL,
 	  "missing PID (usage: ptcompare [--json] [--range START-END] PID [ADDR])" },
@@ -523,7 +529,8 @@ static const struct mode_rule *pick_mode(unsigned int given)
 	size_t n = sizeof(mode_rules) / sizeof(mode_rules[0]);
 
 	for (size_t i = 0; i < n - 1; i++)
-		if (given & BIT(mode_rules[i].picked_by))
+		if ((given & BIT(mode_rules[i].picked_by)) &&
+		    (given & mode_rules[i].with) == mode_rules[i].with)
 			return &mode_rules[i];
 	return &mode_rules[n - 1];
 }
@@ -538,7 +545,9 @@ static bool check_mode(const struct mode_rule *m, struct parse *p)
 	for (int a = 0; a < NR_ARGS; a++) {
 		if (!(extra & BIT(a)))
 			continue;
-		if (owner[a])
+		/* an option of the picker's other mode: the mode's refusal */
+		if (owner[a] && (m->picked_by < 0 ||
+				 strcmp(owner[a], arg_names[m->picked_by])))
 			snprintf(p->err, p->err_size, "%s applies to %s only",
 				 arg_names[a], owner[a]);
 		else
@@ -588,6 +597,18 @@ static bool iommu_args(struct parse *p)
 		return false;
 	}
 	return true;
+}
+
+/* A mode that takes no PID or address: false with err set if given. */
+static bool no_positionals(struct parse *p, const char *mode)
+{
+	char q[SHOWN_SIZE];
+
+	if (!p->nr_args)
+		return true;
+	snprintf(p->err, p->err_size, "%s takes no PID or address: drop '%s'",
+		 mode, shown(p->args[0], q));
+	return false;
 }
 
 /* PID, then ADDR: the positionals of every mode but --iommu. */
@@ -645,20 +666,15 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 	if (!take_args(argc, argv, &p))
 		return false;
 	m = pick_mode(p.given);
-	if (m->mode == MODE_IOMMU) {
+	if (m->mode == MODE_IOMMU_WATCH) {
+		if (!check_mode(m, &p) || !no_positionals(&p, "--iommu with --watch"))
+			return false;
+	} else if (m->mode == MODE_IOMMU) {
 		if (!check_mode(m, &p) || !iommu_args(&p))
 			return false;
 	} else if (m->mode == MODE_FAULTS) {
-		if (!check_mode(m, &p))
+		if (!check_mode(m, &p) || !no_positionals(&p, "--faults"))
 			return false;
-		if (p.nr_args) {
-			char q[SHOWN_SIZE];
-
-			snprintf(err, err_size,
-				 "--faults takes no PID or address: drop '%s'",
-				 shown(p.args[0], q));
-			return false;
-		}
 		if (opts->since_s && opts->fault_line) {
 			snprintf(err, err_size,
 				 "--since reads the log, --fault-line a line given: drop one");

@@ -12,8 +12,8 @@
  * What ptcompare does, one per run: the mode.  The command line picks it
  * (cli_parse()), cmd/ptcompare.c's table of modes runs it.  The order is
  * the precedence when a command line names two: --help first, then
- * --version, --faults, --iommu, --phys, --all, --watch, an address (vtop), and a
- * scan when none is named.
+ * --version, --faults, --iommu with --watch, --iommu, --phys, --all,
+ * --watch, an address (vtop), and a scan when none is named.
  */
 enum mode {
 	MODE_SCAN,	/* every VMA of one process: pagemap against ptwalk */
@@ -23,6 +23,7 @@ enum mode {
 	MODE_ALL,	/* every user process */
 	MODE_WATCH,	/* a range over time */
 	MODE_FAULTS,	/* the IOMMU faults of the kernel log, explained */
+	MODE_IOMMU_WATCH, /* a device's IOMMU maps and unmaps as they happen */
 	MODE_HELP,
 	MODE_VERSION,
 	NR_MODES
@@ -33,8 +34,8 @@ struct cli_options {
 	pid_t pid;
 	uint64_t vtop_addr;	/* MODE_VTOP: the address */
 	bool has_range;
-	uint64_t start;		/* page aligned */
-	uint64_t end;		/* exclusive, page aligned */
+	uint64_t start;		/* page aligned; MODE_IOMMU_WATCH: */
+	uint64_t end;		/* exclusive, page aligned; device addresses */
 	const char *debugfs;	/* debugfs mount point */
 	bool debugfs_given;	/* --debugfs: only debugfs is tried */
 	const char *device;	/* ptwalk's device node */

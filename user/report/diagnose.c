@@ -275,6 +275,31 @@ enum failure diagnose_iommu_read(int err, const char *device,
 	return FAIL_NO_DEVICE;
 }
 
+int diagnose_iommu_watch(const char *device, bool has_group,
+			 const char *driver, uint64_t features, char *msg,
+			 size_t size)
+{
+	if (!has_group) {
+		snprintf(msg, size,
+			 "device %s has no IOMMU group: its DMA addresses are physical, so there are no IOMMU mappings of it to watch",
+			 device);
+		return FAIL_NO_GROUP;
+	}
+	if (strncmp(driver, "vfio", 4)) {
+		snprintf(msg, size,
+			 "device %s is %s%s, not driven through VFIO: the IOMMU core's map and unmap events name no device, and ptcompare ties them to one by the process holding its VFIO file (bind it to vfio-pci)",
+			 device, *driver ? "bound to " : "bound to no driver",
+			 driver);
+		return FAIL_NOT_VFIO;
+	}
+	if (!(features & PTWALK_FEAT_IOMMU_EVENTS)) {
+		snprintf(msg, size,
+			 "the loaded ptwalk.ko records no IOMMU events: it was loaded with iommu_events=0, or its kernel has no IOMMU tracepoints; reload it without iommu_events=0 ('rmmod ptwalk; insmod ptwalk.ko')");
+		return FAIL_NO_RECORDER;
+	}
+	return EXIT_OK;
+}
+
 enum failure diagnose_abi(int err, unsigned int version, char *msg,
 			  size_t size)
 {

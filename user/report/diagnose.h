@@ -7,6 +7,7 @@
 #ifndef PTCOMPARE_DIAGNOSE_H
 #define PTCOMPARE_DIAGNOSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -61,6 +62,16 @@ enum failure diagnose_iommu(int err, const char *device,
 enum failure diagnose_iommu_read(int err, const char *device,
 				 const char *domain_type, uint64_t start,
 				 uint64_t end, char *msg, size_t size);
+
+/*
+ * Whether --iommu DEVICE --watch can follow device: EXIT_OK, or the
+ * failure with its line: no IOMMU group (its DMA is not translated),
+ * bound to a driver other than VFIO's (driver "" when none), a ptwalk.ko
+ * without the recorder (features: PTWALK_IOC_INFO's).
+ */
+int diagnose_iommu_watch(const char *device, bool has_group,
+			 const char *driver, uint64_t features, char *msg,
+			 size_t size);
 
 /*
  * The ABI check after opening ptwalk: ptwalk_info()'s err (ENOTTY: a

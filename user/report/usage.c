@@ -15,6 +15,8 @@ void usage_print(FILE *f)
 		"                 (or --vtop ADDR PID)\n"
 		"       ptcompare [--json] --iommu DEVICE [--dma-api] [--iova IOVA] --range START-END PID\n"
 		"       ptcompare [--json] --iommu DEVICE IOVA\n"
+		"       ptcompare [--json] --iommu DEVICE --watch SECONDS [--interval MS]\n"
+		"                 [--range START-END]\n"
 		"       ptcompare [--json] [--debugfs DIR] [--device DEV] --phys ADDR[-END]\n"
 		"       ptcompare [--json] [--stats] [--kpageflags] [--jobs N] --all\n"
 		"       ptcompare [--json] --watch SECONDS [--interval MS] --range START-END PID\n"
@@ -52,6 +54,9 @@ void usage_print(FILE *f)
 		"  --iommu DEVICE     the device's view: what DEVICE's IOMMU domain (a PCI\n"
 		"                     address, e.g. 0000:00:03.0) translates each page to,\n"
 		"                     beside the page tables' frame; or one device address\n"
+		"                     With --watch: each map and unmap of the device's\n"
+		"                     IOVAs (--range: device addresses) as ptwalk's\n"
+		"                     recorder saw it, with the frames\n"
 		"  --iova IOVA        device address of START (default: START, IOVA = VA)\n"
 		"  --dma-api          read a kernel DMA-API domain too (a risk: ptcompare(1))\n"
 		"  --stats            print what was read and the peak memory on stderr\n"
@@ -67,7 +72,9 @@ void usage_print(FILE *f)
 		"3 ptwalk not loaded, 4 lockdown, 5 privilege, 6 no such process,\n"
 		"7 exited during the scan, 8 no user memory, 9 internal or I/O error,\n"
 		"10 no such device, 11 no IOMMU group, 12 IOMMU domain unreadable or\n"
-		"unsupported, 13 IOVA outside the aperture.\n",
+		"unsupported, 13 IOVA outside the aperture, 14 DMA-API domain without\n"
+		"--dma-api, 15 ptwalk.ko records no IOMMU events, 16 device not driven\n"
+		"through VFIO.\n",
 		PTWALK_DEFAULT_DEBUGFS, PTWALK_DEFAULT_DEVICE, JOBS_MAX, JOBS_MAX);
 }
 
