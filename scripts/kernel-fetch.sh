@@ -54,15 +54,13 @@
 # name, scripts/apt-mirror.sh; the security one only for 5.10 and 6.1).
 set -euo pipefail
 
-die() { echo "kernel-fetch: $*" >&2; exit 1; }
+# shellcheck source=scripts/fetch-lib.sh
+. "$(dirname "$0")/fetch-lib.sh"
+fetch_init kernel-fetch
 usage="5.10|6.1|6.12|newest|arm64-6.12[-16k]|arm64-newest[-16k]|riscv64-6.12|riscv64-newest|source-6.12"
 [ $# -eq 1 ] || { echo "usage: $0 $usage" >&2; exit 2; }
 kernel=$1
-top=$(cd "$(dirname "$0")/.." && pwd)
-build=${PTWALK_BUILD:-$top/build}
-mirror=${DEBIAN_MIRROR:-$("$top/scripts/apt-mirror.sh" debian)} || exit 1
 security() { echo "${DEBIAN_SECURITY_MIRROR:-$("$top/scripts/apt-mirror.sh" security)}"; }
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
 # arch: the kernel's; flavour: the packages' suffix; base: the suite's key.
 case $kernel in
@@ -80,24 +78,11 @@ riscv64:6.12) suites="$mirror trixie" ;;
 x86_64:newest | arm64:newest | riscv64:newest) suites="$mirror sid" ;;
 *) echo "kernel-fetch: unknown kernel '$kernel': one of $usage" >&2; exit 2 ;;
 esac
-[ -r "$keyring" ] || die "no $keyring: apt-get install debian-archive-keyring"
-
 kdir=$build/kernels/$kernel
 aptdir=$build/apt/$kernel
-mkdir -p "$kdir/debs" "$aptdir/lists/partial" "$aptdir/cache/archives/partial" "$aptdir/prefs.d"
-: > "$aptdir/status"
+mkdir -p "$kdir/debs"
 IFS='|' read -ra lines <<< "$suites"
-for l in "${lines[@]}"; do
-	echo "deb [signed-by=$keyring] ${l% *} ${l##* } main"
-done > "$aptdir/sources.list"
-apt_opts=(-q -o "Dir::Etc::SourceList=$aptdir/sources.list"
-	-o Dir::Etc::SourceParts=/dev/null -o Dir::Etc::Preferences=/dev/null
-	-o "Dir::Etc::PreferencesParts=$aptdir/prefs.d"
-	-o "Dir::State::Lists=$aptdir/lists" -o "Dir::Cache=$aptdir/cache"
-	-o "Dir::State::Status=$aptdir/status"
-	-o APT::Architecture=amd64 -o APT::Architectures::=amd64
-	-o Acquire::Languages=none -o Acquire::Check-Valid-Until=false
-	-o APT::Sandbox::User=root)
+private_apt "$aptdir" "${lines[@]}"
 case $arch in arm64 | riscv64) apt_opts+=(-o "APT::Architectures::=$arch") ;; esac
 acache() { apt-cache "${apt_opts[@]}" "$@"; }
 # qualify NAME: the package as apt must be asked for it: arm64's (riscv64's)

@@ -16,11 +16,10 @@
 # Env: PTWALK_BUILD (default <tree>/build), DEBIAN_MIRROR (default: this
 # machine's apt sources', scripts/apt-mirror.sh).
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-build=${PTWALK_BUILD:-$top/build}
-out=$(mkdir -p "${1:-$build/riscv64}" && cd "${1:-$build/riscv64}" && pwd)
-die() { echo "riscv64-fetch: $*" >&2; exit 1; }
-mirror=${DEBIAN_MIRROR:-$("$top/scripts/apt-mirror.sh" debian)} || exit 1
+# shellcheck source=scripts/fetch-lib.sh
+. "$(dirname "$0")/fetch-lib.sh"
+fetch_init riscv64-fetch
+out=$(fetch_out "$build/riscv64" "${1:-}")
 chroot_dir=$build/kernels/newest/chroot
 [ -x "$chroot_dir/usr/bin/apt-get" ] ||
 	die "no unstable chroot in $chroot_dir: scripts/kernel-fetch.sh riscv64-newest makes it"

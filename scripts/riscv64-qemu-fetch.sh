@@ -16,26 +16,12 @@
 # Env: PTWALK_BUILD (default <tree>/build), DEBIAN_MIRROR (default: this
 # machine's apt sources', scripts/apt-mirror.sh).
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-build=${PTWALK_BUILD:-$top/build}
-out=$(mkdir -p "${1:-$build/qemu-riscv64}" && cd "${1:-$build/qemu-riscv64}" && pwd)
-die() { echo "riscv64-qemu-fetch: $*" >&2; exit 1; }
-mirror=${DEBIAN_MIRROR:-$("$top/scripts/apt-mirror.sh" debian)} || exit 1
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-[ -r "$keyring" ] || die "no $keyring: apt-get install debian-archive-keyring"
-
-aptdir=$out/apt
-mkdir -p "$out/debs" "$aptdir/lists/partial" "$aptdir/cache/archives/partial" "$aptdir/prefs.d"
-: > "$aptdir/status"
-echo "deb [signed-by=$keyring] $mirror bookworm-backports main" > "$aptdir/sources.list"
-apt_opts=(-q -o "Dir::Etc::SourceList=$aptdir/sources.list"
-	-o Dir::Etc::SourceParts=/dev/null -o Dir::Etc::Preferences=/dev/null
-	-o "Dir::Etc::PreferencesParts=$aptdir/prefs.d"
-	-o "Dir::State::Lists=$aptdir/lists" -o "Dir::Cache=$aptdir/cache"
-	-o "Dir::State::Status=$aptdir/status"
-	-o APT::Architecture=amd64 -o APT::Architectures::=amd64
-	-o Acquire::Languages=none -o Acquire::Check-Valid-Until=false
-	-o APT::Sandbox::User=root)
+# shellcheck source=scripts/fetch-lib.sh
+. "$(dirname "$0")/fetch-lib.sh"
+fetch_init riscv64-qemu-fetch
+out=$(fetch_out "$build/qemu-riscv64" "${1:-}")
+mkdir -p "$out/debs"
+private_apt "$out/apt" "$mirror bookworm-backports"
 apt-get "${apt_opts[@]}" --error-on=any update > "$out/update.log" 2>&1 ||
 	die "apt-get update of bookworm-backports failed (log: $out/update.log): $(grep -m1 -E '^(E|W|Err):' "$out/update.log")"
 
