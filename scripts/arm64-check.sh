@@ -92,21 +92,8 @@ done
 ) &
 fetcher=$!
 
-# step TAP LOGDIR NAME MAKE-ARGS...: make's output to LOGDIR/NAME.log; on
-# failure the TAP line carries the first error line of the log.
-step() {
-	local tap=$1 logdir=$2 name=$3 start why
-	shift 3
-	start=$(date +%s)
-	if make -C "$top" --no-print-directory "$@" > "$logdir/$name.log" 2>&1; then
-		echo "ok - $name # $(($(date +%s) - start)) s" >> "$tap"
-		return 0
-	fi
-	why=$(grep -m1 -E ' error:|^make.*\*\*\*|arm64-fetch:|kernel-fetch:|vm-run:' "$logdir/$name.log" |
-		sed "s|$top/||g")
-	echo "not ok - $name # ${why:-make $* failed}, see $logdir/$name.log" >> "$tap"
-	return 1
-}
+# shellcheck source=scripts/lane-lib.sh
+. "$top/scripts/lane-lib.sh"
 # page_size CONFIG: 4K, 16K or 64K, from the kernel's own configuration
 page_size() {
 	sed -n 's/^CONFIG_ARM64_\([0-9]*K\)_PAGES=y$/\1/p' "$1"
@@ -186,29 +173,17 @@ run_lane() {
 	: > "$tap"
 	kout=build/kernels/arm64-$l
 	lout=$top/build/arm64-lanes/$l
-	while [ ! -e "$kout/fetch.rc" ]; do
-		sleep 2
-	done
-	if [ "$(cat "$kout/fetch.rc")" != 0 ]; then
-		tail -5 "$kout/fetch.log" >&2
-		echo "not ok - arm64_fetch # $(tail -1 "$kout/fetch.log"), see $kout/fetch.log" >> "$tap"
+	if ! kernel_fetched arm64_fetch "$kout" "$tap"; then
 		echo "arm64 $l: the kernel's fetch or build failed (log: $kout/fetch.log)"
 		return
 	fi
-	echo "ok - arm64_fetch # $(cat "$kout/fetch.seconds") s in the background" >> "$tap"
+	{
+		lane_env_mk ARM64 "$kout"
+		echo "ARM64_LANE_KREL := $(sed -n 's/^KREL=//p' "$kout/kernel.env")"
+	} > "$lout/env.mk"
 	(
 		# shellcheck source=/dev/null
 		. "$kout/kernel.env"
-		cat > "$lout/env.mk" <<-EOT
-		# Written by scripts/arm64-check.sh from $kout/kernel.env
-		ARM64_LANE_KREL := $KREL
-		ARM64_KREL := $KREL
-		ARM64_KDIR := $KDIR
-		ARM64_KERNEL := $VMLINUZ
-		ARM64_MODDIR := $MODTREE
-		ARM64_CHROOT := $CHROOT
-		ARM64_KCC := $KCC
-		EOT
 		lane "$l" "$tap" "$lout" "$KREL" "$(page_size "$CHROOT$KDIR/.config")"
 	)
 }

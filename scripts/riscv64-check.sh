@@ -63,20 +63,8 @@ for l in $lanes; do
 	rm -f "build/kernels/riscv64-$l/"{fetch.rc,fetch.seconds} "build/riscv64-lanes/$l/env.mk"
 done
 
-# step TAP LOGDIR NAME MAKE-ARGS...: as scripts/arm64-check.sh's
-step() {
-	local tap=$1 logdir=$2 name=$3 start why
-	shift 3
-	start=$(date +%s)
-	if make -C "$top" --no-print-directory "$@" > "$logdir/$name.log" 2>&1; then
-		echo "ok - $name # $(($(date +%s) - start)) s" >> "$tap"
-		return 0
-	fi
-	why=$(grep -m1 -E ' error:|^make.*\*\*\*|riscv64-fetch:|kernel-fetch:|vm-run:' "$logdir/$name.log" |
-		sed "s|$top/||g")
-	echo "not ok - $name # ${why:-make $* failed}, see $logdir/$name.log" >> "$tap"
-	return 1
-}
+# shellcheck source=scripts/lane-lib.sh
+. "$top/scripts/lane-lib.sh"
 uses_qemu10() { case " $qemu_lanes " in *" $1 "*) return 0 ;; esac; return 1; }
 # fetch LANE: the lane's kernel (and QEMU), its status in fetch.rc
 fetch() {
@@ -154,28 +142,12 @@ for l in $lanes; do
 	: > "$tap"
 	kout=build/kernels/riscv64-$l
 	lout=$top/build/riscv64-lanes/$l
-	while [ ! -e "$kout/fetch.rc" ]; do
-		sleep 2
-	done
-	if [ "$(cat "$kout/fetch.rc")" != 0 ]; then
-		tail -5 "$kout/fetch.log" >&2
-		echo "not ok - riscv64_fetch # $(tail -1 "$kout/fetch.log"), see $kout/fetch.log" >> "$tap"
-		continue
-	fi
-	echo "ok - riscv64_fetch # $(cat "$kout/fetch.seconds") s" >> "$tap"
+	kernel_fetched riscv64_fetch "$kout" "$tap" || continue
+	lane_env_mk RISCV64 "$kout" > "$lout/env.mk"
 	# shellcheck disable=SC2153 # KREL and the others: kernel.env's
 	(
 		# shellcheck source=/dev/null
 		. "$kout/kernel.env"
-		cat > "$lout/env.mk" <<-EOT
-		# Written by scripts/riscv64-check.sh from $kout/kernel.env
-		RISCV64_KREL := $KREL
-		RISCV64_KDIR := $KDIR
-		RISCV64_KERNEL := $VMLINUZ
-		RISCV64_MODDIR := $MODTREE
-		RISCV64_CHROOT := $CHROOT
-		RISCV64_KCC := $KCC
-		EOT
 		if uses_qemu10 "$l"; then
 			# shellcheck source=/dev/null
 			. build/qemu-riscv64/qemu.env
