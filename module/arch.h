@@ -32,7 +32,7 @@
  *	unsigned long addr, pte_t *ptep, pte_t *first, unsigned long ncontig)
  *	the hugetlb entry at @ptep (mapping @addr) as huge_ptep_get() sees
  *	it, for a page made of @ncontig entries from @first (1: one entry);
- *	under huge_pte_lock();
+ *	under huge_pte_lock(); arm64's and riscv64's is arch_contig.h's;
  *   PTWALK_ARCH_ABSENT_FLAGS
  *	the PTWALK_F_* entry bits the architecture does not have at all
  *	(those its kernels may or may not have are decode.c's to say);

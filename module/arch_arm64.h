@@ -19,6 +19,7 @@
 #include <linux/pgtable.h>
 #include "arm64_levels.h"
 #include "compat.h"
+#include "arch_contig.h"
 #include "ptwalk_abi.h"
 
 /* The kernel's own lookups (riscv64 needs its own: arch_riscv64.h). */
@@ -124,34 +125,6 @@ static inline u32 ptwalk_arch_present_flags(pte_t entry)
 	if (pte_cont(entry))
 		flags |= PTWALK_F_CONT;
 	return flags;
-}
-
-/*
- * arm64's huge_ptep_get() is not exported: the same read.  A hugetlb page
- * larger than its level's entry (64K: 16 PTEs, 32M: 16 PMD blocks) is
- * @ncontig contiguous entries from @first, each holding its own frame, and
- * the MMU may set the dirty and young bits in any of them: they are
- * gathered from the whole group; the frame stays @ptep's own.
- */
-static inline pte_t ptwalk_arch_huge_ptep_get(struct mm_struct *mm,
-					      unsigned long addr, pte_t *ptep,
-					      pte_t *first,
-					      unsigned long ncontig)
-{
-	pte_t entry = ptep_get(ptep);
-	unsigned long i;
-
-	if (ncontig <= 1 || !pte_present(entry))
-		return entry;
-	for (i = 0; i < ncontig; i++) {
-		pte_t other = ptep_get(first + i);
-
-		if (pte_dirty(other))
-			entry = pte_mkdirty(entry);
-		if (pte_young(other))
-			entry = pte_mkyoung(entry);
-	}
-	return entry;
 }
 
 /* Fixed at build time before 6.9, chosen at boot since (compat.h). */

@@ -19,6 +19,7 @@
 #define PTWALK_ARCH_RISCV64_H
 
 #include <linux/pgtable.h>
+#include "arch_contig.h"
 #include "ptwalk_abi.h"
 
 /*
@@ -114,33 +115,6 @@ static inline u32 ptwalk_arch_present_flags(pte_t entry)
 	if (pte_napot(entry))
 		flags |= PTWALK_F_CONT;
 	return flags;
-}
-
-/*
- * riscv's huge_ptep_get() (arch/riscv/mm/hugetlbpage.c) is not exported:
- * the same read.  A NAPOT hugetlb page is @ncontig equal entries from
- * @first, and the MMU may set A and D in any of them: they are gathered
- * from the whole group, as the kernel does.
- */
-static inline pte_t ptwalk_arch_huge_ptep_get(struct mm_struct *mm,
-					      unsigned long addr, pte_t *ptep,
-					      pte_t *first,
-					      unsigned long ncontig)
-{
-	pte_t entry = ptep_get(ptep);
-	unsigned long i;
-
-	if (ncontig <= 1 || !pte_present(entry))
-		return entry;
-	for (i = 0; i < ncontig; i++) {
-		pte_t other = ptep_get(first + i);
-
-		if (pte_dirty(other))
-			entry = pte_mkdirty(entry);
-		if (pte_young(other))
-			entry = pte_mkyoung(entry);
-	}
-	return entry;
 }
 
 /*

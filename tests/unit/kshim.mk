@@ -13,7 +13,7 @@ KSHIM_DEPS_extent := module/extent.h module/ptwalk_abi.h
 # module/arch_riscv64.h's decoding (the kernel does not warn about unused
 # parameters, nor does this build)
 KSHIM_SRCS_arch_riscv64 := tests/unit/test_arch_riscv64.c
-KSHIM_DEPS_arch_riscv64 := module/arch_riscv64.h module/ptwalk_abi.h \
+KSHIM_DEPS_arch_riscv64 := module/arch_riscv64.h module/arch_contig.h module/ptwalk_abi.h \
 	$(wildcard tests/unit/kshim-riscv64/linux/*.h)
 KSHIM_FLAGS_arch_riscv64 := -Wno-unused-parameter -Itests/unit/kshim-riscv64
 # module/iommu_frames.h, the device view's frame arithmetic
