@@ -165,6 +165,38 @@ static void hex_or_null(void **state)
 	assert_null(json_object_array_get_idx(o, 1));
 }
 
+/* "key": an object to fill where there is one, null where there is none. */
+static void object_or_null(void **state)
+{
+	struct doc *d = *state;
+
+	jw_begin_object(&d->w);
+	if (jw_kv_object_or_null(&d->w, "owner", true)) {
+		jw_kv_i64(&d->w, "pid", 7);
+		jw_end_object(&d->w);
+	}
+	assert_false(jw_kv_object_or_null(&d->w, "range", false));
+	jw_end_object(&d->w);
+	expect_doc(d, "{\"owner\":{\"pid\":7},\"range\":null}\n");
+}
+
+/* JSON Lines: an object a line, its first key "event", each flushed. */
+static void event_lines(void **state)
+{
+	struct doc *d = *state;
+	struct json_writer w;
+
+	jw_event_begin(&w, d->f, "start");
+	jw_kv_u64(&w, "seconds", 5);
+	assert_int_equal(jw_event_end(&w), 0);
+	/* flushed: the line is in the buffer before the stream closes */
+	assert_string_equal(d->buf, "{\"event\":\"start\",\"seconds\":5}\n");
+	jw_event_begin(&w, d->f, "end");
+	jw_begin_object(&w);	/* left open: the writer's error */
+	assert_int_equal(jw_event_end(&w), -EINVAL);
+	doc_close(d);
+}
+
 /* Flag sets as arrays of names: the same walk as the text's lists. */
 static void flag_names(void **state)
 {
@@ -416,6 +448,8 @@ int main(void)
 		cmocka_unit_test(escapes),
 		cmocka_unit_test(utf8),
 		doc_test(hex_or_null),
+		doc_test(object_or_null),
+		doc_test(event_lines),
 		doc_test(flag_names),
 		doc_test(nesting),
 		doc_test(empty_object),

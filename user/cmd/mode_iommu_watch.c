@@ -287,12 +287,9 @@ int mode_iommu_watch(const struct cli_options *o, char *msg, size_t size)
 	}
 out:
 	iommu_watch_free(&w->st);
-	if (w->sig_fd >= 0)
-		close(w->sig_fd);
-	if (w->view_fd >= 0)
-		close(w->view_fd);
-	if (w->fd >= 0)
-		close(w->fd);
+	fd_close(&w->sig_fd);
+	fd_close(&w->view_fd);
+	fd_close(&w->fd);
 	free(w);
 	return status;
 }

@@ -39,28 +39,18 @@ static void json_fault(struct json_writer *j, const struct fault_report *r,
 	jw_kv_hex_or_null(j, "device_pfn", x->device_pfn, PTWALK_PFN_NONE);
 	jw_key(j, "device_note");
 	jw_str_or_null(j, x->device_note);
-	jw_key(j, "owner");
-	if (x->owner_pid) {
-		jw_begin_object(j);
+	if (jw_kv_object_or_null(j, "owner", x->owner_pid)) {
 		jw_kv_i64(j, "pid", x->owner_pid);
 		jw_kv_str(j, "comm", x->owner_comm);
 		jw_end_object(j);
-	} else {
-		jw_null(j);
 	}
-	jw_key(j, "mapping_now");
-	if (x->has_mapping_now) {
-		jw_begin_object(j);
+	if (jw_kv_object_or_null(j, "mapping_now", x->has_mapping_now)) {
 		jw_kv_start_end(j, x->vma_start, x->vma_end);
 		jw_kv_str(j, "name", x->vma_name);
 		jw_kv_hex_or_null(j, "walk_pfn", x->walk_pfn, PTWALK_PFN_NONE);
 		jw_end_object(j);
-	} else {
-		jw_null(j);
 	}
-	jw_key(j, "last_mapping");
-	if (x->last.found) {
-		jw_begin_object(j);
+	if (jw_kv_object_or_null(j, "last_mapping", x->last.found)) {
 		jw_kv_hex(j, "iova", x->last.iova);
 		jw_kv_u64(j, "pages", x->last.pages);
 		jw_kv_hex_or_null(j, "pfn", x->last.pfn, PTWALK_PFN_NONE);
@@ -77,8 +67,6 @@ static void json_fault(struct json_writer *j, const struct fault_report *r,
 			jw_null(j);
 		jw_kv_u64(j, "events_dropped", x->last.dropped);
 		jw_end_object(j);
-	} else {
-		jw_null(j);
 	}
 	jw_key(j, "frame_mappings");
 	jw_begin_array(j);

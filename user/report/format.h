@@ -7,9 +7,16 @@
 #ifndef PTCOMPARE_REPORT_FORMAT_H
 #define PTCOMPARE_REPORT_FORMAT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 enum report_format { REPORT_TEXT, REPORT_JSON };
+
+/* The plural ending of a count in text: "1 page", "2 pages". */
+static inline const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
 
 /*
  * Appends a spool to out: what was written since it was last rewound, up

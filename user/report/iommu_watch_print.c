@@ -2,27 +2,9 @@
 /* ptcompare --iommu --watch: text lines, or JSON Lines. */
 #include <inttypes.h>
 #include "report/fault_print.h"
+#include "report/format.h"
 #include "report/iommu_watch_print.h"
 #include "report/json.h"
-
-static const char *plural(uint64_t n)
-{
-	return n == 1 ? "" : "s";
-}
-
-/* A JSON Lines object: its event, then the caller's keys, then its end. */
-static void line_begin(struct json_writer *j, FILE *f, const char *event)
-{
-	jw_init(j, f);
-	jw_begin_object(j);
-	jw_kv_str(j, "event", event);
-}
-
-static void line_end(struct json_writer *j)
-{
-	jw_end_object(j);
-	jw_finish(j);
-}
 
 void iommu_watch_print_start(FILE *f, bool json,
 			     const struct iommu_watch_info *w)
@@ -47,32 +29,23 @@ void iommu_watch_print_start(FILE *f, bool json,
 		fflush(f);
 		return;
 	}
-	line_begin(&j, f, "start");
+	jw_event_begin(&j, f, "start");
 	jw_kv_str(&j, "device", w->device);
 	jw_key(&j, "driver");
 	jw_str_or_null(&j, w->driver[0] ? w->driver : NULL);
-	jw_key(&j, "range");
-	if (w->whole) {
-		jw_null(&j);
-	} else {
-		jw_begin_object(&j);
+	if (jw_kv_object_or_null(&j, "range", !w->whole)) {
 		jw_kv_start_end(&j, w->start, w->end);
 		jw_end_object(&j);
 	}
 	jw_kv_u64(&j, "seconds", w->seconds);
 	jw_kv_u64(&j, "interval_ms", w->interval_ms);
 	jw_kv_u64(&j, "from_seq", w->from_seq);
-	jw_key(&j, "owner");
-	if (w->owner) {
-		jw_begin_object(&j);
+	if (jw_kv_object_or_null(&j, "owner", w->owner)) {
 		jw_kv_i64(&j, "pid", w->owner);
 		jw_kv_str(&j, "comm", w->owner_comm);
 		jw_end_object(&j);
-	} else {
-		jw_null(&j);
 	}
-	line_end(&j);
-	fflush(f);
+	jw_event_end(&j);
 }
 
 static uint64_t pages_of(uint64_t bytes, unsigned int shift)
@@ -165,14 +138,14 @@ static void event_json(FILE *f, const char *device, unsigned int shift,
 	char t[32];
 
 	if (e->kind == PTWALK_EVENT_DROPPED) {
-		line_begin(&j, f, "dropped");
+		jw_event_begin(&j, f, "dropped");
 		jw_kv_u64(&j, "seq", e->seq);
 		jw_kv_u64(&j, "events", e->size);
 		jw_kv_str(&j, "device", device);
-		line_end(&j);
+		jw_event_end(&j);
 		return;
 	}
-	line_begin(&j, f, e->kind == PTWALK_EVENT_MAP ? "map" : "unmap");
+	jw_event_begin(&j, f, e->kind == PTWALK_EVENT_MAP ? "map" : "unmap");
 	jw_kv_u64(&j, "seq", e->seq);
 	jw_kv_str(&j, "time", fault_time_str(e->time_ns / 1000, t, sizeof(t)));
 	jw_kv_str(&j, "device", device);
@@ -196,17 +169,13 @@ static void event_json(FILE *f, const char *device, unsigned int shift,
 		jw_kv_u64(&j, "unmapped", e->done);
 		jw_kv_hex_or_null(&j, "old_pfn", l->seen.old_pfn,
 				  PTWALK_PFN_NONE);
-		jw_key(&j, "old_mapped_by");
-		if (l->old_mapped) {
-			jw_begin_object(&j);
+		if (jw_kv_object_or_null(&j, "old_mapped_by", l->old_mapped)) {
 			jw_kv_i64(&j, "pid", e->pid);
 			jw_kv_hex(&j, "address", e->iova);
 			jw_end_object(&j);
-		} else {
-			jw_null(&j);
 		}
 	}
-	line_end(&j);
+	jw_event_end(&j);
 }
 
 void iommu_watch_print_event(FILE *f, bool json, const char *device,
@@ -237,12 +206,11 @@ void iommu_watch_print_end(FILE *f, bool json,
 		fflush(f);
 		return;
 	}
-	line_begin(&j, f, "end");
+	jw_event_begin(&j, f, "end");
 	jw_kv_str(&j, "ended", t->ended);
 	jw_kv_u64(&j, "maps", t->maps);
 	jw_kv_u64(&j, "unmaps", t->unmaps);
 	jw_kv_u64(&j, "events_dropped", t->dropped);
 	jw_kv_u64(&j, "mappings_not_kept", t->not_kept);
-	line_end(&j);
-	fflush(f);
+	jw_event_end(&j);
 }

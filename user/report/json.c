@@ -300,6 +300,33 @@ int jw_finish(struct json_writer *w)
 	return w->err;
 }
 
+bool jw_kv_object_or_null(struct json_writer *w, const char *key, bool has)
+{
+	jw_key(w, key);
+	if (has)
+		jw_begin_object(w);
+	else
+		jw_null(w);
+	return has;
+}
+
+void jw_event_begin(struct json_writer *w, FILE *f, const char *event)
+{
+	jw_init(w, f);
+	jw_begin_object(w);
+	jw_kv_str(w, "event", event);
+}
+
+int jw_event_end(struct json_writer *w)
+{
+	int err;
+
+	jw_end_object(w);
+	err = jw_finish(w);
+	fflush(w->f);
+	return err;
+}
+
 int jw_error(const struct json_writer *w)
 {
 	return w->err;

@@ -87,6 +87,12 @@ void jw_kv_hex(struct json_writer *w, const char *key, uint64_t v);
 void jw_kv_hex_or_null(struct json_writer *w, const char *key, uint64_t v,
 		       uint64_t none);
 
+/*
+ * "key": an object where there is one (has), opened for the caller to
+ * fill and close; null where there is none.  Returns has.
+ */
+bool jw_kv_object_or_null(struct json_writer *w, const char *key, bool has);
+
 /* "start" and "end" as hex: how every address range begins its object. */
 void jw_kv_start_end(struct json_writer *w, uint64_t start, uint64_t end);
 
@@ -95,6 +101,15 @@ void jw_kv_start_end(struct json_writer *w, uint64_t start, uint64_t end);
  * Returns 0, or the writer's error.
  */
 int jw_finish(struct json_writer *w);
+
+/*
+ * One line of JSON Lines (the --watch modes): an object to f whose first
+ * key, "event", says what the line is.  jw_event_end() closes it, ends
+ * the line and flushes f, so that a reader sees each event as it
+ * happens; 0, or the writer's error.
+ */
+void jw_event_begin(struct json_writer *w, FILE *f, const char *event);
+int jw_event_end(struct json_writer *w);
 
 /* 0, or the -errno of the first misuse (-EINVAL, -EOVERFLOW). */
 int jw_error(const struct json_writer *w);

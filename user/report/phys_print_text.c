@@ -3,13 +3,9 @@
 #include <inttypes.h>
 #include "model/flag_names.h"
 #include "module/ptwalk_names.h"
+#include "report/format.h"
 #include "report/page_attrs.h"
 #include "report/phys_print.h"
-
-static const char *plural(uint64_t n)
-{
-	return n == 1 ? "" : "s";
-}
 
 static void print_mapping(FILE *f, const struct phys_view *v,
 			  const struct phys_mapping *m)

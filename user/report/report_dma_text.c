@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include "model/page.h"
 #include "module/ptwalk_names.h"
+#include "report/format.h"
 #include "report/report_dma.h"
 
 #define KIB 1024ULL
@@ -106,11 +107,6 @@ static void text_summary(FILE *f, const struct dma_view *d)
 		fprintf(f, "  locked: no (%" PRIu64 " of %" PRIu64
 			" pages in VM_LOCKED VMAs): frames may be reclaimed or move\n",
 			t->locked_pages, t->pages);
-}
-
-static const char *plural(uint64_t n)
-{
-	return n == 1 ? "" : "s";
 }
 
 /* Pinned state, memory types, nodes, devices: from ptwalk's records. */

@@ -76,20 +76,13 @@ static void json_leaf(struct json_writer *j, const struct ptwalk_vtop *w,
 static void json_vma(struct json_writer *j, const struct vtop_view *v)
 {
 	/* ptwalk's own view, read with the walk; vma is maps' */
-	jw_key(j, "walk_vma");
-	if (v->walk.flags & PTWALK_F_NO_VMA) {
-		jw_null(j);
-	} else {
-		jw_begin_object(j);
+	if (jw_kv_object_or_null(j, "walk_vma",
+				 !(v->walk.flags & PTWALK_F_NO_VMA))) {
 		jw_kv_start_end(j, v->walk.vma_start, v->walk.vma_end);
 		jw_end_object(j);
 	}
-	jw_key(j, "vma");
-	if (!v->vma.found) {
-		jw_null(j);
+	if (!jw_kv_object_or_null(j, "vma", v->vma.found))
 		return;
-	}
-	jw_begin_object(j);
 	jw_kv_start_end(j, v->vma.start, v->vma.end);
 	jw_kv_str(j, "perms", v->vma.perms);
 	jw_kv_str(j, "name", v->vma.name);

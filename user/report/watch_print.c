@@ -2,29 +2,9 @@
 /* ptcompare --watch: text lines, or JSON Lines. */
 #include <inttypes.h>
 #include "module/ptwalk_names.h"
+#include "report/format.h"
 #include "report/json.h"
 #include "report/watch_print.h"
-
-static const char *plural(uint64_t n)
-{
-	return n == 1 ? "" : "s";
-}
-
-/* A JSON line of the event named event: its object opened on f. */
-static void event_begin(struct json_writer *w, FILE *f, const char *event)
-{
-	jw_init(w, f);
-	jw_begin_object(w);
-	jw_kv_str(w, "event", event);
-}
-
-/* The line closed and out at once: a reader follows the watch live. */
-static void event_end(struct json_writer *w, FILE *f)
-{
-	jw_end_object(w);
-	jw_finish(w);
-	fflush(f);
-}
 
 void watch_print_start(FILE *f, bool json, const struct watch_totals *t,
 		       uint64_t present_pages)
@@ -40,13 +20,13 @@ void watch_print_start(FILE *f, bool json, const struct watch_totals *t,
 		fflush(f);
 		return;
 	}
-	event_begin(&w, f, "start");
+	jw_event_begin(&w, f, "start");
 	jw_kv_i64(&w, "pid", t->pid);
 	jw_kv_start_end(&w, t->start, t->end);
 	jw_kv_u64(&w, "pages", pages);
 	jw_kv_u64(&w, "present_pages", present_pages);
 	jw_kv_u64(&w, "interval_ms", t->interval_ms);
-	event_end(&w, f);
+	jw_event_end(&w);
 }
 
 /* "present 0x1234 pte node 0", "none", "swap 0x55", for the text line. */
@@ -108,7 +88,7 @@ void watch_print_change(FILE *f, bool json, uint64_t ms,
 		fflush(f);
 		return;
 	}
-	event_begin(&w, f, "change");
+	jw_event_begin(&w, f, "change");
 	jw_kv_u64(&w, "ms", ms);
 	jw_kv_hex(&w, "start", c->start);
 	jw_kv_u64(&w, "pages", c->pages);
@@ -116,7 +96,7 @@ void watch_print_change(FILE *f, bool json, uint64_t ms,
 	state_json(&w, "new", &c->new);
 	jw_kv_str(&w, "cause", watch_cause_name(c->cause));
 	jw_kv_bool(&w, "pinned_moved", c->pinned_moved);
-	event_end(&w, f);
+	jw_event_end(&w);
 }
 
 void watch_print_end(FILE *f, bool json, const struct watch_totals *t)
@@ -136,11 +116,11 @@ void watch_print_end(FILE *f, bool json, const struct watch_totals *t)
 		fflush(f);
 		return;
 	}
-	event_begin(&w, f, "end");
+	jw_event_begin(&w, f, "end");
 	jw_kv_str(&w, "ended", t->ended);
 	jw_kv_u64(&w, "readings", t->readings);
 	jw_kv_u64(&w, "changes", t->changes);
 	jw_kv_u64(&w, "pages_changed", t->pages_changed);
 	jw_kv_u64(&w, "pinned_moved_pages", t->pinned_moved);
-	event_end(&w, f);
+	jw_event_end(&w);
 }
