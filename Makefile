@@ -433,7 +433,7 @@ RISCV64_CHMAKE = unshare --mount --propagation private sh -c 'mount -t proc proc
 RISCV64_MAKE = $(call RISCV64_CHMAKE,$(RISCV64_CHROOT)) -C $(RISCV64_KDIR) ARCH=riscv CROSS_COMPILE=$(RISCV64_CROSS) CC=$(RISCV64_KCC)
 RISCV64_USRC = $(RISCV64_UCHROOT)/ptwalk-riscv64/src
 RISCV64_UOUT = $(RISCV64_UCHROOT)/ptwalk-riscv64/out
-RISCV64_VMTEST_SRCS = Makefile $(VMTEST_SRCS) $(wildcard tests/vm/*.h tests/lib/*.h user/*/*.h) module/ptwalk_abi.h module/ptwalk_names.h tests/fixture/fixture_abi.h
+RISCV64_VMTEST_SRCS = Makefile tests/unit/kshim.mk $(VMTEST_SRCS) $(wildcard tests/vm/*.h tests/lib/*.h user/*/*.h) module/ptwalk_abi.h module/ptwalk_names.h tests/fixture/fixture_abi.h
 RISCV64_VM_TIMEOUT ?= 2400
 RISCV64_KO ?= modules
 RISCV64_VM ?= vm
