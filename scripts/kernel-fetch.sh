@@ -56,9 +56,9 @@ set -euo pipefail
 
 # shellcheck source=scripts/fetch-lib.sh
 . "$(dirname "$0")/fetch-lib.sh"
-fetch_init kernel-fetch
 usage="5.10|6.1|6.12|newest|arm64-6.12[-16k]|arm64-newest[-16k]|riscv64-6.12|riscv64-newest|source-6.12"
 [ $# -eq 1 ] || { echo "usage: $0 $usage" >&2; exit 2; }
+fetch_init kernel-fetch
 kernel=$1
 security() { echo "${DEBIAN_SECURITY_MIRROR:-$("$top/scripts/apt-mirror.sh" security)}"; }
 
