@@ -40,6 +40,10 @@ enum exit_status {
 	EXIT_NOT_VFIO = 16,	/* --iommu --watch: the device is not
 				 * driven through VFIO
 				 */
+	EXIT_DMA_OFFSET = 19,	/* --iommu: no IOMMU, no driver, and a
+				 * platform DMA offset only a bound
+				 * driver's map holds
+				 */
 };
 
 /* The kinds of failure; each one's value is its exit status. */
@@ -59,6 +63,7 @@ enum failure {
 	FAIL_DMA_API = EXIT_DMA_API,
 	FAIL_NO_RECORDER = EXIT_NO_RECORDER,
 	FAIL_NOT_VFIO = EXIT_NOT_VFIO,
+	FAIL_DMA_OFFSET = EXIT_DMA_OFFSET,
 };
 
 enum module_state {
