@@ -166,10 +166,11 @@ static long query_ioctl(struct ptwalk_session *s, unsigned int cmd,
 	default:
 		return -ENOTTY;
 	}
-	if (!caller_may_ask())
-		return -EPERM;
-	/* every query's first version is all the module knows of it yet */
-	ret = query_copy(&q, size, size, arg);
+	/*
+	 * Every query's first version is all the module knows of it yet.  A
+	 * refused query, too, leaves none behind: reset below.
+	 */
+	ret = caller_may_ask() ? query_copy(&q, size, size, arg) : -EPERM;
 	if (mutex_lock_interruptible(&s->lock))
 		return PTWALK_INTERRUPTED;
 	ptwalk_session_reset(s);
@@ -416,9 +417,9 @@ static ssize_t text_write(struct file *file, const char __user *ubuf,
 	char line[96];
 	int ret = -EINVAL;
 
-	if (!caller_may_ask())
-		return -EPERM;
-	if (count < sizeof(line)) {
+	if (!caller_may_ask()) {
+		ret = -EPERM;
+	} else if (count < sizeof(line)) {
 		if (copy_from_user(line, ubuf, count))
 			return -EFAULT;
 		line[count] = '\0';

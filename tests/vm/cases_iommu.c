@@ -2151,84 +2151,6 @@ VMTEST_CASE(iommu, "iommu_watch_refusals", iommu_watch_refusals)
 }
 
 /*
- * A device unbound from its driver, then one removed (and found again by
- * a rescan, bound to vfio-pci by its ids), in the middle of a query: the
- * reads after end with ENODEV, never with records of a device without an
- * IOMMU (which a removed device looks like) or of another owner's domain.
- * The last case of the suite: on 5.10 edu, removed and found again by a
- * rescan, can no longer be attached to a VFIO container (EBUSY).
- */
-VMTEST_CASE(iommu, "iommu_device_gone_mid_query", iommu_device_gone_mid_query)
-{
-	char bdf[32], path[128];
-	bool ok;
-	int fd;
-
-	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)))
-		return false;
-	fd = long_query_started(t, bdf);
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver/unbind",
-		 bdf);
-	ok = fd >= 0 && sysfs_write(t, path, bdf);
-	ok = ok && long_query_ends_enodev(t, fd, "driver unbound");
-	if (!sysfs_write(t, "/sys/bus/pci/drivers/vfio-pci/bind", bdf))
-		return false;
-	fd = ok ? long_query_started(t, bdf) : -1;
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", bdf);
-	ok = fd >= 0 && sysfs_write(t, path, "1");
-	ok = ok && long_query_ends_enodev(t, fd, "device removed");
-	if (!sysfs_write(t, "/sys/bus/pci/rescan", "1"))
-		return false;
-	return ok && (find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)) ||
-		      fail(t, "edu did not come back after the rescan"));
-}
-
-/*
- * The ordinary lane has no IOMMU: QEMU's display (1234:1111) has no IOMMU
- * group (sysfs says so, the oracle here), so its device addresses are
- * physical: domain none, frame = the address's; and IOVA = VA, which
- * cannot hold there, is refused with its own status.
- */
-VMTEST_CASE(iommu_none, "iommu_none_device", iommu_none_device)
-{
-	struct pc_result r = { 0 };
-	char bdf[32], pid[16];
-	/* both page-aligned with 4K, 16K and 64K pages alike */
-	const char *one[] = { "ptcompare", "--json", "--iommu", bdf,
-			      "0x1230000", NULL };
-	const char *range[] = { "ptcompare", "--iommu", bdf, "--range",
-				"0x10000-0x20000", pid, NULL };
-	struct json_object *d;
-	bool ok;
-
-	if (!find_pci(t, "0x1234", "0x1111", bdf, sizeof(bdf)))
-		return false;
-	if (iommu_group_of(bdf) >= 0)
-		return fail(t, "%s has an IOMMU group in the lane without one",
-			    bdf);
-	if (!run_pc(t, &r, one))
-		return false;
-	ok = r.status == EXIT_OK;
-	if (!ok)
-		fail(t, "exit %d: %s", r.status, r.err);
-	d = ok ? device_obj(t, &r, bdf, "none", NULL) : NULL;
-	/* the frame of address 0x1230000 in the kernel's pages */
-	if (d && pc_hex_or_none(d, "device_pfn") != 0x1230000 / PAGE)
-		ok = fail(t, "device_pfn 0x%" PRIx64 ", expected 0x%lx",
-			  pc_hex_or_none(d, "device_pfn"), 0x1230000 / PAGE);
-	ok = ok && d;
-	pc_free(&r);
-	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	if (ok && run_pc(t, &r, range)) {
-		if (r.status != EXIT_NO_GROUP || !strstr(r.err, "no IOMMU group"))
-			ok = fail(t, "IOVA = VA without a group: exit %d: %s",
-				  r.status, r.err);
-		pc_free(&r);
-	}
-	return ok;
-}
-
-/*
  * The VFIO container closed in the middle of a query: the device goes
  * back to its default domain, which the query (no --dma-api) refuses.
  * What was translated before, the run still growing included, is handed
@@ -2305,6 +2227,84 @@ out:
 		close(fd);
 	if (buf)
 		munmap(buf, PAGE);
+	return ok;
+}
+
+/*
+ * A device unbound from its driver, then one removed (and found again by
+ * a rescan, bound to vfio-pci by its ids), in the middle of a query: the
+ * reads after end with ENODEV, never with records of a device without an
+ * IOMMU (which a removed device looks like) or of another owner's domain.
+ * The last case of the suite: on 5.10 edu, removed and found again by a
+ * rescan, can no longer be attached to a VFIO container (EBUSY).
+ */
+VMTEST_CASE(iommu, "iommu_device_gone_mid_query", iommu_device_gone_mid_query)
+{
+	char bdf[32], path[128];
+	bool ok;
+	int fd;
+
+	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)))
+		return false;
+	fd = long_query_started(t, bdf);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver/unbind",
+		 bdf);
+	ok = fd >= 0 && sysfs_write(t, path, bdf);
+	ok = ok && long_query_ends_enodev(t, fd, "driver unbound");
+	if (!sysfs_write(t, "/sys/bus/pci/drivers/vfio-pci/bind", bdf))
+		return false;
+	fd = ok ? long_query_started(t, bdf) : -1;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", bdf);
+	ok = fd >= 0 && sysfs_write(t, path, "1");
+	ok = ok && long_query_ends_enodev(t, fd, "device removed");
+	if (!sysfs_write(t, "/sys/bus/pci/rescan", "1"))
+		return false;
+	return ok && (find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)) ||
+		      fail(t, "edu did not come back after the rescan"));
+}
+
+/*
+ * The ordinary lane has no IOMMU: QEMU's display (1234:1111) has no IOMMU
+ * group (sysfs says so, the oracle here), so its device addresses are
+ * physical: domain none, frame = the address's; and IOVA = VA, which
+ * cannot hold there, is refused with its own status.
+ */
+VMTEST_CASE(iommu_none, "iommu_none_device", iommu_none_device)
+{
+	struct pc_result r = { 0 };
+	char bdf[32], pid[16];
+	/* both page-aligned with 4K, 16K and 64K pages alike */
+	const char *one[] = { "ptcompare", "--json", "--iommu", bdf,
+			      "0x1230000", NULL };
+	const char *range[] = { "ptcompare", "--iommu", bdf, "--range",
+				"0x10000-0x20000", pid, NULL };
+	struct json_object *d;
+	bool ok;
+
+	if (!find_pci(t, "0x1234", "0x1111", bdf, sizeof(bdf)))
+		return false;
+	if (iommu_group_of(bdf) >= 0)
+		return fail(t, "%s has an IOMMU group in the lane without one",
+			    bdf);
+	if (!run_pc(t, &r, one))
+		return false;
+	ok = r.status == EXIT_OK;
+	if (!ok)
+		fail(t, "exit %d: %s", r.status, r.err);
+	d = ok ? device_obj(t, &r, bdf, "none", NULL) : NULL;
+	/* the frame of address 0x1230000 in the kernel's pages */
+	if (d && pc_hex_or_none(d, "device_pfn") != 0x1230000 / PAGE)
+		ok = fail(t, "device_pfn 0x%" PRIx64 ", expected 0x%lx",
+			  pc_hex_or_none(d, "device_pfn"), 0x1230000 / PAGE);
+	ok = ok && d;
+	pc_free(&r);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	if (ok && run_pc(t, &r, range)) {
+		if (r.status != EXIT_NO_GROUP || !strstr(r.err, "no IOMMU group"))
+			ok = fail(t, "IOVA = VA without a group: exit %d: %s",
+				  r.status, r.err);
+		pc_free(&r);
+	}
 	return ok;
 }
 
