@@ -152,7 +152,7 @@ struct ptwalk_info {
 struct ptwalk_range_query {
 	__u32 size;
 	__u32 flags;		/* none yet: 0 */
-	__s32 pid;		/* target, in the caller's pid namespace */
+	__s32 pid;		/* target, in the opener's pid namespace */
 	__u32 reserved;		/* 0 */
 	__u64 start;		/* first address, kernel-page aligned */
 	__u64 end;		/* exclusive, kernel-page aligned */
