@@ -7,7 +7,9 @@
  * character device /dev/ptwalk, mode 0600, which kernel lockdown allows):
  *   1. open() the file; each open file description is one private session.
  *      Opening needs CAP_SYS_ADMIN and CAP_SYS_PTRACE in the initial user
- *      namespace (EPERM otherwise).
+ *      namespace (EPERM otherwise), and so does every query and read after,
+ *      asked of the calling process.  Pids are numbers in the pid
+ *      namespace of the process that opened the file.
  *   2. ioctl() one query: PTWALK_IOC_RANGE, PTWALK_IOC_VTOP, PTWALK_IOC_TASK
  *      or PTWALK_IOC_IOMMU, its argument a pointer to the query's struct.
  *      A new query forgets the previous one; a failed one leaves none.
@@ -31,7 +33,8 @@
  * whose attributes are equal and whose frames (or swap offsets) are
  * contiguous.  A read that fails (EFAULT: a buffer that is not writable,
  * EINTR) loses nothing: the records it did not hand out come with the
- * next read.
+ * next read.  A wait, or a read with nothing copied, that a signal cuts
+ * short is restarted under SA_RESTART (EINTR without).
  *
  * All fields are fixed width, naturally aligned and padded explicitly, so
  * the layout is the same for 32- and 64-bit callers; little-endian on the
@@ -154,7 +157,7 @@ struct ptwalk_info {
 struct ptwalk_range_query {
 	__u32 size;
 	__u32 flags;		/* none yet: 0 */
-	__s32 pid;		/* target, in the caller's pid namespace */
+	__s32 pid;		/* target, in the opener's pid namespace */
 	__u32 reserved;		/* 0 */
 	__u64 start;		/* first address, kernel-page aligned */
 	__u64 end;		/* exclusive, kernel-page aligned */
@@ -423,7 +426,7 @@ struct ptwalk_vtop {
 struct ptwalk_task {
 	__s32 pid;		/* as asked */
 	__s32 tgid;		/* its thread group (process), in the
-				 * caller's pid namespace: pid itself for a
+				 * opener's pid namespace: pid itself for a
 				 * process, another for one of its threads
 				 */
 	char comm[PTWALK_COMM_LEN]; /* its name (task->comm at the write),
@@ -470,7 +473,10 @@ struct ptwalk_task {
  *   EDOM        the domain's smallest page is smaller than the kernel's
  *               (a 4K IOMMU granule under a 16K or 64K kernel): ptwalk
  *               answers in kernel pages and never merges sub-pages;
- *   ERANGE      the range is not inside the domain's aperture.
+ *   ERANGE      the range is not inside the domain's aperture;
+ *   EADDRNOTAVAIL  no IOMMU group and no driver bound, where the
+ *               firmware may give the device a DMA offset that only a
+ *               bound driver's dma_range_map holds.
  * read() then returns whole struct ptwalk_iommu_record entries, which
  * partition the range in ascending IOVA order like range records: a record
  * is a run of pages of one domain whose frames are contiguous (or all
@@ -478,9 +484,11 @@ struct ptwalk_task {
  * translates at most PTWALK_IOMMU_READ_PAGES pages.  A device attached to
  * another domain between two reads (a VFIO container closed) is seen: the
  * records say which domain answered each page, and one whose kind the
- * query would have refused ends it with that errno.  Later errors of
- * read(): ENODEV once the device is removed, leaves its IOMMU group or
- * its driver is unbound; EINTR on any signal before a record is ready.
+ * query would have refused ends it with that errno, once the records
+ * translated before it are read.  Later errors of read(): ENODEV once the
+ * device is removed, leaves its IOMMU group or its driver is unbound
+ * (bound again to the same driver too); EINTR on a signal without
+ * SA_RESTART before a record is ready.
  */
 #define PTWALK_IOMMU_LIVE		(1U << 0)
 /* ABI 2's first name of PTWALK_IOMMU_LIVE, kept for source compatibility */

@@ -190,6 +190,10 @@ static void proc_and_scan_errors(void **state)
 	assert_contains(msg, "exited during the scan");
 	assert_int_equal(diagnose_scan(EIO, 7, 0, msg, sizeof(msg)),
 			 FAIL_EXITED);
+	/* capabilities dropped mid-scan: asked on every read */
+	assert_int_equal(diagnose_scan(EPERM, 7, 1, msg, sizeof(msg)),
+			 FAIL_PRIVILEGE);
+	assert_contains(msg, "every query and read");
 	assert_int_equal(diagnose_scan(EPROTO, 7, 1, msg, sizeof(msg)),
 			 FAIL_INTERNAL);
 	assert_contains(msg, "bug");
@@ -210,6 +214,9 @@ static void query_errors_are_distinct(void **state)
 		{ ENXIO, FAIL_NO_MM, "kernel thread" },
 		{ ERANGE, FAIL_USAGE, "--range" },
 		{ EPERM, FAIL_PRIVILEGE, "CAP_SYS_ADMIN" },
+		/* asked on every query: capabilities dropped after open */
+		{ EPERM, FAIL_PRIVILEGE, "every query and read" },
+		{ EACCES, FAIL_PRIVILEGE, "run as root" },
 		/* a module of another build refuses the query's fields */
 		{ EINVAL, FAIL_INTERNAL, "different builds" },
 		{ ENOMEM, FAIL_INTERNAL, "failed" },
@@ -245,6 +252,8 @@ static void iommu_policy_errors(void **state)
 		{ EAGAIN, "DMA", FAIL_LIVE_DOMAIN, { "owner running", "--live-domain", "unmanaged" } },
 		{ EDOM, "unmanaged", FAIL_DOMAIN, { "smaller than the kernel's page", NULL, NULL } },
 		{ ENODEV, "", FAIL_NO_DEVICE, { "no PCI device", NULL, NULL } },
+		{ EPERM, "", FAIL_PRIVILEGE, { "CAP_SYS_PTRACE", "every query", NULL } },
+		{ EADDRNOTAVAIL, "", FAIL_DMA_OFFSET, { "0000:00:03.0", "no driver bound", "bind its driver" } },
 	};
 
 	(void)state;
@@ -261,6 +270,7 @@ static void iommu_policy_errors(void **state)
 	}
 	assert_int_equal(EXIT_DMA_API, 14);
 	assert_int_equal(EXIT_LIVE_DOMAIN, 18);
+	assert_int_equal(EXIT_DMA_OFFSET, 19);
 }
 
 /*

@@ -40,11 +40,14 @@ enum exit_status {
 	EXIT_NOT_VFIO = 16,	/* --iommu --watch: the device is not
 				 * driven through VFIO
 				 */
-	/* 17 and 19 are other failures' */
 	EXIT_LIVE_DOMAIN = 18,	/* --iommu: a paging domain whose owner
 				 * cannot be stopped (a kernel driver, a
 				 * process this user may not stop), no
 				 * --live-domain
+				 */
+	EXIT_DMA_OFFSET = 19,	/* --iommu: no IOMMU, no driver, and a
+				 * platform DMA offset only a bound
+				 * driver's map holds
 				 */
 };
 
@@ -66,6 +69,7 @@ enum failure {
 	FAIL_NO_RECORDER = EXIT_NO_RECORDER,
 	FAIL_NOT_VFIO = EXIT_NOT_VFIO,
 	FAIL_LIVE_DOMAIN = EXIT_LIVE_DOMAIN,
+	FAIL_DMA_OFFSET = EXIT_DMA_OFFSET,
 };
 
 enum module_state {

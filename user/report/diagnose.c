@@ -118,6 +118,17 @@ enum failure diagnose_endpoint(const struct open_failure *f, char *msg,
 	return FAIL_INTERNAL;
 }
 
+/*
+ * EPERM from a query or a read of an open file: ptwalk asks the caller's
+ * capabilities on each, not only the opener's at open.
+ */
+static enum failure query_refused(char *msg, size_t size)
+{
+	snprintf(msg, size,
+		 "ptwalk refused the query: this process lacks CAP_SYS_ADMIN or CAP_SYS_PTRACE in the initial user namespace now; ptwalk checks them on every query and read, not only at open (were they dropped after opening?): run as root with both");
+	return FAIL_PRIVILEGE;
+}
+
 enum failure diagnose_query(int err, pid_t pid, char *msg, size_t size)
 {
 	switch (err) {
@@ -135,6 +146,7 @@ enum failure diagnose_query(int err, pid_t pid, char *msg, size_t size)
 			 (int)pid);
 		return FAIL_USAGE;
 	case EPERM:
+		return query_refused(msg, size);
 	case EACCES:
 		snprintf(msg, size,
 			 "ptwalk refused the query: run as root with CAP_SYS_ADMIN and CAP_SYS_PTRACE");
@@ -180,6 +192,8 @@ enum failure diagnose_scan(int err, pid_t pid, int alive, char *msg,
 			 (int)pid);
 		return FAIL_EXITED;
 	}
+	if (err == EPERM)
+		return query_refused(msg, size);
 	if (err == EPROTO) {
 		snprintf(msg, size,
 			 "ptwalk's records for process %d do not cover the range page by page: a ptwalk.ko bug, please report it",
@@ -260,6 +274,13 @@ enum failure diagnose_iommu(int err, const char *device,
 			 "device addresses 0x%" PRIx64 "-0x%" PRIx64 " are outside the aperture of %s's IOMMU domain: give --iova inside it",
 			 start, end, device);
 		return FAIL_APERTURE;
+	case EPERM:
+		return query_refused(msg, size);
+	case EADDRNOTAVAIL:
+		snprintf(msg, size,
+			 "device %s has no IOMMU and no driver bound, and the firmware describes DMA ranges above it (dma-ranges, _DMA): the kernel knows its DMA offset only while a driver is bound; bind its driver and ask again",
+			 device);
+		return FAIL_DMA_OFFSET;
 	default:
 		snprintf(msg, size, "device view of %s failed: %s", device,
 			 strerror(err));

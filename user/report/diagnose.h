@@ -48,8 +48,10 @@ enum failure vtop_diagnose(int err, pid_t pid, uint64_t addr, char *msg,
  * ENODEV no such device, ENOENT no domain, EOPNOTSUPP a domain that
  * cannot be asked, EBUSY a DMA-API domain (domain_type: its sysfs name,
  * "" unknown) without --dma-api, EAGAIN an unmanaged domain whose owner
- * runs, EACCES a paging domain under lockdown, EDOM an
- * IOMMU page smaller than the kernel's, ERANGE outside the aperture; the
+ * runs, EACCES a paging domain under lockdown, EDOM an IOMMU page smaller
+ * than the kernel's, ERANGE outside the aperture, EPERM a caller without
+ * the capabilities (asked on every query), EADDRNOTAVAIL a device without
+ * IOMMU or driver whose DMA offset only a bound driver's map holds; the
  * rest an internal failure.
  */
 enum failure diagnose_iommu(int err, const char *device,
