@@ -8,6 +8,7 @@
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -23,9 +24,11 @@ struct ptwalk_session *ptwalk_session_create(bool text)
 	if (!s)
 		return NULL;
 	mutex_init(&s->lock);
+	s->pid_ns = get_pid_ns(task_active_pid_ns(current));
 	if (text) {
 		s->text = kmalloc(PAGE_SIZE, GFP_KERNEL);
 		if (!s->text) {
+			put_pid_ns(s->pid_ns);
 			kfree(s);
 			return NULL;
 		}
@@ -38,6 +41,9 @@ void ptwalk_session_destroy(struct ptwalk_session *s)
 	if (s->mm)
 		mmdrop(s->mm);
 	ptwalk_iommu_stop(&s->iommu);
+	if (s->recorder_held)
+		ptwalk_recorder_release();
+	put_pid_ns(s->pid_ns);
 	mutex_destroy(&s->lock);
 	kfree(s->text);
 	kfree(s);
@@ -203,18 +209,28 @@ int ptwalk_session_iommu(struct ptwalk_session *s,
 
 /*
  * The events recorded from since_seq up to now: later ones wait for the
- * next query, so that reading ends under a storm of events too.
+ * next query, so that reading ends under a storm of events too.  The
+ * first events query of a session arms the recorder until the session
+ * is closed (and iommu_events_idle seconds more).
  */
 int ptwalk_session_events(struct ptwalk_session *s,
 			  const struct ptwalk_events_query *q)
 {
+	struct ptwalk_recorder_state st;
+	int ret;
+
 	ptwalk_session_reset(s);
 	if (q->flags)
 		return -EINVAL;
-	if (!ptwalk_recorder_on())
-		return -EOPNOTSUPP;
+	if (!s->recorder_held) {
+		ret = ptwalk_recorder_hold();
+		if (ret)
+			return ret;
+		s->recorder_held = true;
+	}
+	ptwalk_recorder_state(&st);
 	s->events_next = max_t(u64, q->since_seq, 1);
-	s->events_end = ptwalk_recorder_next_seq();
+	s->events_end = st.next_seq;
 	s->kind = PTWALK_QUERY_EVENTS;
 	return 0;
 }
