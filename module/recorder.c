@@ -22,6 +22,7 @@
  */
 #include <linux/device.h>
 #include <linux/irqflags.h>
+#include <linux/jiffies.h>
 #include <linux/log2.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -68,6 +69,7 @@ static struct {
 	unsigned int holders;		/* sessions (and load) keeping it armed */
 	bool armed;
 	u64 armed_ns;			/* local_clock() at arming; 0 disarmed */
+	unsigned long released;		/* jiffies when holders fell to 0 */
 	struct delayed_work idle;
 } rec = {
 	.lock = __MUTEX_INITIALIZER(rec.lock),
@@ -203,6 +205,9 @@ static int arm(void)
 {
 	int ret;
 
+	/* without the IOMMU API no tracepoint is there to link against */
+	if (!IS_ENABLED(CONFIG_IOMMU_API))
+		return -EOPNOTSUPP;
 	if (!rec.cpus) {
 		ret = alloc_rings();
 		if (ret)
@@ -231,6 +236,8 @@ no_unmap:
 /* Unregisters the probes, then logs what they left.  rec.lock held. */
 static void disarm(void)
 {
+	if (!IS_ENABLED(CONFIG_IOMMU_API))
+		return;
 	unregister_trace_io_page_fault(probe_fault, NULL);
 	unregister_trace_unmap(probe_unmap, NULL);
 	unregister_trace_map(probe_map, NULL);
@@ -241,11 +248,27 @@ static void disarm(void)
 	collect();
 }
 
+static unsigned long idle_jiffies(void)
+{
+	return (unsigned long)READ_ONCE(iommu_events_idle) * HZ;
+}
+
+/*
+ * Disarms once the recorder has had no holder for the idle time; a hold
+ * and release since this work was queued may have moved that later.
+ */
 static void idle_disarm(struct work_struct *work)
 {
+	unsigned long due;
+
 	mutex_lock(&rec.lock);
-	if (rec.armed && !rec.holders)
-		disarm();
+	due = rec.released + idle_jiffies();
+	if (rec.armed && !rec.holders) {
+		if (time_after_eq(jiffies, due))
+			disarm();
+		else
+			schedule_delayed_work(&rec.idle, due - jiffies);
+	}
 	mutex_unlock(&rec.lock);
 }
 
@@ -298,9 +321,10 @@ int ptwalk_recorder_hold(void)
 void ptwalk_recorder_release(void)
 {
 	mutex_lock(&rec.lock);
-	if (!--rec.holders)
-		mod_delayed_work(system_wq, &rec.idle,
-				 (unsigned long)READ_ONCE(iommu_events_idle) * HZ);
+	if (!--rec.holders) {
+		rec.released = jiffies;
+		schedule_delayed_work(&rec.idle, idle_jiffies());
+	}
 	mutex_unlock(&rec.lock);
 }
 
