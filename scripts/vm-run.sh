@@ -306,6 +306,7 @@ vm_arch "$arch"
 # the IOMMU (iommu_platform=on: its driver maps every request through the
 # DMA API, iommu_map() and iommu_unmap()), on a sparse scratch file
 if [ "$mode" = bench ] && [ "${VM_IOMMU:-}" = 1 ] && [ "$arch" = x86_64 ]; then
+	mkdir -p "$out"
 	truncate -s 256M "$out/scratch.img"
 	# shellcheck disable=SC2054 # commas inside QEMU's arguments
 	machine+=(-drive "file=$out/scratch.img,if=none,id=scratch,format=raw"

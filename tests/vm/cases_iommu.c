@@ -1898,6 +1898,90 @@ VMTEST_CASE(iommu, "iommu_recorder_two_cpus", iommu_recorder_two_cpus)
 }
 
 /*
+ * The events this process made at iova as a session opened in a child
+ * pid namespace sees them: how many, and how many carry a pid other
+ * than 0 (the parent is not visible there).  Run in the child; exits
+ * with the two counts written to wfd.
+ */
+static void child_ns_events(const char *path, uint64_t since, uint64_t iova,
+			    int wfd)
+{
+	struct ptwalk_iommu_event ev[256];
+	unsigned int counts[2] = { 0 };
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd >= 0 && !ptwalk_query_events(fd, since))
+		while ((n = ptwalk_read_events(fd, ev, 256)) > 0)
+			for (ssize_t i = 0; i < n; i++) {
+				if (ev[i].iova != iova ||
+				    ev[i].kind == PTWALK_EVENT_DROPPED)
+					continue;
+				counts[0]++;
+				counts[1] += ev[i].pid != 0;
+			}
+	if (write(wfd, counts, sizeof(counts)) != sizeof(counts))
+		_exit(2);
+	_exit(0);
+}
+
+/*
+ * pids as the reader's pid namespace numbers them: this process's map
+ * and unmap carry its pid in a session it opened, and 0 in a session
+ * opened by a process in a child pid namespace, where it is not visible
+ * (the recorder keeps the initial namespace's and translates at read).
+ */
+VMTEST_CASE(iommu, "iommu_recorder_pid_namespace", iommu_recorder_pid_namespace)
+{
+	struct ptwalk_iommu_event *ev = NULL;
+	struct ptwalk_fixture_translate o;
+	uint64_t since = 0, iova = recorder_iova();
+	unsigned int mine = 0, counts[2] = { 0 };
+	int p[2] = { -1, -1 }, status = 0, fd;
+	char *buf;
+	ssize_t n = -1;
+	pid_t outer, inner = -1;
+	bool ok = recorded_rounds(t, &fd, &since, &buf, &o, iova, 1);
+
+	if (ok)
+		n = events_since(t, fd, since, &ev);
+	for (ssize_t i = 0; i < n; i++)
+		mine += ev[i].iova == iova && ev[i].pid == getpid();
+	ok = ok && (mine == 2 ||
+		    fail(t, "own namespace: %u of the map and unmap carry pid %d",
+			 mine, (int)getpid()));
+	ok = ok && (!pipe(p) || fail(t, "pipe: %s", strerror(errno)));
+	/* a child that unshares, then its child: pid 1 of a new namespace */
+	outer = ok ? fork() : -1;
+	if (outer == 0) {
+		if (unshare(CLONE_NEWPID))
+			_exit(3);
+		inner = fork();
+		if (inner == 0)
+			child_ns_events(t->query_path, since, iova, p[1]);
+		if (inner < 0 || waitpid(inner, &status, 0) != inner)
+			_exit(4);
+		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 5);
+	}
+	if (p[1] >= 0)
+		close(p[1]);
+	if (outer > 0 && waitpid(outer, &status, 0) == outer &&
+	    WIFEXITED(status) && !WEXITSTATUS(status)) {
+		ok = ok && (read(p[0], counts, sizeof(counts)) == sizeof(counts) ||
+			    fail(t, "the child namespace's reader said nothing"));
+	} else if (ok) {
+		ok = fail(t, "the child namespace's reader: status 0x%x", status);
+	}
+	ok = ok && ((counts[0] == 2 && !counts[1]) ||
+		    fail(t, "child namespace: %u of the 2 events seen, %u with a pid (expected 0: not visible there)",
+			 counts[0], counts[1]));
+	if (p[0] >= 0)
+		close(p[0]);
+	rounds_done(ev, buf, fd);
+	return ok;
+}
+
+/*
  * --faults says where the recorder's history starts: loaded afresh, a
  * first run finds it not armed before it asked (recorder_since null,
  * and the text says so); that run armed it, so the next one states the
