@@ -26,6 +26,7 @@ KSHIM_DEPS_arm64_levels := module/arm64_levels.h module/ptwalk_names.h \
 # module/recorder_ring.h, the recorder's per-CPU rings, merge and log
 KSHIM_SRCS_recorder_ring := tests/unit/test_recorder_ring.c
 KSHIM_DEPS_recorder_ring := module/recorder_ring.h module/ptwalk_abi.h
+KSHIM_FLAGS_recorder_ring := -pthread
 
 define kshim_test
 $(1)/unit/test_$(3): $$(KSHIM_SRCS_$(3)) $$(KSHIM_DEPS_$(3)) $$(KSHIM_HDRS)
