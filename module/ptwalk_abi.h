@@ -130,6 +130,11 @@
  * with no flag and refuses that bit (EINVAL).
  */
 #define PTWALK_FEAT_IOMMU_OWNER_STOPPED (1ULL << 6)
+#define PTWALK_FEAT_EVENTS_ARMING (1ULL << 7)	/* the recorder is armed by
+						 * its readers, and
+						 * ptwalk_info says since
+						 * when (events_armed_ns)
+						 */
 
 /*
  * PTWALK_IOC_INFO: size in (the caller's struct), out (the bytes the
@@ -145,6 +150,12 @@ struct ptwalk_info {
 				 * next event (PTWALK_IOC_EVENTS); 0 without
 				 * a recorder
 				 */
+	/* From here on with PTWALK_FEAT_EVENTS_ARMING: */
+	__u64 events_armed_ns;	/* local_clock() when the recorder was armed,
+				 * the oldest an event kept can be; 0: not
+				 * armed now
+				 */
+	__u64 events_recorded;	/* events the probes recorded since load */
 };
 
 /*
@@ -539,17 +550,26 @@ struct ptwalk_iommu_record {
 };
 
 /*
- * The recorder of IOMMU mappings (PTWALK_IOC_EVENTS).  From module load,
+ * The recorder of IOMMU mappings (PTWALK_IOC_EVENTS).  While armed,
  * ptwalk.ko keeps the IOMMU core's map, unmap and io_page_fault events
- * (its exported tracepoints) in a ring of the module parameter
- * iommu_events entries (0: no recorder, and PTWALK_FEAT_IOMMU_EVENTS
- * clear).  Each event has a sequence number, from 1, one more per event.
- * The query asks for the events from since_seq on; read() returns them
- * as struct ptwalk_iommu_event, oldest first, up to the newest at the
- * time of each read, then 0.  Lossless as far as it says: events the ring
- * overwrote before they were read are one PTWALK_EVENT_DROPPED record
- * where they would have been (size: how many), so every sequence number
- * from since_seq on is either returned or counted.
+ * (its exported tracepoints) in per-CPU rings, together about the module
+ * parameter iommu_events entries (0: no recorder, and
+ * PTWALK_FEAT_IOMMU_EVENTS clear).  It is armed by the first events
+ * query of a session and stays armed until that session, and every other
+ * that made one, is closed, then iommu_events_idle seconds more (module
+ * parameters; iommu_events_from_load=1 arms it at load for good).  Events
+ * while it is not armed are not recorded, nor counted.
+ *
+ * When asked (this query, PTWALK_IOC_INFO), the module merges the rings
+ * into one log of iommu_events entries in time order and numbers it:
+ * each event has a sequence number, from 1, one more per event, and
+ * time_ns never decreases with it.  The query asks for the events from
+ * since_seq on; read() returns them as struct ptwalk_iommu_event, oldest
+ * first, up to the newest at the time of the query, then 0.  Lossless as
+ * far as it says: events overwritten before they were read are one
+ * PTWALK_EVENT_DROPPED record where they would have been (size: how
+ * many; seq: the first), so every sequence number from since_seq up to
+ * the query's end is either returned or counted, and none past it is.
  *
  * What the tracepoints carry, and so what an event says: map the IOVA,
  * the physical address and size (no domain, no device); unmap the IOVA,
@@ -557,10 +577,12 @@ struct ptwalk_iommu_record {
  * and the flags, for faults a driver reports through
  * report_iommu_fault() (VT-d and SMMUv3 log theirs instead: the kernel
  * log has those).  pid is the thread group of the task that mapped or
- * unmapped (VFIO's map and unmap run in the calling process), 0 in
- * interrupt or softirq context, where the kernel's DMA API often runs.
- * Tying an event to a device is the reader's: by the process that holds
- * the device's VFIO file.  Under lockdown in confidentiality mode pfn is
+ * unmapped (VFIO's map and unmap run in the calling process), as the
+ * pid namespace of the session's opener numbers it, 0 where it cannot
+ * (a process gone since, or outside that namespace), and 0 in interrupt
+ * or softirq context, where the kernel's DMA API often runs.  Tying an
+ * event to a device is the reader's: by the process that holds the
+ * device's VFIO file.  Under lockdown in confidentiality mode pfn is
  * PTWALK_PFN_NONE (the kernel's own DMA buffers are among them).
  */
 enum ptwalk_event_kind {
@@ -582,21 +604,26 @@ struct ptwalk_events_query {
 struct ptwalk_iommu_event {
 	__u64 seq;		/* the event's number; DROPPED: the first lost */
 	__u64 time_ns;		/* local_clock(), the clock of printk's
-				 * timestamps and of /dev/kmsg
+				 * timestamps and of /dev/kmsg, of the CPU
+				 * it happened on; DROPPED: one between
+				 * its neighbours'.  Never below the previous
+				 * event's (raised to it where that CPU's
+				 * clock lagged)
 				 */
 	__u64 iova;
 	__u64 size;		/* map, unmap: bytes asked; DROPPED: events */
 	__u64 pfn;		/* map: the frame of iova; else PTWALK_PFN_NONE */
 	__u64 done;		/* unmap: bytes unmapped; fault: its flags */
-	__s32 pid;		/* the caller's thread group, in the initial
-				 * pid namespace; 0 outside task context
+	__s32 pid;		/* the caller's thread group, in the
+				 * opener's pid namespace; 0 outside task
+				 * context or that namespace
 				 */
 	__u8 kind;		/* enum ptwalk_event_kind */
 	__u8 reserved[3];	/* 0 */
 	char device[PTWALK_EVENT_DEVICE_MAX]; /* fault: dev_name(); else "" */
 };
 
-#define PTWALK_INFO_SIZE	32
+#define PTWALK_INFO_SIZE	48
 #define PTWALK_RANGE_QUERY_SIZE	32
 #define PTWALK_VTOP_QUERY_SIZE	24
 #define PTWALK_TASK_QUERY_SIZE	16

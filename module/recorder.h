@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The recorder of IOMMU mappings (PTWALK_IOC_EVENTS): a bounded ring of
- * the IOMMU core's map, unmap and io_page_fault events, kept from module
- * load (recorder.c says how, ptwalk_abi.h what an event says).
+ * The recorder of IOMMU mappings (PTWALK_IOC_EVENTS): the IOMMU core's
+ * map, unmap and io_page_fault events, kept in bounded per-CPU rings
+ * while a reader holds it armed (recorder.c says how and from when,
+ * ptwalk_abi.h what an event says).
  */
 #ifndef PTWALK_RECORDER_H
 #define PTWALK_RECORDER_H
@@ -10,23 +11,42 @@
 #include <linux/types.h>
 #include "ptwalk_abi.h"
 
-/* Allocates the ring and registers the probes; 0 or -errno. */
+struct pid_namespace;
+
+/* Arms at load if asked to (iommu_events_from_load); 0 or -errno. */
 int ptwalk_recorder_init(void);
 void ptwalk_recorder_exit(void);
 
-/* Whether events are being recorded (PTWALK_FEAT_IOMMU_EVENTS). */
+/* Whether there is a recorder to ask (PTWALK_FEAT_IOMMU_EVENTS). */
 bool ptwalk_recorder_on(void);
 
-/* The sequence number the next event will get. */
-u64 ptwalk_recorder_next_seq(void);
+/*
+ * A reader's hold: arms the recorder (allocating its rings the first
+ * time) until the last hold is released and iommu_events_idle seconds
+ * have passed.  0, -EOPNOTSUPP (no recorder) or -errno.  May sleep.
+ */
+int ptwalk_recorder_hold(void);
+void ptwalk_recorder_release(void);
+
+/* What PTWALK_IOC_INFO tells of the recorder. */
+struct ptwalk_recorder_state {
+	u64 next_seq;		/* the number the next event will get */
+	u64 armed_ns;		/* local_clock() at arming; 0: disarmed */
+	u64 recorded;		/* events the probes recorded since load */
+};
+
+/* Brings the numbering up to now, then reads the state.  May sleep. */
+void ptwalk_recorder_state(struct ptwalk_recorder_state *st);
 
 /*
  * Copies into @out, at most @max, the events from *@next on and before
- * @end, oldest first (a PTWALK_EVENT_DROPPED record for those already
- * overwritten), and moves *@next past them: how many.  Takes no sleeping
- * lock.  Frames as recorded: what lockdown withholds is the session's.
+ * @end, oldest first (a PTWALK_EVENT_DROPPED record for those no longer
+ * kept, counting none from @end on), and moves *@next past them: how
+ * many.  pids as @ns numbers them (0: not seen there); frames as
+ * recorded: what lockdown withholds is the session's.  May sleep.
  */
 unsigned int ptwalk_recorder_fill(u64 *next, u64 end,
+				  struct pid_namespace *ns,
 				  struct ptwalk_iommu_event *out,
 				  unsigned int max);
 

@@ -49,6 +49,8 @@ void ptwalk_session_destroy(struct ptwalk_session *s)
 	if (s->mm)
 		mmdrop(s->mm);
 	ptwalk_iommu_stop(&s->iommu);
+	if (s->recorder_held)
+		ptwalk_recorder_release();
 	put_pid_ns(s->pid_ns);
 	mutex_destroy(&s->lock);
 	kfree(s->text);
@@ -224,18 +226,28 @@ int ptwalk_session_iommu(struct ptwalk_session *s,
 
 /*
  * The events recorded from since_seq up to now: later ones wait for the
- * next query, so that reading ends under a storm of events too.
+ * next query, so that reading ends under a storm of events too.  The
+ * first events query of a session arms the recorder until the session
+ * is closed (and iommu_events_idle seconds more).
  */
 int ptwalk_session_events(struct ptwalk_session *s,
 			  const struct ptwalk_events_query *q)
 {
+	struct ptwalk_recorder_state st;
+	int ret;
+
 	ptwalk_session_reset(s);
 	if (q->flags)
 		return -EINVAL;
-	if (!ptwalk_recorder_on())
-		return -EOPNOTSUPP;
+	if (!s->recorder_held) {
+		ret = ptwalk_recorder_hold();
+		if (ret)
+			return ret;
+		s->recorder_held = true;
+	}
+	ptwalk_recorder_state(&st);
 	s->events_next = max_t(u64, q->since_seq, 1);
-	s->events_end = ptwalk_recorder_next_seq();
+	s->events_end = st.next_seq;
 	s->confidential = ptwalk_confidentiality_locked();
 	s->kind = PTWALK_QUERY_EVENTS;
 	return 0;

@@ -47,6 +47,7 @@ struct ptwalk_session {
 	struct ptwalk_iommu_cursor iommu; /* a device-view query's */
 	u64 events_next;		/* an events query: the next event, */
 	u64 events_end;			/* and the first one it leaves out */
+	bool recorder_held;		/* an events query armed the recorder */
 	/*
 	 * Records filled and not yet copied out: [ready, nr_ready) of
 	 * batch (or iommu_batch).  A copy that fails leaves them here for

@@ -115,9 +115,8 @@ static long info_ioctl(void __user *arg)
 			    PTWALK_FEAT_TASK | ptwalk_iommu_features() |
 			    (ptwalk_recorder_on() ? PTWALK_FEAT_IOMMU_EVENTS : 0),
 		.absent_flags = ptwalk_absent_flags(),
-		.events_next = ptwalk_recorder_on() ?
-			       ptwalk_recorder_next_seq() : 0,
 	};
+	struct ptwalk_recorder_state st;
 	u32 usize;
 
 	if (get_user(usize, (u32 __user *)arg))
@@ -126,6 +125,13 @@ static long info_ioctl(void __user *arg)
 		return -EINVAL;
 	if (usize > PAGE_SIZE)
 		return -E2BIG;
+	if (ptwalk_recorder_on()) {
+		ptwalk_recorder_state(&st);
+		info.features |= PTWALK_FEAT_EVENTS_ARMING;
+		info.events_next = st.next_seq;
+		info.events_armed_ns = st.armed_ns;
+		info.events_recorded = st.recorded;
+	}
 	info.size = min_t(u32, usize, sizeof(info));
 	if (copy_to_user(arg, &info, info.size) ||
 	    clear_user((char __user *)arg + info.size, usize - info.size))
@@ -255,7 +261,8 @@ static int answer_fill(struct ptwalk_session *s)
 
 	if (s->kind == PTWALK_QUERY_EVENTS) {
 		n = ptwalk_recorder_fill(&s->events_next, s->events_end,
-					 s->event_batch, PTWALK_BATCH);
+					 s->pid_ns, s->event_batch,
+					 PTWALK_BATCH);
 		/* the kernel's own DMA buffers are among the frames */
 		for (i = 0; s->confidential && i < n; i++)
 			s->event_batch[i].pfn = PTWALK_PFN_NONE;

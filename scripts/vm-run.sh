@@ -304,6 +304,17 @@ case $krel in
 *) arch=${VM_ARCH:-x86_64} ;;
 esac
 vm_arch "$arch"
+# make bench's IOMMU boot: a DMA-API device too, a virtio-blk disk behind
+# the IOMMU (iommu_platform=on: its driver maps every request through the
+# DMA API, iommu_map() and iommu_unmap()), on a sparse scratch file
+if [ "$mode" = bench ] && [ "${VM_IOMMU:-}" = 1 ] && [ "$arch" = x86_64 ]; then
+	mkdir -p "$out"
+	truncate -s 256M "$out/scratch.img"
+	# shellcheck disable=SC2054 # commas inside QEMU's arguments
+	machine+=(-drive "file=$out/scratch.img,if=none,id=scratch,format=raw"
+		-device "virtio-blk-pci,drive=scratch,iommu_platform=on,disable-legacy=on")
+	drv_kmods="$drv_kmods virtio_pci virtio_blk"
+fi
 # VM_QEMU: another build of the same QEMU system emulator (a newer one
 # unpacked under build/, never installed); VM_QEMU_BIOS, its own firmware
 # (-bios), which the installed QEMU's must not stand in for;

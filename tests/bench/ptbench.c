@@ -13,9 +13,10 @@
  * half the pages: the floor the VM gives two jobs;
  * and --range over 10,000 VMAs against A over the same span in one pass.
  * `ptbench recorder GROUP`, in make bench's IOMMU boot: what ptwalk.ko's
- * recorder of IOMMU events costs a map/unmap-heavy workload, pairs of
- * VFIO_IOMMU_MAP_DMA and VFIO_IOMMU_UNMAP_DMA of one page with the
- * recorder on, then with the module reloaded with iommu_events=0.
+ * recorder of IOMMU events costs map/unmap-heavy workloads (pairs of
+ * VFIO_IOMMU_MAP_DMA and VFIO_IOMMU_UNMAP_DMA of one page; O_DIRECT reads
+ * of a virtio-blk disk behind the IOMMU, the DMA API's maps) with the
+ * module not loaded, loaded and idle, and loaded while a reader watches.
  * Prints numbers; asserts nothing.
  */
 #define _GNU_SOURCE
@@ -924,84 +925,272 @@ static void bench_all_fresh(bool ran_targets)
 /* Map/unmap pairs per run of the recorder's cost; its IOVA. */
 #define RECORDER_PAIRS	20000
 #define RECORDER_IOVA	0x10000000ULL
+/* O_DIRECT reads of one page per run of the DMA-API workload. */
+#define BLOCK_READS	5000
+#define BLOCK_SPAN	(256 * MIB)
+/* How often the watching reader drains the recorder, as --watch does. */
+#define WATCH_MS	50
 
-/* Microseconds per map/unmap pair of page through container, one run. */
-static double pair_us(int container, const char *page)
+/* The three states the recorder's cost is measured in. */
+enum rec_state { REC_UNLOADED, REC_IDLE, REC_WATCHED, REC_STATES };
+
+static const char *const rec_state_name[REC_STATES] = {
+	[REC_UNLOADED] = "not loaded",
+	[REC_IDLE] = "loaded, idle",
+	[REC_WATCHED] = "loaded, a reader watching",
+};
+
+/* One workload: what it does, one run's time per operation in us. */
+struct rec_load {
+	const char *what;
+	double (*run)(const struct rec_load *l);
+	int container;		/* VFIO: the container */
+	const char *page;	/* VFIO: the page mapped */
+	int blk;		/* DMA API: the disk, O_DIRECT */
+	char *buf;		/* DMA API: the page read into */
+	unsigned int ops;
+};
+
+/* Microseconds per map/unmap pair of a page through the container. */
+static double vfio_run(const struct rec_load *l)
 {
 	double t0 = now_ms();
 
-	for (int i = 0; i < RECORDER_PAIRS; i++) {
-		int err = vfio_dma_map(container, page, RECORDER_IOVA, PAGE);
+	for (unsigned int i = 0; i < l->ops; i++) {
+		int err = vfio_dma_map(l->container, l->page, RECORDER_IOVA,
+				       PAGE);
 
-		err = err ? err : vfio_dma_unmap(container, RECORDER_IOVA,
+		err = err ? err : vfio_dma_unmap(l->container, RECORDER_IOVA,
 						 PAGE);
 		if (err) {
 			printf("recorder: VFIO map/unmap: %s\n", strerror(-err));
 			exit(1);
 		}
 	}
-	return (now_ms() - t0) * 1000 / RECORDER_PAIRS;
+	return (now_ms() - t0) * 1000 / l->ops;
 }
 
-/* ptwalk.ko unloaded and loaded again from /lib with params. */
-static bool reload_ptwalk(const char *params)
+/* Microseconds per O_DIRECT read of one page of the disk. */
+static double block_run(const struct rec_load *l)
 {
-	int fd, err = 0;
+	double t0 = now_ms();
 
-	if (syscall(SYS_delete_module, "ptwalk", O_NONBLOCK))
-		err = errno;
-	fd = err ? -1 : open("/lib/ptwalk.ko", O_RDONLY | O_CLOEXEC);
-	if (!err && (fd < 0 || syscall(SYS_finit_module, fd, params, 0)))
+	for (unsigned int i = 0; i < l->ops; i++) {
+		/* a stride through the disk: no two reads of one page */
+		off_t off = (off_t)((i * 257ULL * PAGE) % BLOCK_SPAN);
+
+		if (pread(l->blk, l->buf, PAGE, off) != (ssize_t)PAGE) {
+			printf("recorder: O_DIRECT read of the disk: %s\n",
+			       strerror(errno));
+			exit(1);
+		}
+	}
+	return (now_ms() - t0) * 1000 / l->ops;
+}
+
+/* ptwalk.ko unloaded (when loaded), then loaded again from /lib. */
+static bool rec_unload(void)
+{
+	if (syscall(SYS_delete_module, "ptwalk", O_NONBLOCK) && errno != ENOENT) {
+		printf("recorder: unloading ptwalk.ko: %s\n", strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+static bool rec_load_module(void)
+{
+	int fd = open("/lib/ptwalk.ko", O_RDONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0 || syscall(SYS_finit_module, fd, "", 0))
 		err = errno;
 	if (fd >= 0)
 		close(fd);
 	if (err)
-		printf("recorder: reloading ptwalk.ko '%s': %s\n", params,
-		       strerror(err));
+		printf("recorder: loading ptwalk.ko: %s\n", strerror(err));
 	return !err;
 }
 
+/* The reader of the watched state: drains the recorder every WATCH_MS. */
+struct rec_watcher {
+	pthread_t th;
+	int fd;
+	volatile sig_atomic_t stop;
+	uint64_t events;	/* read, dropped records' counts included */
+};
+
+static void *rec_watch(void *arg)
+{
+	struct rec_watcher *w = arg;
+	struct ptwalk_iommu_event ev[256];
+	struct ptwalk_info info;
+	uint64_t next = 0;
+	ssize_t n;
+
+	if (!ptwalk_info(w->fd, &info))
+		next = info.events_next;
+	while (!w->stop) {
+		if (ptwalk_query_events(w->fd, next))
+			break;
+		while ((n = ptwalk_read_events(w->fd, ev, 256)) > 0)
+			for (ssize_t i = 0; i < n; i++) {
+				uint64_t span = ev[i].kind == PTWALK_EVENT_DROPPED ?
+						ev[i].size : 1;
+
+				w->events += span;
+				next = ev[i].seq + span;
+			}
+		usleep(WATCH_MS * 1000);
+	}
+	return NULL;
+}
+
+/* Events the probes recorded since load (INFO), or 0. */
+static uint64_t rec_recorded(void)
+{
+	struct ptwalk_info info = { 0 };
+	int fd = open("/dev/" PTWALK_DEVICE_NAME, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		ptwalk_info(fd, &info);
+		close(fd);
+	}
+	return info.events_recorded;
+}
+
 /*
- * The recorder's cost: runs with the recorder on and off
- * (iommu_events=0) in turn, the module reloaded before each, so that a
- * host whose load drifts moves both alike; the medians and their ratio.
+ * One run of l in state st: the time per operation, and the events the
+ * recorder saw per operation (*per_op, the watched state only).
+ */
+static bool rec_run(struct rec_load *l, enum rec_state st, double *us,
+		    double *per_op)
+{
+	struct rec_watcher w = { .fd = -1 };
+	uint64_t before = 0;
+	bool ok = rec_unload() && (st == REC_UNLOADED || rec_load_module());
+
+	if (ok && st == REC_WATCHED) {
+		w.fd = open("/dev/" PTWALK_DEVICE_NAME, O_RDONLY | O_CLOEXEC);
+		ok = w.fd >= 0 && !ptwalk_arm_events(w.fd) &&
+		     !pthread_create(&w.th, NULL, rec_watch, &w);
+		if (!ok) {
+			printf("recorder: arming a reader: %s\n", strerror(errno));
+			if (w.fd >= 0)
+				close(w.fd);
+			return false;
+		}
+		before = rec_recorded();
+	}
+	if (!ok)
+		return false;
+	*us = l->run(l);
+	if (st == REC_WATCHED) {
+		*per_op = (double)(rec_recorded() - before) / l->ops;
+		w.stop = 1;
+		pthread_join(w.th, NULL);
+		close(w.fd);
+	}
+	return true;
+}
+
+/*
+ * One workload in the three states, in turn each run (the order rotated,
+ * so that a drifting host moves all alike): medians, their ratios to the
+ * module not loaded, and the cost per event (the watched state's extra
+ * time over the events it recorded per operation).
+ */
+static bool rec_bench(struct rec_load *l)
+{
+	double t[REC_STATES][RUNS], m[REC_STATES], per_op = 0, ev[RUNS];
+
+	printf("recorder: %s, %u a run, median of %d runs per state\n",
+	       l->what, l->ops, RUNS);
+	for (int run = 0; run < RUNS; run++) {
+		for (int k = 0; k < REC_STATES; k++) {
+			enum rec_state st = (enum rec_state)((run + k) % REC_STATES);
+
+			if (!rec_run(l, st, &t[st][run], &ev[run]))
+				return false;
+		}
+		printf("  run %d: %.2f / %.2f / %.2f us (not loaded / idle / watched), %.1f events an operation\n",
+		       run + 1, t[REC_UNLOADED][run], t[REC_IDLE][run],
+		       t[REC_WATCHED][run], ev[run]);
+	}
+	for (int k = 0; k < REC_STATES; k++)
+		m[k] = median(t[k]);
+	per_op = median(ev);
+	for (int k = 0; k < REC_STATES; k++)
+		printf("  %-26s %8.2f us an operation, %.3f of not loaded\n",
+		       rec_state_name[k], m[k], m[k] / m[REC_UNLOADED]);
+	if (per_op > 0)
+		printf("  cost per event (watched - not loaded) / %.1f events: %.0f ns\n",
+		       per_op, (m[REC_WATCHED] - m[REC_UNLOADED]) * 1000 / per_op);
+	else
+		printf("  no events recorded while watched: no cost per event\n");
+	return true;
+}
+
+/* The first virtio disk, /dev/vdX, O_DIRECT: the DMA-API workload. */
+static int block_open(void)
+{
+	char path[32] = "";
+	int fd;
+
+	for (char c = 'a'; c <= 'z' && !path[0]; c++) {
+		snprintf(path, sizeof(path), "/sys/block/vd%c", c);
+		if (access(path, F_OK))
+			path[0] = 0;
+		else
+			snprintf(path, sizeof(path), "/dev/vd%c", c);
+	}
+	if (!path[0])
+		return -ENODEV;
+	fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * The recorder's cost: a VFIO map/unmap loop (edu's group) and O_DIRECT
+ * reads of a virtio-blk disk behind the IOMMU (the DMA API's
+ * iommu_map()/iommu_unmap() for every request), each with the module not
+ * loaded, loaded and idle, and loaded while a reader watches.
  */
 static int bench_recorder(int group)
 {
-	int container = -1, fd = -1, err;
 	char *page = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
 			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	double on[RUNS], off[RUNS], mon, moff;
+	struct rec_load vfio = { .what = "VFIO_IOMMU_MAP_DMA + VFIO_IOMMU_UNMAP_DMA of one page",
+				 .run = vfio_run, .page = page,
+				 .ops = RECORDER_PAIRS };
+	struct rec_load blk = { .what = "O_DIRECT 4 KiB reads of a virtio-blk disk (iommu_platform=on, the DMA API)",
+				.run = block_run, .buf = page,
+				.ops = BLOCK_READS };
+	int fd = -1, err, status = 0;
 
+	printf("Software emulation (QEMU TCG): compare the ratios within this run, not the times across machines.\n");
 	err = page == MAP_FAILED ? -ENOMEM :
-	      vfio_container_open(group, &container, &fd);
-	if (err) {
-		printf("recorder: VFIO container of group %d: %s\n", group,
-		       strerror(-err));
-		return 1;
+	      vfio_container_open(group, &vfio.container, &fd);
+	if (err)
+		printf("recorder: VFIO container of group %d: %s: no VFIO row\n",
+		       group, strerror(-err));
+	else if (!rec_bench(&vfio))
+		status = 1;
+	if (!err) {
+		close(fd);
+		close(vfio.container);
 	}
-	printf("recorder: VFIO_IOMMU_MAP_DMA + VFIO_IOMMU_UNMAP_DMA of one %llu-byte page, %d pairs a run, on and off in turn, median of %d runs each\n",
-	       PAGE, RECORDER_PAIRS, RUNS);
-	for (int run = 0; run < RUNS; run++) {
-		if (!reload_ptwalk(""))
-			return 1;
-		on[run] = pair_us(container, page);
-		if (!reload_ptwalk("iommu_events=0"))
-			return 1;
-		off[run] = pair_us(container, page);
-		printf("  run %d: on %.2f us, off %.2f us a pair\n", run + 1,
-		       on[run], off[run]);
-	}
-	if (!reload_ptwalk(""))
-		return 1;
-	mon = median(on);
-	moff = median(off);
-	printf("recorder on (iommu_events=16384) %8.2f us a pair\n", mon);
-	printf("recorder off (iommu_events=0)    %8.2f us a pair\n", moff);
-	printf("on/off %.3f\n", mon / moff);
-	close(fd);
-	close(container);
-	return 0;
+	blk.blk = page == MAP_FAILED ? -ENOMEM : block_open();
+	if (blk.blk < 0)
+		printf("recorder: no virtio disk to read (%s): no DMA-API row\n",
+		       strerror(-blk.blk));
+	else if (!rec_bench(&blk))
+		status = 1;
+	if (blk.blk >= 0)
+		close(blk.blk);
+	/* the module as the boot left it */
+	if (!rec_unload() || !rec_load_module())
+		status = 1;
+	return status;
 }
 
 int main(int argc, char **argv)

@@ -4,8 +4,8 @@
 # Makefile (plain build) and tests/fuzz/Makefile (ASan+UBSan):
 #   $(call kshim_tests,DIR,COMPILER AND FLAGS)
 # gives the rules of DIR/unit/test_NAME for each of them.
-KSHIM_TESTS := extent arch_riscv64 iommu_frames iommu_policy arm64_levels
-KSHIM_HDRS := $(wildcard tests/unit/kshim/linux/*.h)
+KSHIM_TESTS := extent arch_riscv64 iommu_frames iommu_policy arm64_levels recorder_ring
+KSHIM_HDRS := $(wildcard tests/unit/kshim/linux/*.h tests/unit/kshim/asm/*.h)
 
 # module/extent.c, kernel code that needs no kernel
 KSHIM_SRCS_extent := tests/unit/test_extent.c module/extent.c
@@ -26,6 +26,10 @@ KSHIM_DEPS_iommu_policy := module/iommu_policy.h module/ptwalk_abi.h
 KSHIM_SRCS_arm64_levels := tests/unit/test_arm64_levels.c
 KSHIM_DEPS_arm64_levels := module/arm64_levels.h module/ptwalk_names.h \
 	module/ptwalk_abi.h
+# module/recorder_ring.h, the recorder's per-CPU rings, merge and log
+KSHIM_SRCS_recorder_ring := tests/unit/test_recorder_ring.c
+KSHIM_DEPS_recorder_ring := module/recorder_ring.h module/ptwalk_abi.h
+KSHIM_FLAGS_recorder_ring := -pthread
 
 define kshim_test
 $(1)/unit/test_$(3): $$(KSHIM_SRCS_$(3)) $$(KSHIM_DEPS_$(3)) $$(KSHIM_HDRS)

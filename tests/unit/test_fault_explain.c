@@ -261,8 +261,48 @@ static void json_report(void **state)
 	f = json_object_array_get_idx(json_get(doc, "faults"), 0);
 	assert_true(json_object_get_type(json_get(f, "owner")) == json_type_null);
 	assert_true(json_object_get_type(json_get(f, "last_mapping")) == json_type_null);
+	assert_true(json_object_get_type(json_get(f, "recorder_since")) == json_type_null);
 	assert_int_equal(json_object_array_length(json_get(f, "frame_mappings")), 0);
 	json_object_put(doc);
+	free(out);
+	/* the recorder armed at 80.5 s: its history starts there */
+	x.recorder_since_ns = 80500000000ULL;
+	assert_int_equal(fault_print_json(capture_open(&c), &r), 0);
+	out = capture_close(&c);
+	doc = json_tokener_parse(out);
+	f = json_object_array_get_idx(json_get(doc, "faults"), 0);
+	assert_string_equal(json_str(f, "recorder_since"), "80.500000");
+	json_object_put(doc);
+	free(out);
+}
+
+/* Without a mapping found, the text says where the history starts. */
+static void text_history_start(void **state)
+{
+	struct fault_explained x;
+	struct fault_frame_mapping fm;
+	struct fault_unexplained u;
+	struct fault_report r;
+	struct capture c;
+	char *out;
+
+	(void)state;
+	sample(&x, &fm, &u, &r);
+	x.last.found = false;
+	x.nr_frames = 0;
+	fault_print_text(capture_open(&c), &r);
+	out = capture_close(&c);
+	assert_contains(out, "before:     unknown: the recorder was not armed before this run");
+	free(out);
+	x.recorder_since_ns = 80500000000ULL;
+	fault_print_text(capture_open(&c), &r);
+	out = capture_close(&c);
+	assert_contains(out, "before:     no mapping of that page recorded since the recorder was armed at 80.500000");
+	free(out);
+	x.has_recorder = false;
+	fault_print_text(capture_open(&c), &r);
+	out = capture_close(&c);
+	assert_contains(out, "before:     unknown (no recorder)");
 	free(out);
 }
 
@@ -298,4 +338,5 @@ static void text_report(void **state)
 UNIT_MAIN("fault_explain",
 	  UT(last_mapping_unmapped), UT(last_mapping_newest_before_fault),
 	  UT(last_mapping_with_dropped), UT(last_mapping_no_frame),
-	  UT(stream_id), UT(json_report), UT(text_report))
+	  UT(stream_id), UT(json_report), UT(text_report),
+	  UT(text_history_start))

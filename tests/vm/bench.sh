@@ -1,8 +1,9 @@
 #!/bin/sh
 # Guest side of `make bench`.  Booted with an IOMMU (scripts/vm-run.sh
 # VM_IOMMU=1: ptwalk_iommu= on the command line), the recorder's cost
-# alone: the kernel modules VFIO needs (guest-suite.sh has not loaded
-# them in bench mode), edu's IOMMU group, map/unmap pairs through it.
+# alone: the kernel modules VFIO and the virtio disk need (guest-suite.sh
+# has not loaded them in bench mode), edu's IOMMU group, map/unmap pairs
+# through it, and O_DIRECT reads of the disk (the DMA API's maps).
 if grep -q ' ptwalk_iommu=' /proc/cmdline; then
 	while read -r ko params; do
 		# shellcheck disable=SC2086 # the parameters, one word each

@@ -663,7 +663,9 @@ VMTEST_CASE(error, "abi_info", abi_info)
 	} big;
 	uint64_t want = PTWALK_FEAT_RANGE | PTWALK_FEAT_VTOP |
 			PTWALK_FEAT_TASK | PTWALK_FEAT_IOMMU |
-			PTWALK_FEAT_IOMMU_DMA_API | PTWALK_FEAT_IOMMU_EVENTS;
+			PTWALK_FEAT_IOMMU_DMA_API | PTWALK_FEAT_IOMMU_EVENTS |
+			PTWALK_FEAT_IOMMU_OWNER_STOPPED |
+			PTWALK_FEAT_EVENTS_ARMING;
 	uint32_t absent = 0, small[3];
 	int fd = open_query(t);
 	bool ok = fd >= 0;

@@ -22,6 +22,7 @@
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <pthread.h>
+#include <sched.h>
 #include <linux/vfio.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1115,6 +1116,16 @@ static bool long_query_ends_enodev(struct vmtest *t, int fd, const char *what)
 	return true;
 }
 
+static bool reload_ptwalk(struct vmtest *t, const char *params);
+
+/* Arms the recorder for fd's session. */
+static bool recorder_arm(struct vmtest *t, int fd)
+{
+	int err = ptwalk_arm_events(fd);
+
+	return !err || fail(t, "arming the recorder: %s", strerror(-err));
+}
+
 /* The sequence number the recorder gives its next event (INFO). */
 static bool events_next_seq(struct vmtest *t, int fd, uint64_t *seq)
 {
@@ -1504,7 +1515,9 @@ VMTEST_CASE(iommu, "iommu_sigint_whole_range", iommu_sigint_whole_range)
 }
 
 /*
- * Opens ptwalk (*fd), notes the recorder's next number (*since), then maps
+ * Opens ptwalk (*fd), arms the recorder for that session (an events
+ * query: nothing is recorded before a reader asks), notes its next
+ * number (*since), then maps
  * a fresh page (*buf; its frame into *o, when given) for edu at iova and
  * unmaps it again, rounds times.
  */
@@ -1517,7 +1530,8 @@ static bool recorded_rounds(struct vmtest *t, int *fd, uint64_t *since,
 
 	*buf = NULL;
 	*fd = vm_open_query(t);
-	if (*fd < 0 || !events_next_seq(t, *fd, since) || !edu_open(t, &e))
+	if (*fd < 0 || !recorder_arm(t, *fd) ||
+	    !events_next_seq(t, *fd, since) || !edu_open(t, &e))
 		return false;
 	*buf = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
 			-1);
@@ -1540,6 +1554,42 @@ static bool numbered_in_a_row(struct vmtest *t,
 				    (unsigned long long)ev[i].seq,
 				    (unsigned long long)ev[i - 1].seq);
 	return true;
+}
+
+/*
+ * ev[0 .. n) accounts for every number from since to end once: each
+ * record's seq follows the one before (a dropped record spans size
+ * numbers), the last ends at end, and time_ns never decreases.  The
+ * events dropped into *dropped.
+ */
+static bool accounted(struct vmtest *t, const struct ptwalk_iommu_event *ev,
+		      ssize_t n, uint64_t since, uint64_t end,
+		      uint64_t *dropped)
+{
+	uint64_t want = since;
+
+	*dropped = 0;
+	for (ssize_t i = 0; i < n; i++) {
+		if (ev[i].seq != want)
+			return fail(t, "record %zd: seq %llu, expected %llu", i,
+				    (unsigned long long)ev[i].seq,
+				    (unsigned long long)want);
+		if (i && ev[i].time_ns < ev[i - 1].time_ns)
+			return fail(t, "record %zd (seq %llu): time %llu before the previous %llu",
+				    i, (unsigned long long)ev[i].seq,
+				    (unsigned long long)ev[i].time_ns,
+				    (unsigned long long)ev[i - 1].time_ns);
+		if (ev[i].kind == PTWALK_EVENT_DROPPED) {
+			*dropped += ev[i].size;
+			want += ev[i].size;
+		} else {
+			want++;
+		}
+	}
+	return want == end ||
+	       fail(t, "%zd records account for %llu..%llu, the query ended at %llu",
+		    n, (unsigned long long)since, (unsigned long long)want,
+		    (unsigned long long)end);
 }
 
 /* What recorded_rounds() and its reading left. */
@@ -1599,15 +1649,15 @@ VMTEST_CASE(iommu, "iommu_recorder_map_unmap", iommu_recorder_map_unmap)
 }
 
 /*
- * More events than the ring holds (iommu_events, 16384 by default): the
- * answer starts with one dropped record counting exactly those
- * overwritten, then the rest, numbered without a gap up to the end, so
- * every event since the start is either returned or counted.
+ * More events than the rings hold (iommu_events, 16384 by default, over
+ * the CPUs): the answer counts those overwritten in dropped records and
+ * returns the rest, every number since the start returned or counted
+ * once, up to the end, times never decreasing.
  */
 VMTEST_CASE(iommu, "iommu_recorder_overflow", iommu_recorder_overflow)
 {
 	struct ptwalk_iommu_event *ev = NULL;
-	uint64_t since = 0, end = 0, iova = recorder_iova(), counted;
+	uint64_t since = 0, end = 0, iova = recorder_iova(), dropped = 0;
 	char *buf;
 	ssize_t n = -1;
 	int fd;
@@ -1616,27 +1666,364 @@ VMTEST_CASE(iommu, "iommu_recorder_overflow", iommu_recorder_overflow)
 	ok = ok && events_next_seq(t, fd, &end);
 	if (ok)
 		n = events_since(t, fd, since, &ev);
-	ok = ok && n > 1 &&
-	     ((ev[0].kind == PTWALK_EVENT_DROPPED && ev[0].seq == since) ||
-	      fail(t, "%llu events in a ring of fewer, yet no dropped record first (kind %u seq %llu)",
-		   (unsigned long long)(end - since), ev[0].kind,
-		   (unsigned long long)ev[0].seq));
-	counted = ok ? ev[0].size + (uint64_t)(n - 1) : 0;
-	ok = ok && ((ev[1].seq == since + ev[0].size &&
-		     ev[n - 1].seq >= end - 1 && counted >= end - since) ||
-		    fail(t, "dropped %llu from %llu, then %zd events %llu..%llu; %llu recorded since",
-			 (unsigned long long)ev[0].size,
-			 (unsigned long long)ev[0].seq, n - 1,
-			 (unsigned long long)ev[1].seq,
-			 (unsigned long long)ev[n - 1].seq,
+	ok = ok && n > 1 && accounted(t, ev, n, since, end, &dropped);
+	ok = ok && (dropped ||
+		    fail(t, "%llu events in rings of fewer, yet none dropped",
 			 (unsigned long long)(end - since)));
-	ok = ok && numbered_in_a_row(t, ev, 2, n);
 	if (ok)
-		printf("# iommu_recorder_overflow: %llu events since %llu, %llu dropped, %zd kept\n",
+		printf("# iommu_recorder_overflow: %llu events since %llu, %llu dropped, %llu kept\n",
 		       (unsigned long long)(end - since),
-		       (unsigned long long)since,
-		       (unsigned long long)ev[0].size, n - 1);
+		       (unsigned long long)since, (unsigned long long)dropped,
+		       (unsigned long long)(end - since - dropped));
 	rounds_done(ev, buf, fd);
+	return ok;
+}
+
+/* INFO's word on the recorder: whether armed, and events recorded. */
+static bool recorder_info(struct vmtest *t, uint64_t *armed_ns,
+			  uint64_t *recorded)
+{
+	struct ptwalk_info info = { 0 };
+	int fd = vm_open_query(t);
+	int err = fd < 0 ? -EBADF : ptwalk_info(fd, &info);
+
+	if (fd >= 0)
+		close(fd);
+	*armed_ns = info.events_armed_ns;
+	*recorded = info.events_recorded;
+	if (err)
+		return fail(t, "info: %s", strerror(-err));
+	return (info.features & PTWALK_FEAT_EVENTS_ARMING) ||
+	       fail(t, "no PTWALK_FEAT_EVENTS_ARMING: features 0x%llx",
+		    (unsigned long long)info.features);
+}
+
+/* rounds map/unmap pairs of a page for edu at iova. */
+static bool map_rounds(struct vmtest *t, struct edu *e, char *buf,
+		       uint64_t iova, unsigned int rounds)
+{
+	bool ok = true;
+
+	for (unsigned int i = 0; ok && i < rounds; i++)
+		ok = dma_map(t, e, buf, iova, PAGE) &&
+		     dma_unmap(t, e, iova, PAGE);
+	return ok;
+}
+
+/*
+ * Nothing asked, nothing paid: loaded afresh, the recorder records
+ * nothing across VFIO maps and unmaps (its probes are not registered);
+ * an events query arms it, and it records; once the session is closed
+ * and the idle time (0 here) has passed it is disarmed and records
+ * nothing again.  INFO's events_recorded, the sum of the per-CPU rings'
+ * heads, is the count; the maps themselves are the oracle.
+ */
+VMTEST_CASE(iommu, "iommu_recorder_idle_unarmed", iommu_recorder_idle_unarmed)
+{
+	struct ptwalk_iommu_event *ev = NULL;
+	uint64_t armed = 1, rec0 = 1, rec1 = 0, rec2 = 0, since = 0;
+	uint64_t iova = recorder_iova();
+	unsigned int mine = 0;
+	struct edu e;
+	char *buf = NULL;
+	ssize_t n = -1;
+	int fd = -1;
+	bool ok = reload_ptwalk(t, "iommu_events_idle=0") && edu_open(t, &e);
+
+	if (!ok)
+		return reload_ptwalk(t, "") && false;
+	buf = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1);
+	ok = buf && map_rounds(t, &e, buf, iova, 50) &&
+	     recorder_info(t, &armed, &rec0);
+	ok = ok && ((!armed && !rec0) ||
+		    fail(t, "no reader yet: armed at %llu, %llu events recorded over 100 maps and unmaps",
+			 (unsigned long long)armed, (unsigned long long)rec0));
+	fd = ok ? vm_open_query(t) : -1;
+	ok = ok && fd >= 0 && recorder_arm(t, fd) &&
+	     events_next_seq(t, fd, &since) &&
+	     map_rounds(t, &e, buf, iova, 50) &&
+	     recorder_info(t, &armed, &rec1);
+	ok = ok && ((armed && rec1 >= 100) ||
+		    fail(t, "armed by a query: armed at %llu, %llu events recorded over 100 maps and unmaps",
+			 (unsigned long long)armed, (unsigned long long)rec1));
+	if (ok)
+		n = events_since(t, fd, since, &ev);
+	for (ssize_t i = 0; i < n; i++)
+		mine += ev[i].pid == getpid() && ev[i].iova == iova;
+	ok = ok && (mine == 100 ||
+		    fail(t, "armed: %u of this process's 100 events read back",
+			 mine));
+	if (fd >= 0)
+		close(fd);
+	/* the idle disarming runs from a work queue: let it */
+	for (int i = 0; ok && i < 50; i++) {
+		ok = recorder_info(t, &armed, &rec1);
+		if (!armed)
+			break;
+		usleep(100000);
+	}
+	ok = ok && (!armed ||
+		    fail(t, "still armed 5 s after the last reader closed, idle time 0"));
+	ok = ok && map_rounds(t, &e, buf, iova, 50) &&
+	     recorder_info(t, &armed, &rec2);
+	ok = ok && (rec2 == rec1 ||
+		    fail(t, "disarmed: %llu events recorded over 100 maps and unmaps",
+			 (unsigned long long)(rec2 - rec1)));
+	free(ev);
+	if (buf)
+		munmap(buf, PAGE);
+	edu_close(&e);
+	return reload_ptwalk(t, "") && ok;
+}
+
+/* One thread's share of a burst: pinned to cpu, rounds map/unmap pairs. */
+struct burst {
+	pthread_t th;
+	int cpu, container, err;
+	char *buf;
+	uint64_t iova;
+	unsigned int rounds;
+};
+
+static void *burst_run(void *arg)
+{
+	struct burst *b = arg;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(b->cpu, &set);
+	b->err = sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+	for (unsigned int i = 0; !b->err && i < b->rounds; i++) {
+		b->err = vfio_dma_map(b->container, b->buf, b->iova, PAGE);
+		if (!b->err)
+			b->err = vfio_dma_unmap(b->container, b->iova, PAGE);
+	}
+	return NULL;
+}
+
+/* Two threads, on CPUs 0 and 1, each rounds pairs at its own IOVA. */
+static bool burst(struct vmtest *t, struct edu *e, char *buf,
+		  unsigned int rounds, struct burst b[2])
+{
+	bool ok = true;
+
+	for (int i = 0; i < 2; i++) {
+		b[i] = (struct burst){ .cpu = i, .container = e->container,
+				       .buf = buf, .rounds = rounds,
+				       .iova = recorder_iova() + (uint64_t)i * PAGE };
+		if (pthread_create(&b[i].th, NULL, burst_run, &b[i])) {
+			b[i].err = -EAGAIN;
+			b[i].rounds = 0;
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		if (b[i].rounds)
+			pthread_join(b[i].th, NULL);
+		if (b[i].err)
+			ok = fail(t, "burst on CPU %d: %s", i,
+				  strerror(-b[i].err));
+	}
+	return ok;
+}
+
+/*
+ * A burst from two CPUs at once, each in its own per-CPU ring: read
+ * back, every event of both threads is there once (a map then an unmap
+ * per round at each thread's IOVA, in that order per IOVA), numbered
+ * without a gap, times never decreasing.  Then, with rings of 1024
+ * (iommu_events=2048 over 2 CPUs), a burst larger than they hold: every
+ * number from the start to the end returned or counted once, some
+ * dropped; and a query resumed from the first query's end counts the
+ * next burst from exactly there, nothing twice.
+ */
+VMTEST_CASE(iommu, "iommu_recorder_two_cpus", iommu_recorder_two_cpus)
+{
+	struct ptwalk_iommu_event *ev = NULL;
+	uint64_t since = 0, end = 0, end2 = 0, dropped = 0;
+	unsigned int maps[2] = { 0 }, unmaps[2] = { 0 }, order_bad = 0;
+	struct burst b[2];
+	struct edu e;
+	char *buf = NULL;
+	ssize_t n = -1;
+	int fd = -1;
+	bool ok;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		printf("# iommu_recorder_two_cpus: one CPU online: skipped\n");
+		return true;
+	}
+	ok = reload_ptwalk(t, "iommu_events=2048") && edu_open(t, &e);
+	if (!ok)
+		return reload_ptwalk(t, "") && false;
+	buf = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1);
+	fd = buf ? vm_open_query(t) : -1;
+	ok = fd >= 0 && recorder_arm(t, fd) && events_next_seq(t, fd, &since) &&
+	     burst(t, &e, buf, 200, b) && events_next_seq(t, fd, &end);
+	if (ok)
+		n = events_since(t, fd, since, &ev);
+	ok = ok && n >= 0 && accounted(t, ev, n, since, end, &dropped);
+	ok = ok && (!dropped ||
+		    fail(t, "800 events in rings of 1024 each: %llu dropped",
+			 (unsigned long long)dropped));
+	for (ssize_t i = 0; ok && i < n; i++) {
+		for (int k = 0; k < 2; k++) {
+			if (ev[i].iova != b[k].iova || ev[i].pid != getpid())
+				continue;
+			if (ev[i].kind == PTWALK_EVENT_MAP)
+				order_bad += maps[k]++ != unmaps[k];
+			else if (ev[i].kind == PTWALK_EVENT_UNMAP)
+				order_bad += ++unmaps[k] != maps[k];
+		}
+	}
+	ok = ok && ((maps[0] == 200 && unmaps[0] == 200 && maps[1] == 200 &&
+		     unmaps[1] == 200 && !order_bad) ||
+		    fail(t, "CPU 0: %u maps %u unmaps, CPU 1: %u maps %u unmaps of 200 each; %u out of order",
+			 maps[0], unmaps[0], maps[1], unmaps[1], order_bad));
+	free(ev);
+	ev = NULL;
+	/* larger than the rings: counted; then resumed from the old end */
+	ok = ok && burst(t, &e, buf, 1500, b) && events_next_seq(t, fd, &end2);
+	if (ok)
+		n = events_since(t, fd, end, &ev);
+	ok = ok && n >= 0 && accounted(t, ev, n, end, end2, &dropped);
+	ok = ok && (dropped ||
+		    fail(t, "6000 events in two rings of 1024: none dropped"));
+	if (ok)
+		printf("# iommu_recorder_two_cpus: %llu events from %llu, %llu dropped\n",
+		       (unsigned long long)(end2 - end),
+		       (unsigned long long)end, (unsigned long long)dropped);
+	free(ev);
+	if (fd >= 0)
+		close(fd);
+	if (buf)
+		munmap(buf, PAGE);
+	edu_close(&e);
+	return reload_ptwalk(t, "") && ok;
+}
+
+/*
+ * The events this process made at iova as a session opened in a child
+ * pid namespace sees them: how many, and how many carry a pid other
+ * than 0 (the parent is not visible there).  Run in the child; exits
+ * with the two counts written to wfd.
+ */
+static void child_ns_events(const char *path, uint64_t since, uint64_t iova,
+			    int wfd)
+{
+	struct ptwalk_iommu_event ev[256];
+	unsigned int counts[2] = { 0 };
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd >= 0 && !ptwalk_query_events(fd, since))
+		while ((n = ptwalk_read_events(fd, ev, 256)) > 0)
+			for (ssize_t i = 0; i < n; i++) {
+				if (ev[i].iova != iova ||
+				    ev[i].kind == PTWALK_EVENT_DROPPED)
+					continue;
+				counts[0]++;
+				counts[1] += ev[i].pid != 0;
+			}
+	if (write(wfd, counts, sizeof(counts)) != sizeof(counts))
+		_exit(2);
+	_exit(0);
+}
+
+/*
+ * pids as the reader's pid namespace numbers them: this process's map
+ * and unmap carry its pid in a session it opened, and 0 in a session
+ * opened by a process in a child pid namespace, where it is not visible
+ * (the recorder keeps the initial namespace's and translates at read).
+ */
+VMTEST_CASE(iommu, "iommu_recorder_pid_namespace", iommu_recorder_pid_namespace)
+{
+	struct ptwalk_iommu_event *ev = NULL;
+	struct ptwalk_fixture_translate o;
+	uint64_t since = 0, iova = recorder_iova();
+	unsigned int mine = 0, counts[2] = { 0 };
+	int p[2] = { -1, -1 }, status = 0, fd;
+	char *buf;
+	ssize_t n = -1;
+	pid_t outer, inner = -1;
+	bool ok = recorded_rounds(t, &fd, &since, &buf, &o, iova, 1);
+
+	if (ok)
+		n = events_since(t, fd, since, &ev);
+	for (ssize_t i = 0; i < n; i++)
+		mine += ev[i].iova == iova && ev[i].pid == getpid();
+	ok = ok && (mine == 2 ||
+		    fail(t, "own namespace: %u of the map and unmap carry pid %d",
+			 mine, (int)getpid()));
+	ok = ok && (!pipe(p) || fail(t, "pipe: %s", strerror(errno)));
+	/* a child that unshares, then its child: pid 1 of a new namespace */
+	outer = ok ? fork() : -1;
+	if (outer == 0) {
+		if (unshare(CLONE_NEWPID))
+			_exit(3);
+		inner = fork();
+		if (inner == 0)
+			child_ns_events(t->query_path, since, iova, p[1]);
+		if (inner < 0 || waitpid(inner, &status, 0) != inner)
+			_exit(4);
+		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 5);
+	}
+	if (p[1] >= 0)
+		close(p[1]);
+	if (outer > 0 && waitpid(outer, &status, 0) == outer &&
+	    WIFEXITED(status) && !WEXITSTATUS(status)) {
+		ok = ok && (read(p[0], counts, sizeof(counts)) == sizeof(counts) ||
+			    fail(t, "the child namespace's reader said nothing"));
+	} else if (ok) {
+		ok = fail(t, "the child namespace's reader: status 0x%x", status);
+	}
+	ok = ok && ((counts[0] == 2 && !counts[1]) ||
+		    fail(t, "child namespace: %u of the 2 events seen, %u with a pid (expected 0: not visible there)",
+			 counts[0], counts[1]));
+	if (p[0] >= 0)
+		close(p[0]);
+	rounds_done(ev, buf, fd);
+	return ok;
+}
+
+/*
+ * --faults says where the recorder's history starts: loaded afresh, a
+ * first run finds it not armed before it asked (recorder_since null,
+ * and the text says so); that run armed it, so the next one states the
+ * time it was armed.
+ */
+VMTEST_CASE(iommu, "iommu_fault_history_start", iommu_fault_history_start)
+{
+	struct pc_result r = { 0 };
+	char edu[32], bdf_short[32], line[256];
+	const char *argv[] = { "ptcompare", "--json", "--faults",
+			       "--fault-line", line, NULL };
+	const char *text[] = { "ptcompare", "--faults", "--fault-line", line,
+			       NULL };
+	struct json_object *f, *since;
+	bool ok = find_pci(t, EDU_VENDOR, EDU_DEVICE, edu, sizeof(edu)) &&
+		  reload_ptwalk(t, "");
+
+	snprintf(bdf_short, sizeof(bdf_short), "%s",
+		 strlen(edu) > 5 ? edu + 5 : edu);
+	snprintf(line, sizeof(line),
+		 "DMAR: [DMA Write NO_PASID] Request device [%s] fault addr 0x%" PRIx64
+		 " [fault reason 0x05] PTE Write access is not set",
+		 bdf_short, recorder_iova() + 0x10000);
+	ok = ok && run_pc(t, &r, text);
+	ok = ok && (strstr(r.out, "the recorder was not armed before this run") ||
+		    fail(t, "first run after load: %.500s", r.out));
+	pc_free(&r);
+	ok = ok && run_pc(t, &r, argv);
+	f = ok && r.doc ? pc_get(r.doc, "faults") : NULL;
+	f = f ? json_object_array_get_idx(f, 0) : NULL;
+	since = f ? pc_get(f, "recorder_since") : NULL;
+	ok = ok && ((f && since &&
+		     json_object_get_type(since) == json_type_string) ||
+		    fail(t, "second run: no recorder_since: %.500s", r.out));
+	ok = ok && (!pc_get(f, "last_mapping") ||
+		    fail(t, "a mapping of 0x%" PRIx64 " recorded, none made",
+			 recorder_iova() + 0x10000));
+	pc_free(&r);
 	return ok;
 }
 
@@ -1759,6 +2146,8 @@ VMTEST_CASE(iommu, "iommu_fault_use_after_unmap", iommu_fault_use_after_unmap)
 	char kind[32];
 	struct edu e;
 	char *buf;
+	/* the history --faults reads: the recorder armed before the DMA */
+	int armer = vm_open_query(t);
 
 	/*
 	 * The log part needs an IOMMU whose faults the log names with their
@@ -1772,8 +2161,11 @@ VMTEST_CASE(iommu, "iommu_fault_use_after_unmap", iommu_fault_use_after_unmap)
 	if (!from_log)
 		printf("# iommu_fault_use_after_unmap: %s logs no fault --faults can name: the pasted line only\n",
 		       kind);
-	if (!edu_open(t, &e))
+	if (armer < 0 || !recorder_arm(t, armer) || !edu_open(t, &e)) {
+		if (armer >= 0)
+			close(armer);
 		return false;
+	}
 	buf = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1);
 	ok = buf && dma_map(t, &e, buf, A(buf), PAGE);
 	mapped = ok;
@@ -1844,6 +2236,7 @@ VMTEST_CASE(iommu, "iommu_fault_use_after_unmap", iommu_fault_use_after_unmap)
 		munmap(buf, PAGE);
 	}
 	edu_close(&e);
+	close(armer);
 	return ok;
 }
 

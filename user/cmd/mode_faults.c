@@ -319,6 +319,7 @@ static ssize_t read_events(int fd, struct ptwalk_iommu_event **out)
 }
 
 struct faults_run {
+	uint64_t recorder_since_ns;	/* INFO's events_armed_ns */
 	struct fault_explained *x;
 	size_t nr_x;
 	struct fault_unexplained *u;
@@ -382,6 +383,7 @@ static int explain(int fd, const struct cli_options *o, unsigned int shift,
 		mapping_now(fd, x, page, psize);
 	}
 	x->has_recorder = nr_ev >= 0;
+	x->recorder_since_ns = r->recorder_since_ns;
 	/*
 	 * Before the group's latest fault: repeats of one page can span
 	 * several mappings of it (an address reused), and the latest is
@@ -462,8 +464,14 @@ int mode_faults(const struct cli_options *o, char *msg, size_t size)
 		nr_groups = iommu_fault_collapse(log.f, log.n,
 						 geom_page_size(&geom), groups,
 						 log.n, &dropped);
-		if (!ptwalk_info(fd, &info) && info.events_next)
+		/* armed before this question: the history it keeps */
+		if (!ptwalk_info(fd, &info) && info.events_next) {
+			/* a module before arming recorded from its load */
+			run.recorder_since_ns =
+				info.features & PTWALK_FEAT_EVENTS_ARMING ?
+				info.events_armed_ns : 1;
 			nr_ev = read_events(fd, &ev);
+		}
 		for (size_t i = 0; i < nr_groups; i++) {
 			err = explain(fd, o, geom.shift, ev, nr_ev, &groups[i],
 				      &run);

@@ -243,6 +243,11 @@ static int setup(struct iwatcher *w, struct iommu_watch_info *info,
 		return FAIL_INTERNAL;
 	}
 	vfio_files_of(o->iommu, &w->files);
+	/* armed from here on; the events since are the watch's */
+	if (ptwalk_arm_events(w->fd) || ptwalk_info(w->fd, &pi)) {
+		snprintf(msg, size, "cannot arm ptwalk.ko's recorder");
+		return FAIL_INTERNAL;
+	}
 	w->from = info->from_seq = pi.events_next;
 	w->next = 1;
 	iommu_watch_init(&w->st, o->has_range ? o->start : 0,

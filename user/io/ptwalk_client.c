@@ -221,6 +221,11 @@ int ptwalk_query_events(int fd, uint64_t since)
 	return err == -ENOTTY ? -EOPNOTSUPP : err;
 }
 
+int ptwalk_arm_events(int fd)
+{
+	return ptwalk_query_events(fd, UINT64_MAX);
+}
+
 ssize_t ptwalk_read_events(int fd, struct ptwalk_iommu_event *ev, size_t max)
 {
 	return read_records(fd, ev, sizeof(*ev), max);

@@ -86,6 +86,12 @@ int ptwalk_query_iommu(int fd, const char *device, uint64_t start,
  */
 int ptwalk_query_events(int fd, uint64_t since);
 
+/*
+ * Arms the recorder for the life of fd's session (and the module's idle
+ * time after): an events query that asks for nothing.  0 or -errno.
+ */
+int ptwalk_arm_events(int fd);
+
 /* Reads up to max recorder events; count (0 at the end) or -errno. */
 ssize_t ptwalk_read_events(int fd, struct ptwalk_iommu_event *ev,
 			   size_t max);

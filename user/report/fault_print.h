@@ -43,6 +43,11 @@ struct fault_explained {
 	uint64_t walk_pfn;			/* PTWALK_PFN_NONE: none */
 	struct fault_last_mapping last;		/* .found false: null */
 	bool has_recorder;
+	/*
+	 * local_clock() when the recorder was armed, the oldest event it
+	 * can hold; 0: it was not armed before this run asked.
+	 */
+	uint64_t recorder_since_ns;
 	struct fault_frame_mapping *frames;
 	size_t nr_frames;
 };

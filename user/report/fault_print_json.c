@@ -72,6 +72,10 @@ static void json_fault(struct json_writer *j, const struct fault_report *r,
 		jw_kv_u64(j, "events_dropped", x->last.dropped);
 		jw_end_object(j);
 	}
+	jw_key(j, "recorder_since");
+	jw_str_or_null(j, x->has_recorder && x->recorder_since_ns ?
+		       fault_time_str(x->recorder_since_ns / 1000, t,
+				      sizeof(t)) : NULL);
 	jw_key(j, "frame_mappings");
 	jw_begin_array(j);
 	for (size_t i = 0; i < x->nr_frames; i++) {

@@ -74,10 +74,14 @@ static void text_fault(FILE *f, size_t n, const struct fault_explained *x)
 			fprintf(f, "              (the recorder dropped %" PRIu64
 				" events since: may be stale)\n",
 				x->last.dropped);
+	} else if (!x->has_recorder) {
+		fprintf(f, "  before:     unknown (no recorder)\n");
+	} else if (!x->recorder_since_ns) {
+		fprintf(f, "  before:     unknown: the recorder was not armed before this run (it is now: run again after the next fault, or load ptwalk with iommu_events_from_load=1)\n");
 	} else {
-		fprintf(f, "  before:     %s\n", x->has_recorder ?
-			"no mapping of that page recorded" :
-			"unknown (no recorder)");
+		fprintf(f, "  before:     no mapping of that page recorded since the recorder was armed at %s\n",
+			fault_time_str(x->recorder_since_ns / 1000, t1,
+				       sizeof(t1)));
 	}
 	for (size_t i = 0; i < x->nr_frames; i++)
 		fprintf(f, "  frame now:  pid %d (%s) maps it at 0x%" PRIx64
