@@ -1,0 +1,651 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel-driver oracle, ptwalk_edu.ko (tests/fixture/edu.c), in the
+ * IOMMU lane: edu taken from vfio-pci (driver_override), each DMA-API
+ * mapping kind made, and edu's DMA landed through the device address the
+ * driver's record gives: the data must be found through the mapping
+ * (the driver's CPU address, the process's page, the BAR) and in the frame
+ * the record names (the fixture's PEEK).  Then each classic bug committed
+ * on request, with what the hardware did as the proof that it was.  Each
+ * case gives edu back to vfio-pci for the lane's other cases.
+ *
+ * The bug cases have edu read, never write, where a frame may already
+ * belong to someone else (freed, or left by a migrated page): a write
+ * there would corrupt the guest's kernel.  Where the device writes, the
+ * target is a frame the test still owns.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "vmtest.h"
+
+#define EDU_VENDOR	"0x1234"
+#define EDU_DEVICE	"0x11e8"
+/* one transfer: half of edu's buffer (fixture_abi.h: never to its end) */
+#define CHUNK		2048
+#define CHUNK_WORDS	(CHUNK / 8)
+#define EDU_KO		"/lib/ptwalk_edu.ko"
+/* the lane's edu is -device edu,dma_mask=0xffffffffffff (vm-run.sh) */
+#define EDU_PARAMS	"dma_bits=48"
+
+struct edu_drv {
+	char bdf[32];
+	int fd;
+	struct ptwalk_edu_map staging;	/* a coherent page: DMA's source */
+};
+
+/* The pattern of seed: word i is tagged with both, never zero. */
+static void pattern(uint64_t *w, unsigned int seed)
+{
+	for (unsigned int i = 0; i < CHUNK_WORDS; i++)
+		w[i] = 0xed00000000000000ULL | (uint64_t)seed << 32 | (i + 1);
+}
+
+/* t->why prefixed with what: false. */
+static bool because(struct vmtest *t, const char *what)
+{
+	char why[sizeof(t->why)];
+
+	memcpy(why, t->why, sizeof(why));
+	return fail(t, "%s: %s", what, why);
+}
+
+static bool sysfs_put(struct vmtest *t, const char *path, const char *s)
+{
+	return vm_write_text(path, s) ||
+	       fail(t, "write '%s' to %s: %s", s, path, strerror(errno));
+}
+
+static bool edu_ioctl(struct vmtest *t, struct edu_drv *d, unsigned long cmd,
+		      void *arg, const char *what)
+{
+	return !ioctl(d->fd, cmd, arg) ||
+	       fail(t, "%s: %s", what, strerror(errno));
+}
+
+static bool edu_map(struct vmtest *t, struct edu_drv *d,
+		    struct ptwalk_edu_map *m)
+{
+	return edu_ioctl(t, d, PTWALK_EDU_IOC_MAP, m, "PTWALK_EDU_IOC_MAP");
+}
+
+static bool edu_unmap(struct vmtest *t, struct edu_drv *d, uint32_t id)
+{
+	struct ptwalk_edu_id i = { .id = id };
+
+	return edu_ioctl(t, d, PTWALK_EDU_IOC_UNMAP, &i, "PTWALK_EDU_IOC_UNMAP");
+}
+
+static bool edu_rw(struct vmtest *t, struct edu_drv *d, uint32_t id,
+		   uint64_t off, void *buf, size_t len, bool write)
+{
+	struct ptwalk_edu_rw rw = {
+		.id = id, .write = write, .offset = off, .len = len, .buf = A(buf),
+	};
+
+	return edu_ioctl(t, d, PTWALK_EDU_IOC_RW, &rw, "PTWALK_EDU_IOC_RW");
+}
+
+/* One transfer of CHUNK bytes between edu's buffer and addr. */
+static bool edu_dma(struct vmtest *t, struct edu_drv *d, uint64_t addr,
+		    bool to_ram)
+{
+	struct ptwalk_edu_dma x = {
+		.addr = addr, .len = CHUNK, .flags = to_ram ? PTWALK_EDU_TO_RAM : 0,
+	};
+
+	return edu_ioctl(t, d, PTWALK_EDU_IOC_DMA, &x, "PTWALK_EDU_IOC_DMA");
+}
+
+/* edu writes the pattern of seed at device address addr. */
+static bool land(struct vmtest *t, struct edu_drv *d, uint64_t addr,
+		 unsigned int seed)
+{
+	uint64_t w[CHUNK_WORDS];
+
+	pattern(w, seed);
+	return edu_rw(t, d, d->staging.id, 0, w, CHUNK, true) &&
+	       edu_dma(t, d, d->staging.page[0].dma, false) &&
+	       edu_dma(t, d, addr, true);
+}
+
+/* What edu reads at device address addr, into w (CHUNK bytes). */
+static bool fetch(struct vmtest *t, struct edu_drv *d, uint64_t addr,
+		  uint64_t *w)
+{
+	return edu_dma(t, d, addr, false) &&
+	       edu_dma(t, d, d->staging.page[0].dma, true) &&
+	       edu_rw(t, d, d->staging.id, 0, w, CHUNK, false);
+}
+
+static bool edu_loaded(struct vmtest *t)
+{
+	int fd, err = 0;
+
+	if (!access(PTWALK_EDU_DEV, F_OK))
+		return true;
+	fd = open(EDU_KO, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || (syscall(SYS_finit_module, fd, EDU_PARAMS, 0) &&
+		       errno != EEXIST))
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	return !err || fail(t, "insmod %s: %s", EDU_KO, strerror(err));
+}
+
+/* edu unbound from whatever driver has it (none: nothing to do). */
+static bool unbind(struct vmtest *t, const char *bdf)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", bdf);
+	if (access(path, F_OK))
+		return true;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver/unbind",
+		 bdf);
+	return sysfs_put(t, path, bdf);
+}
+
+/* edu given back to vfio-pci, as the lane's other cases want it. */
+static bool edu_restore(struct vmtest *t, struct edu_drv *d)
+{
+	char path[128];
+	bool ok;
+
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
+	ok = unbind(t, d->bdf);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
+		 d->bdf);
+	ok = sysfs_put(t, path, "\n") && ok;
+	return sysfs_put(t, "/sys/bus/pci/drivers/vfio-pci/bind", d->bdf) && ok;
+}
+
+/* edu bound to ptwalk_edu, its control device open, a staging page. */
+static bool edu_bind(struct vmtest *t, struct edu_drv *d)
+{
+	char path[128];
+
+	d->fd = -1;
+	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, d->bdf, sizeof(d->bdf)) ||
+	    !edu_loaded(t) || !unbind(t, d->bdf))
+		return false;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
+		 d->bdf);
+	if (!sysfs_put(t, path, PTWALK_EDU_DRIVER) ||
+	    !sysfs_put(t, "/sys/bus/pci/drivers/" PTWALK_EDU_DRIVER "/bind",
+		       d->bdf))
+		goto restore;
+	d->fd = open(PTWALK_EDU_DEV, O_RDWR | O_CLOEXEC);
+	if (d->fd < 0) {
+		fail(t, "open %s: %s", PTWALK_EDU_DEV, strerror(errno));
+		goto restore;
+	}
+	d->staging = (struct ptwalk_edu_map){
+		.kind = PTWALK_EDU_KIND_COHERENT, .pages = 1,
+	};
+	if (edu_map(t, d, &d->staging))
+		return true;
+restore:
+	edu_restore(t, d);
+	return false;
+}
+
+/*
+ * The frame the record names holds what edu wrote: the fixture reads its
+ * first 8 bytes through the kernel's linear map (a page-aligned record).
+ */
+static bool frame_holds(struct vmtest *t, uint64_t phys, uint64_t want)
+{
+	uint64_t v;
+
+	if (phys % PAGE)
+		return fail(t, "recorded phys 0x%" PRIx64 " is not page aligned",
+			    phys);
+	if (!vm_peek(t, phys / PAGE, &v))
+		return false;
+	return v == want ||
+	       fail(t, "frame 0x%" PRIx64 " holds 0x%" PRIx64 ", edu wrote 0x%"
+		    PRIx64, phys / PAGE, v, want);
+}
+
+static bool same(struct vmtest *t, const uint64_t *got, unsigned int seed,
+		 const char *where)
+{
+	uint64_t w[CHUNK_WORDS];
+
+	pattern(w, seed);
+	for (unsigned int i = 0; i < CHUNK_WORDS; i++)
+		if (got[i] != w[i])
+			return fail(t, "%s: word %u is 0x%" PRIx64 ", edu wrote 0x%"
+				    PRIx64, where, i, got[i], w[i]);
+	return true;
+}
+
+static const struct {
+	uint32_t kind;
+	const char *name;
+} kinds[] = {
+	{ PTWALK_EDU_KIND_COHERENT, "dma_alloc_coherent" },
+	{ PTWALK_EDU_KIND_SINGLE, "dma_map_single" },
+	{ PTWALK_EDU_KIND_PAGE, "dma_map_page" },
+	{ PTWALK_EDU_KIND_SG_PIN, "dma_map_sg of pinned user pages" },
+};
+
+#define KIND_PAGES	2
+
+/* One mapping of kind k: edu's DMA to each page lands where recorded. */
+static bool kind_lands(struct vmtest *t, struct edu_drv *d, size_t k)
+{
+	struct ptwalk_edu_map m = {
+		.kind = kinds[k].kind, .dir = PTWALK_EDU_BIDIRECTIONAL,
+		.pages = KIND_PAGES,
+	};
+	bool user = m.kind == PTWALK_EDU_KIND_SG_PIN, ok = true;
+	char *buf = NULL;
+
+	if (user) {
+		buf = map_anon(t, KIND_PAGES * PAGE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1);
+		if (!buf)
+			return false;
+		touch_write(buf, KIND_PAGES * PAGE);
+		m.user_addr = A(buf);
+	}
+	if (!edu_map(t, d, &m)) {
+		if (buf)
+			munmap(buf, KIND_PAGES * PAGE);
+		return because(t, kinds[k].name);
+	}
+	for (unsigned int i = 0; ok && i < KIND_PAGES; i++) {
+		unsigned int seed = (unsigned int)k * 16 + i + 1;
+		uint64_t got[CHUNK_WORDS], w0[CHUNK_WORDS];
+		struct ptwalk_fixture_translate o = { .addr = A(buf + i * PAGE) };
+
+		pattern(w0, seed);
+		ok = land(t, d, m.page[i].dma, seed);
+		if (ok && user)
+			memcpy(got, buf + i * PAGE, CHUNK);
+		else if (ok)
+			ok = edu_rw(t, d, m.id, i * PAGE, got, CHUNK, false);
+		ok = ok && same(t, got, seed, "read back through the mapping");
+		ok = ok && frame_holds(t, m.page[i].phys, w0[0]);
+		/* the process's page is the frame the driver recorded */
+		if (ok && user && oracle(t, o.addr, &o) &&
+		    o.pfn != m.page[i].phys / PAGE)
+			ok = fail(t, "user page %u: frame 0x%" PRIx64
+				  ", recorded 0x%" PRIx64, i, (uint64_t)o.pfn,
+				  (uint64_t)m.page[i].phys / PAGE);
+		if (!ok) {
+			char what[128];
+
+			snprintf(what, sizeof(what), "%s, page %u at dma 0x%"
+				 PRIx64, kinds[k].name, i,
+				 (uint64_t)m.page[i].dma);
+			because(t, what);
+		}
+	}
+	ok = edu_unmap(t, d, m.id) && ok;
+	if (buf)
+		munmap(buf, KIND_PAGES * PAGE);
+	return ok;
+}
+
+/*
+ * Correct use, each kind of mapping the DMA API offers for memory:
+ * dma_alloc_coherent, dma_map_single, dma_map_page, dma_map_sg of user
+ * pages pinned with pin_user_pages(), two pages each; edu writes each
+ * page through its recorded device address, and the data is read back
+ * through the mapping and found in the recorded frame.
+ */
+VMTEST_CASE(iommu, "edu_driver_mapping_kinds", edu_driver_mapping_kinds)
+{
+	struct edu_drv d;
+	bool ok = true;
+
+	if (!edu_bind(t, &d))
+		return false;
+	for (size_t k = 0; ok && k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		ok = kind_lands(t, &d, k);
+	return edu_restore(t, &d) && ok;
+}
+
+/*
+ * dma_map_resource of the display's BAR 0 (a frame without a struct
+ * page, peer to peer): edu's write lands in the display's memory, read
+ * back through the BAR mapped from sysfs.
+ */
+VMTEST_CASE(iommu, "edu_driver_map_resource", edu_driver_map_resource)
+{
+	struct ptwalk_edu_map m = {
+		.kind = PTWALK_EDU_KIND_RESOURCE, .dir = PTWALK_EDU_FROM_DEVICE,
+		.pages = 1,
+	};
+	uint64_t bar, got[CHUNK_WORDS];
+	char dir[256], *p;
+	struct edu_drv d;
+	bool ok;
+
+	p = vm_map_display(t, "resource0", 2 * PAGE, &bar, dir, sizeof(dir));
+	if (!p)
+		return false;
+	if (!edu_bind(t, &d)) {
+		munmap(p, 2 * PAGE);
+		return false;
+	}
+	m.resource = bar + PAGE;
+	ok = edu_map(t, &d, &m);
+	if (ok && m.page[0].phys != bar + PAGE)
+		ok = fail(t, "recorded phys 0x%" PRIx64 ", mapped 0x%" PRIx64,
+			  (uint64_t)m.page[0].phys, bar + PAGE);
+	ok = ok && land(t, &d, m.page[0].dma, 0x77);
+	if (ok) {
+		memcpy(got, p + PAGE, CHUNK);
+		ok = same(t, got, 0x77, "the BAR");
+	}
+	if (m.state)
+		ok = edu_unmap(t, &d, m.id) && ok;
+	munmap(p, 2 * PAGE);
+	return edu_restore(t, &d) && ok;
+}
+
+/* Whether the lane's IOMMU is VT-d, whose faults the kernel logs. */
+static bool vtd_lane(void)
+{
+	char line[4096];
+	FILE *f = fopen("/proc/cmdline", "re");
+	bool vtd = f && fgets(line, sizeof(line), f) &&
+		   strstr(line, " ptwalk_iommu=vtd");
+
+	if (f)
+		fclose(f);
+	return vtd;
+}
+
+/* /dev/kmsg opened at its end: the lines logged from now on. */
+static int kmsg_from_now(struct vmtest *t)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0 || lseek(fd, 0, SEEK_END) < 0) {
+		fail(t, "/dev/kmsg: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * VT-d's fault line for an access (kind "Read" or "Write") to the page of
+ * addr, among the lines logged since kmsg_from_now(): "DMAR: [DMA Write
+ * NO_PASID] Request device [00:03.0] fault addr 0x5003000 [fault reason
+ * 0x05] PTE Write access is not set".  Closes fd.
+ */
+static bool vtd_fault_logged(struct vmtest *t, int fd, const char *kind,
+			     uint64_t addr)
+{
+	char rec[2048], want[32];
+	bool found = false;
+	ssize_t n;
+
+	snprintf(want, sizeof(want), "[DMA %s", kind);
+	while (!found && ((n = read(fd, rec, sizeof(rec) - 1)) > 0 ||
+			  (n < 0 && errno == EPIPE))) {
+		const char *a;
+
+		if (n <= 0)
+			continue;
+		rec[n] = '\0';
+		a = strstr(rec, "fault addr 0x");
+		found = strstr(rec, want) && a &&
+			strtoull(a + 11, NULL, 16) / PAGE == addr / PAGE;
+	}
+	close(fd);
+	return found || fail(t, "no VT-d %s fault logged at 0x%" PRIx64, kind,
+			     addr);
+}
+
+/*
+ * The bug: edu writes a buffer mapped DMA_TO_DEVICE.  The IOMMU maps it
+ * read-only, so the write is refused: the buffer keeps its zeros, and
+ * VT-d logs a write fault at its device address.
+ */
+VMTEST_CASE(iommu, "edu_driver_writes_to_device_mapping",
+	    edu_driver_writes_to_device_mapping)
+{
+	struct ptwalk_edu_map m = {
+		.kind = PTWALK_EDU_KIND_PAGE, .dir = PTWALK_EDU_TO_DEVICE,
+		.pages = 1,
+	};
+	uint64_t got[CHUNK_WORDS];
+	struct edu_drv d;
+	int kmsg = -1;
+	bool ok;
+
+	if (!edu_bind(t, &d))
+		return false;
+	ok = edu_map(t, &d, &m);
+	ok = ok && (kmsg = kmsg_from_now(t)) >= 0;
+	ok = ok && land(t, &d, m.page[0].dma, 0x70);
+	ok = ok && edu_rw(t, &d, m.id, 0, got, CHUNK, false);
+	for (unsigned int i = 0; ok && i < CHUNK_WORDS; i++)
+		if (got[i])
+			ok = fail(t, "word %u of the DMA_TO_DEVICE buffer is 0x%"
+				  PRIx64 ": edu's write landed", i, got[i]);
+	if (ok && vtd_lane())
+		ok = vtd_fault_logged(t, kmsg, "Write", m.page[0].dma);
+	else if (kmsg >= 0)
+		close(kmsg);
+	if (m.state)
+		ok = edu_unmap(t, &d, m.id) && ok;
+	return edu_restore(t, &d) && ok;
+}
+
+/*
+ * The bug: DMA after unmap.  A user page pinned and mapped, written by
+ * edu once (it lands), unmapped (the page stays the process's); edu's
+ * next write to the same device address must not reach it, and VT-d logs
+ * the fault.
+ */
+VMTEST_CASE(iommu, "edu_driver_dma_after_unmap", edu_driver_dma_after_unmap)
+{
+	struct ptwalk_edu_map m = {
+		.kind = PTWALK_EDU_KIND_SG_PIN, .dir = PTWALK_EDU_FROM_DEVICE,
+		.pages = 1,
+	};
+	char *buf = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	uint64_t got[CHUNK_WORDS];
+	struct edu_drv d;
+	int kmsg = -1;
+	bool ok;
+
+	if (!buf)
+		return false;
+	touch_write(buf, PAGE);
+	m.user_addr = A(buf);
+	if (!edu_bind(t, &d)) {
+		munmap(buf, PAGE);
+		return false;
+	}
+	ok = edu_map(t, &d, &m) && land(t, &d, m.page[0].dma, 0x71);
+	if (ok) {
+		memcpy(got, buf, CHUNK);
+		ok = same(t, got, 0x71, "before the unmap");
+	}
+	ok = ok && edu_unmap(t, &d, m.id);
+	ok = ok && (kmsg = kmsg_from_now(t)) >= 0;
+	ok = ok && land(t, &d, m.page[0].dma, 0x72);
+	if (ok) {
+		memcpy(got, buf, CHUNK);
+		ok = same(t, got, 0x71, "after the unmap (unchanged)");
+	}
+	if (ok && vtd_lane())
+		ok = vtd_fault_logged(t, kmsg, "Write", m.page[0].dma);
+	else if (kmsg >= 0)
+		close(kmsg);
+	munmap(buf, PAGE);
+	return edu_restore(t, &d) && ok;
+}
+
+/*
+ * The bug: a page freed while still mapped.  The driver writes its page
+ * (through the CPU), frees it and keeps the mapping: edu still reads that
+ * frame through the device address, whatever it holds now (the frame read
+ * through the linear map before and after the DMA).
+ */
+VMTEST_CASE(iommu, "edu_driver_frees_mapped_page",
+	    edu_driver_frees_mapped_page)
+{
+	struct ptwalk_edu_map m = {
+		.kind = PTWALK_EDU_KIND_PAGE, .dir = PTWALK_EDU_BIDIRECTIONAL,
+		.pages = 1,
+	};
+	uint64_t w[CHUNK_WORDS], got[CHUNK_WORDS], before = 0, after = 0;
+	struct ptwalk_edu_id id;
+	struct edu_drv d;
+	bool ok;
+
+	if (!edu_bind(t, &d))
+		return false;
+	pattern(w, 0x73);
+	ok = edu_map(t, &d, &m) && edu_rw(t, &d, m.id, 0, w, CHUNK, true);
+	id.id = m.id;
+	ok = ok && edu_ioctl(t, &d, PTWALK_EDU_IOC_FREE_MAPPED, &id,
+			     "PTWALK_EDU_IOC_FREE_MAPPED");
+	ok = ok && edu_ioctl(t, &d, PTWALK_EDU_IOC_RECORD, &m,
+			     "PTWALK_EDU_IOC_RECORD");
+	if (ok && m.state != PTWALK_EDU_FREED_MAPPED)
+		ok = fail(t, "record state %u after the free", m.state);
+	ok = ok && vm_peek(t, m.page[0].phys / PAGE, &before);
+	ok = ok && fetch(t, &d, m.page[0].dma, got);
+	ok = ok && vm_peek(t, m.page[0].phys / PAGE, &after);
+	if (ok && got[0] != before && got[0] != after)
+		ok = fail(t, "edu read 0x%" PRIx64 " at the freed page's address, the frame held 0x%"
+			  PRIx64 " then 0x%" PRIx64, got[0], before, after);
+	if (m.state)
+		ok = edu_unmap(t, &d, m.id) && ok;
+	return edu_restore(t, &d) && ok;
+}
+
+/*
+ * The bug: user pages taken with get_user_pages() without FOLL_PIN, their
+ * references dropped once mapped.  move_pages(2) then moves the process's
+ * page to the other node: the process writes its new frame, edu still
+ * reads the old one (the recorded frame, which the fixture's translation
+ * no longer names).
+ */
+VMTEST_CASE(iommu, "edu_driver_unpinned_page_moves",
+	    edu_driver_unpinned_page_moves)
+{
+	struct ptwalk_edu_map m = {
+		.kind = PTWALK_EDU_KIND_SG_GUP, .dir = PTWALK_EDU_BIDIRECTIONAL,
+		.flags = PTWALK_EDU_MAP_DROP_REF, .pages = 1,
+	};
+	char *buf = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	struct ptwalk_fixture_translate o = { .addr = A(buf) };
+	uint64_t w[CHUNK_WORDS], got[CHUNK_WORDS], old = 0, old_holds = 0;
+	void *addrs[1] = { buf };
+	int node, status = -1;
+	struct edu_drv d;
+	bool ok;
+
+	if (!buf)
+		return false;
+	pattern(w, 0x74);
+	memcpy(buf, w, CHUNK);
+	m.user_addr = A(buf);
+	if (!edu_bind(t, &d)) {
+		munmap(buf, PAGE);
+		return false;
+	}
+	ok = edu_map(t, &d, &m) && oracle(t, o.addr, &o);
+	if (ok && o.pfn != m.page[0].phys / PAGE)
+		ok = fail(t, "mapped frame 0x%" PRIx64 ", the page's 0x%" PRIx64,
+			  (uint64_t)m.page[0].phys / PAGE, (uint64_t)o.pfn);
+	old = o.pfn;
+	ok = ok && !syscall(__NR_move_pages, 0, 1, addrs, NULL, &status, 0);
+	node = status == 0 ? 1 : 0;
+	if (ok && (syscall(__NR_move_pages, 0, 1, addrs, &node, &status, 0) ||
+		   status != node))
+		ok = fail(t, "move_pages to node %d: %s, status %d", node,
+			  strerror(errno), status);
+	ok = ok && oracle(t, o.addr, &o);
+	if (ok && o.pfn == old)
+		ok = fail(t, "the page did not move (frame 0x%" PRIx64 ")", old);
+	pattern(w, 0x75);
+	memcpy(buf, w, CHUNK);	/* into the new frame */
+	ok = ok && fetch(t, &d, m.page[0].dma, got);
+	if (ok && got[0] == w[0])
+		ok = fail(t, "edu read the process's new data: the mapping moved");
+	ok = ok && vm_peek(t, old, &old_holds);
+	pattern(w, 0x74);
+	/* the old frame's data, unless it was reused since */
+	if (ok && got[0] != w[0] && got[0] != old_holds)
+		ok = fail(t, "edu read 0x%" PRIx64 ", the old frame holds 0x%"
+			  PRIx64, got[0], old_holds);
+	if (m.state)
+		ok = edu_unmap(t, &d, m.id) && ok;
+	munmap(buf, PAGE);
+	return edu_restore(t, &d) && ok;
+}
+
+/*
+ * The bug: unbind with mappings left behind.  The driver is told to leave
+ * them, unbound and bound again: edu, through the device address of the
+ * first binding's mapping, still reads what the driver wrote there.
+ * Unloading the driver undoes the leak (it is loaded again for the next
+ * case).
+ */
+VMTEST_CASE(iommu, "edu_driver_leaks_at_unbind", edu_driver_leaks_at_unbind)
+{
+	struct ptwalk_edu_map m = {
+		.kind = PTWALK_EDU_KIND_PAGE, .dir = PTWALK_EDU_BIDIRECTIONAL,
+		.pages = 1,
+	};
+	struct ptwalk_edu_id leak = { .id = 1 };
+	uint64_t w[CHUNK_WORDS], got[CHUNK_WORDS];
+	struct edu_drv d;
+	bool ok;
+
+	if (!edu_bind(t, &d))
+		return false;
+	pattern(w, 0x76);
+	ok = edu_map(t, &d, &m) && edu_rw(t, &d, m.id, 0, w, CHUNK, true);
+	ok = ok && edu_ioctl(t, &d, PTWALK_EDU_IOC_LEAK_AT_UNBIND, &leak,
+			     "PTWALK_EDU_IOC_LEAK_AT_UNBIND");
+	close(d.fd);
+	d.fd = -1;
+	ok = unbind(t, d.bdf) && ok;
+	ok = ok && sysfs_put(t, "/sys/bus/pci/drivers/" PTWALK_EDU_DRIVER
+			     "/bind", d.bdf);
+	if (ok) {
+		d.fd = open(PTWALK_EDU_DEV, O_RDWR | O_CLOEXEC);
+		if (d.fd < 0)
+			ok = fail(t, "open %s: %s", PTWALK_EDU_DEV,
+				  strerror(errno));
+	}
+	d.staging = (struct ptwalk_edu_map){
+		.kind = PTWALK_EDU_KIND_COHERENT, .pages = 1,
+	};
+	ok = ok && edu_map(t, &d, &d.staging);
+	ok = ok && fetch(t, &d, m.page[0].dma, got);
+	ok = ok && same(t, got, 0x76, "the leaked mapping after rebinding");
+	if (d.fd >= 0)
+		close(d.fd);
+	d.fd = -1;
+	/* undone with edu in its default domain, the one the leak is in */
+	ok = unbind(t, d.bdf) && ok;
+	if (syscall(SYS_delete_module, PTWALK_EDU_DRIVER, O_NONBLOCK))
+		ok = fail(t, "rmmod %s: %s", PTWALK_EDU_DRIVER, strerror(errno));
+	return edu_restore(t, &d) && ok;
+}
