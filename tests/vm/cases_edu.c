@@ -24,6 +24,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include "vmtest.h"
 
@@ -648,4 +649,208 @@ VMTEST_CASE(iommu, "edu_driver_leaks_at_unbind", edu_driver_leaks_at_unbind)
 	if (syscall(SYS_delete_module, PTWALK_EDU_DRIVER, O_NONBLOCK))
 		ok = fail(t, "rmmod %s: %s", PTWALK_EDU_DRIVER, strerror(errno));
 	return edu_restore(t, &d) && ok;
+}
+
+/* --- ptwalk.ko's tracking of the DMA API (module/dma_track.c) --- */
+
+/* Whether the running kernel is release major.minor or later. */
+static bool kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	return !uname(&u) && sscanf(u.release, "%d.%d", &ma, &mi) == 2 &&
+	       (ma > major || (ma == major && mi >= minor));
+}
+
+/* PTWALK_IOC_DMA_TRACK of bdf (off: stop): 0 or the errno. */
+static int dma_track(int fd, const char *bdf, bool off)
+{
+	struct ptwalk_dma_track q = {
+		.size = sizeof(q), .flags = off ? PTWALK_DMA_TRACK_OFF : 0,
+	};
+
+	snprintf(q.device, sizeof(q.device), "%s", bdf);
+	return ioctl(fd, PTWALK_IOC_DMA_TRACK, &q) ? errno : 0;
+}
+
+#define TRACKED_MAX	64
+
+struct tracked_maps {
+	struct ptwalk_dma_query q;
+	struct ptwalk_dma_mapping maps[TRACKED_MAX], unmaps[TRACKED_MAX];
+};
+
+/* PTWALK_IOC_DMA_MAPS of bdf into tm: 0 or the errno. */
+static int dma_maps(int fd, const char *bdf, struct tracked_maps *tm)
+{
+	memset(&tm->q, 0, sizeof(tm->q));
+	tm->q.size = sizeof(tm->q);
+	snprintf(tm->q.device, sizeof(tm->q.device), "%s", bdf);
+	tm->q.maps = A(tm->maps);
+	tm->q.unmaps = A(tm->unmaps);
+	tm->q.nr_maps = TRACKED_MAX;
+	tm->q.nr_unmaps = TRACKED_MAX;
+	return ioctl(fd, PTWALK_IOC_DMA_MAPS, &tm->q) ? errno : 0;
+}
+
+static const struct ptwalk_dma_mapping *
+tracked_at(const struct ptwalk_dma_mapping *m, uint32_t n, uint64_t dma)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (m[i].dma == dma)
+			return &m[i];
+	return NULL;
+}
+
+/*
+ * What ptwalk.ko tracked for the fixture's mapping r (made as kind, pages
+ * bytes each in one mapping or, for SG, one entry per page) agrees with
+ * the driver's record: device address, frame, size, kind, direction, the
+ * mapping process, and the pin of user pages.
+ */
+static bool tracked_matches(struct vmtest *t, const struct tracked_maps *tm,
+			    const struct ptwalk_edu_map *r, uint32_t kind,
+			    bool pinned)
+{
+	bool sg = kind == PTWALK_DMA_SG;
+	uint32_t n = sg ? r->pages : 1;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct ptwalk_dma_mapping *m =
+			tracked_at(tm->maps, tm->q.nr_maps, r->page[i].dma);
+		uint64_t size = sg ? PAGE : r->pages * PAGE;
+
+		if (!m)
+			return fail(t, "kind %u: no live mapping tracked at dma 0x%"
+				    PRIx64, kind, (uint64_t)r->page[i].dma);
+		if (m->phys != r->page[i].phys || m->size != size ||
+		    m->kind != kind || m->dir != r->dir)
+			return fail(t, "dma 0x%" PRIx64 ": tracked phys 0x%" PRIx64
+				    " size %" PRIu64 " kind %u dir %u; the driver's phys 0x%"
+				    PRIx64 " size %" PRIu64 " kind %u dir %u",
+				    (uint64_t)m->dma, (uint64_t)m->phys,
+				    (uint64_t)m->size, m->kind, m->dir,
+				    (uint64_t)r->page[i].phys, size, kind, r->dir);
+		if (m->pid != getpid() || (m->flags & PTWALK_DMA_F_ATOMIC))
+			return fail(t, "dma 0x%" PRIx64 " mapped by pid %d (%.16s), flags 0x%x; this is %d",
+				    (uint64_t)m->dma, m->pid, m->comm, m->flags,
+				    (int)getpid());
+		if (!!(m->flags & PTWALK_DMA_F_PINNED) != pinned)
+			return fail(t, "dma 0x%" PRIx64 ": pinned %d, expected %d",
+				    (uint64_t)m->dma,
+				    !!(m->flags & PTWALK_DMA_F_PINNED), pinned);
+	}
+	return true;
+}
+
+static const struct {
+	uint32_t edu_kind, kind;
+	bool pinned;
+} tracked_kinds[] = {
+	{ PTWALK_EDU_KIND_COHERENT, PTWALK_DMA_COHERENT, false },
+	{ PTWALK_EDU_KIND_SINGLE, PTWALK_DMA_PAGE, false },
+	{ PTWALK_EDU_KIND_PAGE, PTWALK_DMA_PAGE, false },
+	{ PTWALK_EDU_KIND_SG_PIN, PTWALK_DMA_SG, true },
+	{ PTWALK_EDU_KIND_SG_GUP, PTWALK_DMA_SG, false },
+};
+
+/* Maps each kind of tracked_kinds into r (their buffer: user, 2 pages each). */
+static bool map_tracked_kinds(struct vmtest *t, struct edu_drv *d,
+			      struct ptwalk_edu_map *r, char *user)
+{
+	for (size_t k = 0; k < sizeof(tracked_kinds) / sizeof(tracked_kinds[0]); k++) {
+		r[k] = (struct ptwalk_edu_map){
+			.kind = tracked_kinds[k].edu_kind, .pages = 2,
+			.dir = (uint32_t)k % 3,
+			.user_addr = A(user + k * 2 * PAGE),
+		};
+		if (!edu_map(t, d, &r[k]))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * ptwalk.ko's DMA tracking against the driver's own record.  On kernels
+ * before 6.12 (no DMA API tracepoints) the tracking ioctl is refused with
+ * EOPNOTSUPP.  From 6.12: edu tracked, then mapped each way; every live
+ * mapping the driver recorded is tracked as it recorded it (the staging
+ * buffer, mapped before tracking began, is not); an unmapped one leaves
+ * the live list for the history; untracked, the device is refused
+ * (ENOENT).
+ */
+VMTEST_CASE(iommu, "edu_driver_dma_tracked", edu_driver_dma_tracked)
+{
+	enum { N = sizeof(tracked_kinds) / sizeof(tracked_kinds[0]) };
+	struct ptwalk_edu_map r[N];
+	struct tracked_maps *tm = calloc(1, sizeof(*tm));
+	char *user = NULL;
+	struct edu_drv d;
+	int fd, err;
+	bool ok = tm != NULL;
+
+	fd = ok ? vm_open_query(t) : -1;
+	if (fd < 0) {
+		free(tm);
+		return ok ? false : fail(t, "out of memory");
+	}
+	if (!edu_bind(t, &d)) {
+		close(fd);
+		free(tm);
+		return false;
+	}
+	err = dma_track(fd, d.bdf, false);
+	if (!kernel_at_least(6, 12)) {
+		ok = err == EOPNOTSUPP ||
+		     fail(t, "PTWALK_IOC_DMA_TRACK before 6.12: %s, expected EOPNOTSUPP",
+			  strerror(err));
+		goto out;
+	}
+	if (err) {
+		ok = fail(t, "PTWALK_IOC_DMA_TRACK %s: %s", d.bdf, strerror(err));
+		goto out;
+	}
+	user = map_anon(t, N * 2 * PAGE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	ok = user != NULL;
+	if (ok)
+		touch_write(user, N * 2 * PAGE);
+	ok = ok && map_tracked_kinds(t, &d, r, user);
+	err = ok ? dma_maps(fd, d.bdf, tm) : 0;
+	if (err)
+		ok = fail(t, "PTWALK_IOC_DMA_MAPS: %s", strerror(err));
+	for (size_t k = 0; ok && k < N; k++)
+		ok = tracked_matches(t, tm, &r[k], tracked_kinds[k].kind,
+				     tracked_kinds[k].pinned);
+	if (ok && tracked_at(tm->maps, tm->q.nr_maps, d.staging.page[0].dma))
+		ok = fail(t, "the staging buffer, mapped before tracking, is tracked");
+	if (ok && (tm->q.live != tm->q.nr_maps || tm->q.overflow))
+		ok = fail(t, "live %u, copied %u, overflow %" PRIu64,
+			  tm->q.live, tm->q.nr_maps, (uint64_t)tm->q.overflow);
+	/* the dma_map_page one unmapped: gone from the live list, in the history */
+	ok = ok && edu_unmap(t, &d, r[2].id);
+	err = ok ? dma_maps(fd, d.bdf, tm) : 0;
+	if (err)
+		ok = fail(t, "PTWALK_IOC_DMA_MAPS: %s", strerror(err));
+	if (ok && tracked_at(tm->maps, tm->q.nr_maps, r[2].page[0].dma))
+		ok = fail(t, "dma 0x%" PRIx64 " still live after its unmap",
+			  (uint64_t)r[2].page[0].dma);
+	if (ok && (!tm->q.nr_unmaps || tm->unmaps[0].dma != r[2].page[0].dma ||
+		   tm->unmaps[0].unmap_ns < tm->unmaps[0].map_ns))
+		ok = fail(t, "the newest unmap is not dma 0x%" PRIx64,
+			  (uint64_t)r[2].page[0].dma);
+	err = dma_track(fd, d.bdf, true);
+	if (ok && err)
+		ok = fail(t, "PTWALK_IOC_DMA_TRACK off: %s", strerror(err));
+	err = dma_maps(fd, d.bdf, tm);
+	if (ok && err != ENOENT)
+		ok = fail(t, "PTWALK_IOC_DMA_MAPS untracked: %s, expected ENOENT",
+			  strerror(err));
+out:
+	close(fd);
+	free(tm);
+	ok = edu_restore(t, &d) && ok;	/* unmaps the rest */
+	if (user)
+		munmap(user, N * 2 * PAGE);
+	return ok;
 }

@@ -33,6 +33,12 @@ _Static_assert(sizeof(struct ptwalk_task) == PTWALK_TASK_SIZE,
 	       "task layout");
 _Static_assert(sizeof(struct ptwalk_events_query) == PTWALK_EVENTS_QUERY_SIZE,
 	       "events query layout");
+_Static_assert(sizeof(struct ptwalk_dma_track) == PTWALK_DMA_TRACK_SIZE,
+	       "DMA tracking layout");
+_Static_assert(sizeof(struct ptwalk_dma_query) == PTWALK_DMA_QUERY_SIZE,
+	       "DMA mappings query layout");
+_Static_assert(sizeof(struct ptwalk_dma_mapping) == PTWALK_DMA_MAPPING_SIZE,
+	       "DMA mapping layout");
 _Static_assert(sizeof(struct ptwalk_iommu_event) == PTWALK_IOMMU_EVENT_SIZE,
 	       "event layout");
 
