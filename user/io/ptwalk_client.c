@@ -185,6 +185,19 @@ ssize_t ptwalk_read_ext(int fd, struct ptwalk_record_ext *recs, size_t max)
 	return read_records(fd, recs, sizeof(*recs), max);
 }
 
+int ptwalk_dma_track(int fd, const char *device, bool off)
+{
+	struct ptwalk_dma_track q = {
+		.size = sizeof(q), .flags = off ? PTWALK_DMA_TRACK_OFF : 0,
+	};
+	size_t len = strlen(device);
+
+	if (len >= sizeof(q.device))
+		return -EINVAL;
+	memcpy(q.device, device, len);
+	return ask(fd, PTWALK_IOC_DMA_TRACK, &q);
+}
+
 int ptwalk_query_iommu(int fd, const char *device, uint64_t start,
 		       uint64_t end, uint32_t flags)
 {

@@ -40,6 +40,9 @@ enum exit_status {
 	EXIT_NOT_VFIO = 16,	/* --iommu --watch: the device is not
 				 * driven through VFIO
 				 */
+	EXIT_DMA_TRACK_UNSUPPORTED = 20, /* --dma-track: the kernel has no
+					  * DMA API tracepoints (before 6.12)
+					  */
 };
 
 /* The kinds of failure; each one's value is its exit status. */
@@ -59,6 +62,7 @@ enum failure {
 	FAIL_DMA_API = EXIT_DMA_API,
 	FAIL_NO_RECORDER = EXIT_NO_RECORDER,
 	FAIL_NOT_VFIO = EXIT_NOT_VFIO,
+	FAIL_DMA_TRACK_UNSUPPORTED = EXIT_DMA_TRACK_UNSUPPORTED,
 };
 
 enum module_state {

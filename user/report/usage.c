@@ -22,6 +22,7 @@ void usage_print(FILE *f)
 		"       ptcompare [--json] --watch SECONDS [--interval MS] --range START-END PID\n"
 		"       ptcompare [--json] [--dma-api] --faults [--since SECONDS]\n"
 		"       ptcompare [--json] --faults --fault-line TEXT\n"
+		"       ptcompare [--json] --dma-track DEVICE [--off]\n"
 		"Compares, page by page, the frames /proc/PID/pagemap reports with those\n"
 		"ptwalk.ko finds in the process's page tables, and explains every difference.\n"
 		"With ADDR, translates that one address level by level instead (like crash's vtop).\n"
@@ -47,6 +48,8 @@ void usage_print(FILE *f)
 		"                     and who maps that frame now\n"
 		"  --since SECONDS    only the faults logged in the last SECONDS\n"
 		"  --fault-line TEXT  explain the fault of this pasted log line instead\n"
+		"  --dma-track DEVICE ptwalk.ko keeps DEVICE's DMA-API mappings from now\n"
+		"                     on (Linux 6.12+); with --off, no longer\n"
 		"  --debugfs DIR      debugfs mount point (default %s)\n"
 		"  --device DEV       ptwalk's device (default %s), used when debugfs\n"
 		"                     cannot be (kernel lockdown); --debugfs or --device\n"
@@ -74,7 +77,7 @@ void usage_print(FILE *f)
 		"10 no such device, 11 no IOMMU group, 12 IOMMU domain unreadable or\n"
 		"unsupported, 13 IOVA outside the aperture, 14 DMA-API domain without\n"
 		"--dma-api, 15 ptwalk.ko records no IOMMU events, 16 device not driven\n"
-		"through VFIO.\n",
+		"through VFIO, 20 no DMA API tracepoints (--dma-track: Linux 6.12+).\n",
 		PTWALK_DEFAULT_DEBUGFS, PTWALK_DEFAULT_DEVICE, JOBS_MAX, JOBS_MAX);
 }
 
