@@ -26,6 +26,7 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include "ptcompare_run.h"
 #include "vmtest.h"
 
 #define EDU_VENDOR	"0x1234"
@@ -852,5 +853,65 @@ out:
 	ok = edu_restore(t, &d) && ok;	/* unmaps the rest */
 	if (user)
 		munmap(user, N * 2 * PAGE);
+	return ok;
+}
+
+/* ptcompare with argv: its exit status want, stderr naming what. */
+static bool pc_status(struct vmtest *t, const char *const argv[], int want,
+		      const char *what)
+{
+	struct pc_result r = { 0 };
+	bool ok;
+
+	if (!pc_run(t, &r, argv))
+		return false;
+	ok = r.status == want && (!what || strstr(r.err, what));
+	if (!ok)
+		fail(t, "ptcompare %s %s%s: exit %d, expected %d%s%s: %s",
+		     argv[1], argv[2], argv[3] ? " --off" : "", r.status, want,
+		     what ? " naming " : "", what ? what : "", r.err);
+	pc_free(&r);
+	return ok;
+}
+
+/*
+ * ptcompare --dma-track DEVICE [--off]: before 6.12, its own exit status
+ * and the release it needs; from 6.12, the device tracked (ptwalk.ko
+ * answers its mappings), then no longer (ENOENT), and --off of a device
+ * not tracked is a usage error naming it.
+ */
+VMTEST_CASE(iommu, "edu_driver_ptcompare_dma_track",
+	    edu_driver_ptcompare_dma_track)
+{
+	char bdf[32];
+	const char *on[] = { "ptcompare", "--dma-track", bdf, NULL };
+	const char *off[] = { "ptcompare", "--dma-track", bdf, "--off", NULL };
+	struct tracked_maps *tm;
+	bool ok;
+	int fd, err;
+
+	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)))
+		return false;
+	if (!kernel_at_least(6, 12))
+		return pc_status(t, on, EXIT_DMA_TRACK_UNSUPPORTED, "6.12");
+	tm = calloc(1, sizeof(*tm));
+	fd = tm ? vm_open_query(t) : -1;
+	if (fd < 0) {
+		free(tm);
+		return tm ? false : fail(t, "out of memory");
+	}
+	ok = pc_status(t, on, EXIT_OK, NULL);
+	err = ok ? dma_maps(fd, bdf, tm) : 0;
+	if (err)
+		ok = fail(t, "PTWALK_IOC_DMA_MAPS after --dma-track: %s",
+			  strerror(err));
+	ok = ok && pc_status(t, off, EXIT_OK, NULL);
+	err = ok ? dma_maps(fd, bdf, tm) : ENOENT;
+	if (err != ENOENT)
+		ok = fail(t, "PTWALK_IOC_DMA_MAPS after --off: %s, expected ENOENT",
+			  strerror(err));
+	ok = ok && pc_status(t, off, EXIT_USAGE, "not tracked");
+	close(fd);
+	free(tm);
 	return ok;
 }
