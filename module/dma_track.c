@@ -561,10 +561,16 @@ static long track_ioctl(void __user *arg)
 	return ret;
 }
 
-/* Flags read now: whether the frames have struct pages, all pinned. */
+/*
+ * Flags read now: whether the frames have struct pages, are all pinned,
+ * and whether one is free (no reference: back in the page allocator,
+ * buddy or per-CPU lists alike).  A racy read of a page's counts, which
+ * the caller re-reads before reporting.
+ */
 static void frame_flags(struct ptwalk_dma_mapping *m)
 {
 	unsigned long pfn, last;
+	bool pinned = true;
 
 	if (m->phys == PTWALK_DMA_PHYS_NONE || !m->size)
 		return;
@@ -572,14 +578,18 @@ static void frame_flags(struct ptwalk_dma_mapping *m)
 	last = PHYS_PFN(m->phys + m->size - 1);
 	if (!pfn_valid(pfn))
 		return;
-	m->flags |= PTWALK_DMA_F_PAGE | PTWALK_DMA_F_PINNED;
+	m->flags |= PTWALK_DMA_F_PAGE;
 	for (; pfn <= last; pfn++) {
-		if (!pfn_valid(pfn) ||
-		    !ptwalk_page_dma_pinned(pfn_to_page(pfn))) {
-			m->flags &= ~PTWALK_DMA_F_PINNED;
-			break;
-		}
+		struct page *page = pfn_valid(pfn) ? pfn_to_page(pfn) : NULL;
+
+		if (page && !page_count(page))
+			m->flags |= PTWALK_DMA_F_FREE;
+		if (!page || !ptwalk_page_dma_pinned(page))
+			pinned = false;
+		cond_resched();
 	}
+	if (pinned)
+		m->flags |= PTWALK_DMA_F_PINNED;
 }
 
 /* Copies out what t keeps, under its lock, into bounded buffers. */

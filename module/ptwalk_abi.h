@@ -658,6 +658,10 @@ enum ptwalk_dma_kind {
 						 * DMA (page_maybe_dma_pinned)
 						 */
 #define PTWALK_DMA_F_ATOMIC	(1U << 2)	/* mapped outside task context */
+#define PTWALK_DMA_F_FREE	(1U << 3)	/* some frame is free: no
+						 * reference held (page_count()
+						 * 0), in the page allocator
+						 */
 
 /* Physical address unknown (a coherent buffer with no linear address). */
 #define PTWALK_DMA_PHYS_NONE	(~0ULL)

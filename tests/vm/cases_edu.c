@@ -26,6 +26,7 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <json-c/json.h>
 #include "ptcompare_run.h"
 #include "vmtest.h"
 
@@ -914,4 +915,174 @@ VMTEST_CASE(iommu, "edu_driver_ptcompare_dma_track",
 	close(fd);
 	free(tm);
 	return ok;
+}
+
+/*
+ * ptcompare --json --dma DEVICE into r (r->doc parsed): false with why
+ * unless it exits want.
+ */
+static bool pc_dma(struct vmtest *t, const char *bdf, int want,
+		   struct pc_result *r)
+{
+	const char *argv[] = { "ptcompare", "--json", "--dma", bdf, NULL };
+
+	memset(r, 0, sizeof(*r));
+	if (!pc_run(t, r, argv))
+		return false;
+	r->doc = r->len ? json_tokener_parse(r->out) : NULL;
+	if (r->status != want || !r->doc)
+		return fail(t, "ptcompare --dma %s: exit %d, expected %d: %s%.300s",
+			    bdf, r->status, want, r->err, r->out ? r->out : "");
+	return true;
+}
+
+/* The JSON mapping at device address dma, or NULL. */
+static struct json_object *dma_entry(struct pc_result *r, uint64_t dma)
+{
+	struct json_object *maps = pc_get(r->doc, "mappings");
+	size_t n = maps ? json_object_array_length(maps) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *m = json_object_array_get_idx(maps, i);
+		struct json_object *a = pc_get(m, "dma");
+
+		if (a && strtoull(json_object_get_string(a), NULL, 16) == dma)
+			return m;
+	}
+	return NULL;
+}
+
+/* Whether entry m lists finding (NULL: lists none). */
+static bool has_finding(struct json_object *m, const char *finding)
+{
+	struct json_object *f = pc_get(m, "findings");
+	size_t n = f ? json_object_array_length(f) : 0;
+
+	if (!finding)
+		return f && !n;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(json_object_get_string(json_object_array_get_idx(f, i)),
+			    finding))
+			return true;
+	return false;
+}
+
+/* The mapping at dma is listed, its frame now is frame, with finding. */
+static bool listed(struct vmtest *t, struct pc_result *r, uint64_t dma,
+		   const char *frame, const char *finding)
+{
+	struct json_object *m = dma_entry(r, dma);
+	struct json_object *fr = m ? pc_get(m, "frame") : NULL;
+
+	if (!m)
+		return fail(t, "--dma lists no mapping at 0x%" PRIx64 ": %.400s",
+			    dma, r->out);
+	if (frame && (!fr || strcmp(json_object_get_string(fr), frame)))
+		return fail(t, "dma 0x%" PRIx64 ": frame %s, expected %s", dma,
+			    fr ? json_object_get_string(fr) : "(none)", frame);
+	if (!has_finding(m, finding))
+		return fail(t, "dma 0x%" PRIx64 ": findings %s, expected %s", dma,
+			    json_object_to_json_string(pc_get(m, "findings")),
+			    finding ? finding : "none");
+	return true;
+}
+
+/*
+ * ptcompare --dma against the driver's record and its bugs.  Correct use
+ * (coherent, single, page, pinned user pages: each listed where the driver
+ * recorded it, its frame named) gives 0 findings, exit 0; then each bug is
+ * found and named, exit 1: a page freed while mapped
+ * (dma_freed_while_mapped), user pages mapped without FOLL_PIN
+ * (dma_user_page_unpinned), mappings left at unbind (dma_leaked, on all of
+ * them).  Before 6.12, --dma exits 20.
+ */
+VMTEST_CASE(iommu, "edu_driver_dma_inventory", edu_driver_dma_inventory)
+{
+	enum { N = 4 };
+	static const uint32_t kinds_ok[N] = {
+		PTWALK_EDU_KIND_COHERENT, PTWALK_EDU_KIND_SINGLE,
+		PTWALK_EDU_KIND_PAGE, PTWALK_EDU_KIND_SG_PIN,
+	};
+	struct ptwalk_edu_map r[N], gup = { .kind = PTWALK_EDU_KIND_SG_GUP,
+					    .pages = 1 };
+	struct ptwalk_edu_id id = { 0 }, leak = { .id = 1 };
+	struct pc_result pr = { 0 };
+	char *user = NULL;
+	struct edu_drv d;
+	bool ok = true;
+	int fd;
+
+	if (!edu_bind(t, &d))
+		return false;
+	if (!kernel_at_least(6, 12)) {
+		const char *argv[] = { "ptcompare", "--dma", d.bdf, NULL };
+
+		ok = pc_status(t, argv, EXIT_DMA_TRACK_UNSUPPORTED, "6.12");
+		return edu_restore(t, &d) && ok;
+	}
+	fd = vm_open_query(t);
+	if (fd < 0 || dma_track(fd, d.bdf, false)) {
+		ok = fd >= 0 ? fail(t, "PTWALK_IOC_DMA_TRACK: %s", strerror(errno)) :
+			       false;
+		goto out;
+	}
+	user = map_anon(t, (N + 1) * 2 * PAGE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	ok = user != NULL;
+	if (ok)
+		touch_write(user, (N + 1) * 2 * PAGE);
+	for (size_t k = 0; ok && k < N; k++) {
+		r[k] = (struct ptwalk_edu_map){
+			.kind = kinds_ok[k], .pages = 2,
+			.user_addr = A(user + k * 2 * PAGE),
+		};
+		ok = edu_map(t, &d, &r[k]);
+	}
+	/* correct use: listed, nothing found */
+	ok = ok && pc_dma(t, d.bdf, EXIT_OK, &pr);
+	for (size_t k = 0; ok && k < N; k++)
+		ok = listed(t, &pr, r[k].page[0].dma,
+			    kinds_ok[k] == PTWALK_EDU_KIND_SG_PIN ? "anonymous" : NULL,
+			    NULL);
+	pc_free(&pr);
+	/* a page freed while mapped */
+	id.id = r[2].id;
+	ok = ok && edu_ioctl(t, &d, PTWALK_EDU_IOC_FREE_MAPPED, &id,
+			     "PTWALK_EDU_IOC_FREE_MAPPED");
+	ok = ok && pc_dma(t, d.bdf, EXIT_MISMATCH, &pr) &&
+	     listed(t, &pr, r[2].page[0].dma, "free", "dma_freed_while_mapped") &&
+	     listed(t, &pr, r[0].page[0].dma, NULL, NULL);
+	pc_free(&pr);
+	ok = ok && edu_unmap(t, &d, r[2].id);
+	/* user pages without FOLL_PIN */
+	gup.user_addr = A(user + N * 2 * PAGE);
+	ok = ok && edu_map(t, &d, &gup);
+	ok = ok && pc_dma(t, d.bdf, EXIT_MISMATCH, &pr) &&
+	     listed(t, &pr, gup.page[0].dma, "anonymous",
+		    "dma_user_page_unpinned") &&
+	     listed(t, &pr, r[3].page[0].dma, "anonymous", NULL);
+	pc_free(&pr);
+	ok = ok && edu_unmap(t, &d, gup.id);
+	/* left behind at unbind: every mapping leaked */
+	ok = ok && edu_ioctl(t, &d, PTWALK_EDU_IOC_LEAK_AT_UNBIND, &leak,
+			     "PTWALK_EDU_IOC_LEAK_AT_UNBIND");
+	close(d.fd);
+	d.fd = -1;
+	ok = unbind(t, d.bdf) && ok;
+	ok = ok && pc_dma(t, d.bdf, EXIT_MISMATCH, &pr) &&
+	     listed(t, &pr, r[0].page[0].dma, NULL, "dma_leaked") &&
+	     listed(t, &pr, r[3].page[0].dma, NULL, "dma_leaked");
+	pc_free(&pr);
+	/* the driver unloaded: its leak undone, nothing left to find */
+	if (syscall(SYS_delete_module, PTWALK_EDU_DRIVER, O_NONBLOCK))
+		ok = fail(t, "rmmod %s: %s", PTWALK_EDU_DRIVER, strerror(errno));
+	ok = ok && pc_dma(t, d.bdf, EXIT_OK, &pr);
+	pc_free(&pr);
+out:
+	if (fd >= 0) {
+		dma_track(fd, d.bdf, true);
+		close(fd);
+	}
+	if (user)
+		munmap(user, (N + 1) * 2 * PAGE);
+	return edu_restore(t, &d) && ok;
 }

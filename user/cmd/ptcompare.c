@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include "cmd/connect.h"
 #include "cmd/mode_all.h"
+#include "cmd/mode_dma.h"
 #include "cmd/mode_dma_track.h"
 #include "cmd/mode_faults.h"
 #include "cmd/mode_iommu.h"
@@ -58,6 +59,7 @@ static int (*const modes[NR_MODES])(const struct cli_options *o, char *msg,
 	[MODE_FAULTS] = mode_faults,
 	[MODE_IOMMU_WATCH] = mode_iommu_watch,
 	[MODE_DMA_TRACK] = mode_dma_track,
+	[MODE_DMA] = mode_dma,
 	[MODE_HELP] = mode_help,
 	[MODE_VERSION] = mode_version,
 };

@@ -101,7 +101,7 @@ enum arg {
 	ARG_PID, ARG_ADDR, ARG_PHYS, ARG_ALL, ARG_WATCH, ARG_IOMMU,
 	ARG_RANGE, ARG_IOVA, ARG_DMA_API, ARG_INTERVAL, ARG_KPAGEFLAGS,
 	ARG_JOBS, ARG_STATS, ARG_HELP, ARG_VERSION, ARG_FAULTS, ARG_SINCE,
-	ARG_FAULT_LINE, ARG_DMA_TRACK, ARG_OFF, NR_ARGS
+	ARG_FAULT_LINE, ARG_DMA_TRACK, ARG_OFF, ARG_DMA, NR_ARGS
 };
 
 #define BIT(a) (1u << (a))
@@ -117,6 +117,7 @@ static const char *const arg_names[NR_ARGS] = {
 	[ARG_VERSION] = "--version", [ARG_FAULTS] = "--faults",
 	[ARG_SINCE] = "--since", [ARG_FAULT_LINE] = "--fault-line",
 	[ARG_DMA_TRACK] = "--dma-track", [ARG_OFF] = "--off",
+	[ARG_DMA] = "--dma",
 };
 
 /* The parse in progress: the options, what was given, the positionals. */
@@ -291,7 +292,7 @@ enum opt_id {
 	OPT_FLAG,	/* no value: sets the bool at its offset, if any */
 	OPT_VTOP, OPT_JOBS, OPT_RANGE, OPT_DEBUGFS, OPT_DEVICE, OPT_IOMMU,
 	OPT_IOVA, OPT_PHYS, OPT_WATCH, OPT_INTERVAL, OPT_SINCE, OPT_FAULT_LINE,
-	OPT_DMA_TRACK,
+	OPT_DMA_TRACK, OPT_DMA,
 };
 
 /* A flag with a bool of cli_options, or one that only picks a mode. */
@@ -330,6 +331,7 @@ static const struct {
 	VALUE("--fault-line", OPT_FAULT_LINE, ARG_FAULT_LINE),
 	VALUE("--dma-track", OPT_DMA_TRACK, ARG_DMA_TRACK),
 	FLAG("--off", dma_off, ARG_OFF),
+	VALUE("--dma", OPT_DMA, ARG_DMA),
 };
 
 /*
@@ -410,6 +412,8 @@ static bool apply_value(int k, const char *value, struct parse *p)
 		break;
 	case OPT_DMA_TRACK:
 		return parse_pci_device(value, &opts->dma_track, err, err_size);
+	case OPT_DMA:
+		return parse_pci_device(value, &opts->dma, err, err_size);
 	}
 	return true;
 }
@@ -492,6 +496,9 @@ static const struct mode_rule {
 	  NULL },
 	{ MODE_DMA_TRACK, ARG_DMA_TRACK, 0, BIT(ARG_OFF), 0,
 	  "--dma-track starts or stops tracking a device: drop %s (usage: ptcompare --dma-track DEVICE [--off])",
+	  NULL },
+	{ MODE_DMA, ARG_DMA, 0, 0, 0,
+	  "--dma lists a tracked device's DMA mappings: drop %s (usage: ptcompare [--json] --dma DEVICE)",
 	  NULL },
 	/* no positionals; its --range is of device addresses */
 	{ MODE_IOMMU_WATCH, ARG_IOMMU, BIT(ARG_WATCH),
@@ -681,8 +688,9 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 	} else if (m->mode == MODE_IOMMU) {
 		if (!check_mode(m, &p) || !iommu_args(&p))
 			return false;
-	} else if (m->mode == MODE_DMA_TRACK) {
-		if (!check_mode(m, &p) || !no_positionals(&p, "--dma-track"))
+	} else if (m->mode == MODE_DMA_TRACK || m->mode == MODE_DMA) {
+		if (!check_mode(m, &p) ||
+		    !no_positionals(&p, arg_names[m->picked_by]))
 			return false;
 	} else if (m->mode == MODE_FAULTS) {
 		if (!check_mode(m, &p) || !no_positionals(&p, "--faults"))

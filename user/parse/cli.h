@@ -12,7 +12,7 @@
  * What ptcompare does, one per run: the mode.  The command line picks it
  * (cli_parse()), cmd/ptcompare.c's table of modes runs it.  The order is
  * the precedence when a command line names two: --help first, then
- * --version, --faults, --dma-track, --iommu with --watch, --iommu,
+ * --version, --faults, --dma-track, --dma, --iommu with --watch, --iommu,
  * --phys, --all,
  * --watch, an address (vtop), and a scan when none is named.
  */
@@ -26,6 +26,7 @@ enum mode {
 	MODE_FAULTS,	/* the IOMMU faults of the kernel log, explained */
 	MODE_IOMMU_WATCH, /* a device's IOMMU maps and unmaps as they happen */
 	MODE_DMA_TRACK,	/* start or stop tracking a device's DMA mappings */
+	MODE_DMA,	/* a tracked device's live DMA mappings, checked */
 	MODE_HELP,
 	MODE_VERSION,
 	NR_MODES
@@ -65,6 +66,8 @@ struct cli_options {
 	/* MODE_DMA_TRACK */
 	const char *dma_track;	/* --dma-track DEVICE */
 	bool dma_off;		/* --off: stop tracking it */
+	/* MODE_DMA */
+	const char *dma;	/* --dma DEVICE */
 };
 
 /*

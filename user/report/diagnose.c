@@ -232,9 +232,14 @@ enum failure diagnose_dma_track(int err, const char *device, bool off,
 			 device);
 		return FAIL_NO_DEVICE;
 	case ENOENT:
-		snprintf(msg, size,
-			 "device %s is not tracked: nothing to stop%s", device,
-			 off ? "" : " (ptwalk.ko lost it)");
+		if (off)
+			snprintf(msg, size,
+				 "device %s is not tracked: nothing to stop",
+				 device);
+		else
+			snprintf(msg, size,
+				 "device %s is not tracked: start with ptcompare --dma-track %s, then map",
+				 device, device);
 		return FAIL_USAGE;
 	case ENOSPC:
 		snprintf(msg, size,

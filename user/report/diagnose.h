@@ -55,7 +55,8 @@ enum failure diagnose_iommu(int err, const char *device,
 			    uint64_t end, char *msg, size_t size);
 
 /*
- * For a failed --dma-track of device (off: --off), errno from ptwalk.ko:
+ * For a failed --dma-track of device (off: --off), or --dma (off false),
+ * errno from ptwalk.ko:
  * EOPNOTSUPP a kernel without the DMA API's tracepoints (before 6.12),
  * ENOTTY a ptwalk.ko without DMA tracking.
  */
