@@ -936,6 +936,22 @@ static bool pc_dma(struct vmtest *t, const char *bdf, int want,
 	return true;
 }
 
+/* ptcompare's text report of --dma, as TAP comments: for the docs. */
+static void show_text(struct vmtest *t, const char *bdf)
+{
+	const char *argv[] = { "ptcompare", "--dma", bdf, NULL };
+	struct pc_result r = { 0 };
+	char *line, *save = NULL;
+
+	if (!pc_run(t, &r, argv))
+		return;
+	printf("# $ ptcompare --dma %s (exit %d)\n", bdf, r.status);
+	for (line = strtok_r(r.out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		printf("#   %s\n", line);
+	pc_free(&r);
+}
+
 /* The JSON mapping at device address dma, or NULL. */
 static struct json_object *dma_entry(struct pc_result *r, uint64_t dma)
 {
@@ -1051,7 +1067,11 @@ VMTEST_CASE(iommu, "edu_driver_dma_inventory", edu_driver_dma_inventory)
 	ok = ok && pc_dma(t, d.bdf, EXIT_MISMATCH, &pr) &&
 	     listed(t, &pr, r[2].page[0].dma, "free", "dma_freed_while_mapped") &&
 	     listed(t, &pr, r[0].page[0].dma, NULL, NULL);
+	if (ok)
+		printf("# $ ptcompare --json --dma %s\n# %s\n", d.bdf, pr.out);
 	pc_free(&pr);
+	if (ok)
+		show_text(t, d.bdf);
 	ok = ok && edu_unmap(t, &d, r[2].id);
 	/* user pages without FOLL_PIN */
 	gup.user_addr = A(user + N * 2 * PAGE);
