@@ -107,13 +107,24 @@ static unsigned int bucket(unsigned long key)
 	return hash_long(key, HASH_BITS_MAPS);
 }
 
-/* Who maps: the task's thread group and name, or the interrupted context. */
+/*
+ * Who maps: the task's thread group and name, or the interrupted context;
+ * and whether the first frame holds a reference now, which a free frame
+ * later does not (tails of an allocation that is no compound page never
+ * do).
+ */
 static void caller(struct ptwalk_dma_mapping *m)
 {
+	unsigned long pfn = PHYS_PFN(m->phys);
+
+	if (m->phys != PTWALK_DMA_PHYS_NONE && pfn_valid(pfn) &&
+	    page_count(pfn_to_page(pfn)))
+		m->flags |= PTWALK_DMA_F_COUNTED;
 	m->map_ns = local_clock();
 	if (in_task()) {
 		m->pid = task_tgid_nr(current);
-		get_task_comm(m->comm, current);
+		/* no task_lock(): a probe may run under any lock */
+		strscpy_pad(m->comm, current->comm, sizeof(m->comm));
 	} else {
 		m->flags |= PTWALK_DMA_F_ATOMIC;
 	}
@@ -285,7 +296,6 @@ static void add_sg(struct tracked *t, struct scatterlist *sgl, int nents,
 	unsigned int off = 0;
 	int i, s = 0;
 
-	caller(&m);
 	raw_spin_lock_irqsave(&t->lock, flags);
 	for_each_sg(sgl, sg, nents, i) {
 		if (!seg || s >= ents)
@@ -293,6 +303,8 @@ static void add_sg(struct tracked *t, struct scatterlist *sgl, int nents,
 		m.dma = sg_dma_address(seg) + off;
 		m.phys = sg_phys(sg);
 		m.size = sg->length;
+		m.flags = 0;
+		caller(&m);
 		add_locked(t, &m, (unsigned long)sgl);
 		off += sg->length;
 		if (off >= sg_dma_len(seg)) {
@@ -563,9 +575,10 @@ static long track_ioctl(void __user *arg)
 
 /*
  * Flags read now: whether the frames have struct pages, are all pinned,
- * and whether one is free (no reference: back in the page allocator,
- * buddy or per-CPU lists alike).  A racy read of a page's counts, which
- * the caller re-reads before reporting.
+ * and whether one is free: in the buddy allocator (no frame of a live
+ * allocation is), or the first frame, which held a reference when
+ * mapped, holds none (a page freed to the per-CPU lists has no flag to
+ * say so).  Racy reads, which the caller re-reads before reporting.
  */
 static void frame_flags(struct ptwalk_dma_mapping *m)
 {
@@ -582,7 +595,10 @@ static void frame_flags(struct ptwalk_dma_mapping *m)
 	for (; pfn <= last; pfn++) {
 		struct page *page = pfn_valid(pfn) ? pfn_to_page(pfn) : NULL;
 
-		if (page && !page_count(page))
+		if (page && (PageBuddy(page) ||
+			     (pfn == PHYS_PFN(m->phys) &&
+			      (m->flags & PTWALK_DMA_F_COUNTED) &&
+			      !page_count(page))))
 			m->flags |= PTWALK_DMA_F_FREE;
 		if (!page || !ptwalk_page_dma_pinned(page))
 			pinned = false;

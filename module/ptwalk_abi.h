@@ -658,9 +658,16 @@ enum ptwalk_dma_kind {
 						 * DMA (page_maybe_dma_pinned)
 						 */
 #define PTWALK_DMA_F_ATOMIC	(1U << 2)	/* mapped outside task context */
-#define PTWALK_DMA_F_FREE	(1U << 3)	/* some frame is free: no
-						 * reference held (page_count()
-						 * 0), in the page allocator
+#define PTWALK_DMA_F_FREE	(1U << 3)	/* a frame is free: in the
+						 * buddy allocator, or the first
+						 * frame lost the reference it
+						 * had when mapped (per-CPU
+						 * lists)
+						 */
+#define PTWALK_DMA_F_COUNTED	(1U << 4)	/* the first frame held a
+						 * reference when mapped (not
+						 * the tail of an allocation
+						 * that is no compound page)
 						 */
 
 /* Physical address unknown (a coherent buffer with no linear address). */
