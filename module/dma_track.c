@@ -107,6 +107,25 @@ static unsigned int bucket(unsigned long key)
 	return hash_long(key, HASH_BITS_MAPS);
 }
 
+/* What the frame pfn is now (enum ptwalk_dma_frame): a racy read. */
+static u32 frame_kind(unsigned long pfn)
+{
+	struct page *page;
+
+	if (!pfn_valid(pfn))
+		return PTWALK_DMA_FRAME_NONE;
+	page = pfn_to_page(pfn);
+	if (PageSlab(page))
+		return PTWALK_DMA_FRAME_SLAB;
+	if (PageTable(page))
+		return PTWALK_DMA_FRAME_PGTABLE;
+	if (PageAnon(page))
+		return PTWALK_DMA_FRAME_ANON;
+	if (PageLRU(page))
+		return PTWALK_DMA_FRAME_FILE;
+	return PTWALK_DMA_FRAME_KERNEL;
+}
+
 /*
  * Who maps: the task's thread group and name, or the interrupted context;
  * and whether the first frame holds a reference now, which a free frame
@@ -117,9 +136,11 @@ static void caller(struct ptwalk_dma_mapping *m)
 {
 	unsigned long pfn = PHYS_PFN(m->phys);
 
-	if (m->phys != PTWALK_DMA_PHYS_NONE && pfn_valid(pfn) &&
-	    page_count(pfn_to_page(pfn)))
-		m->flags |= PTWALK_DMA_F_COUNTED;
+	if (m->phys != PTWALK_DMA_PHYS_NONE && pfn_valid(pfn)) {
+		if (page_count(pfn_to_page(pfn)))
+			m->flags |= PTWALK_DMA_F_COUNTED;
+		m->flags |= frame_kind(pfn) << PTWALK_DMA_WAS_SHIFT;
+	}
 	m->map_ns = local_clock();
 	if (in_task()) {
 		m->pid = task_tgid_nr(current);
@@ -591,7 +612,7 @@ static void frame_flags(struct ptwalk_dma_mapping *m)
 	last = PHYS_PFN(m->phys + m->size - 1);
 	if (!pfn_valid(pfn))
 		return;
-	m->flags |= PTWALK_DMA_F_PAGE;
+	m->flags |= PTWALK_DMA_F_PAGE | frame_kind(pfn) << PTWALK_DMA_NOW_SHIFT;
 	for (; pfn <= last; pfn++) {
 		struct page *page = pfn_valid(pfn) ? pfn_to_page(pfn) : NULL;
 

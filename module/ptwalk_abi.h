@@ -670,6 +670,24 @@ enum ptwalk_dma_kind {
 						 * that is no compound page)
 						 */
 
+/*
+ * What the first frame was when mapped and is when asked, each in 4 bits
+ * of ptwalk_dma_mapping.flags (PTWALK_DMA_WAS(), PTWALK_DMA_NOW()): a
+ * frame freed and allocated again for something else changes what it is.
+ */
+enum ptwalk_dma_frame {
+	PTWALK_DMA_FRAME_NONE = 0,	/* no struct page (or unknown) */
+	PTWALK_DMA_FRAME_KERNEL = 1,	/* allocated, none of the below */
+	PTWALK_DMA_FRAME_SLAB = 2,
+	PTWALK_DMA_FRAME_PGTABLE = 3,
+	PTWALK_DMA_FRAME_ANON = 4,	/* anonymous memory */
+	PTWALK_DMA_FRAME_FILE = 5,	/* on the LRU, not anonymous */
+};
+#define PTWALK_DMA_WAS_SHIFT	8
+#define PTWALK_DMA_NOW_SHIFT	12
+#define PTWALK_DMA_WAS(flags)	(((flags) >> PTWALK_DMA_WAS_SHIFT) & 0xf)
+#define PTWALK_DMA_NOW(flags)	(((flags) >> PTWALK_DMA_NOW_SHIFT) & 0xf)
+
 /* Physical address unknown (a coherent buffer with no linear address). */
 #define PTWALK_DMA_PHYS_NONE	(~0ULL)
 

@@ -62,6 +62,16 @@ static void findings(void **state)
 			 1u << DMA_FREED_WHILE_MAPPED);
 	assert_int_equal(dma_findings_of(&pinned, DMA_FRAME_KERNEL, false),
 			 1u << DMA_LEAKED);
+	/* a kernel page when mapped, a slab page now: freed, allocated again */
+	pinned.flags = PTWALK_DMA_F_PAGE |
+		       PTWALK_DMA_FRAME_KERNEL << PTWALK_DMA_WAS_SHIFT |
+		       PTWALK_DMA_FRAME_SLAB << PTWALK_DMA_NOW_SHIFT;
+	assert_int_equal(dma_findings_of(&pinned, DMA_FRAME_SLAB, true),
+			 1u << DMA_FREED_WHILE_MAPPED);
+	pinned.flags = PTWALK_DMA_F_PAGE |
+		       PTWALK_DMA_FRAME_SLAB << PTWALK_DMA_WAS_SHIFT |
+		       PTWALK_DMA_FRAME_SLAB << PTWALK_DMA_NOW_SHIFT;
+	assert_int_equal(dma_findings_of(&pinned, DMA_FRAME_SLAB, true), 0);
 	assert_string_equal(dma_finding_name(DMA_FREED_WHILE_MAPPED),
 			    "dma_freed_while_mapped");
 	assert_string_equal(dma_finding_name(DMA_USER_PAGE_UNPINNED),

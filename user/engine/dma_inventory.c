@@ -33,7 +33,11 @@ unsigned int dma_findings_of(const struct ptwalk_dma_mapping *m,
 {
 	unsigned int f = 0;
 
-	if (fr == DMA_FRAME_FREE)
+	/* free now, or allocated again for something else since the map */
+	if (fr == DMA_FRAME_FREE ||
+	    ((m->flags & PTWALK_DMA_F_PAGE) &&
+	     PTWALK_DMA_WAS(m->flags) != PTWALK_DMA_FRAME_NONE &&
+	     PTWALK_DMA_WAS(m->flags) != PTWALK_DMA_NOW(m->flags)))
 		f |= 1u << DMA_FREED_WHILE_MAPPED;
 	/* a user page: a process's anonymous memory or a file's */
 	if ((fr == DMA_FRAME_ANONYMOUS || fr == DMA_FRAME_PAGE_CACHE) &&

@@ -18,7 +18,7 @@ static const struct {
 	const char *name, *doc;
 } findings[DMA_NR_FINDINGS] = {
 	[DMA_FREED_WHILE_MAPPED] = { "dma_freed_while_mapped",
-		"the page allocator holds a frame the device still has mapped: DMA there is a use after free" },
+		"a frame the device still has mapped was freed: it is free now, or allocated again for something else; DMA there is a use after free" },
 	[DMA_USER_PAGE_UNPINNED] = { "dma_user_page_unpinned",
 		"a user page is mapped for DMA without a pin (FOLL_PIN): it can move or be freed under the device" },
 	[DMA_LEAKED] = { "dma_leaked",
