@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1020,7 +1021,10 @@ VMTEST_CASE(iommu, "edu_driver_dma_inventory", edu_driver_dma_inventory)
 		PTWALK_EDU_KIND_PAGE, PTWALK_EDU_KIND_SG_PIN,
 	};
 	struct ptwalk_edu_map r[N], gup = { .kind = PTWALK_EDU_KIND_SG_GUP,
-					    .pages = 1 };
+					    .pages = 1 },
+		freed = { .kind = PTWALK_EDU_KIND_PAGE, .pages = 1 };
+	cpu_set_t cpu0, saved;
+	char *reuse = NULL;
 	struct ptwalk_edu_id id = { 0 }, leak = { .id = 1 };
 	struct pc_result pr = { 0 };
 	char *user = NULL;
@@ -1028,12 +1032,21 @@ VMTEST_CASE(iommu, "edu_driver_dma_inventory", edu_driver_dma_inventory)
 	bool ok = true;
 	int fd;
 
-	if (!edu_bind(t, &d))
+	/* one CPU, one per-CPU page list: see the freed page below */
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_getaffinity(0, sizeof(saved), &saved) ||
+	    sched_setaffinity(0, sizeof(cpu0), &cpu0))
+		return fail(t, "sched_setaffinity: %s", strerror(errno));
+	if (!edu_bind(t, &d)) {
+		sched_setaffinity(0, sizeof(saved), &saved);
 		return false;
+	}
 	if (!kernel_at_least(6, 12)) {
 		const char *argv[] = { "ptcompare", "--dma", d.bdf, NULL };
 
 		ok = pc_status(t, argv, EXIT_DMA_TRACK_UNSUPPORTED, "6.12");
+		sched_setaffinity(0, sizeof(saved), &saved);
 		return edu_restore(t, &d) && ok;
 	}
 	fd = vm_open_query(t);
@@ -1060,20 +1073,33 @@ VMTEST_CASE(iommu, "edu_driver_dma_inventory", edu_driver_dma_inventory)
 			    kinds_ok[k] == PTWALK_EDU_KIND_SG_PIN ? "anonymous" : NULL,
 			    NULL);
 	pc_free(&pr);
-	/* a page freed while mapped */
-	id.id = r[2].id;
+	/*
+	 * A page freed while mapped, and allocated again at once for this
+	 * process's anonymous memory: freed to this CPU's per-CPU list, the
+	 * next page fault here takes it (last in, first out).  Otherwise
+	 * ptcompare's own fork and exec may take it for the same kind of
+	 * use (a page-global directory, a kernel page), which no reader can
+	 * tell from the driver's.
+	 */
+	ok = ok && edu_map(t, &d, &freed);
+	id.id = freed.id;
 	ok = ok && edu_ioctl(t, &d, PTWALK_EDU_IOC_FREE_MAPPED, &id,
 			     "PTWALK_EDU_IOC_FREE_MAPPED");
+	if (ok) {
+		reuse = map_anon(t, 16 * PAGE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+		ok = reuse != NULL;
+		if (ok)
+			touch_write(reuse, 16 * PAGE);
+	}
 	ok = ok && pc_dma(t, d.bdf, EXIT_MISMATCH, &pr) &&
-	     /* free, or allocated again already (ptcompare's own start) */
-	     listed(t, &pr, r[2].page[0].dma, NULL, "dma_freed_while_mapped") &&
+	     listed(t, &pr, freed.page[0].dma, NULL, "dma_freed_while_mapped") &&
 	     listed(t, &pr, r[0].page[0].dma, NULL, NULL);
 	if (ok)
 		printf("# $ ptcompare --json --dma %s\n# %s\n", d.bdf, pr.out);
 	pc_free(&pr);
 	if (ok)
 		show_text(t, d.bdf);
-	ok = ok && edu_unmap(t, &d, r[2].id);
+	ok = ok && edu_unmap(t, &d, freed.id);
 	/* user pages without FOLL_PIN */
 	gup.user_addr = A(user + N * 2 * PAGE);
 	ok = ok && edu_map(t, &d, &gup);
@@ -1105,5 +1131,8 @@ out:
 	}
 	if (user)
 		munmap(user, (N + 1) * 2 * PAGE);
+	if (reuse)
+		munmap(reuse, 16 * PAGE);
+	sched_setaffinity(0, sizeof(saved), &saved);
 	return edu_restore(t, &d) && ok;
 }
