@@ -38,14 +38,14 @@
  * only the domain's owner serialises it against its own unmaps (VFIO
  * type1's iommu->lock, iommufd's area locks), and a third party cannot
  * take those.  An unmap frees table pages once the IOTLB is flushed, so a
- * walk racing with it may read a freed, reused page as a table.  For an
- * unmanaged domain the owner is the process the user is debugging, whose
- * mappings the user can keep still (and a VFIO unmap of a whole table's
- * range is rare); the kernel's DMA API maps and unmaps its domains all the
- * time, from interrupt context too.  So DMA-API domains are read only when
- * the query accepts that risk (PTWALK_IOMMU_DMA_API), and never under
- * lockdown in confidentiality mode; identity and blocked domains have no
- * tables to read.
+ * walk racing with it may read a freed, reused page as a table.  So a
+ * paging domain is read only while its owner cannot unmap: the caller
+ * says it stopped every process that holds the domain's VFIO or iommufd
+ * files (PTWALK_IOMMU_OWNER_STOPPED, unmanaged domains only), or accepts
+ * the risk (PTWALK_IOMMU_LIVE); the kernel's DMA API, which maps and
+ * unmaps from interrupt context too, cannot be stopped.  Under lockdown
+ * in confidentiality mode none is read (iommu_policy.h); identity and
+ * blocked domains have no tables to read.
  *
  * iommu_iova_to_phys() is asked only inside the domain's aperture (the
  * generic page-table code of the newest kernels may answer an IOVA outside
@@ -66,6 +66,7 @@
 #include "compat.h"
 #include "iommu.h"
 #include "iommu_frames.h"
+#include "iommu_policy.h"
 #include "lockdown.h"
 
 /* Pages translated per hold of the group's mutex. */
@@ -142,22 +143,20 @@ static int domain_kind(const struct iommu_domain *d)
 }
 
 /*
- * 0 if the query may read a domain of @kind (iommu.c's head says why a
- * DMA-API domain is refused by default), else the errno.
+ * 0 if the query may read a domain of @kind, else the errno
+ * (iommu_policy.h).  Lockdown is asked only about a paging domain: the
+ * kernel logs each refusal.
  */
 static int kind_allowed(int kind, u32 flags)
 {
-	if (kind != PTWALK_IOMMU_DMA && kind != PTWALK_IOMMU_DMA_FQ)
-		return 0;
-	if (!(flags & PTWALK_IOMMU_DMA_API))
-		return -EBUSY;
-	return ptwalk_confidentiality_locked() ? -EACCES : 0;
+	return ptwalk_iommu_kind_allowed(kind, flags,
+					 ptwalk_iommu_kind_is_paging(kind) &&
+					 ptwalk_confidentiality_locked());
 }
 
 static bool kind_is_paging(int kind)
 {
-	return kind == PTWALK_IOMMU_UNMANAGED || kind == PTWALK_IOMMU_DMA ||
-	       kind == PTWALK_IOMMU_DMA_FQ;
+	return ptwalk_iommu_kind_is_paging(kind);
 }
 
 /* The aperture of a paging domain; a driver that set none: everything. */
@@ -361,7 +360,7 @@ static int chunk(struct iommu_chunk *c)
 
 static int query_check(const struct ptwalk_iommu_query *q)
 {
-	if ((q->flags & ~PTWALK_IOMMU_DMA_API) ||
+	if ((q->flags & ~PTWALK_IOMMU_FLAGS) ||
 	    strnlen(q->device, sizeof(q->device)) == sizeof(q->device))
 		return -EINVAL;
 	if (!PAGE_ALIGNED(q->start) || !PAGE_ALIGNED(q->end))
@@ -373,7 +372,8 @@ static int query_check(const struct ptwalk_iommu_query *q)
 
 u64 ptwalk_iommu_features(void)
 {
-	return PTWALK_FEAT_IOMMU | PTWALK_FEAT_IOMMU_DMA_API;
+	return PTWALK_FEAT_IOMMU | PTWALK_FEAT_IOMMU_DMA_API |
+	       PTWALK_FEAT_IOMMU_OWNER_STOPPED;
 }
 
 int ptwalk_iommu_start(struct ptwalk_iommu_cursor *q,

@@ -119,11 +119,16 @@
 #define PTWALK_FEAT_IOMMU	(1ULL << 3)	/* PTWALK_IOC_IOMMU; the kernel
 						 * was built with an IOMMU API
 						 */
-#define PTWALK_FEAT_IOMMU_DMA_API (1ULL << 4)	/* PTWALK_IOMMU_DMA_API */
+#define PTWALK_FEAT_IOMMU_DMA_API (1ULL << 4)	/* PTWALK_IOMMU_LIVE */
 #define PTWALK_FEAT_IOMMU_EVENTS (1ULL << 5)	/* PTWALK_IOC_EVENTS: the
 						 * recorder is on (module
 						 * parameter iommu_events)
 						 */
+/*
+ * PTWALK_IOMMU_OWNER_STOPPED; a module without it reads unmanaged domains
+ * with no flag and refuses that bit (EINVAL).
+ */
+#define PTWALK_FEAT_IOMMU_OWNER_STOPPED (1ULL << 6)
 
 /*
  * PTWALK_IOC_INFO: size in (the caller's struct), out (the bytes the
@@ -435,15 +440,24 @@ struct ptwalk_task {
  * address "DDDD:BB:DD.F" (hex, as in /sys/bus/pci/devices),
  * NUL-terminated within the array.
  *
- * By default only domains whose page tables the caller can keep still are
- * read: unmanaged (VFIO, iommufd: their owner maps and unmaps), identity
- * and blocked (nothing to read), and a device without an IOMMU.  The
- * kernel's DMA API maps and unmaps its domains at any moment, from
- * interrupt context too, and frees table pages after the flush, with no
- * lock a third party can take: a walk of such a domain may follow a
- * freed page.  PTWALK_IOMMU_DMA_API in flags accepts that risk and reads
- * them too (never under lockdown in confidentiality mode: those tables
- * map the kernel's own buffers).
+ * A paging domain (unmanaged, dma, dma-fq) is read only when the query
+ * says why its page tables cannot be freed under the read, or accepts
+ * that they can: its owner unmaps and frees table pages after the flush
+ * with no lock a third party can take, and a walk racing with that may
+ * follow a freed page.  Identity and blocked domains (no tables) and a
+ * device without an IOMMU need no flag.
+ *   PTWALK_IOMMU_OWNER_STOPPED  the caller has stopped every process that
+ *               can change the domain (the holders of its VFIO container,
+ *               group, device or iommufd file, as ptcompare does with
+ *               SIGSTOP).  Unmanaged domains only: a DMA-API domain's
+ *               owner is the kernel, which cannot be stopped.  The module
+ *               cannot check the claim; the caller answers for it.
+ *   PTWALK_IOMMU_LIVE           read the domain while its owner runs,
+ *               accepting the risk: a garbage frame, an oops on a freed
+ *               table, kernel memory shown as a frame.  Any paging domain.
+ * Under lockdown in confidentiality mode no paging domain is read at all,
+ * whatever the flags: lockdown distrusts root, so neither the opt-in nor
+ * an unverifiable "stopped" claim is taken.
  *
  * The ioctl fails with
  *   EINVAL      a malformed query or device name;
@@ -451,8 +465,10 @@ struct ptwalk_task {
  *   ENOENT      the device has an IOMMU group but no domain attached;
  *   EOPNOTSUPP  a domain that cannot be asked this way (SVA, nested,
  *               platform, a type this module does not know);
- *   EBUSY       a DMA-API domain (dma, dma-fq) without PTWALK_IOMMU_DMA_API;
- *   EACCES      a DMA-API domain under lockdown in confidentiality mode;
+ *   EAGAIN      an unmanaged domain, neither OWNER_STOPPED nor LIVE: its
+ *               owner may be changing it; stop the owner and ask again;
+ *   EBUSY       a DMA-API domain (dma, dma-fq) without PTWALK_IOMMU_LIVE;
+ *   EACCES      a paging domain under lockdown in confidentiality mode;
  *   EDOM        the domain's smallest page is smaller than the kernel's
  *               (a 4K IOMMU granule under a 16K or 64K kernel): ptwalk
  *               answers in kernel pages and never merges sub-pages;
@@ -468,7 +484,11 @@ struct ptwalk_task {
  * read(): ENODEV once the device is removed, leaves its IOMMU group or
  * its driver is unbound; EINTR on any signal before a record is ready.
  */
-#define PTWALK_IOMMU_DMA_API	(1U << 0)
+#define PTWALK_IOMMU_LIVE		(1U << 0)
+/* ABI 2's first name of PTWALK_IOMMU_LIVE, kept for source compatibility */
+#define PTWALK_IOMMU_DMA_API		PTWALK_IOMMU_LIVE
+#define PTWALK_IOMMU_OWNER_STOPPED	(1U << 1)
+#define PTWALK_IOMMU_FLAGS	(PTWALK_IOMMU_LIVE | PTWALK_IOMMU_OWNER_STOPPED)
 
 /* Bytes of ptwalk_iommu_query.device, the terminating NUL included. */
 #define PTWALK_IOMMU_DEVICE_MAX	64
@@ -478,7 +498,7 @@ struct ptwalk_task {
 
 struct ptwalk_iommu_query {
 	__u32 size;
-	__u32 flags;		/* PTWALK_IOMMU_DMA_API; other bits 0 */
+	__u32 flags;		/* PTWALK_IOMMU_FLAGS; other bits 0 */
 	__u64 start;		/* IOVA range [start, end) */
 	__u64 end;
 	char device[PTWALK_IOMMU_DEVICE_MAX];

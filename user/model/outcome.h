@@ -40,6 +40,12 @@ enum exit_status {
 	EXIT_NOT_VFIO = 16,	/* --iommu --watch: the device is not
 				 * driven through VFIO
 				 */
+	/* 17 and 19 are other failures' */
+	EXIT_LIVE_DOMAIN = 18,	/* --iommu: a paging domain whose owner
+				 * cannot be stopped (a kernel driver, a
+				 * process this user may not stop), no
+				 * --live-domain
+				 */
 	EXIT_DMA_TRACK_UNSUPPORTED = 20, /* --dma-track: the kernel has no
 					  * DMA API tracepoints (before 6.12)
 					  */
@@ -62,6 +68,7 @@ enum failure {
 	FAIL_DMA_API = EXIT_DMA_API,
 	FAIL_NO_RECORDER = EXIT_NO_RECORDER,
 	FAIL_NOT_VFIO = EXIT_NOT_VFIO,
+	FAIL_LIVE_DOMAIN = EXIT_LIVE_DOMAIN,
 	FAIL_DMA_TRACK_UNSUPPORTED = EXIT_DMA_TRACK_UNSUPPORTED,
 };
 
