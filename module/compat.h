@@ -338,4 +338,15 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
 #endif
 #endif
 
+/*
+ * Whether a frame is pinned for DMA (FOLL_PIN): page_maybe_dma_pinned()
+ * until the folio version took its place (present in 6.1, the page one
+ * gone by 6.12); 5.10 has only the page one.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#define ptwalk_page_dma_pinned(page)	page_maybe_dma_pinned(page)
+#else
+#define ptwalk_page_dma_pinned(page)	folio_maybe_dma_pinned(page_folio(page))
+#endif
+
 #endif /* PTWALK_COMPAT_H */

@@ -9,6 +9,7 @@
 #include <linux/module.h>
 #include "chardev.h"
 #include "debugfs.h"
+#include "dma_track.h"
 #include "ptwalk_abi.h"
 #include "recorder.h"
 #include "ptwalk_version.h"
@@ -37,6 +38,10 @@ static int __init ptwalk_init(void)
 		     PTWALK_EVENTS_QUERY_SIZE);
 	BUILD_BUG_ON(sizeof(struct ptwalk_iommu_event) !=
 		     PTWALK_IOMMU_EVENT_SIZE);
+	BUILD_BUG_ON(sizeof(struct ptwalk_dma_track) != PTWALK_DMA_TRACK_SIZE);
+	BUILD_BUG_ON(sizeof(struct ptwalk_dma_query) != PTWALK_DMA_QUERY_SIZE);
+	BUILD_BUG_ON(sizeof(struct ptwalk_dma_mapping) !=
+		     PTWALK_DMA_MAPPING_SIZE);
 	/*
 	 * The recorder first: events are kept from load on, and a module
 	 * that cannot keep them says so (ptwalk_info.features) rather than
@@ -59,12 +64,15 @@ static int __init ptwalk_init(void)
 		       PTWALK_DEVICE_NAME, ret);
 		ptwalk_debugfs_exit();
 		ptwalk_recorder_exit();
+		return ret;
 	}
-	return ret;
+	ptwalk_dma_track_init();
+	return 0;
 }
 
 static void __exit ptwalk_exit(void)
 {
+	ptwalk_dma_track_exit();
 	ptwalk_chardev_exit();
 	ptwalk_debugfs_exit();
 	ptwalk_recorder_exit();

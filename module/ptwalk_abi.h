@@ -112,6 +112,8 @@
 #define PTWALK_IOC_TASK		_IO(PTWALK_IOC_TYPE, 0x03) /* ptwalk_task_query */
 #define PTWALK_IOC_IOMMU	_IO(PTWALK_IOC_TYPE, 0x04) /* ptwalk_iommu_query */
 #define PTWALK_IOC_EVENTS	_IO(PTWALK_IOC_TYPE, 0x05) /* ptwalk_events_query */
+#define PTWALK_IOC_DMA_TRACK	_IO(PTWALK_IOC_TYPE, 0x20) /* ptwalk_dma_track */
+#define PTWALK_IOC_DMA_MAPS	_IO(PTWALK_IOC_TYPE, 0x21) /* ptwalk_dma_query */
 
 /* What a module answers (ptwalk_info.features). */
 #define PTWALK_FEAT_RANGE	(1ULL << 0)	/* PTWALK_IOC_RANGE */
@@ -635,5 +637,137 @@ struct ptwalk_iommu_event {
 #define PTWALK_TASK_SIZE	24
 #define PTWALK_EVENTS_QUERY_SIZE	16
 #define PTWALK_IOMMU_EVENT_SIZE	88
+
+/*
+ * Kernel drivers' DMA: a device's live DMA-API mappings, kept from the
+ * DMA API's tracepoints (6.12+: include/trace/events/dma.h) while the
+ * device is tracked.  Both ioctls answer at once, with no query to read,
+ * and work on any session.  device is a PCI address as in
+ * ptwalk_iommu_query.
+ *
+ * PTWALK_IOC_DMA_TRACK starts tracking the device (again: nothing
+ * changes), or with PTWALK_DMA_TRACK_OFF stops it and forgets its
+ * mappings.  Only mappings made while it is tracked are known.  The
+ * module parameter dma_track (comma-separated PCI addresses) tracks
+ * devices from load.  The probes are attached while some device is
+ * tracked, and only then.
+ *
+ * PTWALK_IOC_DMA_MAPS copies at most nr_maps live mappings to maps and at
+ * most nr_unmaps of the device's most recent unmaps (newest first) to
+ * unmaps (user pointers to arrays of struct ptwalk_dma_mapping), and says
+ * how many it copied in nr_maps and nr_unmaps and how many there are in
+ * live.  capacity is how many live mappings the device can keep (module
+ * parameter dma_track_maps); overflow counts those not kept for want of
+ * room; unmapped_unknown counts unmaps of a mapping not kept (made before
+ * tracking, or not kept).
+ *
+ * Both fail with
+ *   EINVAL      a malformed struct or device name;
+ *   ENODEV      no such PCI device;
+ *   EOPNOTSUPP  the kernel has no DMA API tracepoints (before 6.12);
+ *   ENOSPC      PTWALK_DMA_MAX_DEVICES devices are tracked already;
+ *   ENOENT      (PTWALK_IOC_DMA_MAPS, or with PTWALK_DMA_TRACK_OFF) the
+ *               device is not tracked;
+ *   EACCES      under lockdown in confidentiality mode (these are the
+ *               kernel's own buffers).
+ */
+#define PTWALK_DMA_TRACK_OFF	(1U << 0)
+#define PTWALK_DMA_MAX_DEVICES	8
+
+struct ptwalk_dma_track {
+	__u32 size;
+	__u32 flags;		/* PTWALK_DMA_TRACK_OFF; other bits 0 */
+	char device[PTWALK_IOMMU_DEVICE_MAX];
+};
+
+struct ptwalk_dma_query {
+	__u32 size;
+	__u32 flags;		/* 0 */
+	char device[PTWALK_IOMMU_DEVICE_MAX];
+	__u64 maps;		/* user pointer: ptwalk_dma_mapping[nr_maps] */
+	__u64 unmaps;		/* user pointer: ptwalk_dma_mapping[nr_unmaps] */
+	__u32 nr_maps;		/* in: room; out: copied */
+	__u32 nr_unmaps;	/* in: room; out: copied */
+	__u32 live;		/* out: live mappings kept */
+	__u32 capacity;		/* out: live mappings the device can keep */
+	__u64 overflow;		/* out: mappings not kept (no room) */
+	__u64 unmapped_unknown;	/* out: unmaps of mappings not kept */
+	__u64 tracked_ns;	/* out: local_clock() when tracking began */
+};
+
+/* How a mapping was made (ptwalk_dma_mapping.kind). */
+enum ptwalk_dma_kind {
+	PTWALK_DMA_PAGE = 1,		/* dma_map_page/single (6.18+: _phys) */
+	PTWALK_DMA_RESOURCE = 2,	/* dma_map_resource (no struct page) */
+	PTWALK_DMA_SG = 3,		/* one entry of a dma_map_sg() list */
+	PTWALK_DMA_COHERENT = 4,	/* dma_alloc_coherent/_attrs */
+	PTWALK_DMA_PAGES = 5,		/* dma_alloc_pages */
+	PTWALK_DMA_SGT = 6,		/* one entry of dma_alloc_noncontiguous */
+};
+
+/* ptwalk_dma_mapping.flags, as the module read them when asked */
+#define PTWALK_DMA_F_PAGE	(1U << 0)	/* the first frame has a
+						 * struct page
+						 */
+#define PTWALK_DMA_F_PINNED	(1U << 1)	/* every frame is pinned for
+						 * DMA (page_maybe_dma_pinned)
+						 */
+#define PTWALK_DMA_F_ATOMIC	(1U << 2)	/* mapped outside task context */
+#define PTWALK_DMA_F_FREE	(1U << 3)	/* a frame is free: in the
+						 * buddy allocator, or the first
+						 * frame lost the reference it
+						 * had when mapped (per-CPU
+						 * lists)
+						 */
+#define PTWALK_DMA_F_COUNTED	(1U << 4)	/* the first frame held a
+						 * reference when mapped (not
+						 * the tail of an allocation
+						 * that is no compound page)
+						 */
+
+/*
+ * What the first frame was when mapped and is when asked, each in 4 bits
+ * of ptwalk_dma_mapping.flags (PTWALK_DMA_WAS(), PTWALK_DMA_NOW()): a
+ * frame freed and allocated again for something else changes what it is.
+ */
+enum ptwalk_dma_frame {
+	PTWALK_DMA_FRAME_NONE = 0,	/* no struct page (or unknown) */
+	PTWALK_DMA_FRAME_KERNEL = 1,	/* allocated, none of the below */
+	PTWALK_DMA_FRAME_SLAB = 2,
+	PTWALK_DMA_FRAME_PGTABLE = 3,
+	PTWALK_DMA_FRAME_ANON = 4,	/* anonymous memory */
+	PTWALK_DMA_FRAME_FILE = 5,	/* on the LRU, not anonymous */
+};
+#define PTWALK_DMA_WAS_SHIFT	8
+#define PTWALK_DMA_NOW_SHIFT	12
+#define PTWALK_DMA_WAS(flags)	(((flags) >> PTWALK_DMA_WAS_SHIFT) & 0xf)
+#define PTWALK_DMA_NOW(flags)	(((flags) >> PTWALK_DMA_NOW_SHIFT) & 0xf)
+
+/* Physical address unknown (a coherent buffer with no linear address). */
+#define PTWALK_DMA_PHYS_NONE	(~0ULL)
+
+struct ptwalk_dma_mapping {
+	__u64 dma;		/* device address of the first byte */
+	__u64 phys;		/* physical address of the first byte */
+	__u64 size;		/* bytes */
+	__u64 attrs;		/* DMA_ATTR_* as the driver passed them */
+	__u64 map_ns;		/* local_clock() at the map */
+	__u64 unmap_ns;		/* at the unmap (history); 0 when live */
+	__s32 pid;		/* thread group that mapped; 0 outside task
+				 * context
+				 */
+	__u32 dir;		/* enum dma_data_direction: 0 bidirectional,
+				 * 1 to device, 2 from device, 3 none
+				 */
+	__u32 kind;		/* enum ptwalk_dma_kind */
+	__u32 flags;		/* PTWALK_DMA_F_* */
+	char comm[16];		/* the mapping task's name, "" outside task
+				 * context
+				 */
+};
+
+#define PTWALK_DMA_TRACK_SIZE	72
+#define PTWALK_DMA_QUERY_SIZE	128
+#define PTWALK_DMA_MAPPING_SIZE	80
 
 #endif /* PTWALK_ABI_H */

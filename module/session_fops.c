@@ -18,6 +18,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include "decode.h"
+#include "dma_track.h"
 #include "lockdown.h"
 #include "recorder.h"
 #include "session.h"
@@ -212,6 +213,8 @@ static long session_ioctl(struct file *file, unsigned int cmd,
 {
 	if (cmd == PTWALK_IOC_INFO)
 		return info_ioctl((void __user *)arg);
+	if (cmd == PTWALK_IOC_DMA_TRACK || cmd == PTWALK_IOC_DMA_MAPS)
+		return ptwalk_dma_ioctl(cmd, (void __user *)arg);
 	return query_ioctl(file->private_data, cmd, (void __user *)arg);
 }
 

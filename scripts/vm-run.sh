@@ -13,7 +13,7 @@
 # VM_PAGE_SIZE=64K), VM_ACCEL
 # (tcg, the default, or kvm); VM_KERNEL, a kernel image to boot instead of
 # /boot/vmlinuz-KREL (its release must be KREL; make check-debug uses it);
-# VM_KO_DIR, where module/ptwalk.ko and tests/fixture/ptwalk_fixture.ko are
+# VM_KO_DIR, where module/ptwalk.ko and tests/fixture/ptwalk_*.ko are
 # (default: this tree); VM_MODTREE, the booted kernel's modules tree, where
 # the kernel modules the suite needs come from (default /lib/modules/KREL);
 # VM_ONLY, run only the vmtest cases whose names start so (the shell cases of
@@ -338,7 +338,7 @@ else
 fi
 command -v "$qemu" >/dev/null || die "$qemu missing: apt-get install $qemu_pkg"
 [ -x "$sysroot/bin/busybox" ] || die "$sysroot/bin/busybox missing: apt-get install busybox-static${sysroot:+ (VM_SYSROOT: scripts/arm64-fetch.sh)}"
-for ko in module/ptwalk.ko tests/fixture/ptwalk_fixture.ko; do
+for ko in module/ptwalk.ko tests/fixture/ptwalk_fixture.ko tests/fixture/ptwalk_edu.ko; do
 	if [ ! -r "$kodir/$ko" ] && [ "${VM_MISSING_KO:-}" = ok ]; then
 		echo "vm-run: $kodir/$ko not built: booting without it (VM_MISSING_KO=ok)" >&2
 		continue
@@ -358,7 +358,7 @@ cp "$top/tests/vm/guest-init.sh" "$root/init"
 cp "$top/tests/vm/guest-suite.sh" "$top/tests/vm/guest-lockdown.sh" \
 	"$top/tests/vm/guest-platform.sh" "$top/tests/vm/demo.sh" \
 	"$top/tests/vm/bench.sh" "$root/tests/"
-for ko in module/ptwalk.ko tests/fixture/ptwalk_fixture.ko; do
+for ko in module/ptwalk.ko tests/fixture/ptwalk_fixture.ko tests/fixture/ptwalk_edu.ko; do
 	[ ! -r "$kodir/$ko" ] || cp "$kodir/$ko" "$root/lib/"
 done
 # Kernel modules the guest needs, with every module they depend on, from

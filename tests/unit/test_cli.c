@@ -170,6 +170,14 @@ static const struct refusal refusals[] = {
 	{ { "--faults", "1234" }, "--faults takes no PID" },
 	{ { "--faults", "--range", "0-1000" }, "drop --range" },
 	{ { "--faults", "--since", "5", "--fault-line", "x" }, "" },
+	/* --dma-track DEVICE [--off]: nothing else */
+	{ { "--dma-track", "3.0" }, "bad device" },
+	{ { "--dma-track", "0000:00:03.0", "42" }, "--dma-track takes no PID" },
+	{ { "--dma-track", "0000:00:03.0", "--range", "0-1000" },
+	  "--dma-track starts or stops tracking a device: drop --range" },
+	{ { "--dma-track", "0000:00:03.0", "--dma-api" },
+	  "--dma-api applies to --iommu only" },
+	{ { "--off", "42" }, "--off applies to --dma-track only" },
 };
 
 /* ... and those whose message starts with want */
@@ -544,6 +552,21 @@ static void live_domain(void **state)
 	assert_true(o.live_domain);
 }
 
+/* --dma-track DEVICE, --off to stop: no PID. */
+static void dma_track_forms(void **state)
+{
+	struct cli_options o = accepted(3, "--dma-track", "0000:00:03.0");
+
+	(void)state;
+	assert_int_equal(o.mode, MODE_DMA_TRACK);
+	assert_string_equal(o.dma_track, "0000:00:03.0");
+	assert_false(o.dma_off);
+	o = accepted(4, "--off", "--dma-track=0000:00:03.0", "--json");
+	assert_int_equal(o.mode, MODE_DMA_TRACK);
+	assert_true(o.dma_off);
+	assert_true(o.json);
+}
+
 /*
  * The range must be made of whole kernel pages, known only once ptwalk.ko
  * says the page size: 0x1000-aligned is enough with 4K pages, not with
@@ -581,4 +604,4 @@ UNIT_MAIN("cli", UT(refused), UT(live_domain), UT(iommu_forms), UT(iommu_alignme
 	  UT(range_leading_zeros), UT(vtop_forms), UT(equals_forms),
 	  UT(help_and_version), UT(range_in_kernel_pages),
 	  UT(phys_forms), UT(all_forms), UT(watch_forms), UT(cli_faults),
-	  UT(iommu_watch_forms))
+	  UT(iommu_watch_forms), UT(dma_track_forms))

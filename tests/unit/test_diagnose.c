@@ -323,6 +323,42 @@ static void owner_refusals(void **state)
 	}
 }
 
+/*
+ * --dma-track's refusals: a kernel before 6.12 its own status (20) naming
+ * the release; each other its status and what to do.
+ */
+static void dma_track_errors(void **state)
+{
+	static const struct {
+		int err;
+		bool off;
+		enum failure status;
+		const char *needles[2];
+	} cases[] = {
+		{ EOPNOTSUPP, false, FAIL_DMA_TRACK_UNSUPPORTED, { "Linux 6.12", "--dma-api" } },
+		{ ENOTTY, false, FAIL_INTERNAL, { "ptwalk.ko", NULL } },
+		{ ENODEV, false, FAIL_NO_DEVICE, { "no PCI device", NULL } },
+		{ ENOENT, true, FAIL_USAGE, { "not tracked", NULL } },
+		{ ENOSPC, false, FAIL_USAGE, { "--off", NULL } },
+		{ EACCES, false, FAIL_LOCKDOWN, { "confidentiality", NULL } },
+		{ ENOMEM, false, FAIL_INTERNAL, { "0000:00:03.0", NULL } },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char msg[512];
+
+		assert_int_equal(diagnose_dma_track(cases[i].err, "0000:00:03.0",
+						    cases[i].off, msg,
+						    sizeof(msg)),
+				 cases[i].status);
+		for (int k = 0; k < 2 && cases[i].needles[k]; k++)
+			assert_contains(msg, cases[i].needles[k]);
+		assert_null(strchr(msg, '\n'));
+	}
+	assert_int_equal(EXIT_DMA_TRACK_UNSUPPORTED, 20);
+}
+
 /* ENODEV during the reads: the device went away, exit 10, not "no such". */
 static void iommu_device_gone_mid_query(void **state)
 {
@@ -392,4 +428,4 @@ static void abi_mismatch(void **state)
 UNIT_MAIN("diagnose", UT(open_errors), UT(endpoint_errors_name_the_case),
 	  UT(lockdown_modes), UT(query_errors_are_distinct), UT(proc_and_scan_errors),
 	  UT(iommu_policy_errors), UT(owner_refusals), UT(iommu_device_gone_mid_query), UT(abi_mismatch),
-	  UT(iommu_watch_errors))
+	  UT(iommu_watch_errors), UT(dma_track_errors))

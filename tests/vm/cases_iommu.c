@@ -79,9 +79,8 @@ struct edu {
 	char *staging;			/* a page mapped for the device */
 };
 
-/* The PCI address of the first device vendor:device, from sysfs. */
-static bool find_pci(struct vmtest *t, const char *vendor, const char *device,
-		     char *bdf, size_t size)
+bool find_pci(struct vmtest *t, const char *vendor, const char *device,
+	      char *bdf, size_t size)
 {
 	DIR *d = opendir("/sys/bus/pci/devices");
 	struct dirent *de;

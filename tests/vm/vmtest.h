@@ -130,6 +130,13 @@ bool vm_thp_size_set(uint64_t bytes, const char *mode, char *saved,
 		     size_t size);
 bool vm_thp_size_restore(uint64_t bytes, const char *saved);
 
+/*
+ * The PCI address of the first device vendor:device ("0x1234"), from
+ * sysfs, into bdf (size bytes); false with t->why if there is none.
+ */
+bool find_pci(struct vmtest *t, const char *vendor, const char *device,
+	      char *bdf, size_t size);
+
 /* CLOCK_MONOTONIC in seconds: the time-bounded cases' clock. */
 double vm_now_s(void);
 

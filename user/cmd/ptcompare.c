@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include "cmd/connect.h"
 #include "cmd/mode_all.h"
+#include "cmd/mode_dma.h"
+#include "cmd/mode_dma_track.h"
 #include "cmd/mode_faults.h"
 #include "cmd/mode_iommu.h"
 #include "cmd/mode_iommu_watch.h"
@@ -56,6 +58,8 @@ static int (*const modes[NR_MODES])(const struct cli_options *o, char *msg,
 	[MODE_WATCH] = mode_watch,
 	[MODE_FAULTS] = mode_faults,
 	[MODE_IOMMU_WATCH] = mode_iommu_watch,
+	[MODE_DMA_TRACK] = mode_dma_track,
+	[MODE_DMA] = mode_dma,
 	[MODE_HELP] = mode_help,
 	[MODE_VERSION] = mode_version,
 };

@@ -33,6 +33,12 @@ _Static_assert(sizeof(struct ptwalk_task) == PTWALK_TASK_SIZE,
 	       "task layout");
 _Static_assert(sizeof(struct ptwalk_events_query) == PTWALK_EVENTS_QUERY_SIZE,
 	       "events query layout");
+_Static_assert(sizeof(struct ptwalk_dma_track) == PTWALK_DMA_TRACK_SIZE,
+	       "DMA tracking layout");
+_Static_assert(sizeof(struct ptwalk_dma_query) == PTWALK_DMA_QUERY_SIZE,
+	       "DMA mappings query layout");
+_Static_assert(sizeof(struct ptwalk_dma_mapping) == PTWALK_DMA_MAPPING_SIZE,
+	       "DMA mapping layout");
 _Static_assert(sizeof(struct ptwalk_iommu_event) == PTWALK_IOMMU_EVENT_SIZE,
 	       "event layout");
 
@@ -177,6 +183,34 @@ ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max)
 ssize_t ptwalk_read_ext(int fd, struct ptwalk_record_ext *recs, size_t max)
 {
 	return read_records(fd, recs, sizeof(*recs), max);
+}
+
+int ptwalk_dma_track(int fd, const char *device, bool off)
+{
+	struct ptwalk_dma_track q = {
+		.size = sizeof(q), .flags = off ? PTWALK_DMA_TRACK_OFF : 0,
+	};
+	size_t len = strlen(device);
+
+	if (len >= sizeof(q.device))
+		return -EINVAL;
+	memcpy(q.device, device, len);
+	return ask(fd, PTWALK_IOC_DMA_TRACK, &q);
+}
+
+int ptwalk_dma_maps(int fd, const char *device,
+		    struct ptwalk_dma_mapping *maps, uint32_t max,
+		    struct ptwalk_dma_query *q)
+{
+	size_t len = strlen(device);
+
+	*q = (struct ptwalk_dma_query){
+		.size = sizeof(*q), .maps = (uintptr_t)maps, .nr_maps = max,
+	};
+	if (len >= sizeof(q->device))
+		return -EINVAL;
+	memcpy(q->device, device, len);
+	return ask(fd, PTWALK_IOC_DMA_MAPS, q);
 }
 
 int ptwalk_query_iommu(int fd, const char *device, uint64_t start,

@@ -72,6 +72,21 @@ ssize_t ptwalk_read(int fd, struct ptwalk_record *recs, size_t max);
 ssize_t ptwalk_read_ext(int fd, struct ptwalk_record_ext *recs, size_t max);
 
 /*
+ * PTWALK_IOC_DMA_TRACK: starts (off false) or stops tracking the DMA-API
+ * mappings of device (a PCI address): 0 or -errno as module/ptwalk_abi.h
+ * lists them; ENOTTY from a module without DMA tracking.
+ */
+int ptwalk_dma_track(int fd, const char *device, bool off);
+
+/*
+ * PTWALK_IOC_DMA_MAPS: at most q->nr_maps live mappings of device into
+ * maps (no history), q filled as the module answered: 0 or -errno.
+ */
+int ptwalk_dma_maps(int fd, const char *device,
+		    struct ptwalk_dma_mapping *maps, uint32_t max,
+		    struct ptwalk_dma_query *q);
+
+/*
  * Starts a device-view query (PTWALK_IOC_IOMMU) of [start, end) of the
  * device addresses of device (a PCI address), flags PTWALK_IOMMU_*: 0 or
  * -errno, as module/ptwalk_abi.h lists them; EOPNOTSUPP from a module

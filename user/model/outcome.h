@@ -49,6 +49,9 @@ enum exit_status {
 				 * platform DMA offset only a bound
 				 * driver's map holds
 				 */
+	EXIT_DMA_TRACK_UNSUPPORTED = 20, /* --dma-track: the kernel has no
+					  * DMA API tracepoints (before 6.12)
+					  */
 };
 
 /* The kinds of failure; each one's value is its exit status. */
@@ -70,6 +73,7 @@ enum failure {
 	FAIL_NOT_VFIO = EXIT_NOT_VFIO,
 	FAIL_LIVE_DOMAIN = EXIT_LIVE_DOMAIN,
 	FAIL_DMA_OFFSET = EXIT_DMA_OFFSET,
+	FAIL_DMA_TRACK_UNSUPPORTED = EXIT_DMA_TRACK_UNSUPPORTED,
 };
 
 enum module_state {

@@ -101,7 +101,7 @@ enum arg {
 	ARG_PID, ARG_ADDR, ARG_PHYS, ARG_ALL, ARG_WATCH, ARG_IOMMU,
 	ARG_RANGE, ARG_IOVA, ARG_DMA_API, ARG_LIVE_DOMAIN, ARG_INTERVAL, ARG_KPAGEFLAGS,
 	ARG_JOBS, ARG_STATS, ARG_HELP, ARG_VERSION, ARG_FAULTS, ARG_SINCE,
-	ARG_FAULT_LINE, NR_ARGS
+	ARG_FAULT_LINE, ARG_DMA_TRACK, ARG_OFF, ARG_DMA, NR_ARGS
 };
 
 #define BIT(a) (1u << (a))
@@ -116,6 +116,8 @@ static const char *const arg_names[NR_ARGS] = {
 	[ARG_JOBS] = "--jobs", [ARG_STATS] = "--stats", [ARG_HELP] = "--help",
 	[ARG_VERSION] = "--version", [ARG_FAULTS] = "--faults",
 	[ARG_SINCE] = "--since", [ARG_FAULT_LINE] = "--fault-line",
+	[ARG_DMA_TRACK] = "--dma-track", [ARG_OFF] = "--off",
+	[ARG_DMA] = "--dma",
 };
 
 /* The parse in progress: the options, what was given, the positionals. */
@@ -163,8 +165,8 @@ static bool parse_vtop_addr(const char *s, struct parse *p)
 static bool parse_pid(const char *s, pid_t *pid);
 
 /* DEVICE of --iommu DEVICE: a PCI address. */
-static bool parse_iommu_device(const char *s, struct cli_options *opts,
-			       char *err, size_t err_size)
+static bool parse_pci_device(const char *s, const char **device,
+			     char *err, size_t err_size)
 {
 	char q[SHOWN_SIZE];
 
@@ -174,7 +176,7 @@ static bool parse_iommu_device(const char *s, struct cli_options *opts,
 			 shown(s, q));
 		return false;
 	}
-	opts->iommu = s;
+	*device = s;
 	return true;
 }
 
@@ -290,6 +292,7 @@ enum opt_id {
 	OPT_FLAG,	/* no value: sets the bool at its offset, if any */
 	OPT_VTOP, OPT_JOBS, OPT_RANGE, OPT_DEBUGFS, OPT_DEVICE, OPT_IOMMU,
 	OPT_IOVA, OPT_PHYS, OPT_WATCH, OPT_INTERVAL, OPT_SINCE, OPT_FAULT_LINE,
+	OPT_DMA_TRACK, OPT_DMA,
 };
 
 /* A flag with a bool of cli_options, or one that only picks a mode. */
@@ -327,6 +330,9 @@ static const struct {
 	MODE_FLAG("--faults", ARG_FAULTS),
 	VALUE("--since", OPT_SINCE, ARG_SINCE),
 	VALUE("--fault-line", OPT_FAULT_LINE, ARG_FAULT_LINE),
+	VALUE("--dma-track", OPT_DMA_TRACK, ARG_DMA_TRACK),
+	FLAG("--off", dma_off, ARG_OFF),
+	VALUE("--dma", OPT_DMA, ARG_DMA),
 };
 
 /*
@@ -381,7 +387,7 @@ static bool apply_value(int k, const char *value, struct parse *p)
 		opts->device_given = true;
 		break;
 	case OPT_IOMMU:
-		return parse_iommu_device(value, opts, err, err_size);
+		return parse_pci_device(value, &opts->iommu, err, err_size);
 	case OPT_IOVA:
 		if (!parse_iova(value, &opts->iova, err, err_size))
 			return false;
@@ -405,6 +411,10 @@ static bool apply_value(int k, const char *value, struct parse *p)
 	case OPT_FAULT_LINE:
 		opts->fault_line = value;
 		break;
+	case OPT_DMA_TRACK:
+		return parse_pci_device(value, &opts->dma_track, err, err_size);
+	case OPT_DMA:
+		return parse_pci_device(value, &opts->dma, err, err_size);
 	}
 	return true;
 }
@@ -486,6 +496,12 @@ static const struct mode_rule {
 	  BIT(ARG_LIVE_DOMAIN), 0,
 	  "--faults reads the kernel log: drop %s (usage: ptcompare [--json] --faults [--since SECONDS] [--dma-api | --live-domain], or --faults --fault-line TEXT)",
 	  NULL },
+	{ MODE_DMA_TRACK, ARG_DMA_TRACK, 0, BIT(ARG_OFF), 0,
+	  "--dma-track starts or stops tracking a device: drop %s (usage: ptcompare --dma-track DEVICE [--off])",
+	  NULL },
+	{ MODE_DMA, ARG_DMA, 0, 0, 0,
+	  "--dma lists a tracked device's DMA mappings: drop %s (usage: ptcompare [--json] --dma DEVICE)",
+	  NULL },
 	/* no positionals; its --range is of device addresses */
 	{ MODE_IOMMU_WATCH, ARG_IOMMU, BIT(ARG_WATCH),
 	  BIT(ARG_WATCH) | BIT(ARG_RANGE) | BIT(ARG_INTERVAL) |
@@ -524,7 +540,7 @@ static const char *const owner[NR_ARGS] = {
 	[ARG_IOVA] = "--iommu", [ARG_DMA_API] = "--iommu",
 	[ARG_LIVE_DOMAIN] = "--iommu",
 	[ARG_INTERVAL] = "--watch", [ARG_SINCE] = "--faults",
-	[ARG_FAULT_LINE] = "--faults",
+	[ARG_FAULT_LINE] = "--faults", [ARG_OFF] = "--dma-track",
 };
 
 /* The mode's row: the first picked, in precedence. */
@@ -675,6 +691,10 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 			return false;
 	} else if (m->mode == MODE_IOMMU) {
 		if (!check_mode(m, &p) || !iommu_args(&p))
+			return false;
+	} else if (m->mode == MODE_DMA_TRACK || m->mode == MODE_DMA) {
+		if (!check_mode(m, &p) ||
+		    !no_positionals(&p, arg_names[m->picked_by]))
 			return false;
 	} else if (m->mode == MODE_FAULTS) {
 		if (!check_mode(m, &p) || !no_positionals(&p, "--faults"))

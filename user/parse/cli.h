@@ -12,7 +12,8 @@
  * What ptcompare does, one per run: the mode.  The command line picks it
  * (cli_parse()), cmd/ptcompare.c's table of modes runs it.  The order is
  * the precedence when a command line names two: --help first, then
- * --version, --faults, --iommu with --watch, --iommu, --phys, --all,
+ * --version, --faults, --dma-track, --dma, --iommu with --watch, --iommu,
+ * --phys, --all,
  * --watch, an address (vtop), and a scan when none is named.
  */
 enum mode {
@@ -24,6 +25,8 @@ enum mode {
 	MODE_WATCH,	/* a range over time */
 	MODE_FAULTS,	/* the IOMMU faults of the kernel log, explained */
 	MODE_IOMMU_WATCH, /* a device's IOMMU maps and unmaps as they happen */
+	MODE_DMA_TRACK,	/* start or stop tracking a device's DMA mappings */
+	MODE_DMA,	/* a tracked device's live DMA mappings, checked */
 	MODE_HELP,
 	MODE_VERSION,
 	NR_MODES
@@ -63,6 +66,11 @@ struct cli_options {
 	/* MODE_FAULTS */
 	unsigned int since_s;	/* --since SECONDS; 0: the whole log */
 	const char *fault_line;	/* --fault-line TEXT; NULL: read the log */
+	/* MODE_DMA_TRACK */
+	const char *dma_track;	/* --dma-track DEVICE */
+	bool dma_off;		/* --off: stop tracking it */
+	/* MODE_DMA */
+	const char *dma;	/* --dma DEVICE */
 };
 
 /*

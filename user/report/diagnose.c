@@ -227,6 +227,51 @@ enum failure vtop_diagnose(int err, pid_t pid, uint64_t addr, char *msg,
 	}
 }
 
+enum failure diagnose_dma_track(int err, const char *device, bool off,
+				char *msg, size_t size)
+{
+	switch (err) {
+	case EOPNOTSUPP:
+		snprintf(msg, size,
+			 "this kernel has no DMA API tracepoints: tracking a driver's DMA mappings needs Linux 6.12 or later (--iommu %s --dma-api still reads the device's domain)",
+			 device);
+		return FAIL_DMA_TRACK_UNSUPPORTED;
+	case ENOTTY:
+		snprintf(msg, size,
+			 "ptwalk.ko does not track DMA mappings: load the ptwalk.ko of this ptcompare's version");
+		return FAIL_INTERNAL;
+	case ENODEV:
+		snprintf(msg, size,
+			 "no PCI device %s: see /sys/bus/pci/devices (lspci -D)",
+			 device);
+		return FAIL_NO_DEVICE;
+	case ENOENT:
+		if (off)
+			snprintf(msg, size,
+				 "device %s is not tracked: nothing to stop",
+				 device);
+		else
+			snprintf(msg, size,
+				 "device %s is not tracked: start with ptcompare --dma-track %s, then map",
+				 device, device);
+		return FAIL_USAGE;
+	case ENOSPC:
+		snprintf(msg, size,
+			 "ptwalk.ko tracks as many devices as it can (%d): stop one first (ptcompare --dma-track DEVICE --off)",
+			 PTWALK_DMA_MAX_DEVICES);
+		return FAIL_USAGE;
+	case EACCES:
+		snprintf(msg, size,
+			 "kernel lockdown (confidentiality) refuses tracking %s's DMA mappings: they are the kernel's own buffers",
+			 device);
+		return FAIL_LOCKDOWN;
+	default:
+		snprintf(msg, size, "%s tracking of %s failed: %s",
+			 off ? "stopping the" : "the", device, strerror(err));
+		return FAIL_INTERNAL;
+	}
+}
+
 enum failure diagnose_iommu(int err, const char *device,
 			    const char *domain_type, uint64_t start,
 			    uint64_t end, char *msg, size_t size)

@@ -59,6 +59,15 @@ enum failure diagnose_iommu(int err, const char *device,
 			    uint64_t end, char *msg, size_t size);
 
 /*
+ * For a failed --dma-track of device (off: --off), or --dma (off false),
+ * errno from ptwalk.ko:
+ * EOPNOTSUPP a kernel without the DMA API's tracepoints (before 6.12),
+ * ENOTTY a ptwalk.ko without DMA tracking.
+ */
+enum failure diagnose_dma_track(int err, const char *device, bool off,
+				char *msg, size_t size);
+
+/*
  * A device-view read that failed after the query started: ENODEV the
  * device went away (removed, left its group, driver unbound or changed),
  * else as diagnose_iommu().

@@ -23,6 +23,8 @@ void usage_print(FILE *f)
 		"       ptcompare [--json] --watch SECONDS [--interval MS] --range START-END PID\n"
 		"       ptcompare [--json] [--dma-api | --live-domain] --faults [--since SECONDS]\n"
 		"       ptcompare [--json] --faults --fault-line TEXT\n"
+		"       ptcompare [--json] --dma-track DEVICE [--off]\n"
+		"       ptcompare [--json] --dma DEVICE\n"
 		"Compares, page by page, the frames /proc/PID/pagemap reports with those\n"
 		"ptwalk.ko finds in the process's page tables, and explains every difference.\n"
 		"With ADDR, translates that one address level by level instead (like crash's vtop).\n"
@@ -48,6 +50,11 @@ void usage_print(FILE *f)
 		"                     and who maps that frame now\n"
 		"  --since SECONDS    only the faults logged in the last SECONDS\n"
 		"  --fault-line TEXT  explain the fault of this pasted log line instead\n"
+		"  --dma-track DEVICE ptwalk.ko keeps DEVICE's DMA-API mappings from now\n"
+		"                     on (Linux 6.12+); with --off, no longer\n"
+		"  --dma DEVICE       a tracked device's live DMA mappings: each frame as\n"
+		"                     it is now, and mappings of freed frames, of unpinned\n"
+		"                     user pages, or left with no driver bound\n"
 		"  --debugfs DIR      debugfs mount point (default %s)\n"
 		"  --device DEV       ptwalk's device (default %s), used when debugfs\n"
 		"                     cannot be (kernel lockdown); --debugfs or --device\n"
@@ -73,13 +80,15 @@ void usage_print(FILE *f)
 		"                     when a scan takes more than a second)\n"
 		"  -h, --help, --version\n"
 		"Exit status: 0 every page explained, 1 a mismatch (or a memtype\n"
-		"conflict) remains or (--faults) an IOMMU fault was found, 2 usage,\n"
+		"conflict) remains, (--faults) an IOMMU fault was found or (--dma) a\n"
+		"DMA finding, 2 usage,\n"
 		"3 ptwalk not loaded, 4 lockdown, 5 privilege, 6 no such process,\n"
 		"7 exited during the scan, 8 no user memory, 9 internal or I/O error,\n"
 		"10 no such device, 11 no IOMMU group, 12 IOMMU domain unreadable or\n"
 		"unsupported, 13 IOVA outside the aperture, 14 DMA-API domain without\n"
 		"--dma-api, 15 ptwalk.ko records no IOMMU events, 16 device not driven\n"
-		"through VFIO, 18 a domain's owner cannot be stopped, no --live-domain.\n",
+		"through VFIO, 18 a domain's owner cannot be stopped, no --live-domain,\n"
+		"20 no DMA API tracepoints (--dma-track, --dma: Linux 6.12+).\n",
 		PTWALK_DEFAULT_DEBUGFS, PTWALK_DEFAULT_DEVICE, JOBS_MAX, JOBS_MAX);
 }
 

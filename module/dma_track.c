@@ -1,0 +1,764 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel drivers' DMA (PTWALK_IOC_DMA_TRACK, PTWALK_IOC_DMA_MAPS): per
+ * tracked device, its live DMA-API mappings and its recent unmaps, kept
+ * from the DMA API's tracepoints (include/trace/events/dma.h, 6.12+).
+ *
+ * The tracepoints are not exported: for_each_kernel_tracepoint() finds
+ * them by name and tracepoint_probe_register() attaches the probes, both
+ * exported, and only while some device is tracked.  Their arguments, read
+ * in 6.12's and 7.2's headers, are one prototype per class: map (dev,
+ * phys, dma, size, dir, attrs: dma_map_page and dma_map_resource, 6.18+
+ * dma_map_phys), unmap (dev, dma, size, dir, attrs), alloc (dev, virt,
+ * dma, size, dir, gfp, attrs: dma_alloc, dma_alloc_pages), free (dev,
+ * virt, dma, size, dir, attrs), dma_map_sg (dev, sgl, nents, ents, dir,
+ * attrs), dma_unmap_sg (dev, sgl, nents, dir, attrs), dma_alloc_sgt (dev,
+ * sgt, size, dir, gfp, attrs), dma_free_sgt (dev, sgt, size, dir).
+ *
+ * Probes run where the DMA API is called: any context, hardirq included.
+ * An untracked device costs a hash of its pointer and one comparison (an
+ * empty slot; a slot of a tracked device adds one per collision).  A
+ * tracked device's probe takes that device's raw spinlock, interrupts
+ * off, and takes entries from the device's pool, allocated when tracking
+ * began: it never sleeps nor allocates.  A full pool counts the mapping
+ * in overflow.
+ */
+#include <linux/device.h>
+#include <linux/hash.h>
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/pci.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include "compat.h"
+#include "dma_track.h"
+#include "lockdown.h"
+
+static unsigned int dma_track_maps = 4096;
+module_param(dma_track_maps, uint, 0444);
+MODULE_PARM_DESC(dma_track_maps, "Live DMA mappings kept per tracked device");
+static unsigned int dma_track_history = 256;
+module_param(dma_track_history, uint, 0444);
+MODULE_PARM_DESC(dma_track_history, "Recent unmaps kept per tracked device");
+static char *dma_track;
+module_param(dma_track, charp, 0444);
+MODULE_PARM_DESC(dma_track, "PCI devices (DDDD:BB:DD.F, comma-separated) tracked from load");
+
+#define HASH_BITS_MAPS	10
+#define SLOT_BITS	6
+#define SLOTS		(1U << SLOT_BITS)
+#define NIL		(-1)
+
+struct entry {
+	struct ptwalk_dma_mapping m;
+	unsigned long key;	/* dma address, or the sg list of SG kinds */
+	s32 next;		/* in its bucket or the free list */
+};
+
+struct tracked {
+	struct device *dev;	/* referenced */
+	raw_spinlock_t lock;
+	struct entry *pool;
+	s32 buckets[1U << HASH_BITS_MAPS];
+	s32 free;
+	u32 live, capacity;
+	struct ptwalk_dma_mapping *hist;	/* ring of recent unmaps */
+	u32 hist_size;
+	u64 hist_next;				/* unmaps ever kept */
+	u64 overflow, unmapped_unknown, tracked_ns;
+};
+
+/* A slot once tracked, now free: probing goes on past it. */
+static struct tracked tombstone;
+static struct tracked *slots[SLOTS];
+static unsigned int nr_tracked;
+static DEFINE_MUTEX(track_lock);	/* tracking on or off, probes */
+
+static struct tracked *lookup(struct device *dev)
+{
+	unsigned int i = hash_ptr(dev, SLOT_BITS), n;
+
+	for (n = 0; n < SLOTS; n++, i = (i + 1) % SLOTS) {
+		struct tracked *t = READ_ONCE(slots[i]);
+
+		if (!t)
+			return NULL;
+		if (t->dev == dev)
+			return t;
+	}
+	return NULL;
+}
+
+static bool is_sg(u32 kind)
+{
+	return kind == PTWALK_DMA_SG || kind == PTWALK_DMA_SGT;
+}
+
+static unsigned int bucket(unsigned long key)
+{
+	return hash_long(key, HASH_BITS_MAPS);
+}
+
+/* What the frame pfn is now (enum ptwalk_dma_frame): a racy read. */
+static u32 frame_kind(unsigned long pfn)
+{
+	struct page *page;
+
+	if (!pfn_valid(pfn))
+		return PTWALK_DMA_FRAME_NONE;
+	page = pfn_to_page(pfn);
+	if (PageSlab(page))
+		return PTWALK_DMA_FRAME_SLAB;
+	if (PageTable(page))
+		return PTWALK_DMA_FRAME_PGTABLE;
+	if (PageAnon(page))
+		return PTWALK_DMA_FRAME_ANON;
+	if (PageLRU(page))
+		return PTWALK_DMA_FRAME_FILE;
+	return PTWALK_DMA_FRAME_KERNEL;
+}
+
+/*
+ * Who maps: the task's thread group and name, or the interrupted context;
+ * and whether the first frame holds a reference now, which a free frame
+ * later does not (tails of an allocation that is no compound page never
+ * do).
+ */
+static void caller(struct ptwalk_dma_mapping *m)
+{
+	unsigned long pfn = PHYS_PFN(m->phys);
+
+	if (m->phys != PTWALK_DMA_PHYS_NONE && pfn_valid(pfn)) {
+		if (page_count(pfn_to_page(pfn)))
+			m->flags |= PTWALK_DMA_F_COUNTED;
+		m->flags |= frame_kind(pfn) << PTWALK_DMA_WAS_SHIFT;
+	}
+	m->map_ns = local_clock();
+	if (in_task()) {
+		m->pid = task_tgid_nr(current);
+		/* no task_lock(): a probe may run under any lock */
+		strscpy_pad(m->comm, current->comm, sizeof(m->comm));
+	} else {
+		m->flags |= PTWALK_DMA_F_ATOMIC;
+	}
+}
+
+/* Adds m under key; t->lock held. */
+static void add_locked(struct tracked *t, const struct ptwalk_dma_mapping *m,
+		       unsigned long key)
+{
+	s32 i = t->free;
+	unsigned int b = bucket(key);
+
+	if (i == NIL) {
+		t->overflow++;
+		return;
+	}
+	t->free = t->pool[i].next;
+	t->pool[i].m = *m;
+	t->pool[i].key = key;
+	t->pool[i].next = t->buckets[b];
+	t->buckets[b] = i;
+	t->live++;
+}
+
+/* Moves entry i (after prev in its bucket b) to the history; t->lock held. */
+static void remove_locked(struct tracked *t, unsigned int b, s32 prev, s32 i,
+			  u64 now)
+{
+	struct entry *e = &t->pool[i];
+
+	if (prev == NIL)
+		t->buckets[b] = e->next;
+	else
+		t->pool[prev].next = e->next;
+	e->m.unmap_ns = now;
+	if (t->hist_size)
+		t->hist[t->hist_next++ % t->hist_size] = e->m;
+	e->next = t->free;
+	t->free = i;
+	t->live--;
+}
+
+/*
+ * Removes what key maps: the one mapping of a non-SG kind (sg false), or
+ * every entry of the sg list key (sg true).
+ */
+static void remove_key(struct tracked *t, unsigned long key, bool sg)
+{
+	unsigned int b = bucket(key);
+	u64 now = local_clock();
+	unsigned long flags;
+	bool found = false;
+	s32 prev = NIL, i;
+
+	raw_spin_lock_irqsave(&t->lock, flags);
+	for (i = t->buckets[b]; i != NIL;) {
+		s32 next = t->pool[i].next;
+
+		if (t->pool[i].key == key && is_sg(t->pool[i].m.kind) == sg) {
+			remove_locked(t, b, prev, i, now);
+			found = true;
+			if (!sg)
+				break;
+		} else {
+			prev = i;
+		}
+		i = next;
+	}
+	if (!found)
+		t->unmapped_unknown++;
+	raw_spin_unlock_irqrestore(&t->lock, flags);
+}
+
+static void add_one(struct tracked *t, const struct ptwalk_dma_mapping *m,
+		    unsigned long key)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&t->lock, flags);
+	add_locked(t, m, key);
+	raw_spin_unlock_irqrestore(&t->lock, flags);
+}
+
+static void probe_map(void *kind, struct device *dev, phys_addr_t phys,
+		      dma_addr_t dma, size_t size,
+		      enum dma_data_direction dir, unsigned long attrs)
+{
+	struct tracked *t = lookup(dev);
+	struct ptwalk_dma_mapping m;
+
+	if (!t)
+		return;
+	m = (struct ptwalk_dma_mapping){
+		.dma = dma, .phys = phys, .size = size, .attrs = attrs,
+		.dir = dir, .kind = (uintptr_t)kind,
+	};
+	caller(&m);
+	add_one(t, &m, dma);
+}
+
+static void probe_unmap(void *data, struct device *dev, dma_addr_t dma,
+			size_t size, enum dma_data_direction dir,
+			unsigned long attrs)
+{
+	struct tracked *t = lookup(dev);
+
+	if (t)
+		remove_key(t, dma, false);
+}
+
+/* A coherent buffer's first frame: linear or vmap()ed (dma-iommu remaps). */
+static u64 virt_phys(void *virt)
+{
+	struct page *page;
+
+	if (!virt)
+		return PTWALK_DMA_PHYS_NONE;
+	if (virt_addr_valid(virt))
+		return virt_to_phys(virt);
+	page = is_vmalloc_addr(virt) ? vmalloc_to_page(virt) : NULL;
+	return page ? page_to_phys(page) + offset_in_page(virt) :
+		      PTWALK_DMA_PHYS_NONE;
+}
+
+static void probe_alloc(void *kind, struct device *dev, void *virt,
+			dma_addr_t dma, size_t size,
+			enum dma_data_direction dir, gfp_t gfp,
+			unsigned long attrs)
+{
+	struct tracked *t = lookup(dev);
+	struct ptwalk_dma_mapping m;
+
+	if (!t || !virt)	/* a failed allocation is traced too */
+		return;
+	m = (struct ptwalk_dma_mapping){
+		.dma = dma, .phys = virt_phys(virt), .size = size,
+		.attrs = attrs, .dir = dir, .kind = (uintptr_t)kind,
+	};
+	caller(&m);
+	add_one(t, &m, dma);
+}
+
+static void probe_free(void *data, struct device *dev, void *virt,
+		       dma_addr_t dma, size_t size,
+		       enum dma_data_direction dir, unsigned long attrs)
+{
+	struct tracked *t = lookup(dev);
+
+	if (t)
+		remove_key(t, dma, false);
+}
+
+/*
+ * One entry per segment of the list as the driver built it (nents of
+ * them), each with its device address: the DMA segments (ents) cover the
+ * entries in order, dma-direct one each, dma-iommu several merged into
+ * one IOVA range (exact where the entries are whole pages, as a pinned
+ * user buffer's are).
+ */
+static void add_sg(struct tracked *t, struct scatterlist *sgl, int nents,
+		   int ents, enum dma_data_direction dir, unsigned long attrs,
+		   u32 kind)
+{
+	struct scatterlist *sg, *seg = sgl;
+	struct ptwalk_dma_mapping m = {
+		.attrs = attrs, .dir = dir, .kind = kind,
+	};
+	unsigned long flags;
+	unsigned int off = 0;
+	int i, s = 0;
+
+	raw_spin_lock_irqsave(&t->lock, flags);
+	for_each_sg(sgl, sg, nents, i) {
+		if (!seg || s >= ents)
+			break;
+		m.dma = sg_dma_address(seg) + off;
+		m.phys = sg_phys(sg);
+		m.size = sg->length;
+		m.flags = 0;
+		caller(&m);
+		add_locked(t, &m, (unsigned long)sgl);
+		off += sg->length;
+		if (off >= sg_dma_len(seg)) {
+			seg = sg_next(seg);
+			s++;
+			off = 0;
+		}
+	}
+	raw_spin_unlock_irqrestore(&t->lock, flags);
+}
+
+static void probe_map_sg(void *data, struct device *dev,
+			 struct scatterlist *sgl, int nents, int ents,
+			 enum dma_data_direction dir, unsigned long attrs)
+{
+	struct tracked *t = lookup(dev);
+
+	if (t)
+		add_sg(t, sgl, nents, ents, dir, attrs, PTWALK_DMA_SG);
+}
+
+static void probe_unmap_sg(void *data, struct device *dev,
+			   struct scatterlist *sgl, int nents,
+			   enum dma_data_direction dir, unsigned long attrs)
+{
+	struct tracked *t = lookup(dev);
+
+	if (t)
+		remove_key(t, (unsigned long)sgl, true);
+}
+
+static void probe_alloc_sgt(void *data, struct device *dev,
+			    struct sg_table *sgt, size_t size,
+			    enum dma_data_direction dir, gfp_t gfp,
+			    unsigned long attrs)
+{
+	struct tracked *t = lookup(dev);
+
+	if (t)
+		add_sg(t, sgt->sgl, sgt->orig_nents, sgt->nents, dir, attrs,
+		       PTWALK_DMA_SGT);
+}
+
+static void probe_free_sgt(void *data, struct device *dev,
+			   struct sg_table *sgt, size_t size,
+			   enum dma_data_direction dir)
+{
+	struct tracked *t = lookup(dev);
+
+	if (t)
+		remove_key(t, (unsigned long)sgt->sgl, true);
+}
+
+/* The events, by name; data is what the probe is given (a kind). */
+static struct dma_event {
+	const char *name;
+	void *probe;
+	uintptr_t data;
+	struct tracepoint *tp;	/* found on this kernel, or NULL */
+	bool attached;
+} events[] = {
+	{ "dma_map_page", probe_map, PTWALK_DMA_PAGE },
+	{ "dma_map_phys", probe_map, PTWALK_DMA_PAGE },
+	{ "dma_map_resource", probe_map, PTWALK_DMA_RESOURCE },
+	{ "dma_unmap_page", probe_unmap },
+	{ "dma_unmap_phys", probe_unmap },
+	{ "dma_unmap_resource", probe_unmap },
+	{ "dma_alloc", probe_alloc, PTWALK_DMA_COHERENT },
+	{ "dma_alloc_pages", probe_alloc, PTWALK_DMA_PAGES },
+	{ "dma_free", probe_free },
+	{ "dma_free_pages", probe_free },
+	{ "dma_map_sg", probe_map_sg },
+	{ "dma_unmap_sg", probe_unmap_sg },
+	{ "dma_alloc_sgt", probe_alloc_sgt },
+	{ "dma_free_sgt", probe_free_sgt },
+};
+
+static void find_event(struct tracepoint *tp, void *unused)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(events); i++)
+		if (!strcmp(tp->name, events[i].name))
+			events[i].tp = tp;
+}
+
+/*
+ * Whether this kernel has the events a mapping needs to be known: a map
+ * and an unmap (6.12's dma_map_page or 7.x's dma_map_phys).
+ */
+static bool have_events(void)
+{
+	return (events[0].tp || events[1].tp) && (events[3].tp || events[4].tp);
+}
+
+static void detach_all(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(events); i++) {
+		if (!events[i].attached)
+			continue;
+		tracepoint_probe_unregister(events[i].tp, events[i].probe,
+					    (void *)events[i].data);
+		events[i].attached = false;
+	}
+	/* no probe runs, nor will one start, once this returns */
+	tracepoint_synchronize_unregister();
+}
+
+static int attach_all(void)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(events); i++) {
+		if (!events[i].tp)
+			continue;
+		ret = tracepoint_probe_register(events[i].tp, events[i].probe,
+						(void *)events[i].data);
+		if (ret) {
+			detach_all();
+			return ret;
+		}
+		events[i].attached = true;
+	}
+	return 0;
+}
+
+static void tracked_free(struct tracked *t)
+{
+	put_device(t->dev);
+	vfree(t->pool);
+	vfree(t->hist);
+	kfree(t);
+}
+
+static struct tracked *tracked_alloc(struct device *dev)
+{
+	struct tracked *t = kzalloc(sizeof(*t), GFP_KERNEL);
+	u32 i;
+
+	if (!t)
+		return NULL;
+	t->pool = vmalloc(array_size(dma_track_maps, sizeof(*t->pool)));
+	t->hist = dma_track_history ?
+		  vzalloc(array_size(dma_track_history, sizeof(*t->hist))) :
+		  NULL;
+	if (!t->pool || (dma_track_history && !t->hist)) {
+		vfree(t->pool);
+		vfree(t->hist);
+		kfree(t);
+		return NULL;
+	}
+	raw_spin_lock_init(&t->lock);
+	for (i = 0; i < ARRAY_SIZE(t->buckets); i++)
+		t->buckets[i] = NIL;
+	for (i = 0; i < dma_track_maps; i++)
+		t->pool[i].next = i + 1 < dma_track_maps ? i + 1 : NIL;
+	t->free = dma_track_maps ? 0 : NIL;
+	t->capacity = dma_track_maps;
+	t->hist_size = dma_track_history;
+	t->tracked_ns = local_clock();
+	t->dev = dev;
+	return t;
+}
+
+/* The referenced PCI device of a NUL-terminated name, or an ERR_PTR. */
+static struct device *device_named(const char *name, size_t max)
+{
+	struct device *dev;
+
+	if (!memchr(name, '\0', max) || !*name)
+		return ERR_PTR(-EINVAL);
+	dev = bus_find_device_by_name(&pci_bus_type, NULL, name);
+	return dev ?: ERR_PTR(-ENODEV);
+}
+
+/* Starts tracking dev (its reference kept, or dropped); track_lock held. */
+static int track_locked(struct device *dev)
+{
+	unsigned int i = hash_ptr(dev, SLOT_BITS), n;
+	struct tracked *t;
+	int ret;
+
+	if (lookup(dev)) {
+		put_device(dev);
+		return 0;
+	}
+	if (nr_tracked >= PTWALK_DMA_MAX_DEVICES) {
+		put_device(dev);
+		return -ENOSPC;
+	}
+	t = tracked_alloc(dev);
+	if (!t) {
+		put_device(dev);
+		return -ENOMEM;
+	}
+	if (!nr_tracked) {
+		ret = attach_all();
+		if (ret) {
+			tracked_free(t);
+			return ret;
+		}
+	}
+	/* fewer tracked than slots: a free one is found */
+	for (n = 0; n < SLOTS; n++, i = (i + 1) % SLOTS)
+		if (!slots[i] || slots[i] == &tombstone)
+			break;
+	WRITE_ONCE(slots[i], t);
+	nr_tracked++;
+	return 0;
+}
+
+static int untrack_locked(struct device *dev)
+{
+	struct tracked *t = NULL;
+	unsigned int i;
+
+	for (i = 0; i < SLOTS && !t; i++)
+		if (slots[i] && slots[i] != &tombstone && slots[i]->dev == dev)
+			t = slots[i];
+	if (!t)
+		return -ENOENT;
+	WRITE_ONCE(slots[i - 1], &tombstone);
+	if (--nr_tracked) {
+		/* probes that found t have returned once this does */
+		tracepoint_synchronize_unregister();
+	} else {
+		detach_all();
+		memset(slots, 0, sizeof(slots));
+	}
+	tracked_free(t);
+	return 0;
+}
+
+static long track_ioctl(void __user *arg)
+{
+	struct ptwalk_dma_track q;
+	struct device *dev;
+	u32 usize;
+	int ret;
+
+	if (get_user(usize, (u32 __user *)arg))
+		return -EFAULT;
+	if (usize < sizeof(q))
+		return -EINVAL;
+	if (usize > PAGE_SIZE)
+		return -E2BIG;
+	ret = copy_struct_from_user(&q, sizeof(q), arg, usize);
+	if (ret)
+		return ret;
+	if (q.flags & ~PTWALK_DMA_TRACK_OFF)
+		return -EINVAL;
+	dev = device_named(q.device, sizeof(q.device));
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
+	mutex_lock(&track_lock);
+	if (q.flags & PTWALK_DMA_TRACK_OFF) {
+		ret = untrack_locked(dev);
+		put_device(dev);
+	} else {
+		ret = track_locked(dev);
+	}
+	mutex_unlock(&track_lock);
+	return ret;
+}
+
+/*
+ * Flags read now: whether the frames have struct pages, are all pinned,
+ * and whether one is free: in the buddy allocator (no frame of a live
+ * allocation is), or the first frame, which held a reference when
+ * mapped, holds none (a page freed to the per-CPU lists has no flag to
+ * say so).  Racy reads, which the caller re-reads before reporting.
+ */
+static void frame_flags(struct ptwalk_dma_mapping *m)
+{
+	unsigned long pfn, last;
+	bool pinned = true;
+
+	if (m->phys == PTWALK_DMA_PHYS_NONE || !m->size)
+		return;
+	pfn = PHYS_PFN(m->phys);
+	last = PHYS_PFN(m->phys + m->size - 1);
+	if (!pfn_valid(pfn))
+		return;
+	m->flags |= PTWALK_DMA_F_PAGE | frame_kind(pfn) << PTWALK_DMA_NOW_SHIFT;
+	for (; pfn <= last; pfn++) {
+		struct page *page = pfn_valid(pfn) ? pfn_to_page(pfn) : NULL;
+
+		if (page && (PageBuddy(page) ||
+			     (pfn == PHYS_PFN(m->phys) &&
+			      (m->flags & PTWALK_DMA_F_COUNTED) &&
+			      !page_count(page))))
+			m->flags |= PTWALK_DMA_F_FREE;
+		if (!page || !ptwalk_page_dma_pinned(page))
+			pinned = false;
+		cond_resched();
+	}
+	if (pinned)
+		m->flags |= PTWALK_DMA_F_PINNED;
+}
+
+/* Copies out what t keeps, under its lock, into bounded buffers. */
+static void snapshot(struct tracked *t, struct ptwalk_dma_query *q,
+		     struct ptwalk_dma_mapping *maps,
+		     struct ptwalk_dma_mapping *unmaps)
+{
+	u32 n = 0, b, h = 0;
+	unsigned long flags;
+	s32 i;
+
+	raw_spin_lock_irqsave(&t->lock, flags);
+	for (b = 0; b < ARRAY_SIZE(t->buckets) && n < q->nr_maps; b++)
+		for (i = t->buckets[b]; i != NIL && n < q->nr_maps;
+		     i = t->pool[i].next)
+			maps[n++] = t->pool[i].m;
+	while (h < q->nr_unmaps && h < t->hist_size && h < t->hist_next) {
+		unmaps[h] = t->hist[(t->hist_next - 1 - h) % t->hist_size];
+		h++;
+	}
+	q->live = t->live;
+	q->capacity = t->capacity;
+	q->overflow = t->overflow;
+	q->unmapped_unknown = t->unmapped_unknown;
+	q->tracked_ns = t->tracked_ns;
+	raw_spin_unlock_irqrestore(&t->lock, flags);
+	q->nr_maps = n;
+	q->nr_unmaps = h;
+}
+
+static long maps_ioctl(void __user *arg)
+{
+	struct ptwalk_dma_mapping *maps = NULL, *unmaps = NULL;
+	struct ptwalk_dma_query q;
+	struct device *dev;
+	struct tracked *t;
+	u32 usize, i;
+	int ret;
+
+	if (get_user(usize, (u32 __user *)arg))
+		return -EFAULT;
+	if (usize < sizeof(q))
+		return -EINVAL;
+	if (usize > PAGE_SIZE)
+		return -E2BIG;
+	ret = copy_struct_from_user(&q, sizeof(q), arg, usize);
+	if (ret)
+		return ret;
+	if (q.flags)
+		return -EINVAL;
+	dev = device_named(q.device, sizeof(q.device));
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
+	mutex_lock(&track_lock);
+	t = lookup(dev);
+	put_device(dev);
+	if (!t) {
+		ret = -ENOENT;
+		goto out;
+	}
+	q.nr_maps = min(q.nr_maps, t->capacity);
+	q.nr_unmaps = min(q.nr_unmaps, t->hist_size);
+	maps = kvcalloc(q.nr_maps ?: 1, sizeof(*maps), GFP_KERNEL);
+	unmaps = kvcalloc(q.nr_unmaps ?: 1, sizeof(*unmaps), GFP_KERNEL);
+	if (!maps || !unmaps) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	snapshot(t, &q, maps, unmaps);
+	for (i = 0; i < q.nr_maps; i++)
+		frame_flags(&maps[i]);
+	if (copy_to_user(u64_to_user_ptr(q.maps), maps,
+			 array_size(q.nr_maps, sizeof(*maps))) ||
+	    copy_to_user(u64_to_user_ptr(q.unmaps), unmaps,
+			 array_size(q.nr_unmaps, sizeof(*unmaps))) ||
+	    copy_to_user(arg, &q, sizeof(q)))
+		ret = -EFAULT;
+out:
+	mutex_unlock(&track_lock);
+	kvfree(maps);
+	kvfree(unmaps);
+	return ret;
+}
+
+long ptwalk_dma_ioctl(unsigned int cmd, void __user *arg)
+{
+	if (!have_events())
+		return -EOPNOTSUPP;
+	if (ptwalk_confidentiality_locked())
+		return -EACCES;
+	return cmd == PTWALK_IOC_DMA_TRACK ? track_ioctl(arg) :
+					     maps_ioctl(arg);
+}
+
+void ptwalk_dma_track_init(void)
+{
+	char *list, *p, *name;
+	struct device *dev;
+	int ret;
+
+	for_each_kernel_tracepoint(find_event, NULL);
+	if (!dma_track || !*dma_track)
+		return;
+	if (!have_events()) {
+		pr_notice("ptwalk: dma_track needs the DMA API's tracepoints (Linux 6.12 or later)\n");
+		return;
+	}
+	list = kstrdup(dma_track, GFP_KERNEL);
+	for (p = list; p && (name = strsep(&p, ",")) != NULL;) {
+		if (!*name)
+			continue;
+		dev = device_named(name, strlen(name) + 1);
+		mutex_lock(&track_lock);
+		ret = IS_ERR(dev) ? PTR_ERR(dev) : track_locked(dev);
+		mutex_unlock(&track_lock);
+		if (ret)
+			pr_notice("ptwalk: dma_track %s: %d\n", name, ret);
+	}
+	kfree(list);
+}
+
+void ptwalk_dma_track_exit(void)
+{
+	unsigned int i;
+
+	mutex_lock(&track_lock);
+	if (nr_tracked)
+		detach_all();
+	for (i = 0; i < SLOTS; i++)
+		if (slots[i] && slots[i] != &tombstone)
+			tracked_free(slots[i]);
+	memset(slots, 0, sizeof(slots));
+	nr_tracked = 0;
+	mutex_unlock(&track_lock);
+}

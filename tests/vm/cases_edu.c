@@ -1,0 +1,1138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel-driver oracle, ptwalk_edu.ko (tests/fixture/edu.c), in the
+ * IOMMU lane: edu taken from vfio-pci (driver_override), each DMA-API
+ * mapping kind made, and edu's DMA landed through the device address the
+ * driver's record gives: the data must be found through the mapping
+ * (the driver's CPU address, the process's page, the BAR) and in the frame
+ * the record names (the fixture's PEEK).  Then each classic bug committed
+ * on request, with what the hardware did as the proof that it was.  Each
+ * case gives edu back to vfio-pci for the lane's other cases.
+ *
+ * The bug cases have edu read, never write, where a frame may already
+ * belong to someone else (freed, or left by a migrated page): a write
+ * there would corrupt the guest's kernel.  Where the device writes, the
+ * target is a frame the test still owns.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <json-c/json.h>
+#include "ptcompare_run.h"
+#include "vmtest.h"
+
+#define EDU_VENDOR	"0x1234"
+#define EDU_DEVICE	"0x11e8"
+/* one transfer: half of edu's buffer (fixture_abi.h: never to its end) */
+#define CHUNK		2048
+#define CHUNK_WORDS	(CHUNK / 8)
+#define EDU_KO		"/lib/ptwalk_edu.ko"
+/* the lane's edu is -device edu,dma_mask=0xffffffffffff (vm-run.sh) */
+#define EDU_PARAMS	"dma_bits=48"
+
+struct edu_drv {
+	char bdf[32];
+	int fd;
+	struct ptwalk_edu_map staging;	/* a coherent page: DMA's source */
+};
+
+/* The pattern of seed: word i is tagged with both, never zero. */
+static void pattern(uint64_t *w, unsigned int seed)
+{
+	for (unsigned int i = 0; i < CHUNK_WORDS; i++)
+		w[i] = 0xed00000000000000ULL | (uint64_t)seed << 32 | (i + 1);
+}
+
+/* t->why prefixed with what: false. */
+static bool because(struct vmtest *t, const char *what)
+{
+	char why[sizeof(t->why)];
+
+	memcpy(why, t->why, sizeof(why));
+	return fail(t, "%s: %s", what, why);
+}
+
+static bool sysfs_put(struct vmtest *t, const char *path, const char *s)
+{
+	return vm_write_text(path, s) ||
+	       fail(t, "write '%s' to %s: %s", s, path, strerror(errno));
+}
+
+static bool edu_ioctl(struct vmtest *t, struct edu_drv *d, unsigned long cmd,
+		      void *arg, const char *what)
+{
+	return !ioctl(d->fd, cmd, arg) ||
+	       fail(t, "%s: %s", what, strerror(errno));
+}
+
+static bool edu_map(struct vmtest *t, struct edu_drv *d,
+		    struct ptwalk_edu_map *m)
+{
+	return edu_ioctl(t, d, PTWALK_EDU_IOC_MAP, m, "PTWALK_EDU_IOC_MAP");
+}
+
+static bool edu_unmap(struct vmtest *t, struct edu_drv *d, uint32_t id)
+{
+	struct ptwalk_edu_id i = { .id = id };
+
+	return edu_ioctl(t, d, PTWALK_EDU_IOC_UNMAP, &i, "PTWALK_EDU_IOC_UNMAP");
+}
+
+static bool edu_rw(struct vmtest *t, struct edu_drv *d, uint32_t id,
+		   uint64_t off, void *buf, size_t len, bool write)
+{
+	struct ptwalk_edu_rw rw = {
+		.id = id, .write = write, .offset = off, .len = len, .buf = A(buf),
+	};
+
+	return edu_ioctl(t, d, PTWALK_EDU_IOC_RW, &rw, "PTWALK_EDU_IOC_RW");
+}
+
+/* One transfer of CHUNK bytes between edu's buffer and addr. */
+static bool edu_dma(struct vmtest *t, struct edu_drv *d, uint64_t addr,
+		    bool to_ram)
+{
+	struct ptwalk_edu_dma x = {
+		.addr = addr, .len = CHUNK, .flags = to_ram ? PTWALK_EDU_TO_RAM : 0,
+	};
+
+	return edu_ioctl(t, d, PTWALK_EDU_IOC_DMA, &x, "PTWALK_EDU_IOC_DMA");
+}
+
+/* edu writes the pattern of seed at device address addr. */
+static bool land(struct vmtest *t, struct edu_drv *d, uint64_t addr,
+		 unsigned int seed)
+{
+	uint64_t w[CHUNK_WORDS];
+
+	pattern(w, seed);
+	return edu_rw(t, d, d->staging.id, 0, w, CHUNK, true) &&
+	       edu_dma(t, d, d->staging.page[0].dma, false) &&
+	       edu_dma(t, d, addr, true);
+}
+
+/* What edu reads at device address addr, into w (CHUNK bytes). */
+static bool fetch(struct vmtest *t, struct edu_drv *d, uint64_t addr,
+		  uint64_t *w)
+{
+	return edu_dma(t, d, addr, false) &&
+	       edu_dma(t, d, d->staging.page[0].dma, true) &&
+	       edu_rw(t, d, d->staging.id, 0, w, CHUNK, false);
+}
+
+static bool edu_loaded(struct vmtest *t)
+{
+	int fd, err = 0;
+
+	if (!access(PTWALK_EDU_DEV, F_OK))
+		return true;
+	fd = open(EDU_KO, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || (syscall(SYS_finit_module, fd, EDU_PARAMS, 0) &&
+		       errno != EEXIST))
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	return !err || fail(t, "insmod %s: %s", EDU_KO, strerror(err));
+}
+
+/* edu unbound from whatever driver has it (none: nothing to do). */
+static bool unbind(struct vmtest *t, const char *bdf)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", bdf);
+	if (access(path, F_OK))
+		return true;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver/unbind",
+		 bdf);
+	return sysfs_put(t, path, bdf);
+}
+
+/* edu given back to vfio-pci, as the lane's other cases want it. */
+static bool edu_restore(struct vmtest *t, struct edu_drv *d)
+{
+	char path[128];
+	bool ok;
+
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
+	ok = unbind(t, d->bdf);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
+		 d->bdf);
+	ok = sysfs_put(t, path, "\n") && ok;
+	return sysfs_put(t, "/sys/bus/pci/drivers/vfio-pci/bind", d->bdf) && ok;
+}
+
+/* edu bound to ptwalk_edu, its control device open, a staging page. */
+static bool edu_bind(struct vmtest *t, struct edu_drv *d)
+{
+	char path[128];
+
+	d->fd = -1;
+	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, d->bdf, sizeof(d->bdf)) ||
+	    !edu_loaded(t) || !unbind(t, d->bdf))
+		return false;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
+		 d->bdf);
+	if (!sysfs_put(t, path, PTWALK_EDU_DRIVER) ||
+	    !sysfs_put(t, "/sys/bus/pci/drivers/" PTWALK_EDU_DRIVER "/bind",
+		       d->bdf))
+		goto restore;
+	d->fd = open(PTWALK_EDU_DEV, O_RDWR | O_CLOEXEC);
+	if (d->fd < 0) {
+		fail(t, "open %s: %s", PTWALK_EDU_DEV, strerror(errno));
+		goto restore;
+	}
+	d->staging = (struct ptwalk_edu_map){
+		.kind = PTWALK_EDU_KIND_COHERENT, .pages = 1,
+	};
+	if (edu_map(t, d, &d->staging))
+		return true;
+restore:
+	edu_restore(t, d);
+	return false;
+}
+
+/*
+ * The frame the record names holds what edu wrote: the fixture reads its
+ * first 8 bytes through the kernel's linear map (a page-aligned record).
+ */
+static bool frame_holds(struct vmtest *t, uint64_t phys, uint64_t want)
+{
+	uint64_t v;
+
+	if (phys % PAGE)
+		return fail(t, "recorded phys 0x%" PRIx64 " is not page aligned",
+			    phys);
+	if (!vm_peek(t, phys / PAGE, &v))
+		return false;
+	return v == want ||
+	       fail(t, "frame 0x%" PRIx64 " holds 0x%" PRIx64 ", edu wrote 0x%"
+		    PRIx64, phys / PAGE, v, want);
+}
+
+static bool same(struct vmtest *t, const uint64_t *got, unsigned int seed,
+		 const char *where)
+{
+	uint64_t w[CHUNK_WORDS];
+
+	pattern(w, seed);
+	for (unsigned int i = 0; i < CHUNK_WORDS; i++)
+		if (got[i] != w[i])
+			return fail(t, "%s: word %u is 0x%" PRIx64 ", edu wrote 0x%"
+				    PRIx64, where, i, got[i], w[i]);
+	return true;
+}
+
+static const struct {
+	uint32_t kind;
+	const char *name;
+} kinds[] = {
+	{ PTWALK_EDU_KIND_COHERENT, "dma_alloc_coherent" },
+	{ PTWALK_EDU_KIND_SINGLE, "dma_map_single" },
+	{ PTWALK_EDU_KIND_PAGE, "dma_map_page" },
+	{ PTWALK_EDU_KIND_SG_PIN, "dma_map_sg of pinned user pages" },
+};
+
+#define KIND_PAGES	2
+
+/* One mapping of kind k: edu's DMA to each page lands where recorded. */
+static bool kind_lands(struct vmtest *t, struct edu_drv *d, size_t k)
+{
+	struct ptwalk_edu_map m = {
+		.kind = kinds[k].kind, .dir = PTWALK_EDU_BIDIRECTIONAL,
+		.pages = KIND_PAGES,
+	};
+	bool user = m.kind == PTWALK_EDU_KIND_SG_PIN, ok = true;
+	char *buf = NULL;
+
+	if (user) {
+		buf = map_anon(t, KIND_PAGES * PAGE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1);
+		if (!buf)
+			return false;
+		touch_write(buf, KIND_PAGES * PAGE);
+		m.user_addr = A(buf);
+	}
+	if (!edu_map(t, d, &m)) {
+		if (buf)
+			munmap(buf, KIND_PAGES * PAGE);
+		return because(t, kinds[k].name);
+	}
+	for (unsigned int i = 0; ok && i < KIND_PAGES; i++) {
+		unsigned int seed = (unsigned int)k * 16 + i + 1;
+		uint64_t got[CHUNK_WORDS], w0[CHUNK_WORDS];
+		struct ptwalk_fixture_translate o = { .addr = A(buf + i * PAGE) };
+
+		pattern(w0, seed);
+		ok = land(t, d, m.page[i].dma, seed);
+		if (ok && user)
+			memcpy(got, buf + i * PAGE, CHUNK);
+		else if (ok)
+			ok = edu_rw(t, d, m.id, i * PAGE, got, CHUNK, false);
+		ok = ok && same(t, got, seed, "read back through the mapping");
+		ok = ok && frame_holds(t, m.page[i].phys, w0[0]);
+		/* the process's page is the frame the driver recorded */
+		if (ok && user && oracle(t, o.addr, &o) &&
+		    o.pfn != m.page[i].phys / PAGE)
+			ok = fail(t, "user page %u: frame 0x%" PRIx64
+				  ", recorded 0x%" PRIx64, i, (uint64_t)o.pfn,
+				  (uint64_t)m.page[i].phys / PAGE);
+		if (!ok) {
+			char what[128];
+
+			snprintf(what, sizeof(what), "%s, page %u at dma 0x%"
+				 PRIx64, kinds[k].name, i,
+				 (uint64_t)m.page[i].dma);
+			because(t, what);
+		}
+	}
+	ok = edu_unmap(t, d, m.id) && ok;
+	if (buf)
+		munmap(buf, KIND_PAGES * PAGE);
+	return ok;
+}
+
+/*
+ * Correct use, each kind of mapping the DMA API offers for memory:
+ * dma_alloc_coherent, dma_map_single, dma_map_page, dma_map_sg of user
+ * pages pinned with pin_user_pages(), two pages each; edu writes each
+ * page through its recorded device address, and the data is read back
+ * through the mapping and found in the recorded frame.
+ */
+VMTEST_CASE(iommu, "edu_driver_mapping_kinds", edu_driver_mapping_kinds)
+{
+	struct edu_drv d;
+	bool ok = true;
+
+	if (!edu_bind(t, &d))
+		return false;
+	for (size_t k = 0; ok && k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		ok = kind_lands(t, &d, k);
+	return edu_restore(t, &d) && ok;
+}
+
+/*
+ * dma_map_resource of the display's BAR 0 (a frame without a struct
+ * page, peer to peer): edu's write lands in the display's memory, read
+ * back through the BAR mapped from sysfs.
+ */
+VMTEST_CASE(iommu, "edu_driver_map_resource", edu_driver_map_resource)
+{
+	struct ptwalk_edu_map m = {
+		.kind = PTWALK_EDU_KIND_RESOURCE, .dir = PTWALK_EDU_FROM_DEVICE,
+		.pages = 1,
+	};
+	uint64_t bar, got[CHUNK_WORDS];
+	char dir[256], *p;
+	struct edu_drv d;
+	bool ok;
+
+	p = vm_map_display(t, "resource0", 2 * PAGE, &bar, dir, sizeof(dir));
+	if (!p)
+		return false;
+	if (!edu_bind(t, &d)) {
+		munmap(p, 2 * PAGE);
+		return false;
+	}
+	m.resource = bar + PAGE;
+	ok = edu_map(t, &d, &m);
+	if (ok && m.page[0].phys != bar + PAGE)
+		ok = fail(t, "recorded phys 0x%" PRIx64 ", mapped 0x%" PRIx64,
+			  (uint64_t)m.page[0].phys, bar + PAGE);
+	ok = ok && land(t, &d, m.page[0].dma, 0x77);
+	if (ok) {
+		memcpy(got, p + PAGE, CHUNK);
+		ok = same(t, got, 0x77, "the BAR");
+	}
+	if (m.state)
+		ok = edu_unmap(t, &d, m.id) && ok;
+	munmap(p, 2 * PAGE);
+	return edu_restore(t, &d) && ok;
+}
+
+/* Whether the lane's IOMMU is VT-d, whose faults the kernel logs. */
+static bool vtd_lane(void)
+{
+	char line[4096];
+	FILE *f = fopen("/proc/cmdline", "re");
+	bool vtd = f && fgets(line, sizeof(line), f) &&
+		   strstr(line, " ptwalk_iommu=vtd");
+
+	if (f)
+		fclose(f);
+	return vtd;
+}
+
+/* /dev/kmsg opened at its end: the lines logged from now on. */
+static int kmsg_from_now(struct vmtest *t)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0 || lseek(fd, 0, SEEK_END) < 0) {
+		fail(t, "/dev/kmsg: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * VT-d's fault line for an access (kind "Read" or "Write") to the page of
+ * addr, among the lines logged since kmsg_from_now(): "DMAR: [DMA Write
+ * NO_PASID] Request device [00:03.0] fault addr 0x5003000 [fault reason
+ * 0x05] PTE Write access is not set".  Closes fd.
+ */
+static bool vtd_fault_logged(struct vmtest *t, int fd, const char *kind,
+			     uint64_t addr)
+{
+	char rec[2048], want[32];
+	bool found = false;
+	ssize_t n;
+
+	snprintf(want, sizeof(want), "[DMA %s", kind);
+	while (!found && ((n = read(fd, rec, sizeof(rec) - 1)) > 0 ||
+			  (n < 0 && errno == EPIPE))) {
+		const char *a;
+
+		if (n <= 0)
+			continue;
+		rec[n] = '\0';
+		a = strstr(rec, "fault addr 0x");
+		found = strstr(rec, want) && a &&
+			strtoull(a + 11, NULL, 16) / PAGE == addr / PAGE;
+	}
+	close(fd);
+	return found || fail(t, "no VT-d %s fault logged at 0x%" PRIx64, kind,
+			     addr);
+}
+
+/*
+ * The bug: edu writes a buffer mapped DMA_TO_DEVICE.  The IOMMU maps it
+ * read-only, so the write is refused: the buffer keeps its zeros, and
+ * VT-d logs a write fault at its device address.
+ */
+VMTEST_CASE(iommu, "edu_driver_writes_to_device_mapping",
+	    edu_driver_writes_to_device_mapping)
+{
+	struct ptwalk_edu_map m = {
+		.kind = PTWALK_EDU_KIND_PAGE, .dir = PTWALK_EDU_TO_DEVICE,
+		.pages = 1,
+	};
+	uint64_t got[CHUNK_WORDS];
+	struct edu_drv d;
+	int kmsg = -1;
+	bool ok;
+
+	if (!edu_bind(t, &d))
+		return false;
+	ok = edu_map(t, &d, &m);
+	ok = ok && (kmsg = kmsg_from_now(t)) >= 0;
+	ok = ok && land(t, &d, m.page[0].dma, 0x70);
+	ok = ok && edu_rw(t, &d, m.id, 0, got, CHUNK, false);
+	for (unsigned int i = 0; ok && i < CHUNK_WORDS; i++)
+		if (got[i])
+			ok = fail(t, "word %u of the DMA_TO_DEVICE buffer is 0x%"
+				  PRIx64 ": edu's write landed", i, got[i]);
+	if (ok && vtd_lane())
+		ok = vtd_fault_logged(t, kmsg, "Write", m.page[0].dma);
+	else if (kmsg >= 0)
+		close(kmsg);
+	if (m.state)
+		ok = edu_unmap(t, &d, m.id) && ok;
+	return edu_restore(t, &d) && ok;
+}
+
+/*
+ * The bug: DMA after unmap.  A user page pinned and mapped, written by
+ * edu once (it lands), unmapped (the page stays the process's); edu's
+ * next write to the same device address must not reach it, and VT-d logs
+ * the fault.
+ */
+VMTEST_CASE(iommu, "edu_driver_dma_after_unmap", edu_driver_dma_after_unmap)
+{
+	struct ptwalk_edu_map m = {
+		.kind = PTWALK_EDU_KIND_SG_PIN, .dir = PTWALK_EDU_FROM_DEVICE,
+		.pages = 1,
+	};
+	char *buf = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	uint64_t got[CHUNK_WORDS];
+	struct edu_drv d;
+	int kmsg = -1;
+	bool ok;
+
+	if (!buf)
+		return false;
+	touch_write(buf, PAGE);
+	m.user_addr = A(buf);
+	if (!edu_bind(t, &d)) {
+		munmap(buf, PAGE);
+		return false;
+	}
+	ok = edu_map(t, &d, &m) && land(t, &d, m.page[0].dma, 0x71);
+	if (ok) {
+		memcpy(got, buf, CHUNK);
+		ok = same(t, got, 0x71, "before the unmap");
+	}
+	ok = ok && edu_unmap(t, &d, m.id);
+	ok = ok && (kmsg = kmsg_from_now(t)) >= 0;
+	ok = ok && land(t, &d, m.page[0].dma, 0x72);
+	if (ok) {
+		memcpy(got, buf, CHUNK);
+		ok = same(t, got, 0x71, "after the unmap (unchanged)");
+	}
+	if (ok && vtd_lane())
+		ok = vtd_fault_logged(t, kmsg, "Write", m.page[0].dma);
+	else if (kmsg >= 0)
+		close(kmsg);
+	munmap(buf, PAGE);
+	return edu_restore(t, &d) && ok;
+}
+
+/*
+ * The bug: a page freed while still mapped.  The driver writes its page
+ * (through the CPU), frees it and keeps the mapping: edu still reads that
+ * frame through the device address, whatever it holds now (the frame read
+ * through the linear map before and after the DMA).
+ */
+VMTEST_CASE(iommu, "edu_driver_frees_mapped_page",
+	    edu_driver_frees_mapped_page)
+{
+	struct ptwalk_edu_map m = {
+		.kind = PTWALK_EDU_KIND_PAGE, .dir = PTWALK_EDU_BIDIRECTIONAL,
+		.pages = 1,
+	};
+	uint64_t w[CHUNK_WORDS], got[CHUNK_WORDS], before = 0, after = 0;
+	struct ptwalk_edu_id id;
+	struct edu_drv d;
+	bool ok;
+
+	if (!edu_bind(t, &d))
+		return false;
+	pattern(w, 0x73);
+	ok = edu_map(t, &d, &m) && edu_rw(t, &d, m.id, 0, w, CHUNK, true);
+	id.id = m.id;
+	ok = ok && edu_ioctl(t, &d, PTWALK_EDU_IOC_FREE_MAPPED, &id,
+			     "PTWALK_EDU_IOC_FREE_MAPPED");
+	ok = ok && edu_ioctl(t, &d, PTWALK_EDU_IOC_RECORD, &m,
+			     "PTWALK_EDU_IOC_RECORD");
+	if (ok && m.state != PTWALK_EDU_FREED_MAPPED)
+		ok = fail(t, "record state %u after the free", m.state);
+	ok = ok && vm_peek(t, m.page[0].phys / PAGE, &before);
+	ok = ok && fetch(t, &d, m.page[0].dma, got);
+	ok = ok && vm_peek(t, m.page[0].phys / PAGE, &after);
+	if (ok && got[0] != before && got[0] != after)
+		ok = fail(t, "edu read 0x%" PRIx64 " at the freed page's address, the frame held 0x%"
+			  PRIx64 " then 0x%" PRIx64, got[0], before, after);
+	if (m.state)
+		ok = edu_unmap(t, &d, m.id) && ok;
+	return edu_restore(t, &d) && ok;
+}
+
+/*
+ * The bug: user pages taken with get_user_pages() without FOLL_PIN, their
+ * references dropped once mapped.  move_pages(2) then moves the process's
+ * page to the other node: the process writes its new frame, edu still
+ * reads the old one (the recorded frame, which the fixture's translation
+ * no longer names).
+ */
+VMTEST_CASE(iommu, "edu_driver_unpinned_page_moves",
+	    edu_driver_unpinned_page_moves)
+{
+	struct ptwalk_edu_map m = {
+		.kind = PTWALK_EDU_KIND_SG_GUP, .dir = PTWALK_EDU_BIDIRECTIONAL,
+		.flags = PTWALK_EDU_MAP_DROP_REF, .pages = 1,
+	};
+	char *buf = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	struct ptwalk_fixture_translate o = { .addr = A(buf) };
+	uint64_t w[CHUNK_WORDS], got[CHUNK_WORDS], old = 0, old_holds = 0;
+	void *addrs[1] = { buf };
+	int node, status = -1;
+	struct edu_drv d;
+	bool ok;
+
+	if (!buf)
+		return false;
+	pattern(w, 0x74);
+	memcpy(buf, w, CHUNK);
+	m.user_addr = A(buf);
+	if (!edu_bind(t, &d)) {
+		munmap(buf, PAGE);
+		return false;
+	}
+	ok = edu_map(t, &d, &m) && oracle(t, o.addr, &o);
+	if (ok && o.pfn != m.page[0].phys / PAGE)
+		ok = fail(t, "mapped frame 0x%" PRIx64 ", the page's 0x%" PRIx64,
+			  (uint64_t)m.page[0].phys / PAGE, (uint64_t)o.pfn);
+	old = o.pfn;
+	ok = ok && !syscall(__NR_move_pages, 0, 1, addrs, NULL, &status, 0);
+	node = status == 0 ? 1 : 0;
+	if (ok && (syscall(__NR_move_pages, 0, 1, addrs, &node, &status, 0) ||
+		   status != node))
+		ok = fail(t, "move_pages to node %d: %s, status %d", node,
+			  strerror(errno), status);
+	ok = ok && oracle(t, o.addr, &o);
+	if (ok && o.pfn == old)
+		ok = fail(t, "the page did not move (frame 0x%" PRIx64 ")", old);
+	pattern(w, 0x75);
+	memcpy(buf, w, CHUNK);	/* into the new frame */
+	ok = ok && fetch(t, &d, m.page[0].dma, got);
+	if (ok && got[0] == w[0])
+		ok = fail(t, "edu read the process's new data: the mapping moved");
+	ok = ok && vm_peek(t, old, &old_holds);
+	pattern(w, 0x74);
+	/* the old frame's data, unless it was reused since */
+	if (ok && got[0] != w[0] && got[0] != old_holds)
+		ok = fail(t, "edu read 0x%" PRIx64 ", the old frame holds 0x%"
+			  PRIx64, got[0], old_holds);
+	if (m.state)
+		ok = edu_unmap(t, &d, m.id) && ok;
+	munmap(buf, PAGE);
+	return edu_restore(t, &d) && ok;
+}
+
+/*
+ * The bug: unbind with mappings left behind.  The driver is told to leave
+ * them, unbound and bound again: edu, through the device address of the
+ * first binding's mapping, still reads what the driver wrote there.
+ * Unloading the driver undoes the leak (it is loaded again for the next
+ * case).
+ */
+VMTEST_CASE(iommu, "edu_driver_leaks_at_unbind", edu_driver_leaks_at_unbind)
+{
+	struct ptwalk_edu_map m = {
+		.kind = PTWALK_EDU_KIND_PAGE, .dir = PTWALK_EDU_BIDIRECTIONAL,
+		.pages = 1,
+	};
+	struct ptwalk_edu_id leak = { .id = 1 };
+	uint64_t w[CHUNK_WORDS], got[CHUNK_WORDS];
+	struct edu_drv d;
+	bool ok;
+
+	if (!edu_bind(t, &d))
+		return false;
+	pattern(w, 0x76);
+	ok = edu_map(t, &d, &m) && edu_rw(t, &d, m.id, 0, w, CHUNK, true);
+	ok = ok && edu_ioctl(t, &d, PTWALK_EDU_IOC_LEAK_AT_UNBIND, &leak,
+			     "PTWALK_EDU_IOC_LEAK_AT_UNBIND");
+	close(d.fd);
+	d.fd = -1;
+	ok = unbind(t, d.bdf) && ok;
+	ok = ok && sysfs_put(t, "/sys/bus/pci/drivers/" PTWALK_EDU_DRIVER
+			     "/bind", d.bdf);
+	if (ok) {
+		d.fd = open(PTWALK_EDU_DEV, O_RDWR | O_CLOEXEC);
+		if (d.fd < 0)
+			ok = fail(t, "open %s: %s", PTWALK_EDU_DEV,
+				  strerror(errno));
+	}
+	d.staging = (struct ptwalk_edu_map){
+		.kind = PTWALK_EDU_KIND_COHERENT, .pages = 1,
+	};
+	ok = ok && edu_map(t, &d, &d.staging);
+	ok = ok && fetch(t, &d, m.page[0].dma, got);
+	ok = ok && same(t, got, 0x76, "the leaked mapping after rebinding");
+	if (d.fd >= 0)
+		close(d.fd);
+	d.fd = -1;
+	/* undone with edu in its default domain, the one the leak is in */
+	ok = unbind(t, d.bdf) && ok;
+	if (syscall(SYS_delete_module, PTWALK_EDU_DRIVER, O_NONBLOCK))
+		ok = fail(t, "rmmod %s: %s", PTWALK_EDU_DRIVER, strerror(errno));
+	return edu_restore(t, &d) && ok;
+}
+
+/* --- ptwalk.ko's tracking of the DMA API (module/dma_track.c) --- */
+
+/* Whether the running kernel is release major.minor or later. */
+static bool kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	return !uname(&u) && sscanf(u.release, "%d.%d", &ma, &mi) == 2 &&
+	       (ma > major || (ma == major && mi >= minor));
+}
+
+/* PTWALK_IOC_DMA_TRACK of bdf (off: stop): 0 or the errno. */
+static int dma_track(int fd, const char *bdf, bool off)
+{
+	struct ptwalk_dma_track q = {
+		.size = sizeof(q), .flags = off ? PTWALK_DMA_TRACK_OFF : 0,
+	};
+
+	snprintf(q.device, sizeof(q.device), "%s", bdf);
+	return ioctl(fd, PTWALK_IOC_DMA_TRACK, &q) ? errno : 0;
+}
+
+#define TRACKED_MAX	64
+
+struct tracked_maps {
+	struct ptwalk_dma_query q;
+	struct ptwalk_dma_mapping maps[TRACKED_MAX], unmaps[TRACKED_MAX];
+};
+
+/* PTWALK_IOC_DMA_MAPS of bdf into tm: 0 or the errno. */
+static int dma_maps(int fd, const char *bdf, struct tracked_maps *tm)
+{
+	memset(&tm->q, 0, sizeof(tm->q));
+	tm->q.size = sizeof(tm->q);
+	snprintf(tm->q.device, sizeof(tm->q.device), "%s", bdf);
+	tm->q.maps = A(tm->maps);
+	tm->q.unmaps = A(tm->unmaps);
+	tm->q.nr_maps = TRACKED_MAX;
+	tm->q.nr_unmaps = TRACKED_MAX;
+	return ioctl(fd, PTWALK_IOC_DMA_MAPS, &tm->q) ? errno : 0;
+}
+
+static const struct ptwalk_dma_mapping *
+tracked_at(const struct ptwalk_dma_mapping *m, uint32_t n, uint64_t dma)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (m[i].dma == dma)
+			return &m[i];
+	return NULL;
+}
+
+/*
+ * What ptwalk.ko tracked for the fixture's mapping r (made as kind, pages
+ * bytes each in one mapping or, for SG, one entry per page) agrees with
+ * the driver's record: device address, frame, size, kind, direction, the
+ * mapping process, and the pin of user pages.
+ */
+static bool tracked_matches(struct vmtest *t, const struct tracked_maps *tm,
+			    const struct ptwalk_edu_map *r, uint32_t kind,
+			    bool pinned)
+{
+	bool sg = kind == PTWALK_DMA_SG;
+	uint32_t n = sg ? r->pages : 1;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct ptwalk_dma_mapping *m =
+			tracked_at(tm->maps, tm->q.nr_maps, r->page[i].dma);
+		uint64_t size = sg ? PAGE : r->pages * PAGE;
+
+		if (!m)
+			return fail(t, "kind %u: no live mapping tracked at dma 0x%"
+				    PRIx64, kind, (uint64_t)r->page[i].dma);
+		if (m->phys != r->page[i].phys || m->size != size ||
+		    m->kind != kind || m->dir != r->dir)
+			return fail(t, "dma 0x%" PRIx64 ": tracked phys 0x%" PRIx64
+				    " size %" PRIu64 " kind %u dir %u; the driver's phys 0x%"
+				    PRIx64 " size %" PRIu64 " kind %u dir %u",
+				    (uint64_t)m->dma, (uint64_t)m->phys,
+				    (uint64_t)m->size, m->kind, m->dir,
+				    (uint64_t)r->page[i].phys, size, kind, r->dir);
+		if (m->pid != getpid() || (m->flags & PTWALK_DMA_F_ATOMIC))
+			return fail(t, "dma 0x%" PRIx64 " mapped by pid %d (%.16s), flags 0x%x; this is %d",
+				    (uint64_t)m->dma, m->pid, m->comm, m->flags,
+				    (int)getpid());
+		if (!!(m->flags & PTWALK_DMA_F_PINNED) != pinned)
+			return fail(t, "dma 0x%" PRIx64 ": pinned %d, expected %d",
+				    (uint64_t)m->dma,
+				    !!(m->flags & PTWALK_DMA_F_PINNED), pinned);
+	}
+	return true;
+}
+
+static const struct {
+	uint32_t edu_kind, kind;
+	bool pinned;
+} tracked_kinds[] = {
+	{ PTWALK_EDU_KIND_COHERENT, PTWALK_DMA_COHERENT, false },
+	{ PTWALK_EDU_KIND_SINGLE, PTWALK_DMA_PAGE, false },
+	{ PTWALK_EDU_KIND_PAGE, PTWALK_DMA_PAGE, false },
+	{ PTWALK_EDU_KIND_SG_PIN, PTWALK_DMA_SG, true },
+	{ PTWALK_EDU_KIND_SG_GUP, PTWALK_DMA_SG, false },
+};
+
+/* Maps each kind of tracked_kinds into r (their buffer: user, 2 pages each). */
+static bool map_tracked_kinds(struct vmtest *t, struct edu_drv *d,
+			      struct ptwalk_edu_map *r, char *user)
+{
+	for (size_t k = 0; k < sizeof(tracked_kinds) / sizeof(tracked_kinds[0]); k++) {
+		r[k] = (struct ptwalk_edu_map){
+			.kind = tracked_kinds[k].edu_kind, .pages = 2,
+			.dir = (uint32_t)k % 3,
+			.user_addr = A(user + k * 2 * PAGE),
+		};
+		if (!edu_map(t, d, &r[k]))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * ptwalk.ko's DMA tracking against the driver's own record.  On kernels
+ * before 6.12 (no DMA API tracepoints) the tracking ioctl is refused with
+ * EOPNOTSUPP.  From 6.12: edu tracked, then mapped each way; every live
+ * mapping the driver recorded is tracked as it recorded it (the staging
+ * buffer, mapped before tracking began, is not); an unmapped one leaves
+ * the live list for the history; untracked, the device is refused
+ * (ENOENT).
+ */
+VMTEST_CASE(iommu, "edu_driver_dma_tracked", edu_driver_dma_tracked)
+{
+	enum { N = sizeof(tracked_kinds) / sizeof(tracked_kinds[0]) };
+	struct ptwalk_edu_map r[N];
+	struct tracked_maps *tm = calloc(1, sizeof(*tm));
+	char *user = NULL;
+	struct edu_drv d;
+	int fd, err;
+	bool ok = tm != NULL;
+
+	fd = ok ? vm_open_query(t) : -1;
+	if (fd < 0) {
+		free(tm);
+		return ok ? false : fail(t, "out of memory");
+	}
+	if (!edu_bind(t, &d)) {
+		close(fd);
+		free(tm);
+		return false;
+	}
+	err = dma_track(fd, d.bdf, false);
+	if (!kernel_at_least(6, 12)) {
+		ok = err == EOPNOTSUPP ||
+		     fail(t, "PTWALK_IOC_DMA_TRACK before 6.12: %s, expected EOPNOTSUPP",
+			  strerror(err));
+		goto out;
+	}
+	if (err) {
+		ok = fail(t, "PTWALK_IOC_DMA_TRACK %s: %s", d.bdf, strerror(err));
+		goto out;
+	}
+	user = map_anon(t, N * 2 * PAGE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	ok = user != NULL;
+	if (ok)
+		touch_write(user, N * 2 * PAGE);
+	ok = ok && map_tracked_kinds(t, &d, r, user);
+	err = ok ? dma_maps(fd, d.bdf, tm) : 0;
+	if (err)
+		ok = fail(t, "PTWALK_IOC_DMA_MAPS: %s", strerror(err));
+	for (size_t k = 0; ok && k < N; k++)
+		ok = tracked_matches(t, tm, &r[k], tracked_kinds[k].kind,
+				     tracked_kinds[k].pinned);
+	if (ok && tracked_at(tm->maps, tm->q.nr_maps, d.staging.page[0].dma))
+		ok = fail(t, "the staging buffer, mapped before tracking, is tracked");
+	if (ok && (tm->q.live != tm->q.nr_maps || tm->q.overflow))
+		ok = fail(t, "live %u, copied %u, overflow %" PRIu64,
+			  tm->q.live, tm->q.nr_maps, (uint64_t)tm->q.overflow);
+	/* the dma_map_page one unmapped: gone from the live list, in the history */
+	ok = ok && edu_unmap(t, &d, r[2].id);
+	err = ok ? dma_maps(fd, d.bdf, tm) : 0;
+	if (err)
+		ok = fail(t, "PTWALK_IOC_DMA_MAPS: %s", strerror(err));
+	if (ok && tracked_at(tm->maps, tm->q.nr_maps, r[2].page[0].dma))
+		ok = fail(t, "dma 0x%" PRIx64 " still live after its unmap",
+			  (uint64_t)r[2].page[0].dma);
+	if (ok && (!tm->q.nr_unmaps || tm->unmaps[0].dma != r[2].page[0].dma ||
+		   tm->unmaps[0].unmap_ns < tm->unmaps[0].map_ns))
+		ok = fail(t, "the newest unmap is not dma 0x%" PRIx64,
+			  (uint64_t)r[2].page[0].dma);
+	err = dma_track(fd, d.bdf, true);
+	if (ok && err)
+		ok = fail(t, "PTWALK_IOC_DMA_TRACK off: %s", strerror(err));
+	err = dma_maps(fd, d.bdf, tm);
+	if (ok && err != ENOENT)
+		ok = fail(t, "PTWALK_IOC_DMA_MAPS untracked: %s, expected ENOENT",
+			  strerror(err));
+out:
+	close(fd);
+	free(tm);
+	ok = edu_restore(t, &d) && ok;	/* unmaps the rest */
+	if (user)
+		munmap(user, N * 2 * PAGE);
+	return ok;
+}
+
+/* ptcompare with argv: its exit status want, stderr naming what. */
+static bool pc_status(struct vmtest *t, const char *const argv[], int want,
+		      const char *what)
+{
+	struct pc_result r = { 0 };
+	bool ok;
+
+	if (!pc_run(t, &r, argv))
+		return false;
+	ok = r.status == want && (!what || strstr(r.err, what));
+	if (!ok)
+		fail(t, "ptcompare %s %s%s: exit %d, expected %d%s%s: %s",
+		     argv[1], argv[2], argv[3] ? " --off" : "", r.status, want,
+		     what ? " naming " : "", what ? what : "", r.err);
+	pc_free(&r);
+	return ok;
+}
+
+/*
+ * ptcompare --dma-track DEVICE [--off]: before 6.12, its own exit status
+ * and the release it needs; from 6.12, the device tracked (ptwalk.ko
+ * answers its mappings), then no longer (ENOENT), and --off of a device
+ * not tracked is a usage error naming it.
+ */
+VMTEST_CASE(iommu, "edu_driver_ptcompare_dma_track",
+	    edu_driver_ptcompare_dma_track)
+{
+	char bdf[32];
+	const char *on[] = { "ptcompare", "--dma-track", bdf, NULL };
+	const char *off[] = { "ptcompare", "--dma-track", bdf, "--off", NULL };
+	struct tracked_maps *tm;
+	bool ok;
+	int fd, err;
+
+	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)))
+		return false;
+	if (!kernel_at_least(6, 12))
+		return pc_status(t, on, EXIT_DMA_TRACK_UNSUPPORTED, "6.12");
+	tm = calloc(1, sizeof(*tm));
+	fd = tm ? vm_open_query(t) : -1;
+	if (fd < 0) {
+		free(tm);
+		return tm ? false : fail(t, "out of memory");
+	}
+	ok = pc_status(t, on, EXIT_OK, NULL);
+	err = ok ? dma_maps(fd, bdf, tm) : 0;
+	if (err)
+		ok = fail(t, "PTWALK_IOC_DMA_MAPS after --dma-track: %s",
+			  strerror(err));
+	ok = ok && pc_status(t, off, EXIT_OK, NULL);
+	err = ok ? dma_maps(fd, bdf, tm) : ENOENT;
+	if (err != ENOENT)
+		ok = fail(t, "PTWALK_IOC_DMA_MAPS after --off: %s, expected ENOENT",
+			  strerror(err));
+	ok = ok && pc_status(t, off, EXIT_USAGE, "not tracked");
+	close(fd);
+	free(tm);
+	return ok;
+}
+
+/*
+ * ptcompare --json --dma DEVICE into r (r->doc parsed): false with why
+ * unless it exits want.
+ */
+static bool pc_dma(struct vmtest *t, const char *bdf, int want,
+		   struct pc_result *r)
+{
+	const char *argv[] = { "ptcompare", "--json", "--dma", bdf, NULL };
+
+	memset(r, 0, sizeof(*r));
+	if (!pc_run(t, r, argv))
+		return false;
+	r->doc = r->len ? json_tokener_parse(r->out) : NULL;
+	if (r->status != want || !r->doc)
+		return fail(t, "ptcompare --dma %s: exit %d, expected %d: %s%.300s",
+			    bdf, r->status, want, r->err, r->out ? r->out : "");
+	return true;
+}
+
+/* ptcompare's text report of --dma, as TAP comments: for the docs. */
+static void show_text(struct vmtest *t, const char *bdf)
+{
+	const char *argv[] = { "ptcompare", "--dma", bdf, NULL };
+	struct pc_result r = { 0 };
+	char *line, *save = NULL;
+
+	if (!pc_run(t, &r, argv))
+		return;
+	printf("# $ ptcompare --dma %s (exit %d)\n", bdf, r.status);
+	for (line = strtok_r(r.out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		printf("#   %s\n", line);
+	pc_free(&r);
+}
+
+/* The JSON mapping at device address dma, or NULL. */
+static struct json_object *dma_entry(struct pc_result *r, uint64_t dma)
+{
+	struct json_object *maps = pc_get(r->doc, "mappings");
+	size_t n = maps ? json_object_array_length(maps) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *m = json_object_array_get_idx(maps, i);
+		struct json_object *a = pc_get(m, "dma");
+
+		if (a && strtoull(json_object_get_string(a), NULL, 16) == dma)
+			return m;
+	}
+	return NULL;
+}
+
+/* Whether entry m lists finding (NULL: lists none). */
+static bool has_finding(struct json_object *m, const char *finding)
+{
+	struct json_object *f = pc_get(m, "findings");
+	size_t n = f ? json_object_array_length(f) : 0;
+
+	if (!finding)
+		return f && !n;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(json_object_get_string(json_object_array_get_idx(f, i)),
+			    finding))
+			return true;
+	return false;
+}
+
+/* The mapping at dma is listed, its frame now is frame, with finding. */
+static bool listed(struct vmtest *t, struct pc_result *r, uint64_t dma,
+		   const char *frame, const char *finding)
+{
+	struct json_object *m = dma_entry(r, dma);
+	struct json_object *fr = m ? pc_get(m, "frame") : NULL;
+
+	if (!m)
+		return fail(t, "--dma lists no mapping at 0x%" PRIx64 ": %.400s",
+			    dma, r->out);
+	if (frame && (!fr || strcmp(json_object_get_string(fr), frame)))
+		return fail(t, "dma 0x%" PRIx64 ": frame %s, expected %s", dma,
+			    fr ? json_object_get_string(fr) : "(none)", frame);
+	if (!has_finding(m, finding))
+		return fail(t, "dma 0x%" PRIx64 ": findings %s, expected %s", dma,
+			    json_object_to_json_string(pc_get(m, "findings")),
+			    finding ? finding : "none");
+	return true;
+}
+
+/*
+ * ptcompare --dma against the driver's record and its bugs.  Correct use
+ * (coherent, single, page, pinned user pages: each listed where the driver
+ * recorded it, its frame named) gives 0 findings, exit 0; then each bug is
+ * found and named, exit 1: a page freed while mapped
+ * (dma_freed_while_mapped), user pages mapped without FOLL_PIN
+ * (dma_user_page_unpinned), mappings left at unbind (dma_leaked, on all of
+ * them).  Before 6.12, --dma exits 20.
+ */
+VMTEST_CASE(iommu, "edu_driver_dma_inventory", edu_driver_dma_inventory)
+{
+	enum { N = 4 };
+	static const uint32_t kinds_ok[N] = {
+		PTWALK_EDU_KIND_COHERENT, PTWALK_EDU_KIND_SINGLE,
+		PTWALK_EDU_KIND_PAGE, PTWALK_EDU_KIND_SG_PIN,
+	};
+	struct ptwalk_edu_map r[N], gup = { .kind = PTWALK_EDU_KIND_SG_GUP,
+					    .pages = 1 },
+		freed = { .kind = PTWALK_EDU_KIND_PAGE, .pages = 1 };
+	cpu_set_t cpu0, saved;
+	char *reuse = NULL;
+	struct ptwalk_edu_id id = { 0 }, leak = { .id = 1 };
+	struct pc_result pr = { 0 };
+	char *user = NULL;
+	struct edu_drv d;
+	bool ok = true;
+	int fd;
+
+	/* one CPU, one per-CPU page list: see the freed page below */
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_getaffinity(0, sizeof(saved), &saved) ||
+	    sched_setaffinity(0, sizeof(cpu0), &cpu0))
+		return fail(t, "sched_setaffinity: %s", strerror(errno));
+	if (!edu_bind(t, &d)) {
+		sched_setaffinity(0, sizeof(saved), &saved);
+		return false;
+	}
+	if (!kernel_at_least(6, 12)) {
+		const char *argv[] = { "ptcompare", "--dma", d.bdf, NULL };
+
+		ok = pc_status(t, argv, EXIT_DMA_TRACK_UNSUPPORTED, "6.12");
+		sched_setaffinity(0, sizeof(saved), &saved);
+		return edu_restore(t, &d) && ok;
+	}
+	fd = vm_open_query(t);
+	if (fd < 0 || dma_track(fd, d.bdf, false)) {
+		ok = fd >= 0 ? fail(t, "PTWALK_IOC_DMA_TRACK: %s", strerror(errno)) :
+			       false;
+		goto out;
+	}
+	user = map_anon(t, (N + 1) * 2 * PAGE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	ok = user != NULL;
+	if (ok)
+		touch_write(user, (N + 1) * 2 * PAGE);
+	for (size_t k = 0; ok && k < N; k++) {
+		r[k] = (struct ptwalk_edu_map){
+			.kind = kinds_ok[k], .pages = 2,
+			.user_addr = A(user + k * 2 * PAGE),
+		};
+		ok = edu_map(t, &d, &r[k]);
+	}
+	/* correct use: listed, nothing found */
+	ok = ok && pc_dma(t, d.bdf, EXIT_OK, &pr);
+	for (size_t k = 0; ok && k < N; k++)
+		ok = listed(t, &pr, r[k].page[0].dma,
+			    kinds_ok[k] == PTWALK_EDU_KIND_SG_PIN ? "anonymous" : NULL,
+			    NULL);
+	pc_free(&pr);
+	/*
+	 * A page freed while mapped, and allocated again at once for this
+	 * process's anonymous memory: freed to this CPU's per-CPU list, the
+	 * next page fault here takes it (last in, first out).  Otherwise
+	 * ptcompare's own fork and exec may take it for the same kind of
+	 * use (a page-global directory, a kernel page), which no reader can
+	 * tell from the driver's.
+	 */
+	ok = ok && edu_map(t, &d, &freed);
+	id.id = freed.id;
+	ok = ok && edu_ioctl(t, &d, PTWALK_EDU_IOC_FREE_MAPPED, &id,
+			     "PTWALK_EDU_IOC_FREE_MAPPED");
+	if (ok) {
+		reuse = map_anon(t, 16 * PAGE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+		ok = reuse != NULL;
+		if (ok)
+			touch_write(reuse, 16 * PAGE);
+	}
+	ok = ok && pc_dma(t, d.bdf, EXIT_MISMATCH, &pr) &&
+	     listed(t, &pr, freed.page[0].dma, NULL, "dma_freed_while_mapped") &&
+	     listed(t, &pr, r[0].page[0].dma, NULL, NULL);
+	if (ok)
+		printf("# $ ptcompare --json --dma %s\n# %s\n", d.bdf, pr.out);
+	pc_free(&pr);
+	if (ok)
+		show_text(t, d.bdf);
+	ok = ok && edu_unmap(t, &d, freed.id);
+	/* user pages without FOLL_PIN */
+	gup.user_addr = A(user + N * 2 * PAGE);
+	ok = ok && edu_map(t, &d, &gup);
+	ok = ok && pc_dma(t, d.bdf, EXIT_MISMATCH, &pr) &&
+	     listed(t, &pr, gup.page[0].dma, "anonymous",
+		    "dma_user_page_unpinned") &&
+	     listed(t, &pr, r[3].page[0].dma, "anonymous", NULL);
+	pc_free(&pr);
+	ok = ok && edu_unmap(t, &d, gup.id);
+	/* left behind at unbind: every mapping leaked */
+	ok = ok && edu_ioctl(t, &d, PTWALK_EDU_IOC_LEAK_AT_UNBIND, &leak,
+			     "PTWALK_EDU_IOC_LEAK_AT_UNBIND");
+	close(d.fd);
+	d.fd = -1;
+	ok = unbind(t, d.bdf) && ok;
+	ok = ok && pc_dma(t, d.bdf, EXIT_MISMATCH, &pr) &&
+	     listed(t, &pr, r[0].page[0].dma, NULL, "dma_leaked") &&
+	     listed(t, &pr, r[3].page[0].dma, NULL, "dma_leaked");
+	pc_free(&pr);
+	/* the driver unloaded: its leak undone, nothing left to find */
+	if (syscall(SYS_delete_module, PTWALK_EDU_DRIVER, O_NONBLOCK))
+		ok = fail(t, "rmmod %s: %s", PTWALK_EDU_DRIVER, strerror(errno));
+	ok = ok && pc_dma(t, d.bdf, EXIT_OK, &pr);
+	pc_free(&pr);
+out:
+	if (fd >= 0) {
+		dma_track(fd, d.bdf, true);
+		close(fd);
+	}
+	if (user)
+		munmap(user, (N + 1) * 2 * PAGE);
+	if (reuse)
+		munmap(reuse, 16 * PAGE);
+	sched_setaffinity(0, sizeof(saved), &saved);
+	return edu_restore(t, &d) && ok;
+}
