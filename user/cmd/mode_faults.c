@@ -77,7 +77,7 @@ static int log_line(struct fault_log *l, struct iommu_fault_decoder *d,
 	case IOMMU_LINE_DETAIL:
 		/* the SMMU's decoded lines complete its last fault */
 		for (size_t i = l->n; i-- > 0;)
-			if (l->f[i].iommu == f.iommu &&
+			if (!strcmp(l->f[i].iommu, f.iommu) &&
 			    !strcmp(l->f[i].iommu_dev, f.iommu_dev)) {
 				l->f[i] = f;
 				return 0;

@@ -23,7 +23,7 @@ static void json_fault(struct json_writer *j, const struct fault_report *r,
 	jw_str_or_null(j, x->device[0] ? x->device : NULL);
 	jw_key(j, "driver");
 	jw_str_or_null(j, x->driver[0] ? x->driver : NULL);
-	jw_kv_str(j, "iommu", iommu_kind_name(f->iommu));
+	jw_kv_str(j, "iommu", f->iommu);
 	jw_key(j, "iommu_device");
 	jw_str_or_null(j, f->iommu_dev[0] ? f->iommu_dev : NULL);
 	if (f->has_sid)

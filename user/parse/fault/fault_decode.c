@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The decoder of parse/iommu_fault.h: each line cleaned
+ * (parse/fault/fault_clean.c), split into its messages, and every
+ * message handed to the drivers of parse/fault/fault_table.c in turn.
+ * A message no driver reads that still names an IOMMU and a fault is
+ * said to be so (IOMMU_LINE_MALFORMED, driver "unknown"): never taken
+ * for "no fault".
+ */
+#include <string.h>
+#include "parse/fault/fault_driver.h"
+#include "parse/iommu_fault.h"
+
+static size_t drivers_asked(void)
+{
+	return fault_drivers_n < IOMMU_DRIVERS_MAX ? fault_drivers_n :
+	       IOMMU_DRIVERS_MAX;
+}
+
+void iommu_fault_decoder_init(struct iommu_fault_decoder *d)
+{
+	for (size_t i = 0; i < drivers_asked(); i++)
+		memset(d->state[i].bytes, 0, fault_drivers[i]->state_size);
+	d->lines = d->messages = 0;
+}
+
+/* Case-blind strstr() for the lower-case needle n. */
+static bool has_word(const char *h, const char *n)
+{
+	size_t len = strlen(n);
+
+	for (; *h; h++) {
+		size_t i = 0;
+
+		while (i < len && h[i] && (h[i] | 0x20) == n[i])
+			i++;
+		if (i == len)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The IOMMU a message names when it also speaks of a fault, or NULL:
+ * the words of every IOMMU driver's messages, the embedded ones'
+ * included ("sysmmu", "m4u", "dart").
+ */
+static const char *names_iommu_fault(const char *msg)
+{
+	static const char *const iommus[] = {
+		"iommu", "smmu", "dmar", "amd-vi", "dart", "ipmmu", "sysmmu",
+		"m4u",
+	};
+	static const char *const faults[] = {
+		"fault", "event logged", "translation error",
+	};
+	bool fault = false;
+
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		fault = fault || has_word(msg, faults[i]);
+	for (size_t i = 0; fault && i < sizeof(iommus) / sizeof(iommus[0]); i++)
+		if (has_word(msg, iommus[i]))
+			return iommus[i];
+	return NULL;
+}
+
+static void fault_from_header(const struct iommu_log_line *l,
+			      struct iommu_fault *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->iommu = "";
+	f->prio = l->prio;
+	f->time_us = l->time_us, f->has_time = l->has_time;
+	f->seq = l->seq, f->has_seq = l->has_seq;
+	strcpy(f->wall, l->wall);
+}
+
+/* One message through the table: what answered, into emit. */
+static int one_message(struct iommu_fault_decoder *d,
+		       const struct iommu_log_line *l, const char *msg,
+		       iommu_fault_emit emit, void *arg)
+{
+	struct iommu_fault f;
+	const char *named;
+
+	d->messages++;
+	for (size_t i = 0; i < drivers_asked(); i++) {
+		enum iommu_line r;
+
+		fault_from_header(l, &f);
+		r = fault_drivers[i]->decode(d->state[i].bytes, msg, &f);
+		if (r != IOMMU_LINE_OTHER)
+			return emit(arg, r, &f);
+	}
+	if (!(named = names_iommu_fault(msg)))
+		return 0;
+	fault_from_header(l, &f);
+	fault_malformed(&f, "unknown", NULL, "");
+	strcpy(f.reason, "names an IOMMU (\"");
+	strcat(f.reason, named);
+	strcat(f.reason, "\") and a fault: no driver's format reads it");
+	return emit(arg, IOMMU_LINE_MALFORMED, &f);
+}
+
+/* The messages of one record: a kmsg record may hold several lines. */
+static int record(struct iommu_fault_decoder *d, struct iommu_log_line *l,
+		  iommu_fault_emit emit, void *arg)
+{
+	char *p = l->msg;
+	int err = 0;
+
+	while (!err) {
+		char *nl = strchr(p, '\n');
+
+		if (nl)
+			*nl = '\0';
+		err = one_message(d, l, p, emit, arg);
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return err;
+}
+
+int iommu_fault_feed(struct iommu_fault_decoder *d, const char *line,
+		     size_t len, iommu_fault_emit emit, void *arg)
+{
+	struct iommu_log_line l;
+	const char *rest = line;
+	size_t rest_len = len;
+	int err = 0;
+
+	d->lines++;
+	while (!err && rest) {
+		const char *at = rest;
+		size_t n = rest_len;
+
+		if (!iommu_log_clean(at, n, &l, &rest, &rest_len))
+			break;
+		err = record(d, &l, emit, arg);
+	}
+	return err;
+}
+
+/* The most telling answer of a feed and its fault. */
+struct told {
+	enum iommu_line r;
+	struct iommu_fault *out;
+	bool decisive;
+};
+
+static int rank(enum iommu_line r)
+{
+	switch (r) {
+	case IOMMU_LINE_FAULT:
+	case IOMMU_LINE_DETAIL:
+	case IOMMU_LINE_MALFORMED:
+		return 3;
+	case IOMMU_LINE_PART:
+		return 2;
+	case IOMMU_LINE_KNOWN:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int tell(void *arg, enum iommu_line r, const struct iommu_fault *f)
+{
+	struct told *t = arg;
+
+	if (!t->decisive && rank(r) > rank(t->r)) {
+		t->r = r;
+		*t->out = *f;
+		t->decisive = rank(r) == 3;
+	}
+	return 0;
+}
+
+enum iommu_line iommu_fault_decode(struct iommu_fault_decoder *d,
+				   const char *line, size_t len,
+				   struct iommu_fault *out)
+{
+	struct told t = { IOMMU_LINE_OTHER, out, false };
+
+	iommu_fault_feed(d, line, len, tell, &t);
+	return t.r;
+}
+
+enum iommu_line iommu_fault_parse_line(const char *line, size_t len,
+				       struct iommu_fault *out)
+{
+	struct iommu_fault_decoder d;
+
+	iommu_fault_decoder_init(&d);
+	return iommu_fault_decode(&d, line, len, out);
+}
+
+unsigned int iommu_fault_decoder_pending(const struct iommu_fault_decoder *d,
+					 const char **driver)
+{
+	unsigned int n = 0;
+
+	if (driver)
+		*driver = NULL;
+	for (size_t i = 0; i < drivers_asked(); i++) {
+		unsigned int k = fault_drivers[i]->pending ?
+				 fault_drivers[i]->pending(d->state[i].bytes) : 0;
+
+		if (k && driver && !*driver)
+			*driver = fault_drivers[i]->name;
+		n += k;
+	}
+	return n;
+}
+
+/* ---- names ---------------------------------------------------------- */
+
+size_t iommu_fault_drivers(void)
+{
+	return drivers_asked();
+}
+
+const char *iommu_fault_driver_name(size_t i)
+{
+	return i < drivers_asked() ? fault_drivers[i]->name : NULL;
+}
+
