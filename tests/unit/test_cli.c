@@ -167,6 +167,11 @@ static const struct refusal refusals[] = {
 	{ { "--faults", "1234" }, "--faults takes no PID" },
 	{ { "--faults", "--range", "0-1000" }, "drop --range" },
 	{ { "--faults", "--since", "5", "--fault-line", "x" }, "" },
+	{ { "--faults", "--since", "5", "--fault-file", "x" },
+	  "--since reads the log, --fault-file text given: drop one" },
+	{ { "--faults", "--fault-line", "x", "--fault-file", "-" },
+	  "--fault-line and --fault-file both give the text to read: drop one" },
+	{ { "--fault-file", "x" }, "" },
 };
 
 /* ... and those whose message starts with want */
@@ -520,6 +525,10 @@ static void cli_faults(void **state)
 	assert_string_equal(o.fault_line, "DMAR: x");
 	o = accepted(3, "--faults", "--dma-api");
 	assert_true(o.dma_api);
+	assert_null(o.fault_file);
+	o = accepted(4, "--faults", "--fault-file", "-");
+	assert_string_equal(o.fault_file, "-");
+	assert_null(o.fault_line);
 }
 
 /*

@@ -40,6 +40,10 @@ enum exit_status {
 	EXIT_NOT_VFIO = 16,	/* --iommu --watch: the device is not
 				 * driven through VFIO
 				 */
+	EXIT_FAULT_UNDECODED = 17,	/* --faults: a line names an IOMMU
+					 * fault no format reads (18 and 19
+					 * are taken by other modes)
+					 */
 };
 
 /* The kinds of failure; each one's value is its exit status. */
