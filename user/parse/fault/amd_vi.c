@@ -66,6 +66,14 @@ static const struct amd_event *amd_event(const char *name)
 	return NULL;
 }
 
+/* Whether p starts with an event's name and a blank. */
+static bool amd_names_event(const char *p)
+{
+	char name[32];
+
+	return fault_word(p, " ", name, sizeof(name)) && amd_event(name);
+}
+
 /* An open "Event logged [" of 4.9-4.19, waiting for its event. */
 struct amd_state {
 	struct iommu_fault head;
@@ -184,8 +192,9 @@ static void amd_prefix(const char *msg, const char *at, struct iommu_fault *f,
 		strcpy(f->device, bdf);
 	else if (end && !*end)
 		strcpy(f->iommu_dev, bdf);	/* the IOMMU's PCI function */
-	else if (at - msg >= 6 && !strncmp(msg, "iommu ", 6))
-		strcpy(f->iommu_dev, name);
+	else if ((size_t)(at - msg) >= strlen(name) + 8 &&
+		 !strncmp(at - 2 - strlen(name) - 6, "iommu ", 6))
+		strcpy(f->iommu_dev, name);	/* the IOMMU's "iommu ivhd0" */
 }
 
 /* A device-named format and its releases. */
@@ -279,8 +288,11 @@ static enum iommu_line amd_decode(void *state, const char *msg,
 	amd_prefix(msg, at, f, fault_lit(tag + strlen(AMD_TAG), "IO_PAGE_FAULT ") ||
 			       fault_lit(tag + strlen(AMD_TAG), "RMP_"));
 	pci_prefix = f->device[0] != '\0';
-	/* without "AMD-Vi: ", only dev_err()'s page fault of a PCI device */
-	if (!amd_vi && (!pci_prefix || !fault_lit(tag + strlen(AMD_TAG), "IO_PAGE_FAULT ")))
+	/*
+	 * Without "AMD-Vi: " (a device's dev_err(), or the message alone),
+	 * only when an AMD-Vi event follows: other drivers log events too.
+	 */
+	if (!amd_vi && !amd_names_event(tag + strlen(AMD_TAG)))
 		return IOMMU_LINE_OTHER;
 	f->iommu = AMD;
 	unattached = fault_lit(tag + strlen(AMD_TAG), AMD_NOT_ATTACHED) != NULL;

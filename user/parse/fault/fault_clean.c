@@ -325,7 +325,7 @@ static void line_init(struct iommu_log_line *o)
 /* The prefixes outside the message, outermost first. */
 static const char *prefixes(const char *p, struct iommu_log_line *o)
 {
-	p += strspn(p, " \t>`");	/* indents, e-mail quotes, Markdown */
+	p += strspn(p, " \t>`|");	/* indents, quotes, Markdown, "  | " */
 	p = wall_prefix(p, o);
 	p = host_prefix(p, o);
 	if (!strncmp(p, "kernel: ", 8))

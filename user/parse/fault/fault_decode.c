@@ -152,13 +152,17 @@ static int one_message(struct iommu_fault_decoder *d,
 	d->messages++;
 	r = decode_message(d, l, msg, &f);
 	if (d->holding && r == IOMMU_LINE_OTHER && *msg) {
-		if (join_held(d, msg, &r, &f)) {
+		enum iommu_line joined;
+		struct iommu_fault g;
+
+		if (join_held(d, msg, &joined, &g)) {
 			d->holding = false;
-			return r == IOMMU_LINE_OTHER ? 0 :
-			       emit(arg, r, &f, d->held.msg, d->held_line);
+			return joined == IOMMU_LINE_OTHER ? 0 :
+			       emit(arg, joined, &g, d->held.msg, d->held_line);
 		}
 		if (++d->held_joins < JOINS_MAX)
 			return 0;	/* still cut: wait for one more */
+		fault_from_header(l, &f);	/* msg alone: OTHER */
 	}
 	if ((err = iommu_fault_finish(d, emit, arg)))
 		return err;

@@ -258,8 +258,13 @@ static enum iommu_line smmu_line(const char *msg, struct smmu_line *l,
 {
 	const char *p = strstr(msg, "arm-smmu-v3 ");
 
-	if (!p || !(p = fault_word(p + strlen("arm-smmu-v3 "), ": ", l->name,
-			      sizeof(l->name))) || !(p = fault_lit(p, ": ")))
+	if (p)
+		p += strlen("arm-smmu-v3 ");
+	/* Xen's port of the driver: "(XEN) SMMUv3: /smmuv3@9050000: " */
+	else if ((p = strstr(msg, "SMMUv3: ")))
+		p += strlen("SMMUv3: ");
+	if (!(p = fault_word(p, ": ", l->name, sizeof(l->name))) ||
+	    !(p = fault_lit(p, ": ")))
 		return IOMMU_LINE_OTHER;
 	f->iommu = SMMU;
 	strcpy(f->iommu_dev, l->name);
