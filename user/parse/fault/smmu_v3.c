@@ -336,7 +336,8 @@ static enum iommu_line smmu_add_word(struct smmu_v3_state *d,
 		return IOMMU_LINE_PART;
 	s->open = false;
 	if ((s->words[0] & EVTQ_0_ID_MASK) != s->head.code)
-		return IOMMU_LINE_MALFORMED;	/* not the header's event */
+		return fault_malformed(out, SMMU, "4.2+, raw words",
+				       "word 0's event ID is not the header's");
 	*out = s->head;
 	smmu_decode_words(s->words, out);
 	out->format = "4.2+, raw words";
