@@ -287,7 +287,7 @@ static const char *glued_at(const char *msg)
 	for (const char *p = strchr(msg + (*msg != '\0'), '['); p;
 	     p = strchr(p + 1, '['))
 		if (stamp_at(p, &us))
-			return p[-1] == '>' && p - msg >= 3 && p[-3] == '<' ?
+			return p - msg > 3 && p[-1] == '>' && p[-3] == '<' ?
 			       p - 3 : p;
 	return NULL;
 }

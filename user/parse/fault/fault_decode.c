@@ -213,6 +213,8 @@ int iommu_fault_feed(struct iommu_fault_decoder *d, const char *line,
 
 		if (!iommu_log_clean(at, n, &l, &rest, &rest_len))
 			break;
+		if (rest && (rest <= at || rest_len >= n))
+			rest = NULL;	/* no progress: never loop */
 		err = record(d, &l, emit, arg);
 	}
 	return err;
