@@ -79,6 +79,10 @@ static const char *names_iommu_fault(const char *msg)
 	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++) {
 		const char *at = find_word(msg, faults[i]);
 
+		/* a word's start: "Default domain type" is no fault */
+		while (at && at > msg && ((at[-1] | 0x20) >= 'a' &&
+					  (at[-1] | 0x20) <= 'z'))
+			at = find_word(at + 1, faults[i]);
 		if (at && (!first || at < first))
 			first = at;
 	}
