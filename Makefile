@@ -207,7 +207,7 @@ tsan-ptcompare:
 # Installing first, then a fresh make: KDIR and KREL are evaluated only
 # once the kernel headers are there.
 demo:
-	scripts/install-deps.sh
+	scripts/install-deps.sh --demo
 	$(MAKE) demo-run
 
 demo-run: all fixture $(BUILD)/demo_target

@@ -14,6 +14,20 @@
  *    one, and still bound to the driver it had: a device that went away
  *    ends the query with ENODEV rather than turning into a device without
  *    an IOMMU (iommu_release_device() clears dev->iommu_group on removal).
+ *    "The driver it had" is more than an equal dev->driver: an unbind
+ *    and a bind to the same driver between two chunks leave that equal,
+ *    so a notifier on the PCI bus (bus_register_notifier(), held while
+ *    the query is) notes any unbind or bind of the device, and the query
+ *    ends with ENODEV rather than mix two bindings.
+ *  - A device without an IOMMU group: dma_to_phys() reads its
+ *    dma_range_map, which the driver core frees when the driver is
+ *    unbound (device_unbind_cleanup(), under the device lock, 5.10 to
+ *    7.2) and builds anew at the next probe (the bus's dma_configure).
+ *    So each chunk of such a device holds device_lock_interruptible()
+ *    around the checks above and the translation, never across a copy to
+ *    user memory.  While no driver is bound the map is NULL, which
+ *    dma_to_phys() reads as "no offset": true only where the platform
+ *    describes none (dma_offset_unknown()).
  *  - The group: iommu_group_get() per chunk, a kobject reference; NULL for
  *    a device without one (then there is no domain to free at all).
  *  - The domain: it is not reference counted, and VFIO frees its domain
@@ -38,14 +52,14 @@
  * only the domain's owner serialises it against its own unmaps (VFIO
  * type1's iommu->lock, iommufd's area locks), and a third party cannot
  * take those.  An unmap frees table pages once the IOTLB is flushed, so a
- * walk racing with it may read a freed, reused page as a table.  For an
- * unmanaged domain the owner is the process the user is debugging, whose
- * mappings the user can keep still (and a VFIO unmap of a whole table's
- * range is rare); the kernel's DMA API maps and unmaps its domains all the
- * time, from interrupt context too.  So DMA-API domains are read only when
- * the query accepts that risk (PTWALK_IOMMU_DMA_API), and never under
- * lockdown in confidentiality mode; identity and blocked domains have no
- * tables to read.
+ * walk racing with it may read a freed, reused page as a table.  So a
+ * paging domain is read only while its owner cannot unmap: the caller
+ * says it stopped every process that holds the domain's VFIO or iommufd
+ * files (PTWALK_IOMMU_OWNER_STOPPED, unmanaged domains only), or accepts
+ * the risk (PTWALK_IOMMU_LIVE); the kernel's DMA API, which maps and
+ * unmaps from interrupt context too, cannot be stopped.  Under lockdown
+ * in confidentiality mode none is read (iommu_policy.h); identity and
+ * blocked domains have no tables to read.
  *
  * iommu_iova_to_phys() is asked only inside the domain's aperture (the
  * generic page-table code of the newest kernels may answer an IOVA outside
@@ -54,6 +68,7 @@
  * Intel's passthrough answered 0), blocked translates nothing, and SVA,
  * nested and platform domains have no iova_to_phys: refused.
  */
+#include <linux/acpi.h>
 #include <linux/ctype.h>
 #include <linux/device.h>
 #include <linux/dma-direct.h>
@@ -61,11 +76,14 @@
 #include <linux/iommu.h>
 #include <linux/pci.h>
 #include <linux/mem_encrypt.h>
+#include <linux/notifier.h>
+#include <linux/of.h>
 #include <linux/sched/signal.h>
 #include <linux/string.h>
 #include "compat.h"
 #include "iommu.h"
 #include "iommu_frames.h"
+#include "iommu_policy.h"
 #include "lockdown.h"
 
 /* Pages translated per hold of the group's mutex. */
@@ -142,22 +160,19 @@ static int domain_kind(const struct iommu_domain *d)
 }
 
 /*
- * 0 if the query may read a domain of @kind (iommu.c's head says why a
- * DMA-API domain is refused by default), else the errno.
+ * 0 if the query @q may read a domain of @kind, else the errno
+ * (iommu_policy.h).  Lockdown was asked once, at the query's start.
  */
-static int kind_allowed(int kind, u32 flags)
+static int kind_allowed(int kind, const struct ptwalk_iommu_cursor *q)
 {
-	if (kind != PTWALK_IOMMU_DMA && kind != PTWALK_IOMMU_DMA_FQ)
-		return 0;
-	if (!(flags & PTWALK_IOMMU_DMA_API))
-		return -EBUSY;
-	return ptwalk_confidentiality_locked() ? -EACCES : 0;
+	return ptwalk_iommu_kind_allowed(kind, q->flags,
+					 ptwalk_iommu_kind_is_paging(kind) &&
+					 q->confidential);
 }
 
 static bool kind_is_paging(int kind)
 {
-	return kind == PTWALK_IOMMU_UNMANAGED || kind == PTWALK_IOMMU_DMA ||
-	       kind == PTWALK_IOMMU_DMA_FQ;
+	return ptwalk_iommu_kind_is_paging(kind);
 }
 
 /* The aperture of a paging domain; a driver that set none: everything. */
@@ -310,7 +325,7 @@ static int chunk_in_group(struct device *dev, void *data)
 	kind = domain_kind(d);
 	if (kind < 0)
 		return kind;
-	ret = kind_allowed(kind, c->q->flags) ?: granule_check(d, kind);
+	ret = kind_allowed(kind, c->q) ?: granule_check(d, kind);
 	if (ret)
 		return ret;
 	if (!c->max_out) {
@@ -326,15 +341,34 @@ static int chunk_in_group(struct device *dev, void *data)
 
 /*
  * Whether the device is still the one the query started on: registered,
- * bound to the same driver (an unbind hands it back to the kernel, a
- * rebind to someone else), and in an IOMMU group if it had one.
+ * bound to the same driver all along (an unbind hands it back to the
+ * kernel, a rebind to someone else or to the same driver anew), and in an
+ * IOMMU group if it had one.
  */
 static bool device_still_there(const struct iommu_chunk *c,
 			       const struct iommu_group *group)
 {
 	return device_is_registered(c->dev) &&
 	       READ_ONCE(c->dev->driver) == c->q->driver &&
-	       (group || !c->q->had_group);
+	       !READ_ONCE(c->q->rebound) && (group || !c->q->had_group);
+}
+
+/*
+ * One chunk of a device without an IOMMU group, under its device lock
+ * (iommu.c's head): -ERESTARTSYS when a signal interrupts the wait.
+ */
+static int chunk_direct(struct iommu_chunk *c)
+{
+	int ret = 0;
+
+	if (device_lock_interruptible(c->dev))
+		return -ERESTARTSYS;
+	if (!device_still_there(c, NULL))
+		ret = -ENODEV;
+	else if (c->max_out)
+		translate(c, NULL, PTWALK_IOMMU_NONE);
+	device_unlock(c->dev);
+	return ret;
 }
 
 /* One chunk: the device's group's mutex held around it, if it has one. */
@@ -343,14 +377,11 @@ static int chunk(struct iommu_chunk *c)
 	struct iommu_group *group = iommu_group_get(c->dev);
 	int ret;
 
+	if (!group && !c->q->had_group)
+		return chunk_direct(c);
 	if (!device_still_there(c, group)) {
 		iommu_group_put(group);
 		return -ENODEV;
-	}
-	if (!group) {
-		if (c->max_out)
-			translate(c, NULL, PTWALK_IOMMU_NONE);
-		return 0;
 	}
 	ret = iommu_group_for_each_dev(group, c, chunk_in_group);
 	iommu_group_put(group);
@@ -361,7 +392,7 @@ static int chunk(struct iommu_chunk *c)
 
 static int query_check(const struct ptwalk_iommu_query *q)
 {
-	if ((q->flags & ~PTWALK_IOMMU_DMA_API) ||
+	if ((q->flags & ~PTWALK_IOMMU_FLAGS) ||
 	    strnlen(q->device, sizeof(q->device)) == sizeof(q->device))
 		return -EINVAL;
 	if (!PAGE_ALIGNED(q->start) || !PAGE_ALIGNED(q->end))
@@ -371,9 +402,65 @@ static int query_check(const struct ptwalk_iommu_query *q)
 	return 0;
 }
 
+/*
+ * Whether the platform may give @dev a DMA offset that only a bound
+ * driver's dma_range_map holds: the bus's dma_configure builds the map at
+ * probe from the firmware (of_dma_configure(): a "dma-ranges" with
+ * entries on the device's node or an ancestor's; acpi_dma_configure():
+ * _DMA or IORT, which acpi_arch_dma_setup() reads on arm64 and riscv64
+ * only).  Neither of_dma_get_range() nor acpi_dma_get_range() is exported,
+ * so a description that may hold an offset is enough: while no driver is
+ * bound such a device is refused (EADDRNOTAVAIL) rather than answered
+ * with addresses the device would not use.
+ */
+static bool dma_offset_unknown(struct device *dev)
+{
+	struct device *d;
+
+	for (d = dev; d; d = d->parent) {
+		struct device_node *np = of_node_get(d->of_node);
+		int len;
+
+		for (; np; np = of_get_next_parent(np)) {
+			if (of_get_property(np, "dma-ranges", &len) && len > 0) {
+				of_node_put(np);
+				return true;
+			}
+		}
+		if ((IS_ENABLED(CONFIG_ARM64) || IS_ENABLED(CONFIG_RISCV)) &&
+		    has_acpi_companion(d))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The PCI bus's notifier: any unbind or bind of the query's device, noted
+ * for the next chunk's device_still_there().  Runs in the driver core's
+ * context, with the device lock held: it only notes.
+ */
+static int binding_event(struct notifier_block *nb, unsigned long action,
+			 void *data)
+{
+	struct ptwalk_iommu_cursor *q =
+		container_of(nb, struct ptwalk_iommu_cursor, binding);
+
+	if (data != &q->pdev->dev)
+		return NOTIFY_DONE;
+	switch (action) {
+	case BUS_NOTIFY_BIND_DRIVER:
+	case BUS_NOTIFY_UNBIND_DRIVER:
+	case BUS_NOTIFY_DEL_DEVICE:
+		WRITE_ONCE(q->rebound, true);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
 u64 ptwalk_iommu_features(void)
 {
-	return PTWALK_FEAT_IOMMU | PTWALK_FEAT_IOMMU_DMA_API;
+	return PTWALK_FEAT_IOMMU | PTWALK_FEAT_IOMMU_DMA_API |
+	       PTWALK_FEAT_IOMMU_OWNER_STOPPED;
 }
 
 int ptwalk_iommu_start(struct ptwalk_iommu_cursor *q,
@@ -395,20 +482,37 @@ int ptwalk_iommu_start(struct ptwalk_iommu_cursor *q,
 	q->next = query->start;
 	q->end = query->end;
 	q->flags = query->flags;
+	/* asked once per query: the kernel logs each refusal it answers */
+	q->confidential = ptwalk_confidentiality_locked();
+	/* watched before the driver is read: no bind falls between */
+	q->binding.notifier_call = binding_event;
+	ret = bus_register_notifier(&pci_bus_type, &q->binding);
+	if (ret) {
+		q->binding.notifier_call = NULL;
+		goto fail;
+	}
 	q->driver = READ_ONCE(pdev->dev.driver);
 	group = iommu_group_get(&pdev->dev);
 	q->had_group = group;
 	iommu_group_put(group);
+	ret = -EADDRNOTAVAIL;
+	if (!group && !q->driver && dma_offset_unknown(&pdev->dev))
+		goto fail;
 	c.q = q;
 	c.dev = &pdev->dev;
 	ret = chunk(&c);
-	if (ret)
-		ptwalk_iommu_stop(q);
+	if (!ret)
+		return 0;
+fail:
+	ptwalk_iommu_stop(q);
 	return ret;
 }
 
 void ptwalk_iommu_stop(struct ptwalk_iommu_cursor *q)
 {
+	/* once it returns, binding_event() runs no more */
+	if (q->binding.notifier_call)
+		bus_unregister_notifier(&pci_bus_type, &q->binding);
 	pci_dev_put(q->pdev);
 	memset(q, 0, sizeof(*q));
 }
@@ -435,22 +539,38 @@ int ptwalk_iommu_fill(struct ptwalk_iommu_cursor *q,
 		.q = q, .dev = &q->pdev->dev, .out = out, .max_out = max,
 	};
 	bool yield = false;
-	int ret;
+	int ret = 0;
 
 	if (!max)
 		return 0;
+	if (q->error)
+		return q->error;
 	while (!c.nr_out && q->next < q->end && !yield) {
 		ret = chunk(&c);
+		if (ret == -ERESTARTSYS) {
+			/* a signal, not a failure: the read ends early */
+			ret = 0;
+			yield = true;
+			break;
+		}
 		if (ret)
-			return ret;
+			break;
 		yield = !q->budget || signal_pending(current);
 		cond_resched();
 	}
-	/* the run still growing goes out at the end, or cut at a yield */
-	if ((q->next >= q->end || (yield && !c.nr_out)) && q->have_pending &&
-	    c.nr_out < max) {
+	/*
+	 * The run still growing goes out at the end, cut at a yield, and
+	 * before a failure, which then waits for the next call: the pages
+	 * translated before it are an answer too.
+	 */
+	if ((q->next >= q->end || ret || (yield && !c.nr_out)) &&
+	    q->have_pending && c.nr_out < max) {
 		out[c.nr_out++] = q->pending;
 		q->have_pending = false;
+	}
+	if (ret) {
+		q->error = ret;
+		return c.nr_out ?: ret;
 	}
 	return c.nr_out;
 }

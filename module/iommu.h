@@ -7,6 +7,7 @@
 #ifndef PTWALK_IOMMU_H
 #define PTWALK_IOMMU_H
 
+#include <linux/notifier.h>
 #include <linux/types.h>
 #include "ptwalk_abi.h"
 
@@ -21,6 +22,16 @@ struct ptwalk_iommu_cursor {
 	u32 flags;			/* the query's PTWALK_IOMMU_* */
 	bool had_group;			/* the device had an IOMMU group */
 	const struct device_driver *driver; /* its driver at the start */
+	struct notifier_block binding;	/* the PCI bus's driver events */
+	bool rebound;			/* its driver was unbound or bound
+					 * since the start (the notifier's)
+					 */
+	bool confidential;		/* lockdown in confidentiality mode,
+					 * asked once at the start
+					 */
+	int error;			/* a chunk's failure, handed out once
+					 * the records before it are
+					 */
 	unsigned long budget;		/* pages the current read may still
 					 * translate
 					 */
@@ -54,8 +65,10 @@ bool ptwalk_iommu_budget_spent(const struct ptwalk_iommu_cursor *c);
  * record is ready, the range ends, the read's budget is spent or a signal
  * is pending (then the run still growing is handed out as it is).  How
  * many records are ready, or -ENODEV once the device is removed, leaves
- * its group or changes driver, or the errno of a domain the query would
- * have refused.  Sleeps (the group's mutex).
+ * its group or its driver is unbound (rebound to the same driver too), or
+ * the errno of a domain the query would have refused.  A chunk that fails
+ * hands out the run before it first: its error comes with the next call,
+ * and every call after.  Sleeps (the group's mutex, the device lock).
  */
 int ptwalk_iommu_fill(struct ptwalk_iommu_cursor *c,
 		      struct ptwalk_iommu_record *out, unsigned int max);

@@ -2,7 +2,8 @@
 /*
  * What kernel lockdown in confidentiality mode withholds from ptwalk's
  * openers: the physical addresses of page tables (vtop's upper levels) and
- * the kernel's own DMA mappings (DMA-API domains), both views of kernel
+ * every paging IOMMU domain (the kernel's own DMA mappings, and tables a
+ * running owner may free under the read: iommu_policy.h), views of kernel
  * memory rather than of the target's.  Integrity mode withholds nothing
  * more than debugfs itself does: /dev/ptwalk answers as before.
  */

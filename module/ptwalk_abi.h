@@ -7,7 +7,9 @@
  * character device /dev/ptwalk, mode 0600, which kernel lockdown allows):
  *   1. open() the file; each open file description is one private session.
  *      Opening needs CAP_SYS_ADMIN and CAP_SYS_PTRACE in the initial user
- *      namespace (EPERM otherwise).
+ *      namespace (EPERM otherwise), and so does every query and read after,
+ *      asked of the calling process.  Pids are numbers in the pid
+ *      namespace of the process that opened the file.
  *   2. ioctl() one query: PTWALK_IOC_RANGE, PTWALK_IOC_VTOP, PTWALK_IOC_TASK
  *      or PTWALK_IOC_IOMMU, its argument a pointer to the query's struct.
  *      A new query forgets the previous one; a failed one leaves none.
@@ -31,7 +33,8 @@
  * whose attributes are equal and whose frames (or swap offsets) are
  * contiguous.  A read that fails (EFAULT: a buffer that is not writable,
  * EINTR) loses nothing: the records it did not hand out come with the
- * next read.
+ * next read.  A wait, or a read with nothing copied, that a signal cuts
+ * short is restarted under SA_RESTART (EINTR without).
  *
  * All fields are fixed width, naturally aligned and padded explicitly, so
  * the layout is the same for 32- and 64-bit callers; little-endian on the
@@ -117,11 +120,16 @@
 #define PTWALK_FEAT_IOMMU	(1ULL << 3)	/* PTWALK_IOC_IOMMU; the kernel
 						 * was built with an IOMMU API
 						 */
-#define PTWALK_FEAT_IOMMU_DMA_API (1ULL << 4)	/* PTWALK_IOMMU_DMA_API */
+#define PTWALK_FEAT_IOMMU_DMA_API (1ULL << 4)	/* PTWALK_IOMMU_LIVE */
 #define PTWALK_FEAT_IOMMU_EVENTS (1ULL << 5)	/* PTWALK_IOC_EVENTS: the
 						 * recorder is on (module
 						 * parameter iommu_events)
 						 */
+/*
+ * PTWALK_IOMMU_OWNER_STOPPED; a module without it reads unmanaged domains
+ * with no flag and refuses that bit (EINVAL).
+ */
+#define PTWALK_FEAT_IOMMU_OWNER_STOPPED (1ULL << 6)
 
 /*
  * PTWALK_IOC_INFO: size in (the caller's struct), out (the bytes the
@@ -149,7 +157,7 @@ struct ptwalk_info {
 struct ptwalk_range_query {
 	__u32 size;
 	__u32 flags;		/* none yet: 0 */
-	__s32 pid;		/* target, in the caller's pid namespace */
+	__s32 pid;		/* target, in the opener's pid namespace */
 	__u32 reserved;		/* 0 */
 	__u64 start;		/* first address, kernel-page aligned */
 	__u64 end;		/* exclusive, kernel-page aligned */
@@ -418,7 +426,7 @@ struct ptwalk_vtop {
 struct ptwalk_task {
 	__s32 pid;		/* as asked */
 	__s32 tgid;		/* its thread group (process), in the
-				 * caller's pid namespace: pid itself for a
+				 * opener's pid namespace: pid itself for a
 				 * process, another for one of its threads
 				 */
 	char comm[PTWALK_COMM_LEN]; /* its name (task->comm at the write),
@@ -433,15 +441,24 @@ struct ptwalk_task {
  * address "DDDD:BB:DD.F" (hex, as in /sys/bus/pci/devices),
  * NUL-terminated within the array.
  *
- * By default only domains whose page tables the caller can keep still are
- * read: unmanaged (VFIO, iommufd: their owner maps and unmaps), identity
- * and blocked (nothing to read), and a device without an IOMMU.  The
- * kernel's DMA API maps and unmaps its domains at any moment, from
- * interrupt context too, and frees table pages after the flush, with no
- * lock a third party can take: a walk of such a domain may follow a
- * freed page.  PTWALK_IOMMU_DMA_API in flags accepts that risk and reads
- * them too (never under lockdown in confidentiality mode: those tables
- * map the kernel's own buffers).
+ * A paging domain (unmanaged, dma, dma-fq) is read only when the query
+ * says why its page tables cannot be freed under the read, or accepts
+ * that they can: its owner unmaps and frees table pages after the flush
+ * with no lock a third party can take, and a walk racing with that may
+ * follow a freed page.  Identity and blocked domains (no tables) and a
+ * device without an IOMMU need no flag.
+ *   PTWALK_IOMMU_OWNER_STOPPED  the caller has stopped every process that
+ *               can change the domain (the holders of its VFIO container,
+ *               group, device or iommufd file, as ptcompare does with
+ *               SIGSTOP).  Unmanaged domains only: a DMA-API domain's
+ *               owner is the kernel, which cannot be stopped.  The module
+ *               cannot check the claim; the caller answers for it.
+ *   PTWALK_IOMMU_LIVE           read the domain while its owner runs,
+ *               accepting the risk: a garbage frame, an oops on a freed
+ *               table, kernel memory shown as a frame.  Any paging domain.
+ * Under lockdown in confidentiality mode no paging domain is read at all,
+ * whatever the flags: lockdown distrusts root, so neither the opt-in nor
+ * an unverifiable "stopped" claim is taken.
  *
  * The ioctl fails with
  *   EINVAL      a malformed query or device name;
@@ -449,12 +466,17 @@ struct ptwalk_task {
  *   ENOENT      the device has an IOMMU group but no domain attached;
  *   EOPNOTSUPP  a domain that cannot be asked this way (SVA, nested,
  *               platform, a type this module does not know);
- *   EBUSY       a DMA-API domain (dma, dma-fq) without PTWALK_IOMMU_DMA_API;
- *   EACCES      a DMA-API domain under lockdown in confidentiality mode;
+ *   EAGAIN      an unmanaged domain, neither OWNER_STOPPED nor LIVE: its
+ *               owner may be changing it; stop the owner and ask again;
+ *   EBUSY       a DMA-API domain (dma, dma-fq) without PTWALK_IOMMU_LIVE;
+ *   EACCES      a paging domain under lockdown in confidentiality mode;
  *   EDOM        the domain's smallest page is smaller than the kernel's
  *               (a 4K IOMMU granule under a 16K or 64K kernel): ptwalk
  *               answers in kernel pages and never merges sub-pages;
- *   ERANGE      the range is not inside the domain's aperture.
+ *   ERANGE      the range is not inside the domain's aperture;
+ *   EADDRNOTAVAIL  no IOMMU group and no driver bound, where the
+ *               firmware may give the device a DMA offset that only a
+ *               bound driver's dma_range_map holds.
  * read() then returns whole struct ptwalk_iommu_record entries, which
  * partition the range in ascending IOVA order like range records: a record
  * is a run of pages of one domain whose frames are contiguous (or all
@@ -462,11 +484,17 @@ struct ptwalk_task {
  * translates at most PTWALK_IOMMU_READ_PAGES pages.  A device attached to
  * another domain between two reads (a VFIO container closed) is seen: the
  * records say which domain answered each page, and one whose kind the
- * query would have refused ends it with that errno.  Later errors of
- * read(): ENODEV once the device is removed, leaves its IOMMU group or
- * its driver is unbound; EINTR on any signal before a record is ready.
+ * query would have refused ends it with that errno, once the records
+ * translated before it are read.  Later errors of read(): ENODEV once the
+ * device is removed, leaves its IOMMU group or its driver is unbound
+ * (bound again to the same driver too); EINTR on a signal without
+ * SA_RESTART before a record is ready.
  */
-#define PTWALK_IOMMU_DMA_API	(1U << 0)
+#define PTWALK_IOMMU_LIVE		(1U << 0)
+/* ABI 2's first name of PTWALK_IOMMU_LIVE, kept for source compatibility */
+#define PTWALK_IOMMU_DMA_API		PTWALK_IOMMU_LIVE
+#define PTWALK_IOMMU_OWNER_STOPPED	(1U << 1)
+#define PTWALK_IOMMU_FLAGS	(PTWALK_IOMMU_LIVE | PTWALK_IOMMU_OWNER_STOPPED)
 
 /* Bytes of ptwalk_iommu_query.device, the terminating NUL included. */
 #define PTWALK_IOMMU_DEVICE_MAX	64
@@ -476,7 +504,7 @@ struct ptwalk_task {
 
 struct ptwalk_iommu_query {
 	__u32 size;
-	__u32 flags;		/* PTWALK_IOMMU_DMA_API; other bits 0 */
+	__u32 flags;		/* PTWALK_IOMMU_FLAGS; other bits 0 */
 	__u64 start;		/* IOVA range [start, end) */
 	__u64 end;
 	char device[PTWALK_IOMMU_DEVICE_MAX];

@@ -22,7 +22,6 @@
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
 #include <trace/events/iommu.h>
-#include "lockdown.h"
 #include "recorder.h"
 
 static unsigned int iommu_events = 16384;
@@ -157,8 +156,7 @@ unsigned int ptwalk_recorder_fill(u64 *next, u64 end,
 				  struct ptwalk_iommu_event *out,
 				  unsigned int max)
 {
-	bool withhold = ptwalk_confidentiality_locked();
-	unsigned int n = 0, i;
+	unsigned int n = 0;
 	unsigned long flags;
 	u64 oldest;
 
@@ -178,7 +176,5 @@ unsigned int ptwalk_recorder_fill(u64 *next, u64 end,
 	for (; n < max && *next < end && *next < ring.next_seq; n++, (*next)++)
 		out[n] = ring.slots[(*next - 1) % ring.size];
 	raw_spin_unlock_irqrestore(&ring.lock, flags);
-	for (i = 0; withhold && i < n; i++)
-		out[i].pfn = PTWALK_PFN_NONE;
 	return n;
 }

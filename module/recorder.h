@@ -24,7 +24,7 @@ u64 ptwalk_recorder_next_seq(void);
  * Copies into @out, at most @max, the events from *@next on and before
  * @end, oldest first (a PTWALK_EVENT_DROPPED record for those already
  * overwritten), and moves *@next past them: how many.  Takes no sleeping
- * lock.
+ * lock.  Frames as recorded: what lockdown withholds is the session's.
  */
 unsigned int ptwalk_recorder_fill(u64 *next, u64 end,
 				  struct ptwalk_iommu_event *out,

@@ -8,10 +8,13 @@
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include "lockdown.h"
 #include "range.h"
 #include "recorder.h"
 #include "session.h"
@@ -23,9 +26,17 @@ struct ptwalk_session *ptwalk_session_create(bool text)
 	if (!s)
 		return NULL;
 	mutex_init(&s->lock);
+	/*
+	 * The pid namespace the file was opened in, not the one of whoever
+	 * asks later: a file handed to a process of another namespace
+	 * (SCM_RIGHTS, a child after unshare(CLONE_NEWPID)) still means
+	 * the pids its opener saw.
+	 */
+	s->pid_ns = get_pid_ns(task_active_pid_ns(current));
 	if (text) {
 		s->text = kmalloc(PAGE_SIZE, GFP_KERNEL);
 		if (!s->text) {
+			put_pid_ns(s->pid_ns);
 			kfree(s);
 			return NULL;
 		}
@@ -38,22 +49,28 @@ void ptwalk_session_destroy(struct ptwalk_session *s)
 	if (s->mm)
 		mmdrop(s->mm);
 	ptwalk_iommu_stop(&s->iommu);
+	put_pid_ns(s->pid_ns);
 	mutex_destroy(&s->lock);
 	kfree(s->text);
 	kfree(s);
 }
 
 /*
- * A reference on the address space of @nr, or an errno; with @info, what
- * a task query (PTWALK_IOC_TASK) answers, read while the task is held.
+ * A reference on the address space of the task numbered @nr in @ns, or
+ * an errno; with @info, what a task query (PTWALK_IOC_TASK) answers, read
+ * while the task is held, its tgid a number of @ns too.
  */
-static struct mm_struct *target_mm(pid_t nr, struct ptwalk_task *info)
+static struct mm_struct *target_mm(struct pid_namespace *ns, pid_t nr,
+				   struct ptwalk_task *info)
 {
 	struct task_struct *task;
 	struct mm_struct *mm;
 	struct pid *pid;
 
-	pid = find_get_pid(nr);
+	/* find_get_pid() is find_pid_ns() in the caller's namespace */
+	rcu_read_lock();
+	pid = get_pid(find_pid_ns(nr, ns));
+	rcu_read_unlock();
 	if (!pid)
 		return ERR_PTR(-ESRCH);
 	task = get_pid_task(pid, PIDTYPE_PID);
@@ -64,7 +81,7 @@ static struct mm_struct *target_mm(pid_t nr, struct ptwalk_task *info)
 	mm = get_task_mm(task);
 	if (mm && info) {
 		info->pid = nr;
-		info->tgid = task_tgid_vnr(task);
+		info->tgid = task_tgid_nr_ns(task, ns);
 		/* as 6.1's __get_task_comm(): under the lock a rename takes */
 		task_lock(task);
 		strscpy_pad(info->comm, task->comm, sizeof(info->comm));
@@ -81,6 +98,7 @@ void ptwalk_session_reset(struct ptwalk_session *s)
 	s->mm = NULL;
 	s->pid = 0;
 	s->kind = PTWALK_QUERY_NONE;
+	s->confidential = false;
 	ptwalk_iommu_stop(&s->iommu);
 	ptwalk_cursor_init(&s->cur, 0, 0);
 	s->answered = false;
@@ -103,7 +121,7 @@ static int session_target(struct ptwalk_session *s, pid_t pid,
 	ptwalk_session_reset(s);
 	if (pid <= 0)
 		return -EINVAL;
-	mm = target_mm(pid, info);
+	mm = target_mm(s->pid_ns, pid, info);
 	if (IS_ERR(mm))
 		return PTR_ERR(mm);
 	/* Keep the mm_struct, not the address space: the target may exit. */
@@ -156,6 +174,8 @@ int ptwalk_session_vtop(struct ptwalk_session *s, pid_t pid, u64 addr)
 		return -ERANGE;
 	}
 	s->vtop_addr = addr;
+	/* asked once per query: the kernel logs each refusal it answers */
+	s->confidential = ptwalk_confidentiality_locked();
 	return 0;
 }
 
@@ -177,6 +197,7 @@ int ptwalk_session_fill(struct ptwalk_session *s, unsigned int max)
 		/* Fails once the target has exited and its memory is gone. */
 		if (!mmget_not_zero(s->mm))
 			return -ESRCH;
+		/* only a fatal signal interrupts: the caller never sees it */
 		if (mmap_read_lock_killable(s->mm)) {
 			mmput(s->mm);
 			return -EINTR;
@@ -215,6 +236,7 @@ int ptwalk_session_events(struct ptwalk_session *s,
 		return -EOPNOTSUPP;
 	s->events_next = max_t(u64, q->since_seq, 1);
 	s->events_end = ptwalk_recorder_next_seq();
+	s->confidential = ptwalk_confidentiality_locked();
 	s->kind = PTWALK_QUERY_EVENTS;
 	return 0;
 }

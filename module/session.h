@@ -27,7 +27,13 @@ enum ptwalk_query_kind {
 
 struct ptwalk_session {
 	struct mutex lock;		/* serialises users of one open file */
+	struct pid_namespace *pid_ns;	/* the opener's: the queries' pids
+					 * are numbers in it, whoever asks
+					 */
 	enum ptwalk_query_kind kind;
+	bool confidential;		/* lockdown in confidentiality mode,
+					 * asked once at the query's start
+					 */
 	struct mm_struct *mm;		/* mmgrab()bed target of a range, vtop
 					 * or task query
 					 */
@@ -59,6 +65,7 @@ struct ptwalk_session {
 	size_t text_pos;
 };
 
+/* A session of the current task, whose pid namespace it keeps. */
 struct ptwalk_session *ptwalk_session_create(bool text);
 void ptwalk_session_destroy(struct ptwalk_session *s);
 

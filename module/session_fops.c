@@ -49,6 +49,27 @@ static int open_session(struct inode *inode, struct file *file, bool text)
 	return stream_open(inode, file);
 }
 
+/*
+ * The caller's own capabilities, asked again on every query and read: the
+ * opener's (open_session()) say nothing of who holds the file now: a
+ * daemon that dropped them after opening, or a process the file was
+ * handed to (SCM_RIGHTS, inheritance).  The same two, in the same
+ * namespace, as at open; capable() is ns_capable(&init_user_ns, ...).
+ */
+static bool caller_may_ask(void)
+{
+	return capable(CAP_SYS_ADMIN) && capable(CAP_SYS_PTRACE);
+}
+
+/*
+ * What a wait on the session's lock, or a read cut short by a signal
+ * before it copied anything, returns: -ERESTARTSYS, so that the system
+ * call is restarted for a handler with SA_RESTART (the session lost
+ * nothing: the query stands where it stood) and is EINTR for one
+ * without; a fatal signal ends the task either way.
+ */
+#define PTWALK_INTERRUPTED	(-ERESTARTSYS)
+
 static int query_open(struct inode *inode, struct file *file)
 {
 	return open_session(inode, file, false);
@@ -145,10 +166,13 @@ static long query_ioctl(struct ptwalk_session *s, unsigned int cmd,
 	default:
 		return -ENOTTY;
 	}
-	/* every query's first version is all the module knows of it yet */
-	ret = query_copy(&q, size, size, arg);
+	/*
+	 * Every query's first version is all the module knows of it yet.  A
+	 * refused query, too, leaves none behind: reset below.
+	 */
+	ret = caller_may_ask() ? query_copy(&q, size, size, arg) : -EPERM;
 	if (mutex_lock_interruptible(&s->lock))
-		return -EINTR;
+		return PTWALK_INTERRUPTED;
 	ptwalk_session_reset(s);
 	if (ret)
 		goto out;
@@ -199,7 +223,7 @@ static ssize_t vtop_read(struct ptwalk_session *s, char __user *ubuf,
 	ret = ptwalk_vtop(s->mm, s->vtop_addr, &v);
 	if (ret)
 		return ret;
-	if (ptwalk_confidentiality_locked())
+	if (s->confidential)
 		ptwalk_vtop_redact(&v);
 	if (copy_to_user(ubuf, &v, sizeof(v)))
 		return -EFAULT;
@@ -227,9 +251,16 @@ static ssize_t task_read(struct ptwalk_session *s, char __user *ubuf,
  */
 static int answer_fill(struct ptwalk_session *s)
 {
-	if (s->kind == PTWALK_QUERY_EVENTS)
-		return ptwalk_recorder_fill(&s->events_next, s->events_end,
-					    s->event_batch, PTWALK_BATCH);
+	unsigned int n, i;
+
+	if (s->kind == PTWALK_QUERY_EVENTS) {
+		n = ptwalk_recorder_fill(&s->events_next, s->events_end,
+					 s->event_batch, PTWALK_BATCH);
+		/* the kernel's own DMA buffers are among the frames */
+		for (i = 0; s->confidential && i < n; i++)
+			s->event_batch[i].pfn = PTWALK_PFN_NONE;
+		return n;
+	}
 	if (s->kind == PTWALK_QUERY_IOMMU)
 		return ptwalk_iommu_fill(&s->iommu, s->iommu_batch,
 					 PTWALK_BATCH);
@@ -246,17 +277,26 @@ static bool answer_done(struct ptwalk_session *s)
 }
 
 /*
- * A range or device-view query stops a read early: a range query on a
- * fatal signal (as pagemap's read does), a device-view query on any
- * signal or once the read has translated PTWALK_IOMMU_READ_PAGES pages,
- * since a range of IOVAs may be 2^36 pages of nothing.
+ * Whether a range or device-view query stops a read early, and with what
+ * if the read copied nothing yet (0: stop with what was copied): a range
+ * query on a fatal signal (as pagemap's read does), a device-view query
+ * on any signal or once the read has translated PTWALK_IOMMU_READ_PAGES
+ * pages, since a range of IOVAs may be 2^36 pages of nothing.
  */
-static bool answer_yield(struct ptwalk_session *s)
+static bool answer_yield(struct ptwalk_session *s, ssize_t *err)
 {
-	if (s->kind == PTWALK_QUERY_IOMMU)
-		return signal_pending(current) ||
-		       ptwalk_iommu_budget_spent(&s->iommu);
-	return fatal_signal_pending(current);
+	*err = 0;
+	if (fatal_signal_pending(current)) {
+		*err = -EINTR;
+		return true;
+	}
+	if (s->kind != PTWALK_QUERY_IOMMU)
+		return false;
+	if (signal_pending(current)) {
+		*err = PTWALK_INTERRUPTED;
+		return true;
+	}
+	return ptwalk_iommu_budget_spent(&s->iommu);
 }
 
 /*
@@ -298,9 +338,11 @@ static ssize_t copy_answer(struct ptwalk_session *s, char __user *ubuf,
 		}
 		s->ready += n;
 		done += n;
-		if (answer_yield(s)) {
-			ret = -EINTR;
-			break;
+		if (answer_yield(s, &ret)) {
+			if (done || ret)
+				break;
+			/* nothing to hand out yet: 0 would be the end */
+			ptwalk_iommu_budget_reset(&s->iommu);
 		}
 		cond_resched();
 	}
@@ -314,8 +356,10 @@ static ssize_t query_read(struct file *file, char __user *ubuf, size_t count,
 	size_t size;
 	ssize_t ret;
 
+	if (!caller_may_ask())
+		return -EPERM;
 	if (mutex_lock_interruptible(&s->lock))
-		return -EINTR;
+		return PTWALK_INTERRUPTED;
 	size = ptwalk_session_record_size(s);
 	switch (s->kind) {
 	case PTWALK_QUERY_NONE:
@@ -373,14 +417,16 @@ static ssize_t text_write(struct file *file, const char __user *ubuf,
 	char line[96];
 	int ret = -EINVAL;
 
-	if (count < sizeof(line)) {
+	if (!caller_may_ask()) {
+		ret = -EPERM;
+	} else if (count < sizeof(line)) {
 		if (copy_from_user(line, ubuf, count))
 			return -EFAULT;
 		line[count] = '\0';
 		ret = text_parse(line, &q);
 	}
 	if (mutex_lock_interruptible(&s->lock))
-		return -EINTR;
+		return PTWALK_INTERRUPTED;
 	ptwalk_session_reset(s);
 	if (!ret)
 		ret = ptwalk_session_range(s, q.pid, q.start, q.end, q.whole);
@@ -418,8 +464,10 @@ static ssize_t text_read(struct file *file, char __user *ubuf, size_t count,
 	ssize_t ret;
 	size_t n;
 
+	if (!caller_may_ask())
+		return -EPERM;
 	if (mutex_lock_interruptible(&s->lock))
-		return -EINTR;
+		return PTWALK_INTERRUPTED;
 	while (s->text_pos == s->text_len) {
 		if (!s->mm || ptwalk_cursor_done(&s->cur)) {
 			ret = 0;

@@ -156,6 +156,7 @@ int ptwalk_vtop(struct mm_struct *mm, unsigned long addr,
 	/* Fails once the target has exited and its memory is gone. */
 	if (!mmget_not_zero(mm))
 		return -ESRCH;
+	/* only a fatal signal interrupts: the caller never sees it */
 	if (mmap_read_lock_killable(mm)) {
 		mmput(mm);
 		return -EINTR;

@@ -5,7 +5,8 @@
 # packages (scripts/deb-test.sh: make deb, lintian, install into and purge
 # from a bookworm chroot with 6.1 and 6.12 headers) and the release tarball
 # (scripts/dist-test.sh: make dist, and make deb in it, unpacked outside any
-# checkout, makes the same packages).
+# checkout, makes the same packages), and make demo in an overlay of
+# that chroot with only the demo's packages (scripts/demo-test.sh).
 # Writes TAP to OUT (build/packaging.tap) and prints it.
 # Everything happens under one temporary directory: dkms runs with its own
 # source, dkms and install trees, its own signing key and no depmod, so the
@@ -308,6 +309,10 @@ KDIR=$kdir scripts/doc-check.sh >> "$out"
 # --- Debian packages ---------------------------------------------------------
 
 scripts/deb-test.sh "$out"
+
+# --- make demo with the demo's packages only ---------------------------------
+
+scripts/demo-test.sh "$out"
 
 # --- the release tarball -----------------------------------------------------
 

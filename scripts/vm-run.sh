@@ -55,10 +55,11 @@
 # VM_QEMU_MODULE_DIR its modules' directory.
 # VM_IOMMU_PASSTHROUGH=1 adds iommu.passthrough=1: identity default domains,
 # for kernels before 5.11, which cannot change a group's domain at run time.
-# VM_DRIVERS (x86_64): the real drivers of the dmainfo cases, loaded as
-# modules or found built in (default "vgem vivid:allocators=1"; set empty
-# for a kernel without them, make check-debug's, whose VM_SKIP leaves those
-# cases out).  VM_APPEND: more kernel command line (make check-debug's
+# VM_DRIVERS (x86_64): the real drivers of the dmainfo cases and pci-stub
+# (bound to the display and unbound under a query by iommu_none_), loaded
+# as modules or found built in (default "vgem vivid:allocators=1
+# pci-stub"; set empty for a kernel without them, make check-debug's,
+# whose VM_SKIP leaves those cases out).  VM_APPEND: more kernel command line (make check-debug's
 # no5lvl).
 set -euo pipefail
 
@@ -151,8 +152,9 @@ vm_arch() {
 		[ "${VM_IOMMU:-}" != 1 ] || [ "$mode" = test ] || hugepages="hugepagesz=2M hugepages=16"
 		# the dmainfo cases' real drivers: vgem, vivid's dma-contig
 		# allocator (the parameter also on the command line, where a
-		# built-in vivid reads it)
-		drv_kmods=${VM_DRIVERS-vgem vivid:allocators=1}
+		# built-in vivid reads it); pci-stub, a driver the
+		# iommu_none_ cases bind and unbind under a query
+		drv_kmods=${VM_DRIVERS-vgem vivid:allocators=1 pci-stub}
 		# numa_balancing=disable: with two nodes the kernel would
 		# otherwise make PTEs PROT_NONE and migrate pages on its own
 		# (NUMA hinting), and the suite's processes would change

@@ -4,7 +4,7 @@
 # Makefile (plain build) and tests/fuzz/Makefile (ASan+UBSan):
 #   $(call kshim_tests,DIR,COMPILER AND FLAGS)
 # gives the rules of DIR/unit/test_NAME for each of them.
-KSHIM_TESTS := extent arch_riscv64 iommu_frames arm64_levels
+KSHIM_TESTS := extent arch_riscv64 iommu_frames iommu_policy arm64_levels
 KSHIM_HDRS := $(wildcard tests/unit/kshim/linux/*.h)
 
 # module/extent.c, kernel code that needs no kernel
@@ -19,6 +19,9 @@ KSHIM_FLAGS_arch_riscv64 := -Wno-unused-parameter -Itests/unit/kshim-riscv64
 # module/iommu_frames.h, the device view's frame arithmetic
 KSHIM_SRCS_iommu_frames := tests/unit/test_iommu_frames.c
 KSHIM_DEPS_iommu_frames := module/iommu_frames.h module/ptwalk_abi.h
+# module/iommu_policy.h, which domains a device-view query may read
+KSHIM_SRCS_iommu_policy := tests/unit/test_iommu_policy.c
+KSHIM_DEPS_iommu_policy := module/iommu_policy.h module/ptwalk_abi.h
 # module/arm64_levels.h, arm64's level naming, over every configuration
 KSHIM_SRCS_arm64_levels := tests/unit/test_arm64_levels.c
 KSHIM_DEPS_arm64_levels := module/arm64_levels.h module/ptwalk_names.h \

@@ -132,6 +132,9 @@ static const struct refusal refusals[] = {
 	{ { "--iova", "0x1000", "1" }, "--iova applies to --iommu only" },
 	/* --dma-api: the opt-in of the device view, nothing else */
 	{ { "--dma-api", "1" }, "--dma-api applies to --iommu only" },
+	/* --live-domain: the device views' opt-in, nothing else */
+	{ { "--live-domain", "1" }, "--live-domain applies to --iommu only" },
+	{ { "--live-domain", "--all" }, "--live-domain applies to --iommu only" },
 	/* --phys ADDR[-END], no PID */
 	{ { "--phys", "0x2000-0x1000" }, "START must be below END" },
 	{ { "--phys", "zz" }, "bad --phys 'zz'" },
@@ -529,6 +532,25 @@ static void cli_faults(void **state)
 	o = accepted(4, "--faults", "--fault-file", "-");
 	assert_string_equal(o.fault_file, "-");
 	assert_null(o.fault_line);
+	o = accepted(3, "--faults", "--live-domain");
+	assert_true(o.live_domain);
+	assert_false(o.dma_api);
+}
+
+/* --live-domain: --iommu's reads, the watch's, and --faults's; off by default. */
+static void live_domain(void **state)
+{
+	struct cli_options o = accepted(4, "--iommu", "0000:00:03.0", "0x1000");
+
+	(void)state;
+	assert_false(o.live_domain);
+	o = accepted(5, "--live-domain", "--iommu", "0000:00:03.0", "0x1000");
+	assert_true(o.live_domain);
+	assert_false(o.dma_api);
+	o = accepted(6, "--iommu", "0000:00:03.0", "--watch", "5",
+		     "--live-domain");
+	assert_int_equal(o.mode, MODE_IOMMU_WATCH);
+	assert_true(o.live_domain);
 }
 
 /*
@@ -562,7 +584,7 @@ static void range_in_kernel_pages(void **state)
 	assert_int_equal(o.end, 0x1001);
 }
 
-UNIT_MAIN("cli", UT(refused), UT(iommu_forms), UT(iommu_alignment_and_dma_api),
+UNIT_MAIN("cli", UT(refused), UT(live_domain), UT(iommu_forms), UT(iommu_alignment_and_dma_api),
 	  UT(pid_only), UT(flags), UT(jobs_option), UT(range_and_debugfs),
 	  UT(device_option), UT(messages_quote_safely),
 	  UT(range_leading_zeros), UT(vtop_forms), UT(equals_forms),

@@ -190,6 +190,10 @@ static void proc_and_scan_errors(void **state)
 	assert_contains(msg, "exited during the scan");
 	assert_int_equal(diagnose_scan(EIO, 7, 0, msg, sizeof(msg)),
 			 FAIL_EXITED);
+	/* capabilities dropped mid-scan: asked on every read */
+	assert_int_equal(diagnose_scan(EPERM, 7, 1, msg, sizeof(msg)),
+			 FAIL_PRIVILEGE);
+	assert_contains(msg, "every query and read");
 	assert_int_equal(diagnose_scan(EPROTO, 7, 1, msg, sizeof(msg)),
 			 FAIL_INTERNAL);
 	assert_contains(msg, "bug");
@@ -210,6 +214,9 @@ static void query_errors_are_distinct(void **state)
 		{ ENXIO, FAIL_NO_MM, "kernel thread" },
 		{ ERANGE, FAIL_USAGE, "--range" },
 		{ EPERM, FAIL_PRIVILEGE, "CAP_SYS_ADMIN" },
+		/* asked on every query: capabilities dropped after open */
+		{ EPERM, FAIL_PRIVILEGE, "every query and read" },
+		{ EACCES, FAIL_PRIVILEGE, "run as root" },
 		/* a module of another build refuses the query's fields */
 		{ EINVAL, FAIL_INTERNAL, "different builds" },
 		{ ENOMEM, FAIL_INTERNAL, "failed" },
@@ -241,9 +248,12 @@ static void iommu_policy_errors(void **state)
 	} cases[] = {
 		{ EBUSY, "DMA-FQ", FAIL_DMA_API, { "DMA-FQ", "--dma-api", "0000:00:03.0" } },
 		{ EBUSY, "", FAIL_DMA_API, { "DMA or DMA-FQ", "--dma-api", NULL } },
-		{ EACCES, "DMA", FAIL_LOCKDOWN, { "confidentiality", "DMA", NULL } },
+		{ EACCES, "DMA", FAIL_LOCKDOWN, { "confidentiality", "paging", "no live domain" } },
+		{ EAGAIN, "DMA", FAIL_LIVE_DOMAIN, { "owner running", "--live-domain", "unmanaged" } },
 		{ EDOM, "unmanaged", FAIL_DOMAIN, { "smaller than the kernel's page", NULL, NULL } },
 		{ ENODEV, "", FAIL_NO_DEVICE, { "no PCI device", NULL, NULL } },
+		{ EPERM, "", FAIL_PRIVILEGE, { "CAP_SYS_PTRACE", "every query", NULL } },
+		{ EADDRNOTAVAIL, "", FAIL_DMA_OFFSET, { "0000:00:03.0", "no driver bound", "bind its driver" } },
 	};
 
 	(void)state;
@@ -259,6 +269,58 @@ static void iommu_policy_errors(void **state)
 		assert_null(strchr(msg, '\n'));
 	}
 	assert_int_equal(EXIT_DMA_API, 14);
+	assert_int_equal(EXIT_LIVE_DOMAIN, 18);
+	assert_int_equal(EXIT_DMA_OFFSET, 19);
+}
+
+/*
+ * Owners that cannot be stopped: exit 18, one line naming the owner (or
+ * the kernel driver) and --live-domain.
+ */
+static void owner_refusals(void **state)
+{
+	static const struct {
+		enum owner_refusal why;
+		const char *driver;
+		enum failure status;
+		const char *needles[3];
+	} cases[] = {
+		{ OWNER_NONE_FOUND, "vhost_vdpa", FAIL_LIVE_DOMAIN,
+		  { "kernel driver vhost_vdpa", "cannot be stopped", "--live-domain" } },
+		{ OWNER_NONE_FOUND, "vfio-pci", FAIL_LIVE_DOMAIN,
+		  { "no owner process in sight", "vfio-pci", "--live-domain" } },
+		{ OWNER_NO_PERMISSION, "vfio-pci", FAIL_LIVE_DOMAIN,
+		  { "pid 4242 (qemu-system-x86)", "EPERM", "--live-domain" } },
+		{ OWNER_EXITED, "vfio-pci", FAIL_LIVE_DOMAIN,
+		  { "pid 4242 (qemu-system-x86)", "exited", "--live-domain" } },
+		{ OWNER_TRACED, "vfio-pci", FAIL_LIVE_DOMAIN,
+		  { "traced by pid 77", "pid 4242", "--live-domain" } },
+		{ OWNER_TIMEOUT, "vfio-pci", FAIL_LIVE_DOMAIN,
+		  { "did not stop within 1000 ms", "thread 4243 in state D", "--live-domain" } },
+		{ OWNER_TOO_MANY, "vfio-pci", FAIL_LIVE_DOMAIN,
+		  { "over 64 processes", "--live-domain", NULL } },
+		{ OWNER_SYSTEM, "vfio-pci", FAIL_INTERNAL,
+		  { "cannot stop the owners", "Cannot allocate memory", NULL } },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct domain_owners ow = {
+			.n = 1, .why = cases[i].why, .tracer = 77,
+			.thread = 4243, .thread_state = 'D', .err = ENOMEM,
+		};
+		char msg[512];
+
+		ow.o[0].pid = 4242;
+		snprintf(ow.o[0].comm, sizeof(ow.o[0].comm), "qemu-system-x86");
+		assert_int_equal(diagnose_owner("0000:00:03.0", cases[i].driver,
+						&ow, msg, sizeof(msg)),
+				 cases[i].status);
+		assert_contains(msg, "0000:00:03.0");
+		for (int k = 0; k < 3 && cases[i].needles[k]; k++)
+			assert_contains(msg, cases[i].needles[k]);
+		assert_null(strchr(msg, '\n'));
+	}
 }
 
 /* ENODEV during the reads: the device went away, exit 10, not "no such". */
@@ -329,5 +391,5 @@ static void abi_mismatch(void **state)
 
 UNIT_MAIN("diagnose", UT(open_errors), UT(endpoint_errors_name_the_case),
 	  UT(lockdown_modes), UT(query_errors_are_distinct), UT(proc_and_scan_errors),
-	  UT(iommu_policy_errors), UT(iommu_device_gone_mid_query), UT(abi_mismatch),
+	  UT(iommu_policy_errors), UT(owner_refusals), UT(iommu_device_gone_mid_query), UT(abi_mismatch),
 	  UT(iommu_watch_errors))

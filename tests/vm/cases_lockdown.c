@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "ptcompare_run.h"
 #include "vmtest.h"
@@ -204,4 +205,76 @@ VMTEST_CASE(confidentiality, "confidentiality_vtop_redacted", confidentiality_vt
 				    l, (unsigned long long)v.entry[l]);
 	return (v.walked & (1U << PTWALK_VTOP_PGD)) ||
 	       fail(t, "vtop under confidentiality: walked 0x%x", v.walked);
+}
+
+/* Lines of /dev/kmsg from fd on (opened at its end) holding needle. */
+static int kmsg_count(int fd, const char *needle)
+{
+	char rec[1024];
+	int n = 0;
+	ssize_t got;
+
+	while ((got = read(fd, rec, sizeof(rec) - 1)) > 0 || (got < 0 && errno == EPIPE)) {
+		if (got <= 0)
+			continue;
+		rec[got] = 0;
+		n += strstr(rec, needle) != NULL;
+	}
+	return n;
+}
+
+#define KCORE_REFUSED	"vmtest: /proc/kcore access is restricted"
+#define LOG_QUERIES	3
+
+/*
+ * Under confidentiality, ptwalk asks lockdown once per query, at its
+ * start, and the kernel logs each refusal it answers: LOG_QUERIES vtop
+ * queries, each read twice (a first read into an unwritable buffer fails
+ * with EFAULT, the second answers, redacted), log LOG_QUERIES lines, not
+ * one per read.  The kernel rate-limits those lines (10 per 5 s): the
+ * case waits out the window the cases before it used.
+ */
+VMTEST_CASE(confidentiality, "confidentiality_one_log_line_per_query", confidentiality_one_log_line)
+{
+	struct ptwalk_vtop_query q = {
+		.size = sizeof(q), .pid = getpid(),
+	};
+	struct ptwalk_vtop v;
+	int kmsg, fd = -1, lines;
+	bool ok = true;
+	void *bad = mmap(NULL, PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			 -1, 0);
+
+	if (bad == MAP_FAILED)
+		return fail(t, "mmap: %s", strerror(errno));
+	q.addr = A(&v);
+	sleep(6);
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (kmsg < 0 || lseek(kmsg, 0, SEEK_END) < 0)
+		return fail(t, "/dev/kmsg: %s", strerror(errno));
+	for (int i = 0; ok && i < LOG_QUERIES; i++) {
+		fd = vm_open_query(t);
+		if (fd < 0) {
+			ok = false;
+			break;
+		}
+		if (ioctl(fd, PTWALK_IOC_VTOP, &q))
+			ok = fail(t, "vtop query: %s", strerror(errno));
+		else if (read(fd, bad, sizeof(v)) >= 0 || errno != EFAULT)
+			ok = fail(t, "read into a PROT_NONE page: not EFAULT (%s)",
+				  strerror(errno));
+		else if (read(fd, &v, sizeof(v)) != sizeof(v) ||
+			 v.entry[PTWALK_VTOP_PGD])
+			ok = fail(t, "the second read: %s, pgd entry 0x%llx",
+				  strerror(errno),
+				  (unsigned long long)v.entry[PTWALK_VTOP_PGD]);
+		close(fd);
+	}
+	lines = ok ? kmsg_count(kmsg, KCORE_REFUSED) : 0;
+	close(kmsg);
+	munmap(bad, PAGE);
+	if (ok && lines != LOG_QUERIES)
+		ok = fail(t, "%d lines '%s' for %d queries of two reads each",
+			  lines, KCORE_REFUSED, LOG_QUERIES);
+	return ok;
 }

@@ -38,6 +38,10 @@ else
 	tap FAIL confidentiality_raised "lockdown reads '$(cat $lockdown)'"
 fi
 /bin/vmtest --confidentiality $only
+# The IOMMU cases' part under it (cases_owner.c), when they ran above.
+if grep -q ' ptwalk_iommu_cases=1' /proc/cmdline; then
+	/bin/vmtest --iommu-lockdown $only
+fi
 if out=$(ptcompare $$ 2>&1) && echo "$out" | grep -q "^verdict: ok: all "; then
 	tap OK confidentiality_ptcompare_report
 else

@@ -38,6 +38,15 @@ fi
 if [ "$mode" = iommu ]; then
 	only=$(sed -n 's/.*ptwalk_only=\([a-z0-9_]*\).*/\1/p' /proc/cmdline)
 	/bin/vmtest --iommu $only
+	# Last (it cannot be lowered): no paging domain read under
+	# confidentiality lockdown (cases_owner.c).
+	grep -q ' /sys/kernel/security securityfs ' /proc/mounts ||
+		mount -t securityfs securityfs /sys/kernel/security
+	if echo confidentiality > /sys/kernel/security/lockdown 2>/dev/null; then
+		/bin/vmtest --iommu-lockdown $only
+	else
+		tap FAIL iommu_lockdown_raised "cannot raise confidentiality lockdown"
+	fi
 	return 0 2>/dev/null || exit 0
 fi
 

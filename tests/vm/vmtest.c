@@ -922,10 +922,12 @@ static int kmemleak_ignore_gigantic(int fixture_fd)
 }
 
 /*
- * usage: vmtest [--list] [--lockdown | --confidentiality | --iommu]
- * [PREFIX] | --kmemleak-ignore: PREFIX selects cases by name; --iommu
- * runs the IOMMU lane's cases alone (cases_iommu.c); --list says the
- * lane's cases in the order they run, and runs none.
+ * usage: vmtest [--list] [--lockdown | --confidentiality | --iommu |
+ * --iommu-lockdown] [PREFIX] | --kmemleak-ignore: PREFIX selects cases by
+ * name; --iommu runs the IOMMU lane's cases alone (cases_iommu.c,
+ * cases_owner.c), --iommu-lockdown its cases for confidentiality
+ * lockdown, raised before; --list says the lane's cases in the order
+ * they run, and runs none.
  */
 int main(int argc, char **argv)
 {
@@ -939,8 +941,11 @@ int main(int argc, char **argv)
 		"confidentiality", NULL,
 	};
 	static const char *const lockdown_lane[] = { "lockdown", NULL };
+	static const char *const iommu_lockdown_lane[] = {
+		"iommu_lockdown", NULL,
+	};
 	bool list = argc > 1 && !strcmp(argv[1], "--list");
-	bool lockdown, confidential, iommu, kmemleak;
+	bool lockdown, confidential, iommu, iommu_locked, kmemleak;
 	const char *only;
 	int first;
 
@@ -949,12 +954,14 @@ int main(int argc, char **argv)
 	lockdown = argc > 1 && !strcmp(argv[1], "--lockdown");
 	confidential = argc > 1 && !strcmp(argv[1], "--confidentiality");
 	iommu = argc > 1 && !strcmp(argv[1], "--iommu");
+	iommu_locked = argc > 1 && !strcmp(argv[1], "--iommu-lockdown");
 	kmemleak = argc > 1 && !strcmp(argv[1], "--kmemleak-ignore");
-	first = 1 + (lockdown || iommu || confidential);
+	first = 1 + (lockdown || iommu || confidential || iommu_locked);
 	only = argc > first ? argv[first] : NULL;
 	if (list) {
 		run(&t, iommu ? iommu_lane : confidential ? confidentiality_lane :
-			lockdown ? lockdown_lane : suites, NULL, true);
+			lockdown ? lockdown_lane :
+			iommu_locked ? iommu_lockdown_lane : suites, NULL, true);
 		return 0;
 	}
 	t.recs = calloc(MAX_RECS, sizeof(*t.recs));
@@ -973,6 +980,10 @@ int main(int argc, char **argv)
 		t.passed = !t.failed;
 	} else if (iommu) {
 		run(&t, iommu_lane, only, false);
+	} else if (iommu_locked) {
+		t.query_path = PTWALK_DEFAULT_DEVICE;
+		t.interface = "device";
+		run(&t, iommu_lockdown_lane, only, false);
 	} else if (confidential) {
 		t.query_path = PTWALK_DEFAULT_DEVICE;
 		t.interface = "device";

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cmd/connect.h"
+#include "cmd/domain_read.h"
 #include "cmd/mode_faults.h"
 #include "cmd/mode_phys.h"
 #include "engine/fault_explain.h"
@@ -309,18 +310,26 @@ static bool vma_at(pid_t pid, uint64_t addr, struct fault_explained *x)
 	return !proc_maps_each(pid, vma_holding, &v) && v.found;
 }
 
-/* The device view at the fault's page: device_pfn, domain, or a note. */
+/*
+ * The device view at the fault's page: device_pfn, domain, or a note.
+ * An unmanaged domain's owners are stopped for the one page's read.
+ */
 static void device_now(int fd, const struct cli_options *o,
 		       struct fault_explained *x, uint64_t page,
 		       uint64_t psize)
 {
 	struct ptwalk_iommu_record rec;
-	int err = ptwalk_query_iommu(fd, x->device, page, page + psize,
-				     o->dma_api ? PTWALK_IOMMU_DMA_API : 0);
+	struct domain_reader dr;
 	ssize_t got;
+	int err;
 
+	domain_reader_init(&dr, fd, x->device, o->live_domain, o->dma_api,
+			   true);
+	err = domain_read_start(&dr, fd, page, page + psize);
 	x->device_pfn = PTWALK_PFN_NONE;
 	got = err ? err : ptwalk_read_iommu(fd, &rec, 1);
+	if (!err)
+		domain_read_end(&dr, got == 1 ? rec.domain : PTWALK_IOMMU_NONE);
 	if (got != 1) {
 		x->device_note = fault_device_note(got < 0 ? (int)-got : EIO);
 		return;
@@ -328,6 +337,11 @@ static void device_now(int fd, const struct cli_options *o,
 	x->has_domain = true;
 	x->domain = rec.domain;
 	x->device_pfn = rec.pfn;
+	x->device_read = dr.how;
+	for (size_t i = 0; dr.how == DOMAIN_READ_OWNER_STOPPED &&
+	     i < dr.owners.n; i++)
+		if (dr.owners.o[i].held_ns > x->device_stopped_ns)
+			x->device_stopped_ns = dr.owners.o[i].held_ns;
 }
 
 /* The owner's page at IOVA = VA: its VMA and frame. */

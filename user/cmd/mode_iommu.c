@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cmd/connect.h"
+#include "cmd/domain_read.h"
 #include "cmd/mode_iommu.h"
 #include "engine/device_view.h"
 #include "io/pci_sysfs.h"
@@ -38,8 +39,9 @@ static ssize_t read_walk_batch(int fd, void *buf, size_t max)
 }
 
 /* The device's side: records over [iova, iova + len), checked. */
-static int query_device(int fd, const struct cli_options *o, uint64_t iova,
-			uint64_t len, unsigned int shift,
+static int query_device(int fd, const struct cli_options *o,
+			struct domain_reader *dr, const char *driver,
+			uint64_t iova, uint64_t len, unsigned int shift,
 			struct ptwalk_iommu_record **recs, size_t *n,
 			char *msg, size_t size)
 {
@@ -47,14 +49,18 @@ static int query_device(int fd, const struct cli_options *o, uint64_t iova,
 	ssize_t got;
 	int err;
 
-	err = ptwalk_query_iommu(fd, o->iommu, iova, iova + len,
-				 o->dma_api ? PTWALK_IOMMU_DMA_API : 0);
+	domain_reader_init(dr, fd, o->iommu, o->live_domain, o->dma_api, true);
+	err = domain_read_start(dr, fd, iova, iova + len);
 	pci_sysfs_group_type(PCI_SYSFS_DEVICES, o->iommu, type, sizeof(type));
+	if (err == -EAGAIN && dr->owners.why != OWNER_OK)
+		return (int)diagnose_owner(o->iommu, driver, &dr->owners, msg,
+					   size);
 	if (err)
 		return (int)diagnose_iommu(-err, o->iommu, type, iova,
 					   iova + len, msg, size);
 	got = ptwalk_read_all(fd, sizeof(**recs), READ_BATCH, read_iommu_batch,
 			      (void **)recs);
+	domain_read_end(dr, got > 0 ? (*recs)[0].domain : PTWALK_IOMMU_NONE);
 	if (got < 0)
 		return (int)diagnose_iommu_read((int)-got, o->iommu, type,
 						iova, iova + len, msg, size);
@@ -70,8 +76,11 @@ static int query_device(int fd, const struct cli_options *o, uint64_t iova,
 	return EXIT_OK;
 }
 
-static void fill_info(struct device_info *d, const struct ptwalk_iommu_record *r)
+static void fill_info(struct device_info *d, const struct ptwalk_iommu_record *r,
+		      const struct domain_reader *dr)
 {
+	d->read = dr->how;
+	d->owners = &dr->owners;
 	d->domain = r->domain;
 	d->aperture_start = r->aperture_start;
 	d->aperture_end = r->aperture_end;
@@ -82,14 +91,16 @@ static int translate_one(int fd, const struct cli_options *o,
 			 struct device_info *d, char *msg, size_t size)
 {
 	struct ptwalk_iommu_record *recs = NULL;
+	struct domain_reader dr;
 	size_t n = 0;
 	int status, err;
 
-	status = query_device(fd, o, o->iova, 1ULL << d->page_shift,
-			      d->page_shift, &recs, &n, msg, size);
+	status = query_device(fd, o, &dr, d->driver, o->iova,
+			      1ULL << d->page_shift, d->page_shift, &recs, &n,
+			      msg, size);
 	if (status != EXIT_OK)
 		return status;
-	fill_info(d, &recs[0]);
+	fill_info(d, &recs[0], &dr);
 	err = 0;
 	if (o->json)
 		err = device_translate_json(stdout, d, o->iova, recs[0].pfn);
@@ -106,16 +117,18 @@ static int iommu_compare_range(int fd, const struct cli_options *o,
 	struct ptwalk_iommu_record *dev = NULL;
 	struct ptwalk_record *walk = NULL;
 	struct device_view v = { 0 };
+	struct domain_reader dr;
 	size_t nr_dev = 0;
 	ssize_t nr_walk;
 	char comm[64], why[200];
 	int status, err;
 
-	status = query_device(fd, o, o->iova, o->end - o->start,
-			      d->page_shift, &dev, &nr_dev, msg, size);
+	status = query_device(fd, o, &dr, d->driver, o->iova,
+			      o->end - o->start, d->page_shift, &dev, &nr_dev,
+			      msg, size);
 	if (status != EXIT_OK)
 		return status;
-	fill_info(d, &dev[0]);
+	fill_info(d, &dev[0], &dr);
 	err = ptwalk_query(fd, o->pid, o->start, o->end);
 	if (err) {
 		status = (int)diagnose_query(-err, o->pid, msg, size);

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cmd/connect.h"
+#include "cmd/domain_read.h"
 #include "cmd/mode_iommu_watch.h"
 #include "engine/iommu_watch.h"
 #include "io/pci_sysfs.h"
@@ -73,9 +74,18 @@ static void device_now(struct iwatcher *w, uint64_t iova,
 	uint64_t psize = 1ULL << w->shift, page = iova & ~(psize - 1);
 	struct ptwalk_iommu_record rec;
 
-	if (ptwalk_query_iommu(w->view_fd, w->o->iommu, page, page + psize,
-			       0) ||
-	    ptwalk_read_iommu(w->view_fd, &rec, 1) != 1)
+	struct domain_reader dr;
+	int err;
+
+	/* a watch never stops the owner: "not read (owner running)" */
+	domain_reader_init(&dr, w->view_fd, w->o->iommu, w->o->live_domain,
+			   false, false);
+	err = domain_read_start(&dr, w->view_fd, page, page + psize);
+	if (err == -EAGAIN) {
+		l->owner_running = true;
+		return;
+	}
+	if (err || ptwalk_read_iommu(w->view_fd, &rec, 1) != 1)
 		return;
 	l->has_device_pfn = true;
 	l->device_pfn = rec.pfn;

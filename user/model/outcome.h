@@ -41,9 +41,17 @@ enum exit_status {
 				 * driven through VFIO
 				 */
 	EXIT_FAULT_UNDECODED = 17,	/* --faults: a line names an IOMMU
-					 * fault no format reads (18 and 19
-					 * are taken by other modes)
+					 * fault no format reads
 					 */
+	EXIT_LIVE_DOMAIN = 18,	/* --iommu: a paging domain whose owner
+				 * cannot be stopped (a kernel driver, a
+				 * process this user may not stop), no
+				 * --live-domain
+				 */
+	EXIT_DMA_OFFSET = 19,	/* --iommu: no IOMMU, no driver, and a
+				 * platform DMA offset only a bound
+				 * driver's map holds
+				 */
 };
 
 /* The kinds of failure; each one's value is its exit status. */
@@ -63,6 +71,8 @@ enum failure {
 	FAIL_DMA_API = EXIT_DMA_API,
 	FAIL_NO_RECORDER = EXIT_NO_RECORDER,
 	FAIL_NOT_VFIO = EXIT_NOT_VFIO,
+	FAIL_LIVE_DOMAIN = EXIT_LIVE_DOMAIN,
+	FAIL_DMA_OFFSET = EXIT_DMA_OFFSET,
 };
 
 enum module_state {

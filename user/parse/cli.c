@@ -99,7 +99,7 @@ int cli_check_range_pages(uint64_t start, uint64_t end, uint64_t page_size,
  */
 enum arg {
 	ARG_PID, ARG_ADDR, ARG_PHYS, ARG_ALL, ARG_WATCH, ARG_IOMMU,
-	ARG_RANGE, ARG_IOVA, ARG_DMA_API, ARG_INTERVAL, ARG_KPAGEFLAGS,
+	ARG_RANGE, ARG_IOVA, ARG_DMA_API, ARG_LIVE_DOMAIN, ARG_INTERVAL, ARG_KPAGEFLAGS,
 	ARG_JOBS, ARG_STATS, ARG_HELP, ARG_VERSION, ARG_FAULTS, ARG_SINCE,
 	ARG_FAULT_LINE, ARG_FAULT_FILE, NR_ARGS
 };
@@ -111,7 +111,7 @@ static const char *const arg_names[NR_ARGS] = {
 	[ARG_PID] = "the PID", [ARG_ADDR] = "--vtop", [ARG_PHYS] = "--phys",
 	[ARG_ALL] = "--all", [ARG_WATCH] = "--watch", [ARG_IOMMU] = "--iommu",
 	[ARG_RANGE] = "--range", [ARG_IOVA] = "--iova",
-	[ARG_DMA_API] = "--dma-api",
+	[ARG_DMA_API] = "--dma-api", [ARG_LIVE_DOMAIN] = "--live-domain",
 	[ARG_INTERVAL] = "--interval", [ARG_KPAGEFLAGS] = "--kpageflags",
 	[ARG_JOBS] = "--jobs", [ARG_STATS] = "--stats", [ARG_HELP] = "--help",
 	[ARG_VERSION] = "--version", [ARG_FAULTS] = "--faults",
@@ -315,6 +315,7 @@ static const struct {
 	FLAG("--kpageflags", kpageflags, ARG_KPAGEFLAGS),
 	MODE_FLAG("--all", ARG_ALL),
 	FLAG("--dma-api", dma_api, ARG_DMA_API),
+	FLAG("--live-domain", live_domain, ARG_LIVE_DOMAIN),
 	VALUE("--vtop", OPT_VTOP, -1),	/* counts as ARG_ADDR once parsed */
 	VALUE("--jobs", OPT_JOBS, ARG_JOBS),
 	VALUE("--range", OPT_RANGE, -1),	/* ARG_RANGE once parsed */
@@ -488,18 +489,19 @@ static const struct mode_rule {
 	{ MODE_VERSION, ARG_VERSION, 0, ~0u, 0, NULL, NULL },
 	{ MODE_FAULTS, ARG_FAULTS, 0,
 	  BIT(ARG_SINCE) | BIT(ARG_FAULT_LINE) | BIT(ARG_FAULT_FILE) |
-	  BIT(ARG_DMA_API), 0,
-	  "--faults reads the kernel log: drop %s (usage: ptcompare [--json] --faults [--since SECONDS] [--dma-api], or --faults --fault-line TEXT, or --faults --fault-file FILE|-)",
+	  BIT(ARG_DMA_API) | BIT(ARG_LIVE_DOMAIN), 0,
+	  "--faults reads the kernel log: drop %s (usage: ptcompare [--json] --faults [--since SECONDS] [--dma-api | --live-domain], or --faults --fault-line TEXT, or --faults --fault-file FILE|-)",
 	  NULL },
 	/* no positionals; its --range is of device addresses */
 	{ MODE_IOMMU_WATCH, ARG_IOMMU, BIT(ARG_WATCH),
-	  BIT(ARG_WATCH) | BIT(ARG_RANGE) | BIT(ARG_INTERVAL), 0,
-	  "--iommu with --watch follows the device's IOVAs: drop %s (usage: ptcompare [--json] --iommu DEVICE --watch SECONDS [--interval MS] [--range START-END])",
+	  BIT(ARG_WATCH) | BIT(ARG_RANGE) | BIT(ARG_INTERVAL) |
+	  BIT(ARG_LIVE_DOMAIN), 0,
+	  "--iommu with --watch follows the device's IOVAs: drop %s (usage: ptcompare [--json] --iommu DEVICE --watch SECONDS [--interval MS] [--range START-END] [--live-domain])",
 	  NULL },
 	/* its positionals are its own: iommu_args() */
 	{ MODE_IOMMU, ARG_IOMMU, 0,
 	  BIT(ARG_PID) | BIT(ARG_ADDR) | BIT(ARG_RANGE) | BIT(ARG_IOVA) |
-	  BIT(ARG_DMA_API), 0,
+	  BIT(ARG_DMA_API) | BIT(ARG_LIVE_DOMAIN), 0,
 	  "--iommu takes none of --vtop, --stats, --jobs, --kpageflags, --phys, --all, --interval: drop %s",
 	  NULL },
 	{ MODE_PHYS, ARG_PHYS, 0, 0, 0,
@@ -526,6 +528,7 @@ static const struct mode_rule {
 /* Options that belong to one mode: refused elsewhere with their owner. */
 static const char *const owner[NR_ARGS] = {
 	[ARG_IOVA] = "--iommu", [ARG_DMA_API] = "--iommu",
+	[ARG_LIVE_DOMAIN] = "--iommu",
 	[ARG_INTERVAL] = "--watch", [ARG_SINCE] = "--faults",
 	[ARG_FAULT_LINE] = "--faults", [ARG_FAULT_FILE] = "--faults",
 };

@@ -48,6 +48,9 @@ struct cli_options {
 	const char *iommu;	/* --iommu DEVICE: the device's view; NULL: not */
 	bool has_iova;		/* --iova IOVA given: device address of start */
 	bool dma_api;		/* --dma-api: read a DMA-API domain too */
+	bool live_domain;	/* --live-domain: read any paging domain
+				 * while its owner runs, stopping nobody
+				 */
 	uint64_t iova;		/* page aligned */
 	bool iommu_translate;	/* --iommu DEVICE IOVA: one device address,
 				 * iova, no process

@@ -3,6 +3,7 @@
 #include "model/page.h"
 #include "report/device_print.h"
 #include "report/json.h"
+#include "report/owner_print.h"
 
 /* "0x1234 (System RAM)" or "none" for frame pfn, into buf. */
 static const char *frame_text(const struct device_info *d, uint64_t pfn,
@@ -36,6 +37,7 @@ static void header_text(FILE *f, const struct device_info *d)
 	else
 		fprintf(f, ", aperture 0x%" PRIx64 "-0x%" PRIx64 "\n",
 			d->aperture_start, d->aperture_end);
+	owner_print_text(f, d->read, d->owners);
 }
 
 void device_print_text(FILE *f, const struct device_info *d,
@@ -86,6 +88,7 @@ static void device_head_json(struct json_writer *w,
 	jw_str_or_null(w, iommu_domain_name(d->domain));
 	jw_kv_hex(w, "aperture_start", d->aperture_start);
 	jw_kv_hex(w, "aperture_end", d->aperture_end);
+	owner_print_json(w, d->read, d->owners);
 }
 
 int device_print_json(FILE *f, const struct device_info *d,

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include "engine/device_view.h"
+#include "model/domain_owner.h"
 #include "parse/iomem.h"
 
 /* What the report says about the device and the process. */
@@ -25,6 +26,8 @@ struct device_info {
 	uint64_t start, end;	/* the process range */
 	const struct iomem *iomem;	/* NULL: no names */
 	unsigned int page_shift;	/* the kernel's page */
+	enum domain_read read;		/* how the domain was read */
+	const struct domain_owners *owners; /* OWNER_STOPPED: who, how long */
 };
 
 void device_print_text(FILE *f, const struct device_info *d,

@@ -118,6 +118,17 @@ enum failure diagnose_endpoint(const struct open_failure *f, char *msg,
 	return FAIL_INTERNAL;
 }
 
+/*
+ * EPERM from a query or a read of an open file: ptwalk asks the caller's
+ * capabilities on each, not only the opener's at open.
+ */
+static enum failure query_refused(char *msg, size_t size)
+{
+	snprintf(msg, size,
+		 "ptwalk refused the query: this process lacks CAP_SYS_ADMIN or CAP_SYS_PTRACE in the initial user namespace now; ptwalk checks them on every query and read, not only at open (were they dropped after opening?): run as root with both");
+	return FAIL_PRIVILEGE;
+}
+
 enum failure diagnose_query(int err, pid_t pid, char *msg, size_t size)
 {
 	switch (err) {
@@ -135,6 +146,7 @@ enum failure diagnose_query(int err, pid_t pid, char *msg, size_t size)
 			 (int)pid);
 		return FAIL_USAGE;
 	case EPERM:
+		return query_refused(msg, size);
 	case EACCES:
 		snprintf(msg, size,
 			 "ptwalk refused the query: run as root with CAP_SYS_ADMIN and CAP_SYS_PTRACE");
@@ -180,6 +192,8 @@ enum failure diagnose_scan(int err, pid_t pid, int alive, char *msg,
 			 (int)pid);
 		return FAIL_EXITED;
 	}
+	if (err == EPERM)
+		return query_refused(msg, size);
 	if (err == EPROTO) {
 		snprintf(msg, size,
 			 "ptwalk's records for process %d do not cover the range page by page: a ptwalk.ko bug, please report it",
@@ -227,9 +241,14 @@ enum failure diagnose_iommu(int err, const char *device,
 		return FAIL_DMA_API;
 	case EACCES:
 		snprintf(msg, size,
-			 "kernel lockdown (confidentiality) refuses the device view of %s's DMA-API domain (%s): it maps the kernel's own buffers",
-			 device, type);
+			 "kernel lockdown (confidentiality) refuses the device view of %s's paging IOMMU domain: under lockdown no live domain is read, its tables map the kernel's buffers or may be freed under the read",
+			 device);
 		return FAIL_LOCKDOWN;
+	case EAGAIN:
+		snprintf(msg, size,
+			 "device %s's unmanaged IOMMU domain was not read (owner running): its owner may unmap and free a page table under the read; stop the owner, or pass --live-domain to read it anyway (ptcompare(1), SECURITY)",
+			 device);
+		return FAIL_LIVE_DOMAIN;
 	case EDOM:
 		snprintf(msg, size,
 			 "the IOMMU domain of %s maps pages smaller than the kernel's page: ptwalk answers in kernel pages and will not merge IOMMU pages; not supported",
@@ -255,6 +274,13 @@ enum failure diagnose_iommu(int err, const char *device,
 			 "device addresses 0x%" PRIx64 "-0x%" PRIx64 " are outside the aperture of %s's IOMMU domain: give --iova inside it",
 			 start, end, device);
 		return FAIL_APERTURE;
+	case EPERM:
+		return query_refused(msg, size);
+	case EADDRNOTAVAIL:
+		snprintf(msg, size,
+			 "device %s has no IOMMU and no driver bound, and the firmware describes DMA ranges above it (dma-ranges, _DMA): the kernel knows its DMA offset only while a driver is bound; bind its driver and ask again",
+			 device);
+		return FAIL_DMA_OFFSET;
 	default:
 		snprintf(msg, size, "device view of %s failed: %s", device,
 			 strerror(err));
@@ -273,6 +299,73 @@ enum failure diagnose_iommu_read(int err, const char *device,
 		 "device %s went away during the query (removed, left its IOMMU group, or its driver was unbound): no report; run again once it is back",
 		 device);
 	return FAIL_NO_DEVICE;
+}
+
+/* "pid N (comm)" of owner i of ow. */
+static const char *owner_name(const struct domain_owners *ow, char *buf,
+			      size_t size)
+{
+	const struct domain_owner *o = &ow->o[ow->culprit];
+
+	snprintf(buf, size, "pid %d (%s)", (int)o->pid,
+		 *o->comm ? o->comm : "?");
+	return buf;
+}
+
+enum failure diagnose_owner(const char *device, const char *driver,
+			    const struct domain_owners *ow, char *msg,
+			    size_t size)
+{
+	static const char opt_in[] =
+		"pass --live-domain to read it anyway (ptcompare(1), SECURITY)";
+	char who[96];
+
+	switch (ow->why) {
+	case OWNER_NONE_FOUND:
+		if (*driver && strncmp(driver, "vfio", 4))
+			snprintf(msg, size,
+				 "device %s's unmanaged IOMMU domain is owned by the kernel driver %s, which cannot be stopped: not read (owner running); %s",
+				 device, driver, opt_in);
+		else
+			snprintf(msg, size,
+				 "device %s's unmanaged IOMMU domain (driver %s) has no owner process in sight (another pid namespace, or its VFIO files passed on): not read (owner running); %s",
+				 device, *driver ? driver : "none", opt_in);
+		return FAIL_LIVE_DOMAIN;
+	case OWNER_NO_PERMISSION:
+		snprintf(msg, size,
+			 "the owner of device %s's IOMMU domain, %s, may not be stopped by this user (EPERM): not read (owner running); run as its user or root, or %s",
+			 device, owner_name(ow, who, sizeof(who)), opt_in);
+		return FAIL_LIVE_DOMAIN;
+	case OWNER_EXITED:
+		snprintf(msg, size,
+			 "the owner of device %s's IOMMU domain, %s, exited while being stopped: not read; run again, or %s",
+			 device, owner_name(ow, who, sizeof(who)), opt_in);
+		return FAIL_LIVE_DOMAIN;
+	case OWNER_TRACED:
+		snprintf(msg, size,
+			 "the owner of device %s's IOMMU domain, %s, is traced by pid %d and running: ptcompare leaves it to its tracer; stop it there, or %s",
+			 device, owner_name(ow, who, sizeof(who)),
+			 (int)ow->tracer, opt_in);
+		return FAIL_LIVE_DOMAIN;
+	case OWNER_TIMEOUT:
+		snprintf(msg, size,
+			 "the owner of device %s's IOMMU domain, %s, did not stop within %u ms (thread %d in state %c): not read (owner running); %s",
+			 device, owner_name(ow, who, sizeof(who)),
+			 OWNER_STOP_TIMEOUT_MS, (int)ow->thread,
+			 ow->thread_state ? ow->thread_state : '?', opt_in);
+		return FAIL_LIVE_DOMAIN;
+	case OWNER_TOO_MANY:
+		snprintf(msg, size,
+			 "over %d processes hold device %s's VFIO or iommufd files: ptcompare stops no more than that; not read (owner running); %s",
+			 DOMAIN_OWNERS_MAX, device, opt_in);
+		return FAIL_LIVE_DOMAIN;
+	case OWNER_SYSTEM:
+	default:
+		snprintf(msg, size,
+			 "cannot stop the owners of device %s's IOMMU domain: %s",
+			 device, strerror(ow->err ? ow->err : EIO));
+		return FAIL_INTERNAL;
+	}
 }
 
 int diagnose_iommu_watch(const char *device, bool has_group,

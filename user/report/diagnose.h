@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "model/domain_owner.h"
 #include "model/outcome.h"
 #include "parse/lockdown.h"
 
@@ -46,8 +47,11 @@ enum failure vtop_diagnose(int err, pid_t pid, uint64_t addr, char *msg,
  * addresses [start, end) (errno from ptwalk, module/ptwalk_abi.h):
  * ENODEV no such device, ENOENT no domain, EOPNOTSUPP a domain that
  * cannot be asked, EBUSY a DMA-API domain (domain_type: its sysfs name,
- * "" unknown) without --dma-api, EACCES the same under lockdown, EDOM an
- * IOMMU page smaller than the kernel's, ERANGE outside the aperture; the
+ * "" unknown) without --dma-api, EAGAIN an unmanaged domain whose owner
+ * runs, EACCES a paging domain under lockdown, EDOM an IOMMU page smaller
+ * than the kernel's, ERANGE outside the aperture, EPERM a caller without
+ * the capabilities (asked on every query), EADDRNOTAVAIL a device without
+ * IOMMU or driver whose DMA offset only a bound driver's map holds; the
  * rest an internal failure.
  */
 enum failure diagnose_iommu(int err, const char *device,
@@ -62,6 +66,16 @@ enum failure diagnose_iommu(int err, const char *device,
 enum failure diagnose_iommu_read(int err, const char *device,
 				 const char *domain_type, uint64_t start,
 				 uint64_t end, char *msg, size_t size);
+
+/*
+ * Why the owners of device's unmanaged domain could not all be stopped
+ * (ow->why, not OWNER_OK), driver the device's ("" none): a line naming
+ * the owner (or the kernel driver) and --live-domain, and
+ * FAIL_LIVE_DOMAIN; FAIL_INTERNAL when /proc or fork() failed.
+ */
+enum failure diagnose_owner(const char *device, const char *driver,
+			    const struct domain_owners *ow, char *msg,
+			    size_t size);
 
 /*
  * Whether --iommu DEVICE --watch can follow device: EXIT_OK, or the

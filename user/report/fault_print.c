@@ -10,8 +10,10 @@ const char *fault_device_note(int err)
 	switch (err) {
 	case EBUSY:
 		return "a DMA-API domain: give --dma-api to read it";
+	case EAGAIN:
+		return "not read (owner running): give --live-domain to read it";
 	case EACCES:
-		return "a DMA-API domain, unreadable under lockdown";
+		return "a paging domain, unreadable under lockdown";
 	case ENOENT:
 		return "no domain attached";
 	case ERANGE:

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include "engine/fault_explain.h"
+#include "model/domain_owner.h"
 #include "parse/iommu_fault.h"
 
 /* One process's mapping of the frame the IOVA pointed to. */
@@ -30,6 +31,10 @@ struct fault_explained {
 	uint32_t domain;			/* enum ptwalk_iommu_domain */
 	uint64_t device_pfn;			/* PTWALK_PFN_NONE: none */
 	const char *device_note;		/* why device_pfn is unknown */
+	enum domain_read device_read;		/* how the domain was read */
+	uint64_t device_stopped_ns;		/* OWNER_STOPPED: the longest
+						 * any owner was held
+						 */
 	pid_t owner_pid;			/* 0: no process holds it */
 	char owner_comm[64];
 	bool has_mapping_now;

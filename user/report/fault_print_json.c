@@ -3,6 +3,7 @@
 #include "model/device_class.h"
 #include "module/ptwalk_names.h"
 #include "report/fault_print.h"
+#include "report/owner_print.h"
 #include "report/json.h"
 
 /* "key": hex when has, else null. */
@@ -62,6 +63,9 @@ static void json_fault(struct json_writer *j, const struct fault_report *r,
 	jw_kv_hex_or_null(j, "device_pfn", x->device_pfn, PTWALK_PFN_NONE);
 	jw_key(j, "device_note");
 	jw_str_or_null(j, x->device_note);
+	jw_key(j, "device_read");
+	jw_str_or_null(j, domain_read_name(x->device_read));
+	jw_kv_u64(j, "device_stopped_us", x->device_stopped_ns / 1000);
 	if (jw_kv_object_or_null(j, "owner", x->owner_pid)) {
 		jw_kv_i64(j, "pid", x->owner_pid);
 		jw_kv_str(j, "comm", x->owner_comm);

@@ -66,12 +66,18 @@ static void text_fault(FILE *f, size_t n, const struct fault_explained *x)
 	fprintf(f, "  domain now: %s, ",
 		x->has_domain ? iommu_domain_name(x->domain) : "unknown");
 	if (x->device_pfn != PTWALK_PFN_NONE)
-		fprintf(f, "IOVA -> frame 0x%" PRIx64 "\n", x->device_pfn);
+		fprintf(f, "IOVA -> frame 0x%" PRIx64 "%s\n", x->device_pfn,
+			x->device_read == DOMAIN_READ_LIVE ?
+			" (read live: may be stale)" : "");
 	else
 		fprintf(f, "no translation%s%s%s\n",
 			x->device_note ? " (" : "",
 			x->device_note ? x->device_note : "",
 			x->device_note ? ")" : "");
+	if (x->device_read == DOMAIN_READ_OWNER_STOPPED)
+		fprintf(f, "  read:       owner stopped for %" PRIu64 ".%" PRIu64
+			" ms\n", x->device_stopped_ns / 1000000,
+			x->device_stopped_ns / 100000 % 10);
 	if (x->owner_pid)
 		fprintf(f, "  owner:      pid %d (%s) holds its VFIO file\n",
 			(int)x->owner_pid, x->owner_comm);

@@ -76,6 +76,8 @@ static void map_text(FILE *f, const struct iommu_watch_line *l,
 		fprintf(f, ", device now 0x%" PRIx64, l->device_pfn);
 	else if (l->has_device_pfn)
 		fputs(", device now no translation (unmapped again)", f);
+	else if (l->owner_running)
+		fputs(", device now not read (owner running)", f);
 	if (l->seen.remap && l->seen.old_pfn != PTWALK_PFN_NONE)
 		fprintf(f, ", remap (was frame 0x%" PRIx64 ")", l->seen.old_pfn);
 	else if (l->seen.remap)
@@ -162,6 +164,9 @@ static void event_json(FILE *f, const char *device, unsigned int shift,
 					  PTWALK_PFN_NONE);
 		else
 			jw_kv_null(&j, "device_pfn");
+		jw_key(&j, "device_note");
+		jw_str_or_null(&j, l->owner_running ?
+			       "not read (owner running)" : NULL);
 		jw_kv_bool(&j, "remap", l->seen.remap);
 		jw_kv_hex_or_null(&j, "old_pfn", l->seen.old_pfn,
 				  PTWALK_PFN_NONE);

@@ -34,6 +34,9 @@ struct iommu_watch_line {
 	/* map: what the device's domain translates e->iova to when read */
 	bool has_device_pfn;
 	uint64_t device_pfn;	/* PTWALK_PFN_NONE: no translation */
+	bool owner_running;	/* not read: an unmanaged domain whose
+				 * owner a watch does not stop
+				 */
 	/* unmap: e->pid still maps seen.old_pfn at VA = IOVA */
 	bool old_mapped;
 };

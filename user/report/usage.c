@@ -13,14 +13,15 @@ void usage_print(FILE *f)
 		"                 [--device DEV] PID\n"
 		"       ptcompare [--json] [--debugfs DIR] [--device DEV] PID ADDR\n"
 		"                 (or --vtop ADDR PID)\n"
-		"       ptcompare [--json] --iommu DEVICE [--dma-api] [--iova IOVA] --range START-END PID\n"
-		"       ptcompare [--json] --iommu DEVICE IOVA\n"
+		"       ptcompare [--json] --iommu DEVICE [--dma-api | --live-domain]\n"
+		"                 [--iova IOVA] --range START-END PID\n"
+		"       ptcompare [--json] --iommu DEVICE [--dma-api | --live-domain] IOVA\n"
 		"       ptcompare [--json] --iommu DEVICE --watch SECONDS [--interval MS]\n"
-		"                 [--range START-END]\n"
+		"                 [--range START-END] [--live-domain]\n"
 		"       ptcompare [--json] [--debugfs DIR] [--device DEV] --phys ADDR[-END]\n"
 		"       ptcompare [--json] [--stats] [--kpageflags] [--jobs N] --all\n"
 		"       ptcompare [--json] --watch SECONDS [--interval MS] --range START-END PID\n"
-		"       ptcompare [--json] [--dma-api] --faults [--since SECONDS]\n"
+		"       ptcompare [--json] [--dma-api | --live-domain] --faults [--since SECONDS]\n"
 		"       ptcompare [--json] --faults --fault-line TEXT | --fault-file FILE|-\n"
 		"Compares, page by page, the frames /proc/PID/pagemap reports with those\n"
 		"ptwalk.ko finds in the process's page tables, and explains every difference.\n"
@@ -60,7 +61,11 @@ void usage_print(FILE *f)
 		"                     IOVAs (--range: device addresses) as ptwalk's\n"
 		"                     recorder saw it, with the frames\n"
 		"  --iova IOVA        device address of START (default: START, IOVA = VA)\n"
-		"  --dma-api          read a kernel DMA-API domain too (a risk: ptcompare(1))\n"
+		"                     An unmanaged (VFIO, iommufd) domain is read with the\n"
+		"                     processes owning it stopped (SIGSTOP, then SIGCONT)\n"
+		"  --live-domain      read any paging domain while its owner runs, stopping\n"
+		"                     nobody (a risk: ptcompare(1), SECURITY)\n"
+		"  --dma-api          the same for a kernel DMA-API domain only\n"
 		"  --stats            print what was read and the peak memory on stderr\n"
 		"  --kpageflags       cross-check present frames with /proc/kpageflags too\n"
 		"                     (a third witness; it reads 8 bytes per frame)\n"
@@ -76,7 +81,7 @@ void usage_print(FILE *f)
 		"10 no such device, 11 no IOMMU group, 12 IOMMU domain unreadable or\n"
 		"unsupported, 13 IOVA outside the aperture, 14 DMA-API domain without\n"
 		"--dma-api, 15 ptwalk.ko records no IOMMU events, 16 device not driven\n"
-		"through VFIO.\n",
+		"through VFIO, 18 a domain's owner cannot be stopped, no --live-domain.\n",
 		PTWALK_DEFAULT_DEBUGFS, PTWALK_DEFAULT_DEVICE, JOBS_MAX, JOBS_MAX);
 }
 
