@@ -73,14 +73,14 @@ VMTEST_SRCS := $(filter-out tests/vm/demo_target.c,$(wildcard tests/vm/*.c)) \
 	$(VMTEST_USER_SRCS)
 # the DRM uAPI headers (libdrm-dev), for the vgem case
 VMTEST_DRM_CFLAGS := $(shell pkg-config --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm)
-$(BUILD)/vmtest: $(VMTEST_SRCS) $(wildcard tests/vm/*.h tests/lib/*.h) $(wildcard user/*/*.h) module/ptwalk_abi.h tests/fixture/fixture_abi.h
+$(BUILD)/vmtest: $(VMTEST_SRCS) $(wildcard tests/vm/*.h tests/lib/*.h) $(wildcard user/*/*.h user/*/*/*.h) module/ptwalk_abi.h tests/fixture/fixture_abi.h
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) $(VMTEST_DRM_CFLAGS) -static -o $@ $(VMTEST_SRCS) -ljson-c
 
 PTBENCH_SRCS := tests/bench/ptbench.c user/parse/maps.c user/parse/record.c \
 	user/io/ptwalk_client.c user/model/array.c user/parse/geometry.c \
 	user/parse/hex.c tests/lib/vfio.c
-$(BUILD)/ptbench: $(PTBENCH_SRCS) $(wildcard user/*/*.h)
+$(BUILD)/ptbench: $(PTBENCH_SRCS) $(wildcard user/*/*.h user/*/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) -static -pthread -o $@ $(PTBENCH_SRCS)
 
@@ -433,7 +433,7 @@ RISCV64_CHMAKE = unshare --mount --propagation private sh -c 'mount -t proc proc
 RISCV64_MAKE = $(call RISCV64_CHMAKE,$(RISCV64_CHROOT)) -C $(RISCV64_KDIR) ARCH=riscv CROSS_COMPILE=$(RISCV64_CROSS) CC=$(RISCV64_KCC)
 RISCV64_USRC = $(RISCV64_UCHROOT)/ptwalk-riscv64/src
 RISCV64_UOUT = $(RISCV64_UCHROOT)/ptwalk-riscv64/out
-RISCV64_VMTEST_SRCS = Makefile tests/unit/kshim.mk $(VMTEST_SRCS) $(wildcard tests/vm/*.h tests/lib/*.h user/*/*.h) module/ptwalk_abi.h module/ptwalk_names.h tests/fixture/fixture_abi.h
+RISCV64_VMTEST_SRCS = Makefile tests/unit/kshim.mk $(VMTEST_SRCS) $(wildcard tests/vm/*.h tests/lib/*.h user/*/*.h user/*/*/*.h) module/ptwalk_abi.h module/ptwalk_names.h tests/fixture/fixture_abi.h
 RISCV64_VM_TIMEOUT ?= 2400
 RISCV64_KO ?= modules
 RISCV64_VM ?= vm

@@ -170,6 +170,11 @@ static const struct refusal refusals[] = {
 	{ { "--faults", "1234" }, "--faults takes no PID" },
 	{ { "--faults", "--range", "0-1000" }, "drop --range" },
 	{ { "--faults", "--since", "5", "--fault-line", "x" }, "" },
+	{ { "--faults", "--since", "5", "--fault-file", "x" },
+	  "--since reads the log, --fault-file text given: drop one" },
+	{ { "--faults", "--fault-line", "x", "--fault-file", "-" },
+	  "--fault-line and --fault-file both give the text to read: drop one" },
+	{ { "--fault-file", "x" }, "" },
 	/* --dma-track DEVICE [--off]: nothing else */
 	{ { "--dma-track", "3.0" }, "bad device" },
 	{ { "--dma-track", "0000:00:03.0", "42" }, "--dma-track takes no PID" },
@@ -531,6 +536,10 @@ static void cli_faults(void **state)
 	assert_string_equal(o.fault_line, "DMAR: x");
 	o = accepted(3, "--faults", "--dma-api");
 	assert_true(o.dma_api);
+	assert_null(o.fault_file);
+	o = accepted(4, "--faults", "--fault-file", "-");
+	assert_string_equal(o.fault_file, "-");
+	assert_null(o.fault_line);
 	o = accepted(3, "--faults", "--live-domain");
 	assert_true(o.live_domain);
 	assert_false(o.dma_api);

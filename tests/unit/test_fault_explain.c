@@ -161,7 +161,7 @@ static void sample(struct fault_explained *x, struct fault_frame_mapping *fm,
 		   struct fault_unexplained *u, struct fault_report *r)
 {
 	memset(x, 0, sizeof(*x));
-	x->g.first.iommu = IOMMU_KIND_VTD;
+	x->g.first.iommu = "vt-d";
 	x->g.first.access = IOMMU_ACCESS_WRITE;
 	x->g.first.cls = IOMMU_CLASS_PAGE;
 	x->g.first.iova = 0x7f1234567000;

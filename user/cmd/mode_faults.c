@@ -40,12 +40,20 @@
 #define SYS_PCI "/sys/bus/pci/devices"
 #define EVENT_BATCH 256
 
+/* Undecoded lines kept with their text; the rest only counted. */
+#define UNDECODED_KEPT	16
+/* A line of --fault-file longer than this is read up to it. */
+#define FILE_LINE_MAX	(64 * 1024)
+
 /* The faults read, in log order, and what the reading lost. */
 struct fault_log {
 	struct iommu_fault *f;
 	size_t n, cap;
 	uint64_t records, wrapped, not_kept;
 	uint64_t since_us;	/* keep faults from then on; 0: all */
+	struct fault_undecoded undecoded[UNDECODED_KEPT];
+	size_t nr_undecoded;
+	uint64_t undecoded_total;
 };
 
 static int log_add(struct fault_log *l, const struct iommu_fault *f)
@@ -66,58 +74,142 @@ static int log_add(struct fault_log *l, const struct iommu_fault *f)
 	return 0;
 }
 
-/* One line through the decoder: 0 or -ENOMEM. */
-static int log_line(struct fault_log *l, struct iommu_fault_decoder *d,
-		    const char *line, size_t len)
+/* A message no format reads: counted, the first ones kept. */
+static void log_undecoded(struct fault_log *l, const char *driver,
+			  const char *format, const char *what,
+			  const char *text, uint64_t line)
 {
-	struct iommu_fault f;
+	struct fault_undecoded *u = &l->undecoded[l->nr_undecoded];
 
-	switch (iommu_fault_decode(d, line, len, &f)) {
+	l->undecoded_total++;
+	if (l->nr_undecoded == UNDECODED_KEPT)
+		return;
+	l->nr_undecoded++;
+	u->line = line;
+	u->driver = driver;
+	u->format = format;
+	snprintf(u->what, sizeof(u->what), "%s", what);
+	snprintf(u->text, sizeof(u->text), "%s", text ? text : "");
+}
+
+/* What the decoder said of one message: 0 or -ENOMEM. */
+static int log_answer(void *arg, enum iommu_line r, const struct iommu_fault *f,
+		      const char *msg, uint64_t line)
+{
+	struct fault_log *l = arg;
+
+	switch (r) {
 	case IOMMU_LINE_FAULT:
-		return log_add(l, &f);
+		return log_add(l, f);
 	case IOMMU_LINE_DETAIL:
 		/* the SMMU's decoded lines complete its last fault */
 		for (size_t i = l->n; i-- > 0;)
-			if (l->f[i].iommu == f.iommu &&
-			    !strcmp(l->f[i].iommu_dev, f.iommu_dev)) {
-				l->f[i] = f;
+			if (!strcmp(l->f[i].iommu, f->iommu) &&
+			    !strcmp(l->f[i].iommu_dev, f->iommu_dev)) {
+				l->f[i] = *f;
 				return 0;
 			}
-		return log_add(l, &f);
+		return log_add(l, f);
+	case IOMMU_LINE_MALFORMED:
+		log_undecoded(l, f->iommu, f->format, f->reason, msg, line);
+		return 0;
 	default:
 		return 0;
 	}
 }
 
-/* --fault-line TEXT: its lines (an SMMUv3 event spans several). */
-static int read_text(struct fault_log *l, const char *text)
+/* One line through the decoder: 0 or -ENOMEM. */
+static int log_line(struct fault_log *l, struct iommu_fault_decoder *d,
+		    const char *line, size_t len)
 {
-	struct iommu_fault_decoder d;
+	l->records++;
+	return iommu_fault_feed(d, line, len, log_answer, l);
+}
+
+/*
+ * The end: a message held for a continuation, and multi-line events the
+ * input ended in the middle of, undecoded.
+ */
+static int log_end(struct fault_log *l, struct iommu_fault_decoder *d)
+{
+	const char *driver;
+	unsigned int n;
+	char what[IOMMU_FAULT_REASON_MAX];
+	int err = iommu_fault_finish(d, log_answer, l);
+
+	n = iommu_fault_decoder_pending(d, &driver);
+	if (err || !n)
+		return err;
+	snprintf(what, sizeof(what),
+		 "%u multi-line event%s cut short (lines missing)", n,
+		 n == 1 ? "" : "s");
+	log_undecoded(l, driver, NULL, what, NULL, l->records);
+	l->undecoded_total += n - 1;
+	return 0;
+}
+
+/* --fault-line TEXT: its lines (an SMMUv3 event spans several). */
+static int read_text(struct fault_log *l, struct iommu_fault_decoder *d,
+		     const char *text)
+{
 	int err = 0;
 
-	iommu_fault_decoder_init(&d);
 	while (!err && *text) {
 		const char *nl = strchr(text, '\n');
 		size_t len = nl ? (size_t)(nl - text) : strlen(text);
 
-		l->records++;
-		err = log_line(l, &d, text, len);
+		err = log_line(l, d, text, len);
 		text += len + (nl ? 1 : 0);
 	}
 	return err;
 }
 
-/* /dev/kmsg from its first record still held: 0 or -errno. */
-static int read_kmsg(struct fault_log *l)
+/*
+ * --fault-file FILE or - (standard input), streamed a line at a time:
+ * memory bounded by one line (FILE_LINE_MAX; longer ones are read up to
+ * it) and the faults kept.  0 or -errno.
+ */
+static int read_file(struct fault_log *l, struct iommu_fault_decoder *d,
+		     const char *path)
 {
-	struct iommu_fault_decoder d;
+	FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	char *buf = malloc(FILE_LINE_MAX);
+	size_t len = 0;
+	int c, err = 0;
+
+	if (!in || !buf) {
+		err = !in ? -errno : -ENOMEM;
+		goto out;
+	}
+	while (!err && (c = getc(in)) != EOF) {
+		if (c != '\n') {
+			if (len < FILE_LINE_MAX)
+				buf[len++] = (char)c;
+			continue;	/* the rest of a line too long */
+		}
+		err = log_line(l, d, buf, len);
+		len = 0;
+	}
+	if (!err && ferror(in))
+		err = -EIO;
+	if (!err && len)
+		err = log_line(l, d, buf, len);
+out:
+	free(buf);
+	if (in && in != stdin)
+		fclose(in);
+	return err;
+}
+
+/* /dev/kmsg from its first record still held: 0 or -errno. */
+static int read_kmsg(struct fault_log *l, struct iommu_fault_decoder *d)
+{
 	static char rec[8192];
 	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	int err = 0;
 
 	if (fd < 0)
 		return -errno;
-	iommu_fault_decoder_init(&d);
 	for (;;) {
 		ssize_t got = read(fd, rec, sizeof(rec));
 		const char *nl;
@@ -135,14 +227,13 @@ static int read_kmsg(struct fault_log *l)
 		}
 		if (got == 0)
 			break;
-		l->records++;
 		/*
 		 * The message ends at its first newline: a dev_printk()'s
 		 * record goes on with " SUBSYSTEM=" and " DEVICE=" lines
 		 * (SMMUv3's dev_info() lines among them).
 		 */
 		nl = memchr(rec, '\n', (size_t)got);
-		err = log_line(l, &d, rec, nl ? (size_t)(nl - rec) : (size_t)got);
+		err = log_line(l, d, rec, nl ? (size_t)(nl - rec) : (size_t)got);
 		if (err)
 			break;
 	}
@@ -348,56 +439,124 @@ static int unexplained(struct faults_run *r, const char *why,
 	return 0;
 }
 
+/* How the faults were read, and what of the machine is there to ask. */
+struct faults_ctx {
+	const struct cli_options *o;
+	int fd;			/* ptwalk, or -1 */
+	unsigned int shift;
+	const struct ptwalk_iommu_event *ev;
+	ssize_t nr_ev;
+	bool pasted;		/* --fault-line, --fault-file */
+	const char *no_module;	/* why fd is -1: the note of every fault */
+	uint64_t now_us;	/* since this machine's boot */
+};
+
+/*
+ * A pasted fault the machine cannot hold: logged later after boot than
+ * this machine has been up.
+ */
+static bool not_this_machine(const struct faults_ctx *c,
+			     const struct iommu_fault_group *g)
+{
+	return c->pasted && g->first.has_time && g->last_us > c->now_us;
+}
+
+/* The fault's device here: its PCI name into x->device, or a note. */
+static const char *device_here(const struct faults_ctx *c,
+			       const struct iommu_fault *f,
+			       struct fault_explained *x)
+{
+	if (f->device[0] && !pci_sysfs_exists(SYS_PCI, f->device))
+		return "no such device here";
+	if (f->device[0]) {
+		snprintf(x->device, sizeof(x->device), "%s", f->device);
+		return NULL;
+	}
+	if (f->has_sid && !strcmp(f->iommu, "smmu-v3") &&
+	    resolve_sid(f->sid, f->iommu_dev, x->device, sizeof(x->device)))
+		return NULL;
+	(void)c;
+	return "no such device here";
+}
+
+/* The live parts of a pasted fault: read, or null with a note. */
+static int explain_pasted(const struct faults_ctx *c,
+			  const struct iommu_fault_group *g,
+			  struct faults_run *r, struct fault_explained *x)
+{
+	const struct iommu_fault *f = &g->first;
+
+	r->nr_x++;
+	if (not_this_machine(c, g)) {
+		x->live_note = "not this machine";
+		return 0;
+	}
+	if ((x->live_note = device_here(c, f, x)))
+		return 0;
+	pci_sysfs_driver(SYS_PCI, x->device, x->driver, sizeof(x->driver));
+	x->live_note = c->no_module;
+	return 1;	/* go on with what the machine holds */
+}
+
 /* One fault group explained into r: 0 or -errno. */
-static int explain(int fd, const struct cli_options *o, unsigned int shift,
-		   const struct ptwalk_iommu_event *ev, ssize_t nr_ev,
+static int explain(const struct faults_ctx *c,
 		   const struct iommu_fault_group *g, struct faults_run *r)
 {
 	const struct iommu_fault *f = &g->first;
-	uint64_t psize = 1ULL << shift, page = f->iova & ~(psize - 1);
+	uint64_t psize = 1ULL << c->shift, page = f->iova & ~(psize - 1);
 	struct fault_explained *x = &r->x[r->nr_x];
+	int go;
 
 	memset(x, 0, sizeof(*x));
 	x->g = *g;
 	x->device_pfn = PTWALK_PFN_NONE;
 	x->walk_pfn = PTWALK_PFN_NONE;
-	if (f->device[0])
-		snprintf(x->device, sizeof(x->device), "%s", f->device);
-	else if (f->has_sid &&
-		 !resolve_sid(f->sid, f->iommu_dev, x->device,
-			      sizeof(x->device)))
-		return unexplained(r, "StreamID names no PCI device here",
-				   NULL, f, g->count);
-	if (x->device[0] && !pci_sysfs_exists(SYS_PCI, x->device))
-		return unexplained(r, "device gone", x->device, f, g->count);
-	r->nr_x++;
-	if (x->device[0])
-		pci_sysfs_driver(SYS_PCI, x->device, x->driver,
-				 sizeof(x->driver));
+	if (c->pasted) {
+		go = explain_pasted(c, g, r, x);
+		if (go <= 0)
+			return go;
+	} else {
+		if (f->device[0])
+			snprintf(x->device, sizeof(x->device), "%s", f->device);
+		else if (f->has_sid &&
+			 !resolve_sid(f->sid, f->iommu_dev, x->device,
+				      sizeof(x->device)))
+			return unexplained(r, "StreamID names no PCI device here",
+					   NULL, f, g->count);
+		if (x->device[0] && !pci_sysfs_exists(SYS_PCI, x->device))
+			return unexplained(r, "device gone", x->device, f,
+					   g->count);
+		r->nr_x++;
+		if (x->device[0])
+			pci_sysfs_driver(SYS_PCI, x->device, x->driver,
+					 sizeof(x->driver));
+	}
 	if (!f->has_iova || !x->device[0])
 		return 0;
-	device_now(fd, o, x, page, psize);
 	x->owner_pid = vfio_owner(x->device);
-	if (x->owner_pid) {
+	if (x->owner_pid)
 		proc_comm(x->owner_pid, x->owner_comm, sizeof(x->owner_comm));
-		mapping_now(fd, x, page, psize);
-	}
-	x->has_recorder = nr_ev >= 0;
+	if (c->fd < 0)
+		return 0;
+	device_now(c->fd, c->o, x, page, psize);
+	if (x->owner_pid)
+		mapping_now(c->fd, x, page, psize);
+	x->has_recorder = c->nr_ev >= 0;
 	x->recorder_since_ns = r->recorder_since_ns;
 	/*
 	 * Before the group's latest fault: repeats of one page can span
 	 * several mappings of it (an address reused), and the latest is
 	 * the one the state now follows.
 	 */
-	if (nr_ev > 0)
-		fault_last_mapping(ev, (size_t)nr_ev, f->iova,
+	if (c->nr_ev > 0)
+		fault_last_mapping(c->ev, (size_t)c->nr_ev, f->iova,
 				   f->has_time ? g->last_us * 1000 : 0,
-				   shift, &x->last);
+				   c->shift, &x->last);
 	if (!x->last.found && x->last.dropped)
 		return unexplained(r, "ring dropped events", x->device, f,
 				   x->last.dropped);
 	if (x->last.found && x->last.pfn != PTWALK_PFN_NONE)
-		return frame_now(fd, x, x->last.pfn, shift);
+		return frame_now(c->fd, x, x->last.pfn, c->shift);
 	return 0;
 }
 
@@ -410,50 +569,101 @@ static uint64_t now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
+/* The log, the line or the file into log: 0 or -errno. */
+static int read_faults(const struct cli_options *o, struct fault_log *log)
+{
+	struct iommu_fault_decoder *d = malloc(sizeof(*d));
+	int err;
+
+	if (!d)
+		return -ENOMEM;
+	iommu_fault_decoder_init(d);
+	err = o->fault_line ? read_text(log, d, o->fault_line) :
+	      o->fault_file ? read_file(log, d, o->fault_file) :
+	      read_kmsg(log, d);
+	if (!err)
+		err = log_end(log, d);
+	free(d);
+	return err;
+}
+
+static int read_failed(const struct cli_options *o, int err, char *msg,
+		       size_t size)
+{
+	if (err == -ENOMEM) {
+		snprintf(msg, size, "out of memory");
+		return FAIL_INTERNAL;
+	}
+	if (o->fault_file) {
+		snprintf(msg, size, "cannot read %s: %s (give a readable log file, or - for standard input)",
+			 strcmp(o->fault_file, "-") ? o->fault_file :
+			 "standard input", strerror(-err));
+		return FAIL_USAGE;
+	}
+	snprintf(msg, size, "cannot read /dev/kmsg: %s%s", strerror(-err),
+		 err == -EPERM || err == -EACCES ?
+		 " (run as root, or set kernel.dmesg_restrict=0)" : "");
+	return err == -EPERM || err == -EACCES ? FAIL_PRIVILEGE : FAIL_INTERNAL;
+}
+
+/*
+ * ptwalk for the faults found: the log of this machine needs it (a
+ * failure's status), pasted text does without (c->no_module the note).
+ */
+static int connect_for(struct faults_ctx *c, struct page_geom *geom,
+		       char *msg, size_t size)
+{
+	struct endpoint ep;
+	enum failure why;
+
+	c->fd = connect_ptwalk(c->o, &ep, &why, msg, size);
+	if (c->fd >= 0 && connect_geometry(&ep, geom, msg, size)) {
+		fd_close(&c->fd);
+		why = FAIL_NO_MODULE;
+	}
+	if (c->fd >= 0) {
+		c->shift = geom->shift;
+		return 0;
+	}
+	if (!c->pasted)
+		return (int)why;
+	c->no_module = why == FAIL_NO_MODULE ? "ptwalk.ko not loaded" :
+		       why == FAIL_PRIVILEGE ? "ptwalk not readable without root" :
+		       "ptwalk not reachable";
+	msg[0] = '\0';
+	c->shift = (unsigned int)__builtin_ctzl((unsigned long)sysconf(_SC_PAGESIZE));
+	return 0;
+}
+
 int mode_faults(const struct cli_options *o, char *msg, size_t size)
 {
 	struct fault_log log = { 0 };
 	struct faults_run run = { 0 };
 	struct iommu_fault_group *groups = NULL;
 	struct ptwalk_iommu_event *ev = NULL;
+	struct faults_ctx c = { .o = o, .fd = -1, .nr_ev = -1 };
 	struct ptwalk_info info;
 	struct fault_report rep = { 0 };
 	struct page_geom geom;
-	struct endpoint ep;
 	struct utsname u;
-	enum failure why;
 	size_t nr_groups = 0, dropped = 0;
-	ssize_t nr_ev = -1;
-	int status = EXIT_OK, err, fd = -1;
+	int status = EXIT_OK, err;
 
+	c.pasted = o->fault_line || o->fault_file;
+	c.now_us = now_us();
 	if (o->since_s) {
-		uint64_t now = now_us(), back = (uint64_t)o->since_s * 1000000;
+		uint64_t back = (uint64_t)o->since_s * 1000000;
 
-		log.since_us = now > back ? now - back : 1;
+		log.since_us = c.now_us > back ? c.now_us - back : 1;
 	}
-	err = o->fault_line ? read_text(&log, o->fault_line) : read_kmsg(&log);
+	err = read_faults(o, &log);
 	if (err) {
-		if (err == -ENOMEM)
-			snprintf(msg, size, "out of memory");
-		else
-			snprintf(msg, size, "cannot read /dev/kmsg: %s%s",
-				 strerror(-err),
-				 err == -EPERM || err == -EACCES ?
-				 " (run as root, or set kernel.dmesg_restrict=0)" : "");
-		status = err == -EPERM || err == -EACCES ? FAIL_PRIVILEGE :
-			 FAIL_INTERNAL;
+		status = read_failed(o, err, msg, size);
 		goto out;
 	}
 	if (log.n) {
-		fd = connect_ptwalk(o, &ep, &why, msg, size);
-		if (fd < 0) {
-			status = (int)why;
+		if ((status = connect_for(&c, &geom, msg, size)))
 			goto out;
-		}
-		if (connect_geometry(&ep, &geom, msg, size)) {
-			status = FAIL_NO_MODULE;
-			goto out;
-		}
 		groups = calloc(log.n, sizeof(*groups));
 		run.x = calloc(log.n, sizeof(*run.x));
 		if (!groups || !run.x) {
@@ -461,20 +671,19 @@ int mode_faults(const struct cli_options *o, char *msg, size_t size)
 			status = FAIL_INTERNAL;
 			goto out;
 		}
-		nr_groups = iommu_fault_collapse(log.f, log.n,
-						 geom_page_size(&geom), groups,
-						 log.n, &dropped);
+		nr_groups = iommu_fault_collapse(log.f, log.n, 1ULL << c.shift,
+						 groups, log.n, &dropped);
 		/* armed before this question: the history it keeps */
-		if (!ptwalk_info(fd, &info) && info.events_next) {
+		if (c.fd >= 0 && !ptwalk_info(c.fd, &info) && info.events_next) {
 			/* a module before arming recorded from its load */
 			run.recorder_since_ns =
 				info.features & PTWALK_FEAT_EVENTS_ARMING ?
 				info.events_armed_ns : 1;
-			nr_ev = read_events(fd, &ev);
+			c.nr_ev = read_events(c.fd, &ev);
 		}
+		c.ev = ev;
 		for (size_t i = 0; i < nr_groups; i++) {
-			err = explain(fd, o, geom.shift, ev, nr_ev, &groups[i],
-				      &run);
+			err = explain(&c, &groups[i], &run);
 			if (err) {
 				snprintf(msg, size, "explaining a fault: %s",
 					 strerror(-err));
@@ -482,7 +691,7 @@ int mode_faults(const struct cli_options *o, char *msg, size_t size)
 				goto out;
 			}
 		}
-		rep.page_shift = geom.shift;
+		rep.page_shift = c.shift;
 	}
 	if ((log.wrapped &&
 	     unexplained(&run, "log wrapped", NULL, NULL, log.wrapped)) ||
@@ -502,16 +711,24 @@ int mode_faults(const struct cli_options *o, char *msg, size_t size)
 	rep.unexplained = run.u;
 	rep.nr_unexplained = run.nr_u;
 	rep.records_read = log.records;
-	rep.from_line = o->fault_line != NULL;
+	rep.from_line = c.pasted;
+	rep.undecoded = log.undecoded;
+	rep.nr_undecoded = log.nr_undecoded;
+	rep.undecoded_total = log.undecoded_total;
 	err = 0;
 	if (o->json)
 		err = fault_print_json(stdout, &rep);
 	else
 		fault_print_text(stdout, &rep);
-	if (diagnose_output(err, stdout, msg, size))
+	if (diagnose_output(err, stdout, msg, size)) {
 		status = FAIL_INTERNAL;
-	else
+	} else if (log.undecoded_total) {
+		/* an answer with lines missing: never "no fault" */
+		fault_undecoded_msg(&rep, msg, size);
+		status = EXIT_FAULT_UNDECODED;
+	} else {
 		status = log.n ? EXIT_MISMATCH : EXIT_OK;
+	}
 out:
 	for (size_t i = 0; run.x && i < run.nr_x; i++)
 		free(run.x[i].frames);
@@ -520,6 +737,6 @@ out:
 	free(ev);
 	free(groups);
 	free(log.f);
-	fd_close(&fd);
+	fd_close(&c.fd);
 	return status;
 }

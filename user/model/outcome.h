@@ -40,6 +40,9 @@ enum exit_status {
 	EXIT_NOT_VFIO = 16,	/* --iommu --watch: the device is not
 				 * driven through VFIO
 				 */
+	EXIT_FAULT_UNDECODED = 17,	/* --faults: a line names an IOMMU
+					 * fault no format reads
+					 */
 	EXIT_LIVE_DOMAIN = 18,	/* --iommu: a paging domain whose owner
 				 * cannot be stopped (a kernel driver, a
 				 * process this user may not stop), no

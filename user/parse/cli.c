@@ -101,7 +101,7 @@ enum arg {
 	ARG_PID, ARG_ADDR, ARG_PHYS, ARG_ALL, ARG_WATCH, ARG_IOMMU,
 	ARG_RANGE, ARG_IOVA, ARG_DMA_API, ARG_LIVE_DOMAIN, ARG_INTERVAL, ARG_KPAGEFLAGS,
 	ARG_JOBS, ARG_STATS, ARG_HELP, ARG_VERSION, ARG_FAULTS, ARG_SINCE,
-	ARG_FAULT_LINE, ARG_DMA_TRACK, ARG_OFF, ARG_DMA, NR_ARGS
+	ARG_FAULT_LINE, ARG_FAULT_FILE, ARG_DMA_TRACK, ARG_OFF, ARG_DMA, NR_ARGS
 };
 
 #define BIT(a) (1u << (a))
@@ -116,6 +116,7 @@ static const char *const arg_names[NR_ARGS] = {
 	[ARG_JOBS] = "--jobs", [ARG_STATS] = "--stats", [ARG_HELP] = "--help",
 	[ARG_VERSION] = "--version", [ARG_FAULTS] = "--faults",
 	[ARG_SINCE] = "--since", [ARG_FAULT_LINE] = "--fault-line",
+	[ARG_FAULT_FILE] = "--fault-file",
 	[ARG_DMA_TRACK] = "--dma-track", [ARG_OFF] = "--off",
 	[ARG_DMA] = "--dma",
 };
@@ -292,6 +293,7 @@ enum opt_id {
 	OPT_FLAG,	/* no value: sets the bool at its offset, if any */
 	OPT_VTOP, OPT_JOBS, OPT_RANGE, OPT_DEBUGFS, OPT_DEVICE, OPT_IOMMU,
 	OPT_IOVA, OPT_PHYS, OPT_WATCH, OPT_INTERVAL, OPT_SINCE, OPT_FAULT_LINE,
+	OPT_FAULT_FILE,
 	OPT_DMA_TRACK, OPT_DMA,
 };
 
@@ -330,6 +332,7 @@ static const struct {
 	MODE_FLAG("--faults", ARG_FAULTS),
 	VALUE("--since", OPT_SINCE, ARG_SINCE),
 	VALUE("--fault-line", OPT_FAULT_LINE, ARG_FAULT_LINE),
+	VALUE("--fault-file", OPT_FAULT_FILE, ARG_FAULT_FILE),
 	VALUE("--dma-track", OPT_DMA_TRACK, ARG_DMA_TRACK),
 	FLAG("--off", dma_off, ARG_OFF),
 	VALUE("--dma", OPT_DMA, ARG_DMA),
@@ -410,6 +413,9 @@ static bool apply_value(int k, const char *value, struct parse *p)
 				     err_size);
 	case OPT_FAULT_LINE:
 		opts->fault_line = value;
+		break;
+	case OPT_FAULT_FILE:
+		opts->fault_file = value;
 		break;
 	case OPT_DMA_TRACK:
 		return parse_pci_device(value, &opts->dma_track, err, err_size);
@@ -492,9 +498,9 @@ static const struct mode_rule {
 	{ MODE_HELP, ARG_HELP, 0, ~0u, 0, NULL, NULL },
 	{ MODE_VERSION, ARG_VERSION, 0, ~0u, 0, NULL, NULL },
 	{ MODE_FAULTS, ARG_FAULTS, 0,
-	  BIT(ARG_SINCE) | BIT(ARG_FAULT_LINE) | BIT(ARG_DMA_API) |
-	  BIT(ARG_LIVE_DOMAIN), 0,
-	  "--faults reads the kernel log: drop %s (usage: ptcompare [--json] --faults [--since SECONDS] [--dma-api | --live-domain], or --faults --fault-line TEXT)",
+	  BIT(ARG_SINCE) | BIT(ARG_FAULT_LINE) | BIT(ARG_FAULT_FILE) |
+	  BIT(ARG_DMA_API) | BIT(ARG_LIVE_DOMAIN), 0,
+	  "--faults reads the kernel log: drop %s (usage: ptcompare [--json] --faults [--since SECONDS] [--dma-api | --live-domain], or --faults --fault-line TEXT, or --faults --fault-file FILE|-)",
 	  NULL },
 	{ MODE_DMA_TRACK, ARG_DMA_TRACK, 0, BIT(ARG_OFF), 0,
 	  "--dma-track starts or stops tracking a device: drop %s (usage: ptcompare --dma-track DEVICE [--off])",
@@ -540,7 +546,8 @@ static const char *const owner[NR_ARGS] = {
 	[ARG_IOVA] = "--iommu", [ARG_DMA_API] = "--iommu",
 	[ARG_LIVE_DOMAIN] = "--iommu",
 	[ARG_INTERVAL] = "--watch", [ARG_SINCE] = "--faults",
-	[ARG_FAULT_LINE] = "--faults", [ARG_OFF] = "--dma-track",
+	[ARG_FAULT_LINE] = "--faults", [ARG_FAULT_FILE] = "--faults",
+	[ARG_OFF] = "--dma-track",
 };
 
 /* The mode's row: the first picked, in precedence. */
@@ -699,9 +706,15 @@ bool cli_parse(int argc, char *const argv[], struct cli_options *opts,
 	} else if (m->mode == MODE_FAULTS) {
 		if (!check_mode(m, &p) || !no_positionals(&p, "--faults"))
 			return false;
-		if (opts->since_s && opts->fault_line) {
+		if (opts->since_s && (opts->fault_line || opts->fault_file)) {
 			snprintf(err, err_size,
-				 "--since reads the log, --fault-line a line given: drop one");
+				 "--since reads the log, %s text given: drop one",
+				 opts->fault_line ? "--fault-line" : "--fault-file");
+			return false;
+		}
+		if (opts->fault_line && opts->fault_file) {
+			snprintf(err, err_size,
+				 "--fault-line and --fault-file both give the text to read: drop one");
 			return false;
 		}
 	} else if (m->mode != MODE_HELP && m->mode != MODE_VERSION) {

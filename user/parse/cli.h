@@ -66,6 +66,7 @@ struct cli_options {
 	/* MODE_FAULTS */
 	unsigned int since_s;	/* --since SECONDS; 0: the whole log */
 	const char *fault_line;	/* --fault-line TEXT; NULL: read the log */
+	const char *fault_file;	/* --fault-file FILE, "-" stdin; NULL: none */
 	/* MODE_DMA_TRACK */
 	const char *dma_track;	/* --dma-track DEVICE */
 	bool dma_off;		/* --off: stop tracking it */

@@ -50,6 +50,23 @@ struct fault_explained {
 	uint64_t recorder_since_ns;
 	struct fault_frame_mapping *frames;
 	size_t nr_frames;
+	/*
+	 * Why the parts read from the machine now (the device now, its
+	 * domain, owner, last mapping, frame now) are null: "not this
+	 * machine", "ptwalk.ko not loaded", "no such device here", ...;
+	 * NULL when they were read.
+	 */
+	const char *live_note;
+};
+
+/* A line that names an IOMMU fault no format of ptcompare reads. */
+#define FAULT_UNDECODED_TEXT 160
+struct fault_undecoded {
+	uint64_t line;				/* 1 for the first */
+	const char *driver;			/* "vt-d", ..., "unknown" */
+	const char *format;			/* NULL: no format matched */
+	char what[IOMMU_FAULT_REASON_MAX];	/* what was not read */
+	char text[FAULT_UNDECODED_TEXT];	/* the line, cut to fit */
 };
 
 /* A fault that could not be explained, or faults the log lost. */
@@ -68,8 +85,12 @@ struct fault_report {
 	size_t nr_faults;
 	const struct fault_unexplained *unexplained;
 	size_t nr_unexplained;
-	uint64_t records_read;		/* kmsg records read */
-	bool from_line;			/* --fault-line: no log read */
+	uint64_t records_read;		/* kmsg records (or lines) read */
+	bool from_line;			/* --fault-line/--fault-file: no log */
+	/* lines not decoded: the first kept, all counted */
+	const struct fault_undecoded *undecoded;
+	size_t nr_undecoded;
+	uint64_t undecoded_total;
 };
 
 void fault_print_text(FILE *f, const struct fault_report *r);
@@ -84,5 +105,12 @@ const char *fault_device_note(int err);
 
 /* "12.345678" seconds since boot of time_us into buf. */
 const char *fault_time_str(uint64_t time_us, char *buf, size_t size);
+
+/*
+ * The one-line message of a run with undecoded lines: how many, the
+ * first one's driver, format and what was not read, and what to do.
+ */
+void fault_undecoded_msg(const struct fault_report *r, char *msg,
+			 size_t size);
 
 #endif /* PTCOMPARE_FAULT_PRINT_H */

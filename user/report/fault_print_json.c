@@ -6,6 +6,17 @@
 #include "report/owner_print.h"
 #include "report/json.h"
 
+/* "key": hex when has, else null. */
+static void kv_hex_if(struct json_writer *j, const char *key, bool has,
+		      uint64_t v)
+{
+	jw_key(j, key);
+	if (has)
+		jw_hex_or_null(j, v, ~v);
+	else
+		jw_null(j);
+}
+
 static void json_fault(struct json_writer *j, const struct fault_report *r,
 		       const struct fault_explained *x)
 {
@@ -19,22 +30,34 @@ static void json_fault(struct json_writer *j, const struct fault_report *r,
 	jw_key(j, "last_time");
 	jw_str_or_null(j, f->has_time ? fault_time_str(x->g.last_us, t,
 						       sizeof(t)) : NULL);
+	jw_key(j, "wall_time");
+	jw_str_or_null(j, f->wall[0] ? f->wall : NULL);
 	jw_kv_u64(j, "count", x->g.count);
 	jw_key(j, "device");
-	jw_str_or_null(j, x->device[0] ? x->device : NULL);
+	jw_str_or_null(j, x->device[0] ? x->device :
+			  f->device[0] ? f->device : NULL);
 	jw_key(j, "driver");
 	jw_str_or_null(j, x->driver[0] ? x->driver : NULL);
-	jw_kv_str(j, "iommu", iommu_kind_name(f->iommu));
+	jw_kv_str(j, "iommu", f->iommu);
+	jw_key(j, "format");
+	jw_str_or_null(j, f->format);
 	jw_key(j, "iommu_device");
 	jw_str_or_null(j, f->iommu_dev[0] ? f->iommu_dev : NULL);
-	if (f->has_sid)
-		jw_kv_hex(j, "stream_id", f->sid);
+	kv_hex_if(j, "stream_id", f->has_sid, f->sid);
+	jw_key(j, "master");
+	jw_str_or_null(j, f->master[0] ? f->master : NULL);
+	kv_hex_if(j, "pasid", f->has_pasid, f->pasid);
 	jw_key(j, "iova");
 	jw_hex_or_null(j, f->has_iova ? f->iova : PTWALK_PFN_NONE,
 		       PTWALK_PFN_NONE);
 	jw_kv_str(j, "access", iommu_access_name(f->access));
+	kv_hex_if(j, "reason_code", f->has_code, f->code);
 	jw_kv_str(j, "reason", f->reason);
 	jw_kv_str(j, "class", iommu_class_name(f->cls));
+	kv_hex_if(j, "domain_id", f->has_domain_id, f->domain_id);
+	kv_hex_if(j, "flags", f->has_flags, f->flags);
+	jw_key(j, "live_note");
+	jw_str_or_null(j, x->live_note);
 	jw_key(j, "domain");
 	jw_str_or_null(j, x->has_domain ? iommu_domain_name(x->domain) : NULL);
 	jw_kv_hex_or_null(j, "device_pfn", x->device_pfn, PTWALK_PFN_NONE);
@@ -123,6 +146,23 @@ int fault_print_json(FILE *f, const struct fault_report *r)
 		jw_end_object(&j);
 	}
 	jw_end_array(&j);
+	jw_line_key(&j, "faults_undecoded");
+	jw_begin_array(&j);
+	for (size_t i = 0; i < r->nr_undecoded; i++) {
+		const struct fault_undecoded *u = &r->undecoded[i];
+
+		jw_begin_line_object(&j);
+		jw_kv_u64(&j, "line", u->line);
+		jw_kv_str(&j, "driver", u->driver);
+		jw_key(&j, "format");
+		jw_str_or_null(&j, u->format);
+		jw_kv_str(&j, "not_read", u->what);
+		jw_key(&j, "text");
+		jw_str_or_null(&j, u->text[0] ? u->text : NULL);
+		jw_end_object(&j);
+	}
+	jw_end_array(&j);
+	jw_kv_u64(&j, "undecoded_count", r->undecoded_total);
 	jw_kv_u64(&j, "log_records_read", r->records_read);
 	jw_end_object(&j);
 	return jw_finish(&j);
