@@ -66,6 +66,8 @@ extern const struct fault_driver fault_driver_vtd;
 extern const struct fault_driver fault_driver_amd_vi;
 extern const struct fault_driver fault_driver_smmu_v3;
 extern const struct fault_driver fault_driver_virtio_iommu;
+extern const struct fault_driver fault_driver_arm_smmu;
+extern const struct fault_driver fault_driver_qcom_iommu;
 
 /*
  * Field readers (parse/fault/fault_fields.c).  Each takes NULL for p and
@@ -99,6 +101,12 @@ void fault_set_reason(struct iommu_fault *f, const char *s);
 /* The same for a MALFORMED answer: driver, format, what was not read. */
 enum iommu_line fault_malformed(struct iommu_fault *f, const char *driver,
 				const char *format, const char *what);
+/*
+ * dev_printk()'s "DRIVER DEVICE: " anywhere in msg, driver given: the
+ * device into out, and the text after ": "; NULL when msg has none.
+ */
+const char *fault_dev_tag(const char *msg, const char *driver,
+			  char out[IOMMU_FAULT_NAME_MAX]);
 /* The device of dev_printk()'s "DRIVER DEVICE: " just before at. */
 bool fault_dev_prefix(const char *msg, const char *at, char *out,
 		      size_t size);

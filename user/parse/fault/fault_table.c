@@ -14,6 +14,8 @@ const struct fault_driver *const fault_drivers[] = {
 	&fault_driver_amd_vi,
 	&fault_driver_smmu_v3,
 	&fault_driver_virtio_iommu,
+	&fault_driver_arm_smmu,
+	&fault_driver_qcom_iommu,
 };
 
 const size_t fault_drivers_n = sizeof(fault_drivers) / sizeof(fault_drivers[0]);
