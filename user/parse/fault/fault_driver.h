@@ -68,6 +68,14 @@ extern const struct fault_driver fault_driver_smmu_v3;
 extern const struct fault_driver fault_driver_virtio_iommu;
 extern const struct fault_driver fault_driver_arm_smmu;
 extern const struct fault_driver fault_driver_qcom_iommu;
+extern const struct fault_driver fault_driver_riscv_iommu;
+extern const struct fault_driver fault_driver_mtk_iommu;
+extern const struct fault_driver fault_driver_rockchip_iommu;
+extern const struct fault_driver fault_driver_ipmmu_vmsa;
+extern const struct fault_driver fault_driver_apple_dart;
+extern const struct fault_driver fault_driver_tegra_mc;
+extern const struct fault_driver fault_driver_exynos_sysmmu;
+extern const struct fault_driver fault_driver_sun50i_iommu;
 
 /*
  * Field readers (parse/fault/fault_fields.c).  Each takes NULL for p and
