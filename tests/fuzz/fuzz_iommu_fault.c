@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * IOMMU fault lines of the kernel log (iommu_fault_decode,
- * iommu_fault_parse_line, iommu_log_split, the collapse).  The input is
- * log text, split at newlines and fed line by line to one decoder.
- * Oracles: every answer is one of the enum's; a fault's strings are
- * terminated inside their arrays, its enums in range, its PCI name in
- * the normalised form; a one-line format reads the same with and without
- * the decoder; a VT-d fault printed back in 6.1's format reads back the
- * same; the collapse counts every fault once, in a group or as dropped,
- * and a group's first time is not after its last; no more SMMU events
- * are cut short than lines were taken as their parts.
+ * Pasted IOMMU fault text (parse/fault/ through iommu_fault_feed(), and
+ * iommu_log_clean() alone), split at newlines and fed to one decoder,
+ * then its end.  Oracles: every answer is one of the enum's; a fault's
+ * strings are terminated inside their arrays, its driver one of the
+ * table's, its enums in range, a VT-d fault's PCI name in the normalised
+ * form and a reason; an undecoded line names its driver (or "unknown")
+ * and what was not read; the message given with an answer lies in the
+ * decoder's bounds; the cleaning leaves a rest inside the line and
+ * shorter than it; a VT-d fault printed back in 5.15's format reads
+ * back the same; the collapse counts every fault once, and a group's
+ * first time is not after its last.
  */
 #define _GNU_SOURCE
 #include <stdbool.h>
@@ -18,6 +19,12 @@
 #include "parse/iommu_fault.h"
 
 #define MAX_FAULTS 64
+
+struct seen {
+	struct iommu_fault faults[MAX_FAULTS];
+	size_t n;
+	uint64_t lines;
+};
 
 static bool terminated(const char *s, size_t size)
 {
@@ -30,51 +37,52 @@ static bool normalised_pci(const char *d)
 	unsigned int dom, bus, slot, fn;
 	char end;
 
-	return strlen(d) >= 12 &&
-	       sscanf(d, "%x:%2x:%2x.%1x%c", &dom, &bus, &slot, &fn, &end) == 4 &&
+	return strlen(d) == 12 &&
+	       sscanf(d, "%4x:%2x:%2x.%1x%c", &dom, &bus, &slot, &fn, &end) == 4 &&
 	       slot <= 0x1f && fn <= 7;
+}
+
+static bool a_driver(const char *name)
+{
+	for (size_t i = 0; i < iommu_fault_drivers(); i++)
+		if (!strcmp(iommu_fault_driver_name(i), name))
+			return true;
+	return false;
 }
 
 static void check_fault(const struct iommu_fault *f)
 {
 	FUZZ_CHECK(terminated(f->device, sizeof(f->device)) &&
 		   terminated(f->iommu_dev, sizeof(f->iommu_dev)) &&
+		   terminated(f->master, sizeof(f->master)) &&
+		   terminated(f->wall, sizeof(f->wall)) &&
 		   terminated(f->reason, sizeof(f->reason)), "unterminated");
-	FUZZ_CHECK(f->iommu > IOMMU_KIND_NONE && f->iommu <= IOMMU_KIND_VIRTIO,
-		   "kind %d", f->iommu);
-	FUZZ_CHECK(f->access <= IOMMU_ACCESS_READ_WRITE && f->cls <= IOMMU_CLASS_HARDWARE,
+	FUZZ_CHECK(f->iommu && a_driver(f->iommu), "driver '%s'",
+		   f->iommu ? f->iommu : "(null)");
+	FUZZ_CHECK(f->format && *f->format, "%s: no format", f->iommu);
+	FUZZ_CHECK(f->access <= IOMMU_ACCESS_EXEC && f->cls <= IOMMU_CLASS_HARDWARE,
 		   "access %d class %d", f->access, f->cls);
-	FUZZ_CHECK(strcmp(iommu_kind_name(f->iommu), "?") &&
-		   strcmp(iommu_class_name(f->cls), "?") &&
+	FUZZ_CHECK(strcmp(iommu_class_name(f->cls), "?") &&
 		   strcmp(iommu_access_name(f->access), "?"), "unnamed enum");
 	FUZZ_CHECK(f->prio >= -1 && f->prio <= 7, "prio %d", f->prio);
-	if (f->iommu == IOMMU_KIND_VTD || (f->iommu == IOMMU_KIND_AMD_VI && f->device[0]))
+	if (!strcmp(f->iommu, "vt-d")) {
 		FUZZ_CHECK(normalised_pci(f->device), "device '%s'", f->device);
-	if (f->iommu == IOMMU_KIND_VTD)
-		FUZZ_CHECK(f->reason[0] && f->code <= 0xff, "VT-d reason");
-	if (f->iommu == IOMMU_KIND_SMMU_V3 || f->iommu == IOMMU_KIND_VIRTIO)
-		FUZZ_CHECK(f->iommu_dev[0] && f->has_sid, "no SMMU or ID");
+		FUZZ_CHECK(f->reason[0] && f->has_code && f->code <= 0xff,
+			   "VT-d reason");
+	}
+	if (!strcmp(f->iommu, "smmu-v3") || !strcmp(f->iommu, "virtio-iommu"))
+		FUZZ_CHECK(f->iommu_dev[0] && f->has_sid, "no IOMMU or ID");
 }
 
-static bool same_fault(const struct iommu_fault *a, const struct iommu_fault *b)
-{
-	return a->iommu == b->iommu && a->cls == b->cls && a->access == b->access &&
-	       !strcmp(a->device, b->device) && !strcmp(a->iommu_dev, b->iommu_dev) &&
-	       !strcmp(a->reason, b->reason) && a->has_iova == b->has_iova &&
-	       a->iova == b->iova && a->has_pasid == b->has_pasid &&
-	       a->pasid == b->pasid && a->has_sid == b->has_sid && a->sid == b->sid &&
-	       a->code == b->code && a->has_time == b->has_time &&
-	       a->time_us == b->time_us && a->prio == b->prio;
-}
-
-/* A VT-d DMA fault without PASID, printed as 6.1's dmar_fault_do_one(). */
+/* A VT-d DMA fault without PASID, printed as 5.15's dmar_fault_do_one(). */
 static void check_vtd_reprint(const struct iommu_fault *f)
 {
 	char line[512];
 	struct iommu_fault g;
 
-	if (f->iommu != IOMMU_KIND_VTD || !f->has_iova || f->has_pasid ||
-	    f->reason[0] == ' ' || f->reason[0] == '\t' || strchr(f->reason, '\\'))
+	if (strcmp(f->iommu, "vt-d") || !f->has_iova || f->has_pasid ||
+	    f->access == IOMMU_ACCESS_UNKNOWN || strpbrk(f->reason, "\\[`=|>\t") ||
+	    f->reason[0] == ' ' || strstr(f->reason, "  "))
 		return;
 	snprintf(line, sizeof(line), "DMAR: [DMA %s NO_PASID] Request device [%s] fault addr 0x%" PRIx64 " [fault reason 0x%02x] %s",
 		 f->access == IOMMU_ACCESS_READ ? "Read" : "Write", f->device,
@@ -86,18 +94,46 @@ static void check_vtd_reprint(const struct iommu_fault *f)
 		   !strcmp(g.reason, f->reason), "printed back, differs: %s", line);
 }
 
-static void check_one_line(const char *line, size_t len, enum iommu_line r,
-			   const struct iommu_fault *f)
+static int answer(void *arg, enum iommu_line r, const struct iommu_fault *f,
+		  const char *msg, uint64_t line)
 {
-	struct iommu_fault g;
-	enum iommu_line s = iommu_fault_parse_line(line, len, &g);
+	struct seen *s = arg;
 
-	FUZZ_CHECK(s >= IOMMU_LINE_MALFORMED && s <= IOMMU_LINE_PART, "stateless %d", s);
-	if (r == IOMMU_LINE_FAULT && f->iommu != IOMMU_KIND_SMMU_V3) {
-		FUZZ_CHECK(s == IOMMU_LINE_FAULT && same_fault(f, &g),
-			   "decoder and stateless parser differ");
-		check_vtd_reprint(f);
+	FUZZ_CHECK(r >= IOMMU_LINE_MALFORMED && r <= IOMMU_LINE_KNOWN &&
+		   r != IOMMU_LINE_OTHER, "answer %d", r);
+	FUZZ_CHECK(msg && strlen(msg) < IOMMU_LOG_LINE_MAX, "message");
+	FUZZ_CHECK(line >= 1 && line <= s->lines, "line %" PRIu64 " of %" PRIu64,
+		   line, s->lines);
+	if (r == IOMMU_LINE_MALFORMED) {
+		FUZZ_CHECK(f->iommu && (a_driver(f->iommu) ||
+					!strcmp(f->iommu, "unknown")) &&
+			   f->reason[0] && terminated(f->reason, sizeof(f->reason)),
+			   "undecoded without driver or words");
+		return 0;
 	}
+	if (r != IOMMU_LINE_FAULT && r != IOMMU_LINE_DETAIL)
+		return 0;
+	check_fault(f);
+	check_vtd_reprint(f);
+	if (r == IOMMU_LINE_FAULT && s->n < MAX_FAULTS)
+		s->faults[s->n++] = *f;
+	return 0;
+}
+
+/* The cleaning alone: a message, and a rest inside what is left. */
+static void check_clean(const char *p, size_t len)
+{
+	struct iommu_log_line l;
+	const char *rest;
+	size_t rest_len;
+
+	if (!iommu_log_clean(p, len, &l, &rest, &rest_len))
+		return;
+	FUZZ_CHECK(terminated(l.msg, sizeof(l.msg)) &&
+		   terminated(l.wall, sizeof(l.wall)) &&
+		   terminated(l.host, sizeof(l.host)), "unterminated");
+	FUZZ_CHECK(!rest || (rest > p && rest + rest_len <= p + len &&
+			     rest_len < len), "rest outside the line");
 }
 
 static void check_collapse(const struct iommu_fault *faults, size_t n,
@@ -119,29 +155,24 @@ static void check_collapse(const struct iommu_fault *faults, size_t n,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct iommu_fault_decoder d;
-	struct iommu_fault faults[MAX_FAULTS], f;
-	size_t n = 0, parts = 0;
+	static struct iommu_fault_decoder d;
+	static struct seen s;
 	const char *p = (const char *)data, *end = p + size;
 
 	iommu_fault_decoder_init(&d);
+	s.n = 0;
+	s.lines = 0;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t len = (size_t)((nl ? nl : end) - p);
-		enum iommu_line r = iommu_fault_decode(&d, p, len, &f);
 
-		FUZZ_CHECK(r >= IOMMU_LINE_MALFORMED && r <= IOMMU_LINE_DETAIL, "answer %d", r);
-		parts += r == IOMMU_LINE_PART;
-		if (r == IOMMU_LINE_FAULT || r == IOMMU_LINE_DETAIL)
-			check_fault(&f);
-		if (r == IOMMU_LINE_FAULT && n < MAX_FAULTS)
-			faults[n++] = f;
-		check_one_line(p, len, r, &f);
+		check_clean(p, len);
+		s.lines++;
+		FUZZ_CHECK(!iommu_fault_feed(&d, p, len, answer, &s), "feed");
 		p += len + 1;
 	}
-	/* an event is cut short once at most, and its header was a part */
-	FUZZ_CHECK(d.cut_short <= parts, "%" PRIu64 " cut short of %zu parts",
-		   d.cut_short, parts);
-	check_collapse(faults, n, size ? 1ULL << (data[0] % 24) : 4096);
+	FUZZ_CHECK(!iommu_fault_finish(&d, answer, &s), "finish");
+	FUZZ_CHECK(!d.holding, "a message still held after the end");
+	check_collapse(s.faults, s.n, size ? 1ULL << (data[0] % 24) : 4096);
 	return 0;
 }

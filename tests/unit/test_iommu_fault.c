@@ -318,8 +318,36 @@ static void amd_unknown_and_unattached(void **state)
 	assert_fault("iommu ivhd0: AMD-Vi: Event logged [UNKNOWN event[0]=0x00000000 event[1]=0xf0000000 event[2]=0x00000000 event[3]=0x00000000", &f);
 	assert_string_equal(f.reason, "UNKNOWN");
 	assert_int_equal(f.cls, IOMMU_CLASS_OTHER);
-	assert_fault("AMD-Vi: Event logged [Device not attached to domain properly]", &f);
+}
+
+/*
+ * 6.x's pair for a device without a domain, built from the format
+ * strings: "Event logged [Device not attached to domain properly]" then
+ * "  device=%04x:%02x:%02x.%x domain=0x%04x"; a line between them of
+ * another driver leaves the pair whole.
+ */
+static void amd_6_x_not_attached_pair(void **state)
+{
+	struct iommu_fault_decoder d;
+	struct iommu_fault f;
+
+	(void)state;
+	iommu_fault_decoder_init(&d);
+	assert_int_equal(feed(&d, "[   12.5] AMD-Vi: Event logged [Device not attached to domain properly]", &f), IOMMU_LINE_PART);
+	assert_int_equal(feed(&d, "[   12.5] usb 1-1: new high-speed USB device", &f), IOMMU_LINE_OTHER);
+	assert_int_equal(feed(&d, "[   12.5] AMD-Vi:   device=0000:03:00.0 domain=0x0007", &f), IOMMU_LINE_FAULT);
+	assert_string_equal(f.iommu, "amd-vi");
+	assert_string_equal(f.format, "6.x, two records");
+	assert_string_equal(f.reason, "Device not attached to domain properly");
 	assert_int_equal(f.cls, IOMMU_CLASS_CONTEXT);
+	assert_string_equal(f.device, "0000:03:00.0");
+	assert_true(f.has_domain_id);
+	assert_int_equal(f.domain_id, 7);
+	assert_int_equal(f.time_us, 12500000);
+	assert_int_equal(iommu_fault_decoder_pending(&d, NULL), 0);
+	/* the first alone: an event cut short */
+	assert_int_equal(feed(&d, "AMD-Vi: Event logged [Device not attached to domain properly]", &f), IOMMU_LINE_PART);
+	assert_int_equal(iommu_fault_decoder_pending(&d, NULL), 1);
 }
 
 static void amd_malformed_and_other(void **state)
@@ -879,7 +907,7 @@ UNIT_MAIN("iommu_fault",
 	  UT(amd_5_10_io_page_fault), UT(amd_6_1_io_page_fault_segment),
 	  UT(amd_6_12_pci_err_prefix), UT(amd_flags_interrupt_and_pasid),
 	  UT(amd_other_events), UT(amd_6_12_rmp),
-	  UT(amd_unknown_and_unattached), UT(amd_malformed_and_other),
+	  UT(amd_unknown_and_unattached), UT(amd_6_x_not_attached_pair), UT(amd_malformed_and_other),
 	  UT(virtio_6_1_page_fault), UT(virtio_5_10_forms),
 	  UT(virtio_malformed_and_other),
 	  UT(smmu_6_1_raw_kmsg), UT(smmu_5_10_raw_dmesg),

@@ -53,8 +53,6 @@ struct fault_log {
 	struct fault_undecoded undecoded[UNDECODED_KEPT];
 	size_t nr_undecoded;
 	uint64_t undecoded_total;
-	const char *line;	/* the line being fed, for undecoded's text */
-	size_t line_len;
 };
 
 static int log_add(struct fault_log *l, const struct iommu_fault *f)
@@ -75,30 +73,27 @@ static int log_add(struct fault_log *l, const struct iommu_fault *f)
 	return 0;
 }
 
-/* A line no format reads: counted, the first ones kept. */
+/* A message no format reads: counted, the first ones kept. */
 static void log_undecoded(struct fault_log *l, const char *driver,
-			  const char *format, const char *what)
+			  const char *format, const char *what,
+			  const char *text, uint64_t line)
 {
 	struct fault_undecoded *u = &l->undecoded[l->nr_undecoded];
-	size_t n = l->line_len < sizeof(u->text) ? l->line_len :
-		   sizeof(u->text) - 1;
 
 	l->undecoded_total++;
 	if (l->nr_undecoded == UNDECODED_KEPT)
 		return;
 	l->nr_undecoded++;
-	u->line = l->records;
+	u->line = line;
 	u->driver = driver;
 	u->format = format;
 	snprintf(u->what, sizeof(u->what), "%s", what);
-	memcpy(u->text, l->line ? l->line : "", l->line ? n : 0);
-	u->text[l->line ? n : 0] = '\0';
-	while (n && (u->text[n - 1] == '\n' || u->text[n - 1] == '\r'))
-		u->text[--n] = '\0';
+	snprintf(u->text, sizeof(u->text), "%s", text ? text : "");
 }
 
 /* What the decoder said of one message: 0 or -ENOMEM. */
-static int log_answer(void *arg, enum iommu_line r, const struct iommu_fault *f)
+static int log_answer(void *arg, enum iommu_line r, const struct iommu_fault *f,
+		      const char *msg, uint64_t line)
 {
 	struct fault_log *l = arg;
 
@@ -115,7 +110,7 @@ static int log_answer(void *arg, enum iommu_line r, const struct iommu_fault *f)
 			}
 		return log_add(l, f);
 	case IOMMU_LINE_MALFORMED:
-		log_undecoded(l, f->iommu, f->format, f->reason);
+		log_undecoded(l, f->iommu, f->format, f->reason, msg, line);
 		return 0;
 	default:
 		return 0;
@@ -127,26 +122,29 @@ static int log_line(struct fault_log *l, struct iommu_fault_decoder *d,
 		    const char *line, size_t len)
 {
 	l->records++;
-	l->line = line;
-	l->line_len = len;
 	return iommu_fault_feed(d, line, len, log_answer, l);
 }
 
-/* Multi-line events the input ended in the middle of: undecoded. */
-static void log_end(struct fault_log *l, const struct iommu_fault_decoder *d)
+/*
+ * The end: a message held for a continuation, and multi-line events the
+ * input ended in the middle of, undecoded.
+ */
+static int log_end(struct fault_log *l, struct iommu_fault_decoder *d)
 {
 	const char *driver;
-	unsigned int n = iommu_fault_decoder_pending(d, &driver);
+	unsigned int n;
 	char what[IOMMU_FAULT_REASON_MAX];
+	int err = iommu_fault_finish(d, log_answer, l);
 
-	if (!n)
-		return;
+	n = iommu_fault_decoder_pending(d, &driver);
+	if (err || !n)
+		return err;
 	snprintf(what, sizeof(what),
 		 "%u multi-line event%s cut short (lines missing)", n,
 		 n == 1 ? "" : "s");
-	l->line = NULL;
-	log_undecoded(l, driver, NULL, what);
+	log_undecoded(l, driver, NULL, what, NULL, l->records);
 	l->undecoded_total += n - 1;
+	return 0;
 }
 
 /* --fault-line TEXT: its lines (an SMMUv3 event spans several). */
@@ -568,7 +566,7 @@ static int read_faults(const struct cli_options *o, struct fault_log *log)
 	      o->fault_file ? read_file(log, d, o->fault_file) :
 	      read_kmsg(log, d);
 	if (!err)
-		log_end(log, d);
+		err = log_end(log, d);
 	free(d);
 	return err;
 }

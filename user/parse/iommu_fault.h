@@ -159,17 +159,29 @@ struct iommu_fault_decoder {
 	} state[IOMMU_DRIVERS_MAX];
 	uint64_t lines;		/* lines fed */
 	uint64_t messages;	/* messages read from them */
+	/*
+	 * A message no format read, held for the next: a mail client or
+	 * a terminal may have wrapped the line, and the next line,
+	 * nothing on its own, ends it.
+	 */
+	struct iommu_log_line held;
+	struct iommu_fault held_fault;	/* its IOMMU_LINE_MALFORMED */
+	unsigned int held_joins;	/* lines joined to it so far */
+	uint64_t held_line;		/* the line it began on */
+	bool holding;
 };
 
 void iommu_fault_decoder_init(struct iommu_fault_decoder *d);
 
 /*
  * What a line gave: called once per fault, detail, malformed line and
- * (for IOMMU_LINE_KNOWN, PART) per message; nonzero stops the feed and
- * is returned.
+ * (for IOMMU_LINE_KNOWN, PART) per message, with the message read (its
+ * lines joined when it was wrapped) and the number of the line it began
+ * on (1 for the first fed); nonzero stops the feed and is returned.
  */
 typedef int (*iommu_fault_emit)(void *arg, enum iommu_line r,
-				const struct iommu_fault *f);
+				const struct iommu_fault *f, const char *msg,
+				uint64_t line);
 
 /*
  * One line of text (len bytes, any bytes: a line over the kernel's
@@ -180,7 +192,15 @@ int iommu_fault_feed(struct iommu_fault_decoder *d, const char *line,
 		     size_t len, iommu_fault_emit emit, void *arg);
 
 /*
- * iommu_fault_feed() for a line of one message: the most telling answer
+ * The end of the input: a message still held for a continuation is
+ * given to emit as IOMMU_LINE_MALFORMED.  0, or what emit returned.
+ */
+int iommu_fault_finish(struct iommu_fault_decoder *d, iommu_fault_emit emit,
+		       void *arg);
+
+/*
+ * iommu_fault_feed() and iommu_fault_finish() for a line of one message
+ * (no line joins another across calls): the most telling answer
  * (a fault, detail, malformed, part, known, other) and its fault.
  */
 enum iommu_line iommu_fault_decode(struct iommu_fault_decoder *d,

@@ -2,26 +2,32 @@
 /*
  * AMD-Vi: iommu_print_event(), amd_iommu_report_page_fault() and
  * amd_iommu_report_rmp_*() of drivers/iommu/amd/iommu.c
- * (drivers/iommu/amd_iommu.c before 5.9).  The forms, oldest first:
+ * (drivers/iommu/amd_iommu.c 3.1-5.6).  The forms, oldest first:
  *
  *   up to 4.8, one line: printk(KERN_ERR "AMD-Vi: Event logged [") and
- *     the event's own printk() without KERN_CONT, joined;
- *   4.9-4.19, the same two printk()s on two lines (printk() stopped
- *     joining them): "AMD-Vi: Event logged [" alone, then e.g.
- *     "IO_PAGE_FAULT device=%02x:%02x.%x domain=0x%04x address=0x%016llx flags=0x%04x]";
- *   4.20 on, one pr_err(): "AMD-Vi: Event logged [IO_PAGE_FAULT device=..."
- *     (device= with the PCI segment, "%04x:%02x:%02x.%x", from 6.0);
- *   5.0 on, a page fault of a device the driver knows through
- *     dev_err(): "xhci_hcd 0000:01:00.0: Event logged [IO_PAGE_FAULT
- *     domain=0x%04x address=0x%llx flags=0x%04x]", later with "AMD-Vi: "
- *     after the device; the IOMMU's own events as "iommu ivhd0: AMD-Vi:
- *     Event logged [...]";
+ *     the event's own printk() ("IO_PAGE_FAULT device=%02x:%02x.%x
+ *     domain=0x%04x address=0x%016llx flags=0x%04x]"), joined; 2.6's
+ *     "AMD IOMMU: " before it;
+ *   4.9-4.18, the same two printk()s as two records (printk() stopped
+ *     joining them): "AMD-Vi: Event logged [" alone, the event next;
+ *   4.19-5.4, a page fault of a device the driver knows through
+ *     dev_err(): "ahci 0000:02:00.1: AMD-Vi: Event logged [IO_PAGE_FAULT
+ *     domain=0x%04x address=0x%016llx flags=0x%04x]", other events as
+ *     two dev_err() records ("... Event logged [" and "pci 0000:..:
+ *     ILLEGAL_DEV_TABLE_ENTRY device=...]");
+ *   5.5 on, one record each, pr_fmt/dev_fmt "AMD-Vi: " (some builds
+ *     print "xhci_hcd 0000:01:00.0: Event logged [IO_PAGE_FAULT ...]"
+ *     without it), address= as 0x%llx; the IOMMU's own events as
+ *     "iommu ivhd0: AMD-Vi: Event logged [...]";
+ *   5.19 on, device= with the PCI segment, "%04x:%02x:%02x.%x";
+ *   6.x, a domain-less device: "Event logged [Device not attached to
+ *     domain properly]" then "  device=%04x:%02x:%02x.%x domain=0x%04x";
  *   the events: ILLEGAL_DEV_TABLE_ENTRY, IO_PAGE_FAULT,
  *     DEV_TAB_HARDWARE_ERROR, PAGE_TAB_HARDWARE_ERROR,
  *     ILLEGAL_COMMAND_ERROR, COMMAND_HARDWARE_ERROR, IOTLB_INV_TIMEOUT,
  *     INVALID_DEVICE_REQUEST, INVALID_PPR_REQUEST, RMP_PAGE_FAULT and
- *     RMP_HW_ERROR (6.x, "key=0x%x, " lists), "UNKNOWN event[0]=...",
- *     and 6.12's "Device not attached to domain properly]".
+ *     RMP_HW_ERROR ("key=0x%x, " lists), and "UNKNOWN event[0]=..."
+ *     (no "]").
  */
 #include <string.h>
 #include "parse/fault/fault_driver.h"
@@ -60,10 +66,19 @@ static const struct amd_event *amd_event(const char *name)
 	return NULL;
 }
 
+/* Whether p starts with an event's name and a blank. */
+static bool amd_names_event(const char *p)
+{
+	char name[32];
+
+	return fault_word(p, " ", name, sizeof(name)) && amd_event(name);
+}
+
 /* An open "Event logged [" of 4.9-4.19, waiting for its event. */
 struct amd_state {
 	struct iommu_fault head;
 	bool open;
+	bool not_attached;	/* 6.x: "device=... domain=..." comes next */
 	unsigned int cut_short;
 };
 
@@ -113,14 +128,17 @@ static const char *amd_key(const char *p, struct iommu_fault *f,
 	return p && *p == ',' ? p + 1 : p;
 }
 
-/* The keys up to "]" and the end. */
+/* The keys up to "]" (or the end, for !bracket) and the end. */
 static enum iommu_line amd_keys(const char *p, struct iommu_fault *f,
-				const struct amd_event *e)
+				const struct amd_event *e, bool bracket)
 {
-	while (*p == ' ')
-		if (!(p = amd_key(p + 1, f, e)))
+	while (*p == ' ' && (bracket || p[1]))
+		if (!(p = amd_key(p + 1 + strspn(p + 1, " "), f, e)))
 			return fault_malformed(f, AMD, f->format,
 					       "a field not \"key=value\"");
+	if (!bracket)
+		return p[strspn(p, " \t")] ? fault_malformed(f, AMD, f->format,
+				"a field not \"key=value\"") : IOMMU_LINE_FAULT;
 	if (*p != ']' || p[1 + strspn(p + 1, " \t")])
 		return fault_malformed(f, AMD, f->format,
 				       "no \"]\" after the fields");
@@ -141,11 +159,6 @@ static enum iommu_line amd_body(const char *p, struct iommu_fault *f)
 		fault_set_reason(f, "UNKNOWN");
 		return IOMMU_LINE_FAULT;	/* raw words, no "]" */
 	}
-	if (fault_lit(p, AMD_NOT_ATTACHED)) {
-		f->cls = IOMMU_CLASS_CONTEXT;
-		fault_set_reason(f, "Device not attached to domain properly");
-		return IOMMU_LINE_FAULT;
-	}
 	if (!(p = fault_word(p, " ]", f->reason, sizeof(f->reason))))
 		return fault_malformed(f, AMD, f->format, "no event name");
 	e = amd_event(f->reason);
@@ -154,7 +167,7 @@ static enum iommu_line amd_body(const char *p, struct iommu_fault *f)
 				       "an event type this decoder does not know");
 	f->code = e->type, f->has_code = true;
 	f->cls = e->cls;
-	if ((r = amd_keys(p, f, e)) != IOMMU_LINE_FAULT)
+	if ((r = amd_keys(p, f, e, true)) != IOMMU_LINE_FAULT)
 		return r;
 	if (e->type == 0x2)
 		amd_page_fault(f);
@@ -179,8 +192,9 @@ static void amd_prefix(const char *msg, const char *at, struct iommu_fault *f,
 		strcpy(f->device, bdf);
 	else if (end && !*end)
 		strcpy(f->iommu_dev, bdf);	/* the IOMMU's PCI function */
-	else if (at - msg >= 6 && !strncmp(msg, "iommu ", 6))
-		strcpy(f->iommu_dev, name);
+	else if ((size_t)(at - msg) >= strlen(name) + 8 &&
+		 !strncmp(at - 2 - strlen(name) - 6, "iommu ", 6))
+		strcpy(f->iommu_dev, name);	/* the IOMMU's "iommu ivhd0" */
 }
 
 /* A device-named format and its releases. */
@@ -190,32 +204,69 @@ static const char *amd_format(const char *body, bool pci_prefix)
 	size_t n = d ? strcspn(d + 8, " ,]") : 0;
 
 	if (pci_prefix)
-		return "5.0+, named by the device (dev_err)";
+		return "4.19+, named by the device (dev_err)";
 	if (d && memchr(d + 8, ':', n) &&
 	    memchr((const char *)memchr(d + 8, ':', n) + 1, ':',
 		   n - (size_t)((const char *)memchr(d + 8, ':', n) - (d + 8)) - 1))
-		return "6.0+, with the PCI segment";
-	return "one line, up to 4.8 and 4.20-5.19";
+		return "5.19+, with the PCI segment";
+	return "one line, up to 4.8 and 4.19-5.18";
 }
 
-/* The second line of 4.9-4.19's event, while one is open. */
+/*
+ * Where the second record's event begins: at its start (4.9-4.18's
+ * printk()), after dev_err()'s "DRIVER DEVICE: " (4.19-5.4), or after
+ * pr_fmt's "AMD-Vi: " (the "Device not attached" pair).
+ */
+static const char *amd_second_start(const char *msg, bool *prefixed)
+{
+	const char *colon = strstr(msg, ": ");
+	const char *blank = strchr(msg, ' ');
+
+	*prefixed = false;
+	if (fault_lit(msg, "AMD-Vi: "))
+		return msg + strlen("AMD-Vi: ");
+	/* "DRIVER DEVICE: ": one blank before the colon */
+	if (colon && blank && blank > msg && blank + 1 < colon &&
+	    !memchr(blank + 1, ' ', (size_t)(colon - blank - 1))) {
+		*prefixed = true;
+		return colon + 2;
+	}
+	return msg;
+}
+
+/* The record after an open "Event logged [": the event, or OTHER. */
 static enum iommu_line amd_second(struct amd_state *s, const char *msg,
 				  struct iommu_fault *f)
 {
 	const struct iommu_fault line2 = *f;
 	enum iommu_line r;
+	bool prefixed;
+	const char *p = amd_second_start(msg, &prefixed);
 	char name[32];
 
-	if (!s->open || !fault_word(msg, " ]", name, sizeof(name)) ||
+	if (!s->open)
+		return IOMMU_LINE_OTHER;
+	if (s->not_attached) {
+		p += strspn(p, " ");
+		if (!fault_lit(p, "device="))
+			return IOMMU_LINE_OTHER;
+		s->open = s->not_attached = false;
+		*f = s->head;
+		f->format = "6.x, two records";
+		return amd_keys(p - 1, f, NULL, false);
+	}
+	if (!fault_word(p, " ]", name, sizeof(name)) ||
 	    (!amd_event(name) && strcmp(name, "UNKNOWN")))
 		return IOMMU_LINE_OTHER;
 	s->open = false;
 	*f = s->head;
 	if (!f->has_time)
 		f->time_us = line2.time_us, f->has_time = line2.has_time;
-	f->format = "4.9-4.19, split over two lines";
-	r = amd_body(msg, f);
-	f->format = "4.9-4.19, split over two lines";
+	f->format = prefixed ? "4.19-5.4, two records" :
+		    "4.9-4.18, split over two lines";
+	r = amd_body(p, f);
+	f->format = prefixed ? "4.19-5.4, two records" :
+		    "4.9-4.18, split over two lines";
 	return r;
 }
 
@@ -224,25 +275,37 @@ static enum iommu_line amd_decode(void *state, const char *msg,
 {
 	struct amd_state *s = state;
 	const char *tag = strstr(msg, AMD_TAG), *at;
-	bool amd_vi, pci_prefix;
+	bool amd_vi, pci_prefix, unattached;
 	enum iommu_line r;
 
 	if (!tag)
 		return amd_second(s, msg, f);
 	amd_vi = tag - msg >= 8 && !strncmp(tag - 8, "AMD-Vi: ", 8);
 	at = amd_vi ? tag - 8 : tag;
+	if (!amd_vi && tag - msg >= 11 && !strncmp(tag - 11, "AMD IOMMU: ", 11))
+		amd_vi = true, at = tag - 11;	/* 2.6's pr_fmt */
 	/* only page faults are reported by the faulting device */
 	amd_prefix(msg, at, f, fault_lit(tag + strlen(AMD_TAG), "IO_PAGE_FAULT ") ||
 			       fault_lit(tag + strlen(AMD_TAG), "RMP_"));
 	pci_prefix = f->device[0] != '\0';
-	/* without "AMD-Vi: ", only dev_err()'s page fault of a PCI device */
-	if (!amd_vi && (!pci_prefix || !fault_lit(tag + strlen(AMD_TAG), "IO_PAGE_FAULT ")))
+	/*
+	 * Without "AMD-Vi: " (a device's dev_err(), or the message alone),
+	 * only when an AMD-Vi event follows: other drivers log events too.
+	 */
+	if (!amd_vi && !amd_names_event(tag + strlen(AMD_TAG)))
 		return IOMMU_LINE_OTHER;
 	f->iommu = AMD;
-	if (!tag[strlen(AMD_TAG) + strspn(tag + strlen(AMD_TAG), " ")]) {
+	unattached = fault_lit(tag + strlen(AMD_TAG), AMD_NOT_ATTACHED) != NULL;
+	if (unattached) {
+		f->cls = IOMMU_CLASS_CONTEXT;
+		fault_set_reason(f, "Device not attached to domain properly");
+	}
+	if (unattached ||
+	    !tag[strlen(AMD_TAG) + strspn(tag + strlen(AMD_TAG), " ")]) {
 		s->cut_short += s->open;
 		s->head = *f;
 		s->open = true;
+		s->not_attached = unattached;
 		return IOMMU_LINE_PART;
 	}
 	r = amd_body(tag + strlen(AMD_TAG), f);

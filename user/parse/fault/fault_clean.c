@@ -161,6 +161,23 @@ static const char *stamp_at(const char *p, uint64_t *us)
 	return q + 1;
 }
 
+/* dmesg -d's "[  +0.000108]": past "]", or NULL. */
+static const char *stamp_at_plus(const char *p)
+{
+	char tmp[32];
+	size_t n = strcspn(p, "]");
+	uint64_t us;
+	const char *plus = strchr(p, '+');
+
+	if (!p[n] || n >= sizeof(tmp) || !plus || plus > p + n)
+		return NULL;
+	memcpy(tmp, p, (size_t)(plus - p));
+	memcpy(tmp + (plus - p), plus + 1, n - (size_t)(plus - p));
+	tmp[n - 1] = ']';
+	tmp[n] = '\0';
+	return stamp_at(tmp, &us) ? p + n + 1 : NULL;
+}
+
 /* dmesg -T's "[Tue Apr 29 10:00:01 2025]": past "]", or NULL. */
 static const char *human_stamp_at(const char *p, struct iommu_log_line *o)
 {
@@ -189,6 +206,9 @@ static const char *dmesg_prefix(const char *p, struct iommu_log_line *o)
 	if ((q = stamp_at(p, &us))) {
 		o->time_us = us, o->has_time = true;
 		p = q;
+	} else if (*p == '[' && p[1 + strspn(p + 1, " ")] == '+' &&
+		   (q = stamp_at_plus(p))) {
+		p = q;	/* dmesg -d's "[  +0.000108]": no time since boot */
 	} else if ((q = human_stamp_at(p, o))) {
 		p = q;
 	} else {
@@ -267,9 +287,31 @@ static const char *glued_at(const char *msg)
 	for (const char *p = strchr(msg + (*msg != '\0'), '['); p;
 	     p = strchr(p + 1, '['))
 		if (stamp_at(p, &us))
-			return p[-1] == '>' && p - msg >= 3 && p[-3] == '<' ?
+			return p - msg > 3 && p[-1] == '>' && p[-3] == '<' ?
 			       p - 3 : p;
 	return NULL;
+}
+
+/*
+ * What mail and Markdown did to the message: quoted-printable's "=3D"
+ * for '=', and a "`" around it.
+ */
+static void unmark(char *msg)
+{
+	char *w = msg;
+	size_t n;
+
+	for (const char *r = msg; *r; r++) {
+		*w++ = *r;
+		if (r[0] == '=' && r[1] == '3' && r[2] == 'D')
+			r += 2;
+	}
+	*w = '\0';
+	n = strlen(msg);
+	if (n && msg[n - 1] == '`')
+		msg[--n] = '\0';
+	if (*msg == '`')
+		memmove(msg, msg + 1, n);
 }
 
 static void line_init(struct iommu_log_line *o)
@@ -283,7 +325,7 @@ static void line_init(struct iommu_log_line *o)
 /* The prefixes outside the message, outermost first. */
 static const char *prefixes(const char *p, struct iommu_log_line *o)
 {
-	p += strspn(p, " \t>");		/* indents and e-mail quotes */
+	p += strspn(p, " \t>`|");	/* indents, quotes, Markdown, "  | " */
 	p = wall_prefix(p, o);
 	p = host_prefix(p, o);
 	if (!strncmp(p, "kernel: ", 8))
@@ -331,6 +373,7 @@ bool iommu_log_clean(const char *line, size_t len, struct iommu_log_line *out,
 		return false;
 	memcpy(out->msg, msg, n);
 	out->msg[n] = '\0';
+	unmark(out->msg);
 	return true;
 }
 

@@ -7,6 +7,7 @@
  * said to be so (IOMMU_LINE_MALFORMED, driver "unknown"): never taken
  * for "no fault".
  */
+#include <stdio.h>
 #include <string.h>
 #include "parse/fault/fault_driver.h"
 #include "parse/iommu_fault.h"
@@ -22,6 +23,8 @@ void iommu_fault_decoder_init(struct iommu_fault_decoder *d)
 	for (size_t i = 0; i < drivers_asked(); i++)
 		memset(d->state[i].bytes, 0, fault_drivers[i]->state_size);
 	d->lines = d->messages = 0;
+	d->held_joins = 0;
+	d->holding = false;
 }
 
 /* Case-blind strstr() for the lower-case needle n. */
@@ -75,31 +78,104 @@ static void fault_from_header(const struct iommu_log_line *l,
 	strcpy(f->wall, l->wall);
 }
 
-/* One message through the table: what answered, into emit. */
+/* One message through the table: the answer, its fault in *f. */
+static enum iommu_line decode_message(struct iommu_fault_decoder *d,
+				      const struct iommu_log_line *l,
+				      const char *msg, struct iommu_fault *f)
+{
+	const char *named;
+
+	for (size_t i = 0; i < drivers_asked(); i++) {
+		enum iommu_line r;
+
+		fault_from_header(l, f);
+		r = fault_drivers[i]->decode(d->state[i].bytes, msg, f);
+		if (r != IOMMU_LINE_OTHER)
+			return r;
+	}
+	fault_from_header(l, f);
+	/* printk's ratelimit: "dmar_fault: 12 callbacks suppressed" */
+	if (strstr(msg, " callbacks suppressed") || !(named = names_iommu_fault(msg)))
+		return IOMMU_LINE_OTHER;
+	fault_malformed(f, "unknown", NULL, "");
+	strcpy(f->reason, "names an IOMMU (\"");
+	strcat(f->reason, named);
+	strcat(f->reason, "\") and a fault: no driver's format reads it");
+	return IOMMU_LINE_MALFORMED;
+}
+
+/* Lines a wrapped message is joined from at most. */
+#define JOINS_MAX	3
+
+int iommu_fault_finish(struct iommu_fault_decoder *d, iommu_fault_emit emit,
+		       void *arg)
+{
+	if (!d->holding)
+		return 0;
+	d->holding = false;
+	return emit(arg, IOMMU_LINE_MALFORMED, &d->held_fault, d->held.msg,
+		    d->held_line);
+}
+
+/*
+ * The held message and msg as one: msg continues it after a blank, or
+ * right after a quoted-printable soft break ("fa=" then "ult").  True
+ * when that reads as more than a malformed line (r, *f its answer).
+ */
+static bool join_held(struct iommu_fault_decoder *d, const char *msg,
+		      enum iommu_line *r, struct iommu_fault *f)
+{
+	struct iommu_log_line *h = &d->held;
+	size_t n = strlen(h->msg), m = strlen(msg);
+	bool soft = n && h->msg[n - 1] == '=';
+
+	if (soft)
+		n--;
+	if (n + 1 + m >= sizeof(h->msg))
+		return false;
+	if (!soft)
+		h->msg[n++] = ' ';
+	memcpy(h->msg + n, msg, m + 1);
+	*r = decode_message(d, h, h->msg, f);
+	return *r != IOMMU_LINE_MALFORMED;
+}
+
+/* One message: its answer into emit, with a held one's before it. */
 static int one_message(struct iommu_fault_decoder *d,
 		       const struct iommu_log_line *l, const char *msg,
 		       iommu_fault_emit emit, void *arg)
 {
 	struct iommu_fault f;
-	const char *named;
+	enum iommu_line r;
+	int err;
 
 	d->messages++;
-	for (size_t i = 0; i < drivers_asked(); i++) {
-		enum iommu_line r;
+	r = decode_message(d, l, msg, &f);
+	if (d->holding && r == IOMMU_LINE_OTHER && *msg) {
+		enum iommu_line joined;
+		struct iommu_fault g;
 
-		fault_from_header(l, &f);
-		r = fault_drivers[i]->decode(d->state[i].bytes, msg, &f);
-		if (r != IOMMU_LINE_OTHER)
-			return emit(arg, r, &f);
+		if (join_held(d, msg, &joined, &g)) {
+			d->holding = false;
+			return joined == IOMMU_LINE_OTHER ? 0 :
+			       emit(arg, joined, &g, d->held.msg, d->held_line);
+		}
+		if (++d->held_joins < JOINS_MAX)
+			return 0;	/* still cut: wait for one more */
+		fault_from_header(l, &f);	/* msg alone: OTHER */
 	}
-	if (!(named = names_iommu_fault(msg)))
+	if ((err = iommu_fault_finish(d, emit, arg)))
+		return err;
+	if (r == IOMMU_LINE_MALFORMED) {
+		d->held = *l;
+		snprintf(d->held.msg, sizeof(d->held.msg), "%s", msg);
+		d->held_fault = f;
+		d->held_joins = 0;
+		d->held_line = d->lines;
+		d->holding = true;
 		return 0;
-	fault_from_header(l, &f);
-	fault_malformed(&f, "unknown", NULL, "");
-	strcpy(f.reason, "names an IOMMU (\"");
-	strcat(f.reason, named);
-	strcat(f.reason, "\") and a fault: no driver's format reads it");
-	return emit(arg, IOMMU_LINE_MALFORMED, &f);
+	}
+	return r == IOMMU_LINE_OTHER ? 0 : emit(arg, r, &f, msg, d->lines);
 }
 
 /* The messages of one record: a kmsg record may hold several lines. */
@@ -137,6 +213,8 @@ int iommu_fault_feed(struct iommu_fault_decoder *d, const char *line,
 
 		if (!iommu_log_clean(at, n, &l, &rest, &rest_len))
 			break;
+		if (rest && (rest <= at || rest_len >= n))
+			rest = NULL;	/* no progress: never loop */
 		err = record(d, &l, emit, arg);
 	}
 	return err;
@@ -165,10 +243,12 @@ static int rank(enum iommu_line r)
 	}
 }
 
-static int tell(void *arg, enum iommu_line r, const struct iommu_fault *f)
+static int tell(void *arg, enum iommu_line r, const struct iommu_fault *f,
+		const char *msg, uint64_t line)
 {
 	struct told *t = arg;
 
+	(void)msg, (void)line;
 	if (!t->decisive && rank(r) > rank(t->r)) {
 		t->r = r;
 		*t->out = *f;
@@ -184,6 +264,7 @@ enum iommu_line iommu_fault_decode(struct iommu_fault_decoder *d,
 	struct told t = { IOMMU_LINE_OTHER, out, false };
 
 	iommu_fault_feed(d, line, len, tell, &t);
+	iommu_fault_finish(d, tell, &t);
 	return t.r;
 }
 

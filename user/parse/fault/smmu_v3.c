@@ -258,8 +258,13 @@ static enum iommu_line smmu_line(const char *msg, struct smmu_line *l,
 {
 	const char *p = strstr(msg, "arm-smmu-v3 ");
 
-	if (!p || !(p = fault_word(p + strlen("arm-smmu-v3 "), ": ", l->name,
-			      sizeof(l->name))) || !(p = fault_lit(p, ": ")))
+	if (p)
+		p += strlen("arm-smmu-v3 ");
+	/* Xen's port of the driver: "(XEN) SMMUv3: /smmuv3@9050000: " */
+	else if ((p = strstr(msg, "SMMUv3: ")))
+		p += strlen("SMMUv3: ");
+	if (!(p = fault_word(p, ": ", l->name, sizeof(l->name))) ||
+	    !(p = fault_lit(p, ": ")))
 		return IOMMU_LINE_OTHER;
 	f->iommu = SMMU;
 	strcpy(f->iommu_dev, l->name);
@@ -331,7 +336,8 @@ static enum iommu_line smmu_add_word(struct smmu_v3_state *d,
 		return IOMMU_LINE_PART;
 	s->open = false;
 	if ((s->words[0] & EVTQ_0_ID_MASK) != s->head.code)
-		return IOMMU_LINE_MALFORMED;	/* not the header's event */
+		return fault_malformed(out, SMMU, "4.2+, raw words",
+				       "word 0's event ID is not the header's");
 	*out = s->head;
 	smmu_decode_words(s->words, out);
 	out->format = "4.2+, raw words";

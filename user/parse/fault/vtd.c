@@ -4,23 +4,26 @@
  * (drivers/iommu/dmar.c before 5.7, drivers/pci/dmar.c before 3.1).
  * The formats, oldest first (each read in that release's source):
  *
- *   3.x-4.6, one printk() of two lines (the second without "DMAR: "
- *   when pr_fmt added it, in 4.x):
+ *   3.x-4.6, one printk() of two lines (the first after pr_fmt's
+ *   "dmar: " in 3.x, "DMAR: " from 4.1; the second without it; a
+ *   console may glue them back into one):
  *     "DMAR:[%s] Request device [%02x:%02x.%d] fault addr %llx \n"
  *     "DMAR:[fault reason %02d] %s\n"
  *     "INTR-REMAP: Request device [[%02x:%02x.%d] fault index %llx\n"
  *     "INTR-REMAP:[fault reason %02d] %s\n"
- *   4.7-5.3, pr_fmt "DMAR: ":
+ *   4.7-5.4, pr_fmt "DMAR: ":
  *     "[%s] Request device [%02x:%02x.%d] fault addr %llx [fault reason %02d] %s"
  *     "[INTR-REMAP] Request device [%02x:%02x.%d] fault index %llx [fault reason %02d] %s"
- *   5.4-5.13, the PASID (ffffffff: none):
+ *   5.5-5.13, the PASID (ffffffff: none):
  *     "[%s] Request device [%02x:%02x.%d] PASID %x fault addr %llx [fault reason %02d] %s"
  *   5.14:
  *     "[%s NO_PASID] Request device [0x%02x:0x%02x.%d] fault addr 0x%llx [fault reason 0x%02x] %s"
  *     "[%s PASID 0x%x] Request device [0x%02x:0x%02x.%d] fault addr 0x%llx [fault reason 0x%02x] %s"
  *     "[INTR-REMAP] Request device [0x%02x:0x%02x.%d] fault index 0x%llx [fault reason 0x%02x] %s"
- *   5.15 on: the same without the device's "0x"; the newest trees
- *     print the PCI segment, "[%04x:%02x:%02x.%d]".
+ *   5.15 on: the same without the device's "0x"; a 7.2 tree seen
+ *     prints the PCI segment, "[%04x:%02x:%02x.%d]" (read too).
+ * Between the faults: "DRHD: handling fault status reg %x" (a known
+ * line, no fault).
  * %s is "DMA Read" or "DMA Write"; reasons 0x30 on are scalable mode's.
  */
 #include <string.h>
@@ -46,9 +49,9 @@ static const struct vtd_format {
 } vtd_formats[] = {
 	{ "3.x-4.6, two lines", { .two_lines = true } },
 	{ "3.x-4.6, two lines", { .two_lines = true, .intr = true } },
-	{ "4.7-5.3", { 0 } },
+	{ "4.7-5.4", { 0 } },
 	{ "4.7-5.13", { .intr = true } },
-	{ "5.4-5.13", { .pasid_field = true } },
+	{ "5.5-5.13", { .pasid_field = true } },
 	{ "5.14", { .pasid_tag = true, .dev_0x = true, .reason_0x = true } },
 	{ "5.14", { .intr = true, .dev_0x = true, .reason_0x = true } },
 	{ "5.15+", { .pasid_tag = true, .reason_0x = true } },
@@ -165,6 +168,11 @@ static const char *vtd_device(const char *p, struct iommu_fault *f,
 static enum iommu_line vtd_tail(const char *p, struct iommu_fault *f,
 				struct vtd_seen *seen)
 {
+	const char *q = p ? p + strspn(p, " ") : NULL;
+
+	if (seen->two_lines && (fault_lit(q, "DMAR:[fault reason ") ||
+				fault_lit(q, "INTR-REMAP:[fault reason ")))
+		return vtd_reason(strchr(q, '['), f, seen);	/* line 2 glued on */
 	if (seen->two_lines)
 		return p && !p[strspn(p, " ")] ? IOMMU_LINE_PART :
 		       fault_malformed(f, VTD, vtd_releases(seen),
@@ -296,6 +304,8 @@ static enum iommu_line vtd_decode(void *state, const char *msg,
 
 	if (r != IOMMU_LINE_OTHER)
 		return r;
+	if (strstr(msg, "DRHD: handling fault status reg"))
+		return IOMMU_LINE_KNOWN;	/* 3.x's "dmar: DRHD: ..." too */
 	if (!(p = strstr(msg, "DMAR: ")))
 		return IOMMU_LINE_OTHER;
 	p += strlen("DMAR: ");

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptcompare --faults --fault-file (cmd/mode_faults.c) on text pasted
+ * from other machines: decoded whatever this machine is (no ptwalk.ko,
+ * no root), the live parts null with their reason, and the exit status
+ * telling "no fault" (0), "faults" (1) and "lines not decoded" (17)
+ * apart.  Each fault names a device this machine has not, or a time
+ * after boot it has not reached, so the answer is the same on every
+ * machine, with ptwalk.ko loaded or not.
+ */
+#define _GNU_SOURCE
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "unit.h"
+#include "json_get.h"
+#include "cmd/mode_faults.h"
+#include "model/outcome.h"
+#include "parse/cli.h"
+
+struct run {
+	int status;
+	char msg[512];
+	struct json_object *doc;
+	char out[65536];
+};
+
+/* ptcompare --json --faults --fault-file FILE, FILE holding text. */
+static void run_faults(const char *text, bool json, struct run *r)
+{
+	char path[] = "/tmp/ptcompare-faults-XXXXXX";
+	int fd = mkstemp(path), saved, out;
+	const char *argv[] = { "ptcompare", "--faults", "--fault-file", path,
+			       json ? "--json" : NULL, NULL };
+	struct cli_options o;
+	char err[256];
+	FILE *f;
+	size_t n;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	assert_true(cli_parse(json ? 5 : 4, (char *const *)argv, &o, err,
+			      sizeof(err)));
+	f = tmpfile();
+	assert_non_null(f);
+	fflush(stdout);
+	saved = dup(1);
+	out = fileno(f);
+	dup2(out, 1);
+	r->msg[0] = '\0';
+	r->status = mode_faults(&o, r->msg, sizeof(r->msg));
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	rewind(f);
+	n = fread(r->out, 1, sizeof(r->out) - 1, f);
+	r->out[n] = '\0';
+	fclose(f);
+	unlink(path);
+	r->doc = json ? json_tokener_parse(r->out) : NULL;
+	if (json && !r->doc)
+		fail_msg("not JSON: %s", r->out);
+}
+
+static struct json_object *fault_n(struct run *r, size_t i)
+{
+	struct json_object *a = json_get(r->doc, "faults");
+
+	assert_non_null(a);
+	assert_true(i < json_object_array_length(a));
+	return json_object_array_get_idx(a, i);
+}
+
+/* VT-d 5.15 from another machine: every field, the live ones null. */
+static void pasted_vtd_decoded(void **state)
+{
+	struct run r;
+	struct json_object *f;
+
+	(void)state;
+	run_faults("Apr 29 10:00:01 otherhost kernel: [  189.706380] DMAR: [DMA Write PASID 0x5] Request device [ee:1f.7] fault addr 0x7f0012345000 [fault reason 0x05] PTE Write access is not set\n", true, &r);
+	assert_int_equal(r.status, EXIT_MISMATCH);
+	f = fault_n(&r, 0);
+	assert_string_equal(json_str(f, "iommu"), "vt-d");
+	assert_string_equal(json_str(f, "format"), "5.15+");
+	assert_string_equal(json_str(f, "device"), "0000:ee:1f.7");
+	assert_string_equal(json_str(f, "iova"), "0x7f0012345000");
+	assert_string_equal(json_str(f, "access"), "write");
+	assert_string_equal(json_str(f, "reason_code"), "0x5");
+	assert_string_equal(json_str(f, "reason"), "PTE Write access is not set");
+	assert_string_equal(json_str(f, "pasid"), "0x5");
+	assert_string_equal(json_str(f, "time"), "189.706380");
+	assert_string_equal(json_str(f, "wall_time"), "Apr 29 10:00:01");
+	assert_string_equal(json_str(f, "live_note"), "no such device here");
+	assert_true(json_object_is_type(json_get(f, "domain_id"), json_type_null));
+	assert_true(json_object_is_type(json_get(f, "domain"), json_type_null));
+	assert_true(json_object_is_type(json_get(f, "owner"), json_type_null));
+	assert_true(json_object_is_type(json_get(f, "last_mapping"), json_type_null));
+	assert_true(json_object_is_type(json_get(f, "driver"), json_type_null));
+	assert_int_equal(json_num(r.doc, "undecoded_count"), 0);
+	json_object_put(r.doc);
+}
+
+/* A fault later after boot than this machine has been up. */
+static void pasted_not_this_machine(void **state)
+{
+	struct run r;
+	struct json_object *f;
+
+	(void)state;
+	run_faults("[99999999.000001] ahci 0000:00:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x000d address=0xfffffffdf8000000 flags=0x0020]\n", true, &r);
+	assert_int_equal(r.status, EXIT_MISMATCH);
+	f = fault_n(&r, 0);
+	assert_string_equal(json_str(f, "iommu"), "amd-vi");
+	assert_string_equal(json_str(f, "domain_id"), "0xd");
+	assert_string_equal(json_str(f, "flags"), "0x20");
+	assert_string_equal(json_str(f, "live_note"), "not this machine");
+	json_object_put(r.doc);
+}
+
+/* Decoded and undecoded lines: the faults print, the status is 17. */
+static void undecoded_wins(void **state)
+{
+	struct run r;
+	struct json_object *u;
+
+	(void)state;
+	run_faults("virtio_iommu virtio0: page fault from EP 32 at 0x7ea000000000 []\n"
+		   "arm-smmu 15000000.iommu: Unhandled context fault: fsr=0x402, iova=0x12345000, fsynr=0x1, cbfrsynra=0x21, cb=3\n",
+		   true, &r);
+	assert_int_equal(r.status, EXIT_FAULT_UNDECODED);
+	assert_non_null(strstr(r.msg, "1 IOMMU fault line not decoded"));
+	assert_non_null(strstr(r.msg, "line 2"));
+	assert_non_null(strstr(r.msg, "please report this line"));
+	assert_string_equal(json_str(fault_n(&r, 0), "iommu"), "virtio-iommu");
+	assert_string_equal(json_str(fault_n(&r, 0), "stream_id"), "0x20");
+	assert_int_equal(json_num(r.doc, "undecoded_count"), 1);
+	u = json_object_array_get_idx(json_get(r.doc, "faults_undecoded"), 0);
+	assert_non_null(u);
+	assert_int_equal(json_num(u, "line"), 2);
+	assert_string_equal(json_str(u, "driver"), "unknown");
+	assert_non_null(strstr(json_str(u, "text"), "Unhandled context fault"));
+	json_object_put(r.doc);
+	/* an event cut short by the end: undecoded too, never "no fault" */
+	run_faults("arm-smmu-v3 9050000.smmuv3: event 0x10 received:\n", false, &r);
+	assert_int_equal(r.status, EXIT_FAULT_UNDECODED);
+	assert_non_null(strstr(r.out, "undecoded: "));
+	assert_null(strstr(r.out, "no IOMMU faults"));
+}
+
+/* No fault at all: 0, and said so. */
+static void no_fault(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_faults("[    1.0] DMAR: DRHD: handling fault status reg 2\n[    1.1] usb 1-1: new device\n",
+		   false, &r);
+	assert_int_equal(r.status, EXIT_OK);
+	assert_string_equal(r.out, "no IOMMU faults in the text given\n");
+}
+
+/* A file that cannot be read: a usage error naming it. */
+static void unreadable_file(void **state)
+{
+	const char *argv[] = { "ptcompare", "--faults", "--fault-file",
+			       "/nonexistent/log", NULL };
+	struct cli_options o;
+	char msg[512];
+
+	(void)state;
+	assert_true(cli_parse(4, (char *const *)argv, &o, msg, sizeof(msg)));
+	assert_int_equal(mode_faults(&o, msg, sizeof(msg)), EXIT_USAGE);
+	assert_non_null(strstr(msg, "cannot read /nonexistent/log"));
+}
+
+UNIT_MAIN("mode_faults",
+	  UT(pasted_vtd_decoded), UT(pasted_not_this_machine),
+	  UT(undecoded_wins), UT(no_fault), UT(unreadable_file))
