@@ -9,14 +9,15 @@
 
 struct gather {
 	struct fault_file *out;
-	size_t line;
 };
 
-static int gather(void *arg, enum iommu_line r, const struct iommu_fault *f)
+static int gather(void *arg, enum iommu_line r, const struct iommu_fault *f,
+		  const char *msg, uint64_t line)
 {
 	struct gather *g = arg;
 	struct fault_file *o = g->out;
 
+	(void)msg;
 	if (r == IOMMU_LINE_FAULT && o->n < FAULT_FILE_MAX) {
 		o->f[o->n++] = *f;
 	} else if (r == IOMMU_LINE_DETAIL) {
@@ -30,7 +31,7 @@ static int gather(void *arg, enum iommu_line r, const struct iommu_fault *f)
 		o->details++;
 	} else if (r == IOMMU_LINE_MALFORMED) {
 		if (!o->malformed)
-			o->first_malformed = g->line;
+			o->first_malformed = (size_t)line;
 		o->malformed++;
 	}
 	return 0;
@@ -41,7 +42,7 @@ void fault_file_read(const char *name, struct fault_file *out)
 	char path[512], *line = NULL;
 	const char *slash = strrchr(__FILE__, '/');
 	struct iommu_fault_decoder *d = malloc(sizeof(*d));
-	struct gather g = { out, 0 };
+	struct gather g = { out };
 	size_t size = 0;
 	ssize_t len;
 	FILE *f;
@@ -53,10 +54,9 @@ void fault_file_read(const char *name, struct fault_file *out)
 	assert_non_null(f);
 	assert_non_null(d);
 	iommu_fault_decoder_init(d);
-	while ((len = getline(&line, &size, f)) >= 0) {
-		g.line++;
+	while ((len = getline(&line, &size, f)) >= 0)
 		iommu_fault_feed(d, line, (size_t)len, gather, &g);
-	}
+	iommu_fault_finish(d, gather, &g);
 	out->pending = iommu_fault_decoder_pending(d, NULL);
 	free(line);
 	free(d);

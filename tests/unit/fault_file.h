@@ -2,7 +2,8 @@
 /*
  * A file of tests/unit/data/iommu_faults through one decoder, as
  * ptcompare --faults reads it: each fault kept, a detail replacing the
- * fault it completes, malformed lines counted.
+ * fault it completes, malformed lines counted (a wrapped line joined
+ * first, as the decoder does).
  */
 #ifndef PTCOMPARE_TEST_FAULT_FILE_H
 #define PTCOMPARE_TEST_FAULT_FILE_H

@@ -347,14 +347,20 @@ static void real_blocked_stream_id(void **state)
 
 /* ---- not read ------------------------------------------------------------ */
 
-static void real_wrapped_lines(void **state)
+/* A mailer's wrap after "iova=...,": the two halves joined and read. */
+static void real_wrapped_line_joined(void **state)
 {
 	struct fault_file r;
 
 	(void)state;
 	fault_file_read("arm-smmu-5.2-wrapped-honeycomb.log", &r);
-	assert_int_equal(r.n, 0);
-	assert_int_equal(r.malformed, 1);	/* cut after "iova=..., " */
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.malformed, 0);
+	assert_string_equal(r.f[0].iommu_dev, "arm-smmu.0.auto");
+	assert_int_equal(r.f[0].iova, 0x2080000140ULL);
+	assert_int_equal(r.f[0].flags, 0x1d0040);
+	assert_int_equal(r.f[0].sid, 0x4000);
+	assert_string_equal(r.f[0].reason, "translation fault; context bank 0");
 }
 
 static void malformed_and_other(void **state)
@@ -427,5 +433,5 @@ UNIT_MAIN("iommu_fault_arm_smmu",
 	  UT(real_6_11_storm), UT(real_7_1_caller_id),
 	  UT(real_6_12_ratelimit_trace), UT(real_qcom_tbu), UT(real_qcom_gki),
 	  UT(real_qcom_msm49), UT(real_qcom_msm419), UT(real_global_sc7180),
-	  UT(real_blocked_stream_id), UT(real_wrapped_lines),
+	  UT(real_blocked_stream_id), UT(real_wrapped_line_joined),
 	  UT(malformed_and_other), UT(real_qcom_iommu))

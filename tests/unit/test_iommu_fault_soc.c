@@ -143,10 +143,12 @@ static void mtk_built_v1_and_malformed(void **state)
 	assert_string_equal(f.master, "larb 2 port 5");
 	assert_int_equal(f.access, IOMMU_ACCESS_UNKNOWN);
 	assert_string_equal(f.reason, "MMU0 translation fault");
-	/* a mailer's wrap after "fault type=0x280": said to be cut */
+	/* a mailer's wrap after "fault type=0x280": the halves joined */
 	fault_file_read("mtk-iommu-5.19-wrapped.log", &r);
-	assert_int_equal(r.n, 0);
-	assert_int_equal(r.malformed, 1);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.malformed, 0);
+	assert_int_equal(r.f[0].iova, 0x1fcdc0000ULL);
+	assert_string_equal(r.f[0].master, "larb 4 port 7");
 	MALFORMED("mtk-iommu",
 		  "mtk-iommu 1.m4u: fault type=0x280 iova=0x1 pa=0x0 master=0x1(larb=5 port=0 layer=0 read",
 		  "mtk-iommu 1.m4u: fault type=0x280 iova=0x1 pa=0x0 larb=5 port=0 layer=0 exec",
