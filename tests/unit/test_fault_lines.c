@@ -480,6 +480,16 @@ static void corpus(void **state)
 	corpus_file("amd_vi.txt", "amd-vi");
 	corpus_file("smmu_v3.txt", "smmu-v3");
 	corpus_file("virtio_iommu.txt", "virtio-iommu");
+	corpus_file("arm_smmu.txt", "arm-smmu");
+	corpus_file("qcom_iommu.txt", "qcom-iommu");
+	corpus_file("riscv_iommu.txt", "riscv-iommu");
+	corpus_file("mtk_iommu.txt", "mtk-iommu");
+	corpus_file("rockchip_iommu.txt", "rockchip-iommu");
+	corpus_file("ipmmu_vmsa.txt", "ipmmu-vmsa");
+	corpus_file("apple_dart.txt", "apple-dart");
+	corpus_file("tegra_smmu.txt", "tegra-smmu");
+	corpus_file("exynos_iommu.txt", "exynos-sysmmu");
+	corpus_file("sun50i_iommu.txt", "sun50i-iommu");
 }
 
 UNIT_MAIN("fault_lines",
