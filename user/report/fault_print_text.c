@@ -31,7 +31,8 @@ static void text_fault(FILE *f, size_t n, const struct fault_explained *x)
 	const struct iommu_fault *q = &x->g.first;
 	char t1[32], t2[32];
 
-	fprintf(f, "fault %zu: %s %s", n, q->iommu,
+	fprintf(f, "fault %zu: %s %s%s", n, q->iommu,
+		q->access == IOMMU_ACCESS_UNKNOWN ? "access " : "",
 		iommu_access_name(q->access));
 	if (q->has_iova)
 		fprintf(f, " at IOVA 0x%" PRIx64, q->iova);

@@ -128,20 +128,25 @@ static const char *amd_key(const char *p, struct iommu_fault *f,
 	return p && *p == ',' ? p + 1 : p;
 }
 
-/* The keys up to "]" (or the end, for !bracket) and the end. */
+/*
+ * The keys, each after blanks, up to "]" and the end (or the end alone,
+ * for !bracket).
+ */
 static enum iommu_line amd_keys(const char *p, struct iommu_fault *f,
 				const struct amd_event *e, bool bracket)
 {
-	while (*p == ' ' && (bracket || p[1]))
-		if (!(p = amd_key(p + 1 + strspn(p + 1, " "), f, e)))
+	for (;;) {
+		p += strspn(p, " ");
+		if (!*p || *p == ']')
+			break;
+		if (!(p = amd_key(p, f, e)) || (*p && *p != ' ' && *p != ']'))
 			return fault_malformed(f, AMD, f->format,
 					       "a field not \"key=value\"");
-	if (!bracket)
-		return p[strspn(p, " \t")] ? fault_malformed(f, AMD, f->format,
-				"a field not \"key=value\"") : IOMMU_LINE_FAULT;
-	if (*p != ']' || p[1 + strspn(p + 1, " \t")])
+	}
+	if (bracket ? *p != ']' || p[1 + strspn(p + 1, " \t")] : *p != '\0')
 		return fault_malformed(f, AMD, f->format,
-				       "no \"]\" after the fields");
+				       bracket ? "no \"]\" after the fields" :
+				       "a field not \"key=value\"");
 	return IOMMU_LINE_FAULT;
 }
 
@@ -253,7 +258,7 @@ static enum iommu_line amd_second(struct amd_state *s, const char *msg,
 		s->open = s->not_attached = false;
 		*f = s->head;
 		f->format = "6.x, two records";
-		return amd_keys(p - 1, f, NULL, false);
+		return amd_keys(p, f, NULL, false);
 	}
 	if (!fault_word(p, " ]", name, sizeof(name)) ||
 	    (!amd_event(name) && strcmp(name, "UNKNOWN")))
