@@ -7,6 +7,7 @@
  * multi-line events; lines that must not decode.
  */
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include "unit.h"
 #include "fault_file.h"
@@ -401,6 +402,43 @@ static void malformed_and_other(void **state)
 			 IOMMU_LINE_KNOWN);
 }
 
+/*
+ * An event stays open across other SMMUs' lines: probe messages evict
+ * nothing; a ninth SMMU's event evicts the least recent one, counted as
+ * cut short.
+ */
+static void smmus_followed_at_once(void **state)
+{
+	struct iommu_fault_decoder *d = test_malloc(sizeof(*d));
+	struct iommu_fault f;
+	char line[160];
+
+	(void)state;
+	iommu_fault_decoder_init(d);
+	snprintf(line, sizeof(line), "arm-smmu 15000000.iommu: FSR    = 00000402 [Format=2 TF], SID=0x563");
+	assert_int_equal(iommu_fault_decode(d, line, strlen(line), &f), IOMMU_LINE_PART);
+	for (int i = 0; i < 12; i++) {
+		snprintf(line, sizeof(line), "arm-smmu %d.iommu: probing hardware configuration...", i);
+		assert_int_equal(iommu_fault_decode(d, line, strlen(line), &f), IOMMU_LINE_OTHER);
+	}
+	snprintf(line, sizeof(line), "arm-smmu 15000000.iommu: FSYNR0 = 00210013 [S1CBNDX=33 WNR PLVL=3]");
+	assert_int_equal(iommu_fault_decode(d, line, strlen(line), &f), IOMMU_LINE_FAULT);
+	assert_int_equal(f.sid, 0x563);
+	assert_int_equal(iommu_fault_decoder_pending(d, NULL), 0);
+	for (int i = 0; i < 9; i++) {
+		snprintf(line, sizeof(line), "arm-smmu %d.iommu: FSR    = 00000402 [Format=2 TF], SID=0x%x", i, i);
+		assert_int_equal(iommu_fault_decode(d, line, strlen(line), &f), IOMMU_LINE_PART);
+	}
+	/* eight open, one evicted */
+	assert_int_equal(iommu_fault_decoder_pending(d, NULL), 9);
+	snprintf(line, sizeof(line), "arm-smmu 0.iommu: FSYNR0 = 00000001 [S1CBNDX=0 PLVL=1]");
+	assert_int_equal(iommu_fault_decode(d, line, strlen(line), &f), IOMMU_LINE_MALFORMED);
+	snprintf(line, sizeof(line), "arm-smmu 8.iommu: FSYNR0 = 00000001 [S1CBNDX=0 PLVL=1]");
+	assert_int_equal(iommu_fault_decode(d, line, strlen(line), &f), IOMMU_LINE_FAULT);
+	assert_int_equal(f.sid, 8);
+	test_free(d);
+}
+
 /* ---- qcom_iommu ----------------------------------------------------------- */
 
 /* msm8953, 6.5.2: console lines glued together, "%016llx" IOVA. */
@@ -434,4 +472,5 @@ UNIT_MAIN("iommu_fault_arm_smmu",
 	  UT(real_6_12_ratelimit_trace), UT(real_qcom_tbu), UT(real_qcom_gki),
 	  UT(real_qcom_msm49), UT(real_qcom_msm419), UT(real_global_sc7180),
 	  UT(real_blocked_stream_id), UT(real_wrapped_line_joined),
-	  UT(malformed_and_other), UT(real_qcom_iommu))
+	  UT(malformed_and_other), UT(smmus_followed_at_once),
+	  UT(real_qcom_iommu))

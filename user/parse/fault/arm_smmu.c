@@ -558,21 +558,26 @@ static const char *reg_line(const char *p, const char *name)
 	return p ? p + strspn(p, " ") : NULL;
 }
 
-static enum iommu_line arm_smmu_body(struct arm_smmu_state *d, struct smmu_one *s,
-				     const char *p, struct iommu_fault *f)
+/*
+ * The text after "arm-smmu NAME: ".  The SMMU's state is looked up only
+ * for a line of an event, so other lines (probe messages) evict nothing.
+ */
+static enum iommu_line arm_smmu_body(struct arm_smmu_state *d, const char *p,
+				     struct iommu_fault *f)
 {
+	const char *name = f->iommu_dev;
 	const char *q;
 
 	if ((q = fault_lit(p, "Unhandled context fault: ")))
-		return line_context(d, s, q, f);
+		return line_context(d, smmu_get(d, name), q, f);
 	if ((q = reg_line(p, "FSR")))
-		return line_fsr(d, s, q, f);
+		return line_fsr(d, smmu_get(d, name), q, f);
 	if ((q = reg_line(p, "FSYNR0")))
-		return line_fsynr0(s, q, f);
+		return line_fsynr0(smmu_get(d, name), q, f);
 	if ((q = reg_line(p, "FAR")))
-		return line_far(d, s, q, f);
+		return line_far(d, smmu_get(d, name), q, f);
 	if ((q = reg_line(p, "SID")))
-		return line_sid(s, q, f);
+		return line_sid(smmu_get(d, name), q, f);
 	if ((q = fault_lit(p, "Unhandled arm-smmu context fault from "))) {
 		size_t n = strlen(q);
 
@@ -581,15 +586,15 @@ static enum iommu_line arm_smmu_body(struct arm_smmu_state *d, struct smmu_one *
 					       "not \"Unhandled arm-smmu context fault from DEV!\"");
 		memcpy(f->device, q, n - 1);
 		f->device[n - 1] = '\0';
-		return smmu_open(d, s, OPEN_DUMP, f);
+		return smmu_open(d, smmu_get(d, name), OPEN_DUMP, f);
 	}
 	if ((q = fault_lit(p, "Blocked unknown Stream ID 0x")))
-		return line_usf(d, s, q, f);
+		return line_usf(d, smmu_get(d, name), q, f);
 	if (fault_lit(p, "Unexpected global fault, this could be serious"))
-		return smmu_open(d, s, OPEN_GLOBAL, f);
+		return smmu_open(d, smmu_get(d, name), OPEN_GLOBAL, f);
 	q = p + strspn(p, " \t");
 	if ((q = fault_lit(q, "GFSR ")))
-		return line_gfsr(s, q, f);
+		return line_gfsr(smmu_get(d, name), q, f);
 	for (size_t i = 0; i < NBITS(arm_smmu_known); i++)
 		if (fault_lit(p, arm_smmu_known[i]))
 			return IOMMU_LINE_KNOWN;
@@ -632,7 +637,7 @@ static enum iommu_line arm_smmu_decode(void *state, const char *msg,
 					 sizeof(f->iommu_dev)), ": ");
 	if (!p)
 		return arm_smmu_untagged(msg);
-	r = arm_smmu_body(d, smmu_get(d, f->iommu_dev), p, f);
+	r = arm_smmu_body(d, p, f);
 	if (r == IOMMU_LINE_OTHER)
 		f->iommu_dev[0] = '\0';
 	else if (r != IOMMU_LINE_MALFORMED)
