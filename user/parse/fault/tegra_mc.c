@@ -47,6 +47,12 @@ static enum iommu_line tegra_decode(void *state, const char *msg,
 		f->iommu_dev[0] = '\0';
 		return IOMMU_LINE_OTHER;
 	}
+	/* another message of the driver ("NAME: text"), not a fault */
+	if (!fault_lit(p, "secure ") && !fault_lit(p, "read") &&
+	    !fault_lit(p, "write") && !strstr(p, " @0x")) {
+		f->master[0] = f->iommu_dev[0] = '\0';
+		return IOMMU_LINE_OTHER;
+	}
 	if (fault_lit(p, "secure "))
 		p += 7;
 	if (fault_lit(p, "read @"))
