@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
+#include "parse/fault/fault_driver.h"
 #include "parse/iommu_fault.h"
 
 /* What a paste gave: its faults (details replace) and undecoded lines. */
@@ -492,7 +493,33 @@ static void corpus(void **state)
 	corpus_file("sun50i_iommu.txt", "sun50i-iommu");
 }
 
-UNIT_MAIN("fault_lines",
+/*
+ * Every row of the table a driver: a name of its own, the file its
+ * printk()s are in, a decoder, state that fits the decoder's, state
+ * where pending() counts events; no more rows than the decoder holds.
+ */
+static void table_rows(void **state)
+{
+	(void)state;
+	assert_true(fault_drivers_n <= IOMMU_DRIVERS_MAX);
+	for (size_t i = 0; i < fault_drivers_n; i++) {
+		const struct fault_driver *d = fault_drivers[i];
+
+		assert_non_null(d->name);
+		assert_true(d->name[0] && strcmp(d->name, "unknown"));
+		assert_non_null(d->source);
+		assert_non_null(strstr(d->source, "drivers/"));
+		assert_non_null(d->decode);
+		assert_true(d->state_size <= IOMMU_DRIVER_STATE_MAX);
+		/* events kept need state; state may only keep the last
+		 * fault for the lines that complete it (rockchip-iommu) */
+		assert_true(!d->pending || d->state_size);
+		for (size_t k = 0; k < i; k++)
+			assert_string_not_equal(fault_drivers[k]->name, d->name);
+	}
+}
+
+UNIT_MAIN("fault_lines", UT(table_rows),
 	  UT(vtd_eras), UT(amd_forms), UT(smmu_virtio_forms),
 	  UT(clean_prefixes), UT(clean_then_decode), UT(undecoded_said),
 	  UT(corpus))

@@ -304,7 +304,9 @@ static enum iommu_line vtd_decode(void *state, const char *msg,
 
 	if (r != IOMMU_LINE_OTHER)
 		return r;
-	if (strstr(msg, "DRHD: handling fault status reg"))
+	if (fault_lit(fault_lit(msg, "dmar: ") ? msg + 6 :
+		      fault_lit(msg, "DMAR: ") ? msg + 6 : msg,
+		      "DRHD: handling fault status reg"))
 		return IOMMU_LINE_KNOWN;	/* 3.x's "dmar: DRHD: ..." too */
 	if (!(p = strstr(msg, "DMAR: ")))
 		return IOMMU_LINE_OTHER;
