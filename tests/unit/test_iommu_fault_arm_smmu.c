@@ -330,6 +330,7 @@ static void real_blocked_stream_id(void **state)
 	assert_int_equal(r.n, 1);
 	assert_int_equal(r.details, 1);
 	assert_int_equal(r.malformed, 0);
+	assert_string_equal(r.f[0].format, "5.5+ with disable_bypass, global fault");
 	assert_int_equal(r.f[0].sid, 0x429);
 	assert_int_equal(r.f[0].code, 0x80000002);
 	assert_int_equal(r.f[0].cls, IOMMU_CLASS_CONTEXT);

@@ -23,7 +23,7 @@
  * "FSR    = ... [TF R SS ]", "SID=0x%x" around the line, or (GKI) after
  * "Unhandled arm-smmu context fault from %s!" without it.
  * Global faults (all releases): "Unexpected global fault, this could be
- * serious" or "Blocked unknown Stream ID 0x%hx; boot with ..." (GFSR.USF
+ * serious" or (5.5 on) "Blocked unknown Stream ID 0x%hx; boot with ..." (GFSR.USF
  * with disable_bypass), then "\tGFSR 0x%08x, GFSYNR0 0x%08x, GFSYNR1
  * 0x%08x, GFSYNR2 0x%08x".
  * Lines start "arm-smmu NAME: " ("qcom-iommu-ctx NAME: "), Xen's port
@@ -526,10 +526,10 @@ static enum iommu_line line_usf(struct arm_smmu_state *d, struct smmu_one *s,
 
 	p = fault_lit(fault_hex(p, &sid), "; boot with ");
 	if (!p || sid > 0xffff)
-		return fault_malformed(f, ARM_SMMU, "~5.2+ with disable_bypass, global fault",
+		return fault_malformed(f, ARM_SMMU, "5.5+ with disable_bypass, global fault",
 				       "not \"Blocked unknown Stream ID 0x%hx; boot with ...\"");
 	f->iommu = ARM_SMMU;
-	f->format = "~5.2+ with disable_bypass, global fault";
+	f->format = "5.5+ with disable_bypass, global fault";
 	f->sid = (uint32_t)sid, f->has_sid = true;
 	f->cls = IOMMU_CLASS_CONTEXT;
 	fault_set_reason(f, "unidentified stream fault: no context for the StreamID, blocked");
