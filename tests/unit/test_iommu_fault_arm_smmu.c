@@ -110,6 +110,30 @@ static void built_qcom_downstream_orders(void **state)
 	assert_int_equal(f.access, IOMMU_ACCESS_WRITE);
 }
 
+/*
+ * NVIDIA's L4T arm-smmu (Jetson): "sid=%d(0x%x - %s)" after cb=, the
+ * memory client's name; built from the source, no real line was found.
+ */
+static void built_nvidia_l4t(void **state)
+{
+	struct iommu_fault f;
+
+	(void)state;
+	assert_int_equal(fault_line("arm-smmu 12000000.iommu: Unhandled context fault: iova=0x8b3c0000, fsynr=0x80011, cb=22, sid=17(0x11 - nvdisplay), pgd=0, pud=0, pmd=0, pte=0", &f),
+			 IOMMU_LINE_MALFORMED);	/* more than the kernel prints */
+	assert_int_equal(fault_line("arm-smmu 12000000.iommu: Unhandled context fault: iova=0x8b3c0000, fsynr=0x80011, cb=22, sid=17(0x11 - nvdisplay)", &f),
+			 IOMMU_LINE_FAULT);
+	assert_string_equal(f.format, "NVIDIA downstream (L4T)");
+	assert_int_equal(f.iova, 0x8b3c0000);
+	assert_int_equal(f.sid, 17);
+	assert_string_equal(f.master, "nvdisplay");
+	assert_int_equal(f.access, IOMMU_ACCESS_WRITE);
+	assert_string_equal(f.reason, "context bank 22");
+	/* the two SIDs differ: not the kernel's */
+	assert_int_equal(fault_line("arm-smmu 12000000.iommu: Unhandled context fault: iova=0x8b3c0000, fsynr=0x80011, cb=22, sid=17(0x12 - nvdisplay)", &f),
+			 IOMMU_LINE_MALFORMED);
+}
+
 /* ---- 6.11+ ------------------------------------------------------------- */
 
 /* 6.11.y/6.12 on: three lines; the FSR line names the SID. */
@@ -466,7 +490,7 @@ static void real_qcom_iommu(void **state)
 
 UNIT_MAIN("iommu_fault_arm_smmu",
 	  UT(real_5_2_zynqmp), UT(built_4_14), UT(real_xen_port),
-	  UT(real_3_x_comment), UT(built_qcom_downstream_orders),
+	  UT(real_3_x_comment), UT(built_qcom_downstream_orders), UT(built_nvidia_l4t),
 	  UT(real_6_19_three_lines), UT(real_6_11_dbg_only),
 	  UT(real_6_11_first_line_cut), UT(real_6_11_interleaved),
 	  UT(real_6_11_storm), UT(real_7_1_caller_id),

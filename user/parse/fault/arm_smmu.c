@@ -13,6 +13,7 @@
  *   5.2+       "fsr=0x%x, iova=0x%08lx, fsynr=0x%x, cbfrsynra=0x%x, cb=%d"
  *   Qualcomm msm-4.9   "iova=0x%08lx, fsr=0x%x, fsynr=0x%x, cb=%d"
  *   Qualcomm msm-4.19  "iova=0x%08lx, cb=%d, fsr=0x%x, fsynr0=0x%x, fsynr1=0x%x"
+ *   NVIDIA L4T         "iova=0x%08lx, fsynr=0x%x, cb=%d, sid=%d(0x%x - %s)"
  *   qcom_iommu 4.14+   "fsr=0x%x, iova=0x%016llx, fsynr=0x%x, cb=%d"
  * 6.11 on, arm_smmu_print_context_fault_info() follows the 5.2 line
  * (dev_dbg in 6.11's first releases, so often absent) with
@@ -117,10 +118,10 @@ static void smmu_syndrome(struct iommu_fault *f, uint32_t syn, uint32_t wnr,
 /* ---- "Unhandled context fault: k=v, ..." --------------------------------- */
 
 enum cf_key { K_FSR, K_IOVA, K_FSYNR, K_FSYNR0, K_FSYNR1, K_CBFRSYNRA, K_CB,
-	      K_N };
+	      K_SID, K_N };
 
 static const char *const cf_keys[K_N] = {
-	"fsr", "iova", "fsynr", "fsynr0", "fsynr1", "cbfrsynra", "cb",
+	"fsr", "iova", "fsynr", "fsynr0", "fsynr1", "cbfrsynra", "cb", "sid",
 };
 
 /* A format: its keys in order (as letters of cf_order()), its releases. */
@@ -135,6 +136,7 @@ static const struct cf_format arm_smmu_formats[] = {
 	{ "ABCFG", "5.2+" },
 	{ "BACG", "Qualcomm downstream msm-4.9" },
 	{ "BGADE", "Qualcomm downstream msm-4.19" },
+	{ "BCGH", "NVIDIA downstream (L4T)" },
 };
 
 static const struct cf_format qcom_iommu_formats[] = {
@@ -142,10 +144,22 @@ static const struct cf_format qcom_iommu_formats[] = {
 };
 
 struct cf_line {
+	char client[IOMMU_FAULT_NAME_MAX];	/* NVIDIA's "sid=%d(0x%x - %s)" */
 	uint64_t v[K_N];
 	bool has[K_N];
 	char order[K_N + 1];	/* 'A' + key, in the line's order */
 };
+
+/* NVIDIA's "sid=%d(0x%x - %s)": the StreamID twice, the client's name. */
+static const char *cf_sid(const char *p, struct cf_line *l)
+{
+	uint64_t again;
+
+	p = fault_lit(fault_dec(p, &l->v[K_SID]), "(0x");
+	p = fault_lit(fault_hex(p, &again), " - ");
+	p = fault_lit(fault_word(p, ")", l->client, sizeof(l->client)), ")");
+	return p && again == l->v[K_SID] ? p : NULL;
+}
 
 /* "k=v, k=v, ...": false for an unknown or repeated key, a bad value. */
 static bool cf_read(const char *p, struct cf_line *l, const char **why)
@@ -166,7 +180,8 @@ static bool cf_read(const char *p, struct cf_line *l, const char **why)
 			return false;
 		}
 		p += klen + 1;
-		p = k == K_CB ? fault_dec(p, &l->v[k]) : fault_hex0x(p, &l->v[k]);
+		p = k == K_CB ? fault_dec(p, &l->v[k]) :
+		    k == K_SID ? cf_sid(p, l) : fault_hex0x(p, &l->v[k]);
 		if (!p || (k != K_IOVA && l->v[k] > UINT32_MAX)) {
 			*why = "a register's value unreadable";
 			return false;
@@ -200,6 +215,10 @@ static void cf_fault(const struct cf_line *l, struct iommu_fault *f)
 			      FSYNR0_WNR, FSYNR0_IND);
 	if (l->has[K_CBFRSYNRA])
 		f->sid = (uint32_t)l->v[K_CBFRSYNRA] & SID_MASK, f->has_sid = true;
+	if (l->has[K_SID]) {
+		f->sid = (uint32_t)l->v[K_SID], f->has_sid = true;
+		strcpy(f->master, l->client);	/* the memory client */
+	}
 }
 
 /* The text after "Unhandled context fault: " against a driver's formats. */
