@@ -352,7 +352,26 @@ static void exynos_real_and_built(void **state)
 	assert_int_equal(f.access, IOMMU_ACCESS_WRITE);
 	assert_int_equal(f.cls, IOMMU_CLASS_PERMISSION);
 	assert_string_equal(f.reason, "AW ACCESS PROTECTION FAULT");
+	/* 3.x-4.9 (pr_err, no prefix) and 4.10-4.11: built from the source */
+	assert_int_equal(fault_line("[   33.1] PAGE FAULT occurred at 0x20000000 by 14400000.fimd(Page table base: 0x6e4f4000)", &f),
+			 IOMMU_LINE_FAULT);
+	assert_string_equal(f.format, "3.x-4.9");
+	assert_string_equal(f.device, "14400000.fimd");
+	assert_string_equal(f.reason, "PAGE FAULT");
+	assert_int_equal(f.iova, 0x20000000);
+	assert_string_equal(f.iommu_dev, "");
+	assert_int_equal(fault_line("exynos-sysmmu 14640000.sysmmu: AR MULTI-HIT FAULT occurred at 0x20001000 (page table base: 0x6e4f4000)", &f),
+			 IOMMU_LINE_FAULT);
+	assert_string_equal(f.format, "4.10-4.11");
+	assert_string_equal(f.reason, "AR MULTI-HIT FAULT");
+	assert_int_equal(f.access, IOMMU_ACCESS_READ);
+	assert_int_equal(f.cls, IOMMU_CLASS_HARDWARE);
+	assert_string_equal(f.device, "");
+	/* without the prefix and " by ": the second half of a wrapped line */
+	assert_int_equal(fault_line("PAGE FAULT occurred at 0x6715b3e0", &f), IOMMU_LINE_OTHER);
 	MALFORMED("exynos-sysmmu",
+		  "PAGE FAULT occurred at 0x20000000 by 14400000.fimd(Page table base:",
+		  "exynos-sysmmu 1.sysmmu: PAGE FAULT occurred at 0x20001000 (page table",
 		  "exynos-sysmmu 14860000.sysmmu: 14830000.decon: [READ] ",
 		  "exynos-sysmmu 14860000.sysmmu: 14830000.decon: PAGE FAULT occurred at 0x1ffffffff");
 }

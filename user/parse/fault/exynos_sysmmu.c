@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Samsung Exynos System MMU: show_fault_information() of
- * drivers/iommu/exynos-iommu.c, "exynos-sysmmu NAME: " (dev_err):
+ * drivers/iommu/exynos-iommu.c:
+ *   3.x-4.9   "%s occurred at %#x by %s(Page table base: %pa)" (pr_err:
+ *             no device prefix; the fault's name, the master)
+ * then "exynos-sysmmu NAME: " (dev_err):
+ *   4.10-4.11 "%s FAULT occurred at %#x (page table base: %pa)"
  *   4.12-6.0  "%s: %s FAULT occurred at %#x"        (master, name)
  *   6.1+      "%s: [%s] %s FAULT occurred at %#x"   (master, READ|WRITE, name)
  * then, at dev_dbg, "Page table base: %pa", "\tLv1 entry: %#x",
@@ -27,13 +31,81 @@ static const struct exynos_kind {
 	{ "PTW", IOMMU_CLASS_HARDWARE },
 };
 
+/* The fault's name (n bytes of name) and address into f. */
+static enum iommu_line exynos_named(struct iommu_fault *f, const char *name,
+				    size_t n, const char *suffix, uint64_t addr,
+				    const char *format)
+{
+	if (n + strlen(suffix) >= sizeof(f->reason))
+		n = sizeof(f->reason) - 1 - strlen(suffix);
+	memcpy(f->reason, name, n);
+	strcpy(f->reason + n, suffix);
+	if (f->access == IOMMU_ACCESS_UNKNOWN && fault_lit(name, "AR "))
+		f->access = IOMMU_ACCESS_READ;
+	else if (f->access == IOMMU_ACCESS_UNKNOWN && fault_lit(name, "AW "))
+		f->access = IOMMU_ACCESS_WRITE;
+	for (size_t i = 0; i < sizeof(exynos_kinds) / sizeof(exynos_kinds[0]); i++)
+		if (strstr(f->reason, exynos_kinds[i].word)) {
+			f->cls = exynos_kinds[i].cls;
+			break;
+		}
+	f->iommu = EXYNOS;
+	f->format = format;
+	f->iova = addr, f->has_iova = true;
+	return IOMMU_LINE_FAULT;
+}
+
+/* 3.x-4.9's sysmmu_fault_name[], each followed by " occurred at ". */
+static const char *const exynos_old_names[] = {
+	"PAGE FAULT", "AR MULTI-HIT FAULT", "AW MULTI-HIT FAULT", "BUS ERROR",
+	"AR SECURITY PROTECTION FAULT", "AR ACCESS PROTECTION FAULT",
+	"AW SECURITY PROTECTION FAULT", "AW ACCESS PROTECTION FAULT",
+	"UNKNOWN FAULT",
+};
+
+/* "%s occurred at %#x by %s(Page table base: %pa)", without a prefix. */
+static enum iommu_line exynos_old(const char *msg, struct iommu_fault *f)
+{
+	for (size_t i = 0; i < sizeof(exynos_old_names) / sizeof(exynos_old_names[0]); i++) {
+		const char *name = exynos_old_names[i];
+		const char *p = strstr(msg, name);
+		uint64_t addr, base;
+
+		if (!p || !fault_lit(p + strlen(name), " occurred at "))
+			continue;
+		p = fault_lit(fault_hash_x(p + strlen(name) + 13, &addr), " by ");
+		if (!p)		/* 4.12 on's text wrapped after its "[READ]" */
+			return IOMMU_LINE_OTHER;
+		p = fault_word(p, "(", f->device, sizeof(f->device));
+		p = fault_hash_x(fault_lit(p, "(Page table base: "), &base);
+		if (!p || !fault_lit(p, ")") || p[1] || addr > UINT32_MAX)
+			return fault_malformed(f, EXYNOS, "3.x-4.9",
+					       "not \"NAME occurred at 0xA by MASTER(Page table base: 0xB)\"");
+		return exynos_named(f, name, strlen(name), "", addr, "3.x-4.9");
+	}
+	return IOMMU_LINE_OTHER;
+}
+
+/* 4.10-4.11: "%s FAULT occurred at %#x (page table base: %pa)" */
+static enum iommu_line exynos_4_10(const char *p, const char *at,
+				   struct iommu_fault *f)
+{
+	uint64_t addr, base;
+	const char *q = fault_hash_x(at + 19, &addr);
+
+	q = fault_hash_x(fault_lit(q, " (page table base: "), &base);
+	if (!q || !fault_lit(q, ")") || q[1] || addr > UINT32_MAX)
+		return fault_malformed(f, EXYNOS, "4.10-4.11",
+				       "not \"NAME FAULT occurred at 0xA (page table base: 0xB)\"");
+	return exynos_named(f, p, (size_t)(at - p), " FAULT", addr, "4.10-4.11");
+}
+
 static enum iommu_line exynos_fault(const char *p, struct iommu_fault *f)
 {
 	const char *at = strstr(p, " FAULT occurred at ");
 	uint64_t addr;
 	const char *q;
 	bool v7 = false;
-	size_t n;
 
 	/* the master: a word, then ": " */
 	p = fault_lit(fault_word(p, ": ", f->device, sizeof(f->device)), ": ");
@@ -45,24 +117,8 @@ static enum iommu_line exynos_fault(const char *p, struct iommu_fault *f)
 	if (!p || !q || *q || p >= at || addr > UINT32_MAX)
 		return fault_malformed(f, EXYNOS, NULL,
 				       "not \"MASTER: [READ|WRITE] NAME FAULT occurred at 0xA\" (cut short?)");
-	n = (size_t)(at - p);
-	if (n >= sizeof(f->reason) - 7)
-		n = sizeof(f->reason) - 7;
-	memcpy(f->reason, p, n);
-	strcpy(f->reason + n, " FAULT");
-	if (!v7 && fault_lit(p, "AR "))
-		f->access = IOMMU_ACCESS_READ;
-	else if (!v7 && fault_lit(p, "AW "))
-		f->access = IOMMU_ACCESS_WRITE;
-	for (size_t i = 0; i < sizeof(exynos_kinds) / sizeof(exynos_kinds[0]); i++)
-		if (strstr(f->reason, exynos_kinds[i].word)) {
-			f->cls = exynos_kinds[i].cls;
-			break;
-		}
-	f->iommu = EXYNOS;
-	f->format = v7 ? "6.1+" : "4.12-6.0";
-	f->iova = addr, f->has_iova = true;
-	return IOMMU_LINE_FAULT;
+	return exynos_named(f, p, (size_t)(at - p), " FAULT", addr,
+			    v7 ? "6.1+" : "4.12-6.0");
 }
 
 static enum iommu_line exynos_decode(void *state, const char *msg,
@@ -74,7 +130,10 @@ static enum iommu_line exynos_decode(void *state, const char *msg,
 
 	(void)state;
 	if (!p)
-		return IOMMU_LINE_OTHER;
+		return exynos_old(msg, f);
+	q = strstr(p, " FAULT occurred at ");
+	if (q && !memchr(p, ':', (size_t)(q - p)))	/* no master before it */
+		return exynos_4_10(p, q, f);
 	q = p + strspn(p, " \t");
 	if (fault_lit(q, "Page table base: ") || fault_lit(q, "Lv1 entry: ") ||
 	    fault_lit(q, "Lv2 entry: "))
