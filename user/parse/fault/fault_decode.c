@@ -27,26 +27,40 @@ void iommu_fault_decoder_init(struct iommu_fault_decoder *d)
 	d->holding = false;
 }
 
-/* Case-blind strstr() for the lower-case needle n. */
-static bool has_word(const char *h, const char *n)
+/* Where the lower-case needle n first is in h (case-blind), or NULL. */
+static const char *find_word(const char *h, const char *n)
 {
-	size_t len = strlen(n);
+	size_t nl = strlen(n);
 
 	for (; *h; h++) {
 		size_t i = 0;
 
-		while (i < len && h[i] && (h[i] | 0x20) == n[i])
+		while (i < nl && h[i] && (h[i] | 0x20) == n[i])
 			i++;
-		if (i == len)
-			return true;
+		if (i == nl)
+			return h;
 	}
-	return false;
+	return NULL;
+}
+
+/* Whether n is in h[0..len), case-blind. */
+static bool word_before(const char *h, size_t len, const char *n)
+{
+	const char *at = find_word(h, n);
+
+	return at && (size_t)(at - h) + strlen(n) <= len;
 }
 
 /*
- * The IOMMU a message names when it also speaks of a fault, or NULL:
- * the words of every IOMMU driver's messages, the embedded ones'
- * included ("sysmmu", "m4u", "dart").
+ * The IOMMU a message comes from when it also speaks of a fault, or
+ * NULL.  The IOMMU must be named before the ": " that ends the prefix the
+ * fault's words follow (the driver and device of dev_printk(), a pr_fmt
+ * tag: "arm-smmu 15000000.iommu: Unhandled context fault ...", "DMAR:
+ * ..."), by a word of every IOMMU driver's names, the embedded ones'
+ * included; words in the same part as the fault are anyone's (a kernel
+ * command line's "intel_iommu=on", a test's "iommu_fault_..." marker, a
+ * GPU's own page faults).  Tegra's memory controller reports its SMMU's
+ * faults in words of its own.
  */
 static const char *names_iommu_fault(const char *msg)
 {
@@ -57,12 +71,24 @@ static const char *names_iommu_fault(const char *msg)
 	static const char *const faults[] = {
 		"fault", "event logged", "translation error",
 	};
-	bool fault = false;
+	const char *first = NULL, *c;
+	size_t pre = 0;
 
-	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
-		fault = fault || has_word(msg, faults[i]);
-	for (size_t i = 0; fault && i < sizeof(iommus) / sizeof(iommus[0]); i++)
-		if (has_word(msg, iommus[i]))
+	if (find_word(msg, "smmu translation error"))
+		return "smmu";
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++) {
+		const char *at = find_word(msg, faults[i]);
+
+		if (at && (!first || at < first))
+			first = at;
+	}
+	if (!first)
+		return NULL;
+	/* the prefix: up to the last ": " before the fault's words */
+	for (c = strstr(msg, ": "); c && c < first; c = strstr(c + 2, ": "))
+		pre = (size_t)(c - msg);
+	for (size_t i = 0; pre && i < sizeof(iommus) / sizeof(iommus[0]); i++)
+		if (word_before(msg, pre, iommus[i]))
 			return iommus[i];
 	return NULL;
 }
