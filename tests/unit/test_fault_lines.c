@@ -414,6 +414,10 @@ static void undecoded_said(void **state)
 	assert_int_equal(g.n + g.undecoded, 0);
 	/* Tegra's memory controller names its SMMU's fault in its words */
 	paste("tegra-mc 70019000.memory-controller: display0a: read @0x00000000f0000000: EMEM address decode error (SMMU translation error [--S])", &g);
+	assert_int_equal(g.n, 1);	/* parse/fault/tegra_mc.c's */
+	assert_string_equal(g.f[0].iommu, "tegra-smmu");
+	/* its second half, wrapped: the words alone */
+	paste("EMEM address decode error (SMMU translation error [--S])", &g);
 	assert_int_equal(g.undecoded, 1);
 	/* no fault: a status line, ratelimit, other drivers' lines */
 	paste("DMAR: DRHD: handling fault status reg 2\ndmar_fault: 12 callbacks suppressed\namdgpu 0000:03:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:3 pasid:32772)\nAMD-Vi: IOMMU event log overflow", &g);

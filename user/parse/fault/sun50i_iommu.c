@@ -19,8 +19,15 @@ static enum iommu_line sun50i_decode(void *state, const char *msg,
 	uint64_t master;
 
 	(void)state;
-	if (!p)
+	if (!p) {
+		/* the driver's words without its "sun50i-iommu DEVICE: " */
+		const char *q = strstr(msg, SUN50I);
+
+		if (q && strstr(q, "Page fault"))
+			return fault_malformed(f, SUN50I, NULL,
+					       "\"Page fault\" after \"sun50i-iommu\" without its device (abridged?)");
 		return IOMMU_LINE_OTHER;
+	}
 	if (fault_lit(p, "Page fault while iommu not attached to any domain?"))
 		return IOMMU_LINE_KNOWN;
 	if (!(p = fault_lit(p, "Page fault for "))) {
