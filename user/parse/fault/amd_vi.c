@@ -202,19 +202,18 @@ static void amd_prefix(const char *msg, const char *at, struct iommu_fault *f,
 		strcpy(f->iommu_dev, name);	/* the IOMMU's "iommu ivhd0" */
 }
 
-/* A device-named format and its releases. */
+/* A one-record format and its releases, from what the line shows. */
 static const char *amd_format(const char *body, bool pci_prefix)
 {
 	const char *d = strstr(body, " device=");
-	size_t n = d ? strcspn(d + 8, " ,]") : 0;
+	size_t n = d ? strcspn(d + 8, " ,]") : 0, colons = 0;
 
 	if (pci_prefix)
 		return "4.19+, named by the device (dev_err)";
-	if (d && memchr(d + 8, ':', n) &&
-	    memchr((const char *)memchr(d + 8, ':', n) + 1, ':',
-		   n - (size_t)((const char *)memchr(d + 8, ':', n) - (d + 8)) - 1))
-		return "5.19+, with the PCI segment";
-	return "one line, up to 4.8 and 4.19-5.18";
+	for (size_t i = 0; i < n; i++)
+		colons += d[8 + i] == ':';
+	return colons == 2 ? "5.19+, with the PCI segment" :
+	       "one line, up to 4.8 and 4.19-5.18";
 }
 
 /*

@@ -12,10 +12,20 @@
  *		.pending = NAME_pending,	(NULL: no multi-line events)
  *	};
  *
- * its declaration below, and one row in parse/fault/fault_table.c.
- * Each format is a row of the file's own table where it can be (a tag,
- * the releases printing it, a reader), quoting the kernel's format
- * string and the releases that print it.
+ * its declaration below, and one row in parse/fault/fault_table.c
+ * (before a driver whose tag its lines could hold).  Each format is a row
+ * of the file's own table where it can be (vtd.c's vtd_formats[]: the
+ * releases printing it, what it shows), the file's head quoting the
+ * kernel's format strings and the releases that print them.  A state
+ * gets "_Static_assert(sizeof(struct NAME_state) <=
+ * IOMMU_DRIVER_STATE_MAX, ...)"; a driver with state has pending().
+ * Its tests: real lines with their source in tests/unit/test_fault_lines.c
+ * (and tests/unit/data/fault_lines/NAME.txt, # expect: per block), seeds
+ * in tests/fuzz/corpus/iommu_fault/; test_fault_lines.c's table_rows
+ * checks the row.  A fault the decoder cannot tell apart from its own
+ * kind of line (a status line, a ratelimit banner) answers KNOWN, not
+ * OTHER: a line whose prefix names an IOMMU and which speaks of a fault
+ * is otherwise said undecoded (driver "unknown").
  *
  * decode() gets one message: the kernel's text, with the log's header
  * and the paste's marks gone (parse/fault/fault_clean.c), NUL-terminated,

@@ -312,7 +312,7 @@ static enum iommu_line vtd_decode(void *state, const char *msg,
 		return IOMMU_LINE_OTHER;
 	p += strlen("DMAR: ");
 	if (fault_lit(p, "DRHD: handling fault status reg"))
-		return IOMMU_LINE_KNOWN;
+		return IOMMU_LINE_KNOWN;	/* after a shell's "# " too */
 	if (!(p = fault_lit(p, "[")))
 		return IOMMU_LINE_OTHER;
 	f->iommu = VTD;
