@@ -18,7 +18,9 @@
  * releases printing it, what it shows), the file's head quoting the
  * kernel's format strings and the releases that print them.  A state
  * gets "_Static_assert(sizeof(struct NAME_state) <=
- * IOMMU_DRIVER_STATE_MAX, ...)"; a driver with state has pending().
+ * IOMMU_DRIVER_STATE_MAX, ...)"; a driver keeping multi-line events
+ * has pending() (state may also just keep the last fault for the lines
+ * that complete it, as rockchip_iommu.c's).
  * Its tests: real lines with their source in tests/unit/test_fault_lines.c
  * (and tests/unit/data/fault_lines/NAME.txt, # expect: per block), seeds
  * in tests/fuzz/corpus/iommu_fault/; test_fault_lines.c's table_rows
