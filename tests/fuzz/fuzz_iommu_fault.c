@@ -72,6 +72,12 @@ static void check_fault(const struct iommu_fault *f)
 	}
 	if (!strcmp(f->iommu, "smmu-v3") || !strcmp(f->iommu, "virtio-iommu"))
 		FUZZ_CHECK(f->iommu_dev[0] && f->has_sid, "no IOMMU or ID");
+	/* the embedded IOMMUs' faults come from "DRIVER DEVICE: " lines */
+	if (strcmp(f->iommu, "vt-d") && strcmp(f->iommu, "amd-vi") &&
+	    strcmp(f->iommu, "smmu-v3") && strcmp(f->iommu, "virtio-iommu") &&
+	    strcmp(f->iommu, "riscv-iommu"))
+		FUZZ_CHECK(f->iommu_dev[0] && f->reason[0], "%s: no IOMMU or reason",
+			   f->iommu);
 }
 
 /* A VT-d DMA fault without PASID, printed as 5.15's dmar_fault_do_one(). */

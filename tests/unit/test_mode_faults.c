@@ -129,7 +129,7 @@ static void undecoded_wins(void **state)
 
 	(void)state;
 	run_faults("virtio_iommu virtio0: page fault from EP 32 at 0x7ea000000000 []\n"
-		   "arm-smmu 15000000.iommu: Unhandled context fault: fsr=0x402, iova=0x12345000, fsynr=0x1, cbfrsynra=0x21, cb=3\n",
+		   "omap-iommu 4a066000.mmu: iommu fault: da 0x20000000 flags 0x0\n",
 		   true, &r);
 	assert_int_equal(r.status, EXIT_FAULT_UNDECODED);
 	assert_non_null(strstr(r.msg, "1 IOMMU fault line not decoded"));
@@ -142,7 +142,7 @@ static void undecoded_wins(void **state)
 	assert_non_null(u);
 	assert_int_equal(json_num(u, "line"), 2);
 	assert_string_equal(json_str(u, "driver"), "unknown");
-	assert_non_null(strstr(json_str(u, "text"), "Unhandled context fault"));
+	assert_non_null(strstr(json_str(u, "text"), "iommu fault: da"));
 	json_object_put(r.doc);
 	/* an event cut short by the end: undecoded too, never "no fault" */
 	run_faults("arm-smmu-v3 9050000.smmuv3: event 0x10 received:\n", false, &r);
@@ -177,6 +177,51 @@ static void unreadable_file(void **state)
 	assert_non_null(strstr(msg, "cannot read /nonexistent/log"));
 }
 
+/*
+ * The embedded IOMMUs' fields in the JSON: arm-smmu 6.11's three lines
+ * (StreamID, FSR as the reason code, FSYNR0 as the flags), mtk-iommu's
+ * larb and port as the master, tegra-mc's client.
+ */
+static void pasted_embedded_json(void **state)
+{
+	struct run r;
+	struct json_object *f;
+
+	(void)state;
+	run_faults("arm-smmu 15000000.iommu: Unhandled context fault: fsr=0x402, iova=0x00000000, fsynr=0x3d0023, cbfrsynra=0x1c00, cb=13\n"
+		   "arm-smmu 15000000.iommu: FSR    = 00000402 [Format=2 TF], SID=0x1c00\n"
+		   "arm-smmu 15000000.iommu: FSYNR0 = 003d0023 [S1CBNDX=61 PNU PLVL=3]\n"
+		   "mtk-iommu 1401d000.m4u: fault type=0x280 iova=0x1ff7c0000 pa=0x0 master=0x5000480(larb=5 port=0) layer=0 read\n"
+		   "tegra-mc 7000f000.memory-controller: fdcdwr2: write @0x877e8400: Page fault (SMMU translation error [--S])\n",
+		   true, &r);
+	assert_int_equal(r.status, EXIT_MISMATCH);
+	f = fault_n(&r, 0);
+	assert_string_equal(json_str(f, "iommu"), "arm-smmu");
+	assert_string_equal(json_str(f, "format"), "6.11+, three lines");
+	assert_string_equal(json_str(f, "iommu_device"), "15000000.iommu");
+	assert_string_equal(json_str(f, "stream_id"), "0x1c00");
+	assert_string_equal(json_str(f, "iova"), "0x0");
+	assert_string_equal(json_str(f, "reason_code"), "0x402");
+	assert_string_equal(json_str(f, "reason"), "translation fault; context bank 13");
+	assert_string_equal(json_str(f, "class"), "unmapped");
+	assert_string_equal(json_str(f, "flags"), "0x3d0023");
+	assert_string_equal(json_str(f, "access"), "read");
+	assert_string_equal(json_str(f, "live_note"), "no such device here");
+	f = fault_n(&r, 1);
+	assert_string_equal(json_str(f, "iommu"), "mtk-iommu");
+	assert_string_equal(json_str(f, "master"), "larb 5 port 0");
+	assert_string_equal(json_str(f, "stream_id"), "0x5000480");
+	assert_string_equal(json_str(f, "iova"), "0x1ff7c0000");
+	f = fault_n(&r, 2);
+	assert_string_equal(json_str(f, "iommu"), "tegra-smmu");
+	assert_string_equal(json_str(f, "master"), "fdcdwr2");
+	assert_string_equal(json_str(f, "access"), "write");
+	assert_string_equal(json_str(f, "reason"), "Page fault (SMMU translation error [--S])");
+	assert_int_equal(json_num(r.doc, "undecoded_count"), 0);
+	json_object_put(r.doc);
+}
+
 UNIT_MAIN("mode_faults",
 	  UT(pasted_vtd_decoded), UT(pasted_not_this_machine),
-	  UT(undecoded_wins), UT(no_fault), UT(unreadable_file))
+	  UT(undecoded_wins), UT(no_fault), UT(unreadable_file),
+	  UT(pasted_embedded_json))

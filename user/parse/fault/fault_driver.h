@@ -18,7 +18,9 @@
  * releases printing it, what it shows), the file's head quoting the
  * kernel's format strings and the releases that print them.  A state
  * gets "_Static_assert(sizeof(struct NAME_state) <=
- * IOMMU_DRIVER_STATE_MAX, ...)"; a driver with state has pending().
+ * IOMMU_DRIVER_STATE_MAX, ...)"; a driver keeping multi-line events
+ * has pending() (state may also just keep the last fault for the lines
+ * that complete it, as rockchip_iommu.c's).
  * Its tests: real lines with their source in tests/unit/test_fault_lines.c
  * (and tests/unit/data/fault_lines/NAME.txt, # expect: per block), seeds
  * in tests/fuzz/corpus/iommu_fault/; test_fault_lines.c's table_rows
@@ -76,6 +78,16 @@ extern const struct fault_driver fault_driver_vtd;
 extern const struct fault_driver fault_driver_amd_vi;
 extern const struct fault_driver fault_driver_smmu_v3;
 extern const struct fault_driver fault_driver_virtio_iommu;
+extern const struct fault_driver fault_driver_arm_smmu;
+extern const struct fault_driver fault_driver_qcom_iommu;
+extern const struct fault_driver fault_driver_riscv_iommu;
+extern const struct fault_driver fault_driver_mtk_iommu;
+extern const struct fault_driver fault_driver_rockchip_iommu;
+extern const struct fault_driver fault_driver_ipmmu_vmsa;
+extern const struct fault_driver fault_driver_apple_dart;
+extern const struct fault_driver fault_driver_tegra_mc;
+extern const struct fault_driver fault_driver_exynos_sysmmu;
+extern const struct fault_driver fault_driver_sun50i_iommu;
 
 /*
  * Field readers (parse/fault/fault_fields.c).  Each takes NULL for p and
@@ -109,6 +121,12 @@ void fault_set_reason(struct iommu_fault *f, const char *s);
 /* The same for a MALFORMED answer: driver, format, what was not read. */
 enum iommu_line fault_malformed(struct iommu_fault *f, const char *driver,
 				const char *format, const char *what);
+/*
+ * dev_printk()'s "DRIVER DEVICE: " anywhere in msg, driver given: the
+ * device into out, and the text after ": "; NULL when msg has none.
+ */
+const char *fault_dev_tag(const char *msg, const char *driver,
+			  char out[IOMMU_FAULT_NAME_MAX]);
 /* The device of dev_printk()'s "DRIVER DEVICE: " just before at. */
 bool fault_dev_prefix(const char *msg, const char *at, char *out,
 		      size_t size);

@@ -141,3 +141,29 @@ bool fault_dev_prefix(const char *msg, const char *at, char *out,
 	out[e - s] = '\0';
 	return true;
 }
+
+const char *fault_dev_tag(const char *msg, const char *driver,
+			  char out[IOMMU_FAULT_NAME_MAX])
+{
+	size_t n = strlen(driver);
+	const char *p;
+
+	for (p = strstr(msg, driver); p; p = strstr(p + 1, driver)) {
+		const char *d = p + n + 1;
+		size_t len;
+
+		/* a driver's name starts a word: "arm-smmu " in "qarm-smmu " is not */
+		if ((p > msg && p[-1] != ' ' && p[-1] != '\t' && p[-1] != ']' &&
+		     p[-1] != '`' && p[-1] != '"') || p[n] != ' ')
+			continue;
+		/* the device runs to the first blank and ends in ':' (PCI names hold ':') */
+		len = strcspn(d, " \t");
+		if (len < 2 || len > IOMMU_FAULT_NAME_MAX || d[len - 1] != ':' ||
+		    d[len] != ' ')
+			continue;
+		memcpy(out, d, len - 1);
+		out[len - 1] = '\0';
+		return d + len + 1;
+	}
+	return NULL;
+}

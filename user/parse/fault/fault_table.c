@@ -14,6 +14,16 @@ const struct fault_driver *const fault_drivers[] = {
 	&fault_driver_amd_vi,
 	&fault_driver_smmu_v3,
 	&fault_driver_virtio_iommu,
+	&fault_driver_arm_smmu,
+	&fault_driver_qcom_iommu,
+	&fault_driver_riscv_iommu,
+	&fault_driver_mtk_iommu,
+	&fault_driver_rockchip_iommu,
+	&fault_driver_ipmmu_vmsa,
+	&fault_driver_apple_dart,
+	&fault_driver_tegra_mc,
+	&fault_driver_exynos_sysmmu,
+	&fault_driver_sun50i_iommu,
 };
 
 const size_t fault_drivers_n = sizeof(fault_drivers) / sizeof(fault_drivers[0]);
