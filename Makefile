@@ -226,7 +226,7 @@ DEBUG_KDIR_BUILD ?= $(BUILD)/debug-kernel
 DEBUG_KDIR = $(abspath $(DEBUG_KDIR_BUILD))/linux-source-6.1
 DEBUG_MOD := $(BUILD)/debug-modules
 # The sources of ptwalk.ko and the fixture, for builds in a copy.
-MOD_SRCS = Kbuild $(filter-out %.mod.c,$(wildcard module/Kbuild module/*.[ch] tests/fixture/Kbuild tests/fixture/*.[ch]))
+MOD_SRCS = Kbuild $(filter-out %.mod.c,$(wildcard module/Kbuild module/*.[ch] module/conftest/* tests/fixture/Kbuild tests/fixture/*.[ch]))
 DEBUG_VM_TIMEOUT ?= 1500
 # Seconds each race case (tests/vm/cases_races.c) runs on the debug kernel,
 # where KASAN and lockdep see what a lost race does (docs/reliability.md).
@@ -331,7 +331,7 @@ ARM64_CC = $(ARM64_CROSS)gcc -I$(ARM64_SYSROOT)/usr/include -L$(ARM64_SYSROOT)/u
 # In the chroot with its own /proc (as scripts/kernel-lint.sh runs it).
 ARM64_KMAKE = $(if $(ARM64_CHROOT),unshare --mount --propagation private sh -c 'mount -t proc proc "$$0/proc" && exec chroot "$$0" make "$$@"' $(ARM64_CHROOT),$(MAKE))
 ARM64_MAKE = $(ARM64_KMAKE) -C $(ARM64_KDIR) ARCH=arm64 CROSS_COMPILE=$(ARM64_CROSS) $(if $(ARM64_KCC),CC=$(ARM64_KCC))
-ARM64_MOD_SRCS = Kbuild $(filter-out %.mod.c,$(wildcard module/Kbuild module/*.[ch] tests/fixture/Kbuild tests/fixture/*.[ch]))
+ARM64_MOD_SRCS = Kbuild $(filter-out %.mod.c,$(wildcard module/Kbuild module/*.[ch] module/conftest/* tests/fixture/Kbuild tests/fixture/*.[ch]))
 ARM64_USER_SRCS = $(shell find user -name '*.[ch]' -o -name Makefile) $(wildcard module/*.h)
 ARM64_VM_TIMEOUT ?= 1800
 
@@ -541,7 +541,7 @@ modules_install: module
 	$(if $(INSTALL_MOD_PATH),,$(DEPMOD) -a $(KREL))
 
 # Only what dkms builds: "dkms add ." would copy the whole tree, build/ included.
-DKMS_FILES = dkms.conf Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.[ch]))
+DKMS_FILES = dkms.conf Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.[ch] module/conftest/*))
 dkms-source:
 	@for f in $(DKMS_FILES); do \
 		$(INSTALL) -D -m 0644 $$f $(DESTDIR)$(DKMS_SRCDIR)/$$f || exit 1; \
