@@ -371,8 +371,11 @@ static int query_check(const struct ptwalk_iommu_query *q)
 	return 0;
 }
 
+/* Without the IOMMU API none: the kernel has no domain to read. */
 u64 ptwalk_iommu_features(void)
 {
+	if (!IS_ENABLED(CONFIG_IOMMU_API))
+		return 0;
 	return PTWALK_FEAT_IOMMU | PTWALK_FEAT_IOMMU_DMA_API;
 }
 
@@ -384,6 +387,9 @@ int ptwalk_iommu_start(struct ptwalk_iommu_cursor *q,
 	struct pci_dev *pdev;
 	int ret;
 
+	/* as an unknown query: ptwalk_info.features says so */
+	if (!IS_ENABLED(CONFIG_IOMMU_API))
+		return -ENOTTY;
 	ret = query_check(query);
 	if (ret)
 		return ret;

@@ -97,8 +97,7 @@ int ptwalk_recorder_init(void)
 {
 	int ret;
 
-	/* the tracepoints exist only with the IOMMU API */
-	if (!iommu_events || !IS_ENABLED(CONFIG_IOMMU_API))
+	if (!iommu_events || !ptwalk_recorder_available())
 		return 0;
 	ring.slots = vzalloc(array_size(iommu_events, sizeof(*ring.slots)));
 	if (!ring.slots)
@@ -126,7 +125,7 @@ free:
 
 void ptwalk_recorder_exit(void)
 {
-	if (!ring.slots)
+	if (!ptwalk_recorder_available() || !ring.slots)
 		return;
 	unregister_trace_io_page_fault(probe_fault, NULL);
 	unregister_trace_unmap(probe_unmap, NULL);

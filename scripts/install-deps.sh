@@ -15,6 +15,8 @@ flex bison bc libelf-dev libssl-dev \
 man-db groff-base mandoc bash-completion dkms \
 clang-14 libclang-rt-14-dev llvm-14 \
 dpkg-dev debhelper dh-dkms lintian debootstrap dwarves"
+# gcc-multilib: the VM suite's 32-bit client (tests/vm/compat32.c)
+PACKAGES="$PACKAGES gcc-multilib"
 # make check-arm64: the cross compiler with its libc headers, QEMU for
 # arm64 (the kernel and arm64 libraries come from scripts/arm64-fetch.sh)
 PACKAGES="$PACKAGES gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"

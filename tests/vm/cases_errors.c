@@ -688,7 +688,7 @@ VMTEST_CASE(error, "abi_info", abi_info)
 	small[0] = 8;
 	ok = ok && expect_errno(t, "info into 8 bytes",
 				raw_ioctl(fd, PTWALK_IOC_INFO, small), 0) &&
-	     ((small[0] == 8 && small[1] == 2 && small[2] == 0xffffffff) ||
+	     ((small[0] == 8 && small[1] == 3 && small[2] == 0xffffffff) ||
 	      fail(t, "8-byte info: %u %u 0x%x", small[0], small[1], small[2]));
 	small[0] = 4;
 	ok = ok && expect_errno(t, "info into 4 bytes",
