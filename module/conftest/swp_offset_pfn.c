@@ -6,10 +6,5 @@
 #include <linux/swap.h>
 #include <linux/swapops.h>
 
-unsigned long ptwalk_conftest(swp_entry_t swp);
-unsigned long ptwalk_conftest(swp_entry_t swp)
-{
-	__typeof__(is_pfn_swap_entry) *pfn_entry = is_pfn_swap_entry;
-
-	return pfn_entry(swp) ? swp_offset_pfn(swp) : 0;
-}
+__typeof__(is_pfn_swap_entry) *ptwalk_conftest_pfn_entry = is_pfn_swap_entry;
+__typeof__(swp_offset_pfn) *ptwalk_conftest = swp_offset_pfn;
