@@ -244,6 +244,7 @@ static void iommu_policy_errors(void **state)
 		{ EACCES, "DMA", FAIL_LOCKDOWN, { "confidentiality", "DMA", NULL } },
 		{ EDOM, "unmanaged", FAIL_DOMAIN, { "smaller than the kernel's page", NULL, NULL } },
 		{ ENODEV, "", FAIL_NO_DEVICE, { "no PCI device", NULL, NULL } },
+		{ ENOTTY, "", FAIL_INTERNAL, { "no device view", "CONFIG_IOMMU_API", NULL } },
 	};
 
 	(void)state;

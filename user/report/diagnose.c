@@ -250,6 +250,10 @@ enum failure diagnose_iommu(int err, const char *device,
 			 "device %s is attached to an IOMMU domain that cannot be asked (SVA, nested or platform): not supported",
 			 device);
 		return FAIL_DOMAIN;
+	case ENOTTY:
+		snprintf(msg, size,
+			 "the loaded ptwalk.ko has no device view: its kernel was built without the IOMMU API (CONFIG_IOMMU_API), so no device of it is behind an IOMMU");
+		return FAIL_INTERNAL;
 	case ERANGE:
 		snprintf(msg, size,
 			 "device addresses 0x%" PRIx64 "-0x%" PRIx64 " are outside the aperture of %s's IOMMU domain: give --iova inside it",
