@@ -166,7 +166,7 @@ for cname in $names; do
 			echo "not ok - config_${cname}_says_lacks # modinfo lacks '$got', want '$want'" >> "$tap"
 		fi
 	else
-		echo "not ok - config_${cname}_links # $(grep -m1 -E 'error|ERROR' "$log"), see $log" >> "$tap"
+		echo "not ok - config_${cname}_links # $(grep -m1 -E 'error|ERROR|No rule|No such' "$log"), see $log" >> "$tap"
 		echo "not ok - config_${cname}_says_lacks # no module" >> "$tap"
 	fi
 done
@@ -213,7 +213,7 @@ if [ -r "$top/build/kernels/6.12/kernel.env" ] ||
 			echo "ok - backport_5.14_builds # 6.12 as 5.14: $have" >> "$tap"
 		fi
 	else
-		echo "not ok - backport_5.14_builds # $(grep -m1 -E 'error|ERROR' "$log"), see $log" >> "$tap"
+		echo "not ok - backport_5.14_builds # $(grep -m1 -E 'error|ERROR|No rule|No such' "$log"), see $log" >> "$tap"
 	fi
 else
 	echo "not ok - backport_5.14_builds # cannot fetch 6.12: see $dir/fetch-6.12.log" >> "$tap"
