@@ -144,7 +144,7 @@ check-layout: $(BUILD)/class_table
 # from Debian's linux-source-6.1 without the IOMMU API, without tracepoints,
 # without debugfs, each linking against what its kernel exports and saying
 # what it lacks (modinfo lacks); the kernels are cached in
-# $(BUILD)/kconfigs.  KCONFIGS="no-iommu ...": some.  $(BUILD)/configs.tap.
+# $(BUILD)/kconfigs.  KCONFIGS=no-tracepoints: one.  $(BUILD)/configs.tap.
 check-configs: module
 	scripts/config-check.sh $(BUILD)/configs.tap $(MOD_SRCS)
 
@@ -249,14 +249,15 @@ DEBUG_VM_TIMEOUT ?= 1500
 DEBUG_STRESS_SECONDS ?= 40
 # Cases the debug lane leaves to the plain 6.1 lane (make check-vm): their
 # work is ptcompare's, not the kernel's (a terminal's progress line, --jobs'
-# byte-for-byte report, ptcompare's peak RSS), and on the debug kernel they
+# byte-for-byte report, ptcompare's peak RSS, a fault line pasted from
+# another machine), and on the debug kernel they
 # took 79 of its 464 s (# time lines of build/debug-vm/guest.log); and the
 # cases of vgem and vivid, drivers this kernel leaves out
 # (scripts/debug-kernel.config).
 # And iommu_none_, the case of a machine without an IOMMU: this lane's has
 # one (below); and compat32_, 32-bit clients, which this kernel cannot run
 # (no IA32 emulation).
-PTCOMPARE_OWN_CASES := ptcompare_progress_line,ptcompare_jobs_,ptcompare_memory_bounded
+PTCOMPARE_OWN_CASES := ptcompare_progress_line,ptcompare_jobs_,ptcompare_memory_bounded,ptcompare_fault_pasted
 # The cases where ptcompare starts threads (--jobs, --all and --phys
 # workers) or handles a signal (--watch): ThreadSanitizer's build runs
 # these, the plain build the rest of its lane's suite (vm-run.sh's
