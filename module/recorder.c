@@ -24,7 +24,6 @@
 #include <linux/device.h>
 #include <linux/irqflags.h>
 #include <linux/jiffies.h>
-#include <linux/log2.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
