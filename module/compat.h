@@ -16,7 +16,9 @@
  *
  * Changes that need no guard: 6.12 removed no_llseek, and a NULL .llseek
  * has meant the same (-ESPIPE) on every kernel here, so the debugfs fops
- * leave it NULL, as stream_open() files do anyway.
+ * leave it NULL, as stream_open() files do anyway.  task_struct's
+ * start_boottime (the recorder's pid check) is there from 5.5 to 7.2,
+ * and ns_capable_noaudit() exported from 4.10 to 7.2.
  */
 #ifndef PTWALK_COMPAT_H
 #define PTWALK_COMPAT_H

@@ -20,10 +20,10 @@
  * interrupts off for one slot's copy.  Readers merge the rings under a
  * mutex of their own, off every hot path.
  */
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/irqflags.h>
 #include <linux/jiffies.h>
-#include <linux/log2.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -44,7 +44,7 @@
 static unsigned int iommu_events = 16384;
 module_param(iommu_events, uint, 0444);
 MODULE_PARM_DESC(iommu_events,
-		 "IOMMU map/unmap/fault events kept for PTWALK_IOC_EVENTS (0: no recorder)");
+		 "IOMMU map/unmap/fault events kept for PTWALK_IOC_EVENTS (0: no recorder; else held to 64..1048576)");
 
 static bool iommu_events_from_load;
 module_param(iommu_events_from_load, bool, 0444);
@@ -56,14 +56,12 @@ module_param(iommu_events_idle, uint, 0644);
 MODULE_PARM_DESC(iommu_events_idle,
 		 "Seconds the recorder stays armed after its last reader closed");
 
-/* Smallest per-CPU ring: a burst on one CPU is what a VFIO owner makes. */
-#define PTWALK_REC_CPU_MIN	1024
-
 static struct {
 	struct mutex lock;		/* readers: collect, fill, arm, disarm */
 	struct ptwalk_rec_cpu __percpu *cpus;	/* NULL until first armed */
 	struct ptwalk_rec_reader *readers;	/* one per possible CPU */
 	const struct ptwalk_rec_cpu **rings;	/* the collector's view */
+	unsigned int *heap;		/* the collector's, one per ring */
 	struct ptwalk_rec_log log;
 	unsigned int holders;		/* sessions (and load) keeping it armed */
 	bool armed;
@@ -75,23 +73,26 @@ static struct {
 	.log.next_seq = 1,
 };
 
-/* The caller's thread group, in the initial pid namespace; 0 outside task. */
-static s32 caller_pid(void)
-{
-	return in_task() ? task_tgid_nr(current) : 0;
-}
-
+/*
+ * The caller's thread group, in the initial pid namespace, and when it
+ * started (its leader's start time: exec by another thread copies it to
+ * the new leader); 0 outside task context.  A probe runs in an RCU-sched
+ * section, which keeps the leader's task_struct while it is read.
+ */
 static void record(struct ptwalk_iommu_event *e)
 {
+	struct ptwalk_rec_event r = { .ev = *e };
 	struct ptwalk_rec_cpu *c;
 	unsigned long flags;
 
-	e->pid = caller_pid();
+	if (in_task()) {
+		r.ev.pid = task_tgid_nr(current);
+		r.pid_start = READ_ONCE(current->group_leader)->start_boottime;
+	}
 	local_irq_save(flags);
 	c = this_cpu_ptr(rec.cpus);
-	ptwalk_rec_begin(c);
-	e->time_ns = local_clock();
-	ptwalk_rec_put(c, e);
+	r.ev.time_ns = local_clock();
+	ptwalk_rec_put(c, &r);
 	local_irq_restore(flags);
 }
 
@@ -129,7 +130,20 @@ static void probe_fault(void *data, struct device *dev, unsigned long iova,
 	record(&e);
 }
 
-/* Merges what the rings hold into the log.  Called with rec.lock held. */
+static void collect_yield(void)
+{
+	cond_resched();
+}
+
+/*
+ * Merges what the rings hold into the log, up to the clock read here.  A
+ * probe puts its event a few instructions after timing it, interrupts
+ * off, with no barrier (none would order a clock read that is a plain
+ * rdtsc anyway): waiting PTWALK_REC_SETTLE_US before reading the heads
+ * lets one timed before the cutoff arrive in time for it; one held up
+ * longer is numbered later, its time raised (ptwalk_rec_log_add()).
+ * Called with rec.lock held.
+ */
 static void collect(void)
 {
 	u64 cutoff;
@@ -138,12 +152,11 @@ static void collect(void)
 	if (!rec.cpus)
 		return;
 	cutoff = local_clock();
-	smp_mb();	/* the clock before any ring's busy flag */
+	usleep_range(PTWALK_REC_SETTLE_US, 2 * PTWALK_REC_SETTLE_US);
 	for_each_possible_cpu(cpu)
-		cutoff = ptwalk_rec_cutoff(per_cpu_ptr(rec.cpus, cpu),
-					   &rec.readers[cpu], cutoff);
+		ptwalk_rec_end(per_cpu_ptr(rec.cpus, cpu), &rec.readers[cpu]);
 	ptwalk_rec_collect(rec.rings, rec.readers, nr_cpu_ids, cutoff,
-			   &rec.log);
+			   &rec.log, rec.heap, collect_yield);
 }
 
 static void free_rings(void)
@@ -159,30 +172,29 @@ static void free_rings(void)
 	rec.readers = NULL;
 	kfree(rec.rings);
 	rec.rings = NULL;
+	kfree(rec.heap);
+	rec.heap = NULL;
 	vfree(rec.log.ev);
 	rec.log.ev = NULL;
 }
 
-/*
- * The rings, each a power of two of at least PTWALK_REC_CPU_MIN slots,
- * together about iommu_events, and the log of iommu_events rounded up.
- */
+/* The rings and the log, as ptwalk_rec_sizes() sizes them. */
 static int alloc_rings(void)
 {
-	unsigned int log_size = roundup_pow_of_two(iommu_events);
-	unsigned int per_cpu = max_t(unsigned int, PTWALK_REC_CPU_MIN,
-				     roundup_pow_of_two(DIV_ROUND_UP(iommu_events,
-								     nr_cpu_ids)));
+	struct ptwalk_rec_size sz = ptwalk_rec_sizes(iommu_events,
+						     num_possible_cpus());
+	unsigned int per_cpu = sz.per_cpu;
 	int cpu;
 
-	per_cpu = min(per_cpu, log_size);
 	rec.cpus = alloc_percpu(struct ptwalk_rec_cpu);
 	rec.readers = kcalloc(nr_cpu_ids, sizeof(*rec.readers), GFP_KERNEL);
 	rec.rings = kcalloc(nr_cpu_ids, sizeof(*rec.rings), GFP_KERNEL);
-	rec.log.ev = vzalloc(array_size(log_size, sizeof(*rec.log.ev)));
-	if (!rec.cpus || !rec.readers || !rec.rings || !rec.log.ev)
+	rec.heap = kcalloc(nr_cpu_ids, sizeof(*rec.heap), GFP_KERNEL);
+	rec.log.ev = vzalloc(array_size(sz.log, sizeof(*rec.log.ev)));
+	if (!rec.cpus || !rec.readers || !rec.rings || !rec.heap ||
+	    !rec.log.ev)
 		goto nomem;
-	rec.log.mask = log_size - 1;
+	rec.log.mask = sz.log - 1;
 	for_each_possible_cpu(cpu) {
 		struct ptwalk_rec_cpu *c = per_cpu_ptr(rec.cpus, cpu);
 
@@ -279,6 +291,8 @@ static bool available(void)
 int ptwalk_recorder_init(void)
 {
 	INIT_DELAYED_WORK(&rec.idle, idle_disarm);
+	/* read-only after load: what it says is what is allocated */
+	iommu_events = ptwalk_rec_events_clamp(iommu_events);
 	if (!available() || !iommu_events_from_load)
 		return 0;
 	return ptwalk_recorder_hold();
@@ -326,32 +340,54 @@ void ptwalk_recorder_release(void)
 	mutex_unlock(&rec.lock);
 }
 
+/*
+ * Counts, no merge: next_seq is the log's plus the events the rings hold
+ * beyond it, each of which gets one number when collected (an
+ * overwritten one in a dropped entry's span).
+ */
 void ptwalk_recorder_state(struct ptwalk_recorder_state *st)
 {
 	int cpu;
 
 	mutex_lock(&rec.lock);
-	collect();
 	st->next_seq = rec.log.next_seq;
 	st->armed_ns = rec.armed_ns;
 	st->recorded = 0;
 	if (rec.cpus)
-		for_each_possible_cpu(cpu)
-			st->recorded += READ_ONCE(per_cpu_ptr(rec.cpus, cpu)->head);
+		for_each_possible_cpu(cpu) {
+			const struct ptwalk_rec_cpu *c = per_cpu_ptr(rec.cpus, cpu);
+
+			st->next_seq += ptwalk_rec_pending(c, &rec.readers[cpu]);
+			st->recorded += READ_ONCE(c->head);
+		}
 	mutex_unlock(&rec.lock);
 }
 
-/* The global tgid @nr as @ns numbers it: 0 if not seen there. */
-static s32 pid_in(s32 nr, struct pid_namespace *ns)
+u64 ptwalk_recorder_collect(void)
 {
-	struct pid *pid;
-	s32 ret;
+	u64 next;
 
-	if (!nr || ns == &init_pid_ns)
-		return nr;
+	mutex_lock(&rec.lock);
+	collect();
+	next = rec.log.next_seq;
+	mutex_unlock(&rec.lock);
+	return next;
+}
+
+/*
+ * The thread group the initial namespace numbers @nr, as @ns numbers it,
+ * if it is the one that started at @start; 0 for a later process given
+ * the same number, one gone, or one @ns does not see.
+ */
+static s32 pid_of(s32 nr, u64 start, void *ns)
+{
+	struct task_struct *leader;
+	s32 ret = 0;
+
 	rcu_read_lock();
-	pid = find_pid_ns(nr, &init_pid_ns);
-	ret = pid ? pid_nr_ns(pid, ns) : 0;
+	leader = pid_task(find_pid_ns(nr, &init_pid_ns), PIDTYPE_TGID);
+	if (leader && leader->start_boottime == start)
+		ret = task_tgid_nr_ns(leader, ns);
 	rcu_read_unlock();
 	return ret;
 }
@@ -361,12 +397,11 @@ unsigned int ptwalk_recorder_fill(u64 *next, u64 end,
 				  struct ptwalk_iommu_event *out,
 				  unsigned int max)
 {
-	unsigned int n, i;
+	unsigned int n;
 
 	mutex_lock(&rec.lock);
-	n = rec.log.ev ? ptwalk_rec_log_fill(&rec.log, next, end, out, max) : 0;
+	n = rec.log.ev ? ptwalk_rec_log_fill(&rec.log, next, end, out, max,
+					     pid_of, ns) : 0;
 	mutex_unlock(&rec.lock);
-	for (i = 0; i < n; i++)
-		out[i].pid = pid_in(out[i].pid, ns);
 	return n;
 }

@@ -48,14 +48,21 @@ struct ptwalk_recorder_state {
 	u64 recorded;		/* events the probes recorded since load */
 };
 
-/* Brings the numbering up to now, then reads the state.  May sleep. */
+/*
+ * Reads the state without merging the rings: next_seq counts what they
+ * hold too.  May sleep.
+ */
 void ptwalk_recorder_state(struct ptwalk_recorder_state *st);
+
+/* Merges the rings into the log: the number the next event gets. */
+u64 ptwalk_recorder_collect(void);
 
 /*
  * Copies into @out, at most @max, the events from *@next on and before
  * @end, oldest first (a PTWALK_EVENT_DROPPED record for those no longer
  * kept, counting none from @end on), and moves *@next past them: how
- * many.  pids as @ns numbers them (0: not seen there); frames as
+ * many.  pids as @ns numbers them (0: not seen there, or the number
+ * now names a later process than the one recorded); frames as
  * recorded: what lockdown withholds is the session's.  May sleep.
  */
 unsigned int ptwalk_recorder_fill(u64 *next, u64 end,

@@ -233,7 +233,6 @@ int ptwalk_session_iommu(struct ptwalk_session *s,
 int ptwalk_session_events(struct ptwalk_session *s,
 			  const struct ptwalk_events_query *q)
 {
-	struct ptwalk_recorder_state st;
 	int ret;
 
 	ptwalk_session_reset(s);
@@ -245,9 +244,8 @@ int ptwalk_session_events(struct ptwalk_session *s,
 			return ret;
 		s->recorder_held = true;
 	}
-	ptwalk_recorder_state(&st);
+	s->events_end = ptwalk_recorder_collect();
 	s->events_next = max_t(u64, q->since_seq, 1);
-	s->events_end = st.next_seq;
 	s->confidential = ptwalk_confidentiality_locked();
 	s->kind = PTWALK_QUERY_EVENTS;
 	return 0;

@@ -51,15 +51,21 @@ static int open_session(struct inode *inode, struct file *file, bool text)
 }
 
 /*
- * The caller's own capabilities, asked again on every query and read: the
- * opener's (open_session()) say nothing of who holds the file now: a
- * daemon that dropped them after opening, or a process the file was
- * handed to (SCM_RIGHTS, inheritance).  The same two, in the same
- * namespace, as at open; capable() is ns_capable(&init_user_ns, ...).
+ * The caller's own capabilities, asked again at every call that starts a
+ * query or hands out its answer: the opener's (open_session()) say
+ * nothing of who holds the file now: a daemon that dropped them after
+ * opening, or a process the file was handed to (SCM_RIGHTS,
+ * inheritance).  The same two, in the same namespace, as at open.
+ * Without audit: a holder without them would otherwise make the LSM log
+ * a denial (SELinux's avc, AppArmor's) on every call; the check that
+ * grants the file, at open, stays audited.  As with capable(), a grant
+ * marks the task PF_SUPERPRIV (acct's "used superuser privileges"), as
+ * the open already did.
  */
 static bool caller_may_ask(void)
 {
-	return capable(CAP_SYS_ADMIN) && capable(CAP_SYS_PTRACE);
+	return ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN) &&
+	       ns_capable_noaudit(&init_user_ns, CAP_SYS_PTRACE);
 }
 
 /*
@@ -107,7 +113,13 @@ static int query_copy(void *dst, size_t ksize, size_t min,
 	return copy_struct_from_user(dst, ksize, arg, usize);
 }
 
-/* PTWALK_IOC_INFO: at most the caller's size filled, the rest zeroed. */
+/*
+ * PTWALK_IOC_INFO: at most the caller's size filled, the rest zeroed.
+ * Not checked with caller_may_ask(): it says nothing of any process or
+ * frame (the ABI version, the features, the recorder's counters), starts
+ * no walk, and is what a client asks first to say which of the two
+ * capabilities it lacks.
+ */
 static long info_ioctl(void __user *arg)
 {
 	struct ptwalk_info info = {

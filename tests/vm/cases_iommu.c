@@ -1984,6 +1984,106 @@ VMTEST_CASE(iommu, "iommu_recorder_pid_namespace", iommu_recorder_pid_namespace)
 	return ok;
 }
 
+/* Run in a child: maps a page for edu at iova and unmaps it; exit 0 if done. */
+static void child_dma_round(struct vmtest *t, uint64_t iova)
+{
+	struct edu e;
+	char *buf;
+	bool ok;
+
+	if (!edu_open(t, &e))
+		_exit(2);
+	buf = map_anon(t, PAGE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1);
+	ok = buf && dma_map(t, &e, buf, iova, PAGE) &&
+	     dma_unmap(t, &e, iova, PAGE);
+	edu_close(&e);
+	_exit(ok ? 0 : 3);
+}
+
+/*
+ * A process given number @nr (ns_last_pid set just below it; other forks
+ * of the machine may take it first: tried again), waiting on @rfd until
+ * the case is done; -1 if the number never came back.
+ */
+static pid_t spawn_with_pid(pid_t nr, int rfd, int wfd)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "w");
+		pid_t p;
+		char c;
+
+		if (!f)
+			return -1;
+		fprintf(f, "%d", (int)nr - 1);
+		if (fclose(f))
+			return -1;
+		p = fork();
+		if (p == 0) {
+			close(wfd);
+			_exit(read(rfd, &c, 1) < 0);
+		}
+		if (p == nr || p < 0)
+			return p;
+		kill(p, SIGKILL);
+		waitpid(p, NULL, 0);
+	}
+	return -1;
+}
+
+/*
+ * A pid number reused: a child maps and unmaps a page through VFIO and
+ * exits, and a new process is given its number.  The child's two events
+ * carry pid 0 (its process is gone), not the number that now names
+ * another process: the recorder keeps the thread group's start time
+ * with its number and checks it at read.
+ */
+VMTEST_CASE(iommu, "iommu_recorder_pid_reused", iommu_recorder_pid_reused)
+{
+	struct ptwalk_iommu_event *ev = NULL;
+	uint64_t since = 0, iova = recorder_iova();
+	unsigned int seen = 0, credited = 0;
+	int p[2] = { -1, -1 }, status = 0;
+	pid_t child = -1, again = -1;
+	ssize_t n = -1;
+	int fd = vm_open_query(t);
+	bool ok = fd >= 0 && recorder_arm(t, fd) &&
+		  events_next_seq(t, fd, &since) &&
+		  (!pipe(p) || fail(t, "pipe: %s", strerror(errno)));
+
+	child = ok ? fork() : -1;
+	if (child == 0)
+		child_dma_round(t, iova);
+	ok = ok && ((child > 0 && waitpid(child, &status, 0) == child &&
+		     WIFEXITED(status) && !WEXITSTATUS(status)) ||
+		    fail(t, "the child's VFIO map and unmap: status 0x%x", status));
+	if (ok)
+		again = spawn_with_pid(child, p[0], p[1]);
+	ok = ok && (again == child ||
+		    fail(t, "pid %d not given again (got %d): ns_last_pid", (int)child,
+			 (int)again));
+	if (ok)
+		n = events_since(t, fd, since, &ev);
+	for (ssize_t i = 0; i < n; i++) {
+		if (ev[i].iova != iova || ev[i].kind == PTWALK_EVENT_DROPPED)
+			continue;
+		seen++;
+		credited += ev[i].pid != 0;
+	}
+	ok = ok && n >= 0 && ((seen == 2 && !credited) ||
+			      fail(t, "%u of the exited child's 2 events seen, %u with a pid (pid %d now names a later process)",
+				   seen, credited, (int)child));
+	if (p[1] >= 0)
+		close(p[1]);
+	if (again > 0)
+		waitpid(again, NULL, 0);
+	if (p[0] >= 0)
+		close(p[0]);
+	free(ev);
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
 /*
  * --faults says where the recorder's history starts: loaded afresh, a
  * first run finds it not armed before it asked (recorder_since null,
