@@ -256,14 +256,16 @@ DEBUG_STRESS_SECONDS ?= 40
 # (scripts/debug-kernel.config).
 # And iommu_none_, the case of a machine without an IOMMU: this lane's has
 # one (below); and compat32_, 32-bit clients, which this kernel cannot run
-# (no IA32 emulation).
+# (no IA32 emulation); and caps_fd_passed_, which hands the file over a
+# Unix socket, which this kernel leaves out (caps_dropped_after_open
+# checks the same per-call rule there).
 PTCOMPARE_OWN_CASES := ptcompare_progress_line,ptcompare_jobs_,ptcompare_memory_bounded,ptcompare_fault_pasted
 # The cases where ptcompare starts threads (--jobs, --all and --phys
 # workers) or handles a signal (--watch): ThreadSanitizer's build runs
 # these, the plain build the rest of its lane's suite (vm-run.sh's
 # VM_SANITIZED_ONLY): with one thread it checks nothing, three times slower.
 TSAN_CASES := $(PTCOMPARE_OWN_CASES),all_,phys_,watch_
-DEBUG_SKIP ?= $(PTCOMPARE_OWN_CASES),dmainfo_vgem_,dmainfo_vivid_,iommu_none_,compat32_
+DEBUG_SKIP ?= $(PTCOMPARE_OWN_CASES),dmainfo_vgem_,dmainfo_vivid_,iommu_none_,compat32_,caps_fd_passed_
 
 debug-kernel:
 	scripts/debug-kernel.sh $(DEBUG_KDIR_BUILD)

@@ -2696,6 +2696,7 @@ struct whole_query {
 	const char *bdf;
 	uint64_t start, end;
 	const char *name;		/* the case, for its # lines */
+	uint32_t flags;			/* PTWALK_IOMMU_*: the owner's word */
 };
 
 /*
@@ -2720,7 +2721,7 @@ static bool sigint_default_ends(struct vmtest *t, const struct whole_query *w)
 
 		signal(SIGINT, SIG_DFL);
 		if (fd < 0 ||
-		    ptwalk_query_iommu(fd, w->bdf, w->start, w->end, 0) ||
+		    ptwalk_query_iommu(fd, w->bdf, w->start, w->end, w->flags) ||
 		    ptwalk_read_iommu(fd, rec, 64) <= 0 || write(p[1], &c, 1) != 1)
 			_exit(2);
 		while (ptwalk_read_iommu(fd, rec, 64) > 0)
@@ -2767,7 +2768,7 @@ static bool signal_restart(struct vmtest *t, const struct whole_query *w)
 	fd = vm_open_query(t);
 	if (fd < 0)
 		return false;
-	err = ptwalk_query_iommu(fd, w->bdf, w->start, w->end, 0);
+	err = ptwalk_query_iommu(fd, w->bdf, w->start, w->end, w->flags);
 	if (err) {
 		close(fd);
 		return fail(t, "0x%" PRIx64 "-0x%" PRIx64 " of %s: %s",
@@ -2812,14 +2813,19 @@ static bool signal_restart(struct vmtest *t, const struct whole_query *w)
 VMTEST_CASE(iommu, "iommu_signal_restart_aperture", iommu_signal_restart_aperture)
 {
 	struct ptwalk_iommu_record rec;
-	struct whole_query w = { .name = "iommu_signal_restart_aperture" };
+	/*
+	 * This process owns edu's container and changes none of its
+	 * mappings while it reads: the stopped owner's word is true.
+	 */
+	struct whole_query w = { .name = "iommu_signal_restart_aperture",
+				 .flags = PTWALK_IOMMU_OWNER_STOPPED };
 	struct edu e;
 	int fd = -1, err = 0;
 	bool ok = edu_open(t, &e);
 
 	fd = ok ? vm_open_query(t) : -1;
 	if (fd >= 0) {
-		err = ptwalk_query_iommu(fd, e.bdf, 0, PAGE, 0);
+		err = ptwalk_query_iommu(fd, e.bdf, 0, PAGE, w.flags);
 		err = err ? err : (int)ptwalk_read_iommu(fd, &rec, 1);
 		close(fd);
 		ok = err == 1 && rec.domain == PTWALK_IOMMU_UNMANAGED;
@@ -2868,8 +2874,10 @@ VMTEST_CASE(iommu, "iommu_container_closed_mid_query", iommu_container_closed_mi
 	ok = buf && oracle(t, A(buf), &o) && dma_map(t, &e, buf, base, PAGE);
 	fd = ok ? vm_open_query(t) : -1;
 	if (fd >= 0) {
+		/* the owner unmaps (closes) under the read: its risk, asked */
 		int err = ptwalk_query_iommu(fd, e.bdf, base,
-					     base + pages * PAGE, 0);
+					     base + pages * PAGE,
+					     PTWALK_IOMMU_LIVE);
 
 		n = err ? err : ptwalk_read_iommu(fd, rec, 1);
 		ok = n == 1 && rec[0].iova == base && rec[0].nr_pages == 1 &&
