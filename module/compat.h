@@ -349,4 +349,15 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
 #define ptwalk_page_dma_pinned(page)	folio_maybe_dma_pinned(page_folio(page))
 #endif
 
+/*
+ * DMA_ATTR_MMIO came in 6.18 with dma_map_phys(), which maps MMIO with it
+ * (dma_map_resource() its caller); before, no mapping carries it.
+ */
+#include <linux/dma-mapping.h>
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 18, 0)
+#define PTWALK_DMA_ATTR_MMIO	0UL
+#else
+#define PTWALK_DMA_ATTR_MMIO	DMA_ATTR_MMIO
+#endif
+
 #endif /* PTWALK_COMPAT_H */
