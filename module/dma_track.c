@@ -457,6 +457,39 @@ static void probe_free_sgt(void *data, struct device *dev,
 		remove_key(t, (unsigned long)sgt->sgl, true);
 }
 
+/*
+ * Each probe's type against its tracepoint's, as lttng-modules checks
+ * (check_trace_callback_type_*() of DECLARE_TRACE): a prototype changed
+ * in a later release fails the build instead of a probe reading its
+ * arguments wrong.  Kbuild says which events the header has.
+ */
+#if defined(PTWALK_HAVE_TRACE_DMA_MAP_PAGE) || \
+	defined(PTWALK_HAVE_TRACE_DMA_MAP_PHYS)
+#include <trace/events/dma.h>
+
+static void __maybe_unused check_probe_types(void)
+{
+#ifdef PTWALK_HAVE_TRACE_DMA_MAP_PAGE
+	check_trace_callback_type_dma_map_page(probe_map);
+	check_trace_callback_type_dma_map_resource(probe_map);
+	check_trace_callback_type_dma_unmap_page(probe_unmap);
+	check_trace_callback_type_dma_unmap_resource(probe_unmap);
+#endif
+#ifdef PTWALK_HAVE_TRACE_DMA_MAP_PHYS
+	check_trace_callback_type_dma_map_phys(probe_map);
+	check_trace_callback_type_dma_unmap_phys(probe_unmap);
+#endif
+	check_trace_callback_type_dma_alloc(probe_alloc);
+	check_trace_callback_type_dma_alloc_pages(probe_alloc);
+	check_trace_callback_type_dma_free(probe_free);
+	check_trace_callback_type_dma_free_pages(probe_free);
+	check_trace_callback_type_dma_map_sg(probe_map_sg);
+	check_trace_callback_type_dma_unmap_sg(probe_unmap_sg);
+	check_trace_callback_type_dma_alloc_sgt(probe_alloc_sgt);
+	check_trace_callback_type_dma_free_sgt(probe_free_sgt);
+}
+#endif
+
 /* The events, by name; data is what the probe is given (a kind). */
 static struct dma_event {
 	const char *name;
@@ -503,6 +536,8 @@ static void detach_all(void)
 {
 	size_t i;
 
+	if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+		return;
 	for (i = 0; i < ARRAY_SIZE(events); i++) {
 		if (!events[i].attached)
 			continue;
@@ -519,6 +554,8 @@ static int attach_all(void)
 	size_t i;
 	int ret;
 
+	if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+		return -EOPNOTSUPP;
 	for (i = 0; i < ARRAY_SIZE(events); i++) {
 		if (!events[i].tp)
 			continue;
