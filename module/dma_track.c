@@ -16,7 +16,7 @@
  * sgt, size, dir, gfp, attrs), dma_free_sgt (dev, sgt, size, dir).
  *
  * Probes run where the DMA API is called: any context, hardirq included.
- * Tracked devices sit in a small open-addressed table of SLOTS slots,
+ * Tracked devices sit in a small open-addressed table (dma_table.h),
  * published with release semantics and never holding a removed device:
  * an untrack builds the other of two tables afresh and switches to it.
  * So an untracked device costs a hash of its pointer and at most
@@ -54,6 +54,7 @@
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 #include "compat.h"
+#include "dma_table.h"
 #include "dma_track.h"
 #include "lockdown.h"
 
@@ -72,8 +73,6 @@ MODULE_PARM_DESC(dma_track_idle,
 		 "Seconds a device stays tracked after its last hold went and it was last read");
 
 #define HASH_BITS_MAPS	10
-#define SLOT_BITS	6
-#define SLOTS		(1U << SLOT_BITS)
 #define NIL		(-1)
 
 struct entry {
@@ -83,7 +82,8 @@ struct entry {
 };
 
 struct tracked {
-	struct device *dev;	/* referenced */
+	struct ptwalk_dma_key key;	/* the device, referenced */
+	struct device *dev;
 	raw_spinlock_t lock;
 	struct entry *pool;
 	s32 buckets[1U << HASH_BITS_MAPS];
@@ -100,52 +100,29 @@ struct tracked {
 };
 
 /*
- * Open addressing with linear probing; a removal builds the other table
- * without the device (no tombstones), so a run of occupied slots is at
- * most PTWALK_DMA_MAX_DEVICES long.
+ * Two tables (dma_table.h): probes read the live one; an untrack
+ * rebuilds the other without the device and switches to it.
  */
-struct table {
-	struct tracked *slot[SLOTS];
-};
-
-static struct table tables[2];
-static struct table __rcu *live_table = RCU_INITIALIZER(&tables[0]);
+static struct ptwalk_dma_table tables[2];
+static struct ptwalk_dma_table __rcu *live_table =
+	RCU_INITIALIZER(&tables[0]);
 static unsigned int nr_tracked;
 static DEFINE_MUTEX(track_lock);	/* tracking on or off, probes, holds */
 static void idle_untrack(struct work_struct *work);
 static DECLARE_DELAYED_WORK(idle_work, idle_untrack);
 
-/* In a probe (preemption off: tracepoint_synchronize_unregister() waits
- * for it) or under track_lock.
- */
-static struct tracked *lookup(struct device *dev)
+/* The live table: in a probe (preemption off) or under track_lock. */
+static struct ptwalk_dma_table *table(void)
 {
-	struct table *tb = rcu_dereference_sched_check(live_table,
-					lockdep_is_held(&track_lock));
-	unsigned int i = hash_ptr(dev, SLOT_BITS), n;
-
-	for (n = 0; n < SLOTS; n++, i = (i + 1) % SLOTS) {
-		/* pairs with the release in insert(): t's fields are set */
-		struct tracked *t = smp_load_acquire(&tb->slot[i]);
-
-		if (!t)
-			return NULL;
-		if (t->dev == dev)
-			return t;
-	}
-	return NULL;
+	return rcu_dereference_sched_check(live_table,
+					   lockdep_is_held(&track_lock));
 }
 
-/* Puts t in its first free slot of tb; fewer tracked than slots. */
-static void insert(struct table *tb, struct tracked *t)
+static struct tracked *lookup(struct device *dev)
 {
-	unsigned int i = hash_ptr(t->dev, SLOT_BITS), n;
+	struct ptwalk_dma_key *k = ptwalk_dma_table_find(table(), dev, NULL);
 
-	for (n = 0; n < SLOTS; n++, i = (i + 1) % SLOTS)
-		if (!tb->slot[i])
-			break;
-	/* a probe that sees t sees it filled in */
-	smp_store_release(&tb->slot[i], t);
+	return k ? container_of(k, struct tracked, key) : NULL;
 }
 
 static bool is_sg(u32 kind)
@@ -605,6 +582,7 @@ static struct tracked *tracked_alloc(struct device *dev)
 	t->hist_size = dma_track_history;
 	t->tracked_ns = local_clock();
 	t->dev = dev;
+	t->key.dev = dev;
 	return t;
 }
 
@@ -625,8 +603,6 @@ static struct device *device_named(const char *name, size_t max)
  */
 static struct tracked *track_locked(struct device *dev)
 {
-	struct table *tb = rcu_dereference_protected(live_table,
-					lockdep_is_held(&track_lock));
 	struct tracked *t = lookup(dev);
 	int ret;
 
@@ -651,7 +627,7 @@ static struct tracked *track_locked(struct device *dev)
 		}
 	}
 	t->used = jiffies;
-	insert(tb, t);
+	ptwalk_dma_table_insert(table(), &t->key);
 	nr_tracked++;
 	return t;
 }
@@ -659,16 +635,12 @@ static struct tracked *track_locked(struct device *dev)
 /* Stops tracking t and frees it; track_lock held. */
 static void untrack_locked(struct tracked *t)
 {
-	struct table *old = rcu_dereference_protected(live_table,
-					lockdep_is_held(&track_lock));
-	struct table *tb = old == &tables[0] ? &tables[1] : &tables[0];
-	unsigned int i;
+	struct ptwalk_dma_table *old = table();
+	struct ptwalk_dma_table *tb = old == &tables[0] ? &tables[1] :
+							 &tables[0];
 
 	/* no probe reads tb: the last switch away from it waited for them */
-	memset(tb, 0, sizeof(*tb));
-	for (i = 0; i < SLOTS; i++)
-		if (old->slot[i] && old->slot[i] != t)
-			insert(tb, old->slot[i]);
+	ptwalk_dma_table_rebuild(tb, old, &t->key);
 	rcu_assign_pointer(live_table, tb);
 	if (--nr_tracked) {
 		/* probes that found t, or read old, have returned */
@@ -696,16 +668,15 @@ static bool idle(const struct tracked *t)
  */
 static void idle_untrack(struct work_struct *work)
 {
-	struct table *tb;
 	unsigned long next = 0;
 	bool again = false;
 	unsigned int i;
 
 	mutex_lock(&track_lock);
-	tb = rcu_dereference_protected(live_table,
-				       lockdep_is_held(&track_lock));
-	for (i = 0; i < SLOTS; i++) {
-		struct tracked *t = tb->slot[i];
+	for (i = 0; i < PTWALK_DMA_SLOTS; i++) {
+		struct ptwalk_dma_key *k = table()->slot[i];
+		struct tracked *t = k ? container_of(k, struct tracked, key) :
+					NULL;
 		unsigned long due;
 
 		if (!t || !idle(t))
@@ -713,10 +684,7 @@ static void idle_untrack(struct work_struct *work)
 		due = t->used + idle_jiffies();
 		if (time_after_eq(jiffies, due)) {
 			untrack_locked(t);
-			/* the table was rebuilt: start over */
-			tb = rcu_dereference_protected(live_table,
-					lockdep_is_held(&track_lock));
-			i = -1;
+			i = -1;		/* the table was rebuilt: start over */
 		} else if (!again || time_before(due, next)) {
 			next = due;
 			again = true;
@@ -1008,7 +976,7 @@ void ptwalk_dma_track_init(void)
 
 void ptwalk_dma_track_exit(void)
 {
-	struct table *tb;
+	struct ptwalk_dma_table *tb;
 	unsigned int i;
 
 	if (!IS_ENABLED(CONFIG_TRACEPOINTS))
@@ -1018,11 +986,11 @@ void ptwalk_dma_track_exit(void)
 	mutex_lock(&track_lock);
 	if (nr_tracked)
 		detach_all();
-	tb = rcu_dereference_protected(live_table,
-				       lockdep_is_held(&track_lock));
-	for (i = 0; i < SLOTS; i++)
+	tb = table();
+	for (i = 0; i < PTWALK_DMA_SLOTS; i++)
 		if (tb->slot[i])
-			tracked_free(tb->slot[i]);
+			tracked_free(container_of(tb->slot[i], struct tracked,
+						  key));
 	memset(tb, 0, sizeof(*tb));
 	nr_tracked = 0;
 	mutex_unlock(&track_lock);
