@@ -312,7 +312,9 @@ static u64 virt_phys(void *virt, unsigned long attrs)
 		return page ? page_to_phys(page) + offset_in_page(virt) :
 			      PTWALK_DMA_PHYS_NONE;
 	}
-	if (attrs & DMA_ATTR_NO_KERNEL_MAPPING) {
+	/* with a virtual memmap page_to_pfn() is arithmetic, reading nothing */
+	if (IS_ENABLED(CONFIG_SPARSEMEM_VMEMMAP) &&
+	    (attrs & DMA_ATTR_NO_KERNEL_MAPPING)) {
 		unsigned long pfn = page_to_pfn((struct page *)virt);
 
 		if (pfn_to_online_page(pfn) == virt)
