@@ -706,7 +706,9 @@ struct ptwalk_dma_query {
 /* How a mapping was made (ptwalk_dma_mapping.kind). */
 enum ptwalk_dma_kind {
 	PTWALK_DMA_PAGE = 1,		/* dma_map_page/single (6.18+: _phys) */
-	PTWALK_DMA_RESOURCE = 2,	/* dma_map_resource (no struct page) */
+	PTWALK_DMA_RESOURCE = 2,	/* dma_map_resource (no struct page);
+					 * 6.18+: dma_map_phys of MMIO
+					 */
 	PTWALK_DMA_SG = 3,		/* one entry of a dma_map_sg() list */
 	PTWALK_DMA_COHERENT = 4,	/* dma_alloc_coherent/_attrs */
 	PTWALK_DMA_PAGES = 5,		/* dma_alloc_pages */
