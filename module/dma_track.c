@@ -82,8 +82,8 @@ struct entry {
 };
 
 struct tracked {
-	struct ptwalk_dma_key key;	/* the device, referenced */
-	struct device *dev;
+	struct ptwalk_dma_key key;	/* dev: the table's key */
+	struct device *dev;		/* referenced */
 	raw_spinlock_t lock;
 	struct entry *pool;
 	s32 buckets[1U << HASH_BITS_MAPS];
