@@ -69,13 +69,21 @@ unit-build: user
 VMTEST_USER_SRCS := user/io/ptwalk_client.c user/model/array.c user/parse/hex.c \
 	user/parse/record.c user/parse/geometry.c \
 	user/model/page_class.c tests/lib/record_find.c tests/lib/vfio.c
-VMTEST_SRCS := $(filter-out tests/vm/demo_target.c,$(wildcard tests/vm/*.c)) \
+VMTEST_SRCS := $(filter-out tests/vm/demo_target.c tests/vm/compat32.c,$(wildcard tests/vm/*.c)) \
 	$(VMTEST_USER_SRCS)
 # the DRM uAPI headers (libdrm-dev), for the vgem case
 VMTEST_DRM_CFLAGS := $(shell pkg-config --cflags libdrm 2>/dev/null || echo -I/usr/include/libdrm)
 $(BUILD)/vmtest: $(VMTEST_SRCS) $(wildcard tests/vm/*.h tests/lib/*.h) $(wildcard user/*/*.h user/*/*/*.h) module/ptwalk_abi.h tests/fixture/fixture_abi.h
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(USER_INCLUDES) $(VMTEST_DRM_CFLAGS) -static -o $@ $(VMTEST_SRCS) -ljson-c
+
+# A 32-bit client for the x86-64 guests' compat32_* cases
+# (tests/vm/cases_device.c): libc6-dev-i386 and lib32gcc-12-dev, with
+# the biarch asm/ headers of the 64-bit tree after its own (gcc-multilib
+# would link them, but conflicts with the cross compilers).
+$(BUILD)/compat32: tests/vm/compat32.c module/ptwalk_abi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -m32 -I$(CURDIR) -idirafter /usr/include/x86_64-linux-gnu -static -o $@ $<
 
 PTBENCH_SRCS := tests/bench/ptbench.c user/parse/maps.c user/parse/record.c \
 	user/io/ptwalk_client.c user/model/array.c user/parse/geometry.c \
@@ -110,7 +118,7 @@ $(BUILD)/demo_target: tests/vm/demo_target.c tests/fixture/fixture_abi.h
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -static -o $@ $<
 
-vm-build: fixture user $(BUILD)/vmtest
+vm-build: fixture user $(BUILD)/vmtest $(BUILD)/compat32
 
 # Each suite writes $(BUILD)/<suite>.tap; scripts/check.sh runs them all,
 # whatever fails, and prints the summary line.
@@ -132,14 +140,22 @@ $(BUILD)/class_table: tests/layout/class_table.c user/model/page_class.c user/mo
 check-layout: $(BUILD)/class_table
 	tests/layout/run.sh $(BUILD) $(BUILD)/class_table
 
+# Configurations (scripts/kconfigs/): ptwalk.ko built against small kernels
+# from Debian's linux-source-6.1 without the IOMMU API, without tracepoints,
+# without debugfs, each linking against what its kernel exports and saying
+# what it lacks (modinfo lacks); the kernels are cached in
+# $(BUILD)/kconfigs.  KCONFIGS=no-tracepoints: one.  $(BUILD)/configs.tap.
+check-configs: module
+	scripts/config-check.sh $(BUILD)/configs.tap $(MOD_SRCS)
+
 # KERNEL=5.10|6.1|6.12|newest: that kernel of the matrix instead (Debian's,
 # fetched to build/kernels/KERNEL; see check-kernels).
 ifeq ($(KERNEL),)
 check-vm: vm-build
-	scripts/vm-run.sh $(BUILD)/vm $(KREL) test $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare
+	scripts/vm-run.sh $(BUILD)/vm $(KREL) test $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare $(BUILD)/compat32:/bin/compat32
 	cp $(BUILD)/vm/vm.tap $(BUILD)/vm.tap
 else
-check-vm: user $(BUILD)/vmtest
+check-vm: user $(BUILD)/vmtest $(BUILD)/compat32
 	scripts/kernel-check.sh $(KERNEL) $(MOD_SRCS)
 endif
 
@@ -166,7 +182,7 @@ endif
 # guest sets the sanitizers' options and fails the run on any report):
 # $(BUILD)/vm-asan.tap.
 check-vm-asan: vm-build asan-ptcompare
-	VM_SANITIZED=1 scripts/vm-run.sh $(BUILD)/vm-asan $(KREL) test $(BUILD)/vmtest:/bin/vmtest $(BUILD)/asan/ptcompare:/bin/ptcompare
+	VM_SANITIZED=1 scripts/vm-run.sh $(BUILD)/vm-asan $(KREL) test $(BUILD)/vmtest:/bin/vmtest $(BUILD)/asan/ptcompare:/bin/ptcompare $(BUILD)/compat32:/bin/compat32
 	cp $(BUILD)/vm-asan/vm.tap $(BUILD)/vm-asan.tap
 
 # And with ptcompare's ThreadSanitizer build (VM_SANITIZED=tsan), for the
@@ -174,7 +190,7 @@ check-vm-asan: vm-build asan-ptcompare
 # where ptcompare starts threads (TSAN_CASES), the plain one the rest.
 # $(BUILD)/vm-tsan.tap.
 check-vm-tsan: vm-build tsan-ptcompare
-	VM_SANITIZED=tsan VM_SANITIZED_ONLY=$(TSAN_CASES) scripts/vm-run.sh $(BUILD)/vm-tsan $(KREL) test $(BUILD)/vmtest:/bin/vmtest $(BUILD)/tsan/ptcompare:/bin/ptcompare $(CURDIR)/user/ptcompare:/bin/ptcompare.plain
+	VM_SANITIZED=tsan VM_SANITIZED_ONLY=$(TSAN_CASES) scripts/vm-run.sh $(BUILD)/vm-tsan $(KREL) test $(BUILD)/vmtest:/bin/vmtest $(BUILD)/tsan/ptcompare:/bin/ptcompare $(CURDIR)/user/ptcompare:/bin/ptcompare.plain $(BUILD)/compat32:/bin/compat32
 	cp $(BUILD)/vm-tsan/vm.tap $(BUILD)/vm-tsan.tap
 
 # --- Sanitizer lanes and fuzzing: the build rules are in tests/fuzz/Makefile.
@@ -226,26 +242,28 @@ DEBUG_KDIR_BUILD ?= $(BUILD)/debug-kernel
 DEBUG_KDIR = $(abspath $(DEBUG_KDIR_BUILD))/linux-source-6.1
 DEBUG_MOD := $(BUILD)/debug-modules
 # The sources of ptwalk.ko and the fixture, for builds in a copy.
-MOD_SRCS = Kbuild $(filter-out %.mod.c,$(wildcard module/Kbuild module/*.[ch] tests/fixture/Kbuild tests/fixture/*.[ch]))
+MOD_SRCS = Kbuild $(filter-out %.mod.c,$(wildcard module/Kbuild module/*.[ch] module/conftest/* tests/fixture/Kbuild tests/fixture/*.[ch]))
 DEBUG_VM_TIMEOUT ?= 1500
 # Seconds each race case (tests/vm/cases_races.c) runs on the debug kernel,
 # where KASAN and lockdep see what a lost race does (docs/reliability.md).
 DEBUG_STRESS_SECONDS ?= 40
 # Cases the debug lane leaves to the plain 6.1 lane (make check-vm): their
 # work is ptcompare's, not the kernel's (a terminal's progress line, --jobs'
-# byte-for-byte report, ptcompare's peak RSS), and on the debug kernel they
+# byte-for-byte report, ptcompare's peak RSS, a fault line pasted from
+# another machine), and on the debug kernel they
 # took 79 of its 464 s (# time lines of build/debug-vm/guest.log); and the
 # cases of vgem and vivid, drivers this kernel leaves out
 # (scripts/debug-kernel.config).
 # And iommu_none_, the case of a machine without an IOMMU: this lane's has
-# one (below).
-PTCOMPARE_OWN_CASES := ptcompare_progress_line,ptcompare_jobs_,ptcompare_memory_bounded
+# one (below); and compat32_, 32-bit clients, which this kernel cannot run
+# (no IA32 emulation).
+PTCOMPARE_OWN_CASES := ptcompare_progress_line,ptcompare_jobs_,ptcompare_memory_bounded,ptcompare_fault_pasted
 # The cases where ptcompare starts threads (--jobs, --all and --phys
 # workers) or handles a signal (--watch): ThreadSanitizer's build runs
 # these, the plain build the rest of its lane's suite (vm-run.sh's
 # VM_SANITIZED_ONLY): with one thread it checks nothing, three times slower.
 TSAN_CASES := $(PTCOMPARE_OWN_CASES),all_,phys_,watch_
-DEBUG_SKIP ?= $(PTCOMPARE_OWN_CASES),dmainfo_vgem_,dmainfo_vivid_,iommu_none_
+DEBUG_SKIP ?= $(PTCOMPARE_OWN_CASES),dmainfo_vgem_,dmainfo_vivid_,iommu_none_,compat32_
 
 debug-kernel:
 	scripts/debug-kernel.sh $(DEBUG_KDIR_BUILD)
@@ -331,7 +349,7 @@ ARM64_CC = $(ARM64_CROSS)gcc -I$(ARM64_SYSROOT)/usr/include -L$(ARM64_SYSROOT)/u
 # In the chroot with its own /proc (as scripts/kernel-lint.sh runs it).
 ARM64_KMAKE = $(if $(ARM64_CHROOT),unshare --mount --propagation private sh -c 'mount -t proc proc "$$0/proc" && exec chroot "$$0" make "$$@"' $(ARM64_CHROOT),$(MAKE))
 ARM64_MAKE = $(ARM64_KMAKE) -C $(ARM64_KDIR) ARCH=arm64 CROSS_COMPILE=$(ARM64_CROSS) $(if $(ARM64_KCC),CC=$(ARM64_KCC))
-ARM64_MOD_SRCS = Kbuild $(filter-out %.mod.c,$(wildcard module/Kbuild module/*.[ch] tests/fixture/Kbuild tests/fixture/*.[ch]))
+ARM64_MOD_SRCS = Kbuild $(filter-out %.mod.c,$(wildcard module/Kbuild module/*.[ch] module/conftest/* tests/fixture/Kbuild tests/fixture/*.[ch]))
 ARM64_USER_SRCS = $(shell find user -name '*.[ch]' -o -name Makefile) $(wildcard module/*.h)
 ARM64_VM_TIMEOUT ?= 1800
 
@@ -501,7 +519,7 @@ check-riscv64:
 # K:virtio, the AMD-Vi and virtio-iommu lanes (make check-iommu IOMMU=...).
 # KERNELS_SKIP_OWN="5.10": those kernels' suites leave ptcompare's own
 # cases (PTCOMPARE_OWN_CASES) to 6.1's plain lane, as ARM64_SKIP does.
-check-kernels: user $(BUILD)/vmtest $(if $(findstring :asan,$(KERNELS_SANITIZED)),asan-ptcompare) $(if $(findstring :tsan,$(KERNELS_SANITIZED)),tsan-ptcompare)
+check-kernels: user $(BUILD)/vmtest $(BUILD)/compat32 $(if $(findstring :asan,$(KERNELS_SANITIZED)),asan-ptcompare) $(if $(findstring :tsan,$(KERNELS_SANITIZED)),tsan-ptcompare)
 	KERNELS_SANITIZED="$(KERNELS_SANITIZED)" KERNELS_IOMMU="$(KERNELS_IOMMU)" KERNELS_SKIP_OWN="$(KERNELS_SKIP_OWN)" PTCOMPARE_OWN_CASES="$(PTCOMPARE_OWN_CASES)" TSAN_CASES="$(TSAN_CASES)" scripts/kernel-matrix.sh $(MOD_SRCS)
 
 .PHONY: check-kernels
@@ -541,7 +559,7 @@ modules_install: module
 	$(if $(INSTALL_MOD_PATH),,$(DEPMOD) -a $(KREL))
 
 # Only what dkms builds: "dkms add ." would copy the whole tree, build/ included.
-DKMS_FILES = dkms.conf Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.[ch]))
+DKMS_FILES = dkms.conf Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.[ch] module/conftest/*))
 dkms-source:
 	@for f in $(DKMS_FILES); do \
 		$(INSTALL) -D -m 0644 $$f $(DESTDIR)$(DKMS_SRCDIR)/$$f || exit 1; \
@@ -577,4 +595,4 @@ clean:
 	$(MAKE) -C user clean
 	rm -rf $(BUILD)
 
-.PHONY: bench all module fixture user unit-build vm-build check check-unit check-lint check-layout check-vm check-iommu check-vm-asan check-vm-tsan demo demo-run clean
+.PHONY: bench all module fixture user unit-build vm-build check check-unit check-lint check-layout check-configs check-vm check-iommu check-vm-asan check-vm-tsan demo demo-run clean

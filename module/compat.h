@@ -2,7 +2,14 @@
 /*
  * Every kernel-version guard of ptwalk.ko lives here, each with the release
  * that changed the interface (the test fixture's own are in
- * tests/fixture/fixture_compat.h).  make check-kernels builds and tests
+ * tests/fixture/fixture_compat.h).  Where a backport can bring the change
+ * to an older series, the guard is not the version but a feature test:
+ * module/Kbuild compiles module/conftest/NAME.c with the kernel's own
+ * flags and defines PTWALK_HAVE_NAME where it compiles; or the kernel's
+ * own configuration symbol or macro.  The version tests left are a floor
+ * and changes whose older branch stays right on a kernel with both; the
+ * end of this file checks each feature test against the release that
+ * brought it.  make check-kernels builds and tests
  * Debian's 5.10, 6.1, 6.12 and the newest (7.2 when written); a branch
  * that only a release between those takes (6.11, 6.19 to 7.1) says
  * "untested" where it is chosen.
@@ -22,42 +29,28 @@
 #error "ptwalk needs Linux 5.10 or newer"
 #endif
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
-/* pmdp_get_lockless() became available to all x86 kernels in 6.5. */
-static inline pmd_t ptwalk_pmdp_get(pmd_t *pmdp)
-{
-	return READ_ONCE(*pmdp);
-}
-
 /*
- * Up to 6.4 a PMD that points to a page table keeps pointing to it while
- * the mmap lock is held for reading, so mapping the table cannot fail.
+ * pmdp_get_lockless() for every architecture came in 6.5 with the series
+ * that made PTE tables RCU-freed, which vendor kernels backport (RHEL 9's
+ * 5.14): a feature test.  Without it a 64-bit PMD is read in one access.
  */
-static inline pte_t *ptwalk_pte_map_lock(struct mm_struct *mm, pmd_t *pmdp,
-					 unsigned long addr, spinlock_t **ptlp)
-{
-	return pte_offset_map_lock(mm, pmdp, addr, ptlp);
-}
-
-static inline void ptwalk_pte_unmap_unlock(pte_t *pte, spinlock_t *ptl)
-{
-	pte_unmap_unlock(pte, ptl);
-}
-
-/* A constant, so that sparse sees no path that returns holding the lock. */
-#define ptwalk_pte_map_failed(pte)	false
+#ifdef PTWALK_HAVE_PMDP_GET_LOCKLESS
+#define ptwalk_pmdp_get(pmdp)	pmdp_get_lockless(pmdp)
 #else
-static inline pmd_t ptwalk_pmdp_get(pmd_t *pmdp)
-{
-	return pmdp_get_lockless(pmdp);
-}
+#define ptwalk_pmdp_get(pmdp)	READ_ONCE(*(pmdp))
+#endif
 
 /*
- * 6.5 made PTE tables RCU-freed and pte_offset_map_lock() able to fail
- * (NULL: the PMD changed, re-read it), and 6.6 lets khugepaged retract
- * tables without the mmap lock.  The helper behind the macro,
- * __pte_offset_map_lock(), is not exported, so map and lock here: under
- * RCU the table cannot be freed, and the PMD is re-checked under the lock.
+ * Mapping a PTE table, the same on every kernel.  6.5 made PTE tables
+ * RCU-freed and pte_offset_map_lock() able to fail (NULL: the PMD changed,
+ * re-read it), and 6.6 lets khugepaged retract tables without the mmap
+ * lock.  A version test would be wrong where that is backported under an
+ * older version (RHEL 9's 5.14), and the helper behind the macro,
+ * __pte_offset_map_lock(), is not exported; so map and lock here, as it
+ * does: under RCU the table cannot be freed, and the PMD is re-checked
+ * under the lock.  Before 6.5 the mmap read lock the walker holds already
+ * keeps the table, and RCU and the check cost nothing more (the modules'
+ * architectures are 64-bit: no highmem PTE tables to kmap).
  * On success the PTE lock and RCU are held until
  * ptwalk_pte_unmap_unlock(); ptwalk_pte_map_lock() tells sparse so with
  * the kernel's own idiom for a conditional lock, __cond_lock(), as
@@ -71,12 +64,12 @@ static inline pte_t *__ptwalk_pte_map_lock(struct mm_struct *mm,
 	pmd_t pmdval;
 
 	rcu_read_lock();
-	pmdval = pmdp_get_lockless(pmdp);
+	pmdval = ptwalk_pmdp_get(pmdp);
 	if (!pmd_present(pmdval) || pmd_leaf(pmdval) || pmd_bad(pmdval))
 		goto fail;
 	ptl = pte_lockptr(mm, &pmdval);
 	spin_lock(ptl);
-	if (!pmd_same(pmdval, pmdp_get_lockless(pmdp))) {
+	if (!pmd_same(pmdval, ptwalk_pmdp_get(pmdp))) {
 		spin_unlock(ptl);
 		goto fail;
 	}
@@ -94,7 +87,7 @@ fail:
  * sparse's idiom is gone by 7.2, where the kernel's lock context analysis
  * (Clang's, with the __cond_acquires() function attribute) replaced
  * __cond_lock() and sparse no longer checks lock contexts (untested: 6.19
- * to 7.1); there the call alone.
+ * to 7.1); there the call alone.  A macro: its presence is the test.
  */
 #ifdef __cond_lock
 #define ptwalk_cond_lock(x, c)	__cond_lock(x, c)
@@ -119,11 +112,12 @@ static inline void ptwalk_pte_unmap_unlock(pte_t *pte, spinlock_t *ptl)
 	rcu_read_unlock();
 }
 
-#define ptwalk_pte_map_failed(pte)	(!(pte))
-#endif
-
+/*
+ * vma_lookup() came in 5.14: the VMA that contains @addr, or NULL.  A
+ * version test: find_vma() stays, so the older branch is right on a kernel
+ * that has both (a backport).
+ */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 14, 0)
-/* vma_lookup() came in 5.14: the VMA that contains @addr, or NULL. */
 static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
 							unsigned long addr)
 {
@@ -135,11 +129,14 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
 #define ptwalk_vma_lookup(mm, addr)	vma_lookup(mm, addr)
 #endif
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 11, 0)
-#define ptwalk_huge_ptep_get(mm, addr, ptep)	huge_ptep_get(ptep)
-#else
-/* 6.11 gave huge_ptep_get() the mm and the address (untested: 6.11). */
+/*
+ * 6.11 gave huge_ptep_get() the mm and the address (arm64's contiguous
+ * hugetlb entries need them): a feature test, as a backport brings it.
+ */
+#ifdef PTWALK_HAVE_HUGE_PTEP_GET_MM
 #define ptwalk_huge_ptep_get(mm, addr, ptep)	huge_ptep_get(mm, addr, ptep)
+#else
+#define ptwalk_huge_ptep_get(mm, addr, ptep)	huge_ptep_get(ptep)
 #endif
 
 /*
@@ -148,18 +145,21 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
  * softleaf_*() since 6.19 (untested: 6.19 to 7.1), where swapops.h lost
  * pte_to_swp_entry() and the is_*_entry() tests.  softleaf_t is still a
  * swp_entry_t there, so swp_type()/swp_offset() read both.  A kind that a
- * kernel does not have cannot occur on it: its test is false.
+ * kernel does not have cannot occur on it: its test is false.  Each is a
+ * feature test (module/conftest/), as vendor kernels backport them: PTE
+ * markers and swp_offset_pfn() are in RHEL 9's 5.14.
  */
 /*
- * Whether @page may be pinned with FOLL_PIN: page_maybe_dma_pinned() until
- * its removal (it is gone in 6.12), folio_maybe_dma_pinned() of the page's
- * folio since folios (6.1 has both; 5.10 the page one only).
+ * Whether @page may be pinned with FOLL_PIN: folio_maybe_dma_pinned() of
+ * the page's folio where the kernel has it (5.16), page_maybe_dma_pinned()
+ * before (5.10), which is gone in 6.12.  A feature test: vendor kernels
+ * backport folios.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
-#define ptwalk_page_maybe_dma_pinned(page)	page_maybe_dma_pinned(page)
-#else
+#ifdef PTWALK_HAVE_FOLIO_MAYBE_DMA_PINNED
 #define ptwalk_page_maybe_dma_pinned(page) \
 	folio_maybe_dma_pinned(page_folio(page))
+#else
+#define ptwalk_page_maybe_dma_pinned(page)	page_maybe_dma_pinned(page)
 #endif
 
 /*
@@ -167,18 +167,21 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
  * special: no struct page to refcount.  6.12 ("mm: introduce
  * ARCH_SUPPORTS_HUGE_PFNMAP and special bits to pmd/pud") marks PMD and
  * PUD leaves of pfn maps (vfio-pci's large BARs) special in the bit a PTE
- * uses, on both architectures here; before it only PTEs have the bit.
+ * uses, where the architecture says so in its configuration
+ * (ARCH_SUPPORTS_PMD_PFNMAP, ARCH_SUPPORTS_PUD_PFNMAP): those symbols are
+ * the test, as a backport carries them with the bits.  Elsewhere only PTEs
+ * have the bit.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
 #define ptwalk_leaf_special(entry, level) \
-	((level) == PTWALK_LEVEL_PTE && pte_special(entry))
-#else
-#define ptwalk_leaf_special(entry, level)	pte_special(entry)
-#endif
+	(((level) == PTWALK_LEVEL_PTE || \
+	  ((level) == PTWALK_LEVEL_PMD && \
+	   IS_ENABLED(CONFIG_ARCH_SUPPORTS_PMD_PFNMAP)) || \
+	  ((level) == PTWALK_LEVEL_PUD && \
+	   IS_ENABLED(CONFIG_ARCH_SUPPORTS_PUD_PFNMAP))) && pte_special(entry))
 
 /* swapops.h (5.10's, and 7.2's through leafops.h) uses it, unincluded */
 #include <linux/swap.h>
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 19, 0)
+#ifndef PTWALK_HAVE_LEAFOPS
 #include <linux/swapops.h>
 
 #define ptwalk_swp_t				swp_entry_t
@@ -189,34 +192,36 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
 #define ptwalk_swp_is_device_private(swp)	is_device_private_entry(swp)
 #define ptwalk_swp_is_hwpoison(swp)		is_hwpoison_entry(swp)
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 14, 0)
 /* 5.14 renamed is_write_migration_entry() */
-#define ptwalk_swp_is_migration_write(swp)	is_write_migration_entry(swp)
-#else
+#ifdef PTWALK_HAVE_WRITABLE_MIGRATION_ENTRY
 #define ptwalk_swp_is_migration_write(swp)	is_writable_migration_entry(swp)
+#else
+#define ptwalk_swp_is_migration_write(swp)	is_write_migration_entry(swp)
 #endif
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 14, 0)
 /* Device-exclusive entries came in 5.14. */
-#define ptwalk_swp_is_device_exclusive(swp)	false
-#else
+#ifdef PTWALK_HAVE_DEVICE_EXCLUSIVE_ENTRY
 #define ptwalk_swp_is_device_exclusive(swp)	is_device_exclusive_entry(swp)
+#else
+#define ptwalk_swp_is_device_exclusive(swp)	false
 #endif
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 19, 0)
 /* PTE markers came in 5.19. */
-#define ptwalk_swp_is_marker(swp)		false
-#else
+#ifdef PTWALK_HAVE_PTE_MARKER_ENTRY
 #define ptwalk_swp_is_marker(swp)		is_pte_marker_entry(swp)
+#else
+#define ptwalk_swp_is_marker(swp)		false
 #endif
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
-/* Until 6.1 a PFN entry's whole offset is its PFN. */
-#define ptwalk_swp_offset_pfn(swp)		swp_offset(swp)
-#else
-/* 6.1 keeps flags (migration A/D) above a PFN entry's PFN. */
+/*
+ * 6.1 keeps flags (migration A/D) above a PFN entry's PFN; before, a PFN
+ * entry's whole offset is its PFN.
+ */
+#ifdef PTWALK_HAVE_SWP_OFFSET_PFN
 #define ptwalk_swp_offset_pfn(swp) \
 	(is_pfn_swap_entry(swp) ? swp_offset_pfn(swp) : swp_offset(swp))
+#else
+#define ptwalk_swp_offset_pfn(swp)		swp_offset(swp)
 #endif
 
 #else /* 6.19: softleaf_t */
@@ -255,11 +260,9 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
  * helper" (2025, in 7.2 here) makes it assert that the mutex is NOT held
  * and exports iommu_driver_get_domain_for_dev() for callers that hold it;
  * its follow-up is marked for stable, so a stable release of an older
- * series may have both.  So not a version test: module/Kbuild looks for
- * the helper's declaration in the kernel's iommu.h, as Kbuild feature
- * tests do, and defines PTWALK_HAVE_IOMMU_DRIVER_GET_DOMAIN.
+ * series may have both.  So a feature test (module/conftest/).
  */
-#ifdef PTWALK_HAVE_IOMMU_DRIVER_GET_DOMAIN
+#ifdef PTWALK_HAVE_IOMMU_DRIVER_GET_DOMAIN_FOR_DEV
 #define ptwalk_iommu_domain_locked(dev)	iommu_driver_get_domain_for_dev(dev)
 #else
 #define ptwalk_iommu_domain_locked(dev)	iommu_get_domain_for_dev(dev)
@@ -270,17 +273,18 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
  * madvise: implement lightweight guard page mechanism") installs a PTE
  * marker with PTE_MARKER_GUARD; swapops.h's is_guard_swp_entry() tests it
  * until 6.18 (untested: 6.13 to 6.18), leafops.h's
- * softleaf_is_guard_marker() since 6.19.  Before 6.13 there is none.
+ * softleaf_is_guard_marker() since 6.19 (leafops.h came after the
+ * markers).  Before 6.13, or a backport of them, there is none.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
-#define PTWALK_HAVE_GUARD_MARKER		0
-#define ptwalk_swp_is_guard(swp)		false
-#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 19, 0)
+#if defined(PTWALK_HAVE_LEAFOPS)
+#define PTWALK_HAVE_GUARD_MARKER		1
+#define ptwalk_swp_is_guard(swp)		softleaf_is_guard_marker(swp)
+#elif defined(PTWALK_HAVE_GUARD_SWP_ENTRY)
 #define PTWALK_HAVE_GUARD_MARKER		1
 #define ptwalk_swp_is_guard(swp)		is_guard_swp_entry(swp)
 #else
-#define PTWALK_HAVE_GUARD_MARKER		1
-#define ptwalk_swp_is_guard(swp)		softleaf_is_guard_marker(swp)
+#define PTWALK_HAVE_GUARD_MARKER		0
+#define ptwalk_swp_is_guard(swp)		false
 #endif
 
 /*
@@ -307,11 +311,12 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
  * arm64 chooses at boot how many levels its page tables use since 6.9
  * (the LPA2 series, "arm64: mm: Add support for folding PUDs at runtime"
  * and its P4D twin): pgtable_l4_enabled() and pgtable_l5_enabled() say
- * which of the configured levels are folded.  Before 6.9 the count is
+ * which of the configured levels are folded (a feature test: a walk with
+ * a level too many would read a PMD as a table).  Before 6.9 the count is
  * CONFIG_PGTABLE_LEVELS.  x86-64 has had pgtable_l5_enabled() all along.
  */
 #if defined(CONFIG_ARM64)
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
+#ifndef PTWALK_HAVE_PGTABLE_L4_ENABLED
 #define ptwalk_arm64_pgtable_levels()	CONFIG_PGTABLE_LEVELS
 #else
 #define ptwalk_arm64_pgtable_levels() \
@@ -326,10 +331,11 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
  * PTE_PROT_NONE (58) set.  6.10 ("arm64/mm: Remove PTE_PROT_NONE bit")
  * encodes it as present-invalid (PTE_VALID clear, PTE_PRESENT_INVALID,
  * i.e. nG, set) with neither user read nor user execute, as its
- * pte_protnone() says (there only under CONFIG_NUMA_BALANCING).
+ * pte_protnone() says (there only under CONFIG_NUMA_BALANCING).  The
+ * macro PTE_PROT_NONE is the test, as a backport removes it.
  */
 #if defined(CONFIG_ARM64)
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 10, 0)
+#ifdef PTE_PROT_NONE
 #define ptwalk_arm64_pte_protnone(pte) \
 	((pte_val(pte) & (PTE_VALID | PTE_PROT_NONE)) == PTE_PROT_NONE)
 #else
@@ -339,25 +345,70 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
 #endif
 
 /*
- * Whether a frame is pinned for DMA (FOLL_PIN): page_maybe_dma_pinned()
- * until the folio version took its place (present in 6.1, the page one
- * gone by 6.12); 5.10 has only the page one.
+ * A feature test that finds nothing on a release that has the interface
+ * is a broken test (module/Kbuild, the kernel's flags), not a kernel
+ * without it: stop the build rather than walk with the older branch.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
-#define ptwalk_page_dma_pinned(page)	page_maybe_dma_pinned(page)
-#else
-#define ptwalk_page_dma_pinned(page)	folio_maybe_dma_pinned(page_folio(page))
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0) && \
+	!defined(PTWALK_HAVE_PMDP_GET_LOCKLESS)
+#error "conftest/pmdp_get_lockless.c failed on 6.5 or later: see module/Kbuild"
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 16, 0) && \
+	!defined(PTWALK_HAVE_FOLIO_MAYBE_DMA_PINNED)
+#error "conftest/folio_maybe_dma_pinned.c failed on 5.16 or later"
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0) && \
+	defined(CONFIG_HUGETLB_PAGE) && !defined(PTWALK_HAVE_HUGE_PTEP_GET_MM)
+#error "conftest/huge_ptep_get_mm.c failed on 6.11 or later"
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 19, 0) && \
+	!defined(PTWALK_HAVE_LEAFOPS)
+#error "conftest/leafops.c failed on 6.19 or later"
+#endif
+#ifndef PTWALK_HAVE_LEAFOPS
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 14, 0) && \
+	(!defined(PTWALK_HAVE_WRITABLE_MIGRATION_ENTRY) || \
+	 !defined(PTWALK_HAVE_DEVICE_EXCLUSIVE_ENTRY))
+#error "conftest/writable_migration_entry.c or device_exclusive_entry.c failed on 5.14 or later"
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 19, 0) && \
+	!defined(PTWALK_HAVE_PTE_MARKER_ENTRY)
+#error "conftest/pte_marker_entry.c failed on 5.19 or later"
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0) && \
+	!defined(PTWALK_HAVE_SWP_OFFSET_PFN)
+#error "conftest/swp_offset_pfn.c failed on 6.1 or later"
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0) && \
+	!defined(PTWALK_HAVE_GUARD_SWP_ENTRY)
+#error "conftest/guard_swp_entry.c failed on 6.13 or later"
+#endif
+#endif
+#if defined(CONFIG_ARM64) && CONFIG_PGTABLE_LEVELS > 3 && \
+	LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0) && \
+	!defined(PTWALK_HAVE_PGTABLE_L4_ENABLED)
+#error "conftest/pgtable_l4_enabled.c failed on arm64 6.9 or later"
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0) && \
+	LINUX_VERSION_CODE < KERNEL_VERSION(6, 18, 0) && \
+	!defined(PTWALK_HAVE_TRACE_DMA_MAP_PAGE)
+#error "conftest/trace_dma_map_page.c failed on 6.12 to 6.17"
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 18, 0) && \
+	!defined(PTWALK_HAVE_TRACE_DMA_MAP_PHYS)
+#error "conftest/trace_dma_map_phys.c failed on 6.18 or later"
 #endif
 
 /*
  * DMA_ATTR_MMIO came in 6.18 with dma_map_phys(), which maps MMIO with it
- * (dma_map_resource() its caller); before, no mapping carries it.
+ * (dma_map_resource() its caller); before, no mapping carries it.  A
+ * macro, so a backport that brings it defines it: no version test.
  */
 #include <linux/dma-mapping.h>
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 18, 0)
-#define PTWALK_DMA_ATTR_MMIO	0UL
-#else
+#ifdef DMA_ATTR_MMIO
 #define PTWALK_DMA_ATTR_MMIO	DMA_ATTR_MMIO
+#else
+#define PTWALK_DMA_ATTR_MMIO	0UL
 #endif
 
 #endif /* PTWALK_COMPAT_H */

@@ -824,7 +824,7 @@ static void frame_flags(struct ptwalk_dma_mapping *m)
 			      (m->flags & PTWALK_DMA_F_COUNTED) &&
 			      !page_count(page))))
 			m->flags |= PTWALK_DMA_F_FREE;
-		if (!page || !ptwalk_page_dma_pinned(page))
+		if (!page || !ptwalk_page_maybe_dma_pinned(page))
 			pinned = false;
 		cond_resched();
 	}

@@ -457,8 +457,11 @@ static int binding_event(struct notifier_block *nb, unsigned long action,
 	return NOTIFY_DONE;
 }
 
+/* Without the IOMMU API none: the kernel has no domain to read. */
 u64 ptwalk_iommu_features(void)
 {
+	if (!IS_ENABLED(CONFIG_IOMMU_API))
+		return 0;
 	return PTWALK_FEAT_IOMMU | PTWALK_FEAT_IOMMU_DMA_API |
 	       PTWALK_FEAT_IOMMU_OWNER_STOPPED;
 }
@@ -471,6 +474,9 @@ int ptwalk_iommu_start(struct ptwalk_iommu_cursor *q,
 	struct pci_dev *pdev;
 	int ret;
 
+	/* as an unknown query: ptwalk_info.features says so */
+	if (!IS_ENABLED(CONFIG_IOMMU_API))
+		return -ENOTTY;
 	ret = query_check(query);
 	if (ret)
 		return ret;

@@ -14,6 +14,31 @@
 #include "recorder.h"
 #include "ptwalk_version.h"
 
+/*
+ * What this kernel's configuration leaves out and the module does without
+ * (make check-configs builds each): modinfo's "lacks" names the options
+ * before the module is loaded, a line at load what is missing, and
+ * ptwalk_info.features leaves out their bits.  Without debugfs the files'
+ * creation fails, which ptwalk_init() says.
+ */
+#if !IS_ENABLED(CONFIG_IOMMU_API)
+MODULE_INFO(lacks, "CONFIG_IOMMU_API");
+#endif
+#if !IS_ENABLED(CONFIG_TRACEPOINTS)
+MODULE_INFO(lacks, "CONFIG_TRACEPOINTS");
+#endif
+#if !IS_ENABLED(CONFIG_DEBUG_FS)
+MODULE_INFO(lacks, "CONFIG_DEBUG_FS");
+#endif
+
+static void __init ptwalk_say_lacks(void)
+{
+	if (!IS_ENABLED(CONFIG_IOMMU_API))
+		pr_notice("ptwalk: the kernel has no IOMMU API (CONFIG_IOMMU_API): no device view, no IOMMU events\n");
+	else if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+		pr_notice("ptwalk: the kernel has no tracepoints (CONFIG_TRACEPOINTS): no IOMMU events\n");
+}
+
 static int __init ptwalk_init(void)
 {
 	int ret;
@@ -42,6 +67,7 @@ static int __init ptwalk_init(void)
 	BUILD_BUG_ON(sizeof(struct ptwalk_dma_query) != PTWALK_DMA_QUERY_SIZE);
 	BUILD_BUG_ON(sizeof(struct ptwalk_dma_mapping) !=
 		     PTWALK_DMA_MAPPING_SIZE);
+	ptwalk_say_lacks();
 	/*
 	 * The recorder first: events are kept from load on, and a module
 	 * that cannot keep them says so (ptwalk_info.features) rather than

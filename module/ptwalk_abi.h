@@ -40,7 +40,8 @@
  * the layout is the same for 32- and 64-bit callers; little-endian on the
  * supported architectures.  The layout is checked at build time on both
  * sides.  The write() of ABI version 1 is gone: a query file's write() is
- * EINVAL, and a version 1 module answers these ioctls with ENOTTY.
+ * EINVAL, and a version 1 or 2 module answers these ioctls with ENOTTY
+ * (version 2's had another type).
  */
 #ifndef PTWALK_ABI_H
 #define PTWALK_ABI_H
@@ -48,8 +49,11 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-/* Bumped on any incompatible change of the structures or their meaning. */
-#define PTWALK_ABI_VERSION	2
+/*
+ * Bumped on any incompatible change of the structures, their meaning or
+ * the ioctl numbers (3: the type, PTWALK_IOC_TYPE).
+ */
+#define PTWALK_ABI_VERSION	3
 
 /* Paths relative to the debugfs mount point. */
 #define PTWALK_DEBUGFS_DIR	"ptwalk"
@@ -101,11 +105,13 @@
 #define PTWALK_DEVICE_GEOMETRY_ATTR	"geometry"
 
 /*
- * The ioctls' type (not registered in ioctl-number.rst: an out-of-tree
- * module; 0xB8 is free there from 5.10 to 6.12).  Each takes a pointer to
- * the struct named.
+ * The ioctls' type: free in Documentation/userspace-api/ioctl/
+ * ioctl-number.rst from 5.10 to the newest (7.2), and no type in their
+ * uapi headers; not registered there (an out-of-tree module).  ABI
+ * version 2's 0xB8 is mshv's and Marvell CN10K DPI's in newer kernels.
+ * Each takes a pointer to the struct named.
  */
-#define PTWALK_IOC_TYPE		0xB8
+#define PTWALK_IOC_TYPE		0xBD
 #define PTWALK_IOC_INFO		_IO(PTWALK_IOC_TYPE, 0x00) /* ptwalk_info */
 #define PTWALK_IOC_RANGE	_IO(PTWALK_IOC_TYPE, 0x01) /* ptwalk_range_query */
 #define PTWALK_IOC_VTOP		_IO(PTWALK_IOC_TYPE, 0x02) /* ptwalk_vtop_query */

@@ -204,8 +204,8 @@ static int arm(void)
 {
 	int ret;
 
-	/* without the IOMMU API no tracepoint is there to link against */
-	if (!IS_ENABLED(CONFIG_IOMMU_API))
+	/* no tracepoint to attach to, or none linked: recorder.h */
+	if (!ptwalk_recorder_available())
 		return -EOPNOTSUPP;
 	if (!rec.cpus) {
 		ret = alloc_rings();
@@ -235,7 +235,7 @@ no_unmap:
 /* Unregisters the probes, then logs what they left.  rec.lock held. */
 static void disarm(void)
 {
-	if (!IS_ENABLED(CONFIG_IOMMU_API))
+	if (!ptwalk_recorder_available())
 		return;
 	unregister_trace_io_page_fault(probe_fault, NULL);
 	unregister_trace_unmap(probe_unmap, NULL);
@@ -273,8 +273,7 @@ static void idle_disarm(struct work_struct *work)
 
 static bool available(void)
 {
-	/* the tracepoints exist only with the IOMMU API */
-	return iommu_events && IS_ENABLED(CONFIG_IOMMU_API);
+	return iommu_events && ptwalk_recorder_available();
 }
 
 int ptwalk_recorder_init(void)

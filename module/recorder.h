@@ -8,10 +8,23 @@
 #ifndef PTWALK_RECORDER_H
 #define PTWALK_RECORDER_H
 
+#include <linux/kconfig.h>
 #include <linux/types.h>
 #include "ptwalk_abi.h"
 
 struct pid_namespace;
+
+/*
+ * Whether this kernel can have a recorder: the IOMMU core's tracepoints
+ * are built and exported only with the IOMMU API, and a probe attaches
+ * only with tracepoints.  A constant, so that without them no probe is
+ * registered in the code at all and the module links against what the
+ * kernel exports.
+ */
+static inline bool ptwalk_recorder_available(void)
+{
+	return IS_ENABLED(CONFIG_IOMMU_API) && IS_ENABLED(CONFIG_TRACEPOINTS);
+}
 
 /* Arms at load if asked to (iommu_events_from_load); 0 or -errno. */
 int ptwalk_recorder_init(void);

@@ -69,7 +69,10 @@ static int walk_ptes(struct ptwalk_walk *walk, pte_t *pte, unsigned long addr,
 	return err;
 }
 
-/* Sets *again when the table went away under us (6.5+): look again. */
+/*
+ * Sets *again when the PMD changed before we got the table (a retraction
+ * or a THP collapse, 6.5+ or a backport of it): look again.
+ */
 static int walk_pte_range(struct ptwalk_walk *walk, pmd_t *pmdp,
 			  unsigned long addr, unsigned long end, bool *again)
 {
@@ -78,7 +81,7 @@ static int walk_pte_range(struct ptwalk_walk *walk, pmd_t *pmdp,
 	int err;
 
 	pte = ptwalk_pte_map_lock(walk->mm, pmdp, addr, &ptl);
-	if (ptwalk_pte_map_failed(pte)) {
+	if (!pte) {
 		*again = true;
 		return 0;
 	}

@@ -14,7 +14,7 @@ build=$top/build
 mkdir -p "$build"
 rm -f "$build"/build.tap "$build"/unit.tap "$build"/lint.tap "$build"/layout.tap "$build"/vm.tap "$build"/packaging.tap \
 	"$build"/unit-asan.tap "$build"/fuzz.tap "$build"/vm-asan.tap "$build"/vm-tsan.tap \
-	"$build"/iommu.tap "$build"/iommu-amd.tap
+	"$build"/iommu.tap "$build"/iommu-amd.tap "$build"/configs.tap
 
 # step TARGET [VAR=value...]: make TARGET, its wall time kept for the
 # summary (where CI's time goes: docs/testing.md)
@@ -46,11 +46,13 @@ step check-iommu
 # the same cases with QEMU's AMD-Vi instead of VT-d
 step check-iommu IOMMU=amd
 step check-packaging
+# last: CI builds its kernels in the background meanwhile (.ci/run)
+step check-configs
 echo "=== summary ==="
 echo "# seconds per step:$times"
 [ -n "$sanitized" ] || echo "# the VM suite with the sanitized ptcompare builds: not here (CHECK_VM_SANITIZED empty: make check-kernels KERNELS_SANITIZED runs it)"
 # shellcheck disable=SC2086 # san_taps: a list of paths without blanks
 exec scripts/tap-summary.sh "$build/build.tap" "$build/unit.tap" \
 	"$build/unit-asan.tap" "$build/fuzz.tap" \
-	"$build/lint.tap" "$build/layout.tap" "$build/vm.tap" $san_taps \
+	"$build/lint.tap" "$build/layout.tap" "$build/configs.tap" "$build/vm.tap" $san_taps \
 	"$build/iommu.tap" "$build/iommu-amd.tap" "$build/packaging.tap"

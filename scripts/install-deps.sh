@@ -41,6 +41,10 @@ dpkg-dev debhelper dh-dkms lintian"
 	# for the BTF that 6.12's headers (they ship a vmlinux) make kbuild
 	# generate.
 	PACKAGES="$PACKAGES debootstrap dwarves"
+	# the VM suite's 32-bit client (tests/vm/compat32.c): the i386 libc
+	# and libgcc, not gcc-multilib, which conflicts with the cross
+	# compilers below
+	PACKAGES="$PACKAGES libc6-dev-i386 lib32gcc-12-dev"
 	# make check-arm64: the cross compiler with its libc headers, QEMU
 	# for arm64 (the kernel and arm64 libraries come from
 	# scripts/arm64-fetch.sh)

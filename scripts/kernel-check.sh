@@ -9,7 +9,8 @@
 #
 # usage: scripts/kernel-check.sh KERNEL SRC...
 #   KERNEL: 5.10 | 6.1 | 6.12 | newest;  SRC: the module and fixture sources
-#   (the Makefile's MOD_SRCS).  user/ptcompare and build/vmtest must be built.
+#   (the Makefile's MOD_SRCS).  user/ptcompare, build/vmtest and build/compat32
+#   must be built.
 # Writes build/kernels/K/kernel-K.tap (fetch, lint, VM cases) and
 # build/kernels/K/times (seconds per step); exits 1 if any case failed.
 # Env: KERNEL_FETCH_DONE=1 skips the fetch (the caller ran it already);
@@ -117,7 +118,7 @@ if [ "$sanitized" = tsan ] && [ -n "${TSAN_CASES:-}" ]; then
 fi
 VM_KERNEL=$VMLINUZ VM_MODTREE=$MODTREE VM_KO_DIR=$moddir VM_SANITIZED=$sanitized \
 	VM_SANITIZED_ONLY=$san_only scripts/vm-run.sh "$vmout" "$KREL" "$vm_mode" \
-	build/vmtest:/bin/vmtest "$ptcompare":/bin/ptcompare "${plain[@]}" ||
+	build/vmtest:/bin/vmtest "$ptcompare":/bin/ptcompare "${plain[@]}" build/compat32:/bin/compat32 ||
 	echo "not ok - vm_run # scripts/vm-run.sh failed" >> "$tap"
 step vm "$t"
 cat "$vmout/vm.tap" >> "$tap" 2>/dev/null

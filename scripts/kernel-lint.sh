@@ -67,7 +67,7 @@ checkpatch() { # checkpatch EXTRA_IGNORES FILE...
 }
 if [ -x "$cp" ]; then
 	out=$(
-		checkpatch "" $(ls "$top"/module/*.[ch] "$top"/tests/fixture/*.[ch] |
+		checkpatch "" $(ls "$top"/module/*.[ch] "$top"/module/conftest/*.c "$top"/tests/fixture/*.[ch] |
 			grep -v -e /compat.h -e /fixture_compat.h -e /ptwalk_names.h)
 		checkpatch ",LINUX_VERSION_CODE,CONSTANT_COMPARISON" "$top/module/compat.h" \
 			"$top/tests/fixture/fixture_compat.h"

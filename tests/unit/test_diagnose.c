@@ -254,6 +254,7 @@ static void iommu_policy_errors(void **state)
 		{ ENODEV, "", FAIL_NO_DEVICE, { "no PCI device", NULL, NULL } },
 		{ EPERM, "", FAIL_PRIVILEGE, { "CAP_SYS_PTRACE", "every query", NULL } },
 		{ EADDRNOTAVAIL, "", FAIL_DMA_OFFSET, { "0000:00:03.0", "no driver bound", "bind its driver" } },
+		{ ENOTTY, "", FAIL_INTERNAL, { "no device view", "CONFIG_IOMMU_API", NULL } },
 	};
 
 	(void)state;
@@ -412,7 +413,10 @@ static void iommu_watch_errors(void **state)
 	assert_int_equal(EXIT_NOT_VFIO, 16);
 }
 
-/* A version 1 module (no ioctl) or another version: exit 3, one line. */
+/*
+ * A version 1 or 2 module (no ioctl of this type) or another version:
+ * exit 3, one line.
+ */
 static void abi_mismatch(void **state)
 {
 	char msg[512];
@@ -420,11 +424,11 @@ static void abi_mismatch(void **state)
 	(void)state;
 	assert_int_equal(diagnose_abi(ENOTTY, 0, msg, sizeof(msg)),
 			 FAIL_NO_MODULE);
-	assert_contains(msg, "ABI version 1",
+	assert_contains(msg, "ABI version 1 or 2, this ptcompare version 3",
 			"dkms");
 	assert_null(strchr(msg, '\n'));
-	assert_int_equal(diagnose_abi(0, 3, msg, sizeof(msg)), FAIL_NO_MODULE);
-	assert_contains(msg, "version 3, newer");
+	assert_int_equal(diagnose_abi(0, 4, msg, sizeof(msg)), FAIL_NO_MODULE);
+	assert_contains(msg, "version 4, newer");
 	assert_int_equal(diagnose_abi(EIO, 0, msg, sizeof(msg)), FAIL_NO_MODULE);
 	assert_contains(msg, "cannot ask");
 }

@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "vmtest.h"
 
@@ -152,3 +153,118 @@ VMTEST_CASE(device, "device_answers_like_debugfs", device_answers_like_debugfs)
 	return ok;
 }
 #undef ATTEMPTS
+
+#if defined(__x86_64__)
+/*
+ * A 32-bit client (tests/vm/compat32.c, /bin/compat32 in the x86-64
+ * guests; the kernel's IA32 emulation): /dev/ptwalk answers it through
+ * .compat_ioctl (compat_ptr_ioctl(): the structs are the same for 32- and
+ * 64-bit callers), the debugfs query file cannot, since debugfs' proxy
+ * forwards no .compat_ioctl (docs/interface.md: the device is the 32-bit
+ * way).  Runs compat32 on @path, reads its lines into @out (addr, info,
+ * and range after a successful info) and leaves it waiting: its pid, and
+ * in *to_child the pipe whose close ends it; -1 with t->why set.
+ */
+#define COMPAT32 "/bin/compat32"
+static pid_t compat32_start(struct vmtest *t, const char *path,
+			    char out[3][128], int *to_child)
+{
+	int in[2], back[2], lines = 0;
+	FILE *f;
+	pid_t pid;
+
+	if (pipe2(in, O_CLOEXEC) || pipe2(back, O_CLOEXEC))
+		return fail(t, "pipe: %s", strerror(errno)), -1;
+	pid = fork();
+	if (pid < 0)
+		return fail(t, "fork: %s", strerror(errno)), -1;
+	if (!pid) {
+		dup2(in[0], STDIN_FILENO);
+		dup2(back[1], STDOUT_FILENO);
+		execl(COMPAT32, "compat32", path, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(back[1]);
+	*to_child = in[1];
+	f = fdopen(back[0], "r");
+	while (f && lines < 3 && fgets(out[lines], 128, f)) {
+		out[lines][strcspn(out[lines], "\n")] = '\0';
+		lines++;
+		/* no range line after a failed info */
+		if (lines == 2 && strncmp(out[1], "info 0 ", 7))
+			break;
+	}
+	if (f)
+		fclose(f);
+	else
+		close(back[0]);
+	if (lines < 2) {
+		close(in[1]);
+		waitpid(pid, NULL, 0);
+		return fail(t, "%s printed %d lines: is it there (make %s) and can this kernel run 32-bit programs (CONFIG_IA32_EMULATION)?",
+			    COMPAT32, lines, "build/compat32"), -1;
+	}
+	return pid;
+}
+
+static void compat32_end(pid_t pid, int to_child)
+{
+	close(to_child);
+	waitpid(pid, NULL, 0);
+}
+
+/* The device answers a 32-bit caller as it answers this one. */
+VMTEST_CASE(device, "compat32_device_answers", compat32_device_answers)
+{
+	char out[3][128] = { "" };
+	unsigned long long addr = 0, pfn = 0;
+	int rc = -1, err = 0, nrecs = 0;
+	unsigned int abi = 0, level = 0, kind = 0;
+	int to_child;
+	pid_t pid = compat32_start(t, PTWALK_DEFAULT_DEVICE, out, &to_child);
+	bool ok = pid > 0;
+
+	if (!ok)
+		return false;
+	ok = (sscanf(out[0], "addr %llx", &addr) == 1 &&
+	      sscanf(out[1], "info %d %d %u", &rc, &err, &abi) == 3 &&
+	      !rc && abi == PTWALK_ABI_VERSION) ||
+	     fail(t, "32-bit info through %s: '%s'", PTWALK_DEFAULT_DEVICE,
+		  out[1]);
+	ok = ok && ((sscanf(out[2], "range %d %d %d %llx %u %u", &rc, &err,
+			    &nrecs, &pfn, &level, &kind) == 6 &&
+		     !rc && nrecs == 1 && pfn != PTWALK_PFN_NONE) ||
+		    fail(t, "32-bit range query of its own written page: '%s'",
+			 out[2]));
+	/* the same page of the same process, asked by a 64-bit caller */
+	ok = ok && walk(t, pid, addr, addr + PAGE);
+	ok = ok && ((t->nr_recs == 1 && t->recs[0].pfn == pfn &&
+		     t->recs[0].level == level && t->recs[0].kind == kind) ||
+		    fail(t, "32-bit caller got pfn 0x%llx level %u kind %u, 64-bit %zu records: %s",
+			 pfn, level, kind, t->nr_recs, rec_text(&t->recs[0])));
+	compat32_end(pid, to_child);
+	return ok;
+}
+
+/* The debugfs query file has no 32-bit ioctl path: ENOTTY, as documented. */
+VMTEST_CASE(device, "compat32_debugfs_enotty", compat32_debugfs_enotty)
+{
+	char out[3][128] = { "" };
+	int rc = 0, err = 0, to_child;
+	unsigned int abi;
+	pid_t pid = compat32_start(t, PTWALK_DEFAULT_DEBUGFS "/"
+				   PTWALK_DEBUGFS_DIR "/" PTWALK_QUERY_FILE,
+				   out, &to_child);
+	bool ok = pid > 0;
+
+	if (!ok)
+		return false;
+	ok = (sscanf(out[1], "info %d %d %u", &rc, &err, &abi) == 3 &&
+	      rc == -1 && err == ENOTTY) ||
+	     fail(t, "32-bit info through debugfs: '%s', expected ENOTTY (%d)",
+		  out[1], ENOTTY);
+	compat32_end(pid, to_child);
+	return ok;
+}
+#endif

@@ -139,7 +139,7 @@ VMTEST_CASE(error, "bad_sizes_and_order", bad_sizes)
 
 	if (fd < 0)
 		return false;
-	/* ABI version 2 has no write(): a version 1 query is refused */
+	/* ABI version 2 and on have no write(): a version 1 query is refused */
 	ok = expect_errno(t, "read before any query",
 			  read(fd, &rec, sizeof(rec)) < 0 ? -errno : 0, ENODATA) &&
 	     expect_errno(t, "a version 1 write", raw_write(fd, &r, 32),
@@ -651,7 +651,7 @@ VMTEST_CASE(error, "text_view", text_view)
 }
 
 /*
- * PTWALK_IOC_INFO: version 2 and every query's feature bit; the caller's
+ * PTWALK_IOC_INFO: version 3 and every query's feature bit; the caller's
  * size honoured both ways (a longer struct's tail zeroed, a shorter one
  * filled only as far as it goes); the absent flags those of the file.
  */
@@ -675,7 +675,7 @@ VMTEST_CASE(error, "abi_info", abi_info)
 	ok = ok && expect_errno(t, "info", raw_ioctl(fd, PTWALK_IOC_INFO, &big),
 				0);
 	if (ok && (big.info.size != sizeof(big.info) ||
-		   big.info.abi_version != 2 || big.info.features != want ||
+		   big.info.abi_version != 3 || big.info.features != want ||
 		   big.info.reserved || big.tail[0] || big.tail[15]))
 		ok = fail(t, "info: size %u version %u features 0x%llx reserved %u tail %02x..%02x",
 			  big.info.size, big.info.abi_version,
@@ -690,7 +690,7 @@ VMTEST_CASE(error, "abi_info", abi_info)
 	small[0] = 8;
 	ok = ok && expect_errno(t, "info into 8 bytes",
 				raw_ioctl(fd, PTWALK_IOC_INFO, small), 0) &&
-	     ((small[0] == 8 && small[1] == 2 && small[2] == 0xffffffff) ||
+	     ((small[0] == 8 && small[1] == 3 && small[2] == 0xffffffff) ||
 	      fail(t, "8-byte info: %u %u 0x%x", small[0], small[1], small[2]));
 	small[0] = 4;
 	ok = ok && expect_errno(t, "info into 4 bytes",

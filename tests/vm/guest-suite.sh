@@ -317,7 +317,7 @@ else
 fi
 ptcompare_exit ptcompare_unknown_option 2 "unknown option" --frobnicate $$
 ptcompare_exit ptcompare_bad_pid 2 "bad PID" 12abc
-if [ "$(cat /sys/kernel/debug/ptwalk/abi_version)" = 2 ]; then
+if [ "$(cat /sys/kernel/debug/ptwalk/abi_version)" = 3 ]; then
 	tap OK abi_version_file
 else
 	tap FAIL abi_version_file "abi_version reads '$(cat /sys/kernel/debug/ptwalk/abi_version)'"

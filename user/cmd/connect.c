@@ -62,7 +62,7 @@ int connect_ptwalk(const struct cli_options *o, struct endpoint *ep,
 		*why = explain(ep->tried, msg, size);
 		return -1;
 	}
-	/* ABI version 2 or nothing: a version 1 module knows no ioctl */
+	/* this ABI version or nothing: a version 1 or 2 module knows no ioctl */
 	err = ptwalk_info(fd, &info);
 	if (!err && info.abi_version == PTWALK_ABI_VERSION)
 		return fd;

@@ -22,7 +22,8 @@ int ptwalk_open(const char *debugfs, const char *file, int flags);
 
 /*
  * The module's ABI version and features (PTWALK_IOC_INFO): 0, or -errno;
- * -ENOTTY from a module of ABI version 1, which knows no ioctl.
+ * -ENOTTY from a module of ABI version 1 or 2, which knows no ioctl of
+ * this version's type.
  */
 int ptwalk_info(int fd, struct ptwalk_info *out);
 

@@ -323,6 +323,10 @@ enum failure diagnose_iommu(int err, const char *device,
 			 "device %s is attached to an IOMMU domain that cannot be asked (SVA, nested or platform): not supported",
 			 device);
 		return FAIL_DOMAIN;
+	case ENOTTY:
+		snprintf(msg, size,
+			 "the loaded ptwalk.ko has no device view: its kernel was built without the IOMMU API (CONFIG_IOMMU_API), so no device of it is behind an IOMMU");
+		return FAIL_INTERNAL;
 	case ERANGE:
 		snprintf(msg, size,
 			 "device addresses 0x%" PRIx64 "-0x%" PRIx64 " are outside the aperture of %s's IOMMU domain: give --iova inside it",
@@ -450,10 +454,15 @@ int diagnose_iommu_watch(const char *device, bool has_group,
 enum failure diagnose_abi(int err, unsigned int version, char *msg,
 			  size_t size)
 {
-	if (err == ENOTTY || (!err && version < PTWALK_ABI_VERSION))
+	/* versions 1 and 2 know no ioctl of this one's (another type) */
+	if (err == ENOTTY)
+		snprintf(msg, size,
+			 "the loaded ptwalk.ko speaks ABI version 1 or 2, this ptcompare version %d (an older module, perhaps an old DKMS install): load this release's module ('rmmod ptwalk; insmod ptwalk.ko', or 'dkms install ptwalk/VERSION')",
+			 PTWALK_ABI_VERSION);
+	else if (!err && version < PTWALK_ABI_VERSION)
 		snprintf(msg, size,
 			 "the loaded ptwalk.ko speaks ABI version %u, this ptcompare version %d (an older module, perhaps an old DKMS install): load this release's module ('rmmod ptwalk; insmod ptwalk.ko', or 'dkms install ptwalk/VERSION')",
-			 err ? 1 : version, PTWALK_ABI_VERSION);
+			 version, PTWALK_ABI_VERSION);
 	else if (!err)
 		snprintf(msg, size,
 			 "the loaded ptwalk.ko speaks ABI version %u, newer than this ptcompare's %d: install the ptcompare of the module's release",
