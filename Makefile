@@ -174,7 +174,7 @@ check-iommu: vm-build
 	VM_IOMMU=1 VM_IOMMU_KIND=$(IOMMU) scripts/vm-run.sh $(BUILD)/$(IOMMU_LANE) $(KREL) iommu $(BUILD)/vmtest:/bin/vmtest $(CURDIR)/user/ptcompare:/bin/ptcompare
 	cp $(BUILD)/$(IOMMU_LANE)/vm.tap $(BUILD)/$(IOMMU_LANE).tap
 else
-check-iommu: user $(BUILD)/vmtest
+check-iommu: user $(BUILD)/vmtest $(BUILD)/compat32
 	VM_IOMMU_KIND=$(IOMMU) KERNEL_VM_MODE=iommu scripts/kernel-check.sh $(KERNEL) $(MOD_SRCS)
 endif
 

@@ -391,5 +391,26 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
 	!defined(PTWALK_HAVE_PGTABLE_L4_ENABLED)
 #error "conftest/pgtable_l4_enabled.c failed on arm64 6.9 or later"
 #endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0) && \
+	LINUX_VERSION_CODE < KERNEL_VERSION(6, 18, 0) && \
+	!defined(PTWALK_HAVE_TRACE_DMA_MAP_PAGE)
+#error "conftest/trace_dma_map_page.c failed on 6.12 to 6.17"
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 18, 0) && \
+	!defined(PTWALK_HAVE_TRACE_DMA_MAP_PHYS)
+#error "conftest/trace_dma_map_phys.c failed on 6.18 or later"
+#endif
+
+/*
+ * DMA_ATTR_MMIO came in 6.18 with dma_map_phys(), which maps MMIO with it
+ * (dma_map_resource() its caller); before, no mapping carries it.  A
+ * macro, so a backport that brings it defines it: no version test.
+ */
+#include <linux/dma-mapping.h>
+#ifdef DMA_ATTR_MMIO
+#define PTWALK_DMA_ATTR_MMIO	DMA_ATTR_MMIO
+#else
+#define PTWALK_DMA_ATTR_MMIO	0UL
+#endif
 
 #endif /* PTWALK_COMPAT_H */

@@ -16,19 +16,33 @@
  * sgt, size, dir, gfp, attrs), dma_free_sgt (dev, sgt, size, dir).
  *
  * Probes run where the DMA API is called: any context, hardirq included.
- * An untracked device costs a hash of its pointer and one comparison (an
- * empty slot; a slot of a tracked device adds one per collision).  A
- * tracked device's probe takes that device's raw spinlock, interrupts
- * off, and takes entries from the device's pool, allocated when tracking
- * began: it never sleeps nor allocates.  A full pool counts the mapping
- * in overflow.
+ * Tracked devices sit in a small open-addressed table (dma_table.h),
+ * published with release semantics and never holding a removed device:
+ * an untrack builds the other of two tables afresh and switches to it.
+ * So an untracked device costs a hash of its pointer and at most
+ * PTWALK_DMA_MAX_DEVICES + 1 comparisons (one per tracked device in its
+ * run, then an empty slot).  A tracked device's probe takes that
+ * device's raw spinlock, interrupts off, and takes entries from the
+ * device's pool, allocated when tracking began: it never sleeps nor
+ * allocates.  A full pool counts the mapping in overflow.
+ *
+ * Who keeps a device tracked: each session that asked (a hold, dropped
+ * by PTWALK_DMA_TRACK_OFF or when the session's file is closed, a
+ * crashed tool's too), and the module parameter dma_track (for good).
+ * Once no hold is left the device stays tracked dma_track_idle seconds
+ * after the last release or PTWALK_IOC_DMA_MAPS of it, then is untracked:
+ * nothing pays for the probes long after the last question.
  */
 #include <linux/device.h>
+#include <linux/dma-mapping.h>
 #include <linux/hash.h>
+#include <linux/jiffies.h>
+#include <linux/memory_hotplug.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/scatterlist.h>
@@ -38,7 +52,9 @@
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 #include "compat.h"
+#include "dma_table.h"
 #include "dma_track.h"
 #include "lockdown.h"
 
@@ -50,11 +66,13 @@ module_param(dma_track_history, uint, 0444);
 MODULE_PARM_DESC(dma_track_history, "Recent unmaps kept per tracked device");
 static char *dma_track;
 module_param(dma_track, charp, 0444);
-MODULE_PARM_DESC(dma_track, "PCI devices (DDDD:BB:DD.F, comma-separated) tracked from load");
+MODULE_PARM_DESC(dma_track, "PCI devices (DDDD:BB:DD.F, comma-separated) tracked from load, for good");
+static unsigned int dma_track_idle = 600;
+module_param(dma_track_idle, uint, 0644);
+MODULE_PARM_DESC(dma_track_idle,
+		 "Seconds a device stays tracked after its last hold went and it was last read");
 
 #define HASH_BITS_MAPS	10
-#define SLOT_BITS	6
-#define SLOTS		(1U << SLOT_BITS)
 #define NIL		(-1)
 
 struct entry {
@@ -64,7 +82,8 @@ struct entry {
 };
 
 struct tracked {
-	struct device *dev;	/* referenced */
+	struct ptwalk_dma_key key;	/* dev: the table's key */
+	struct device *dev;		/* referenced */
 	raw_spinlock_t lock;
 	struct entry *pool;
 	s32 buckets[1U << HASH_BITS_MAPS];
@@ -74,27 +93,36 @@ struct tracked {
 	u32 hist_size;
 	u64 hist_next;				/* unmaps ever kept */
 	u64 overflow, unmapped_unknown, tracked_ns;
+	/* the rest under track_lock */
+	unsigned int holds;	/* sessions holding it */
+	bool for_good;		/* module parameter dma_track */
+	unsigned long used;	/* jiffies: last release or read */
 };
 
-/* A slot once tracked, now free: probing goes on past it. */
-static struct tracked tombstone;
-static struct tracked *slots[SLOTS];
+/*
+ * Two tables (dma_table.h): probes read the live one; an untrack
+ * rebuilds the other without the device and switches to it.
+ */
+static struct ptwalk_dma_table tables[2];
+static struct ptwalk_dma_table __rcu *live_table =
+	RCU_INITIALIZER(&tables[0]);
 static unsigned int nr_tracked;
-static DEFINE_MUTEX(track_lock);	/* tracking on or off, probes */
+static DEFINE_MUTEX(track_lock);	/* tracking on or off, probes, holds */
+static void idle_untrack(struct work_struct *work);
+static DECLARE_DELAYED_WORK(idle_work, idle_untrack);
+
+/* The live table: in a probe (preemption off) or under track_lock. */
+static struct ptwalk_dma_table *table(void)
+{
+	return rcu_dereference_sched_check(live_table,
+					   lockdep_is_held(&track_lock));
+}
 
 static struct tracked *lookup(struct device *dev)
 {
-	unsigned int i = hash_ptr(dev, SLOT_BITS), n;
+	struct ptwalk_dma_key *k = ptwalk_dma_table_find(table(), dev, NULL);
 
-	for (n = 0; n < SLOTS; n++, i = (i + 1) % SLOTS) {
-		struct tracked *t = READ_ONCE(slots[i]);
-
-		if (!t)
-			return NULL;
-		if (t->dev == dev)
-			return t;
-	}
-	return NULL;
+	return k ? container_of(k, struct tracked, key) : NULL;
 }
 
 static bool is_sg(u32 kind)
@@ -110,11 +138,11 @@ static unsigned int bucket(unsigned long key)
 /* What the frame pfn is now (enum ptwalk_dma_frame): a racy read. */
 static u32 frame_kind(unsigned long pfn)
 {
-	struct page *page;
+	/* as fs/proc/page.c: offline or ZONE_DEVICE memmaps are no answer */
+	struct page *page = pfn_to_online_page(pfn);
 
-	if (!pfn_valid(pfn))
+	if (!page)
 		return PTWALK_DMA_FRAME_NONE;
-	page = pfn_to_page(pfn);
 	if (PageSlab(page))
 		return PTWALK_DMA_FRAME_SLAB;
 	if (PageTable(page))
@@ -135,9 +163,11 @@ static u32 frame_kind(unsigned long pfn)
 static void caller(struct ptwalk_dma_mapping *m)
 {
 	unsigned long pfn = PHYS_PFN(m->phys);
+	struct page *page = m->phys == PTWALK_DMA_PHYS_NONE ? NULL :
+			    pfn_to_online_page(pfn);
 
-	if (m->phys != PTWALK_DMA_PHYS_NONE && pfn_valid(pfn)) {
-		if (page_count(pfn_to_page(pfn)))
+	if (page) {
+		if (page_count(page))
 			m->flags |= PTWALK_DMA_F_COUNTED;
 		m->flags |= frame_kind(pfn) << PTWALK_DMA_WAS_SHIFT;
 	}
@@ -233,15 +263,22 @@ static void probe_map(void *kind, struct device *dev, phys_addr_t phys,
 		      dma_addr_t dma, size_t size,
 		      enum dma_data_direction dir, unsigned long attrs)
 {
-	struct tracked *t = lookup(dev);
+	struct tracked *t;
 	struct ptwalk_dma_mapping m;
 
+	/* a failed map is traced too (dma_map_page_attrs(), 6.12) */
+	if (dma == DMA_MAPPING_ERROR)
+		return;
+	t = lookup(dev);
 	if (!t)
 		return;
 	m = (struct ptwalk_dma_mapping){
 		.dma = dma, .phys = phys, .size = size, .attrs = attrs,
 		.dir = dir, .kind = (uintptr_t)kind,
 	};
+	/* 6.18+: dma_map_phys() maps MMIO too, dma_map_resource() gone */
+	if (attrs & PTWALK_DMA_ATTR_MMIO)
+		m.kind = PTWALK_DMA_RESOURCE;
 	caller(&m);
 	add_one(t, &m, dma);
 }
@@ -256,8 +293,13 @@ static void probe_unmap(void *data, struct device *dev, dma_addr_t dma,
 		remove_key(t, dma, false);
 }
 
-/* A coherent buffer's first frame: linear or vmap()ed (dma-iommu remaps). */
-static u64 virt_phys(void *virt)
+/*
+ * A coherent buffer's first frame: linear or vmap()ed (dma-iommu
+ * remaps); with DMA_ATTR_NO_KERNEL_MAPPING dma-direct returns the struct
+ * page * itself as the cookie, taken as one only when it is the memmap
+ * entry of an online frame.
+ */
+static u64 virt_phys(void *virt, unsigned long attrs)
 {
 	struct page *page;
 
@@ -265,9 +307,20 @@ static u64 virt_phys(void *virt)
 		return PTWALK_DMA_PHYS_NONE;
 	if (virt_addr_valid(virt))
 		return virt_to_phys(virt);
-	page = is_vmalloc_addr(virt) ? vmalloc_to_page(virt) : NULL;
-	return page ? page_to_phys(page) + offset_in_page(virt) :
-		      PTWALK_DMA_PHYS_NONE;
+	if (is_vmalloc_addr(virt)) {
+		page = vmalloc_to_page(virt);
+		return page ? page_to_phys(page) + offset_in_page(virt) :
+			      PTWALK_DMA_PHYS_NONE;
+	}
+	/* with a virtual memmap page_to_pfn() is arithmetic, reading nothing */
+	if (IS_ENABLED(CONFIG_SPARSEMEM_VMEMMAP) &&
+	    (attrs & DMA_ATTR_NO_KERNEL_MAPPING)) {
+		unsigned long pfn = page_to_pfn((struct page *)virt);
+
+		if (pfn_to_online_page(pfn) == virt)
+			return PFN_PHYS(pfn);
+	}
+	return PTWALK_DMA_PHYS_NONE;
 }
 
 static void probe_alloc(void *kind, struct device *dev, void *virt,
@@ -281,7 +334,7 @@ static void probe_alloc(void *kind, struct device *dev, void *virt,
 	if (!t || !virt)	/* a failed allocation is traced too */
 		return;
 	m = (struct ptwalk_dma_mapping){
-		.dma = dma, .phys = virt_phys(virt), .size = size,
+		.dma = dma, .phys = virt_phys(virt, attrs), .size = size,
 		.attrs = attrs, .dir = dir, .kind = (uintptr_t)kind,
 	};
 	caller(&m);
@@ -341,8 +394,12 @@ static void probe_map_sg(void *data, struct device *dev,
 			 struct scatterlist *sgl, int nents, int ents,
 			 enum dma_data_direction dir, unsigned long attrs)
 {
-	struct tracked *t = lookup(dev);
+	struct tracked *t;
 
+	/* a failure is dma_map_sg_err, not traced here; kept safe anyway */
+	if (ents <= 0)
+		return;
+	t = lookup(dev);
 	if (t)
 		add_sg(t, sgl, nents, ents, dir, attrs, PTWALK_DMA_SG);
 }
@@ -378,6 +435,39 @@ static void probe_free_sgt(void *data, struct device *dev,
 	if (t)
 		remove_key(t, (unsigned long)sgt->sgl, true);
 }
+
+/*
+ * Each probe's type against its tracepoint's, as lttng-modules checks
+ * (check_trace_callback_type_*() of DECLARE_TRACE): a prototype changed
+ * in a later release fails the build instead of a probe reading its
+ * arguments wrong.  Kbuild says which events the header has.
+ */
+#if defined(PTWALK_HAVE_TRACE_DMA_MAP_PAGE) || \
+	defined(PTWALK_HAVE_TRACE_DMA_MAP_PHYS)
+#include <trace/events/dma.h>
+
+static void __maybe_unused check_probe_types(void)
+{
+#ifdef PTWALK_HAVE_TRACE_DMA_MAP_PAGE
+	check_trace_callback_type_dma_map_page(probe_map);
+	check_trace_callback_type_dma_map_resource(probe_map);
+	check_trace_callback_type_dma_unmap_page(probe_unmap);
+	check_trace_callback_type_dma_unmap_resource(probe_unmap);
+#endif
+#ifdef PTWALK_HAVE_TRACE_DMA_MAP_PHYS
+	check_trace_callback_type_dma_map_phys(probe_map);
+	check_trace_callback_type_dma_unmap_phys(probe_unmap);
+#endif
+	check_trace_callback_type_dma_alloc(probe_alloc);
+	check_trace_callback_type_dma_alloc_pages(probe_alloc);
+	check_trace_callback_type_dma_free(probe_free);
+	check_trace_callback_type_dma_free_pages(probe_free);
+	check_trace_callback_type_dma_map_sg(probe_map_sg);
+	check_trace_callback_type_dma_unmap_sg(probe_unmap_sg);
+	check_trace_callback_type_dma_alloc_sgt(probe_alloc_sgt);
+	check_trace_callback_type_dma_free_sgt(probe_free_sgt);
+}
+#endif
 
 /* The events, by name; data is what the probe is given (a kind). */
 static struct dma_event {
@@ -425,6 +515,8 @@ static void detach_all(void)
 {
 	size_t i;
 
+	if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+		return;
 	for (i = 0; i < ARRAY_SIZE(events); i++) {
 		if (!events[i].attached)
 			continue;
@@ -441,6 +533,8 @@ static int attach_all(void)
 	size_t i;
 	int ret;
 
+	if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+		return -EOPNOTSUPP;
 	for (i = 0; i < ARRAY_SIZE(events); i++) {
 		if (!events[i].tp)
 			continue;
@@ -490,6 +584,7 @@ static struct tracked *tracked_alloc(struct device *dev)
 	t->hist_size = dma_track_history;
 	t->tracked_ns = local_clock();
 	t->dev = dev;
+	t->key.dev = dev;
 	return t;
 }
 
@@ -504,70 +599,135 @@ static struct device *device_named(const char *name, size_t max)
 	return dev ?: ERR_PTR(-ENODEV);
 }
 
-/* Starts tracking dev (its reference kept, or dropped); track_lock held. */
-static int track_locked(struct device *dev)
+/*
+ * Tracks dev (its reference kept, or dropped): the tracked device, or an
+ * ERR_PTR; track_lock held.
+ */
+static struct tracked *track_locked(struct device *dev)
 {
-	unsigned int i = hash_ptr(dev, SLOT_BITS), n;
-	struct tracked *t;
+	struct tracked *t = lookup(dev);
 	int ret;
 
-	if (lookup(dev)) {
+	if (t) {
 		put_device(dev);
-		return 0;
+		return t;
 	}
 	if (nr_tracked >= PTWALK_DMA_MAX_DEVICES) {
 		put_device(dev);
-		return -ENOSPC;
+		return ERR_PTR(-ENOSPC);
 	}
 	t = tracked_alloc(dev);
 	if (!t) {
 		put_device(dev);
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	}
 	if (!nr_tracked) {
 		ret = attach_all();
 		if (ret) {
 			tracked_free(t);
-			return ret;
+			return ERR_PTR(ret);
 		}
 	}
-	/* fewer tracked than slots: a free one is found */
-	for (n = 0; n < SLOTS; n++, i = (i + 1) % SLOTS)
-		if (!slots[i] || slots[i] == &tombstone)
-			break;
-	WRITE_ONCE(slots[i], t);
+	t->used = jiffies;
+	ptwalk_dma_table_insert(table(), &t->key);
 	nr_tracked++;
-	return 0;
+	return t;
 }
 
-static int untrack_locked(struct device *dev)
+/* Stops tracking t and frees it; track_lock held. */
+static void untrack_locked(struct tracked *t)
 {
-	struct tracked *t = NULL;
-	unsigned int i;
+	struct ptwalk_dma_table *old = table();
+	struct ptwalk_dma_table *tb = old == &tables[0] ? &tables[1] :
+							 &tables[0];
 
-	for (i = 0; i < SLOTS && !t; i++)
-		if (slots[i] && slots[i] != &tombstone && slots[i]->dev == dev)
-			t = slots[i];
-	if (!t)
-		return -ENOENT;
-	WRITE_ONCE(slots[i - 1], &tombstone);
+	/* no probe reads tb: the last switch away from it waited for them */
+	ptwalk_dma_table_rebuild(tb, old, &t->key);
+	rcu_assign_pointer(live_table, tb);
 	if (--nr_tracked) {
-		/* probes that found t have returned once this does */
+		/* probes that found t, or read old, have returned */
 		tracepoint_synchronize_unregister();
 	} else {
 		detach_all();
-		memset(slots, 0, sizeof(slots));
 	}
 	tracked_free(t);
-	return 0;
 }
 
-static long track_ioctl(void __user *arg)
+static unsigned long idle_jiffies(void)
+{
+	return (unsigned long)READ_ONCE(dma_track_idle) * HZ;
+}
+
+/* Whether t is kept by nothing but the idle time; track_lock held. */
+static bool idle(const struct tracked *t)
+{
+	return !t->holds && !t->for_good;
+}
+
+/*
+ * Untracks the devices idle for dma_track_idle seconds since their last
+ * release or read, and comes back for the next one due.
+ */
+static void idle_untrack(struct work_struct *work)
+{
+	unsigned long next = 0;
+	bool again = false;
+	unsigned int i;
+
+	mutex_lock(&track_lock);
+	for (i = 0; i < PTWALK_DMA_SLOTS; i++) {
+		struct ptwalk_dma_key *k = table()->slot[i];
+		struct tracked *t = k ? container_of(k, struct tracked, key) :
+					NULL;
+		unsigned long due;
+
+		if (!t || !idle(t))
+			continue;
+		due = t->used + idle_jiffies();
+		if (time_after_eq(jiffies, due)) {
+			untrack_locked(t);
+			i = -1;		/* the table was rebuilt: start over */
+		} else if (!again || time_before(due, next)) {
+			next = due;
+			again = true;
+		}
+	}
+	if (again)
+		schedule_delayed_work(&idle_work, next - jiffies);
+	mutex_unlock(&track_lock);
+}
+
+/* t was released or read now; track_lock held. */
+static void used_now(struct tracked *t)
+{
+	t->used = jiffies;
+	if (idle(t))
+		schedule_delayed_work(&idle_work, idle_jiffies());
+}
+
+static int hold_slot(struct ptwalk_dma_holds *h, struct device *dev)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(h->dev); i++)
+		if (h->dev[i] == dev)
+			return i;
+	return -1;
+}
+
+/*
+ * Tracking on: the session holds the device (once, however often it
+ * asks).  Off: the session's hold goes, and the device is untracked now
+ * unless another session holds it or dma_track named it (EBUSY when this
+ * session held none).
+ */
+static int track_ioctl(struct ptwalk_dma_holds *h, void __user *arg)
 {
 	struct ptwalk_dma_track q;
+	struct tracked *t;
 	struct device *dev;
 	u32 usize;
-	int ret;
+	int ret, held;
 
 	if (get_user(usize, (u32 __user *)arg))
 		return -EFAULT;
@@ -584,14 +744,57 @@ static long track_ioctl(void __user *arg)
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
 	mutex_lock(&track_lock);
+	held = hold_slot(h, dev);
 	if (q.flags & PTWALK_DMA_TRACK_OFF) {
-		ret = untrack_locked(dev);
+		t = lookup(dev);
 		put_device(dev);
+		ret = 0;
+		if (!t) {
+			ret = -ENOENT;
+		} else if (held >= 0) {
+			h->dev[held] = NULL;
+			t->holds--;
+		} else if (!idle(t)) {
+			ret = -EBUSY;
+		}
+		if (t && idle(t))
+			untrack_locked(t);
+	} else if (held < 0) {
+		held = hold_slot(h, NULL);
+		/* held < 0: it holds every tracked device, so none is free */
+		t = held < 0 ? (put_device(dev), ERR_PTR(-ENOSPC)) :
+			       track_locked(dev);
+		if (IS_ERR(t)) {
+			ret = PTR_ERR(t);
+		} else {
+			/* a free slot: one per tracked device at most */
+			h->dev[held] = t->dev;
+			t->holds++;
+		}
 	} else {
-		ret = track_locked(dev);
+		put_device(dev);
 	}
 	mutex_unlock(&track_lock);
 	return ret;
+}
+
+void ptwalk_dma_release(struct ptwalk_dma_holds *h)
+{
+	unsigned int i;
+
+	if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+		return;
+	mutex_lock(&track_lock);
+	for (i = 0; i < ARRAY_SIZE(h->dev); i++) {
+		struct tracked *t = h->dev[i] ? lookup(h->dev[i]) : NULL;
+
+		if (!t)
+			continue;
+		h->dev[i] = NULL;
+		t->holds--;
+		used_now(t);
+	}
+	mutex_unlock(&track_lock);
 }
 
 /*
@@ -610,11 +813,11 @@ static void frame_flags(struct ptwalk_dma_mapping *m)
 		return;
 	pfn = PHYS_PFN(m->phys);
 	last = PHYS_PFN(m->phys + m->size - 1);
-	if (!pfn_valid(pfn))
+	if (!pfn_to_online_page(pfn))
 		return;
 	m->flags |= PTWALK_DMA_F_PAGE | frame_kind(pfn) << PTWALK_DMA_NOW_SHIFT;
 	for (; pfn <= last; pfn++) {
-		struct page *page = pfn_valid(pfn) ? pfn_to_page(pfn) : NULL;
+		struct page *page = pfn_to_online_page(pfn);
 
 		if (page && (PageBuddy(page) ||
 			     (pfn == PHYS_PFN(m->phys) &&
@@ -629,20 +832,38 @@ static void frame_flags(struct ptwalk_dma_mapping *m)
 		m->flags |= PTWALK_DMA_F_PINNED;
 }
 
-/* Copies out what t keeps, under its lock, into bounded buffers. */
+/* Buckets copied per hold of t->lock (interrupts off meanwhile). */
+#define SNAPSHOT_BUCKETS	32
+
+/*
+ * Copies out what t keeps into bounded buffers, taking t->lock once per
+ * SNAPSHOT_BUCKETS buckets, whole buckets each time: every entry copied
+ * was live when its bucket was copied, none twice (an entry stays in
+ * the bucket of its key); one made or unmapped meanwhile may be in or
+ * out.  The counts are read with the last chunk.
+ */
 static void snapshot(struct tracked *t, struct ptwalk_dma_query *q,
 		     struct ptwalk_dma_mapping *maps,
 		     struct ptwalk_dma_mapping *unmaps)
 {
-	u32 n = 0, b, h = 0;
+	u32 n = 0, b = 0, end, h = 0;
 	unsigned long flags;
 	s32 i;
 
-	raw_spin_lock_irqsave(&t->lock, flags);
-	for (b = 0; b < ARRAY_SIZE(t->buckets) && n < q->nr_maps; b++)
-		for (i = t->buckets[b]; i != NIL && n < q->nr_maps;
-		     i = t->pool[i].next)
-			maps[n++] = t->pool[i].m;
+	for (;;) {
+		end = min_t(u32, b + SNAPSHOT_BUCKETS, ARRAY_SIZE(t->buckets));
+		raw_spin_lock_irqsave(&t->lock, flags);
+		for (; b < end && n < q->nr_maps; b++)
+			for (i = t->buckets[b]; i != NIL && n < q->nr_maps;
+			     i = t->pool[i].next)
+				maps[n++] = t->pool[i].m;
+		if (b < ARRAY_SIZE(t->buckets) && n < q->nr_maps) {
+			raw_spin_unlock_irqrestore(&t->lock, flags);
+			cond_resched();
+			continue;
+		}
+		break;
+	}
 	while (h < q->nr_unmaps && h < t->hist_size && h < t->hist_next) {
 		unmaps[h] = t->hist[(t->hist_next - 1 - h) % t->hist_size];
 		h++;
@@ -695,6 +916,7 @@ static long maps_ioctl(void __user *arg)
 		ret = -ENOMEM;
 		goto out;
 	}
+	used_now(t);
 	snapshot(t, &q, maps, unmaps);
 	for (i = 0; i < q.nr_maps; i++)
 		frame_flags(&maps[i]);
@@ -711,13 +933,14 @@ out:
 	return ret;
 }
 
-long ptwalk_dma_ioctl(unsigned int cmd, void __user *arg)
+long ptwalk_dma_ioctl(struct ptwalk_dma_holds *h, unsigned int cmd,
+		      void __user *arg)
 {
-	if (!have_events())
+	if (!IS_ENABLED(CONFIG_TRACEPOINTS) || !have_events())
 		return -EOPNOTSUPP;
 	if (ptwalk_confidentiality_locked())
 		return -EACCES;
-	return cmd == PTWALK_IOC_DMA_TRACK ? track_ioctl(arg) :
+	return cmd == PTWALK_IOC_DMA_TRACK ? track_ioctl(h, arg) :
 					     maps_ioctl(arg);
 }
 
@@ -725,8 +948,10 @@ void ptwalk_dma_track_init(void)
 {
 	char *list, *p, *name;
 	struct device *dev;
-	int ret;
+	struct tracked *t;
 
+	if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+		return;
 	for_each_kernel_tracepoint(find_event, NULL);
 	if (!dma_track || !*dma_track)
 		return;
@@ -740,25 +965,35 @@ void ptwalk_dma_track_init(void)
 			continue;
 		dev = device_named(name, strlen(name) + 1);
 		mutex_lock(&track_lock);
-		ret = IS_ERR(dev) ? PTR_ERR(dev) : track_locked(dev);
+		t = IS_ERR(dev) ? ERR_CAST(dev) : track_locked(dev);
+		if (!IS_ERR(t))
+			t->for_good = true;
 		mutex_unlock(&track_lock);
-		if (ret)
-			pr_notice("ptwalk: dma_track %s: %d\n", name, ret);
+		if (IS_ERR(t))
+			pr_notice("ptwalk: dma_track %s: %ld\n", name,
+				  PTR_ERR(t));
 	}
 	kfree(list);
 }
 
 void ptwalk_dma_track_exit(void)
 {
+	struct ptwalk_dma_table *tb;
 	unsigned int i;
 
+	if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+		return;
+	/* no session is left: only the idle work could still untrack */
+	cancel_delayed_work_sync(&idle_work);
 	mutex_lock(&track_lock);
 	if (nr_tracked)
 		detach_all();
-	for (i = 0; i < SLOTS; i++)
-		if (slots[i] && slots[i] != &tombstone)
-			tracked_free(slots[i]);
-	memset(slots, 0, sizeof(slots));
+	tb = table();
+	for (i = 0; i < PTWALK_DMA_SLOTS; i++)
+		if (tb->slot[i])
+			tracked_free(container_of(tb->slot[i], struct tracked,
+						  key));
+	memset(tb, 0, sizeof(*tb));
 	nr_tracked = 0;
 	mutex_unlock(&track_lock);
 }

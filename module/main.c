@@ -76,6 +76,8 @@ static int __init ptwalk_init(void)
 	ret = ptwalk_recorder_init();
 	if (ret)
 		pr_notice("ptwalk: no IOMMU event recorder (%d)\n", ret);
+	/* before /dev/ptwalk: a DMA query finds the tracepoints looked up */
+	ptwalk_dma_track_init();
 	/*
 	 * The device alone is enough: debugfs may be disabled (debugfs=off,
 	 * CONFIG_DEBUG_FS=n), and under lockdown its files cannot be used.
@@ -89,10 +91,10 @@ static int __init ptwalk_init(void)
 		pr_err("ptwalk: cannot register /dev/%s (%d)\n",
 		       PTWALK_DEVICE_NAME, ret);
 		ptwalk_debugfs_exit();
+		ptwalk_dma_track_exit();
 		ptwalk_recorder_exit();
 		return ret;
 	}
-	ptwalk_dma_track_init();
 	return 0;
 }
 

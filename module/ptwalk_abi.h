@@ -648,15 +648,20 @@ struct ptwalk_iommu_event {
  * Kernel drivers' DMA: a device's live DMA-API mappings, kept from the
  * DMA API's tracepoints (6.12+: include/trace/events/dma.h) while the
  * device is tracked.  Both ioctls answer at once, with no query to read,
- * and work on any session.  device is a PCI address as in
- * ptwalk_iommu_query.
+ * on any session, asked as every query (the caller's capabilities, the
+ * session's lock).  device is a PCI address as in ptwalk_iommu_query.
  *
  * PTWALK_IOC_DMA_TRACK starts tracking the device (again: nothing
- * changes), or with PTWALK_DMA_TRACK_OFF stops it and forgets its
- * mappings.  Only mappings made while it is tracked are known.  The
- * module parameter dma_track (comma-separated PCI addresses) tracks
- * devices from load.  The probes are attached while some device is
- * tracked, and only then.
+ * changes) and makes the session a holder of it.  With
+ * PTWALK_DMA_TRACK_OFF it drops the session's hold and, when no other
+ * session holds the device and the module parameter dma_track did not
+ * name it, stops tracking and forgets its mappings.  A device no session
+ * holds (its holders closed) stays tracked dma_track_idle seconds (module
+ * parameter) after the last release or PTWALK_IOC_DMA_MAPS of it.  Only
+ * mappings made while it is tracked are known.  The module parameter
+ * dma_track (comma-separated PCI addresses) tracks devices from load, for
+ * good.  The probes are attached while some device is tracked, and only
+ * then.
  *
  * PTWALK_IOC_DMA_MAPS copies at most nr_maps live mappings to maps and at
  * most nr_unmaps of the device's most recent unmaps (newest first) to
@@ -674,6 +679,9 @@ struct ptwalk_iommu_event {
  *   ENOSPC      PTWALK_DMA_MAX_DEVICES devices are tracked already;
  *   ENOENT      (PTWALK_IOC_DMA_MAPS, or with PTWALK_DMA_TRACK_OFF) the
  *               device is not tracked;
+ *   EBUSY       (PTWALK_DMA_TRACK_OFF from a session without a hold)
+ *               another session holds the device, or dma_track named it;
+ *   EPERM       the caller lacks CAP_SYS_ADMIN or CAP_SYS_PTRACE;
  *   EACCES      under lockdown in confidentiality mode (these are the
  *               kernel's own buffers).
  */
@@ -704,7 +712,9 @@ struct ptwalk_dma_query {
 /* How a mapping was made (ptwalk_dma_mapping.kind). */
 enum ptwalk_dma_kind {
 	PTWALK_DMA_PAGE = 1,		/* dma_map_page/single (6.18+: _phys) */
-	PTWALK_DMA_RESOURCE = 2,	/* dma_map_resource (no struct page) */
+	PTWALK_DMA_RESOURCE = 2,	/* dma_map_resource (no struct page);
+					 * 6.18+: dma_map_phys of MMIO
+					 */
 	PTWALK_DMA_SG = 3,		/* one entry of a dma_map_sg() list */
 	PTWALK_DMA_COHERENT = 4,	/* dma_alloc_coherent/_attrs */
 	PTWALK_DMA_PAGES = 5,		/* dma_alloc_pages */

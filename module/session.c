@@ -14,6 +14,7 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include "dma_track.h"
 #include "lockdown.h"
 #include "range.h"
 #include "recorder.h"
@@ -51,6 +52,7 @@ void ptwalk_session_destroy(struct ptwalk_session *s)
 	ptwalk_iommu_stop(&s->iommu);
 	if (s->recorder_held)
 		ptwalk_recorder_release();
+	ptwalk_dma_release(&s->dma);
 	put_pid_ns(s->pid_ns);
 	mutex_destroy(&s->lock);
 	kfree(s->text);

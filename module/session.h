@@ -9,6 +9,7 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 #include "ptwalk_abi.h"
+#include "dma_track.h"
 #include "extent.h"
 #include "iommu.h"
 
@@ -48,6 +49,7 @@ struct ptwalk_session {
 	u64 events_next;		/* an events query: the next event, */
 	u64 events_end;			/* and the first one it leaves out */
 	bool recorder_held;		/* an events query armed the recorder */
+	struct ptwalk_dma_holds dma;	/* devices it keeps tracked */
 	/*
 	 * Records filled and not yet copied out: [ready, nr_ready) of
 	 * batch (or iommu_batch).  A copy that fails leaves them here for

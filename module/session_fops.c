@@ -220,13 +220,32 @@ out:
 	return ret;
 }
 
+/*
+ * A driver's DMA: asked like every query (the caller's capabilities, the
+ * session's lock), answered at once; the session's query stays as it
+ * was, and a tracking it asked for is its hold (dma_track.c).
+ */
+static long dma_ioctl(struct ptwalk_session *s, unsigned int cmd,
+		      void __user *arg)
+{
+	long ret;
+
+	if (!caller_may_ask())
+		return -EPERM;
+	if (mutex_lock_interruptible(&s->lock))
+		return PTWALK_INTERRUPTED;
+	ret = ptwalk_dma_ioctl(&s->dma, cmd, arg);
+	mutex_unlock(&s->lock);
+	return ret;
+}
+
 static long session_ioctl(struct file *file, unsigned int cmd,
 			  unsigned long arg)
 {
 	if (cmd == PTWALK_IOC_INFO)
 		return info_ioctl((void __user *)arg);
 	if (cmd == PTWALK_IOC_DMA_TRACK || cmd == PTWALK_IOC_DMA_MAPS)
-		return ptwalk_dma_ioctl(cmd, (void __user *)arg);
+		return dma_ioctl(file->private_data, cmd, (void __user *)arg);
 	return query_ioctl(file->private_data, cmd, (void __user *)arg);
 }
 

@@ -4,7 +4,7 @@
 # Makefile (plain build) and tests/fuzz/Makefile (ASan+UBSan):
 #   $(call kshim_tests,DIR,COMPILER AND FLAGS)
 # gives the rules of DIR/unit/test_NAME for each of them.
-KSHIM_TESTS := extent arch_riscv64 iommu_frames iommu_policy arm64_levels recorder_ring
+KSHIM_TESTS := extent arch_riscv64 iommu_frames iommu_policy arm64_levels recorder_ring dma_table
 KSHIM_HDRS := $(wildcard tests/unit/kshim/linux/*.h tests/unit/kshim/asm/*.h)
 
 # module/extent.c, kernel code that needs no kernel
@@ -30,6 +30,9 @@ KSHIM_DEPS_arm64_levels := module/arm64_levels.h module/ptwalk_names.h \
 KSHIM_SRCS_recorder_ring := tests/unit/test_recorder_ring.c
 KSHIM_DEPS_recorder_ring := module/recorder_ring.h module/ptwalk_abi.h
 KSHIM_FLAGS_recorder_ring := -pthread
+# module/dma_table.h, the DMA probes' table of tracked devices
+KSHIM_SRCS_dma_table := tests/unit/test_dma_table.c
+KSHIM_DEPS_dma_table := module/dma_table.h
 
 define kshim_test
 $(1)/unit/test_$(3): $$(KSHIM_SRCS_$(3)) $$(KSHIM_DEPS_$(3)) $$(KSHIM_HDRS)

@@ -342,6 +342,10 @@ static void dma_track_errors(void **state)
 		{ ENOENT, true, FAIL_USAGE, { "not tracked", NULL } },
 		{ ENOSPC, false, FAIL_USAGE, { "--off", NULL } },
 		{ EACCES, false, FAIL_LOCKDOWN, { "confidentiality", NULL } },
+		/* another session's hold, or the module parameter's */
+		{ EBUSY, true, FAIL_USAGE, { "another open ptwalk session", "dma_track" } },
+		/* capabilities asked on every ioctl, DMA ones too */
+		{ EPERM, false, FAIL_PRIVILEGE, { "CAP_SYS_ADMIN", "every query" } },
 		{ ENOMEM, false, FAIL_INTERNAL, { "0000:00:03.0", NULL } },
 	};
 

@@ -26,8 +26,10 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <json-c/json.h>
+#include <linux/capability.h>
 #include "ptcompare_run.h"
 #include "vmtest.h"
 
@@ -855,6 +857,143 @@ out:
 	ok = edu_restore(t, &d) && ok;	/* unmaps the rest */
 	if (user)
 		munmap(user, N * 2 * PAGE);
+	return ok;
+}
+
+/*
+ * A map the DMA API fails is not tracked: 6.12's dma_map_page_attrs()
+ * traces it all the same, with DMA_MAPPING_ERROR for the address.  The
+ * fixture maps under a one-page DMA mask (PTWALK_EDU_MAP_FAIL), which no
+ * IOVA of the IOMMU lane's DMA domain fits; the driver's own answer (EIO)
+ * is the oracle that the map failed.
+ */
+VMTEST_CASE(iommu, "edu_driver_dma_failed_map_untracked",
+	    edu_driver_dma_failed_map_untracked)
+{
+	struct ptwalk_edu_map r = {
+		.kind = PTWALK_EDU_KIND_PAGE, .pages = 1,
+		.flags = PTWALK_EDU_MAP_FAIL,
+	};
+	struct tracked_maps *tm;
+	struct edu_drv d;
+	bool ok = true;
+	int fd, err;
+
+	if (!kernel_at_least(6, 12))
+		return true;	/* no tracking: edu_driver_dma_tracked says so */
+	tm = calloc(1, sizeof(*tm));
+	fd = tm ? vm_open_query(t) : -1;
+	if (fd < 0) {
+		free(tm);
+		return tm ? false : fail(t, "out of memory");
+	}
+	if (!edu_bind(t, &d)) {
+		close(fd);
+		free(tm);
+		return false;
+	}
+	err = dma_track(fd, d.bdf, false);
+	if (err)
+		ok = fail(t, "PTWALK_IOC_DMA_TRACK %s: %s", d.bdf, strerror(err));
+	if (ok && !ioctl(d.fd, PTWALK_EDU_IOC_MAP, &r))
+		ok = fail(t, "a map under a one-page DMA mask succeeded");
+	else if (ok && errno != EIO)
+		ok = fail(t, "PTWALK_EDU_MAP_FAIL: %s, expected EIO (the map failed)",
+			  strerror(errno));
+	err = ok ? dma_maps(fd, d.bdf, tm) : 0;
+	if (err)
+		ok = fail(t, "PTWALK_IOC_DMA_MAPS: %s", strerror(err));
+	if (ok && (tm->q.live || tm->q.overflow ||
+		   tracked_at(tm->maps, tm->q.nr_maps, UINT64_MAX)))
+		ok = fail(t, "the failed map is tracked: live %u, overflow %" PRIu64
+			  ", first dma 0x%" PRIx64, tm->q.live,
+			  (uint64_t)tm->q.overflow,
+			  tm->q.nr_maps ? (uint64_t)tm->maps[0].dma : 0);
+	dma_track(fd, d.bdf, true);
+	close(fd);
+	free(tm);
+	return edu_restore(t, &d) && ok;
+}
+
+#define DMA_IDLE_PARAM	"/sys/module/ptwalk/parameters/dma_track_idle"
+
+/*
+ * Who keeps a device tracked (module/dma_track.c): the session that asked
+ * holds it, and another session's --off is refused (EBUSY) while it does;
+ * the device stays tracked after that session is closed, for
+ * dma_track_idle seconds (1 here) from its last read, then is untracked
+ * (ENOENT).  A session without CAP_SYS_ADMIN is refused both ioctls
+ * (EPERM), as every query.
+ */
+VMTEST_CASE(iommu, "edu_driver_dma_track_holds", edu_driver_dma_track_holds)
+{
+	char bdf[32], idle[32] = "";
+	struct tracked_maps *tm;
+	bool ok = true;
+	int fd, other = -1, err;
+	pid_t pid;
+
+	if (!kernel_at_least(6, 12))
+		return true;	/* no tracking: edu_driver_dma_tracked says so */
+	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, bdf, sizeof(bdf)))
+		return false;
+	if (!vm_read_text(DMA_IDLE_PARAM, idle, sizeof(idle)))
+		return fail(t, "%s: %s", DMA_IDLE_PARAM, strerror(errno));
+	tm = calloc(1, sizeof(*tm));
+	fd = tm ? vm_open_query(t) : -1;
+	if (fd >= 0)
+		other = vm_open_query(t);
+	if (fd < 0 || other < 0) {
+		if (fd >= 0)
+			close(fd);
+		free(tm);
+		return tm ? false : fail(t, "out of memory");
+	}
+	err = dma_track(fd, bdf, false);
+	if (err)
+		ok = fail(t, "PTWALK_IOC_DMA_TRACK %s: %s", bdf, strerror(err));
+	err = ok ? dma_track(other, bdf, true) : EBUSY;
+	if (err != EBUSY)
+		ok = fail(t, "--off from another session while one holds it: %s, expected EBUSY",
+			  strerror(err));
+	pid = ok ? fork() : 1;
+	if (!pid) {
+		struct __user_cap_header_struct h = {
+			.version = _LINUX_CAPABILITY_VERSION_3,
+		};
+		struct __user_cap_data_struct c[2] = { { 0 } };
+
+		if (syscall(SYS_capset, &h, c))
+			_exit(10);
+		if (dma_maps(other, bdf, tm) != EPERM)
+			_exit(11);
+		_exit(dma_track(other, bdf, true) == EPERM ? 0 : 12);
+	}
+	if (ok) {
+		int status = 0;
+
+		if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+		    !WIFEXITED(status) || WEXITSTATUS(status))
+			ok = fail(t, "without capabilities (child status 0x%x): 10 capset, 11 DMA_MAPS, 12 DMA_TRACK not refused with EPERM",
+				  status);
+	}
+	ok = ok && sysfs_put(t, DMA_IDLE_PARAM, "1");
+	close(fd);	/* its hold goes */
+	err = ok ? dma_maps(other, bdf, tm) : 0;
+	if (err)
+		ok = fail(t, "PTWALK_IOC_DMA_MAPS once the holder closed: %s, expected tracked for dma_track_idle",
+			  strerror(err));
+	if (ok)
+		sleep(3);
+	err = ok ? dma_maps(other, bdf, tm) : ENOENT;
+	if (err != ENOENT)
+		ok = fail(t, "PTWALK_IOC_DMA_MAPS 3 s after the last read, dma_track_idle 1: %s, expected ENOENT",
+			  strerror(err));
+	dma_track(other, bdf, true);
+	if (*idle && !sysfs_put(t, DMA_IDLE_PARAM, idle))
+		ok = false;
+	close(other);
+	free(tm);
 	return ok;
 }
 

@@ -31,6 +31,7 @@ int mode_dma_track(const struct cli_options *o, char *msg, size_t size)
 	else if (o->dma_off)
 		printf("%s: DMA mappings no longer tracked\n", o->dma_track);
 	else
-		printf("%s: DMA mappings tracked from now on\n", o->dma_track);
+		printf("%s: DMA mappings tracked from now on (until --off, or ptwalk.ko's dma_track_idle seconds after the last --dma)\n",
+		       o->dma_track);
 	return EXIT_OK;
 }

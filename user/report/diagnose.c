@@ -260,6 +260,15 @@ enum failure diagnose_dma_track(int err, const char *device, bool off,
 			 "ptwalk.ko tracks as many devices as it can (%d): stop one first (ptcompare --dma-track DEVICE --off)",
 			 PTWALK_DMA_MAX_DEVICES);
 		return FAIL_USAGE;
+	case EBUSY:
+		snprintf(msg, size,
+			 "device %s is kept tracked by another open ptwalk session or by ptwalk.ko's dma_track parameter: it stays tracked until they let go",
+			 device);
+		return FAIL_USAGE;
+	case EPERM:
+		snprintf(msg, size,
+			 "ptwalk.ko asks for CAP_SYS_ADMIN and CAP_SYS_PTRACE on every query, DMA tracking too: run as root");
+		return FAIL_PRIVILEGE;
 	case EACCES:
 		snprintf(msg, size,
 			 "kernel lockdown (confidentiality) refuses tracking %s's DMA mappings: they are the kernel's own buffers",
