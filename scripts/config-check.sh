@@ -33,6 +33,8 @@ die() { echo "config-check: $*" >&2; exit 2; }
 tap=$1
 shift
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/kconfig-lib.sh
+. "$top/scripts/kconfig-lib.sh"
 frags=$top/scripts/kconfigs
 dir=${KCONFIGS_DIR:-$top/build/kconfigs}
 tarball=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
@@ -85,7 +87,7 @@ wanted() {
 # config NAME OUT: OUT/.config from tinyconfig, base and NAME's fragment,
 # every wanted line checked; 0 or 1 (the reason on stderr)
 config() {
-	local cname=$1 out=$2 new recipe line sym got missing=0
+	local cname=$1 out=$2 new recipe missing
 	recipe="$(gcc --version | head -1) $stamp $(cat "$frags/base.config" "$frags/$cname.config" | sha256sum | cut -d' ' -f1)"
 	if [ -s "$out/.config" ] && [ "$(cat "$out/.config-recipe" 2>/dev/null)" = "$recipe" ]; then
 		return 0
@@ -98,25 +100,9 @@ config() {
 				"$frags/base.config" "$frags/$cname.config") &&
 			KCONFIG_CONFIG=$new kmake O="$out" olddefconfig
 	} > "$out/config.log" 2>&1 || { echo "config generation failed, see $out/config.log" >&2; return 1; }
-	while IFS= read -r line; do
-		case $line in
-		"# CONFIG_"*" is not set")
-			sym=${line#\# }
-			sym=${sym%% *}
-			got=$(grep "^$sym=" "$new" || true)
-			[ -z "$got" ] && continue
-			;;
-		CONFIG_*=*)
-			grep -qxF -- "$line" "$new" && continue
-			sym=${line%%=*}
-			got=$(grep -e "^$sym=" -e "^# $sym is not set" "$new" || true)
-			;;
-		*) continue ;;
-		esac
-		echo "$cname wants '$line', the config has '${got:-nothing}'" >&2
-		missing=$((missing + 1))
-	done < <(wanted "$frags/base.config" "$frags/$cname.config")
-	[ $missing -eq 0 ] || { echo "$missing option(s) did not survive olddefconfig: fix scripts/kconfigs/" >&2; return 1; }
+	missing=$(config_missing "$cname" "$new" \
+		< <(wanted "$frags/base.config" "$frags/$cname.config"))
+	[ "$missing" -eq 0 ] || { echo "$missing option(s) did not survive olddefconfig: fix scripts/kconfigs/" >&2; return 1; }
 	cmp -s "$new" "$out/.config" || mv "$new" "$out/.config"
 	rm -f "$new" "$new.old"
 	echo "$recipe" > "$out/.config-recipe"

@@ -22,6 +22,8 @@ set -euo pipefail
 die() { echo "debug-kernel: $*" >&2; exit 2; }
 [ $# -eq 1 ] || die "usage: $0 BUILDDIR"
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/kconfig-lib.sh
+. "$top/scripts/kconfig-lib.sh"
 fragment=${KERNEL_CONFIG:-$top/scripts/debug-kernel.config}
 arch=${KERNEL_ARCH:-x86_64}
 case $arch in
@@ -84,26 +86,8 @@ else
 
 	# Every line of the fragment must be in the result: olddefconfig silently
 	# drops a symbol whose dependencies are not met.
-	missing=0
-	while IFS= read -r line; do
-		case $line in
-		"# CONFIG_"*" is not set")
-			sym=${line#\# }
-			sym=${sym%% *}
-			got=$(grep "^$sym=" "$new" || true)
-			[ -z "$got" ] && continue
-			;;
-		CONFIG_*=*)
-			grep -qxF -- "$line" "$new" && continue
-			sym=${line%%=*}
-			got=$(grep -e "^$sym=" -e "^# $sym is not set" "$new" || true)
-			;;
-		*) continue ;;
-		esac
-		echo "debug-kernel: ${fragment#"$top"/} wants '$line', the config has '${got:-nothing}'" >&2
-		missing=$((missing + 1))
-	done < "$fragment"
-	if [ $missing -gt 0 ]; then
+	missing=$(config_missing "debug-kernel: ${fragment#"$top"/}" "$new" < "$fragment")
+	if [ "$missing" -gt 0 ]; then
 		die "$missing required option(s) did not survive olddefconfig (unmet dependencies): fix $fragment"
 	fi
 	if cmp -s "$new" "$src/.config"; then

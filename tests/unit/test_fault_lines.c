@@ -79,6 +79,14 @@ struct want {
 	const char *wall;
 };
 
+/* An optional field: there exactly when want >= 0 (-1: none), then want. */
+static void opt_equal(bool has, uint64_t got, long long want)
+{
+	assert_int_equal(has, want >= 0);
+	if (want >= 0)
+		assert_int_equal(got, (uint64_t)want);
+}
+
 static void check(const struct want *w)
 {
 	struct got g;
@@ -95,31 +103,26 @@ static void check(const struct want *w)
 	assert_string_equal(f->format, w->format);
 	assert_string_equal(f->device, w->device);
 	assert_string_equal(f->iommu_dev, w->iommu_dev);
-	assert_int_equal(f->has_iova, w->iova >= 0);
-	if (w->iova >= 0)
-		assert_int_equal(f->iova, w->iova);
+	opt_equal(f->has_iova, f->iova, w->iova);
 	assert_int_equal(f->access, w->access);
-	assert_int_equal(f->has_code, w->code >= 0);
-	if (w->code >= 0)
-		assert_int_equal(f->code, w->code);
+	opt_equal(f->has_code, f->code, w->code);
 	assert_string_equal(f->reason, w->reason);
-	assert_int_equal(f->has_pasid, w->pasid >= 0);
-	if (w->pasid >= 0)
-		assert_int_equal(f->pasid, w->pasid);
-	assert_int_equal(f->has_domain_id, w->domain_id >= 0);
-	if (w->domain_id >= 0)
-		assert_int_equal(f->domain_id, w->domain_id);
-	assert_int_equal(f->has_flags, w->flags >= 0);
-	if (w->flags >= 0)
-		assert_int_equal(f->flags, w->flags);
-	assert_int_equal(f->has_sid, w->sid >= 0);
-	if (w->sid >= 0)
-		assert_int_equal(f->sid, w->sid);
-	assert_int_equal(f->has_time, w->time_us >= 0);
-	if (w->time_us >= 0)
-		assert_int_equal(f->time_us, w->time_us);
+	opt_equal(f->has_pasid, f->pasid, w->pasid);
+	opt_equal(f->has_domain_id, f->domain_id, w->domain_id);
+	opt_equal(f->has_flags, f->flags, w->flags);
+	opt_equal(f->has_sid, f->sid, w->sid);
+	opt_equal(f->has_time, f->time_us, w->time_us);
 	assert_string_equal(f->wall, w->wall ? w->wall : "");
 }
+
+/* Every row of a table of wants. */
+static void check_rows(const struct want *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		check(&w[i]);
+}
+
+#define CHECK_ROWS(t) check_rows(t, sizeof(t) / sizeof(t[0]))
 
 #define R IOMMU_ACCESS_READ
 #define W IOMMU_ACCESS_WRITE
@@ -191,8 +194,7 @@ static const struct want vtd[] = {
 static void vtd_eras(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < sizeof(vtd) / sizeof(vtd[0]); i++)
-		check(&vtd[i]);
+	CHECK_ROWS(vtd);
 }
 
 /* ---- AMD-Vi ------------------------------------------------------------ */
@@ -254,8 +256,7 @@ static const struct want amd[] = {
 static void amd_forms(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < sizeof(amd) / sizeof(amd[0]); i++)
-		check(&amd[i]);
+	CHECK_ROWS(amd);
 }
 
 /* ---- SMMUv3 and virtio-iommu ------------------------------------------- */
@@ -300,8 +301,7 @@ static const struct want smmu[] = {
 static void smmu_virtio_forms(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < sizeof(smmu) / sizeof(smmu[0]); i++)
-		check(&smmu[i]);
+	CHECK_ROWS(smmu);
 }
 
 /* ---- cleaning ----------------------------------------------------------- */

@@ -22,6 +22,23 @@ static void malformed_lines(const char *const *lines, size_t n, const char *iomm
 	}
 }
 
+/* name read: n faults, and no line of an IOMMU's left undecoded. */
+static void read_clean(const char *name, struct fault_file *r, size_t n)
+{
+	fault_file_read(name, r);
+	assert_int_equal(r->n, n);
+	assert_int_equal(r->malformed, 0);
+}
+
+/* Which driver decoded f, by which of its formats, for which instance. */
+static void fault_is(const struct iommu_fault *f, const char *iommu,
+		     const char *format, const char *iommu_dev)
+{
+	assert_string_equal(f->iommu, iommu);
+	assert_string_equal(f->format, format);
+	assert_string_equal(f->iommu_dev, iommu_dev);
+}
+
 #define MALFORMED(iommu, ...)						\
 	do {								\
 		static const char *const l[] = { __VA_ARGS__ };		\
@@ -38,9 +55,7 @@ static void riscv_built(void **state)
 	(void)state;
 	assert_int_equal(fault_line("[   33.100200] riscv,iommu 10000000.iommu: Fault 13 devid: 0x10 iotval: 82d00000 iotval2: 0", &f),
 			 IOMMU_LINE_FAULT);
-	assert_string_equal(f.iommu, "riscv-iommu");
-	assert_string_equal(f.format, "6.13+");
-	assert_string_equal(f.iommu_dev, "10000000.iommu");
+	fault_is(&f, "riscv-iommu", "6.13+", "10000000.iommu");
 	assert_true(f.has_code);
 	assert_int_equal(f.code, 13);
 	assert_string_equal(f.reason, "Read page fault");
@@ -90,12 +105,8 @@ static void mtk_real_5_19(void **state)
 	const struct iommu_fault *f = &r.f[0];
 
 	(void)state;
-	fault_file_read("mtk-iommu-5.19-mt8192.log", &r);
-	assert_int_equal(r.n, 2);
-	assert_int_equal(r.malformed, 0);
-	assert_string_equal(f->iommu, "mtk-iommu");
-	assert_string_equal(f->format, "5.19+");
-	assert_string_equal(f->iommu_dev, "1401d000.m4u");
+	read_clean("mtk-iommu-5.19-mt8192.log", &r, 2);
+	fault_is(f, "mtk-iommu", "5.19+", "1401d000.m4u");
 	assert_int_equal(f->iova, 0x1ff7c0000ULL);
 	assert_int_equal(f->code, 0x280);
 	/* bits 7 and 9: MMU1's translation fault and invalid PA */
@@ -114,17 +125,13 @@ static void mtk_real_5_14_and_vendor(void **state)
 	struct fault_file r;
 
 	(void)state;
-	fault_file_read("mtk-iommu-5.14-mt8173.log", &r);
-	assert_int_equal(r.n, 10);
-	assert_int_equal(r.malformed, 0);
+	read_clean("mtk-iommu-5.14-mt8173.log", &r, 10);
 	assert_string_equal(r.f[0].format, "4.6-5.18");
 	assert_int_equal(r.f[0].iova, 0xfcff0001);
 	assert_string_equal(r.f[0].master, "larb 0 port 0");
 	assert_string_equal(r.f[0].reason, "MMU0 translation fault, MMU0 invalid physical address; layer 1");
 	assert_false(r.f[0].has_sid);
-	fault_file_read("mtk-iommu-vendor-mt6895.log", &r);
-	assert_int_equal(r.n, 1);
-	assert_int_equal(r.malformed, 0);
+	read_clean("mtk-iommu-vendor-mt6895.log", &r, 1);
 	assert_string_equal(r.f[0].iommu_dev, "1e802000.iommu");
 	assert_string_equal(r.f[0].master, "larb 0 port 2");
 	assert_int_equal(r.f[0].access, IOMMU_ACCESS_WRITE);
@@ -144,9 +151,7 @@ static void mtk_built_v1_and_malformed(void **state)
 	assert_int_equal(f.access, IOMMU_ACCESS_UNKNOWN);
 	assert_string_equal(f.reason, "MMU0 translation fault");
 	/* a mailer's wrap after "fault type=0x280": the halves joined */
-	fault_file_read("mtk-iommu-5.19-wrapped.log", &r);
-	assert_int_equal(r.n, 1);
-	assert_int_equal(r.malformed, 0);
+	read_clean("mtk-iommu-5.19-wrapped.log", &r, 1);
 	assert_int_equal(r.f[0].iova, 0x1fcdc0000ULL);
 	assert_string_equal(r.f[0].master, "larb 4 port 7");
 	MALFORMED("mtk-iommu",
@@ -162,12 +167,8 @@ static void rockchip_real(void **state)
 	struct fault_file r;
 
 	(void)state;
-	fault_file_read("rockchip-bsp4.4-rk3399.log", &r);
-	assert_int_equal(r.n, 1);
-	assert_int_equal(r.malformed, 0);
-	assert_string_equal(r.f[0].iommu, "rockchip-iommu");
-	assert_string_equal(r.f[0].format, "3.19+");
-	assert_string_equal(r.f[0].iommu_dev, "ff650800.iommu");
+	read_clean("rockchip-bsp4.4-rk3399.log", &r, 1);
+	fault_is(&r.f[0], "rockchip-iommu", "3.19+", "ff650800.iommu");
 	assert_int_equal(r.f[0].iova, 0x4382010);
 	assert_int_equal(r.f[0].access, IOMMU_ACCESS_WRITE);
 	/* the third line: the directory entry is not valid */
@@ -221,12 +222,8 @@ static void ipmmu_real_and_built(void **state)
 	struct iommu_fault f;
 
 	(void)state;
-	fault_file_read("ipmmu-vmsa-rcar-s4.log", &r);
-	assert_int_equal(r.n, 1);
-	assert_int_equal(r.malformed, 0);
-	assert_string_equal(r.f[0].iommu, "ipmmu-vmsa");
-	assert_string_equal(r.f[0].format, "3.17+");
-	assert_string_equal(r.f[0].iommu_dev, "eed40000.iommu");
+	read_clean("ipmmu-vmsa-rcar-s4.log", &r, 1);
+	fault_is(&r.f[0], "ipmmu-vmsa", "3.17+", "eed40000.iommu");
 	assert_int_equal(r.f[0].code, 0x1502);
 	assert_int_equal(r.f[0].cls, IOMMU_CLASS_PAGE);	/* IMSTR.PF */
 	assert_string_equal(r.f[0].reason, "page fault (PF)");
@@ -256,12 +253,8 @@ static void dart_real_and_built(void **state)
 	struct iommu_fault f;
 
 	(void)state;
-	fault_file_read("apple-dart-t8110.log", &r);
-	assert_int_equal(r.n, 2);
-	assert_int_equal(r.malformed, 0);
-	assert_string_equal(r.f[0].iommu, "apple-dart");
-	assert_string_equal(r.f[0].format, "5.15+");
-	assert_string_equal(r.f[0].iommu_dev, "285820000.iommu");
+	read_clean("apple-dart-t8110.log", &r, 2);
+	fault_is(&r.f[0], "apple-dart", "5.15+", "285820000.iommu");
 	assert_int_equal(r.f[0].iova, 0x9f9c0000);
 	assert_int_equal(r.f[0].code, 8);
 	assert_string_equal(r.f[0].reason, "NO PTE FOR IOVA");
@@ -291,12 +284,8 @@ static void tegra_real_and_built(void **state)
 	struct iommu_fault f;
 
 	(void)state;
-	fault_file_read("tegra-mc-5.10-tegra30.log", &r);
-	assert_int_equal(r.n, 2);
-	assert_int_equal(r.malformed, 0);
-	assert_string_equal(r.f[0].iommu, "tegra-smmu");
-	assert_string_equal(r.f[0].format, "3.19+");
-	assert_string_equal(r.f[0].iommu_dev, "7000f000.memory-controller");
+	read_clean("tegra-mc-5.10-tegra30.log", &r, 2);
+	fault_is(&r.f[0], "tegra-smmu", "3.19+", "7000f000.memory-controller");
 	assert_string_equal(r.f[0].master, "fdcdwr2");
 	assert_int_equal(r.f[0].access, IOMMU_ACCESS_WRITE);
 	assert_int_equal(r.f[0].iova, 0x877e8400);
@@ -329,20 +318,14 @@ static void exynos_real_and_built(void **state)
 	struct iommu_fault f;
 
 	(void)state;
-	fault_file_read("exynos-sysmmu-5.6-fimd.log", &r);
-	assert_int_equal(r.n, 1);
-	assert_int_equal(r.malformed, 0);
-	assert_string_equal(r.f[0].iommu, "exynos-sysmmu");
-	assert_string_equal(r.f[0].format, "4.12-6.0");
-	assert_string_equal(r.f[0].iommu_dev, "14640000.sysmmu");
+	read_clean("exynos-sysmmu-5.6-fimd.log", &r, 1);
+	fault_is(&r.f[0], "exynos-sysmmu", "4.12-6.0", "14640000.sysmmu");
 	assert_string_equal(r.f[0].device, "14400000.fimd");
 	assert_string_equal(r.f[0].reason, "PAGE FAULT");
 	assert_int_equal(r.f[0].iova, 0x20000000);
 	assert_int_equal(r.f[0].cls, IOMMU_CLASS_UNMAPPED);
 	assert_int_equal(r.f[0].access, IOMMU_ACCESS_UNKNOWN);
-	fault_file_read("exynos-sysmmu-6.16-exynos7870.log", &r);
-	assert_int_equal(r.n, 1);
-	assert_int_equal(r.malformed, 0);
+	read_clean("exynos-sysmmu-6.16-exynos7870.log", &r, 1);
 	assert_string_equal(r.f[0].format, "6.1+");
 	assert_string_equal(r.f[0].device, "14830000.decon");
 	assert_int_equal(r.f[0].access, IOMMU_ACCESS_READ);
@@ -384,12 +367,8 @@ static void sun50i_real_and_built(void **state)
 	struct iommu_fault f;
 
 	(void)state;
-	fault_file_read("sun50i-iommu-h713.log", &r);
-	assert_int_equal(r.n, 1);
-	assert_int_equal(r.malformed, 0);
-	assert_string_equal(r.f[0].iommu, "sun50i-iommu");
-	assert_string_equal(r.f[0].format, "5.8+");
-	assert_string_equal(r.f[0].iommu_dev, "30f0000.iommu");
+	read_clean("sun50i-iommu-h713.log", &r, 1);
+	fault_is(&r.f[0], "sun50i-iommu", "5.8+", "30f0000.iommu");
 	assert_string_equal(r.f[0].master, "0");
 	assert_int_equal(r.f[0].iova, 0xffcac000);
 	assert_int_equal(r.f[0].access, IOMMU_ACCESS_READ);

@@ -74,6 +74,50 @@ static struct json_object *fault_n(struct run *r, size_t i)
 	return json_object_array_get_idx(a, i);
 }
 
+/* text pasted, as JSON: it must give faults (the status says so); fault 0. */
+static struct json_object *first_fault(const char *text, struct run *r)
+{
+	run_faults(text, true, r);
+	assert_int_equal(r->status, EXIT_MISMATCH);
+	return fault_n(r, 0);
+}
+
+/* A fault's string members: each key there, a string, and that value. */
+struct field {
+	const char *key, *value;
+};
+
+static void fields_are(struct json_object *f, const struct field *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *got = json_str(f, w[i].key);
+
+		if (strcmp(got, w[i].value))
+			fail_msg("\"%s\": \"%s\", want \"%s\"", w[i].key, got,
+				 w[i].value);
+	}
+}
+
+#define FIELDS(f, ...)							\
+	do {								\
+		static const struct field w[] = { __VA_ARGS__ };	\
+		fields_are(f, w, sizeof(w) / sizeof(w[0]));		\
+	} while (0)
+
+/* A fault's members that must be there and JSON null. */
+static void nulls_are(struct json_object *f, const char *const *keys, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!json_object_is_type(json_get(f, keys[i]), json_type_null))
+			fail_msg("\"%s\" not null", keys[i]);
+}
+
+#define NULLS(f, ...)							\
+	do {								\
+		static const char *const k[] = { __VA_ARGS__ };		\
+		nulls_are(f, k, sizeof(k) / sizeof(k[0]));		\
+	} while (0)
+
 /* VT-d 5.15 from another machine: every field, the live ones null. */
 static void pasted_vtd_decoded(void **state)
 {
@@ -81,25 +125,20 @@ static void pasted_vtd_decoded(void **state)
 	struct json_object *f;
 
 	(void)state;
-	run_faults("Apr 29 10:00:01 otherhost kernel: [  189.706380] DMAR: [DMA Write PASID 0x5] Request device [ee:1f.7] fault addr 0x7f0012345000 [fault reason 0x05] PTE Write access is not set\n", true, &r);
-	assert_int_equal(r.status, EXIT_MISMATCH);
-	f = fault_n(&r, 0);
-	assert_string_equal(json_str(f, "iommu"), "vt-d");
-	assert_string_equal(json_str(f, "format"), "5.15+");
-	assert_string_equal(json_str(f, "device"), "0000:ee:1f.7");
-	assert_string_equal(json_str(f, "iova"), "0x7f0012345000");
-	assert_string_equal(json_str(f, "access"), "write");
-	assert_string_equal(json_str(f, "reason_code"), "0x5");
-	assert_string_equal(json_str(f, "reason"), "PTE Write access is not set");
-	assert_string_equal(json_str(f, "pasid"), "0x5");
-	assert_string_equal(json_str(f, "time"), "189.706380");
-	assert_string_equal(json_str(f, "wall_time"), "Apr 29 10:00:01");
-	assert_string_equal(json_str(f, "live_note"), "no such device here");
-	assert_true(json_object_is_type(json_get(f, "domain_id"), json_type_null));
-	assert_true(json_object_is_type(json_get(f, "domain"), json_type_null));
-	assert_true(json_object_is_type(json_get(f, "owner"), json_type_null));
-	assert_true(json_object_is_type(json_get(f, "last_mapping"), json_type_null));
-	assert_true(json_object_is_type(json_get(f, "driver"), json_type_null));
+	f = first_fault("Apr 29 10:00:01 otherhost kernel: [  189.706380] DMAR: [DMA Write PASID 0x5] Request device [ee:1f.7] fault addr 0x7f0012345000 [fault reason 0x05] PTE Write access is not set\n", &r);
+	FIELDS(f,
+	       { "iommu", "vt-d" },
+	       { "format", "5.15+" },
+	       { "device", "0000:ee:1f.7" },
+	       { "iova", "0x7f0012345000" },
+	       { "access", "write" },
+	       { "reason_code", "0x5" },
+	       { "reason", "PTE Write access is not set" },
+	       { "pasid", "0x5" },
+	       { "time", "189.706380" },
+	       { "wall_time", "Apr 29 10:00:01" },
+	       { "live_note", "no such device here" });
+	NULLS(f, "domain_id", "domain", "owner", "last_mapping", "driver");
 	assert_int_equal(json_num(r.doc, "undecoded_count"), 0);
 	json_object_put(r.doc);
 }
@@ -111,13 +150,12 @@ static void pasted_not_this_machine(void **state)
 	struct json_object *f;
 
 	(void)state;
-	run_faults("[99999999.000001] ahci 0000:00:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x000d address=0xfffffffdf8000000 flags=0x0020]\n", true, &r);
-	assert_int_equal(r.status, EXIT_MISMATCH);
-	f = fault_n(&r, 0);
-	assert_string_equal(json_str(f, "iommu"), "amd-vi");
-	assert_string_equal(json_str(f, "domain_id"), "0xd");
-	assert_string_equal(json_str(f, "flags"), "0x20");
-	assert_string_equal(json_str(f, "live_note"), "not this machine");
+	f = first_fault("[99999999.000001] ahci 0000:00:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x000d address=0xfffffffdf8000000 flags=0x0020]\n", &r);
+	FIELDS(f,
+	       { "iommu", "amd-vi" },
+	       { "domain_id", "0xd" },
+	       { "flags", "0x20" },
+	       { "live_note", "not this machine" });
 	json_object_put(r.doc);
 }
 
@@ -188,35 +226,36 @@ static void pasted_embedded_json(void **state)
 	struct json_object *f;
 
 	(void)state;
-	run_faults("arm-smmu 15000000.iommu: Unhandled context fault: fsr=0x402, iova=0x00000000, fsynr=0x3d0023, cbfrsynra=0x1c00, cb=13\n"
-		   "arm-smmu 15000000.iommu: FSR    = 00000402 [Format=2 TF], SID=0x1c00\n"
-		   "arm-smmu 15000000.iommu: FSYNR0 = 003d0023 [S1CBNDX=61 PNU PLVL=3]\n"
-		   "mtk-iommu 1401d000.m4u: fault type=0x280 iova=0x1ff7c0000 pa=0x0 master=0x5000480(larb=5 port=0) layer=0 read\n"
-		   "tegra-mc 7000f000.memory-controller: fdcdwr2: write @0x877e8400: Page fault (SMMU translation error [--S])\n",
-		   true, &r);
-	assert_int_equal(r.status, EXIT_MISMATCH);
-	f = fault_n(&r, 0);
-	assert_string_equal(json_str(f, "iommu"), "arm-smmu");
-	assert_string_equal(json_str(f, "format"), "6.11+, three lines");
-	assert_string_equal(json_str(f, "iommu_device"), "15000000.iommu");
-	assert_string_equal(json_str(f, "stream_id"), "0x1c00");
-	assert_string_equal(json_str(f, "iova"), "0x0");
-	assert_string_equal(json_str(f, "reason_code"), "0x402");
-	assert_string_equal(json_str(f, "reason"), "translation fault; context bank 13");
-	assert_string_equal(json_str(f, "class"), "unmapped");
-	assert_string_equal(json_str(f, "flags"), "0x3d0023");
-	assert_string_equal(json_str(f, "access"), "read");
-	assert_string_equal(json_str(f, "live_note"), "no such device here");
+	f = first_fault("arm-smmu 15000000.iommu: Unhandled context fault: fsr=0x402, iova=0x00000000, fsynr=0x3d0023, cbfrsynra=0x1c00, cb=13\n"
+			"arm-smmu 15000000.iommu: FSR    = 00000402 [Format=2 TF], SID=0x1c00\n"
+			"arm-smmu 15000000.iommu: FSYNR0 = 003d0023 [S1CBNDX=61 PNU PLVL=3]\n"
+			"mtk-iommu 1401d000.m4u: fault type=0x280 iova=0x1ff7c0000 pa=0x0 master=0x5000480(larb=5 port=0) layer=0 read\n"
+			"tegra-mc 7000f000.memory-controller: fdcdwr2: write @0x877e8400: Page fault (SMMU translation error [--S])\n",
+			&r);
+	FIELDS(f,
+	       { "iommu", "arm-smmu" },
+	       { "format", "6.11+, three lines" },
+	       { "iommu_device", "15000000.iommu" },
+	       { "stream_id", "0x1c00" },
+	       { "iova", "0x0" },
+	       { "reason_code", "0x402" },
+	       { "reason", "translation fault; context bank 13" },
+	       { "class", "unmapped" },
+	       { "flags", "0x3d0023" },
+	       { "access", "read" },
+	       { "live_note", "no such device here" });
 	f = fault_n(&r, 1);
-	assert_string_equal(json_str(f, "iommu"), "mtk-iommu");
-	assert_string_equal(json_str(f, "master"), "larb 5 port 0");
-	assert_string_equal(json_str(f, "stream_id"), "0x5000480");
-	assert_string_equal(json_str(f, "iova"), "0x1ff7c0000");
+	FIELDS(f,
+	       { "iommu", "mtk-iommu" },
+	       { "master", "larb 5 port 0" },
+	       { "stream_id", "0x5000480" },
+	       { "iova", "0x1ff7c0000" });
 	f = fault_n(&r, 2);
-	assert_string_equal(json_str(f, "iommu"), "tegra-smmu");
-	assert_string_equal(json_str(f, "master"), "fdcdwr2");
-	assert_string_equal(json_str(f, "access"), "write");
-	assert_string_equal(json_str(f, "reason"), "Page fault (SMMU translation error [--S])");
+	FIELDS(f,
+	       { "iommu", "tegra-smmu" },
+	       { "master", "fdcdwr2" },
+	       { "access", "write" },
+	       { "reason", "Page fault (SMMU translation error [--S])" });
 	assert_int_equal(json_num(r.doc, "undecoded_count"), 0);
 	json_object_put(r.doc);
 }

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "io/domain_owner.h"
+#include "io/proc_read.h"
 #include "io/source.h"
 #include "io/vfio_owner.h"
 #include "model/array.h"
@@ -64,42 +65,39 @@ static bool device_file_of(pid_t pid, const char *fd, const char *bdf)
 	       fdinfo_is_vfio_device(info, bdf);
 }
 
+struct holder_scan {
+	const char *bdf;
+	const struct vfio_files *f;
+	struct holder *h;
+};
+
+/* One open file of h's process: the device's, a domain's, or neither. */
+static bool holder_file(const char *fd, const char *link, void *arg)
+{
+	const struct holder_scan *sc = arg;
+	const struct vfio_files *f = sc->f;
+	struct holder *h = sc->h;
+
+	if ((f->group[0] && !strcmp(link, f->group)) ||
+	    (f->cdev[0] && !strcmp(link, f->cdev)) ||
+	    (!strcmp(link, VFIO_DEVICE_ANON) &&
+	     device_file_of(h->pid, fd, sc->bdf)))
+		h->device = true;
+	else if ((!strcmp(link, VFIO_CONTAINER) || !strcmp(link, IOMMUFD)) &&
+		 h->nr_domain_fds < DOMAIN_FDS_MAX)
+		h->domain_fd[h->nr_domain_fds++] = atoi(fd);
+	return false;
+}
+
 /* What pid holds of f's and of bdf's, from /proc/PID/fd, into h. */
 static void holder_scan(pid_t pid, const char *bdf,
 			const struct vfio_files *f, struct holder *h)
 {
-	char path[64];
-	struct dirent *de;
-	DIR *dir;
+	struct holder_scan sc = { .bdf = bdf, .f = f, .h = h };
 
 	memset(h, 0, sizeof(*h));
 	h->pid = pid;
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-	dir = opendir(path);
-	if (!dir)
-		return;
-	while ((de = readdir(dir))) {
-		char fdp[PATH_MAX], link[PATH_MAX];
-		ssize_t len;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(fdp, sizeof(fdp), "%s/%s", path, de->d_name);
-		len = readlink(fdp, link, sizeof(link) - 1);
-		if (len < 0)
-			continue;
-		link[len] = '\0';
-		if ((f->group[0] && !strcmp(link, f->group)) ||
-		    (f->cdev[0] && !strcmp(link, f->cdev)) ||
-		    (!strcmp(link, VFIO_DEVICE_ANON) &&
-		     device_file_of(pid, de->d_name, bdf)))
-			h->device = true;
-		else if ((!strcmp(link, VFIO_CONTAINER) ||
-			  !strcmp(link, IOMMUFD)) &&
-			 h->nr_domain_fds < DOMAIN_FDS_MAX)
-			h->domain_fd[h->nr_domain_fds++] = atoi(de->d_name);
-	}
-	closedir(dir);
+	proc_fd_each(pid, holder_file, &sc);
 }
 
 /*

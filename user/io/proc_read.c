@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -21,6 +23,36 @@ int proc_maps_each(pid_t pid, bool (*fn)(char *line, void *arg),
 		;
 	free(line);
 	fclose(f);
+	return 0;
+}
+
+int proc_fd_each(pid_t pid,
+		 bool (*fn)(const char *fd, const char *link, void *arg),
+		 void *arg)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return -errno;
+	while ((de = readdir(dir))) {
+		char fdp[PATH_MAX], link[PATH_MAX];
+		ssize_t len;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(fdp, sizeof(fdp), "%s/%s", path, de->d_name);
+		len = readlink(fdp, link, sizeof(link) - 1);
+		if (len < 0)
+			continue;
+		link[len] = '\0';
+		if (fn(de->d_name, link, arg))
+			break;
+	}
+	closedir(dir);
 	return 0;
 }
 

@@ -4,7 +4,8 @@
  * /proc/kpageflags, /proc/PID/stat and comm): pread() again after a
  * signal (EINTR) and after a short read, until the bytes asked for or the
  * end of the file.  And /proc/PID/maps line by line, outside a scan
- * (whose VMA queue reads its own, cmd/session.c).
+ * (whose VMA queue reads its own, cmd/session.c), and the targets of
+ * /proc/PID/fd's links.
  */
 #ifndef PTCOMPARE_PROC_READ_H
 #define PTCOMPARE_PROC_READ_H
@@ -34,5 +35,15 @@ ssize_t proc_pread(int fd, void *buf, size_t size, off_t off,
  */
 int proc_maps_each(pid_t pid, bool (*fn)(char *line, void *arg),
 		   void *arg);
+
+/*
+ * Calls fn(fd, link, arg) for each open file of pid (fd its number as
+ * named in /proc/PID/fd, link what the link reads) until fn returns true;
+ * links that no longer read (the file closed meanwhile) are passed over.
+ * 0, or -errno when /proc/PID/fd does not open.
+ */
+int proc_fd_each(pid_t pid,
+		 bool (*fn)(const char *fd, const char *link, void *arg),
+		 void *arg);
 
 #endif /* PTCOMPARE_PROC_READ_H */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "io/pci_sysfs.h"
+#include "io/proc_read.h"
 #include "io/source.h"
 #include "io/vfio_owner.h"
 
@@ -61,33 +62,27 @@ bool vfio_files_of(const char *bdf, struct vfio_files *f)
 	return f->group[0] || f->cdev[0];
 }
 
+struct vfio_hold {
+	const struct vfio_files *f;
+	bool found;
+};
+
+static bool is_vfio_file(const char *fd, const char *link, void *arg)
+{
+	struct vfio_hold *h = arg;
+
+	(void)fd;
+	h->found = (h->f->group[0] && !strcmp(link, h->f->group)) ||
+		   (h->f->cdev[0] && !strcmp(link, h->f->cdev));
+	return h->found;
+}
+
 bool vfio_pid_holds(pid_t pid, const struct vfio_files *f)
 {
-	char path[64];
-	struct dirent *de;
-	bool found = false;
-	DIR *dir;
+	struct vfio_hold h = { .f = f };
 
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-	dir = opendir(path);
-	if (!dir)
-		return false;
-	while (!found && (de = readdir(dir))) {
-		char fdp[PATH_MAX], link[PATH_MAX];
-		ssize_t len;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(fdp, sizeof(fdp), "%s/%s", path, de->d_name);
-		len = readlink(fdp, link, sizeof(link) - 1);
-		if (len < 0)
-			continue;
-		link[len] = '\0';
-		found = (f->group[0] && !strcmp(link, f->group)) ||
-			(f->cdev[0] && !strcmp(link, f->cdev));
-	}
-	closedir(dir);
-	return found;
+	proc_fd_each(pid, is_vfio_file, &h);
+	return h.found;
 }
 
 pid_t vfio_owner(const char *bdf)

@@ -255,8 +255,7 @@ enum smmu_open {
 };
 
 struct smmu_one {
-	char name[IOMMU_FAULT_NAME_MAX];	/* "" when free */
-	uint64_t used;
+	struct fault_slot slot;		/* first: fault_slot_find() */
 	enum smmu_open open;
 	struct iommu_fault head;	/* what the open event gathered */
 	struct iommu_fault last;	/* the fault returned last */
@@ -275,23 +274,18 @@ struct arm_smmu_state {
 /* name's state, a new one (the least recently used evicted) if none. */
 static struct smmu_one *smmu_get(struct arm_smmu_state *d, const char *name)
 {
-	struct smmu_one *lru = &d->smmu[0];
+	bool found;
+	struct smmu_one *s = fault_slot_find(d->smmu, ARM_SMMU_MAX,
+					     sizeof(d->smmu[0]), name,
+					     &d->tick, &found);
 
-	for (size_t i = 0; i < ARM_SMMU_MAX; i++) {
-		struct smmu_one *s = &d->smmu[i];
-
-		if (s->name[0] && !strcmp(s->name, name)) {
-			s->used = ++d->tick;
-			return s;
-		}
-		if (s->used < lru->used)
-			lru = s;
-	}
-	d->cut_short += lru->open != OPEN_NONE;
-	memset(lru, 0, sizeof(*lru));
-	strcpy(lru->name, name);
-	lru->used = ++d->tick;
-	return lru;
+	if (found)
+		return s;
+	d->cut_short += s->open != OPEN_NONE;
+	memset(s, 0, sizeof(*s));
+	strcpy(s->slot.name, name);
+	s->slot.used = ++d->tick;
+	return s;
 }
 
 /* An event begins: one still open was cut short. */

@@ -131,4 +131,22 @@ const char *fault_dev_tag(const char *msg, const char *driver,
 bool fault_dev_prefix(const char *msg, const char *at, char *out,
 		      size_t size);
 
+/*
+ * A device's slot in a driver's state, for drivers whose event comes in
+ * several lines that other devices' lines may come between (arm_smmu,
+ * smmu_v3): first member of each slot's struct.
+ */
+struct fault_slot {
+	char name[IOMMU_FAULT_NAME_MAX];	/* "" when free */
+	uint64_t used;				/* tick of the last line */
+};
+
+/*
+ * Among n slots of size bytes each, name's, its use stamped ++*tick and
+ * *found true; else the least recently used, *found false and the slot
+ * untouched, for the caller to empty and name.
+ */
+void *fault_slot_find(void *slots, size_t n, size_t size, const char *name,
+		      uint64_t *tick, bool *found);
+
 #endif /* PTCOMPARE_PARSE_FAULT_DRIVER_H */

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The field readers every driver's decoder shares (fault_driver.h). */
+/*
+ * The field readers every driver's decoder shares, and the per-device
+ * slot lookup of the multi-line drivers (fault_driver.h).
+ */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <string.h>
@@ -166,4 +169,24 @@ const char *fault_dev_tag(const char *msg, const char *driver,
 		return d + len + 1;
 	}
 	return NULL;
+}
+
+void *fault_slot_find(void *slots, size_t n, size_t size, const char *name,
+		      uint64_t *tick, bool *found)
+{
+	struct fault_slot *lru = slots;
+
+	for (size_t i = 0; i < n; i++) {
+		struct fault_slot *s = (void *)((char *)slots + i * size);
+
+		if (s->name[0] && !strcmp(s->name, name)) {
+			s->used = ++*tick;
+			*found = true;
+			return s;
+		}
+		if (s->used < lru->used)
+			lru = s;
+	}
+	*found = false;
+	return lru;
 }

@@ -22,11 +22,10 @@
 #define SMMU_V3_MAX	8
 
 struct smmu_one {
-	char name[IOMMU_FAULT_NAME_MAX];	/* "" when free */
+	struct fault_slot slot;		/* first: fault_slot_find() */
 	uint64_t words[4];
 	unsigned int nwords;	/* 0-3 words of the open event */
 	bool open;		/* an "event 0x.. received:" line seen */
-	uint64_t used;		/* tick of the last line */
 	struct iommu_fault head;	/* the header line's time, seq, prio */
 	struct iommu_fault last;	/* the fault returned last */
 	bool has_last;
@@ -276,25 +275,20 @@ static enum iommu_line smmu_line(const char *msg, struct smmu_line *l,
 static struct smmu_one *smmu_state(struct smmu_v3_state *d,
 					   const char *name, bool make)
 {
-	struct smmu_one *lru = &d->smmu[0];
+	bool found;
+	struct smmu_one *s = fault_slot_find(d->smmu, SMMU_V3_MAX,
+					     sizeof(d->smmu[0]), name,
+					     &d->tick, &found);
 
-	for (size_t i = 0; i < SMMU_V3_MAX; i++) {
-		struct smmu_one *s = &d->smmu[i];
-
-		if (s->name[0] && !strcmp(s->name, name)) {
-			s->used = ++d->tick;
-			return s;
-		}
-		if (s->used < lru->used)
-			lru = s;
-	}
+	if (found)
+		return s;
 	if (!make)
 		return NULL;
-	d->cut_short += lru->open;
-	memset(lru, 0, sizeof(*lru));
-	strcpy(lru->name, name);
-	lru->used = ++d->tick;
-	return lru;
+	d->cut_short += s->open;
+	memset(s, 0, sizeof(*s));
+	strcpy(s->slot.name, name);
+	s->slot.used = ++d->tick;
+	return s;
 }
 
 /* "event 0x10 received:": an event opens; one still open was cut short. */
