@@ -553,7 +553,17 @@ VMTEST_CASE(ptcompare, "ptcompare_fault_pasted_elsewhere", fault_pasted_elsewher
 		ok = fail(t, "without ptwalk.ko: %s", json_object_to_json_string(f));
 	ok = ok && live_null(t, &r, 0, "ptwalk.ko not loaded");
 	pc_free(&r);
+	/* an Arm board's SMMU: decoded here too, nothing of it here */
 	ok = ok && pasted(t, &r, "arm-smmu 15000000.iommu: Unhandled context fault: fsr=0x402, iova=0x12345000, fsynr=0x1, cbfrsynra=0x21, cb=3",
+			  EXIT_MISMATCH, 1);
+	f = ok ? json_object_array_get_idx(pc_get(r.doc, "faults"), 0) : NULL;
+	if (ok && (strcmp(str_at(f, "iommu"), "arm-smmu") ||
+		   strcmp(str_at(f, "iova"), "0x12345000")))
+		ok = fail(t, "arm-smmu line: %s", json_object_to_json_string(f));
+	ok = ok && live_null(t, &r, 0, "no such device here");
+	pc_free(&r);
+	/* the same line cut short, as a paste can: undecoded, never "none" */
+	ok = ok && pasted(t, &r, "arm-smmu 15000000.iommu: Unhandled context fault: fsr=0x402, iova=0x12345000, fsynr=0x1, cbfrsynra=0x21, cb",
 			  EXIT_FAULT_UNDECODED, 0);
 	if (ok && !strstr(r.err, "please report this line"))
 		ok = fail(t, "undecoded, and stderr said: %s", r.err);
