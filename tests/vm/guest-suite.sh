@@ -34,6 +34,11 @@ else
 	tap FAIL zram_swap_on "no zram swap: swap tests will fail"
 fi
 
+# cases another lane runs, or this one cannot yet (vm-run.sh's VM_SKIP):
+# vmtest leaves them out, in every mode
+PTWALK_SKIP=$(sed -n 's/.*ptwalk_skip=\([a-z0-9_,]*\).*/\1/p' /proc/cmdline)
+export PTWALK_SKIP
+
 # The IOMMU lane (make check-iommu): its own cases only.
 if [ "$mode" = iommu ]; then
 	only=$(sed -n 's/.*ptwalk_only=\([a-z0-9_]*\).*/\1/p' /proc/cmdline)
@@ -96,9 +101,6 @@ only=$(sed -n 's/.*ptwalk_only=\([a-z0-9_,]*\).*/\1/p' /proc/cmdline)
 case $only in
 *,*) export PTWALK_ONLY="$only" only= ;;
 esac
-# cases another lane runs (vm-run.sh's VM_SKIP): vmtest leaves them out
-PTWALK_SKIP=$(sed -n 's/.*ptwalk_skip=\([a-z0-9_,]*\).*/\1/p' /proc/cmdline)
-export PTWALK_SKIP
 # ptwalk_sanitized_only=PREFIXES (vm-run.sh's VM_SANITIZED_ONLY): the
 # sanitized build runs the cases those prefixes name, then the plain one
 # (/bin/ptcompare.plain) the rest, under PTWALK_SKIP.  ThreadSanitizer
