@@ -147,6 +147,7 @@ check-layout: $(BUILD)/class_table
 # $(BUILD)/kconfigs.  KCONFIGS=no-tracepoints: one.  $(BUILD)/configs.tap.
 check-configs: module
 	scripts/config-check.sh $(BUILD)/configs.tap $(MOD_SRCS)
+	@scripts/tap-summary.sh $(BUILD)/configs.tap
 
 # KERNEL=5.10|6.1|6.12|newest: that kernel of the matrix instead (Debian's,
 # fetched to build/kernels/KERNEL; see check-kernels).
