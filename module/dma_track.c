@@ -57,6 +57,7 @@
 #include "dma_table.h"
 #include "dma_track.h"
 #include "lockdown.h"
+#include "query_copy.h"
 
 static unsigned int dma_track_maps = 4096;
 module_param(dma_track_maps, uint, 0444);
@@ -726,16 +727,9 @@ static int track_ioctl(struct ptwalk_dma_holds *h, void __user *arg)
 	struct ptwalk_dma_track q;
 	struct tracked *t;
 	struct device *dev;
-	u32 usize;
 	int ret, held;
 
-	if (get_user(usize, (u32 __user *)arg))
-		return -EFAULT;
-	if (usize < sizeof(q))
-		return -EINVAL;
-	if (usize > PAGE_SIZE)
-		return -E2BIG;
-	ret = copy_struct_from_user(&q, sizeof(q), arg, usize);
+	ret = ptwalk_query_copy(&q, sizeof(q), sizeof(q), arg);
 	if (ret)
 		return ret;
 	if (q.flags & ~PTWALK_DMA_TRACK_OFF)
@@ -884,16 +878,10 @@ static long maps_ioctl(void __user *arg)
 	struct ptwalk_dma_query q;
 	struct device *dev;
 	struct tracked *t;
-	u32 usize, i;
+	u32 i;
 	int ret;
 
-	if (get_user(usize, (u32 __user *)arg))
-		return -EFAULT;
-	if (usize < sizeof(q))
-		return -EINVAL;
-	if (usize > PAGE_SIZE)
-		return -E2BIG;
-	ret = copy_struct_from_user(&q, sizeof(q), arg, usize);
+	ret = ptwalk_query_copy(&q, sizeof(q), sizeof(q), arg);
 	if (ret)
 		return ret;
 	if (q.flags)

@@ -20,6 +20,7 @@
 #include "decode.h"
 #include "dma_track.h"
 #include "lockdown.h"
+#include "query_copy.h"
 #include "recorder.h"
 #include "session.h"
 #include "session_fops.h"
@@ -91,26 +92,6 @@ static int session_release(struct inode *inode, struct file *file)
 {
 	ptwalk_session_destroy(file->private_data);
 	return 0;
-}
-
-/*
- * Reads the query struct at @arg into @dst (@ksize bytes, what this module
- * knows), as openat2() reads its how: the caller's size first, at least
- * @min (the struct's first version), at most a page; a longer struct's
- * tail must be zero (E2BIG), a shorter one's missing fields read as zero.
- */
-static int query_copy(void *dst, size_t ksize, size_t min,
-		      const void __user *arg)
-{
-	u32 usize;
-
-	if (get_user(usize, (const u32 __user *)arg))
-		return -EFAULT;
-	if (usize < min)
-		return -EINVAL;
-	if (usize > PAGE_SIZE)
-		return -E2BIG;
-	return copy_struct_from_user(dst, ksize, arg, usize);
 }
 
 /*
@@ -189,7 +170,7 @@ static long query_ioctl(struct ptwalk_session *s, unsigned int cmd,
 	 * Every query's first version is all the module knows of it yet.  A
 	 * refused query, too, leaves none behind: reset below.
 	 */
-	ret = caller_may_ask() ? query_copy(&q, size, size, arg) : -EPERM;
+	ret = caller_may_ask() ? ptwalk_query_copy(&q, size, size, arg) : -EPERM;
 	if (mutex_lock_interruptible(&s->lock))
 		return PTWALK_INTERRUPTED;
 	ptwalk_session_reset(s);
