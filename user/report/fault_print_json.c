@@ -62,7 +62,7 @@ static void json_dma_mapping(struct json_writer *j,
 	jw_kv_hex_or_null(j, "phys", m->phys, PTWALK_DMA_PHYS_NONE);
 	jw_kv_hex_or_null(j, "fault_phys", x->phys, PTWALK_DMA_PHYS_NONE);
 	jw_kv_str(j, "kind", dma_kind_name(m->kind));
-	jw_kv_str(j, "direction", dma_dir_name(m->dir));
+	jw_kv_str(j, "dir", dma_dir_name(m->dir));
 	jw_kv_hex(j, "attrs", m->attrs);
 	jw_kv_str(j, "map_time", fault_time_str(m->map_ns / 1000, t,
 						sizeof(t)));
@@ -108,7 +108,7 @@ static void json_dma(struct json_writer *j, const struct fault_dma_explained *d)
 	jw_str_or_null(j, x->found ? dma_fault_cause_name(x->cause) : NULL);
 	jw_kv_bool(j, "tracked_after_fault", x->tracked_after);
 	jw_kv_bool(j, "history_after_fault", x->history_after);
-	jw_key(j, "frame_now");
+	jw_key(j, "frame");
 	jw_str_or_null(j, d->has_frame ? dma_frame_name(d->frame) : NULL);
 	json_frames(j, "frame_mappings", d->frames, d->nr_frames);
 	jw_end_object(j);
