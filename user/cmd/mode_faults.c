@@ -556,7 +556,9 @@ static const char *device_here(const struct faults_ctx *c,
 		snprintf(x->device, sizeof(x->device), "%s", f->device);
 		return NULL;
 	}
-	if (f->has_sid && !strcmp(f->iommu, "smmu-v3") &&
+	/* their IDs are PCI requester IDs, as the log's own path reads them */
+	if (f->has_sid && (!strcmp(f->iommu, "smmu-v3") ||
+			   !strcmp(f->iommu, "virtio-iommu")) &&
 	    resolve_sid(f->sid, f->iommu_dev, x->device, sizeof(x->device)))
 		return NULL;
 	(void)c;
