@@ -614,6 +614,10 @@ static bool faults_explained(struct vmtest *t, const char *bdf,
 
 	ok = pc_faults(t, live, &r) &&
 	     dma_explained(t, r.doc, bdf, w, "--faults");
+	if (ok)		/* docs/json.md's example */
+		printf("# dma: %s\n", json_object_to_json_string_ext(
+			pc_get(fault_of(r.doc, bdf, w->dma), "dma"),
+			JSON_C_TO_STRING_PLAIN));
 	pc_free(&r);
 	ok = ok && pc_faults(t, pasted, &r) &&
 	     dma_explained(t, r.doc, bdf, w, "--fault-line");
