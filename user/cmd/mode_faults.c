@@ -499,20 +499,22 @@ static int dma_explain(const struct faults_ctx *c,
 	d->asked = true;
 	/* an empty question first: how many live mappings it can hold */
 	err = ptwalk_dma_history(c->fd, x->device, NULL, 0, NULL, 0, &q);
-	if (!err) {
-		maps = calloc(q.capacity ? q.capacity : 1, sizeof(*maps));
-		unmaps = calloc(DMA_HISTORY_MAX, sizeof(*unmaps));
-		if (!maps || !unmaps)
-			err = -ENOMEM;
-	}
-	if (!err)
-		err = ptwalk_dma_history(c->fd, x->device, maps, q.capacity,
-					 unmaps, DMA_HISTORY_MAX, &q);
 	if (err) {
+		d->note = dma_note(-err);
+		return 0;
+	}
+	maps = calloc(q.capacity ? q.capacity : 1, sizeof(*maps));
+	unmaps = calloc(DMA_HISTORY_MAX, sizeof(*unmaps));
+	err = maps && unmaps ?
+	      ptwalk_dma_history(c->fd, x->device, maps, q.capacity, unmaps,
+				 DMA_HISTORY_MAX, &q) : 0;
+	if (!maps || !unmaps || err) {
 		free(maps);
 		free(unmaps);
-		d->note = err == -ENOMEM ? NULL : dma_note(-err);
-		return err == -ENOMEM ? err : 0;
+		if (!err)
+			return -ENOMEM;
+		d->note = dma_note(-err);
+		return 0;
 	}
 	d->tracked_ns = q.tracked_ns;
 	d->live = q.nr_maps;
