@@ -377,6 +377,24 @@ static void text_dma(void **state)
 	assert_contains(out, "dma unmap:  still mapped",
 			"dma cause:  dma_write_to_device_mapping: the device wrote a buffer mapped DMA_TO_DEVICE");
 	free(out);
+	/* mapped and allowed; an access the log does not give */
+	x.dma.match.cause = DMA_FAULT_UNNAMED;
+	x.dma.match.m.dir = 0;
+	fault_print_text(capture_open(&c), &r);
+	out = capture_close(&c);
+	assert_contains(out, "dma cause:  none named: the page was mapped at the fault and its direction allows the access");
+	free(out);
+	x.g.first.access = IOMMU_ACCESS_UNKNOWN;
+	fault_print_text(capture_open(&c), &r);
+	out = capture_close(&c);
+	assert_contains(out, "dma cause:  none named: the log gives no access to hold against the direction");
+	free(out);
+	x.dma.match.timed = false;
+	fault_print_text(capture_open(&c), &r);
+	out = capture_close(&c);
+	assert_contains(out, "dma cause:  none named: the fault's time is unknown",
+			"dma unmap:  still mapped");
+	free(out);
 	/* not tracked: the hint, one line */
 	memset(&x.dma, 0, sizeof(x.dma));
 	x.dma.asked = true;

@@ -77,6 +77,8 @@ static void text_dma_mapping(FILE *f, const struct fault_explained *x,
 		fprintf(f, "  dma cause:  %s: %s\n",
 			dma_fault_cause_name(d->cause),
 			dma_fault_cause_doc(d->cause));
+	else if (d->timed && x->g.first.access == IOMMU_ACCESS_UNKNOWN)
+		fprintf(f, "  dma cause:  none named: the log gives no access to hold against the direction\n");
 	else if (d->timed)
 		fprintf(f, "  dma cause:  none named: %s\n",
 			dma_fault_cause_doc(d->cause));
