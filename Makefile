@@ -442,9 +442,9 @@ check-arm64-iommu:
 # (scripts/riscv64-check.sh, which writes each lane's env.mk from its
 # kernel.env) into $(BUILD)/riscv64-LANE.tap.
 # RISCV64_APPEND: more kernel command line (no5lvl: Sv48, no4lvl: Sv39);
-# RISCV64_QEMU, RISCV64_BIOS, RISCV64_QEMU_MODULE_DIR: the lane's own QEMU
-# (the newest lane's, scripts/riscv64-qemu-fetch.sh), none for the
-# installed one;
+# RISCV64_QEMU, RISCV64_BIOS: the lane's own QEMU (the newest lane's, a
+# QEMU bundle that loads no module but its own:
+# scripts/riscv64-qemu-fetch.sh), none for the installed one;
 # RISCV64_VM: the VM's directory under the lane's (vm, vm-sv48, ...);
 # RISCV64_ONLY, RISCV64_SKIP: vm-run.sh's VM_ONLY and VM_SKIP.
 RISCV64 := $(CURDIR)/build/riscv64
@@ -501,7 +501,7 @@ riscv64-vmtest: riscv64-need-user
 
 riscv64-vm: riscv64-need-fetch riscv64-need-user
 	VM_ARCH=riscv64 VM_APPEND="$(RISCV64_APPEND)" VM_ONLY=$(RISCV64_ONLY) VM_SKIP=$(RISCV64_SKIP) \
-	VM_QEMU=$(RISCV64_QEMU) VM_QEMU_BIOS=$(RISCV64_BIOS) VM_QEMU_MODULE_DIR=$(RISCV64_QEMU_MODULE_DIR) \
+	VM_QEMU=$(RISCV64_QEMU) VM_QEMU_BIOS=$(RISCV64_BIOS) \
 	VM_KERNEL=$(RISCV64_KERNEL) VM_MODTREE=$(RISCV64_MODDIR) VM_SYSROOT=$(RISCV64_SYSROOT) \
 	VM_KO_DIR=$(RISCV64_MODS)/$(RISCV64_KO) VM_MISSING_KO=ok VM_TIMEOUT=$(RISCV64_VM_TIMEOUT) \
 		scripts/vm-run.sh $(RISCV64_LANE_DIR)/$(RISCV64_VM) $(RISCV64_KREL) test \

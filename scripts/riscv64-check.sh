@@ -154,10 +154,9 @@ for l in $lanes; do
 			cat >> "$lout/env.mk" <<-EOT
 			RISCV64_QEMU := $QEMU
 			RISCV64_BIOS := $BIOS
-			RISCV64_QEMU_MODULE_DIR := $MODULE_DIR
 			EOT
 		fi
-		qver=$(env ${MODULE_DIR:+QEMU_MODULE_DIR=$MODULE_DIR} "${QEMU:-qemu-system-riscv64}" --version 2>/dev/null |
+		qver=$("${QEMU:-qemu-system-riscv64}" --version 2>/dev/null |
 			sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
 		lane "$l" "$tap" "$lout" "$KREL" "${qver:-?}"
 	)

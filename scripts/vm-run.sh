@@ -51,8 +51,7 @@
 # ptwalk_iommu= (make check-iommu IOMMU=..., make check-arm64
 # ARM64_KERNELS_VIRTIO_IOMMU=...).  VM_QEMU: the QEMU binary to boot
 # instead of the installed one (a newer QEMU unpacked under build/: make
-# check-riscv64's newest lane), VM_QEMU_BIOS its firmware,
-# VM_QEMU_MODULE_DIR its modules' directory.
+# check-riscv64's newest lane), VM_QEMU_BIOS its firmware.
 # VM_IOMMU_PASSTHROUGH=1 adds iommu.passthrough=1: identity default domains,
 # for kernels before 5.11, which cannot change a group's domain at run time.
 # VM_DRIVERS (x86_64): the real drivers of the dmainfo cases and pci-stub
@@ -317,16 +316,14 @@ if [ "$mode" = bench ] && [ "${VM_IOMMU:-}" = 1 ] && [ "$arch" = x86_64 ]; then
 fi
 # VM_QEMU: another build of the same QEMU system emulator (a newer one
 # unpacked under build/, never installed); VM_QEMU_BIOS, its own firmware
-# (-bios), which the installed QEMU's must not stand in for;
-# VM_QEMU_MODULE_DIR, where it looks for its modules (the installed QEMU's
-# do not load into another build)
+# (-bios), which the installed QEMU's must not stand in for.  It must load
+# no module of the installed QEMU, which abort another build:
+# scripts/riscv64-qemu-fetch.sh makes its QEMU a bundle that looks for
+# modules in its own tree alone.
 qemu=${VM_QEMU:-$qemu}
 if [ -n "${VM_QEMU_BIOS:-}" ]; then
 	[ -r "$VM_QEMU_BIOS" ] || die "no $VM_QEMU_BIOS (VM_QEMU_BIOS)"
 	machine+=(-bios "$VM_QEMU_BIOS")
-fi
-if [ -n "${VM_QEMU_MODULE_DIR:-}" ]; then
-	export QEMU_MODULE_DIR=$VM_QEMU_MODULE_DIR
 fi
 if [ -n "${VM_KERNEL:-}" ]; then
 	[ -r "$kernel" ] || die "no $kernel (VM_KERNEL)"
