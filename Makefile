@@ -447,6 +447,8 @@ check-arm64-iommu:
 # scripts/riscv64-qemu-fetch.sh), none for the installed one;
 # RISCV64_VM: the VM's directory under the lane's (vm, vm-sv48, ...);
 # RISCV64_ONLY, RISCV64_SKIP: vm-run.sh's VM_ONLY and VM_SKIP.
+# RISCV64_IOMMU=1: the IOMMU lane's VM instead (QEMU 10's riscv-iommu-pci,
+# edu behind it, the IOMMU lane's cases alone; the newest lane only).
 RISCV64 := $(CURDIR)/build/riscv64
 -include $(RISCV64)/env.mk
 RISCV64_LANE ?= 6.12
@@ -500,11 +502,11 @@ riscv64-vmtest: riscv64-need-user
 	$(call RISCV64_CHMAKE,$(RISCV64_UCHROOT)) -C /ptwalk-riscv64/src BUILD=/ptwalk-riscv64/out CC=$(RISCV64_UCC) KDIR=none /ptwalk-riscv64/out/vmtest
 
 riscv64-vm: riscv64-need-fetch riscv64-need-user
-	VM_ARCH=riscv64 VM_APPEND="$(RISCV64_APPEND)" VM_ONLY=$(RISCV64_ONLY) VM_SKIP=$(RISCV64_SKIP) \
+	VM_ARCH=riscv64 VM_APPEND="$(RISCV64_APPEND)" VM_ONLY=$(RISCV64_ONLY) VM_SKIP=$(RISCV64_SKIP) VM_IOMMU=$(RISCV64_IOMMU) \
 	VM_QEMU=$(RISCV64_QEMU) VM_QEMU_BIOS=$(RISCV64_BIOS) \
 	VM_KERNEL=$(RISCV64_KERNEL) VM_MODTREE=$(RISCV64_MODDIR) VM_SYSROOT=$(RISCV64_SYSROOT) \
 	VM_KO_DIR=$(RISCV64_MODS)/$(RISCV64_KO) VM_MISSING_KO=ok VM_TIMEOUT=$(RISCV64_VM_TIMEOUT) \
-		scripts/vm-run.sh $(RISCV64_LANE_DIR)/$(RISCV64_VM) $(RISCV64_KREL) test \
+		scripts/vm-run.sh $(RISCV64_LANE_DIR)/$(RISCV64_VM) $(RISCV64_KREL) $(if $(RISCV64_IOMMU),iommu,test) \
 		$(RISCV64_UOUT)/vmtest:/bin/vmtest $(RISCV64_USRC)/user/ptcompare:/bin/ptcompare
 
 check-riscv64:

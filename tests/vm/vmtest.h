@@ -137,6 +137,14 @@ bool vm_thp_size_restore(uint64_t bytes, const char *saved);
 bool find_pci(struct vmtest *t, const char *vendor, const char *device,
 	      char *bdf, size_t size);
 
+/*
+ * Whether the IOMMU lane's VFIO can hold edu (not riscv64's), and edu
+ * given back to vfio-pci where it can (left unbound where it cannot),
+ * for the lane's other cases; false with t->why if the bind failed.
+ */
+bool vfio_lane(void);
+bool edu_give_back(struct vmtest *t, const char *bdf);
+
 /* CLOCK_MONOTONIC in seconds: the time-bounded cases' clock. */
 double vm_now_s(void);
 
