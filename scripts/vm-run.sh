@@ -293,9 +293,18 @@ vm_arch() {
 			# DMA-API domain (ptwalk_edu.ko, --dma-api).
 			iommu_kind=${iommu_kind:-riscv}
 			[ "$iommu_kind" = riscv ] || die "VM_IOMMU_KIND=$iommu_kind: riscv on riscv64"
+			# Two NUMA nodes (as on arm64: node 1 has 1G) for
+			# edu_driver_unpinned_page_moves, which moves a page to
+			# node 1; the newest kernel brings up the channel with
+			# them (6.12, which did not, has no IOMMU lane).
 			machine[1]="virt,accel=$accel,aia=aplic-imsic"
-			machine+=(-device riscv-iommu-pci -device "edu,dma_mask=0xffffffffffff")
-			drv_append="$drv_append ptwalk_iommu=$iommu_kind"
+			# shellcheck disable=SC2054
+			machine+=(-device riscv-iommu-pci -device "edu,dma_mask=0xffffffffffff"
+				-object "memory-backend-ram,id=m0,size=$((${mem%G} - 1))G"
+				-object "memory-backend-ram,id=m1,size=1G"
+				-numa "node,nodeid=0,cpus=0,memdev=m0"
+				-numa "node,nodeid=1,cpus=1,memdev=m1")
+			drv_append="$drv_append numa_balancing=disable ptwalk_iommu=$iommu_kind"
 		fi ;;
 	*)
 		die "VM_ARCH $1: x86_64, arm64 or riscv64" ;;
