@@ -327,6 +327,37 @@ VMTEST_CASE(iommu, "edu_driver_mapping_kinds", edu_driver_mapping_kinds)
 }
 
 /*
+ * The display's memory decoding (PCI_COMMAND_MEMORY in its config space)
+ * turned on through sysfs where no firmware or driver did: riscv64's virt
+ * has no VGA BIOS and no bochs driver binds, and there the BAR read all
+ * ones and dropped edu's write.  *on: whether this turned it on (then
+ * 0 goes to enable after).
+ */
+static bool decoding_on(struct vmtest *t, const char *dir, char *enable,
+			size_t size, bool *on)
+{
+	char path[300];
+	uint8_t cmd[2];
+	int fd;
+	ssize_t n;
+
+	*on = false;
+	snprintf(path, sizeof(path), "%s/config", dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : pread(fd, cmd, sizeof(cmd), 4);
+	if (fd >= 0)
+		close(fd);
+	if (n != (ssize_t)sizeof(cmd))
+		return fail(t, "cannot read the command register in %s: %s",
+			    path, strerror(errno));
+	snprintf(enable, size, "%s/enable", dir);
+	if (cmd[0] & 0x2)	/* PCI_COMMAND_MEMORY */
+		return true;
+	*on = sysfs_put(t, enable, "1");
+	return *on;
+}
+
+/*
  * dma_map_resource of the display's BAR 0 (a frame without a struct
  * page, peer to peer): edu's write lands in the display's memory, read
  * back through the BAR mapped from sysfs.
@@ -338,7 +369,7 @@ VMTEST_CASE(iommu, "edu_driver_map_resource", edu_driver_map_resource)
 		.pages = 1,
 	};
 	uint64_t bar, got[CHUNK_WORDS];
-	char dir[256], enable[300], was[8] = "", *p;
+	char dir[256], enable[300], *p;
 	struct edu_drv d;
 	bool ok, turned_on = false;
 
@@ -349,16 +380,7 @@ VMTEST_CASE(iommu, "edu_driver_map_resource", edu_driver_map_resource)
 		munmap(p, 2 * PAGE);
 		return false;
 	}
-	/*
-	 * The display's memory decoding on: where no firmware or driver
-	 * enabled it (riscv64's virt has no VGA BIOS and no bochs driver
-	 * binds), the BAR reads all ones and drops edu's write.
-	 */
-	snprintf(enable, sizeof(enable), "%s/enable", dir);
-	ok = vm_read_text(enable, was, sizeof(was)) ||
-	     fail(t, "cannot read %s: %s", enable, strerror(errno));
-	if (ok && !strcmp(was, "0"))
-		ok = turned_on = sysfs_put(t, enable, "1");
+	ok = decoding_on(t, dir, enable, sizeof(enable), &turned_on);
 	m.resource = bar + PAGE;
 	ok = ok && edu_map(t, &d, &m);
 	if (ok && m.page[0].phys != bar + PAGE)
