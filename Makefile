@@ -17,7 +17,8 @@
 #   make arm64-lint      W=1 and sparse on the arm64 cross build (after make arm64-fetch; check-arm64 runs it)
 #   make check-riscv64   cross-build for riscv64 and run the VM suite under qemu-system-riscv64
 #                        on trixie's 6.12 and unstable's newest, Sv57, and the walk and leaf
-#                        cases in Sv48 and Sv39 (RISCV64_KERNELS, RISCV64_MODES)
+#                        cases in Sv48 and Sv39 (RISCV64_KERNELS, RISCV64_MODES), and the
+#                        newest's IOMMU lane: riscv-iommu-pci, edu's kernel driver (RISCV64_IOMMU)
 #   make KDIR=/path      build against another kernel tree
 #   make install         ptcompare, its man page and bash completion (PREFIX, DESTDIR)
 #   make modules_install ptwalk.ko into /lib/modules/KREL/extra (INSTALL_MOD_PATH or DESTDIR)
