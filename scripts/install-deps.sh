@@ -1,10 +1,12 @@
 #!/bin/sh
 # Installs, from Debian's archive, the packages a use of ptwalk needs;
 # installs nothing that is already there.
-# usage: scripts/install-deps.sh [--demo] [--check]
-#   (no profile)  everything make check and CI need: build, every test lane
+# usage: scripts/install-deps.sh [--demo|--ci] [--check]
+#   (no profile)  everything make check needs: build, every test lane
 #   --demo        only what make demo needs: build ptwalk and ptcompare
 #                 against the installed kernel and boot it under QEMU
+#   --ci          everything, and what a user's machine may hold that the
+#                 lanes must withstand (CI installs it: .ci/run)
 #   --check       only list what is missing (exit 1 if anything is)
 set -eu
 profile=all
@@ -12,9 +14,10 @@ check=
 for a in "$@"; do
 	case $a in
 	--demo) profile=demo ;;
+	--ci) profile=ci ;;
 	--check) check=1 ;;
 	*)
-		echo "usage: scripts/install-deps.sh [--demo] [--check]" >&2
+		echo "usage: scripts/install-deps.sh [--demo|--ci] [--check]" >&2
 		exit 2
 		;;
 	esac
@@ -25,7 +28,7 @@ done
 # kmod, qemu-system-x86).
 PACKAGES="build-essential pkg-config kmod cpio gzip busybox-static \
 qemu-system-x86 linux-image-amd64 linux-headers-amd64 libkmod-dev"
-if [ "$profile" = all ]; then
+if [ "$profile" != demo ]; then
 	# The tests: cmocka and json-c (an independent JSON parser), the DRM
 	# uAPI headers of the vgem case, sparse for the lint, the debug
 	# kernel's source and build tools, the man and packaging tools.
@@ -53,6 +56,14 @@ dpkg-dev debhelper dh-dkms lintian"
 	# qemu-system-riscv64; the kernels and libraries come from
 	# scripts/kernel-fetch.sh and scripts/riscv64-fetch.sh)
 	PACKAGES="$PACKAGES gcc-riscv64-linux-gnu libc6-dev-riscv64-cross qemu-system-misc"
+fi
+if [ "$profile" = ci ]; then
+	# QEMU's recommended qemu-system-gui, as apt-get installs QEMU by
+	# default: its UI and audio modules (ui-opengl.so, audio-pa.so) in
+	# /usr/lib/x86_64-linux-gnu/qemu abort a QEMU of another build that
+	# loads them, such as the riscv64 lanes' QEMU 10, which must not
+	# (scripts/riscv64-qemu-fetch.sh).  No lane needs it.
+	PACKAGES="$PACKAGES qemu-system-gui"
 fi
 
 missing=""

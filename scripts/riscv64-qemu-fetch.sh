@@ -8,10 +8,15 @@
 # never enable Sv57 there; QEMU 10 names the CPU's widest mode (Sv57 for
 # -cpu rv64).  The binary runs on bookworm against bookworm's libraries
 # (those of qemu-system-misc, scripts/install-deps.sh): ldd must find every
-# one.  Writes OUT/qemu.env: QEMU (the binary), BIOS (its OpenSBI, which
-# the installed QEMU's firmware must not stand in for) and MODULE_DIR (a
-# directory without modules: the installed QEMU's UI and audio modules do
-# not load into another build).
+# one.  The unpacked tree is made a QEMU bundle (usr/bin/qemu-bundle, a
+# link to OUT/root): QEMU then looks for every configured path, its
+# modules' directory among them, under the bundle, and so never loads the
+# installed QEMU's modules from /usr/lib/x86_64-linux-gnu/qemu, which
+# abort a QEMU of another build (util/module.c, util/cutils.c's
+# get_relocated_path()); the check below starts it the way its default
+# audio backend is probed, which loads modules.  Writes OUT/qemu.env: QEMU
+# (the binary) and BIOS (its OpenSBI, which the installed QEMU's firmware
+# must not stand in for).
 # usage: scripts/riscv64-qemu-fetch.sh [OUT]   (default: build/qemu-riscv64)
 # Env: PTWALK_BUILD (default <tree>/build), DEBIAN_MIRROR (default: this
 # machine's apt sources', scripts/apt-mirror.sh).
@@ -62,12 +67,15 @@ bios=$out/root/usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin
 [ -r "$bios" ] || die "no $bios (opensbi's) after unpacking"
 lost=$(ldd "$qemu" | sed -n 's/^[[:space:]]*\([^ ]*\) => not found.*/\1/p' | tr '\n' ' ')
 [ -z "$lost" ] || die "$qemu needs libraries this machine lacks: $lost(apt-get install qemu-system-misc brings them)"
-mkdir -p "$out/no-modules"
-version=$(QEMU_MODULE_DIR=$out/no-modules "$qemu" --version | head -1)
+# Every module QEMU loads is its own (none: the package has no module)
+ln -sfn ../.. "$out/root/usr/bin/qemu-bundle"
+version=$("$qemu" --version | head -1)
 [ -n "$version" ] || die "$qemu --version printed nothing"
+# Started with its defaults (audio backends are probed, from modules), then quit
+started=$(echo quit | "$qemu" -M virt -display none -S -monitor stdio 2>&1 > /dev/null) ||
+	die "$qemu does not start (exit $?): $(echo "$started" | head -3 | tr '\n' ' ')"
 cat > "$out/qemu.env" <<EOF
 QEMU=$qemu
 BIOS=$bios
-MODULE_DIR=$out/no-modules
 EOF
 echo "riscv64-qemu-fetch: $version in $out/root ($out/qemu.env)"

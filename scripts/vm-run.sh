@@ -51,8 +51,7 @@
 # ptwalk_iommu= (make check-iommu IOMMU=..., make check-arm64
 # ARM64_KERNELS_VIRTIO_IOMMU=...).  VM_QEMU: the QEMU binary to boot
 # instead of the installed one (a newer QEMU unpacked under build/: make
-# check-riscv64's newest lane), VM_QEMU_BIOS its firmware,
-# VM_QEMU_MODULE_DIR its modules' directory.
+# check-riscv64's newest lane), VM_QEMU_BIOS its firmware.
 # VM_IOMMU_PASSTHROUGH=1 adds iommu.passthrough=1: identity default domains,
 # for kernels before 5.11, which cannot change a group's domain at run time.
 # VM_DRIVERS (x86_64): the real drivers of the dmainfo cases and pci-stub
@@ -86,8 +85,8 @@ die() { echo "vm-run: $*" >&2; exit 2; }
 # or virtio-iommu; on arm64 SMMUv3 (the default) or virtio-iommu.
 iommu_kind=${VM_IOMMU_KIND:-}
 case $iommu_kind in
-'' | vtd | amd | virtio | smmuv3) ;;
-*) die "VM_IOMMU_KIND=$iommu_kind: vtd, amd or virtio (x86_64), smmuv3 or virtio (arm64)" ;;
+'' | vtd | amd | virtio | smmuv3 | riscv) ;;
+*) die "VM_IOMMU_KIND=$iommu_kind: vtd, amd or virtio (x86_64), smmuv3 or virtio (arm64), riscv (riscv64)" ;;
 esac
 
 case ${VM_SANITIZED:-} in
@@ -260,12 +259,14 @@ vm_arch() {
 		# Svpbmt (the memory types of PCI BARs); rv64 supports Sv57,
 		# the kernel's default mode (no5lvl: Sv48, no4lvl: Sv39, by
 		# VM_APPEND).  bochs-display: a PCI BAR for the PFNMAP and
-		# memory-type cases.  One NUMA
+		# memory-type cases, without its VGA option ROM, which no
+		# riscv64 firmware runs and the QEMU 10 bundle has not (its
+		# data are its own: scripts/riscv64-qemu-fetch.sh).  One NUMA
 		# node: with two (-numa as on arm64) Debian's 6.12 never
 		# brought up a virtio-serial port (no /dev/vport* nor hvc1
 		# in 60 s after virtio-pci enabled the device).
 		# shellcheck disable=SC2054 # -cpu's properties, one word
-		machine=(-machine "virt,accel=$accel" -cpu rv64,svnapot=on,svpbmt=on -device bochs-display)
+		machine=(-machine "virt,accel=$accel" -cpu rv64,svnapot=on,svpbmt=on -device bochs-display,romfile=)
 		# The channel: a virtio-serial port on PCI, /dev/vport0p1
 		# (virtio_pci and virtio_console are built in; a console
 		# port is refused to open() as vport0p0, and hvc0 is the SBI
@@ -277,7 +278,34 @@ vm_arch() {
 			-chardev "file,id=chan,path=$out/guest.log" -device virtserialport,chardev=chan,name=ptwalk)
 		# arch/riscv/mm/hugetlbpage.c: 64K (16 NAPOT PTEs), PMD, PUD
 		hugepages="hugepagesz=64K hugepages=32 hugepagesz=2M hugepages=16 hugepagesz=1G hugepages=1"
-		triplet=riscv64-linux-gnu ;;
+		triplet=riscv64-linux-gnu
+		if [ "${VM_IOMMU:-}" = 1 ]; then
+			# The RISC-V IOMMU: QEMU 10's riscv-iommu-pci (virt
+			# gives the PCI host an iommu-map to it; the kernel's
+			# RISCV_IOMMU_PCI is built in on 7.2), edu behind it.
+			# Its driver needs MSIs (pci_alloc_irq_vectors() of
+			# MSI-X or MSI: "unable to allocate irq vectors" on the
+			# PLIC), so virt gets the AIA's IMSICs.
+			# Debian's riscv64 VFIO has no type1, and vfio-pci's
+			# probe of edu fails there (-EINVAL): edu stays without
+			# a driver between cases (ptwalk_iommu=riscv tells the
+			# cases), and the device's view is its kernel driver's
+			# DMA-API domain (ptwalk_edu.ko, --dma-api).
+			iommu_kind=${iommu_kind:-riscv}
+			[ "$iommu_kind" = riscv ] || die "VM_IOMMU_KIND=$iommu_kind: riscv on riscv64"
+			# Two NUMA nodes (as on arm64: node 1 has 1G) for
+			# edu_driver_unpinned_page_moves, which moves a page to
+			# node 1; the newest kernel brings up the channel with
+			# them (6.12, which did not, has no IOMMU lane).
+			machine[1]="virt,accel=$accel,aia=aplic-imsic"
+			# shellcheck disable=SC2054
+			machine+=(-device riscv-iommu-pci -device "edu,dma_mask=0xffffffffffff"
+				-object "memory-backend-ram,id=m0,size=$((${mem%G} - 1))G"
+				-object "memory-backend-ram,id=m1,size=1G"
+				-numa "node,nodeid=0,cpus=0,memdev=m0"
+				-numa "node,nodeid=1,cpus=1,memdev=m1")
+			drv_append="$drv_append numa_balancing=disable ptwalk_iommu=$iommu_kind"
+		fi ;;
 	*)
 		die "VM_ARCH $1: x86_64, arm64 or riscv64" ;;
 	esac
@@ -317,16 +345,14 @@ if [ "$mode" = bench ] && [ "${VM_IOMMU:-}" = 1 ] && [ "$arch" = x86_64 ]; then
 fi
 # VM_QEMU: another build of the same QEMU system emulator (a newer one
 # unpacked under build/, never installed); VM_QEMU_BIOS, its own firmware
-# (-bios), which the installed QEMU's must not stand in for;
-# VM_QEMU_MODULE_DIR, where it looks for its modules (the installed QEMU's
-# do not load into another build)
+# (-bios), which the installed QEMU's must not stand in for.  It must load
+# no module of the installed QEMU, which abort another build:
+# scripts/riscv64-qemu-fetch.sh makes its QEMU a bundle that looks for
+# modules in its own tree alone.
 qemu=${VM_QEMU:-$qemu}
 if [ -n "${VM_QEMU_BIOS:-}" ]; then
 	[ -r "$VM_QEMU_BIOS" ] || die "no $VM_QEMU_BIOS (VM_QEMU_BIOS)"
 	machine+=(-bios "$VM_QEMU_BIOS")
-fi
-if [ -n "${VM_QEMU_MODULE_DIR:-}" ]; then
-	export QEMU_MODULE_DIR=$VM_QEMU_MODULE_DIR
 fi
 if [ -n "${VM_KERNEL:-}" ]; then
 	[ -r "$kernel" ] || die "no $kernel (VM_KERNEL)"

@@ -988,6 +988,26 @@ static bool sysfs_write(struct vmtest *t, const char *path, const char *s)
 }
 
 /*
+ * Whether the lane's VFIO can hold edu: on riscv64's (ptwalk_iommu=riscv)
+ * it cannot.  Debian's riscv64 kernels have no VFIO type1, and vfio-pci's
+ * probe of edu behind QEMU 10's riscv-iommu-pci fails (-EINVAL, logged by
+ * the driver core): there edu is left without a driver between cases.
+ */
+bool vfio_lane(void)
+{
+	char kind[32];
+
+	iommu_kind(kind, sizeof(kind));
+	return strcmp(kind, "riscv") != 0;
+}
+
+bool edu_give_back(struct vmtest *t, const char *bdf)
+{
+	return !vfio_lane() ||
+	       sysfs_write(t, "/sys/bus/pci/drivers/vfio-pci/bind", bdf);
+}
+
+/*
  * edu with no driver bound, driven through sysfs (its resource0 mmapped,
  * bus mastering set in its config file): an identity domain's device
  * addresses are physical, so the staging and target pages are given by
@@ -1064,7 +1084,9 @@ static bool edu_unbound(struct vmtest *t, char *bdf, size_t bdf_size,
 		return fail(t, "edu has no IOMMU group");
 	snprintf(unbind, sizeof(unbind),
 		 "/sys/bus/pci/devices/%s/driver/unbind", bdf);
-	if (!sysfs_write(t, unbind, bdf))
+	/* (no driver to unbind on riscv64's lane: edu_give_back()) */
+	if ((vfio_lane() || !access(unbind, F_OK)) &&
+	    !sysfs_write(t, unbind, bdf))
 		return false;
 	snprintf(type_path, path_size, "/sys/kernel/iommu_groups/%d/type",
 		 group);
@@ -1398,7 +1420,7 @@ VMTEST_CASE(iommu, "iommu_identity_domain", iommu_identity_domain)
 	/* back to a translated domain and to vfio-pci, for the other cases */
 	if (set && !sysfs_write(t, path, was))
 		ok = false;
-	if (!sysfs_write(t, "/sys/bus/pci/drivers/vfio-pci/bind", bdf))
+	if (!edu_give_back(t, bdf))
 		ok = false;
 	return ok;
 }
@@ -1459,7 +1481,7 @@ VMTEST_CASE(iommu, "iommu_dma_api_domain", iommu_dma_api_domain)
 	if (doc)
 		json_object_put(doc);
 	pc_free(&r);
-	return sysfs_write(t, "/sys/bus/pci/drivers/vfio-pci/bind", bdf) && ok;
+	return edu_give_back(t, bdf) && ok;
 }
 
 /*

@@ -145,6 +145,14 @@ bool find_pci(struct vmtest *t, const char *vendor, const char *device,
  */
 bool vm_pci_identity_default(const char *bdf);
 
+/*
+ * Whether the IOMMU lane's VFIO can hold edu (not riscv64's), and edu
+ * given back to vfio-pci where it can (left unbound where it cannot),
+ * for the lane's other cases; false with t->why if the bind failed.
+ */
+bool vfio_lane(void);
+bool edu_give_back(struct vmtest *t, const char *bdf);
+
 /* CLOCK_MONOTONIC in seconds: the time-bounded cases' clock. */
 double vm_now_s(void);
 
