@@ -315,6 +315,25 @@ if [ "$mode" = bench ] && [ "${VM_IOMMU:-}" = 1 ] && [ "$arch" = x86_64 ]; then
 		-device "virtio-blk-pci,drive=scratch,iommu_platform=on,disable-legacy=on")
 	drv_kmods="$drv_kmods virtio_pci virtio_blk"
 fi
+# The IOMMU lane's real drivers (tests/vm/cases_dma_drivers.c), behind the
+# IOMMU: virtio-blk and virtio-net with iommu_platform=on (their drivers
+# then map every buffer through the DMA API), QEMU's nvme, e1000e; the two
+# NICs on one QEMU hub, so that frames sent by one reach the other.  Each
+# disk a sparse 64M file.  The ring sizes given here are the cases' truth.
+if [ "$mode" = iommu ] && [ "$arch" = x86_64 ]; then
+	mkdir -p "$out"
+	truncate -s 64M "$out/vblk.img" "$out/nvme.img"
+	# shellcheck disable=SC2054 # commas inside QEMU's arguments
+	machine+=(-drive "file=$out/vblk.img,if=none,id=vblk,format=raw"
+		-device "virtio-blk-pci,drive=vblk,iommu_platform=on,disable-legacy=on,num-queues=2,queue-size=128"
+		-drive "file=$out/nvme.img,if=none,id=nvme,format=raw"
+		-device "nvme,drive=nvme,serial=ptwalk"
+		-netdev "hubport,id=nic0,hubid=0"
+		-device "virtio-net-pci,netdev=nic0,iommu_platform=on,disable-legacy=on"
+		-netdev "hubport,id=nic1,hubid=0"
+		-device "e1000e,netdev=nic1")
+	drv_kmods="$drv_kmods virtio_pci virtio_blk virtio_net nvme e1000e"
+fi
 # VM_QEMU: another build of the same QEMU system emulator (a newer one
 # unpacked under build/, never installed); VM_QEMU_BIOS, its own firmware
 # (-bios), which the installed QEMU's must not stand in for;
