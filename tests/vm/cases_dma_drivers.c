@@ -483,6 +483,21 @@ static bool mapping_sound(struct vmtest *t, int fd, const char *bdf,
 	return true;
 }
 
+/* The mappings of doc with a finding, as TAP comments. */
+static void show_findings(struct json_object *doc)
+{
+	struct json_object *maps = doc ? pc_get(doc, "mappings") : NULL;
+	size_t n = maps ? json_object_array_length(maps) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *m = json_object_array_get_idx(maps, i);
+		struct json_object *f = pc_get(m, "findings");
+
+		if (f && json_object_array_length(f))
+			printf("# found: %s\n", json_object_to_json_string(m));
+	}
+}
+
 /*
  * ptcompare --json --dma bdf: exit 0, no finding, every mapping sound,
  * the rings exactly as the driver must hold them, the streaming mappings
@@ -502,6 +517,7 @@ static bool inventory_agrees(struct vmtest *t, int fd, const char *bdf,
 		return false;
 	r.doc = r.len ? json_tokener_parse(r.out) : NULL;
 	if (r.status != EXIT_OK || !r.doc) {
+		show_findings(r.doc);
 		ok = fail(t, "ptcompare --dma %s: exit %d, expected 0: %s%.600s",
 			  bdf, r.status, r.err, r.out ? r.out : "");
 		goto out;

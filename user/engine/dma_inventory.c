@@ -28,8 +28,14 @@ enum dma_frame dma_frame_of(const struct ptwalk_dma_mapping *m,
 	return DMA_FRAME_KERNEL;
 }
 
+bool dma_frame_io_held(bool have_kpf, uint64_t kpf)
+{
+	return have_kpf && (kpf & (KPF(LOCKED) | KPF(WRITEBACK)));
+}
+
 unsigned int dma_findings_of(const struct ptwalk_dma_mapping *m,
-			     enum dma_frame fr, bool driver_bound)
+			     enum dma_frame fr, bool io_held,
+			     bool driver_bound)
 {
 	unsigned int f = 0;
 
@@ -41,7 +47,7 @@ unsigned int dma_findings_of(const struct ptwalk_dma_mapping *m,
 		f |= 1u << DMA_FREED_WHILE_MAPPED;
 	/* a user page: a process's anonymous memory or a file's */
 	if ((fr == DMA_FRAME_ANONYMOUS || fr == DMA_FRAME_PAGE_CACHE) &&
-	    !(m->flags & PTWALK_DMA_F_PINNED))
+	    !(m->flags & PTWALK_DMA_F_PINNED) && !io_held)
 		f |= 1u << DMA_USER_PAGE_UNPINNED;
 	if (!driver_bound)
 		f |= 1u << DMA_LEAKED;
