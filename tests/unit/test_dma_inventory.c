@@ -77,6 +77,29 @@ static void findings(void **state)
 		       PTWALK_DMA_FRAME_SLAB << PTWALK_DMA_NOW_SHIFT;
 	assert_int_equal(dma_findings_of(&pinned, DMA_FRAME_SLAB, false, true),
 			 1u << DMA_FREED_WHILE_MAPPED);
+	/*
+	 * a kernel page when mapped, a file's or anonymous now: freed and
+	 * taken again, unless held for I/O (a page read into the page cache
+	 * reaches the LRU while mapped); a slab page is no I/O's
+	 */
+	unpinned.flags = PTWALK_DMA_F_PAGE |
+			 PTWALK_DMA_FRAME_KERNEL << PTWALK_DMA_WAS_SHIFT |
+			 PTWALK_DMA_FRAME_FILE << PTWALK_DMA_NOW_SHIFT;
+	assert_int_equal(dma_findings_of(&unpinned, DMA_FRAME_PAGE_CACHE, true,
+					 true), 0);
+	assert_int_equal(dma_findings_of(&unpinned, DMA_FRAME_PAGE_CACHE, false,
+					 true),
+			 1u << DMA_FREED_WHILE_MAPPED | 1u << DMA_USER_PAGE_UNPINNED);
+	unpinned.flags = PTWALK_DMA_F_PAGE |
+			 PTWALK_DMA_FRAME_KERNEL << PTWALK_DMA_WAS_SHIFT |
+			 PTWALK_DMA_FRAME_ANON << PTWALK_DMA_NOW_SHIFT;
+	assert_int_equal(dma_findings_of(&unpinned, DMA_FRAME_ANONYMOUS, true,
+					 true), 0);
+	unpinned.flags = PTWALK_DMA_F_PAGE |
+			 PTWALK_DMA_FRAME_KERNEL << PTWALK_DMA_WAS_SHIFT |
+			 PTWALK_DMA_FRAME_SLAB << PTWALK_DMA_NOW_SHIFT;
+	assert_int_equal(dma_findings_of(&unpinned, DMA_FRAME_SLAB, true, true),
+			 1u << DMA_FREED_WHILE_MAPPED);
 	pinned.flags = PTWALK_DMA_F_PAGE |
 		       PTWALK_DMA_FRAME_SLAB << PTWALK_DMA_WAS_SHIFT |
 		       PTWALK_DMA_FRAME_SLAB << PTWALK_DMA_NOW_SHIFT;

@@ -30,7 +30,9 @@ bool dma_frame_io_held(bool have_kpf, uint64_t kpf);
 
 /*
  * The findings (1u << enum dma_finding) of m, its frame being fr, held
- * for block I/O (io_held) or not.
+ * for block I/O (io_held) or not: such a frame is no unpinned user page,
+ * nor one freed for having become a file's or a process's page since its
+ * map (a page read into the page cache joins the LRU while mapped).
  */
 unsigned int dma_findings_of(const struct ptwalk_dma_mapping *m,
 			     enum dma_frame fr, bool io_held,
