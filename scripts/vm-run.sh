@@ -61,7 +61,7 @@
 # pci-stub"; set empty for a kernel without them, make check-debug's,
 # whose VM_SKIP leaves those cases out).  VM_APPEND: more kernel command line (make check-debug's
 # no5lvl).  VM_DISK_IOPS: the IOMMU lane's virtio-blk disk throttled to
-# that many requests a second (default: not throttled).
+# that many requests a second (default 200; empty: not throttled).
 set -euo pipefail
 
 out=$1 krel=$2 mode=$3
@@ -320,15 +320,17 @@ fi
 # IOMMU: virtio-blk and virtio-net with iommu_platform=on (their drivers
 # then map every buffer through the DMA API), QEMU's nvme, e1000e; the two
 # NICs on one QEMU hub, so that frames sent by one reach the other.  Each
-# disk a sparse 64M file; VM_DISK_IOPS throttles virtio-blk's to that
-# many requests a second, so that requests stay mapped across ptcompare's
-# two reads, as on a busy disk.  The ring sizes given here are the cases'
-# truth.
+# disk a sparse 64M file; virtio-blk's throttled to VM_DISK_IOPS requests
+# a second (200), so that requests stay mapped across ptcompare's two
+# reads, as on a busy disk: the page cache's writeback then shows there
+# (tests/vm/cases_dma_drivers.c).  The ring sizes given here are the
+# cases' truth.
 if [ "$mode" = iommu ] && [ "$arch" = x86_64 ]; then
 	mkdir -p "$out"
 	truncate -s 64M "$out/vblk.img" "$out/nvme.img"
+	disk_iops=${VM_DISK_IOPS-200}
 	# shellcheck disable=SC2054 # commas inside QEMU's arguments
-	machine+=(-drive "file=$out/vblk.img,if=none,id=vblk,format=raw${VM_DISK_IOPS:+,throttling.iops-total=$VM_DISK_IOPS}"
+	machine+=(-drive "file=$out/vblk.img,if=none,id=vblk,format=raw${disk_iops:+,throttling.iops-total=$disk_iops}"
 		-device "virtio-blk-pci,drive=vblk,iommu_platform=on,disable-legacy=on,num-queues=2,queue-size=128"
 		-drive "file=$out/nvme.img,if=none,id=nvme,format=raw"
 		-device "nvme,drive=nvme,serial=ptwalk"
