@@ -95,10 +95,12 @@ $(BUILD)/ptbench: $(PTBENCH_SRCS) $(wildcard user/*/*.h user/*/*/*.h)
 
 # Benchmarks print numbers and ratios; they assert nothing.
 # KERNEL=5.10|6.12|newest: on that kernel of the matrix (the sparse row's
-# PAGEMAP_SCAN figure needs 6.7+: newest).  Then, on the default kernel,
+# PAGEMAP_SCAN figure needs 6.7+: newest).  Then, on the same kernel,
 # a second boot with VT-d and edu bound to vfio-pci (VM_IOMMU=1) for the
-# recorder's cost: VFIO map/unmap pairs with ptwalk.ko's recorder on and
-# with the module reloaded with iommu_events=0.  VM_ONLY=DIGITS picks the
+# recorder's cost (VFIO map/unmap pairs and O_DIRECT reads of a virtio
+# disk, ptwalk.ko not loaded, idle, watched) and the DMA tracking's
+# (6.12+: those reads with no device tracked, another, the disk itself;
+# scripts/kernel-check.sh boots both for KERNEL=K).  VM_ONLY=DIGITS picks the
 # first boot's targets, r in it the second boot (VM_ONLY=r: that alone).
 ifeq ($(KERNEL),)
 bench: all fixture $(BUILD)/ptbench
@@ -262,14 +264,16 @@ DEBUG_STRESS_SECONDS ?= 40
 # one (below); and compat32_, 32-bit clients, which this kernel cannot run
 # (no IA32 emulation); and caps_fd_passed_, which hands the file over a
 # Unix socket, which this kernel leaves out (caps_dropped_after_open
-# checks the same per-call rule there).
+# checks the same per-call rule there).  And dma_driver_, real drivers
+# under load: scripts/vm-run.sh gives their devices to the IOMMU lane's
+# own boot (MODE iommu), not to this one.
 PTCOMPARE_OWN_CASES := ptcompare_progress_line,ptcompare_jobs_,ptcompare_memory_bounded,ptcompare_fault_pasted
 # The cases where ptcompare starts threads (--jobs, --all and --phys
 # workers) or handles a signal (--watch): ThreadSanitizer's build runs
 # these, the plain build the rest of its lane's suite (vm-run.sh's
 # VM_SANITIZED_ONLY): with one thread it checks nothing, three times slower.
 TSAN_CASES := $(PTCOMPARE_OWN_CASES),all_,phys_,watch_
-DEBUG_SKIP ?= $(PTCOMPARE_OWN_CASES),dmainfo_vgem_,dmainfo_vivid_,iommu_none_,compat32_,caps_fd_passed_
+DEBUG_SKIP ?= $(PTCOMPARE_OWN_CASES),dmainfo_vgem_,dmainfo_vivid_,iommu_none_,compat32_,caps_fd_passed_,dma_driver_
 
 debug-kernel:
 	scripts/kernel-fetch.sh source-6.12
@@ -416,9 +420,11 @@ ARM64_COMMA := ,
 # is x86-64's for now: under arm64 6.12's SMMUv3, edu's DMA to a BAR
 # mapped with dma_map_resource() did not land (edu_driver_map_resource)
 # and --dma named none of the fixture's bugs (edu_driver_dma_inventory),
-# which the SMMUv3 part of kernel drivers' DMA has still to settle.
+# which the SMMUv3 part of kernel drivers' DMA has still to settle.  So
+# are the real drivers under load (dma_driver_): scripts/vm-run.sh gives
+# their devices to x86-64's IOMMU lane only.
 ARM64_KO ?= modules
-ARM64_SKIP ?= edu_driver_$(if $(filter 6.12 newest 6.12-16k 64k,$(ARM64_LANE)),$(ARM64_COMMA)$(PTCOMPARE_OWN_CASES))
+ARM64_SKIP ?= edu_driver_,dma_driver_$(if $(filter 6.12 newest 6.12-16k 64k,$(ARM64_LANE)),$(ARM64_COMMA)$(PTCOMPARE_OWN_CASES))
 arm64-vm: arm64-need-fetch
 	VM_ARCH=arm64 VM_PAGE_SIZE=$(or $(ARM64_PAGE_SIZE),4K) VM_IOMMU=$(ARM64_IOMMU) VM_IOMMU_KIND=$(ARM64_IOMMU_KIND) VM_SKIP=$(ARM64_SKIP) \
 	VM_KERNEL=$(ARM64_KERNEL) VM_MODTREE=$(ARM64_MODDIR) VM_SYSROOT=$(ARM64_SYSROOT) \

@@ -59,7 +59,8 @@
 # as modules or found built in (default "vgem vivid:allocators=1
 # pci-stub"; set empty for a kernel without them, make check-debug's,
 # whose VM_SKIP leaves those cases out).  VM_APPEND: more kernel command line (make check-debug's
-# no5lvl).
+# no5lvl).  VM_DISK_IOPS: the IOMMU lane's virtio-blk disk throttled to
+# that many requests a second (default 200; empty: not throttled).
 set -euo pipefail
 
 out=$1 krel=$2 mode=$3
@@ -342,6 +343,30 @@ if [ "$mode" = bench ] && [ "${VM_IOMMU:-}" = 1 ] && [ "$arch" = x86_64 ]; then
 	machine+=(-drive "file=$out/scratch.img,if=none,id=scratch,format=raw"
 		-device "virtio-blk-pci,drive=scratch,iommu_platform=on,disable-legacy=on")
 	drv_kmods="$drv_kmods virtio_pci virtio_blk"
+fi
+# The IOMMU lane's real drivers (tests/vm/cases_dma_drivers.c), behind the
+# IOMMU: virtio-blk and virtio-net with iommu_platform=on (their drivers
+# then map every buffer through the DMA API), QEMU's nvme, e1000e; the two
+# NICs on one QEMU hub, so that frames sent by one reach the other.  Each
+# disk a sparse 64M file; virtio-blk's throttled to VM_DISK_IOPS requests
+# a second (200), so that requests stay mapped across ptcompare's two
+# reads, as on a busy disk: the page cache's writeback then shows there
+# (tests/vm/cases_dma_drivers.c).  The ring sizes given here are the
+# cases' truth.
+if [ "$mode" = iommu ] && [ "$arch" = x86_64 ]; then
+	mkdir -p "$out"
+	truncate -s 64M "$out/vblk.img" "$out/nvme.img"
+	disk_iops=${VM_DISK_IOPS-200}
+	# shellcheck disable=SC2054 # commas inside QEMU's arguments
+	machine+=(-drive "file=$out/vblk.img,if=none,id=vblk,format=raw${disk_iops:+,throttling.iops-total=$disk_iops}"
+		-device "virtio-blk-pci,drive=vblk,iommu_platform=on,disable-legacy=on,num-queues=2,queue-size=128"
+		-drive "file=$out/nvme.img,if=none,id=nvme,format=raw"
+		-device "nvme,drive=nvme,serial=ptwalk"
+		-netdev "hubport,id=nic0,hubid=0"
+		-device "virtio-net-pci,netdev=nic0,iommu_platform=on,disable-legacy=on"
+		-netdev "hubport,id=nic1,hubid=0"
+		-device "e1000e,netdev=nic1")
+	drv_kmods="$drv_kmods virtio_pci virtio_blk virtio_net nvme e1000e"
 fi
 # VM_QEMU: another build of the same QEMU system emulator (a newer one
 # unpacked under build/, never installed); VM_QEMU_BIOS, its own firmware

@@ -20,6 +20,7 @@
  * Prints numbers; asserts nothing.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -1149,6 +1150,207 @@ static int block_open(void)
 	return fd < 0 ? -errno : fd;
 }
 
+/* The three states the DMA tracking's cost is measured in. */
+enum trk_state { TRK_OFF, TRK_OTHER, TRK_THIS, TRK_STATES };
+
+static const char *const trk_state_name[TRK_STATES] = {
+	[TRK_OFF] = "tracking off",
+	[TRK_OTHER] = "another device tracked",
+	[TRK_THIS] = "this device tracked",
+};
+
+/* PTWALK_IOC_DMA_TRACK of bdf (off: stop): 0 or the errno. */
+static int trk_track(int fd, const char *bdf, bool off)
+{
+	struct ptwalk_dma_track q = {
+		.size = sizeof(q), .flags = off ? PTWALK_DMA_TRACK_OFF : 0,
+	};
+
+	snprintf(q.device, sizeof(q.device), "%s", bdf);
+	return ioctl(fd, PTWALK_IOC_DMA_TRACK, &q) ? errno : 0;
+}
+
+/* The PCI device of the first virtio disk: its sysfs path's last PCI part. */
+static bool virtio_disk_bdf(char *bdf, size_t size)
+{
+	char path[32], real[512], *v;
+
+	for (char c = 'a'; c <= 'z'; c++) {
+		snprintf(path, sizeof(path), "/sys/block/vd%c", c);
+		if (!realpath(path, real))
+			continue;
+		/* .../0000:00:03.0/virtio1/block/vda */
+		v = strstr(real, "/virtio");
+		if (!v)
+			return false;
+		*v = 0;
+		v = strrchr(real, '/');
+		return v && snprintf(bdf, size, "%s", v + 1) < (int)size;
+	}
+	return false;
+}
+
+/*
+ * The DMA events one O_DIRECT read of l makes on its device: the unmaps
+ * the module's history gains over TRK_CALIB reads (bdf tracked on fd),
+ * each with its map: two events an unmap.  0 if unknown.
+ */
+#define TRK_CALIB	16
+#define TRK_HISTORY	256	/* dma_track_history's default */
+
+static double trk_events_per_read(int fd, const char *bdf, struct rec_load *l)
+{
+	static struct ptwalk_dma_mapping before[TRK_HISTORY], after[TRK_HISTORY];
+	struct ptwalk_dma_query q = { .size = sizeof(q) };
+	unsigned int ops = l->ops, n = 0;
+	uint32_t had;
+
+	snprintf(q.device, sizeof(q.device), "%s", bdf);
+	q.unmaps = (uint64_t)(uintptr_t)before;
+	q.nr_unmaps = TRK_HISTORY;
+	if (ioctl(fd, PTWALK_IOC_DMA_MAPS, &q))
+		return 0;
+	had = q.nr_unmaps;
+	l->ops = TRK_CALIB;
+	l->run(l);
+	l->ops = ops;
+	q.unmaps = (uint64_t)(uintptr_t)after;
+	q.nr_unmaps = TRK_HISTORY;
+	q.maps = 0;
+	q.nr_maps = 0;
+	if (ioctl(fd, PTWALK_IOC_DMA_MAPS, &q))
+		return 0;
+	/* newest first: the unmaps before the newest of the first read */
+	while (n < q.nr_unmaps &&
+	       !(had && after[n].dma == before[0].dma &&
+		 after[n].map_ns == before[0].map_ns &&
+		 after[n].unmap_ns == before[0].unmap_ns))
+		n++;
+	if (n == q.nr_unmaps && had)
+		return 0;	/* the history wrapped: more than it keeps */
+	return 2.0 * n / TRK_CALIB;
+}
+
+/* One run of l in state st (fd: a session of ptwalk.ko): its time an op. */
+static bool trk_run(struct rec_load *l, int fd, enum trk_state st,
+		    const char *this_bdf, const char *other_bdf, double *us)
+{
+	const char *bdf = st == TRK_THIS ? this_bdf : other_bdf;
+	int err = st == TRK_OFF ? 0 : trk_track(fd, bdf, false);
+
+	if (err) {
+		printf("DMA tracking: tracking %s: %s\n", bdf, strerror(err));
+		return false;
+	}
+	*us = l->run(l);
+	err = st == TRK_OFF ? 0 : trk_track(fd, bdf, true);
+	if (err)
+		printf("DMA tracking: --off %s: %s\n", bdf, strerror(err));
+	return !err;
+}
+
+/*
+ * What tracking a device's DMA API costs (module/dma_track.c, 6.12+):
+ * O_DIRECT reads of the virtio disk (each request's buffers mapped and
+ * unmapped through the DMA API) with no device tracked (no probe
+ * attached), with another device tracked (edu: every event of the disk
+ * costs the probe's lookup of its device), and with the disk itself
+ * tracked (every event kept); in turn each run, the order rotated.
+ */
+static bool trk_bench(struct rec_load *l, const char *other_bdf)
+{
+	double t[TRK_STATES][RUNS], m[TRK_STATES], per_read = 0;
+	char this_bdf[64];
+	int fd, err;
+
+	if (!virtio_disk_bdf(this_bdf, sizeof(this_bdf))) {
+		printf("DMA tracking: the virtio disk's PCI device not found: no row\n");
+		return true;
+	}
+	fd = open("/dev/" PTWALK_DEVICE_NAME, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		printf("DMA tracking: /dev/%s: %s\n", PTWALK_DEVICE_NAME,
+		       strerror(errno));
+		return false;
+	}
+	err = trk_track(fd, this_bdf, false);
+	if (err == EOPNOTSUPP) {
+		printf("DMA tracking: this kernel has no DMA API tracepoints (6.12 and later have): no row\n");
+		close(fd);
+		return true;
+	}
+	if (!err)
+		per_read = trk_events_per_read(fd, this_bdf, l);
+	if (err || trk_track(fd, this_bdf, true)) {
+		printf("DMA tracking: tracking %s: %s\n", this_bdf,
+		       strerror(err ? err : errno));
+		close(fd);
+		return false;
+	}
+	printf("DMA tracking: %s of %s, another device %s, %u a run, median of %d runs per state\n",
+	       l->what, this_bdf, other_bdf, l->ops, RUNS);
+	for (int run = 0; run < RUNS; run++) {
+		for (int k = 0; k < TRK_STATES; k++) {
+			enum trk_state st = (enum trk_state)((run + k) % TRK_STATES);
+
+			if (!trk_run(l, fd, st, this_bdf, other_bdf, &t[st][run])) {
+				close(fd);
+				return false;
+			}
+		}
+		printf("  run %d: %.2f / %.2f / %.2f us (off / another tracked / this tracked)\n",
+		       run + 1, t[TRK_OFF][run], t[TRK_OTHER][run],
+		       t[TRK_THIS][run]);
+	}
+	close(fd);
+	for (int k = 0; k < TRK_STATES; k++)
+		m[k] = median(t[k]);
+	for (int k = 0; k < TRK_STATES; k++)
+		printf("  %-26s %8.2f us a read, %7.0f reads/s, %8.0f DMA events/s, %.3f of off\n",
+		       trk_state_name[k], m[k], 1e6 / m[k],
+		       per_read * 1e6 / m[k], m[k] / m[TRK_OFF]);
+	if (per_read > 0)
+		printf("  %.1f DMA events a read (the tracked history); cost per event: %.0f ns tracked, %.0f ns another device tracked\n",
+		       per_read, (m[TRK_THIS] - m[TRK_OFF]) * 1000 / per_read,
+		       (m[TRK_OTHER] - m[TRK_OFF]) * 1000 / per_read);
+	else
+		printf("  DMA events a read unknown (the history said none): no cost per event\n");
+	return true;
+}
+
+/* edu's PCI device (the other device tracked), or "" */
+static void edu_bdf(char *bdf, size_t size)
+{
+	DIR *d = opendir("/sys/bus/pci/devices");
+	struct dirent *de;
+
+	*bdf = 0;
+	while (d && (de = readdir(d))) {
+		char path[300], v[16] = "", dv[16] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor", de->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (!fgets(v, sizeof(v), f))
+			v[0] = 0;
+		fclose(f);
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device", de->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (!fgets(dv, sizeof(dv), f))
+			dv[0] = 0;
+		fclose(f);
+		if (!strncmp(v, "0x1234", 6) && !strncmp(dv, "0x11e8", 6) &&
+		    strlen(de->d_name) < size)
+			memcpy(bdf, de->d_name, strlen(de->d_name) + 1);
+	}
+	if (d)
+		closedir(d);
+}
+
 /*
  * The recorder's cost: a VFIO map/unmap loop (edu's group) and O_DIRECT
  * reads of a virtio-blk disk behind the IOMMU (the DMA API's
@@ -1185,11 +1387,19 @@ static int bench_recorder(int group)
 		       strerror(-blk.blk));
 	else if (!rec_bench(&blk))
 		status = 1;
-	if (blk.blk >= 0)
-		close(blk.blk);
 	/* the module as the boot left it */
 	if (!rec_unload() || !rec_load_module())
 		status = 1;
+	if (blk.blk >= 0) {
+		char other[64];
+
+		edu_bdf(other, sizeof(other));
+		if (!other[0])
+			printf("DMA tracking: no edu device to track beside the disk: no row\n");
+		else if (!trk_bench(&blk, other))
+			status = 1;
+		close(blk.blk);
+	}
 	return status;
 }
 

@@ -52,26 +52,58 @@ static void findings(void **state)
 	struct ptwalk_dma_mapping unpinned = mapping(PTWALK_DMA_F_PAGE);
 
 	(void)state;
-	assert_int_equal(dma_findings_of(&pinned, DMA_FRAME_ANONYMOUS, true), 0);
-	assert_int_equal(dma_findings_of(&unpinned, DMA_FRAME_KERNEL, true), 0);
-	assert_int_equal(dma_findings_of(&unpinned, DMA_FRAME_ANONYMOUS, true),
+	assert_int_equal(dma_findings_of(&pinned, DMA_FRAME_ANONYMOUS, false, true), 0);
+	assert_int_equal(dma_findings_of(&unpinned, DMA_FRAME_KERNEL, false, true), 0);
+	assert_int_equal(dma_findings_of(&unpinned, DMA_FRAME_ANONYMOUS, false, true),
 			 1u << DMA_USER_PAGE_UNPINNED);
-	assert_int_equal(dma_findings_of(&unpinned, DMA_FRAME_PAGE_CACHE, true),
+	assert_int_equal(dma_findings_of(&unpinned, DMA_FRAME_PAGE_CACHE, false, true),
 			 1u << DMA_USER_PAGE_UNPINNED);
-	assert_int_equal(dma_findings_of(&pinned, DMA_FRAME_FREE, true),
+	/* the page cache's and swap's own I/O: locked or under writeback */
+	assert_true(dma_frame_io_held(true, KPF(LOCKED)));
+	assert_true(dma_frame_io_held(true, KPF(WRITEBACK) | KPF(LRU)));
+	assert_false(dma_frame_io_held(true, KPF(LRU) | KPF(DIRTY)));
+	assert_false(dma_frame_io_held(false, KPF(WRITEBACK)));
+	assert_int_equal(dma_findings_of(&unpinned, DMA_FRAME_PAGE_CACHE, true,
+					 true), 0);
+	assert_int_equal(dma_findings_of(&unpinned, DMA_FRAME_ANONYMOUS, true,
+					 true), 0);
+	assert_int_equal(dma_findings_of(&pinned, DMA_FRAME_FREE, false, true),
 			 1u << DMA_FREED_WHILE_MAPPED);
-	assert_int_equal(dma_findings_of(&pinned, DMA_FRAME_KERNEL, false),
+	assert_int_equal(dma_findings_of(&pinned, DMA_FRAME_KERNEL, false, false),
 			 1u << DMA_LEAKED);
 	/* a kernel page when mapped, a slab page now: freed, allocated again */
 	pinned.flags = PTWALK_DMA_F_PAGE |
 		       PTWALK_DMA_FRAME_KERNEL << PTWALK_DMA_WAS_SHIFT |
 		       PTWALK_DMA_FRAME_SLAB << PTWALK_DMA_NOW_SHIFT;
-	assert_int_equal(dma_findings_of(&pinned, DMA_FRAME_SLAB, true),
+	assert_int_equal(dma_findings_of(&pinned, DMA_FRAME_SLAB, false, true),
+			 1u << DMA_FREED_WHILE_MAPPED);
+	/*
+	 * a kernel page when mapped, a file's or anonymous now: freed and
+	 * taken again, unless held for I/O (a page read into the page cache
+	 * reaches the LRU while mapped); a slab page is no I/O's
+	 */
+	unpinned.flags = PTWALK_DMA_F_PAGE |
+			 PTWALK_DMA_FRAME_KERNEL << PTWALK_DMA_WAS_SHIFT |
+			 PTWALK_DMA_FRAME_FILE << PTWALK_DMA_NOW_SHIFT;
+	assert_int_equal(dma_findings_of(&unpinned, DMA_FRAME_PAGE_CACHE, true,
+					 true), 0);
+	assert_int_equal(dma_findings_of(&unpinned, DMA_FRAME_PAGE_CACHE, false,
+					 true),
+			 1u << DMA_FREED_WHILE_MAPPED | 1u << DMA_USER_PAGE_UNPINNED);
+	unpinned.flags = PTWALK_DMA_F_PAGE |
+			 PTWALK_DMA_FRAME_KERNEL << PTWALK_DMA_WAS_SHIFT |
+			 PTWALK_DMA_FRAME_ANON << PTWALK_DMA_NOW_SHIFT;
+	assert_int_equal(dma_findings_of(&unpinned, DMA_FRAME_ANONYMOUS, true,
+					 true), 0);
+	unpinned.flags = PTWALK_DMA_F_PAGE |
+			 PTWALK_DMA_FRAME_KERNEL << PTWALK_DMA_WAS_SHIFT |
+			 PTWALK_DMA_FRAME_SLAB << PTWALK_DMA_NOW_SHIFT;
+	assert_int_equal(dma_findings_of(&unpinned, DMA_FRAME_SLAB, true, true),
 			 1u << DMA_FREED_WHILE_MAPPED);
 	pinned.flags = PTWALK_DMA_F_PAGE |
 		       PTWALK_DMA_FRAME_SLAB << PTWALK_DMA_WAS_SHIFT |
 		       PTWALK_DMA_FRAME_SLAB << PTWALK_DMA_NOW_SHIFT;
-	assert_int_equal(dma_findings_of(&pinned, DMA_FRAME_SLAB, true), 0);
+	assert_int_equal(dma_findings_of(&pinned, DMA_FRAME_SLAB, false, true), 0);
 	assert_string_equal(dma_finding_name(DMA_FREED_WHILE_MAPPED),
 			    "dma_freed_while_mapped");
 	assert_string_equal(dma_finding_name(DMA_USER_PAGE_UNPINNED),

@@ -57,6 +57,7 @@ static int read_once(int fd, const char *device, int kpf_fd, bool bound,
 
 		r->frames[i] = dma_frame_of(&r->maps[i], have, kpf);
 		r->findings[i] = dma_findings_of(&r->maps[i], r->frames[i],
+						 dma_frame_io_held(have, kpf),
 						 bound);
 	}
 	return 0;

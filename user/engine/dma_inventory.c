@@ -28,8 +28,27 @@ enum dma_frame dma_frame_of(const struct ptwalk_dma_mapping *m,
 	return DMA_FRAME_KERNEL;
 }
 
+/*
+ * A page mapped for its own block I/O before it reached the LRU or the
+ * process: a page-cache page being read (or a swap-in) is in neither
+ * when its request is mapped, and a file's or anonymous page once the
+ * per-CPU LRU batch is drained, the I/O still holding it (io_held).
+ */
+static bool io_page_joined(const struct ptwalk_dma_mapping *m, bool io_held)
+{
+	return io_held && PTWALK_DMA_WAS(m->flags) == PTWALK_DMA_FRAME_KERNEL &&
+	       (PTWALK_DMA_NOW(m->flags) == PTWALK_DMA_FRAME_FILE ||
+		PTWALK_DMA_NOW(m->flags) == PTWALK_DMA_FRAME_ANON);
+}
+
+bool dma_frame_io_held(bool have_kpf, uint64_t kpf)
+{
+	return have_kpf && (kpf & (KPF(LOCKED) | KPF(WRITEBACK)));
+}
+
 unsigned int dma_findings_of(const struct ptwalk_dma_mapping *m,
-			     enum dma_frame fr, bool driver_bound)
+			     enum dma_frame fr, bool io_held,
+			     bool driver_bound)
 {
 	unsigned int f = 0;
 
@@ -37,11 +56,12 @@ unsigned int dma_findings_of(const struct ptwalk_dma_mapping *m,
 	if (fr == DMA_FRAME_FREE ||
 	    ((m->flags & PTWALK_DMA_F_PAGE) &&
 	     PTWALK_DMA_WAS(m->flags) != PTWALK_DMA_FRAME_NONE &&
-	     PTWALK_DMA_WAS(m->flags) != PTWALK_DMA_NOW(m->flags)))
+	     PTWALK_DMA_WAS(m->flags) != PTWALK_DMA_NOW(m->flags) &&
+	     !io_page_joined(m, io_held)))
 		f |= 1u << DMA_FREED_WHILE_MAPPED;
 	/* a user page: a process's anonymous memory or a file's */
 	if ((fr == DMA_FRAME_ANONYMOUS || fr == DMA_FRAME_PAGE_CACHE) &&
-	    !(m->flags & PTWALK_DMA_F_PINNED))
+	    !(m->flags & PTWALK_DMA_F_PINNED) && !io_held)
 		f |= 1u << DMA_USER_PAGE_UNPINNED;
 	if (!driver_bound)
 		f |= 1u << DMA_LEAKED;

@@ -20,9 +20,23 @@
 enum dma_frame dma_frame_of(const struct ptwalk_dma_mapping *m,
 			    bool have_kpf, uint64_t kpf);
 
-/* The findings (1u << enum dma_finding) of m, its frame being fr. */
+/*
+ * Whether the first frame is held for block I/O now (its kpageflags
+ * word: locked, as a page being read is, or under writeback): the page
+ * cache's and swap's own DMA, which neither migration nor reclaim takes
+ * from under the device, so no pin is due.
+ */
+bool dma_frame_io_held(bool have_kpf, uint64_t kpf);
+
+/*
+ * The findings (1u << enum dma_finding) of m, its frame being fr, held
+ * for block I/O (io_held) or not: such a frame is no unpinned user page,
+ * nor one freed for having become a file's or a process's page since its
+ * map (a page read into the page cache joins the LRU while mapped).
+ */
 unsigned int dma_findings_of(const struct ptwalk_dma_mapping *m,
-			     enum dma_frame fr, bool driver_bound);
+			     enum dma_frame fr, bool io_held,
+			     bool driver_bound);
 
 /*
  * The findings of a first read that hold in the second too: the same
