@@ -406,14 +406,8 @@ arm64-vmtest: arm64-need-fetch
 # others leave them out (about 60 s of each lane).  The 64k lane's 42-bit
 # address space (4 TiB) cannot hold the sparse mapping whose scan times
 # the progress line.
-ARM64_COMMA := ,
-# And edu's kernel driver (edu_driver_, the oracle of kernel drivers' DMA)
-# is x86-64's for now: under arm64 6.12's SMMUv3, edu's DMA to a BAR
-# mapped with dma_map_resource() did not land (edu_driver_map_resource)
-# and --dma named none of the fixture's bugs (edu_driver_dma_inventory),
-# which the SMMUv3 part of kernel drivers' DMA has still to settle.
 ARM64_KO ?= modules
-ARM64_SKIP ?= edu_driver_$(if $(filter 6.12 newest 6.12-16k 64k,$(ARM64_LANE)),$(ARM64_COMMA)$(PTCOMPARE_OWN_CASES))
+ARM64_SKIP ?= $(if $(filter 6.12 newest 6.12-16k 64k,$(ARM64_LANE)),$(PTCOMPARE_OWN_CASES))
 arm64-vm: arm64-need-fetch
 	VM_ARCH=arm64 VM_PAGE_SIZE=$(or $(ARM64_PAGE_SIZE),4K) VM_IOMMU=$(ARM64_IOMMU) VM_IOMMU_KIND=$(ARM64_IOMMU_KIND) VM_SKIP=$(ARM64_SKIP) \
 	VM_KERNEL=$(ARM64_KERNEL) VM_MODTREE=$(ARM64_MODDIR) VM_SYSROOT=$(ARM64_SYSROOT) \

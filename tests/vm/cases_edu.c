@@ -326,9 +326,28 @@ VMTEST_CASE(iommu, "edu_driver_mapping_kinds", edu_driver_mapping_kinds)
 }
 
 /*
+ * The display's memory decoding on (sysfs enable: pci_enable_device()),
+ * *was its enable count before.  x86's firmware turns it on at boot; on
+ * arm64's and riscv64's virt the kernel assigns the BARs and nothing
+ * enables the device until a driver does: its BAR then reads as all ones
+ * (QEMU's gpex answers the unclaimed window so) and edu's writes to it
+ * are dropped.
+ */
+static bool display_decodes(struct vmtest *t, const char *dir, char *was,
+			    size_t size)
+{
+	char path[300];
+
+	snprintf(path, sizeof(path), "%s/enable", dir);
+	if (!vm_read_text(path, was, size))
+		return fail(t, "%s: %s", path, strerror(errno));
+	return strcmp(was, "0") || sysfs_put(t, path, "1");
+}
+
+/*
  * dma_map_resource of the display's BAR 0 (a frame without a struct
- * page, peer to peer): edu's write lands in the display's memory, read
- * back through the BAR mapped from sysfs.
+ * page, peer to peer), its memory decoding on: edu's write lands in the
+ * display's memory, read back through the BAR mapped from sysfs.
  */
 VMTEST_CASE(iommu, "edu_driver_map_resource", edu_driver_map_resource)
 {
@@ -337,14 +356,14 @@ VMTEST_CASE(iommu, "edu_driver_map_resource", edu_driver_map_resource)
 		.pages = 1,
 	};
 	uint64_t bar, got[CHUNK_WORDS];
-	char dir[256], *p;
+	char dir[256], path[300], was[16] = "", *p;
 	struct edu_drv d;
 	bool ok;
 
 	p = vm_map_display(t, "resource0", 2 * PAGE, &bar, dir, sizeof(dir));
 	if (!p)
 		return false;
-	if (!edu_bind(t, &d)) {
+	if (!display_decodes(t, dir, was, sizeof(was)) || !edu_bind(t, &d)) {
 		munmap(p, 2 * PAGE);
 		return false;
 	}
@@ -361,6 +380,9 @@ VMTEST_CASE(iommu, "edu_driver_map_resource", edu_driver_map_resource)
 	if (m.state)
 		ok = edu_unmap(t, &d, m.id) && ok;
 	munmap(p, 2 * PAGE);
+	snprintf(path, sizeof(path), "%s/enable", dir);
+	if (!strcmp(was, "0"))
+		ok = sysfs_put(t, path, "0") && ok;
 	return edu_restore(t, &d) && ok;
 }
 
@@ -1137,10 +1159,43 @@ static bool listed(struct vmtest *t, struct pc_result *r, uint64_t dma,
 		return fail(t, "dma 0x%" PRIx64 ": frame %s, expected %s", dma,
 			    fr ? json_object_get_string(fr) : "(none)", frame);
 	if (!has_finding(m, finding))
-		return fail(t, "dma 0x%" PRIx64 ": findings %s, expected %s", dma,
-			    json_object_to_json_string(pc_get(m, "findings")),
-			    finding ? finding : "none");
+		return fail(t, "dma 0x%" PRIx64 ": findings %s, expected %s (frame %s)",
+			    dma, json_object_to_json_string(pc_get(m, "findings")),
+			    finding ? finding : "none",
+			    fr ? json_object_get_string(fr) : "(none)");
 	return true;
+}
+
+/* More than one page table reaches, in any granule (512M with 64K pages) */
+#define UNTOUCHED_SPAN		(1ULL << 30)
+#define UNTOUCHED_RESERVE	(4 * UNTOUCHED_SPAN)
+
+/*
+ * One writable page, never touched, alone in an UNTOUCHED_SPAN-aligned
+ * span of address space reserved for it (*reserved, UNTOUCHED_RESERVE
+ * bytes to unmap): no page table reaches it yet, so its first write
+ * allocates one or more, then its page.
+ */
+static char *untouched_page(struct vmtest *t, char **reserved)
+{
+	char *r = mmap(NULL, UNTOUCHED_RESERVE, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	char *p;
+
+	if (r == MAP_FAILED) {
+		fail(t, "mmap of %llu bytes: %s", UNTOUCHED_RESERVE,
+		     strerror(errno));
+		return NULL;
+	}
+	p = (char *)(((uintptr_t)r + 2 * UNTOUCHED_SPAN - 1) &
+		     ~(uintptr_t)(UNTOUCHED_SPAN - 1));
+	if (mprotect(p, PAGE, PROT_READ | PROT_WRITE)) {
+		fail(t, "mprotect: %s", strerror(errno));
+		munmap(r, UNTOUCHED_RESERVE);
+		return NULL;
+	}
+	*reserved = r;
+	return p;
 }
 
 /*
@@ -1163,7 +1218,7 @@ VMTEST_CASE(iommu, "edu_driver_dma_inventory", edu_driver_dma_inventory)
 					    .pages = 1 },
 		freed = { .kind = PTWALK_EDU_KIND_PAGE, .pages = 1 };
 	cpu_set_t cpu0, saved;
-	char *reuse = NULL;
+	char *reuse = NULL, *reserved = NULL;
 	struct ptwalk_edu_id id = { 0 }, leak = { .id = 1 };
 	struct pc_result pr = { 0 };
 	char *user = NULL;
@@ -1213,23 +1268,23 @@ VMTEST_CASE(iommu, "edu_driver_dma_inventory", edu_driver_dma_inventory)
 			    NULL);
 	pc_free(&pr);
 	/*
-	 * A page freed while mapped, and allocated again at once for this
-	 * process's anonymous memory: freed to this CPU's per-CPU list, the
-	 * next page fault here takes it (last in, first out).  Otherwise
-	 * ptcompare's own fork and exec may take it for the same kind of
-	 * use (a page-global directory, a kernel page), which no reader can
-	 * tell from the driver's.
+	 * A page freed while mapped, and allocated again at once for a page
+	 * table or this process's anonymous memory: freed to this CPU's
+	 * per-CPU list of its pageblock's migrate type, the first write to
+	 * an untouched page alone in its span of address space takes it
+	 * (last in, first out), as a page table (unmovable) or the page
+	 * itself (movable).  Otherwise anything else may take it first,
+	 * ptcompare's fork and exec for a kernel stack or a pipe's buffer:
+	 * a frame of the same kind as the driver's, which no reader can
+	 * tell from it (docs/testing.md says so).
 	 */
+	ok = ok && (reuse = untouched_page(t, &reserved)) != NULL;
 	ok = ok && edu_map(t, &d, &freed);
 	id.id = freed.id;
 	ok = ok && edu_ioctl(t, &d, PTWALK_EDU_IOC_FREE_MAPPED, &id,
 			     "PTWALK_EDU_IOC_FREE_MAPPED");
-	if (ok) {
-		reuse = map_anon(t, 16 * PAGE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
-		ok = reuse != NULL;
-		if (ok)
-			touch_write(reuse, 16 * PAGE);
-	}
+	if (ok)
+		*(volatile char *)reuse = 1;
 	ok = ok && pc_dma(t, d.bdf, EXIT_MISMATCH, &pr) &&
 	     listed(t, &pr, freed.page[0].dma, NULL, "dma_freed_while_mapped") &&
 	     listed(t, &pr, r[0].page[0].dma, NULL, NULL);
@@ -1270,8 +1325,8 @@ out:
 	}
 	if (user)
 		munmap(user, (N + 1) * 2 * PAGE);
-	if (reuse)
-		munmap(reuse, 16 * PAGE);
+	if (reserved)
+		munmap(reserved, UNTOUCHED_RESERVE);
 	sched_setaffinity(0, sizeof(saved), &saved);
 	return edu_restore(t, &d) && ok;
 }
