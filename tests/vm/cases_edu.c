@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kernel-driver oracle, ptwalk_edu.ko (tests/fixture/edu.c), in the
- * IOMMU lane: edu taken from vfio-pci (driver_override), each DMA-API
- * mapping kind made, and edu's DMA landed through the device address the
- * driver's record gives: the data must be found through the mapping
- * (the driver's CPU address, the process's page, the BAR) and in the frame
- * the record names (the fixture's PEEK).  Then each classic bug committed
- * on request, with what the hardware did as the proof that it was.  Each
- * case gives edu back to vfio-pci for the lane's other cases.
+ * The kernel-driver oracle, ptwalk_edu.ko (tests/fixture/edu.c), suite
+ * edu: in the IOMMU lane, edu taken from vfio-pci (driver_override); in
+ * the ordinary lane, where edu has no IOMMU (dma-direct), taken unbound.
+ * Each DMA-API mapping kind made, and edu's DMA landed through the device
+ * address the driver's record gives: the data must be found through the
+ * mapping (the driver's CPU address, the process's page, the BAR) and in
+ * the frame the record names (the fixture's PEEK).  Then each classic bug
+ * committed on request, with what the hardware did as the proof that it
+ * was (what an IOMMU stops lands without one).  Each case gives edu back
+ * to the driver it had, for the lane's other cases.
  *
  * The bug cases have edu read, never write, where a frame may already
  * belong to someone else (freed, or left by a migrated page): a write
@@ -44,6 +46,8 @@
 
 struct edu_drv {
 	char bdf[32];
+	char driver[64];	/* edu's driver before the case ("": none) */
+	bool iommu;		/* edu has an IOMMU group */
 	int fd;
 	struct ptwalk_edu_map staging;	/* a coherent page: DMA's source */
 };
@@ -147,6 +151,32 @@ static bool edu_loaded(struct vmtest *t)
 	return !err || fail(t, "insmod %s: %s", EDU_KO, strerror(err));
 }
 
+/* The name of the driver bound to bdf into name ("": none). */
+static void driver_of(const char *bdf, char name[64])
+{
+	char path[128], link[256];
+	const char *slash;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", bdf);
+	n = readlink(path, link, sizeof(link) - 1);
+	link[n > 0 ? n : 0] = '\0';
+	slash = strrchr(link, '/');
+	snprintf(name, 64, "%.63s", slash ? slash + 1 : link);
+}
+
+/*
+ * Whether bdf has an IOMMU group (sysfs): behind an IOMMU its device
+ * addresses are IOVAs; without one (dma-direct) they are physical.
+ */
+static bool has_iommu_group(const char *bdf)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/iommu_group", bdf);
+	return !access(path, F_OK);
+}
+
 /* edu unbound from whatever driver has it (none: nothing to do). */
 static bool unbind(struct vmtest *t, const char *bdf)
 {
@@ -160,10 +190,13 @@ static bool unbind(struct vmtest *t, const char *bdf)
 	return sysfs_put(t, path, bdf);
 }
 
-/* edu given back to vfio-pci, as the lane's other cases want it. */
+/*
+ * edu given back to the driver it had (vfio-pci in the IOMMU lane, as
+ * its other cases want it; none in the lane without an IOMMU).
+ */
 static bool edu_restore(struct vmtest *t, struct edu_drv *d)
 {
-	char path[128];
+	char path[192];
 	bool ok;
 
 	if (d->fd >= 0)
@@ -173,7 +206,10 @@ static bool edu_restore(struct vmtest *t, struct edu_drv *d)
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
 		 d->bdf);
 	ok = sysfs_put(t, path, "\n") && ok;
-	return sysfs_put(t, "/sys/bus/pci/drivers/vfio-pci/bind", d->bdf) && ok;
+	if (!*d->driver || !strcmp(d->driver, PTWALK_EDU_DRIVER))
+		return ok;
+	snprintf(path, sizeof(path), "/sys/bus/pci/drivers/%s/bind", d->driver);
+	return sysfs_put(t, path, d->bdf) && ok;
 }
 
 /* edu bound to ptwalk_edu, its control device open, a staging page. */
@@ -183,7 +219,11 @@ static bool edu_bind(struct vmtest *t, struct edu_drv *d)
 
 	d->fd = -1;
 	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, d->bdf, sizeof(d->bdf)) ||
-	    !edu_loaded(t) || !unbind(t, d->bdf))
+	    !edu_loaded(t))
+		return false;
+	driver_of(d->bdf, d->driver);
+	d->iommu = has_iommu_group(d->bdf);
+	if (!unbind(t, d->bdf))
 		return false;
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
 		 d->bdf);
@@ -249,6 +289,58 @@ static const struct {
 
 #define KIND_PAGES	2
 
+/*
+ * ptcompare's view of edu at device address dma (--dma-api: edu's
+ * default domain is the DMA API's) names the frame the driver recorded
+ * there.  Without an IOMMU group the domain is none, and the text view
+ * says the device address is physical.
+ */
+static bool view_names(struct vmtest *t, struct edu_drv *d, uint64_t dma,
+		       uint64_t phys)
+{
+	char addr[24];
+	const char *json[] = { "ptcompare", "--json", "--dma-api", "--iommu",
+			       d->bdf, addr, NULL };
+	const char *text[] = { "ptcompare", "--dma-api", "--iommu", d->bdf,
+			       addr, NULL };
+	struct json_object *dev, *dom;
+	struct pc_result r = { 0 };
+	const char *domain = "";
+	bool ok;
+
+	snprintf(addr, sizeof(addr), "0x%" PRIx64, dma);
+	if (!pc_run(t, &r, json))
+		return false;
+	ok = r.status == EXIT_OK ||
+	     fail(t, "ptcompare --json --dma-api --iommu %s %s: exit %d: %s",
+		  d->bdf, addr, r.status, r.err);
+	r.doc = ok ? json_tokener_parse(r.out) : NULL;
+	dev = r.doc ? pc_get(r.doc, "device") : NULL;
+	dom = dev ? pc_get(dev, "domain") : NULL;
+	if (dom)
+		domain = json_object_get_string(dom);
+	if (ok && !dom)
+		ok = fail(t, "no device domain: %.300s", r.out);
+	if (ok && (!strcmp(domain, "none") == d->iommu))
+		ok = fail(t, "domain %s, and edu has %s IOMMU group", domain,
+			  d->iommu ? "an" : "no");
+	if (ok && pc_hex_or_none(dev, "device_pfn") != phys / PAGE)
+		ok = fail(t, "the device view of 0x%" PRIx64 " is frame 0x%"
+			  PRIx64 ", the driver recorded 0x%" PRIx64, dma,
+			  pc_hex_or_none(dev, "device_pfn"), phys / PAGE);
+	pc_free(&r);
+	if (!ok || d->iommu)
+		return ok;
+	if (!pc_run(t, &r, text))
+		return false;
+	ok = (r.status == EXIT_OK &&
+	      strstr(r.out, "no IOMMU: device address = physical")) ||
+	     fail(t, "ptcompare --dma-api --iommu %s %s: exit %d, no word of no IOMMU: %.300s",
+		  d->bdf, addr, r.status, r.out);
+	pc_free(&r);
+	return ok;
+}
+
 /* One mapping of kind k: edu's DMA to each page lands where recorded. */
 static bool kind_lands(struct vmtest *t, struct edu_drv *d, size_t k)
 {
@@ -285,6 +377,13 @@ static bool kind_lands(struct vmtest *t, struct edu_drv *d, size_t k)
 			ok = edu_rw(t, d, m.id, i * PAGE, got, CHUNK, false);
 		ok = ok && same(t, got, seed, "read back through the mapping");
 		ok = ok && frame_holds(t, m.page[i].phys, w0[0]);
+		/* dma-direct: the device address is the physical one */
+		if (ok && !d->iommu && m.page[i].dma != m.page[i].phys)
+			ok = fail(t, "no IOMMU, yet dma 0x%" PRIx64
+				  " is not the physical 0x%" PRIx64,
+				  (uint64_t)m.page[i].dma,
+				  (uint64_t)m.page[i].phys);
+		ok = ok && view_names(t, d, m.page[i].dma, m.page[i].phys);
 		/* the process's page is the frame the driver recorded */
 		if (ok && user && oracle(t, o.addr, &o) &&
 		    o.pfn != m.page[i].phys / PAGE)
@@ -311,9 +410,12 @@ static bool kind_lands(struct vmtest *t, struct edu_drv *d, size_t k)
  * dma_alloc_coherent, dma_map_single, dma_map_page, dma_map_sg of user
  * pages pinned with pin_user_pages(), two pages each; edu writes each
  * page through its recorded device address, and the data is read back
- * through the mapping and found in the recorded frame.
+ * through the mapping and found in the recorded frame, which ptcompare's
+ * device view names at that address.  Without an IOMMU the device
+ * address is the physical one (QEMU's q35 and virt describe no DMA
+ * offset).
  */
-VMTEST_CASE(iommu, "edu_driver_mapping_kinds", edu_driver_mapping_kinds)
+VMTEST_CASE(edu, "edu_driver_mapping_kinds", edu_driver_mapping_kinds)
 {
 	struct edu_drv d;
 	bool ok = true;
@@ -349,7 +451,7 @@ static bool display_decodes(struct vmtest *t, const char *dir, char *was,
  * page, peer to peer), its memory decoding on: edu's write lands in the
  * display's memory, read back through the BAR mapped from sysfs.
  */
-VMTEST_CASE(iommu, "edu_driver_map_resource", edu_driver_map_resource)
+VMTEST_CASE(edu, "edu_driver_map_resource", edu_driver_map_resource)
 {
 	struct ptwalk_edu_map m = {
 		.kind = PTWALK_EDU_KIND_RESOURCE, .dir = PTWALK_EDU_FROM_DEVICE,
@@ -372,6 +474,9 @@ VMTEST_CASE(iommu, "edu_driver_map_resource", edu_driver_map_resource)
 	if (ok && m.page[0].phys != bar + PAGE)
 		ok = fail(t, "recorded phys 0x%" PRIx64 ", mapped 0x%" PRIx64,
 			  (uint64_t)m.page[0].phys, bar + PAGE);
+	if (ok && !d.iommu && m.page[0].dma != bar + PAGE)
+		ok = fail(t, "no IOMMU, yet dma 0x%" PRIx64 " is not the BAR's 0x%"
+			  PRIx64, (uint64_t)m.page[0].dma, bar + PAGE);
 	ok = ok && land(t, &d, m.page[0].dma, 0x77);
 	if (ok) {
 		memcpy(got, p + PAGE, CHUNK);
@@ -444,11 +549,13 @@ static bool vtd_fault_logged(struct vmtest *t, int fd, const char *kind,
 }
 
 /*
- * The bug: edu writes a buffer mapped DMA_TO_DEVICE.  The IOMMU maps it
+ * The bug: edu writes a buffer mapped DMA_TO_DEVICE.  An IOMMU maps it
  * read-only, so the write is refused: the buffer keeps its zeros, and
- * VT-d logs a write fault at its device address.
+ * VT-d logs a write fault at its device address.  Without an IOMMU
+ * nothing enforces the direction: the write lands in the buffer (the
+ * driver's own page, so harmless here).
  */
-VMTEST_CASE(iommu, "edu_driver_writes_to_device_mapping",
+VMTEST_CASE(edu, "edu_driver_writes_to_device_mapping",
 	    edu_driver_writes_to_device_mapping)
 {
 	struct ptwalk_edu_map m = {
@@ -466,7 +573,9 @@ VMTEST_CASE(iommu, "edu_driver_writes_to_device_mapping",
 	ok = ok && (kmsg = kmsg_from_now(t)) >= 0;
 	ok = ok && land(t, &d, m.page[0].dma, 0x70);
 	ok = ok && edu_rw(t, &d, m.id, 0, got, CHUNK, false);
-	for (unsigned int i = 0; ok && i < CHUNK_WORDS; i++)
+	if (ok && !d.iommu)
+		ok = same(t, got, 0x70, "no IOMMU: the DMA_TO_DEVICE buffer");
+	for (unsigned int i = 0; ok && d.iommu && i < CHUNK_WORDS; i++)
 		if (got[i])
 			ok = fail(t, "word %u of the DMA_TO_DEVICE buffer is 0x%"
 				  PRIx64 ": edu's write landed", i, got[i]);
@@ -483,9 +592,11 @@ VMTEST_CASE(iommu, "edu_driver_writes_to_device_mapping",
  * The bug: DMA after unmap.  A user page pinned and mapped, written by
  * edu once (it lands), unmapped (the page stays the process's); edu's
  * next write to the same device address must not reach it, and VT-d logs
- * the fault.
+ * the fault.  Without an IOMMU nothing stops it: the address is the
+ * frame's, so edu reads there what the process wrote since the unmap
+ * (a read: the frame, unpinned now, could be reclaimed meanwhile).
  */
-VMTEST_CASE(iommu, "edu_driver_dma_after_unmap", edu_driver_dma_after_unmap)
+VMTEST_CASE(edu, "edu_driver_dma_after_unmap", edu_driver_dma_after_unmap)
 {
 	struct ptwalk_edu_map m = {
 		.kind = PTWALK_EDU_KIND_SG_PIN, .dir = PTWALK_EDU_FROM_DEVICE,
@@ -512,10 +623,17 @@ VMTEST_CASE(iommu, "edu_driver_dma_after_unmap", edu_driver_dma_after_unmap)
 	}
 	ok = ok && edu_unmap(t, &d, m.id);
 	ok = ok && (kmsg = kmsg_from_now(t)) >= 0;
-	ok = ok && land(t, &d, m.page[0].dma, 0x72);
-	if (ok) {
-		memcpy(got, buf, CHUNK);
-		ok = same(t, got, 0x71, "after the unmap (unchanged)");
+	if (ok && !d.iommu) {
+		pattern(got, 0x72);
+		memcpy(buf, got, CHUNK);
+		ok = fetch(t, &d, m.page[0].dma, got) &&
+		     same(t, got, 0x72, "no IOMMU: read after the unmap");
+	} else {
+		ok = ok && land(t, &d, m.page[0].dma, 0x72);
+		if (ok) {
+			memcpy(got, buf, CHUNK);
+			ok = same(t, got, 0x71, "after the unmap (unchanged)");
+		}
 	}
 	if (ok && vtd_lane())
 		ok = vtd_fault_logged(t, kmsg, "Write", m.page[0].dma);
@@ -531,7 +649,7 @@ VMTEST_CASE(iommu, "edu_driver_dma_after_unmap", edu_driver_dma_after_unmap)
  * frame through the device address, whatever it holds now (the frame read
  * through the linear map before and after the DMA).
  */
-VMTEST_CASE(iommu, "edu_driver_frees_mapped_page",
+VMTEST_CASE(edu, "edu_driver_frees_mapped_page",
 	    edu_driver_frees_mapped_page)
 {
 	struct ptwalk_edu_map m = {
@@ -572,7 +690,7 @@ VMTEST_CASE(iommu, "edu_driver_frees_mapped_page",
  * reads the old one (the recorded frame, which the fixture's translation
  * no longer names).
  */
-VMTEST_CASE(iommu, "edu_driver_unpinned_page_moves",
+VMTEST_CASE(edu, "edu_driver_unpinned_page_moves",
 	    edu_driver_unpinned_page_moves)
 {
 	struct ptwalk_edu_map m = {
@@ -634,7 +752,7 @@ VMTEST_CASE(iommu, "edu_driver_unpinned_page_moves",
  * Unloading the driver undoes the leak (it is loaded again for the next
  * case).
  */
-VMTEST_CASE(iommu, "edu_driver_leaks_at_unbind", edu_driver_leaks_at_unbind)
+VMTEST_CASE(edu, "edu_driver_leaks_at_unbind", edu_driver_leaks_at_unbind)
 {
 	struct ptwalk_edu_map m = {
 		.kind = PTWALK_EDU_KIND_PAGE, .dir = PTWALK_EDU_BIDIRECTIONAL,
@@ -807,7 +925,7 @@ static bool map_tracked_kinds(struct vmtest *t, struct edu_drv *d,
  * the live list for the history; untracked, the device is refused
  * (ENOENT).
  */
-VMTEST_CASE(iommu, "edu_driver_dma_tracked", edu_driver_dma_tracked)
+VMTEST_CASE(edu, "edu_driver_dma_tracked", edu_driver_dma_tracked)
 {
 	enum { N = sizeof(tracked_kinds) / sizeof(tracked_kinds[0]) };
 	struct ptwalk_edu_map r[N];
@@ -887,9 +1005,11 @@ out:
  * traces it all the same, with DMA_MAPPING_ERROR for the address.  The
  * fixture maps under a one-page DMA mask (PTWALK_EDU_MAP_FAIL), which no
  * IOVA of the IOMMU lane's DMA domain fits; the driver's own answer (EIO)
- * is the oracle that the map failed.
+ * is the oracle that the map failed.  Without an IOMMU, dma-direct
+ * refuses that mask itself (dma_direct_supported(): below its DMA zone),
+ * so no map is tried (EOPNOTSUPP) and none may be tracked either.
  */
-VMTEST_CASE(iommu, "edu_driver_dma_failed_map_untracked",
+VMTEST_CASE(edu, "edu_driver_dma_failed_map_untracked",
 	    edu_driver_dma_failed_map_untracked)
 {
 	struct ptwalk_edu_map r = {
@@ -919,9 +1039,10 @@ VMTEST_CASE(iommu, "edu_driver_dma_failed_map_untracked",
 		ok = fail(t, "PTWALK_IOC_DMA_TRACK %s: %s", d.bdf, strerror(err));
 	if (ok && !ioctl(d.fd, PTWALK_EDU_IOC_MAP, &r))
 		ok = fail(t, "a map under a one-page DMA mask succeeded");
-	else if (ok && errno != EIO)
-		ok = fail(t, "PTWALK_EDU_MAP_FAIL: %s, expected EIO (the map failed)",
-			  strerror(errno));
+	else if (ok && errno != (d.iommu ? EIO : EOPNOTSUPP))
+		ok = fail(t, "PTWALK_EDU_MAP_FAIL: %s, expected %s", strerror(errno),
+			  d.iommu ? "EIO (the map failed)" :
+				    "EOPNOTSUPP (no IOMMU: the mask refused)");
 	err = ok ? dma_maps(fd, d.bdf, tm) : 0;
 	if (err)
 		ok = fail(t, "PTWALK_IOC_DMA_MAPS: %s", strerror(err));
@@ -947,7 +1068,7 @@ VMTEST_CASE(iommu, "edu_driver_dma_failed_map_untracked",
  * (ENOENT).  A session without CAP_SYS_ADMIN is refused both ioctls
  * (EPERM), as every query.
  */
-VMTEST_CASE(iommu, "edu_driver_dma_track_holds", edu_driver_dma_track_holds)
+VMTEST_CASE(edu, "edu_driver_dma_track_holds", edu_driver_dma_track_holds)
 {
 	char bdf[32], idle[32] = "";
 	struct tracked_maps *tm;
@@ -1043,7 +1164,7 @@ static bool pc_status(struct vmtest *t, const char *const argv[], int want,
  * answers its mappings), then no longer (ENOENT), and --off of a device
  * not tracked is a usage error naming it.
  */
-VMTEST_CASE(iommu, "edu_driver_ptcompare_dma_track",
+VMTEST_CASE(edu, "edu_driver_ptcompare_dma_track",
 	    edu_driver_ptcompare_dma_track)
 {
 	char bdf[32];
@@ -1207,7 +1328,7 @@ static char *untouched_page(struct vmtest *t, char **reserved)
  * (dma_user_page_unpinned), mappings left at unbind (dma_leaked, on all of
  * them).  Before 6.12, --dma exits 20.
  */
-VMTEST_CASE(iommu, "edu_driver_dma_inventory", edu_driver_dma_inventory)
+VMTEST_CASE(edu, "edu_driver_dma_inventory", edu_driver_dma_inventory)
 {
 	enum { N = 4 };
 	static const uint32_t kinds_ok[N] = {
