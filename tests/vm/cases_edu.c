@@ -48,6 +48,7 @@ struct edu_drv {
 	char bdf[32];
 	char driver[64];	/* edu's driver before the case ("": none) */
 	bool iommu;		/* edu has an IOMMU group */
+	bool direct;		/* untranslated: no group, or identity */
 	int fd;
 	struct ptwalk_edu_map staging;	/* a coherent page: DMA's source */
 };
@@ -177,6 +178,12 @@ static bool has_iommu_group(const char *bdf)
 	return !access(path, F_OK);
 }
 
+/* Why d's device addresses are physical (d->direct), for a failure. */
+static const char *direct_why(const struct edu_drv *d)
+{
+	return d->iommu ? "identity domain" : "no IOMMU";
+}
+
 /* edu unbound from whatever driver has it (none: nothing to do). */
 static bool unbind(struct vmtest *t, const char *bdf)
 {
@@ -223,6 +230,7 @@ static bool edu_bind(struct vmtest *t, struct edu_drv *d)
 		return false;
 	driver_of(d->bdf, d->driver);
 	d->iommu = has_iommu_group(d->bdf);
+	d->direct = !d->iommu || vm_pci_identity_default(d->bdf);
 	if (!unbind(t, d->bdf))
 		return false;
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
@@ -378,10 +386,10 @@ static bool kind_lands(struct vmtest *t, struct edu_drv *d, size_t k)
 		ok = ok && same(t, got, seed, "read back through the mapping");
 		ok = ok && frame_holds(t, m.page[i].phys, w0[0]);
 		/* dma-direct: the device address is the physical one */
-		if (ok && !d->iommu && m.page[i].dma != m.page[i].phys)
-			ok = fail(t, "no IOMMU, yet dma 0x%" PRIx64
+		if (ok && d->direct && m.page[i].dma != m.page[i].phys)
+			ok = fail(t, "%s, yet dma 0x%" PRIx64
 				  " is not the physical 0x%" PRIx64,
-				  (uint64_t)m.page[i].dma,
+				  direct_why(d), (uint64_t)m.page[i].dma,
 				  (uint64_t)m.page[i].phys);
 		/* the last page: past the first of a merged SG range */
 		if (i == KIND_PAGES - 1)
@@ -477,9 +485,10 @@ VMTEST_CASE(edu, "edu_driver_map_resource", edu_driver_map_resource)
 	if (ok && m.page[0].phys != bar + PAGE)
 		ok = fail(t, "recorded phys 0x%" PRIx64 ", mapped 0x%" PRIx64,
 			  (uint64_t)m.page[0].phys, bar + PAGE);
-	if (ok && !d.iommu && m.page[0].dma != bar + PAGE)
-		ok = fail(t, "no IOMMU, yet dma 0x%" PRIx64 " is not the BAR's 0x%"
-			  PRIx64, (uint64_t)m.page[0].dma, bar + PAGE);
+	if (ok && d.direct && m.page[0].dma != bar + PAGE)
+		ok = fail(t, "%s, yet dma 0x%" PRIx64 " is not the BAR's 0x%"
+			  PRIx64, direct_why(&d), (uint64_t)m.page[0].dma,
+			  bar + PAGE);
 	ok = ok && land(t, &d, m.page[0].dma, 0x77);
 	if (ok) {
 		memcpy(got, p + PAGE, CHUNK);
@@ -554,9 +563,10 @@ static bool vtd_fault_logged(struct vmtest *t, int fd, const char *kind,
 /*
  * The bug: edu writes a buffer mapped DMA_TO_DEVICE.  An IOMMU maps it
  * read-only, so the write is refused: the buffer keeps its zeros, and
- * VT-d logs a write fault at its device address.  Without an IOMMU
- * nothing enforces the direction: the write lands in the buffer (the
- * driver's own page, so harmless here).
+ * VT-d logs a write fault at its device address.  Untranslated (no
+ * IOMMU, or an identity default domain: 5.10's lane) nothing enforces the
+ * direction: the device address is the physical one and the write lands
+ * in the buffer (the driver's own page, so harmless here).
  */
 VMTEST_CASE(edu, "edu_driver_writes_to_device_mapping",
 	    edu_driver_writes_to_device_mapping)
@@ -576,13 +586,20 @@ VMTEST_CASE(edu, "edu_driver_writes_to_device_mapping",
 	ok = ok && (kmsg = kmsg_from_now(t)) >= 0;
 	ok = ok && land(t, &d, m.page[0].dma, 0x70);
 	ok = ok && edu_rw(t, &d, m.id, 0, got, CHUNK, false);
-	if (ok && !d.iommu)
-		ok = same(t, got, 0x70, "no IOMMU: the DMA_TO_DEVICE buffer");
-	for (unsigned int i = 0; ok && d.iommu && i < CHUNK_WORDS; i++)
+	if (ok && d.direct) {
+		ok = m.page[0].dma == m.page[0].phys ||
+		     fail(t, "%s: device address 0x%" PRIx64
+			  " is not the physical 0x%" PRIx64, direct_why(&d),
+			  (uint64_t)m.page[0].dma, (uint64_t)m.page[0].phys);
+		ok = ok && same(t, got, 0x70, "untranslated: edu's write");
+		close(kmsg);
+		kmsg = -1;
+	}
+	for (unsigned int i = 0; ok && !d.direct && i < CHUNK_WORDS; i++)
 		if (got[i])
 			ok = fail(t, "word %u of the DMA_TO_DEVICE buffer is 0x%"
 				  PRIx64 ": edu's write landed", i, got[i]);
-	if (ok && vtd_lane())
+	if (ok && !d.direct && vtd_lane())
 		ok = vtd_fault_logged(t, kmsg, "Write", m.page[0].dma);
 	else if (kmsg >= 0)
 		close(kmsg);
@@ -595,9 +612,10 @@ VMTEST_CASE(edu, "edu_driver_writes_to_device_mapping",
  * The bug: DMA after unmap.  A user page pinned and mapped, written by
  * edu once (it lands), unmapped (the page stays the process's); edu's
  * next write to the same device address must not reach it, and VT-d logs
- * the fault.  Without an IOMMU nothing stops it: the address is the
- * frame's, so edu reads there what the process wrote since the unmap
- * (a read: the frame, unpinned now, could be reclaimed meanwhile).
+ * the fault.  Untranslated (no IOMMU, or an identity default domain:
+ * 5.10's lane) nothing stops it: the address is the frame's, so edu
+ * reads there what the process wrote since the unmap (a read: the frame,
+ * unpinned now, could be reclaimed meanwhile).
  */
 VMTEST_CASE(edu, "edu_driver_dma_after_unmap", edu_driver_dma_after_unmap)
 {
@@ -626,11 +644,11 @@ VMTEST_CASE(edu, "edu_driver_dma_after_unmap", edu_driver_dma_after_unmap)
 	}
 	ok = ok && edu_unmap(t, &d, m.id);
 	ok = ok && (kmsg = kmsg_from_now(t)) >= 0;
-	if (ok && !d.iommu) {
+	if (ok && d.direct) {
 		pattern(got, 0x72);
 		memcpy(buf, got, CHUNK);
 		ok = fetch(t, &d, m.page[0].dma, got) &&
-		     same(t, got, 0x72, "no IOMMU: read after the unmap");
+		     same(t, got, 0x72, "untranslated: read after the unmap");
 	} else {
 		ok = ok && land(t, &d, m.page[0].dma, 0x72);
 		if (ok) {
@@ -638,7 +656,7 @@ VMTEST_CASE(edu, "edu_driver_dma_after_unmap", edu_driver_dma_after_unmap)
 			ok = same(t, got, 0x71, "after the unmap (unchanged)");
 		}
 	}
-	if (ok && vtd_lane())
+	if (ok && !d.direct && vtd_lane())
 		ok = vtd_fault_logged(t, kmsg, "Write", m.page[0].dma);
 	else if (kmsg >= 0)
 		close(kmsg);
@@ -1008,8 +1026,8 @@ out:
  * traces it all the same, with DMA_MAPPING_ERROR for the address.  The
  * fixture maps under a one-page DMA mask (PTWALK_EDU_MAP_FAIL), which no
  * IOVA of the IOMMU lane's DMA domain fits; the driver's own answer (EIO)
- * is the oracle that the map failed.  Without an IOMMU, dma-direct
- * refuses that mask itself (dma_direct_supported(): below its DMA zone),
+ * is the oracle that the map failed.  Untranslated (no IOMMU, or an
+ * identity domain), dma-direct refuses that mask itself (dma_direct_supported(): below its DMA zone),
  * so no map is tried (EOPNOTSUPP) and none may be tracked either.
  */
 VMTEST_CASE(edu, "edu_driver_dma_failed_map_untracked",
@@ -1042,10 +1060,10 @@ VMTEST_CASE(edu, "edu_driver_dma_failed_map_untracked",
 		ok = fail(t, "PTWALK_IOC_DMA_TRACK %s: %s", d.bdf, strerror(err));
 	if (ok && !ioctl(d.fd, PTWALK_EDU_IOC_MAP, &r))
 		ok = fail(t, "a map under a one-page DMA mask succeeded");
-	else if (ok && errno != (d.iommu ? EIO : EOPNOTSUPP))
+	else if (ok && errno != (d.direct ? EOPNOTSUPP : EIO))
 		ok = fail(t, "PTWALK_EDU_MAP_FAIL: %s, expected %s", strerror(errno),
-			  d.iommu ? "EIO (the map failed)" :
-				    "EOPNOTSUPP (no IOMMU: the mask refused)");
+			  d.direct ? "EOPNOTSUPP (dma-direct: the mask refused)" :
+				     "EIO (the map failed)");
 	err = ok ? dma_maps(fd, d.bdf, tm) : 0;
 	if (err)
 		ok = fail(t, "PTWALK_IOC_DMA_MAPS: %s", strerror(err));
