@@ -908,6 +908,9 @@ static long maps_ioctl(void __user *arg)
 	snapshot(t, &q, maps, unmaps);
 	for (i = 0; i < q.nr_maps; i++)
 		frame_flags(&maps[i]);
+	/* what an unmapped frame is now: a fault after the unmap asks */
+	for (i = 0; i < q.nr_unmaps; i++)
+		frame_flags(&unmaps[i]);
 	if (copy_to_user(u64_to_user_ptr(q.maps), maps,
 			 array_size(q.nr_maps, sizeof(*maps))) ||
 	    copy_to_user(u64_to_user_ptr(q.unmaps), unmaps,

@@ -721,7 +721,10 @@ enum ptwalk_dma_kind {
 	PTWALK_DMA_SGT = 6,		/* one entry of dma_alloc_noncontiguous */
 };
 
-/* ptwalk_dma_mapping.flags, as the module read them when asked */
+/*
+ * ptwalk_dma_mapping.flags, as the module read them when asked (the
+ * history's entries too: what an unmapped frame is now)
+ */
 #define PTWALK_DMA_F_PAGE	(1U << 0)	/* the first frame has a
 						 * struct page
 						 */

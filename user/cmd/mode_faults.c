@@ -25,6 +25,8 @@
 #include "cmd/domain_read.h"
 #include "cmd/mode_faults.h"
 #include "cmd/mode_phys.h"
+#include "engine/dma_inventory.h"
+#include "engine/fault_dma.h"
 #include "engine/fault_explain.h"
 #include "io/pci_sysfs.h"
 #include "io/proc_read.h"
@@ -359,9 +361,12 @@ static void mapping_now(int fd, struct fault_explained *x, uint64_t page,
 		x->walk_pfn = rec.pfn;
 }
 
-/* Every process's mapping of frame pfn (but ours): 0 or -errno. */
-static int frame_now(int fd, struct fault_explained *x, uint64_t pfn,
-		     unsigned int shift)
+/*
+ * Every process's mapping of frame pfn (but ours) into *frames, *nr of
+ * them: 0 or -errno.
+ */
+static int frame_now(int fd, uint64_t pfn, unsigned int shift,
+		     struct fault_frame_mapping **frames, size_t *nr)
 {
 	struct phys_scan *ps = malloc(sizeof(*ps));
 	struct frame_run run = { pfn, 1 };
@@ -373,13 +378,13 @@ static int frame_now(int fd, struct fault_explained *x, uint64_t pfn,
 	phys_scan_init(ps, fd, &run, 1, shift);
 	err = phys_scan_all(ps, &pid);
 	if (!err && ps->set.n) {
-		x->frames = calloc(ps->set.n, sizeof(*x->frames));
-		if (!x->frames)
+		*frames = calloc(ps->set.n, sizeof(**frames));
+		if (!*frames)
 			err = -ENOMEM;
 	}
 	for (size_t i = 0; !err && i < ps->set.n; i++) {
 		const struct phys_mapping *m = &ps->set.m[i];
-		struct fault_frame_mapping *fm = &x->frames[x->nr_frames++];
+		struct fault_frame_mapping *fm = &(*frames)[(*nr)++];
 
 		fm->pid = m->pid;
 		snprintf(fm->comm, sizeof(fm->comm), "%s",
@@ -451,6 +456,87 @@ struct faults_ctx {
 	uint64_t now_us;	/* since this machine's boot */
 };
 
+/* Unmaps asked for at most: the module keeps dma_track_history of them. */
+#define DMA_HISTORY_MAX	65536
+
+/* Why a device's tracked mappings cannot be read: fault_dma_explained.note. */
+static const char *dma_note(int err)
+{
+	switch (err) {
+	case ENOENT:
+		return "not tracked";
+	case EOPNOTSUPP:
+		return "this kernel has no DMA API tracepoints (Linux 6.12+)";
+	case ENOTTY:
+		return "this ptwalk.ko does not track DMA mappings";
+	case ENODEV:
+		return "no such device here";
+	case EPERM:
+	case EACCES:
+		return "not readable (root, and no lockdown in confidentiality mode)";
+	default:
+		return "the tracked mappings could not be read";
+	}
+}
+
+/*
+ * What a device with no VFIO owner had mapped at the fault, from the
+ * mappings ptwalk.ko tracks for its driver, and what that frame is now:
+ * into x->dma.  0 or -ENOMEM (the module's refusals are notes).
+ */
+static int dma_explain(const struct faults_ctx *c,
+		       const struct iommu_fault_group *g,
+		       struct fault_explained *x)
+{
+	const struct iommu_fault *f = &g->first;
+	struct fault_dma_explained *d = &x->dma;
+	struct ptwalk_dma_mapping *maps = NULL, *unmaps = NULL, one;
+	struct ptwalk_dma_query q;
+	uint64_t fault_ns, kpf = 0;
+	bool have_kpf;
+	int err;
+
+	d->asked = true;
+	/* an empty question first: how many live mappings it can hold */
+	err = ptwalk_dma_history(c->fd, x->device, NULL, 0, NULL, 0, &q);
+	if (err) {
+		d->note = dma_note(-err);
+		return 0;
+	}
+	maps = calloc(q.capacity ? q.capacity : 1, sizeof(*maps));
+	unmaps = calloc(DMA_HISTORY_MAX, sizeof(*unmaps));
+	err = maps && unmaps ?
+	      ptwalk_dma_history(c->fd, x->device, maps, q.capacity, unmaps,
+				 DMA_HISTORY_MAX, &q) : 0;
+	if (!maps || !unmaps || err) {
+		free(maps);
+		free(unmaps);
+		if (!err)
+			return -ENOMEM;
+		d->note = dma_note(-err);
+		return 0;
+	}
+	d->tracked_ns = q.tracked_ns;
+	d->live = q.nr_maps;
+	d->unmaps = q.nr_unmaps;
+	/* kmsg's microsecond ends no earlier than the fault logged in it */
+	fault_ns = f->has_time ? g->last_us * 1000 + 999 : 0;
+	fault_dma_match(maps, q.nr_maps, unmaps, q.nr_unmaps, q.tracked_ns,
+			f->iova, fault_ns, f->access, c->shift, &d->match);
+	free(maps);
+	free(unmaps);
+	if (!d->match.found || d->match.phys == PTWALK_DMA_PHYS_NONE)
+		return 0;
+	one = fault_dma_frame(&d->match);
+	have_kpf = proc_kpageflags(one.phys >> c->shift, &kpf);
+	d->has_frame = true;
+	d->frame = dma_frame_of(&one, have_kpf, kpf);
+	if (d->frame == DMA_FRAME_MMIO || d->frame == DMA_FRAME_FREE)
+		return 0;
+	return frame_now(c->fd, one.phys >> c->shift, c->shift, &d->frames,
+			 &d->nr_frames);
+}
+
 /*
  * A pasted fault the machine cannot hold: logged later after boot than
  * this machine has been up.
@@ -472,7 +558,9 @@ static const char *device_here(const struct faults_ctx *c,
 		snprintf(x->device, sizeof(x->device), "%s", f->device);
 		return NULL;
 	}
-	if (f->has_sid && !strcmp(f->iommu, "smmu-v3") &&
+	/* their IDs are PCI requester IDs, as the log's own path reads them */
+	if (f->has_sid && (!strcmp(f->iommu, "smmu-v3") ||
+			   !strcmp(f->iommu, "virtio-iommu")) &&
 	    resolve_sid(f->sid, f->iommu_dev, x->device, sizeof(x->device)))
 		return NULL;
 	(void)c;
@@ -505,7 +593,7 @@ static int explain(const struct faults_ctx *c,
 	const struct iommu_fault *f = &g->first;
 	uint64_t psize = 1ULL << c->shift, page = f->iova & ~(psize - 1);
 	struct fault_explained *x = &r->x[r->nr_x];
-	int go;
+	int go, err;
 
 	memset(x, 0, sizeof(*x));
 	x->g = *g;
@@ -539,8 +627,13 @@ static int explain(const struct faults_ctx *c,
 	if (c->fd < 0)
 		return 0;
 	device_now(c->fd, c->o, x, page, psize);
-	if (x->owner_pid)
+	if (x->owner_pid) {
 		mapping_now(c->fd, x, page, psize);
+	} else {
+		err = dma_explain(c, g, x);
+		if (err)
+			return err;
+	}
 	x->has_recorder = c->nr_ev >= 0;
 	x->recorder_since_ns = r->recorder_since_ns;
 	/*
@@ -556,7 +649,8 @@ static int explain(const struct faults_ctx *c,
 		return unexplained(r, "ring dropped events", x->device, f,
 				   x->last.dropped);
 	if (x->last.found && x->last.pfn != PTWALK_PFN_NONE)
-		return frame_now(c->fd, x, x->last.pfn, c->shift);
+		return frame_now(c->fd, x->last.pfn, c->shift, &x->frames,
+				 &x->nr_frames);
 	return 0;
 }
 
@@ -730,8 +824,10 @@ int mode_faults(const struct cli_options *o, char *msg, size_t size)
 		status = log.n ? EXIT_MISMATCH : EXIT_OK;
 	}
 out:
-	for (size_t i = 0; run.x && i < run.nr_x; i++)
+	for (size_t i = 0; run.x && i < run.nr_x; i++) {
 		free(run.x[i].frames);
+		free(run.x[i].dma.frames);
+	}
 	free(run.x);
 	free(run.u);
 	free(ev);

@@ -2,11 +2,25 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "io/proc_read.h"
+
+bool proc_kpageflags(uint64_t pfn, uint64_t *kpf)
+{
+	int fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+	bool ok = fd >= 0 &&
+		  proc_pread(fd, kpf, sizeof(*kpf),
+			     (off_t)(pfn * sizeof(*kpf)), NULL) ==
+		  (ssize_t)sizeof(*kpf);
+
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
 
 int proc_maps_each(pid_t pid, bool (*fn)(char *line, void *arg),
 		   void *arg)

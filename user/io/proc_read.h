@@ -29,6 +29,9 @@ struct read_count {
 ssize_t proc_pread(int fd, void *buf, size_t size, off_t off,
 		   struct read_count *count);
 
+/* Frame pfn's /proc/kpageflags word: false if it cannot be read. */
+bool proc_kpageflags(uint64_t pfn, uint64_t *kpf);
+
 /*
  * Calls fn(line, arg) for each line of /proc/PID/maps until fn returns
  * true: 0, or -errno when the file does not open.

@@ -213,6 +213,23 @@ int ptwalk_dma_maps(int fd, const char *device,
 	return ask(fd, PTWALK_IOC_DMA_MAPS, q);
 }
 
+int ptwalk_dma_history(int fd, const char *device,
+		       struct ptwalk_dma_mapping *maps, uint32_t max,
+		       struct ptwalk_dma_mapping *unmaps, uint32_t max_unmaps,
+		       struct ptwalk_dma_query *q)
+{
+	size_t len = strlen(device);
+
+	*q = (struct ptwalk_dma_query){
+		.size = sizeof(*q), .maps = (uintptr_t)maps, .nr_maps = max,
+		.unmaps = (uintptr_t)unmaps, .nr_unmaps = max_unmaps,
+	};
+	if (len >= sizeof(q->device))
+		return -EINVAL;
+	memcpy(q->device, device, len);
+	return ask(fd, PTWALK_IOC_DMA_MAPS, q);
+}
+
 int ptwalk_query_iommu(int fd, const char *device, uint64_t start,
 		       uint64_t end, uint32_t flags)
 {

@@ -88,6 +88,16 @@ int ptwalk_dma_maps(int fd, const char *device,
 		    struct ptwalk_dma_query *q);
 
 /*
+ * PTWALK_IOC_DMA_MAPS with the history: at most max live mappings into
+ * maps and at most max_unmaps recent unmaps (newest first) into unmaps,
+ * q filled as the module answered: 0 or -errno.
+ */
+int ptwalk_dma_history(int fd, const char *device,
+		       struct ptwalk_dma_mapping *maps, uint32_t max,
+		       struct ptwalk_dma_mapping *unmaps, uint32_t max_unmaps,
+		       struct ptwalk_dma_query *q);
+
+/*
  * Starts a device-view query (PTWALK_IOC_IOMMU) of [start, end) of the
  * device addresses of device (a PCI address), flags PTWALK_IOMMU_*: 0 or
  * -errno, as module/ptwalk_abi.h lists them; EOPNOTSUPP from a module

@@ -10,7 +10,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include "engine/fault_dma.h"
 #include "engine/fault_explain.h"
+#include "model/dma_class.h"
 #include "model/domain_owner.h"
 #include "parse/iommu_fault.h"
 
@@ -20,6 +22,26 @@ struct fault_frame_mapping {
 	char comm[64];
 	uint64_t start;		/* the virtual address of that frame */
 	unsigned int memtype;	/* enum ptwalk_memtype */
+};
+
+/*
+ * A device with no VFIO owner (a kernel driver's) against the DMA-API
+ * mappings ptwalk.ko tracks for it (--dma-track).
+ */
+struct fault_dma_explained {
+	bool asked;		/* the question was put: null otherwise */
+	/*
+	 * Why nothing is known: "not tracked", "no DMA API tracepoints
+	 * (Linux 6.12+)", ...; NULL when the mappings were read.
+	 */
+	const char *note;
+	uint64_t tracked_ns;	/* local_clock() when tracking began */
+	uint32_t live, unmaps;	/* live mappings and unmaps read */
+	struct fault_dma_match match;
+	bool has_frame;		/* match.phys read: frame below */
+	enum dma_frame frame;	/* what that frame is now */
+	struct fault_frame_mapping *frames;	/* who maps it now */
+	size_t nr_frames;
 };
 
 /* One fault (group) and what explains it; "" and false: unknown. */
@@ -50,6 +72,7 @@ struct fault_explained {
 	uint64_t recorder_since_ns;
 	struct fault_frame_mapping *frames;
 	size_t nr_frames;
+	struct fault_dma_explained dma;
 	/*
 	 * Why the parts read from the machine now (the device now, its
 	 * domain, owner, last mapping, frame now) are null: "not this

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ptcompare --json --faults: one object, the schema in docs/json.md. */
 #include "model/device_class.h"
+#include "model/dma_fault.h"
 #include "module/ptwalk_names.h"
 #include "report/fault_print.h"
 #include "report/owner_print.h"
@@ -15,6 +16,102 @@ static void kv_hex_if(struct json_writer *j, const char *key, bool has,
 		jw_hex_or_null(j, v, ~v);
 	else
 		jw_null(j);
+}
+
+/* "key": the processes mapping a frame now. */
+static void json_frames(struct json_writer *j, const char *key,
+			const struct fault_frame_mapping *frames, size_t n)
+{
+	jw_key(j, key);
+	jw_begin_array(j);
+	for (size_t i = 0; i < n; i++) {
+		const struct fault_frame_mapping *m = &frames[i];
+
+		jw_begin_object(j);
+		jw_kv_i64(j, "pid", m->pid);
+		jw_kv_str(j, "comm", m->comm);
+		jw_kv_hex(j, "start", m->start);
+		jw_key(j, "memtype");
+		jw_str_or_null(j, ptwalk_memtype_name(m->memtype));
+		jw_end_object(j);
+	}
+	jw_end_array(j);
+}
+
+/* "key": v microseconds, or null when !has. */
+static void kv_us_if(struct json_writer *j, const char *key, bool has,
+		     uint64_t v)
+{
+	jw_key(j, key);
+	if (has)
+		jw_u64(j, v);
+	else
+		jw_null(j);
+}
+
+/* The last tracked mapping of the faulting page. */
+static void json_dma_mapping(struct json_writer *j,
+			     const struct fault_dma_match *x)
+{
+	const struct ptwalk_dma_mapping *m = &x->m;
+	bool ctx = !(m->flags & PTWALK_DMA_F_ATOMIC);
+	char t[32];
+
+	jw_kv_hex(j, "dma", m->dma);
+	jw_kv_u64(j, "size", m->size);
+	jw_kv_hex_or_null(j, "phys", m->phys, PTWALK_DMA_PHYS_NONE);
+	jw_kv_hex_or_null(j, "fault_phys", x->phys, PTWALK_DMA_PHYS_NONE);
+	jw_kv_str(j, "kind", dma_kind_name(m->kind));
+	jw_kv_str(j, "dir", dma_dir_name(m->dir));
+	jw_kv_hex(j, "attrs", m->attrs);
+	jw_kv_str(j, "map_time", fault_time_str(m->map_ns / 1000, t,
+						sizeof(t)));
+	jw_key(j, "pid");
+	if (ctx)
+		jw_i64(j, m->pid);
+	else
+		jw_null(j);
+	jw_key(j, "comm");
+	jw_str_or_null(j, ctx ? m->comm : NULL);
+	jw_kv_bool(j, "live", x->live);
+	jw_key(j, "unmap_time");
+	jw_str_or_null(j, x->live ? NULL :
+			  fault_time_str(m->unmap_ns / 1000, t, sizeof(t)));
+	kv_us_if(j, "mapped_us_before", x->timed, x->mapped_us_before);
+	kv_us_if(j, "unmapped_us_before", x->unmapped_before,
+		 x->unmapped_us_before);
+	kv_us_if(j, "unmapped_us_after", x->timed && !x->live &&
+		 !x->unmapped_before, x->unmapped_us_after);
+}
+
+/* A kernel driver's device: its tracked mappings at the fault. */
+static void json_dma(struct json_writer *j, const struct fault_dma_explained *d)
+{
+	const struct fault_dma_match *x = &d->match;
+	bool read = d->asked && !d->note;
+	char t[32];
+
+	if (!jw_kv_object_or_null(j, "dma", d->asked))
+		return;
+	jw_key(j, "note");
+	jw_str_or_null(j, d->note);
+	jw_key(j, "tracked_since");
+	jw_str_or_null(j, read ? fault_time_str(d->tracked_ns / 1000, t,
+						sizeof(t)) : NULL);
+	jw_kv_u64(j, "live", d->live);
+	jw_kv_u64(j, "unmaps_kept", d->unmaps);
+	if (jw_kv_object_or_null(j, "last_mapping", x->found)) {
+		json_dma_mapping(j, x);
+		jw_end_object(j);
+	}
+	jw_key(j, "cause");
+	jw_str_or_null(j, x->found ? dma_fault_cause_name(x->cause) : NULL);
+	jw_kv_bool(j, "tracked_after_fault", x->tracked_after);
+	jw_kv_bool(j, "history_after_fault", x->history_after);
+	jw_key(j, "frame");
+	jw_str_or_null(j, d->has_frame ? dma_frame_name(d->frame) : NULL);
+	json_frames(j, "frame_mappings", d->frames, d->nr_frames);
+	jw_end_object(j);
 }
 
 static void json_fault(struct json_writer *j, const struct fault_report *r,
@@ -99,20 +196,8 @@ static void json_fault(struct json_writer *j, const struct fault_report *r,
 	jw_str_or_null(j, x->has_recorder && x->recorder_since_ns ?
 		       fault_time_str(x->recorder_since_ns / 1000, t,
 				      sizeof(t)) : NULL);
-	jw_key(j, "frame_mappings");
-	jw_begin_array(j);
-	for (size_t i = 0; i < x->nr_frames; i++) {
-		const struct fault_frame_mapping *m = &x->frames[i];
-
-		jw_begin_object(j);
-		jw_kv_i64(j, "pid", m->pid);
-		jw_kv_str(j, "comm", m->comm);
-		jw_kv_hex(j, "start", m->start);
-		jw_key(j, "memtype");
-		jw_str_or_null(j, ptwalk_memtype_name(m->memtype));
-		jw_end_object(j);
-	}
-	jw_end_array(j);
+	json_frames(j, "frame_mappings", x->frames, x->nr_frames);
+	json_dma(j, &x->dma);
 	jw_end_object(j);
 	(void)r;
 }

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include "model/device_class.h"
+#include "model/dma_fault.h"
 #include "module/ptwalk_names.h"
 #include "report/fault_print.h"
 
@@ -26,7 +27,110 @@ static void text_decoded(FILE *f, const struct iommu_fault *q)
 	fprintf(f, "\n");
 }
 
-static void text_fault(FILE *f, size_t n, const struct fault_explained *x)
+/* us microseconds as "1.234 ms". */
+static void text_ms(FILE *f, uint64_t us)
+{
+	fprintf(f, "%" PRIu64 ".%03" PRIu64 " ms", us / 1000, us % 1000);
+}
+
+/* The last tracked mapping of the faulting page: made, unmapped. */
+static void text_dma_mapping(FILE *f, const struct fault_explained *x,
+			     unsigned int shift)
+{
+	const struct fault_dma_match *d = &x->dma.match;
+	const struct ptwalk_dma_mapping *m = &d->m;
+	const char *which = x->g.count > 1 ? "last " : "";
+	char t[32];
+
+	fprintf(f, "  dma map:    %s %s, dma 0x%" PRIx64 " size 0x%" PRIx64,
+		dma_kind_name(m->kind), dma_dir_name(m->dir), (uint64_t)m->dma,
+		(uint64_t)m->size);
+	if (d->phys != PTWALK_DMA_PHYS_NONE)
+		fprintf(f, ", the page's frame 0x%" PRIx64,
+			d->phys >> shift);
+	fprintf(f, "\n              mapped at %s s ",
+		fault_time_str(m->map_ns / 1000, t, sizeof(t)));
+	if (m->flags & PTWALK_DMA_F_ATOMIC)
+		fprintf(f, "outside task context");
+	else
+		fprintf(f, "by pid %d (%s)", (int)m->pid, m->comm);
+	if (d->timed) {
+		fprintf(f, ", ");
+		text_ms(f, d->mapped_us_before);
+		fprintf(f, " before the %sfault", which);
+	}
+	fprintf(f, "\n  dma unmap:  ");
+	if (d->live) {
+		fprintf(f, "still mapped\n");
+	} else if (!d->timed) {
+		fprintf(f, "unmapped at %s s\n",
+			fault_time_str(m->unmap_ns / 1000, t, sizeof(t)));
+	} else {
+		fprintf(f, "unmapped at %s s, ",
+			fault_time_str(m->unmap_ns / 1000, t, sizeof(t)));
+		text_ms(f, d->unmapped_before ? d->unmapped_us_before :
+			d->unmapped_us_after);
+		fprintf(f, " %s the %sfault\n",
+			d->unmapped_before ? "before" : "after", which);
+	}
+	if (d->timed && d->cause != DMA_FAULT_UNNAMED)
+		fprintf(f, "  dma cause:  %s: %s\n",
+			dma_fault_cause_name(d->cause),
+			dma_fault_cause_doc(d->cause));
+	else if (d->timed && x->g.first.access == IOMMU_ACCESS_UNKNOWN)
+		fprintf(f, "  dma cause:  none named: the log gives no access to hold against the direction\n");
+	else if (d->timed)
+		fprintf(f, "  dma cause:  none named: %s\n",
+			dma_fault_cause_doc(d->cause));
+	else
+		fprintf(f, "  dma cause:  none named: the fault's time is unknown\n");
+}
+
+/* A kernel driver's device against its tracked DMA mappings. */
+static void text_dma(FILE *f, const struct fault_explained *x,
+		     unsigned int shift)
+{
+	const struct fault_dma_explained *d = &x->dma;
+	char t[32];
+
+	if (!d->asked)
+		return;
+	if (d->note && !strcmp(d->note, "not tracked")) {
+		fprintf(f, "  dma:        not tracked: run ptcompare --dma-track %s before the fault to have its driver's mappings explain it\n",
+			x->device);
+		return;
+	}
+	if (d->note) {
+		fprintf(f, "  dma:        %s\n", d->note);
+		return;
+	}
+	fprintf(f, "  dma:        tracked since %s s, %" PRIu32
+		" live mappings and %" PRIu32 " unmaps kept\n",
+		fault_time_str(d->tracked_ns / 1000, t, sizeof(t)), d->live,
+		d->unmaps);
+	if (!d->match.found) {
+		fprintf(f, "  dma map:    no tracked mapping of that page%s\n",
+			d->match.tracked_after ?
+			": tracking began after the fault" :
+			d->match.history_after ?
+			": the oldest unmap kept is later than the fault, so the page's may be lost (module parameter dma_track_history)" :
+			"");
+		return;
+	}
+	text_dma_mapping(f, x, shift);
+	if (!d->has_frame)
+		return;
+	fprintf(f, "  dma frame:  %s now\n", dma_frame_name(d->frame));
+	for (size_t i = 0; i < d->nr_frames; i++)
+		fprintf(f, "              pid %d (%s) maps it at 0x%" PRIx64
+			", %s\n", (int)d->frames[i].pid, d->frames[i].comm,
+			d->frames[i].start,
+			ptwalk_memtype_name(d->frames[i].memtype) ?
+			ptwalk_memtype_name(d->frames[i].memtype) : "?");
+}
+
+static void text_fault(FILE *f, size_t n, const struct fault_explained *x,
+		       unsigned int shift)
 {
 	const struct iommu_fault *q = &x->g.first;
 	char t1[32], t2[32];
@@ -129,12 +233,13 @@ static void text_fault(FILE *f, size_t n, const struct fault_explained *x)
 			ptwalk_memtype_name(x->frames[i].memtype) : "?");
 	if (x->last.found && x->last.pfn != PTWALK_PFN_NONE && !x->nr_frames)
 		fprintf(f, "  frame now:  no process maps it\n");
+	text_dma(f, x, shift);
 }
 
 void fault_print_text(FILE *f, const struct fault_report *r)
 {
 	for (size_t i = 0; i < r->nr_faults; i++)
-		text_fault(f, i + 1, &r->faults[i]);
+		text_fault(f, i + 1, &r->faults[i], r->page_shift);
 	for (size_t i = 0; i < r->nr_unexplained; i++) {
 		const struct fault_unexplained *u = &r->unexplained[i];
 
