@@ -52,6 +52,9 @@
 # ARM64_KERNELS_VIRTIO_IOMMU=...).  VM_QEMU: the QEMU binary to boot
 # instead of the installed one (a newer QEMU unpacked under build/: make
 # check-riscv64's newest lane), VM_QEMU_BIOS its firmware.
+# VM_EDU=0: no edu in the ordinary lane's machine (default 1 on x86_64
+# and arm64: edu without an IOMMU, its kernel driver's cases after the
+# suite).
 # VM_IOMMU_PASSTHROUGH=1 adds iommu.passthrough=1: identity default domains,
 # for kernels before 5.11, which cannot change a group's domain at run time.
 # VM_DRIVERS (x86_64): the real drivers of the dmainfo cases and pci-stub
@@ -333,6 +336,23 @@ case $krel in
 *) arch=${VM_ARCH:-x86_64} ;;
 esac
 vm_arch "$arch"
+# The ordinary lane's edu (MODE test without VM_IOMMU): QEMU's edu with no
+# IOMMU in front of it, its DMA the DMA API's dma-direct (device address =
+# physical), and ptwalk_edu=1 for the guest, which runs edu's kernel
+# driver cases after the suite (tests/vm/guest-suite.sh).  VM_EDU=1 (the
+# default on x86_64 and arm64) or 0 (riscv64's default).
+edu_plain=${VM_EDU:-}
+if [ -z "$edu_plain" ]; then
+	case $arch in x86_64 | arm64) edu_plain=1 ;; *) edu_plain=0 ;; esac
+fi
+case $edu_plain in
+0 | 1) ;;
+*) die "VM_EDU=$edu_plain: 1 or 0" ;;
+esac
+if [ "$edu_plain" = 1 ] && [ "$mode" = test ] && [ "${VM_IOMMU:-}" != 1 ]; then
+	machine+=(-device "edu,dma_mask=0xffffffffffff")
+	drv_append="$drv_append ptwalk_edu=1"
+fi
 # make bench's IOMMU boot: a DMA-API device too, a virtio-blk disk behind
 # the IOMMU (iommu_platform=on: its driver maps every request through the
 # DMA API, iommu_map() and iommu_unmap()), on a sparse scratch file

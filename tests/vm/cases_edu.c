@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kernel-driver oracle, ptwalk_edu.ko (tests/fixture/edu.c), in the
- * IOMMU lane: edu taken from vfio-pci (driver_override; riscv64's lane has
- * it unbound, edu_give_back()), each DMA-API
- * mapping kind made, and edu's DMA landed through the device address the
- * driver's record gives: the data must be found through the mapping
- * (the driver's CPU address, the process's page, the BAR) and in the frame
- * the record names (the fixture's PEEK).  Then each classic bug committed
- * on request, with what the hardware did as the proof that it was.  Each
- * case gives edu back to vfio-pci for the lane's other cases.
+ * The kernel-driver oracle, ptwalk_edu.ko (tests/fixture/edu.c), suite
+ * edu: in the IOMMU lane, edu taken from vfio-pci (driver_override); in
+ * the ordinary lane, where edu has no IOMMU (dma-direct), taken unbound.
+ * Each DMA-API mapping kind made, and edu's DMA landed through the device
+ * address the driver's record gives: the data must be found through the
+ * mapping (the driver's CPU address, the process's page, the BAR) and in
+ * the frame the record names (the fixture's PEEK).  Then each classic bug
+ * committed on request, with what the hardware did as the proof that it
+ * was (what an IOMMU stops lands without one).  Each case gives edu back
+ * to the driver it had, for the lane's other cases.
  *
  * The bug cases have edu read, never write, where a frame may already
  * belong to someone else (freed, or left by a migrated page): a write
@@ -45,6 +46,9 @@
 
 struct edu_drv {
 	char bdf[32];
+	char driver[64];	/* edu's driver before the case ("": none) */
+	bool iommu;		/* edu has an IOMMU group */
+	bool direct;		/* untranslated: no group, or identity */
 	int fd;
 	struct ptwalk_edu_map staging;	/* a coherent page: DMA's source */
 };
@@ -148,6 +152,38 @@ static bool edu_loaded(struct vmtest *t)
 	return !err || fail(t, "insmod %s: %s", EDU_KO, strerror(err));
 }
 
+/* The name of the driver bound to bdf into name ("": none). */
+static void driver_of(const char *bdf, char name[64])
+{
+	char path[128], link[256];
+	const char *slash;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", bdf);
+	n = readlink(path, link, sizeof(link) - 1);
+	link[n > 0 ? n : 0] = '\0';
+	slash = strrchr(link, '/');
+	snprintf(name, 64, "%.63s", slash ? slash + 1 : link);
+}
+
+/*
+ * Whether bdf has an IOMMU group (sysfs): behind an IOMMU its device
+ * addresses are IOVAs; without one (dma-direct) they are physical.
+ */
+static bool has_iommu_group(const char *bdf)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/iommu_group", bdf);
+	return !access(path, F_OK);
+}
+
+/* Why d's device addresses are physical (d->direct), for a failure. */
+static const char *direct_why(const struct edu_drv *d)
+{
+	return d->iommu ? "identity domain" : "no IOMMU";
+}
+
 /* edu unbound from whatever driver has it (none: nothing to do). */
 static bool unbind(struct vmtest *t, const char *bdf)
 {
@@ -161,10 +197,13 @@ static bool unbind(struct vmtest *t, const char *bdf)
 	return sysfs_put(t, path, bdf);
 }
 
-/* edu given back to vfio-pci, as the lane's other cases want it. */
+/*
+ * edu given back to the driver it had (vfio-pci in the IOMMU lane, as
+ * its other cases want it; none in the lane without an IOMMU).
+ */
 static bool edu_restore(struct vmtest *t, struct edu_drv *d)
 {
-	char path[128];
+	char path[192];
 	bool ok;
 
 	if (d->fd >= 0)
@@ -174,7 +213,10 @@ static bool edu_restore(struct vmtest *t, struct edu_drv *d)
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
 		 d->bdf);
 	ok = sysfs_put(t, path, "\n") && ok;
-	return edu_give_back(t, d->bdf) && ok;
+	if (!*d->driver || !strcmp(d->driver, PTWALK_EDU_DRIVER))
+		return ok;
+	snprintf(path, sizeof(path), "/sys/bus/pci/drivers/%s/bind", d->driver);
+	return sysfs_put(t, path, d->bdf) && ok;
 }
 
 /* edu bound to ptwalk_edu, its control device open, a staging page. */
@@ -184,7 +226,12 @@ static bool edu_bind(struct vmtest *t, struct edu_drv *d)
 
 	d->fd = -1;
 	if (!find_pci(t, EDU_VENDOR, EDU_DEVICE, d->bdf, sizeof(d->bdf)) ||
-	    !edu_loaded(t) || !unbind(t, d->bdf))
+	    !edu_loaded(t))
+		return false;
+	driver_of(d->bdf, d->driver);
+	d->iommu = has_iommu_group(d->bdf);
+	d->direct = !d->iommu || vm_pci_identity_default(d->bdf);
+	if (!unbind(t, d->bdf))
 		return false;
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver_override",
 		 d->bdf);
@@ -250,6 +297,58 @@ static const struct {
 
 #define KIND_PAGES	2
 
+/*
+ * ptcompare's view of edu at device address dma (--dma-api: edu's
+ * default domain is the DMA API's) names the frame the driver recorded
+ * there.  Without an IOMMU group the domain is none, and the text view
+ * says the device address is physical.
+ */
+static bool view_names(struct vmtest *t, struct edu_drv *d, uint64_t dma,
+		       uint64_t phys)
+{
+	char addr[24];
+	const char *json[] = { "ptcompare", "--json", "--dma-api", "--iommu",
+			       d->bdf, addr, NULL };
+	const char *text[] = { "ptcompare", "--dma-api", "--iommu", d->bdf,
+			       addr, NULL };
+	struct json_object *dev, *dom;
+	struct pc_result r = { 0 };
+	const char *domain = "";
+	bool ok;
+
+	snprintf(addr, sizeof(addr), "0x%" PRIx64, dma);
+	if (!pc_run(t, &r, json))
+		return false;
+	ok = r.status == EXIT_OK ||
+	     fail(t, "ptcompare --json --dma-api --iommu %s %s: exit %d: %s",
+		  d->bdf, addr, r.status, r.err);
+	r.doc = ok ? json_tokener_parse(r.out) : NULL;
+	dev = r.doc ? pc_get(r.doc, "device") : NULL;
+	dom = dev ? pc_get(dev, "domain") : NULL;
+	if (dom)
+		domain = json_object_get_string(dom);
+	if (ok && !dom)
+		ok = fail(t, "no device domain: %.300s", r.out);
+	if (ok && (!strcmp(domain, "none") == d->iommu))
+		ok = fail(t, "domain %s, and edu has %s IOMMU group", domain,
+			  d->iommu ? "an" : "no");
+	if (ok && pc_hex_or_none(dev, "device_pfn") != phys / PAGE)
+		ok = fail(t, "the device view of 0x%" PRIx64 " is frame 0x%"
+			  PRIx64 ", the driver recorded 0x%" PRIx64, dma,
+			  pc_hex_or_none(dev, "device_pfn"), phys / PAGE);
+	pc_free(&r);
+	if (!ok || d->iommu)
+		return ok;
+	if (!pc_run(t, &r, text))
+		return false;
+	ok = (r.status == EXIT_OK &&
+	      strstr(r.out, "no IOMMU: device address = physical")) ||
+	     fail(t, "ptcompare --dma-api --iommu %s %s: exit %d, no word of no IOMMU: %.300s",
+		  d->bdf, addr, r.status, r.out);
+	pc_free(&r);
+	return ok;
+}
+
 /* One mapping of kind k: edu's DMA to each page lands where recorded. */
 static bool kind_lands(struct vmtest *t, struct edu_drv *d, size_t k)
 {
@@ -286,6 +385,16 @@ static bool kind_lands(struct vmtest *t, struct edu_drv *d, size_t k)
 			ok = edu_rw(t, d, m.id, i * PAGE, got, CHUNK, false);
 		ok = ok && same(t, got, seed, "read back through the mapping");
 		ok = ok && frame_holds(t, m.page[i].phys, w0[0]);
+		/* dma-direct: the device address is the physical one */
+		if (ok && d->direct && m.page[i].dma != m.page[i].phys)
+			ok = fail(t, "%s, yet dma 0x%" PRIx64
+				  " is not the physical 0x%" PRIx64,
+				  direct_why(d), (uint64_t)m.page[i].dma,
+				  (uint64_t)m.page[i].phys);
+		/* the last page: past the first of a merged SG range */
+		if (i == KIND_PAGES - 1)
+			ok = ok && view_names(t, d, m.page[i].dma,
+					      m.page[i].phys);
 		/* the process's page is the frame the driver recorded */
 		if (ok && user && oracle(t, o.addr, &o) &&
 		    o.pfn != m.page[i].phys / PAGE)
@@ -312,9 +421,12 @@ static bool kind_lands(struct vmtest *t, struct edu_drv *d, size_t k)
  * dma_alloc_coherent, dma_map_single, dma_map_page, dma_map_sg of user
  * pages pinned with pin_user_pages(), two pages each; edu writes each
  * page through its recorded device address, and the data is read back
- * through the mapping and found in the recorded frame.
+ * through the mapping and found in the recorded frame, which ptcompare's
+ * device view names at the last page's address.  Without an IOMMU the device
+ * address is the physical one (QEMU's q35 and virt describe no DMA
+ * offset).
  */
-VMTEST_CASE(iommu, "edu_driver_mapping_kinds", edu_driver_mapping_kinds)
+VMTEST_CASE(edu, "edu_driver_mapping_kinds", edu_driver_mapping_kinds)
 {
 	struct edu_drv d;
 	bool ok = true;
@@ -327,65 +439,56 @@ VMTEST_CASE(iommu, "edu_driver_mapping_kinds", edu_driver_mapping_kinds)
 }
 
 /*
- * The display's memory decoding (PCI_COMMAND_MEMORY in its config space)
- * turned on through sysfs where no firmware or driver did: riscv64's virt
- * has no VGA BIOS and no bochs driver binds, and there the BAR read all
- * ones and dropped edu's write.  *on: whether this turned it on (then
- * 0 goes to enable after).
+ * The display's memory decoding on (sysfs enable: pci_enable_device()),
+ * *was its enable count before.  x86's firmware turns it on at boot; on
+ * arm64's and riscv64's virt the kernel assigns the BARs and nothing
+ * enables the device until a driver does: its BAR then reads as all ones
+ * (QEMU's gpex answers the unclaimed window so) and edu's writes to it
+ * are dropped.
  */
-static bool decoding_on(struct vmtest *t, const char *dir, char *enable,
-			size_t size, bool *on)
+static bool display_decodes(struct vmtest *t, const char *dir, char *was,
+			    size_t size)
 {
 	char path[300];
-	uint8_t cmd[2];
-	int fd;
-	ssize_t n;
 
-	*on = false;
-	snprintf(path, sizeof(path), "%s/config", dir);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	n = fd < 0 ? -1 : pread(fd, cmd, sizeof(cmd), 4);
-	if (fd >= 0)
-		close(fd);
-	if (n != (ssize_t)sizeof(cmd))
-		return fail(t, "cannot read the command register in %s: %s",
-			    path, strerror(errno));
-	snprintf(enable, size, "%s/enable", dir);
-	if (cmd[0] & 0x2)	/* PCI_COMMAND_MEMORY */
-		return true;
-	*on = sysfs_put(t, enable, "1");
-	return *on;
+	snprintf(path, sizeof(path), "%s/enable", dir);
+	if (!vm_read_text(path, was, size))
+		return fail(t, "%s: %s", path, strerror(errno));
+	return strcmp(was, "0") || sysfs_put(t, path, "1");
 }
 
 /*
  * dma_map_resource of the display's BAR 0 (a frame without a struct
- * page, peer to peer): edu's write lands in the display's memory, read
- * back through the BAR mapped from sysfs.
+ * page, peer to peer), its memory decoding on: edu's write lands in the
+ * display's memory, read back through the BAR mapped from sysfs.
  */
-VMTEST_CASE(iommu, "edu_driver_map_resource", edu_driver_map_resource)
+VMTEST_CASE(edu, "edu_driver_map_resource", edu_driver_map_resource)
 {
 	struct ptwalk_edu_map m = {
 		.kind = PTWALK_EDU_KIND_RESOURCE, .dir = PTWALK_EDU_FROM_DEVICE,
 		.pages = 1,
 	};
 	uint64_t bar, got[CHUNK_WORDS];
-	char dir[256], enable[300], *p;
+	char dir[256], path[300], was[16] = "", *p;
 	struct edu_drv d;
-	bool ok, turned_on = false;
+	bool ok;
 
 	p = vm_map_display(t, "resource0", 2 * PAGE, &bar, dir, sizeof(dir));
 	if (!p)
 		return false;
-	if (!edu_bind(t, &d)) {
+	if (!display_decodes(t, dir, was, sizeof(was)) || !edu_bind(t, &d)) {
 		munmap(p, 2 * PAGE);
 		return false;
 	}
-	ok = decoding_on(t, dir, enable, sizeof(enable), &turned_on);
 	m.resource = bar + PAGE;
-	ok = ok && edu_map(t, &d, &m);
+	ok = edu_map(t, &d, &m);
 	if (ok && m.page[0].phys != bar + PAGE)
 		ok = fail(t, "recorded phys 0x%" PRIx64 ", mapped 0x%" PRIx64,
 			  (uint64_t)m.page[0].phys, bar + PAGE);
+	if (ok && d.direct && m.page[0].dma != bar + PAGE)
+		ok = fail(t, "%s, yet dma 0x%" PRIx64 " is not the BAR's 0x%"
+			  PRIx64, direct_why(&d), (uint64_t)m.page[0].dma,
+			  bar + PAGE);
 	ok = ok && land(t, &d, m.page[0].dma, 0x77);
 	if (ok) {
 		memcpy(got, p + PAGE, CHUNK);
@@ -393,9 +496,10 @@ VMTEST_CASE(iommu, "edu_driver_map_resource", edu_driver_map_resource)
 	}
 	if (m.state)
 		ok = edu_unmap(t, &d, m.id) && ok;
-	if (turned_on)
-		ok = sysfs_put(t, enable, "0") && ok;
 	munmap(p, 2 * PAGE);
+	snprintf(path, sizeof(path), "%s/enable", dir);
+	if (!strcmp(was, "0"))
+		ok = sysfs_put(t, path, "0") && ok;
 	return edu_restore(t, &d) && ok;
 }
 
@@ -729,10 +833,10 @@ static void untrack_edu(const char *bdf, int fd)
 }
 
 /*
- * In an identity domain a device address is the frame's: the record's
- * dma and phys are one, the oracle that the mapping bypasses the IOMMU's
- * page tables.  Identity default domains: 5.10's lane (iommu.passthrough=1)
- * and riscv64's (Debian's riscv64 kernels lack IOMMU_DMA,
+ * Untranslated (no IOMMU, or an identity domain) a device address is the
+ * frame's: the record's dma and phys are one, the oracle that the mapping
+ * bypasses any IOMMU page table.  Identity default domains: 5.10's lane
+ * (iommu.passthrough=1) and riscv64's (Debian's riscv64 kernels lack IOMMU_DMA,
  * drivers/iommu/Kconfig: def_bool ARM64 || X86 || S390, so drivers map
  * with dma-direct).
  */
@@ -749,10 +853,12 @@ static bool dma_is_phys(struct vmtest *t, const struct ptwalk_edu_map *m)
  * IOMMU logs a write fault at its device address (VT-d; virtio-iommu).
  * With edu tracked, --faults names the mismatch
  * (dma_write_to_device_mapping) on the live mapping the driver recorded;
- * untracked, it says so.  In an identity default domain (dma_is_phys())
- * nothing refuses the write: it lands.
+ * untracked, it says so.  Untranslated (no IOMMU, or an identity default
+ * domain: 5.10's lane) nothing enforces the direction: the device address
+ * is the physical one and the write lands in the buffer (the driver's own
+ * page, so harmless here), with no fault to explain.
  */
-VMTEST_CASE(iommu, "edu_driver_writes_to_device_mapping",
+VMTEST_CASE(edu, "edu_driver_writes_to_device_mapping",
 	    edu_driver_writes_to_device_mapping)
 {
 	struct ptwalk_edu_map m = {
@@ -763,13 +869,12 @@ VMTEST_CASE(iommu, "edu_driver_writes_to_device_mapping",
 	char line[2048];
 	struct edu_drv d;
 	int kmsg = -1, tfd = -1;
-	bool ok, identity, logged = faults_logged();
+	bool ok, logged = faults_logged();
 
 	if (!edu_bind(t, &d))
 		return false;
-	/* nothing is refused in an identity domain: no fault to explain */
-	identity = vm_pci_identity_default(d.bdf);
-	logged = logged && !identity;
+	/* untranslated: nothing is refused, no fault to explain */
+	logged = logged && !d.direct;
 	/* the ratelimits of the IOMMUs' fault lines: earlier cases' gone */
 	if (logged)
 		sleep(5);
@@ -778,13 +883,16 @@ VMTEST_CASE(iommu, "edu_driver_writes_to_device_mapping",
 	ok = ok && (kmsg = kmsg_from_now(t)) >= 0;
 	ok = ok && land(t, &d, m.page[0].dma, 0x70);
 	ok = ok && edu_rw(t, &d, m.id, 0, got, CHUNK, false);
-	if (ok && identity) {
-		ok = dma_is_phys(t, &m) &&
-		     same(t, got, 0x70, "identity domain: edu's write");
+	if (ok && d.direct) {
+		ok = m.page[0].dma == m.page[0].phys ||
+		     fail(t, "%s: device address 0x%" PRIx64
+			  " is not the physical 0x%" PRIx64, direct_why(&d),
+			  (uint64_t)m.page[0].dma, (uint64_t)m.page[0].phys);
+		ok = ok && same(t, got, 0x70, "untranslated: edu's write");
 		close(kmsg);
 		kmsg = -1;
 	}
-	for (unsigned int i = 0; ok && !identity && i < CHUNK_WORDS; i++)
+	for (unsigned int i = 0; ok && !d.direct && i < CHUNK_WORDS; i++)
 		if (got[i])
 			ok = fail(t, "word %u of the DMA_TO_DEVICE buffer is 0x%"
 				  PRIx64 ": edu's write landed", i, got[i]);
@@ -795,7 +903,7 @@ VMTEST_CASE(iommu, "edu_driver_writes_to_device_mapping",
 		close(kmsg);
 	if (!logged)
 		printf("# edu_driver_writes_to_device_mapping: %s: --faults not asked\n",
-		       identity ? "an identity domain refuses nothing" :
+		       d.direct ? "untranslated, nothing is refused" :
 				  "this IOMMU logs no fault");
 	if (ok && logged && tfd >= 0) {
 		struct dma_want w = {
@@ -822,11 +930,12 @@ VMTEST_CASE(iommu, "edu_driver_writes_to_device_mapping",
  * logs the fault (VT-d; virtio-iommu).  With edu tracked, --faults gives
  * the mapping the driver recorded (device address, frame, direction),
  * unmapped before the fault (dma_after_unmap), and the frame now this
- * process's anonymous page at the buffer.  In an identity default domain
- * (5.10's and riscv64's lanes) the device address is the frame's own, so
- * the write lands again.
+ * process's anonymous page at the buffer.  Untranslated (no IOMMU, or an
+ * identity default domain: 5.10's lane) nothing stops it: the address is
+ * the frame's, so edu reads there what the process wrote since the unmap
+ * (a read: the frame, unpinned now, could be reclaimed meanwhile).
  */
-VMTEST_CASE(iommu, "edu_driver_dma_after_unmap", edu_driver_dma_after_unmap)
+VMTEST_CASE(edu, "edu_driver_dma_after_unmap", edu_driver_dma_after_unmap)
 {
 	struct ptwalk_edu_map m = {
 		.kind = PTWALK_EDU_KIND_SG_PIN, .dir = PTWALK_EDU_FROM_DEVICE,
@@ -837,7 +946,7 @@ VMTEST_CASE(iommu, "edu_driver_dma_after_unmap", edu_driver_dma_after_unmap)
 	char line[2048];
 	struct edu_drv d;
 	int kmsg = -1, tfd = -1;
-	bool ok, identity, logged = faults_logged();
+	bool ok, logged = faults_logged();
 
 	if (!buf)
 		return false;
@@ -847,9 +956,8 @@ VMTEST_CASE(iommu, "edu_driver_dma_after_unmap", edu_driver_dma_after_unmap)
 		munmap(buf, PAGE);
 		return false;
 	}
-	/* nothing is refused in an identity domain: no fault to explain */
-	identity = vm_pci_identity_default(d.bdf);
-	logged = logged && !identity;
+	/* untranslated: nothing is refused, no fault to explain */
+	logged = logged && !d.direct;
 	/* the ratelimits of the IOMMUs' fault lines: earlier cases' gone */
 	if (logged)
 		sleep(5);
@@ -859,14 +967,20 @@ VMTEST_CASE(iommu, "edu_driver_dma_after_unmap", edu_driver_dma_after_unmap)
 		memcpy(got, buf, CHUNK);
 		ok = same(t, got, 0x71, "before the unmap");
 	}
-	ok = ok && (!identity || dma_is_phys(t, &m));
+	ok = ok && (!d.direct || dma_is_phys(t, &m));
 	ok = ok && edu_unmap(t, &d, m.id);
 	ok = ok && (kmsg = kmsg_from_now(t)) >= 0;
-	ok = ok && land(t, &d, m.page[0].dma, 0x72);
-	if (ok) {
-		memcpy(got, buf, CHUNK);
-		ok = identity ? same(t, got, 0x72, "identity domain: after the unmap") :
-				same(t, got, 0x71, "after the unmap (unchanged)");
+	if (ok && d.direct) {
+		pattern(got, 0x72);
+		memcpy(buf, got, CHUNK);
+		ok = fetch(t, &d, m.page[0].dma, got) &&
+		     same(t, got, 0x72, "untranslated: read after the unmap");
+	} else {
+		ok = ok && land(t, &d, m.page[0].dma, 0x72);
+		if (ok) {
+			memcpy(got, buf, CHUNK);
+			ok = same(t, got, 0x71, "after the unmap (unchanged)");
+		}
 	}
 	if (ok && logged)
 		ok = fault_logged(t, kmsg, "Write", m.page[0].dma, line,
@@ -875,7 +989,7 @@ VMTEST_CASE(iommu, "edu_driver_dma_after_unmap", edu_driver_dma_after_unmap)
 		close(kmsg);
 	if (!logged)
 		printf("# edu_driver_dma_after_unmap: %s: --faults not asked\n",
-		       identity ? "an identity domain refuses nothing" :
+		       d.direct ? "untranslated, nothing is refused" :
 				  "this IOMMU logs no fault");
 	if (ok && logged && tfd >= 0) {
 		struct dma_want w = {
@@ -898,7 +1012,7 @@ VMTEST_CASE(iommu, "edu_driver_dma_after_unmap", edu_driver_dma_after_unmap)
  * frame through the device address, whatever it holds now (the frame read
  * through the linear map before and after the DMA).
  */
-VMTEST_CASE(iommu, "edu_driver_frees_mapped_page",
+VMTEST_CASE(edu, "edu_driver_frees_mapped_page",
 	    edu_driver_frees_mapped_page)
 {
 	struct ptwalk_edu_map m = {
@@ -939,7 +1053,7 @@ VMTEST_CASE(iommu, "edu_driver_frees_mapped_page",
  * reads the old one (the recorded frame, which the fixture's translation
  * no longer names).
  */
-VMTEST_CASE(iommu, "edu_driver_unpinned_page_moves",
+VMTEST_CASE(edu, "edu_driver_unpinned_page_moves",
 	    edu_driver_unpinned_page_moves)
 {
 	struct ptwalk_edu_map m = {
@@ -1001,7 +1115,7 @@ VMTEST_CASE(iommu, "edu_driver_unpinned_page_moves",
  * Unloading the driver undoes the leak (it is loaded again for the next
  * case).
  */
-VMTEST_CASE(iommu, "edu_driver_leaks_at_unbind", edu_driver_leaks_at_unbind)
+VMTEST_CASE(edu, "edu_driver_leaks_at_unbind", edu_driver_leaks_at_unbind)
 {
 	struct ptwalk_edu_map m = {
 		.kind = PTWALK_EDU_KIND_PAGE, .dir = PTWALK_EDU_BIDIRECTIONAL,
@@ -1153,7 +1267,7 @@ static bool map_tracked_kinds(struct vmtest *t, struct edu_drv *d,
  * the live list for the history; untracked, the device is refused
  * (ENOENT).
  */
-VMTEST_CASE(iommu, "edu_driver_dma_tracked", edu_driver_dma_tracked)
+VMTEST_CASE(edu, "edu_driver_dma_tracked", edu_driver_dma_tracked)
 {
 	enum { N = sizeof(tracked_kinds) / sizeof(tracked_kinds[0]) };
 	struct ptwalk_edu_map r[N];
@@ -1233,9 +1347,12 @@ out:
  * traces it all the same, with DMA_MAPPING_ERROR for the address.  The
  * fixture maps under a one-page DMA mask (PTWALK_EDU_MAP_FAIL), which no
  * IOVA of the IOMMU lane's DMA domain fits; the driver's own answer (EIO)
- * is the oracle that the map failed.
+ * is the oracle that the map failed.  Untranslated (no IOMMU, or an
+ * identity domain), dma-direct refuses that mask itself
+ * (dma_direct_supported(): below its DMA zone), so no map is tried
+ * (EOPNOTSUPP) and none may be tracked either.
  */
-VMTEST_CASE(iommu, "edu_driver_dma_failed_map_untracked",
+VMTEST_CASE(edu, "edu_driver_dma_failed_map_untracked",
 	    edu_driver_dma_failed_map_untracked)
 {
 	struct ptwalk_edu_map r = {
@@ -1265,9 +1382,10 @@ VMTEST_CASE(iommu, "edu_driver_dma_failed_map_untracked",
 		ok = fail(t, "PTWALK_IOC_DMA_TRACK %s: %s", d.bdf, strerror(err));
 	if (ok && !ioctl(d.fd, PTWALK_EDU_IOC_MAP, &r))
 		ok = fail(t, "a map under a one-page DMA mask succeeded");
-	else if (ok && errno != EIO)
-		ok = fail(t, "PTWALK_EDU_MAP_FAIL: %s, expected EIO (the map failed)",
-			  strerror(errno));
+	else if (ok && errno != (d.direct ? EOPNOTSUPP : EIO))
+		ok = fail(t, "PTWALK_EDU_MAP_FAIL: %s, expected %s", strerror(errno),
+			  d.direct ? "EOPNOTSUPP (dma-direct: the mask refused)" :
+				     "EIO (the map failed)");
 	err = ok ? dma_maps(fd, d.bdf, tm) : 0;
 	if (err)
 		ok = fail(t, "PTWALK_IOC_DMA_MAPS: %s", strerror(err));
@@ -1293,7 +1411,7 @@ VMTEST_CASE(iommu, "edu_driver_dma_failed_map_untracked",
  * (ENOENT).  A session without CAP_SYS_ADMIN is refused both ioctls
  * (EPERM), as every query.
  */
-VMTEST_CASE(iommu, "edu_driver_dma_track_holds", edu_driver_dma_track_holds)
+VMTEST_CASE(edu, "edu_driver_dma_track_holds", edu_driver_dma_track_holds)
 {
 	char bdf[32], idle[32] = "";
 	struct tracked_maps *tm;
@@ -1389,7 +1507,7 @@ static bool pc_status(struct vmtest *t, const char *const argv[], int want,
  * answers its mappings), then no longer (ENOENT), and --off of a device
  * not tracked is a usage error naming it.
  */
-VMTEST_CASE(iommu, "edu_driver_ptcompare_dma_track",
+VMTEST_CASE(edu, "edu_driver_ptcompare_dma_track",
 	    edu_driver_ptcompare_dma_track)
 {
 	char bdf[32];
@@ -1505,10 +1623,43 @@ static bool listed(struct vmtest *t, struct pc_result *r, uint64_t dma,
 		return fail(t, "dma 0x%" PRIx64 ": frame %s, expected %s", dma,
 			    fr ? json_object_get_string(fr) : "(none)", frame);
 	if (!has_finding(m, finding))
-		return fail(t, "dma 0x%" PRIx64 ": findings %s, expected %s", dma,
-			    json_object_to_json_string(pc_get(m, "findings")),
-			    finding ? finding : "none");
+		return fail(t, "dma 0x%" PRIx64 ": findings %s, expected %s (frame %s)",
+			    dma, json_object_to_json_string(pc_get(m, "findings")),
+			    finding ? finding : "none",
+			    fr ? json_object_get_string(fr) : "(none)");
 	return true;
+}
+
+/* More than one page table reaches, in any granule (512M with 64K pages) */
+#define UNTOUCHED_SPAN		(1ULL << 30)
+#define UNTOUCHED_RESERVE	(4 * UNTOUCHED_SPAN)
+
+/*
+ * One writable page, never touched, alone in an UNTOUCHED_SPAN-aligned
+ * span of address space reserved for it (*reserved, UNTOUCHED_RESERVE
+ * bytes to unmap): no page table reaches it yet, so its first write
+ * allocates one or more, then its page.
+ */
+static char *untouched_page(struct vmtest *t, char **reserved)
+{
+	char *r = mmap(NULL, UNTOUCHED_RESERVE, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	char *p;
+
+	if (r == MAP_FAILED) {
+		fail(t, "mmap of %llu bytes: %s", UNTOUCHED_RESERVE,
+		     strerror(errno));
+		return NULL;
+	}
+	p = (char *)(((uintptr_t)r + 2 * UNTOUCHED_SPAN - 1) &
+		     ~(uintptr_t)(UNTOUCHED_SPAN - 1));
+	if (mprotect(p, PAGE, PROT_READ | PROT_WRITE)) {
+		fail(t, "mprotect: %s", strerror(errno));
+		munmap(r, UNTOUCHED_RESERVE);
+		return NULL;
+	}
+	*reserved = r;
+	return p;
 }
 
 /*
@@ -1520,7 +1671,7 @@ static bool listed(struct vmtest *t, struct pc_result *r, uint64_t dma,
  * (dma_user_page_unpinned), mappings left at unbind (dma_leaked, on all of
  * them).  Before 6.12, --dma exits 20.
  */
-VMTEST_CASE(iommu, "edu_driver_dma_inventory", edu_driver_dma_inventory)
+VMTEST_CASE(edu, "edu_driver_dma_inventory", edu_driver_dma_inventory)
 {
 	enum { N = 4 };
 	static const uint32_t kinds_ok[N] = {
@@ -1531,7 +1682,7 @@ VMTEST_CASE(iommu, "edu_driver_dma_inventory", edu_driver_dma_inventory)
 					    .pages = 1 },
 		freed = { .kind = PTWALK_EDU_KIND_PAGE, .pages = 1 };
 	cpu_set_t cpu0, saved;
-	char *reuse = NULL;
+	char *reuse = NULL, *reserved = NULL;
 	struct ptwalk_edu_id id = { 0 }, leak = { .id = 1 };
 	struct pc_result pr = { 0 };
 	char *user = NULL;
@@ -1581,23 +1732,23 @@ VMTEST_CASE(iommu, "edu_driver_dma_inventory", edu_driver_dma_inventory)
 			    NULL);
 	pc_free(&pr);
 	/*
-	 * A page freed while mapped, and allocated again at once for this
-	 * process's anonymous memory: freed to this CPU's per-CPU list, the
-	 * next page fault here takes it (last in, first out).  Otherwise
-	 * ptcompare's own fork and exec may take it for the same kind of
-	 * use (a page-global directory, a kernel page), which no reader can
-	 * tell from the driver's.
+	 * A page freed while mapped, and allocated again at once for a page
+	 * table or this process's anonymous memory: freed to this CPU's
+	 * per-CPU list of its pageblock's migrate type, the first write to
+	 * an untouched page alone in its span of address space takes it
+	 * (last in, first out), as a page table (unmovable) or the page
+	 * itself (movable).  Otherwise anything else may take it first,
+	 * ptcompare's fork and exec for a kernel stack or a pipe's buffer:
+	 * a frame of the same kind as the driver's, which no reader can
+	 * tell from it (docs/testing.md says so).
 	 */
+	ok = ok && (reuse = untouched_page(t, &reserved)) != NULL;
 	ok = ok && edu_map(t, &d, &freed);
 	id.id = freed.id;
 	ok = ok && edu_ioctl(t, &d, PTWALK_EDU_IOC_FREE_MAPPED, &id,
 			     "PTWALK_EDU_IOC_FREE_MAPPED");
-	if (ok) {
-		reuse = map_anon(t, 16 * PAGE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
-		ok = reuse != NULL;
-		if (ok)
-			touch_write(reuse, 16 * PAGE);
-	}
+	if (ok)
+		*(volatile char *)reuse = 1;
 	ok = ok && pc_dma(t, d.bdf, EXIT_MISMATCH, &pr) &&
 	     listed(t, &pr, freed.page[0].dma, NULL, "dma_freed_while_mapped") &&
 	     listed(t, &pr, r[0].page[0].dma, NULL, NULL);
@@ -1638,8 +1789,8 @@ out:
 	}
 	if (user)
 		munmap(user, (N + 1) * 2 * PAGE);
-	if (reuse)
-		munmap(reuse, 16 * PAGE);
+	if (reserved)
+		munmap(reserved, UNTOUCHED_RESERVE);
 	sched_setaffinity(0, sizeof(saved), &saved);
 	return edu_restore(t, &d) && ok;
 }

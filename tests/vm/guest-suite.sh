@@ -130,6 +130,11 @@ fi
 if grep -q ' ptwalk_iommu_cases=1' /proc/cmdline; then
 	/bin/vmtest --iommu $only
 fi
+# edu with no IOMMU (ptwalk_edu=1: scripts/vm-run.sh's VM_EDU): its kernel
+# driver's cases on dma-direct, after the suite as the IOMMU lane's are
+if grep -q ' ptwalk_edu=1' /proc/cmdline; then
+	/bin/vmtest --edu $only
+fi
 
 # The shell idiom for the text view (docs/interface.md) works as documented.
 out=$( { echo $$ >&3; cat <&3; } 3<>/sys/kernel/debug/ptwalk/text )

@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -389,28 +388,14 @@ unsigned int vm_stress_seconds(void)
 
 bool qemu_display_bar(struct vmtest *t, char *dir, size_t size, uint64_t *bar)
 {
-	char path[300], line[64];
-	bool found = false;
-	glob_t g;
+	char path[300], bdf[32];
+	bool found;
 	FILE *f;
 
-	if (glob("/sys/bus/pci/devices/*/vendor", 0, NULL, &g))
-		return fail(t, "no PCI devices in sysfs");
-	for (size_t i = 0; i < g.gl_pathc && !found; i++) {
-		f = fopen(g.gl_pathv[i], "r");
-		found = f && fgets(line, sizeof(line), f) &&
-			!strncmp(line, "0x1234", 6);
-		if (f)
-			fclose(f);
-		if (found) {
-			/* ".../0000:00:01.0/vendor" -> ".../0000:00:01.0" */
-			snprintf(dir, size, "%s", g.gl_pathv[i]);
-			*strrchr(dir, '/') = '\0';
-		}
-	}
-	globfree(&g);
-	if (!found)
-		return fail(t, "no QEMU display (PCI vendor 0x1234)");
+	/* by its device ID too: edu (1234:11e8) shares its vendor */
+	if (!find_pci(t, "0x1234", "0x1111", bdf, sizeof(bdf)))
+		return fail(t, "no QEMU display (PCI 1234:1111)");
+	snprintf(dir, size, "/sys/bus/pci/devices/%s", bdf);
 	/* sysfs's first resource line is BAR 0 */
 	snprintf(path, sizeof(path), "%s/resource", dir);
 	f = fopen(path, "r");
@@ -933,11 +918,12 @@ static int kmemleak_ignore_gigantic(int fixture_fd)
 
 /*
  * usage: vmtest [--list] [--lockdown | --confidentiality | --iommu |
- * --iommu-lockdown] [PREFIX] | --kmemleak-ignore: PREFIX selects cases by
- * name; --iommu runs the IOMMU lane's cases alone (cases_iommu.c,
- * cases_owner.c), --iommu-lockdown its cases for confidentiality
- * lockdown, raised before; --list says the lane's cases in the order
- * they run, and runs none.
+ * --iommu-lockdown | --edu] [PREFIX] | --kmemleak-ignore: PREFIX selects
+ * cases by name; --iommu runs the IOMMU lane's cases alone (cases_edu.c,
+ * cases_iommu.c, cases_owner.c), --iommu-lockdown its cases for
+ * confidentiality lockdown, raised before; --edu edu's kernel driver
+ * cases alone (cases_edu.c), for a machine whose edu has no IOMMU;
+ * --list says the lane's cases in the order they run, and runs none.
  */
 int main(int argc, char **argv)
 {
@@ -950,7 +936,9 @@ int main(int argc, char **argv)
 	 * iommu_last: the cases that leave the device as the lane cannot put
 	 * it back (5.10 cannot attach a rescanned device to a VFIO container)
 	 */
-	static const char *const iommu_lane[] = { "iommu", "iommu_last", NULL };
+	static const char *const iommu_lane[] = { "edu", "iommu", "iommu_last",
+						   NULL };
+	static const char *const edu_lane[] = { "edu", NULL };
 	static const char *const confidentiality_lane[] = {
 		"confidentiality", NULL,
 	};
@@ -959,7 +947,7 @@ int main(int argc, char **argv)
 		"iommu_lockdown", NULL,
 	};
 	bool list = argc > 1 && !strcmp(argv[1], "--list");
-	bool lockdown, confidential, iommu, iommu_locked, kmemleak;
+	bool lockdown, confidential, iommu, iommu_locked, kmemleak, edu;
 	const char *only;
 	int first;
 
@@ -970,11 +958,12 @@ int main(int argc, char **argv)
 	iommu = argc > 1 && !strcmp(argv[1], "--iommu");
 	iommu_locked = argc > 1 && !strcmp(argv[1], "--iommu-lockdown");
 	kmemleak = argc > 1 && !strcmp(argv[1], "--kmemleak-ignore");
-	first = 1 + (lockdown || iommu || confidential || iommu_locked);
+	edu = argc > 1 && !strcmp(argv[1], "--edu");
+	first = 1 + (lockdown || iommu || confidential || iommu_locked || edu);
 	only = argc > first ? argv[first] : NULL;
 	if (list) {
 		run(&t, iommu ? iommu_lane : confidential ? confidentiality_lane :
-			lockdown ? lockdown_lane :
+			lockdown ? lockdown_lane : edu ? edu_lane :
 			iommu_locked ? iommu_lockdown_lane : suites, NULL, true);
 		return 0;
 	}
@@ -994,6 +983,8 @@ int main(int argc, char **argv)
 		t.passed = !t.failed;
 	} else if (iommu) {
 		run(&t, iommu_lane, only, false);
+	} else if (edu) {
+		run(&t, edu_lane, only, false);
 	} else if (iommu_locked) {
 		t.query_path = PTWALK_DEFAULT_DEVICE;
 		t.interface = "device";

@@ -157,7 +157,7 @@ bool edu_give_back(struct vmtest *t, const char *bdf);
 double vm_now_s(void);
 
 /*
- * QEMU's display (PCI vendor 0x1234): its sysfs directory into dir and
+ * QEMU's display (PCI 1234:1111): its sysfs directory into dir and
  * the physical address of its BAR 0 from that directory's "resource"
  * (the oracle for a BAR mapping: independent of ptwalk and pagemap).
  */
