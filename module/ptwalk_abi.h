@@ -740,6 +740,14 @@ enum ptwalk_dma_kind {
 						 * the tail of an allocation
 						 * that is no compound page)
 						 */
+#define PTWALK_DMA_F_VMAPPED	(1U << 5)	/* a coherent buffer the DMA
+						 * API vmap()ed (dma-iommu's
+						 * remap): its frames need not
+						 * be contiguous, phys is the
+						 * first one's; the others are
+						 * what the IOMMU translates
+						 * the device addresses to
+						 */
 
 /*
  * What the first frame was when mapped and is when asked, each in 4 bits

@@ -2,16 +2,37 @@
 #include "engine/dma_inventory.h"
 #include "engine/kpageflags.h"
 
-enum dma_frame dma_frame_of(const struct ptwalk_dma_mapping *m,
-			    bool have_kpf, uint64_t kpf)
+uint64_t dma_pages_of(const struct ptwalk_dma_mapping *m, uint64_t page_size)
 {
-	if (m->phys == PTWALK_DMA_PHYS_NONE)
+	uint64_t first = m->dma % page_size;
+
+	if (!m->size)
+		return 0;
+	return (first + m->size + page_size - 1) / page_size;
+}
+
+uint64_t dma_pfn_at(const struct ptwalk_dma_mapping *m, uint64_t i,
+		    uint64_t page_size)
+{
+	if (m->phys == PTWALK_DMA_PHYS_NONE ||
+	    (i && (m->flags & PTWALK_DMA_F_VMAPPED)))
+		return PTWALK_PFN_NONE;
+	return m->phys / page_size + i;
+}
+
+enum dma_frame dma_frame_at(const struct ptwalk_dma_mapping *m, uint64_t i,
+			    bool known, bool have_kpf, uint64_t kpf)
+{
+	/* the module's flags are of the first frame */
+	uint32_t flags = i ? 0 : m->flags;
+
+	if (!known)
 		return DMA_FRAME_UNKNOWN;
-	if (!(m->flags & PTWALK_DMA_F_PAGE) ||
+	if (m->kind == PTWALK_DMA_RESOURCE ||
+	    (!i && !(flags & PTWALK_DMA_F_PAGE)) ||
 	    (have_kpf && (kpf & KPF(NOPAGE))))
 		return DMA_FRAME_MMIO;
-	if ((m->flags & PTWALK_DMA_F_FREE) ||
-	    (have_kpf && (kpf & KPF(BUDDY))))
+	if ((flags & PTWALK_DMA_F_FREE) || (have_kpf && (kpf & KPF(BUDDY))))
 		return DMA_FRAME_FREE;
 	if (!have_kpf)
 		return DMA_FRAME_KERNEL;
@@ -28,21 +49,35 @@ enum dma_frame dma_frame_of(const struct ptwalk_dma_mapping *m,
 	return DMA_FRAME_KERNEL;
 }
 
+bool dma_iommu_disagrees(uint64_t want, uint64_t got)
+{
+	return got == PTWALK_PFN_NONE || (want != PTWALK_PFN_NONE && got != want);
+}
+
 unsigned int dma_findings_of(const struct ptwalk_dma_mapping *m,
-			     enum dma_frame fr, bool driver_bound)
+			     const struct dma_page *pages, size_t n,
+			     bool driver_bound)
 {
 	unsigned int f = 0;
 
-	/* free now, or allocated again for something else since the map */
-	if (fr == DMA_FRAME_FREE ||
-	    ((m->flags & PTWALK_DMA_F_PAGE) &&
-	     PTWALK_DMA_WAS(m->flags) != PTWALK_DMA_FRAME_NONE &&
-	     PTWALK_DMA_WAS(m->flags) != PTWALK_DMA_NOW(m->flags)))
+	/* allocated again for something else since the map */
+	if ((m->flags & PTWALK_DMA_F_PAGE) &&
+	    PTWALK_DMA_WAS(m->flags) != PTWALK_DMA_FRAME_NONE &&
+	    PTWALK_DMA_WAS(m->flags) != PTWALK_DMA_NOW(m->flags))
 		f |= 1u << DMA_FREED_WHILE_MAPPED;
-	/* a user page: a process's anonymous memory or a file's */
-	if ((fr == DMA_FRAME_ANONYMOUS || fr == DMA_FRAME_PAGE_CACHE) &&
-	    !(m->flags & PTWALK_DMA_F_PINNED))
-		f |= 1u << DMA_USER_PAGE_UNPINNED;
+	for (size_t i = 0; i < n; i++) {
+		const struct dma_page *p = &pages[i];
+
+		if (p->what == DMA_FRAME_FREE)
+			f |= 1u << DMA_FREED_WHILE_MAPPED;
+		/* a user page: a process's anonymous memory or a file's */
+		if ((p->what == DMA_FRAME_ANONYMOUS ||
+		     p->what == DMA_FRAME_PAGE_CACHE) &&
+		    !(m->flags & PTWALK_DMA_F_PINNED))
+			f |= 1u << DMA_USER_PAGE_UNPINNED;
+		if (p->iommu_read && dma_iommu_disagrees(p->pfn, p->iommu_pfn))
+			f |= 1u << DMA_IOMMU_DISAGREES;
+	}
 	if (!driver_bound)
 		f |= 1u << DMA_LEAKED;
 	return f;
