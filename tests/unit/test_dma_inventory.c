@@ -137,6 +137,11 @@ static void findings(void **state)
 		       PTWALK_DMA_FRAME_SLAB << PTWALK_DMA_WAS_SHIFT |
 		       PTWALK_DMA_FRAME_SLAB << PTWALK_DMA_NOW_SHIFT;
 	assert_int_equal(dma_findings_of(&pinned, &slab, 1, true), 0);
+	/* found walking the domain: no record of a pin, so no finding of it */
+	unpinned.kind = DMA_KIND_WALKED;
+	assert_int_equal(dma_findings_of(&unpinned, &anon, 1, true), 0);
+	assert_int_equal(dma_findings_of(&unpinned, &freed, 1, false),
+			 1u << DMA_FREED_WHILE_MAPPED | 1u << DMA_LEAKED);
 	assert_string_equal(dma_finding_name(DMA_FREED_WHILE_MAPPED),
 			    "dma_freed_while_mapped");
 	assert_string_equal(dma_finding_name(DMA_USER_PAGE_UNPINNED),
@@ -283,6 +288,18 @@ static void report_counts(void **state)
 	assert_contains(out, "(98 more pages not listed");
 	assert_contains(out, "iommu domain not read:");
 	assert_contains(out, "dma_iommu_disagrees: 1 (");
+	free(out);
+	/* a walk of the domain says so, and over which addresses */
+	inv.walked = true;
+	inv.walk_start = 0;
+	inv.walk_end = 1ull << 32;
+	items[0].m.kind = DMA_KIND_WALKED;
+	out = print(&inv, true);
+	assert_contains(out, "\"source\": \"domain_walk\", \"walk_start\": \"0x0\", \"walk_end\": \"0x100000000\"");
+	assert_contains(out, "\"kind\": \"domain\"");
+	free(out);
+	out = print(&inv, false);
+	assert_contains(out, "DMA API not tracked; 2 runs of device addresses translated in its IOMMU domain over 0x0-0x100000000");
 	free(out);
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ptcompare --dma: the I/O around engine/dma_inventory.c.  The mappings
- * are read twice from ptwalk.ko; after each read, each listed page's
+ * are read twice from ptwalk.ko (where it does not track the DMA API,
+ * with --dma-api: from the device's domain, walked); after each read, each listed page's
  * frame is read in /proc/kpageflags and, with --dma-api, in the
  * device's IOMMU domain.  A finding is reported only when the second
  * read still holds the same mapping with it, so that a mapping freed and
@@ -24,6 +25,7 @@
 #include "io/pci_sysfs.h"
 #include "io/proc_read.h"
 #include "io/ptwalk_client.h"
+#include "model/device_class.h"
 #include "parse/iomem.h"
 #include "report/diagnose.h"
 #include "report/dma_inventory_print.h"
@@ -34,6 +36,13 @@
 /* Device-view records read per read(). */
 #define IOMMU_BATCH	64
 
+/*
+ * Device addresses a walk of the domain reads without --range: the first
+ * 4 GiB, where dma-iommu gives a PCI device its addresses first (below
+ * its 32-bit limit, top down).
+ */
+#define WALK_END	(1ull << 32)
+
 /* What one run of ptcompare --dma reads with. */
 struct dma_ctx {
 	int fd;			/* the ptwalk session */
@@ -43,6 +52,10 @@ struct dma_ctx {
 	bool dma_api;
 	unsigned int shift;	/* page size, as a shift */
 	struct domain_reader dr;
+	uint64_t start, end;	/* --range, or the walk's window */
+	bool has_range;
+	bool walk;		/* the DMA API is not tracked: walk the domain */
+	uint32_t walk_domain;	/* the walk's domain (enum ptwalk_iommu_domain) */
 };
 
 /* One read of the mappings, each page's frame read after it. */
@@ -110,8 +123,17 @@ static void read_pages(struct dma_ctx *c, struct dma_item *it,
 			.pfn = dma_pfn_at(&it->m, p, 1ull << c->shift),
 			.iommu_pfn = PTWALK_PFN_NONE,
 		};
-	if (c->dma_api)
+	if (it->m.kind == DMA_KIND_WALKED) {
+		/* the walk's frames are the IOMMU's translation itself */
+		it->domain = c->walk_domain;
+		for (size_t p = 0; p < it->n; p++) {
+			pages[p].iommu_read = true;
+			pages[p].iommu_pfn = pages[p].pfn;
+			pages[p].pfn = PTWALK_PFN_NONE;
+		}
+	} else if (c->dma_api) {
 		it->iommu_err = read_iommu(c, it, pages);
+	}
 	for (size_t p = 0; p < it->n; p++) {
 		uint64_t pfn = pages[p].pfn != PTWALK_PFN_NONE ? pages[p].pfn :
 			       pages[p].iommu_read ? pages[p].iommu_pfn :
@@ -123,6 +145,84 @@ static void read_pages(struct dma_ctx *c, struct dma_item *it,
 					     have, kpf);
 	}
 	*findings = dma_findings_of(&it->m, pages, it->n, c->bound);
+}
+
+static ssize_t read_iommu_batch(int fd, void *buf, size_t max)
+{
+	return ptwalk_read_iommu(fd, buf, max);
+}
+
+static bool paging(uint32_t domain)
+{
+	return domain == PTWALK_IOMMU_DMA || domain == PTWALK_IOMMU_DMA_FQ ||
+	       domain == PTWALK_IOMMU_UNMANAGED;
+}
+
+/*
+ * Where the DMA API is not tracked (before 6.12, or the device not
+ * tracked), with --dma-api: the device's domain walked over [c->start,
+ * c->end), each run of translated device addresses one mapping
+ * (DMA_KIND_WALKED) into r->maps.  0, or a failure with msg.
+ */
+static int walk_domain(struct dma_ctx *c, struct dma_read *r, char *msg,
+		       size_t size)
+{
+	struct ptwalk_iommu_record *recs = NULL;
+	uint32_t domain = PTWALK_IOMMU_NONE;
+	char type[32];
+	ssize_t got;
+	int err;
+
+	pci_sysfs_group_type(PCI_SYSFS_DEVICES, c->device, type, sizeof(type));
+	err = domain_read_start(&c->dr, c->fd, c->start, c->end);
+	if (err)
+		return (int)diagnose_iommu(-err, c->device, type, c->start,
+					   c->end, msg, size);
+	got = ptwalk_read_all(c->fd, sizeof(*recs), IOMMU_BATCH,
+			      read_iommu_batch, (void **)&recs);
+	if (got > 0)
+		domain = recs[0].domain;
+	domain_read_end(&c->dr, domain);
+	if (got < 0)
+		return (int)diagnose_iommu_read((int)-got, c->device, type,
+						c->start, c->end, msg, size);
+	if (!paging(domain)) {
+		free(recs);
+		snprintf(msg, size,
+			 "device %s: this kernel does not track the DMA API (Linux 6.12 or later, then ptcompare --dma-track %s), and its %s domain has no mappings of its own to walk",
+			 c->device, c->device, iommu_domain_name(domain) ?
+			 iommu_domain_name(domain) : "unknown");
+		return FAIL_DMA_TRACK_UNSUPPORTED;
+	}
+	for (ssize_t i = 0; i < got; i++) {
+		if (recs[i].pfn == PTWALK_PFN_NONE)
+			continue;
+		if (r->q.nr_maps == DMA_MAX) {
+			r->q.overflow++;
+			continue;
+		}
+		r->maps[r->q.nr_maps++] = (struct ptwalk_dma_mapping){
+			.dma = recs[i].iova, .phys = recs[i].pfn << c->shift,
+			.size = recs[i].nr_pages << c->shift,
+			.kind = DMA_KIND_WALKED, .flags = PTWALK_DMA_F_PAGE,
+		};
+	}
+	r->q.live = r->q.nr_maps;
+	c->walk_domain = domain;
+	free(recs);
+	return 0;
+}
+
+/* Keeps the mappings that meet [c->start, c->end) (--range). */
+static void keep_in_range(const struct dma_ctx *c, struct dma_read *r)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < r->q.nr_maps; i++)
+		if (r->maps[i].dma < c->end &&
+		    r->maps[i].dma + r->maps[i].size > c->start)
+			r->maps[k++] = r->maps[i];
+	r->q.nr_maps = k;
 }
 
 static void read_free(struct dma_read *r)
@@ -143,10 +243,20 @@ static int read_once(struct dma_ctx *c, struct dma_read *r, char *msg,
 	r->maps = calloc(DMA_MAX, sizeof(*r->maps));
 	if (!r->maps)
 		goto oom;
-	err = ptwalk_dma_maps(c->fd, c->device, r->maps, DMA_MAX, &r->q);
-	if (err)
+	err = c->walk ? 0 : ptwalk_dma_maps(c->fd, c->device, r->maps, DMA_MAX,
+					    &r->q);
+	if (c->dma_api && (err == -EOPNOTSUPP || err == -ENOENT))
+		c->walk = true;
+	if (c->walk) {
+		err = walk_domain(c, r, msg, size);
+		if (err)
+			return err;
+	} else if (err) {
 		return (int)diagnose_dma_track(-err, c->device, false, msg,
 					       size);
+	} else if (c->has_range) {
+		keep_in_range(c, r);
+	}
 	r->findings = calloc(r->q.nr_maps + 1, sizeof(*r->findings));
 	r->items = calloc(r->q.nr_maps + 1, sizeof(*r->items));
 	if (!r->findings || !r->items)
@@ -292,6 +402,7 @@ static int report(struct dma_ctx *c, const struct cli_options *o,
 		.device = o->dma, .driver = driver, .q = &first->q,
 		.items = first->items, .n = first->q.nr_maps,
 		.dma_api = c->dma_api, .page_shift = c->shift,
+		.walked = c->walk, .walk_start = c->start, .walk_end = c->end,
 	};
 	unsigned int per[DMA_NR_FINDINGS];
 	struct dma_page_who *who;
@@ -332,6 +443,9 @@ int mode_dma(const struct cli_options *o, char *msg, size_t size)
 		.device = o->dma, .dma_api = o->dma_api,
 		.shift = (unsigned int)__builtin_ctzl(
 			(unsigned long)sysconf(_SC_PAGESIZE)),
+		.has_range = o->has_range,
+		.start = o->has_range ? o->start : 0,
+		.end = o->has_range ? o->end : WALK_END,
 	};
 	char driver[64];
 	enum failure why;

@@ -73,6 +73,7 @@ unsigned int dma_findings_of(const struct ptwalk_dma_mapping *m,
 		/* a user page: a process's anonymous memory or a file's */
 		if ((p->what == DMA_FRAME_ANONYMOUS ||
 		     p->what == DMA_FRAME_PAGE_CACHE) &&
+		    m->kind != DMA_KIND_WALKED &&
 		    !(m->flags & PTWALK_DMA_F_PINNED))
 			f |= 1u << DMA_USER_PAGE_UNPINNED;
 		if (p->iommu_read && dma_iommu_disagrees(p->pfn, p->iommu_pfn))

@@ -20,6 +20,14 @@
  */
 #define DMA_PAGES_MAX	64
 
+/*
+ * The kind of a mapping found by walking the device's DMA-API domain
+ * (--dma --dma-api where the DMA API is not tracked): a run of device
+ * addresses translated to consecutive frames, with no record of who
+ * mapped it nor of a pin.  No ptwalk_dma_kind is 0.
+ */
+#define DMA_KIND_WALKED	0
+
 /* One page of a mapping's device address range. */
 struct dma_page {
 	uint64_t pfn;		/* the frame the mapping holds there, or
@@ -65,7 +73,8 @@ bool dma_iommu_disagrees(uint64_t want, uint64_t got);
 
 /*
  * The findings (1u << enum dma_finding) of m, given its pages[0 .. n)
- * as the caller read them.
+ * as the caller read them.  A walked mapping (DMA_KIND_WALKED) has no
+ * record of a pin: it is never dma_user_page_unpinned.
  */
 unsigned int dma_findings_of(const struct ptwalk_dma_mapping *m,
 			     const struct dma_page *pages, size_t n,

@@ -6,7 +6,7 @@
 #include "report/json.h"
 
 static const char *const kinds[] = {
-	[PTWALK_DMA_PAGE] = "page", [PTWALK_DMA_RESOURCE] = "resource",
+	[DMA_KIND_WALKED] = "domain", [PTWALK_DMA_PAGE] = "page", [PTWALK_DMA_RESOURCE] = "resource",
 	[PTWALK_DMA_SG] = "sg", [PTWALK_DMA_COHERENT] = "coherent",
 	[PTWALK_DMA_PAGES] = "pages", [PTWALK_DMA_SGT] = "sgt",
 };
@@ -124,7 +124,7 @@ static void item_text(FILE *f, const struct dma_item *it, bool dma_api,
 		fprintf(f, " pinned");
 	if (it->m.pid)
 		fprintf(f, " by %d (%.16s)", it->m.pid, it->m.comm);
-	else
+	else if (it->m.kind != DMA_KIND_WALKED)
 		fprintf(f, " outside task context");
 	for (int k = 0; k < DMA_NR_FINDINGS; k++)
 		if (it->findings & (1u << k))
@@ -150,11 +150,18 @@ void dma_inventory_print_text(FILE *f, const struct dma_inventory *inv)
 	unsigned int per[DMA_NR_FINDINGS];
 	unsigned int total = dma_inventory_count(inv, per);
 
-	fprintf(f, "%s (driver %s): %u live DMA mappings tracked, %" PRIu64
-		" not kept (no room), %" PRIu64 " unmaps of mappings not kept\n",
-		inv->device, inv->driver[0] ? inv->driver : "none",
-		inv->q->live, (uint64_t)inv->q->overflow,
-		(uint64_t)inv->q->unmapped_unknown);
+	if (inv->walked)
+		fprintf(f, "%s (driver %s): DMA API not tracked; %u runs of device addresses translated in its IOMMU domain over 0x%" PRIx64
+			"-0x%" PRIx64 "%s\n",
+			inv->device, inv->driver[0] ? inv->driver : "none",
+			inv->q->live, inv->walk_start, inv->walk_end,
+			inv->q->overflow ? " (more not listed)" : "");
+	else
+		fprintf(f, "%s (driver %s): %u live DMA mappings tracked, %" PRIu64
+			" not kept (no room), %" PRIu64 " unmaps of mappings not kept\n",
+			inv->device, inv->driver[0] ? inv->driver : "none",
+			inv->q->live, (uint64_t)inv->q->overflow,
+			(uint64_t)inv->q->unmapped_unknown);
 	for (size_t i = 0; i < inv->n; i++)
 		item_text(f, &inv->items[i], inv->dma_api, inv->page_shift);
 	if (inv->users_err)
@@ -284,10 +291,17 @@ void dma_inventory_print_json(FILE *f, const struct dma_inventory *inv)
 	json_string_or_null(f, inv->driver);
 	fprintf(f, ", \"live\": %u, \"capacity\": %u, \"overflow\": %" PRIu64
 		", \"unmapped_unknown\": %" PRIu64 ", \"dma_api\": %s"
-		", \"pages_listed_max\": %d, \"mappings\": [",
+		", \"source\": \"%s\", \"walk_start\": ",
 		inv->q->live, inv->q->capacity, (uint64_t)inv->q->overflow,
 		(uint64_t)inv->q->unmapped_unknown,
-		inv->dma_api ? "true" : "false", DMA_PAGES_MAX);
+		inv->dma_api ? "true" : "false",
+		inv->walked ? "domain_walk" : "tracked");
+	if (inv->walked)
+		fprintf(f, "\"0x%" PRIx64 "\", \"walk_end\": \"0x%" PRIx64 "\"",
+			inv->walk_start, inv->walk_end);
+	else
+		fprintf(f, "null, \"walk_end\": null");
+	fprintf(f, ", \"pages_listed_max\": %d, \"mappings\": [", DMA_PAGES_MAX);
 	for (size_t i = 0; i < inv->n; i++) {
 		if (i)
 			fprintf(f, ", ");

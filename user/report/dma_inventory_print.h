@@ -48,6 +48,11 @@ struct dma_inventory {
 	const struct dma_item *items;
 	size_t n;
 	bool dma_api;		/* the IOMMU domain was asked (--dma-api) */
+	bool walked;		/* the mappings are the domain's translated
+				 * runs over [walk_start, walk_end): the DMA
+				 * API is not tracked
+				 */
+	uint64_t walk_start, walk_end;
 	int users_err;		/* -errno of the look for the processes
 				 * mapping user frames, 0 when it went well
 				 */
