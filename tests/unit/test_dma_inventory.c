@@ -244,7 +244,7 @@ static void report_counts(void **state)
 	struct dma_page_who who[3] = {
 		{ 0 },
 		{ .pid = 42, .va = 0x7f0000001000, .comm = "vmtest" },
-		{ 0 },
+		{ .file = "/data/x", .fstype = "tmpfs", .ino = 12 },
 	};
 	struct dma_item items[2] = {
 		{ .m = mapping(PTWALK_DMA_F_PAGE),
@@ -279,12 +279,14 @@ static void report_counts(void **state)
 	assert_contains(out, "\"pid\": 42, \"va\": \"0x7f0000001000\", \"comm\": \"vmtest\"");
 	assert_contains(out, "\"dma\": \"0xfffff000\", \"pfn\": \"0x1234\", \"pfn_from\": \"mapping\", \"frame\": \"anonymous\"");
 	assert_contains(out, "\"iommu_read\": true, \"iommu_pfn\": null}");
+	assert_contains(out, "\"comm\": \"vmtest\", \"file\": null, \"fs\": null, \"ino\": null");
+	assert_contains(out, "\"pid\": null, \"va\": null, \"comm\": null, \"file\": \"/data/x\", \"fs\": \"tmpfs\", \"ino\": 12");
 	assert_contains(out, "\"dma_iommu_disagrees\": 1");
 	assert_contains(out, "\"total_findings\": 2}");
 	free(out);
 	out = print(&inv, false);
 	assert_contains(out, "anonymous of pid 42 (vmtest) at 0x7f0000001000; iommu agrees");
-	assert_contains(out, "+0x1000 pfn 0x1235 kernel; iommu: no translation");
+	assert_contains(out, "+0x1000 pfn 0x1235 kernel file tmpfs:/data/x (ino 12); iommu: no translation");
 	assert_contains(out, "(98 more pages not listed");
 	assert_contains(out, "iommu domain not read:");
 	assert_contains(out, "dma_iommu_disagrees: 1 (");

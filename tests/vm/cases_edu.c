@@ -1348,7 +1348,8 @@ static bool page_listed(struct vmtest *t, struct pc_result *r,
 			    dma, r->out);
 	if (hex_or_none(p, "pfn") != pfn)
 		return fail(t, "dma 0x%" PRIx64 ": pfn 0x%" PRIx64 ", the driver recorded 0x%"
-			    PRIx64, dma, hex_or_none(p, "pfn"), pfn);
+			    PRIx64 ": %.700s", dma, hex_or_none(p, "pfn"), pfn,
+			    json_object_to_json_string(m));
 	if (frame && (!fr || strcmp(json_object_get_string(fr), frame)))
 		return fail(t, "dma 0x%" PRIx64 ": frame %s, expected %s", dma,
 			    fr ? json_object_get_string(fr) : "(none)", frame);
@@ -1618,4 +1619,101 @@ VMTEST_CASE(iommu, "edu_driver_dma_domain_walk", edu_driver_dma_domain_walk)
 	if (user)
 		munmap(user, 2 * PAGE);
 	return edu_restore(t, &d) && ok;
+}
+
+/*
+ * The page at dma names the file path (its page cache), mapped by this
+ * process at va or (va 0) by none.
+ */
+static bool page_file(struct vmtest *t, struct pc_result *r, uint64_t dma,
+		      const char *path, uint64_t va)
+{
+	struct json_object *m = NULL, *p = page_at(r, dma, &m);
+	struct json_object *file = p ? pc_get(p, "file") : NULL;
+	struct json_object *pid = p ? pc_get(p, "pid") : NULL;
+	struct json_object *fr = p ? pc_get(p, "frame") : NULL;
+
+	if (!p)
+		return fail(t, "--dma lists no page at dma 0x%" PRIx64 ": %.600s",
+			    dma, r->out);
+	if (!fr || strcmp(json_object_get_string(fr), "page_cache"))
+		return fail(t, "dma 0x%" PRIx64 ": frame %s, expected page_cache",
+			    dma, fr ? json_object_get_string(fr) : "(none)");
+	if (!file || strcmp(json_object_get_string(file), path) ||
+	    !json_object_get_string(pc_get(p, "fs")))
+		return fail(t, "dma 0x%" PRIx64 ": file %s, expected %s: %s", dma,
+			    file ? json_object_get_string(file) : "(none)", path,
+			    json_object_to_json_string(p));
+	if (va ? !pid || json_object_get_int(pid) != getpid() ||
+		 hex_or_none(p, "va") != va : pid != NULL)
+		return fail(t, "dma 0x%" PRIx64 ": mapped by %s, expected %s", dma,
+			    pid ? json_object_to_json_string(pid) : "none",
+			    va ? "this process" : "none");
+	return true;
+}
+
+/*
+ * A file's page mapped for DMA (dma_map_sg of the pinned page of a
+ * MAP_SHARED mapping of a /tmp file): --dma names it page_cache of that
+ * file (ptwalk.ko's PTWALK_IOC_FRAME_FILE: its path below the
+ * filesystem's root), mapped by this process at its address; once the
+ * process unmaps it, still the file's, mapped by no process.
+ */
+VMTEST_CASE(iommu, "edu_driver_dma_page_cache", edu_driver_dma_page_cache)
+{
+	struct ptwalk_edu_map fm = { .kind = PTWALK_EDU_KIND_SG_PIN,
+				     .pages = 1 };
+	char path[] = "/tmp/ptwalk-dma-XXXXXX";
+	struct pc_result pr = { 0 };
+	char *buf = MAP_FAILED;
+	struct edu_drv d;
+	bool ok = true;
+	int fd, qfd = -1;
+
+	if (!kernel_at_least(6, 12))
+		return true;	/* no tracking: edu_driver_dma_inventory says so */
+	fd = mkstemp(path);
+	if (fd < 0 || ftruncate(fd, PAGE))
+		return fail(t, "mkstemp %s: %s", path, strerror(errno));
+	buf = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (buf == MAP_FAILED) {
+		ok = fail(t, "mmap %s: %s", path, strerror(errno));
+		goto out_file;
+	}
+	memset(buf, 0x5c, PAGE);
+	if (!edu_bind(t, &d)) {
+		ok = false;
+		goto out_file;
+	}
+	qfd = vm_open_query(t);
+	if (qfd < 0 || dma_track(qfd, d.bdf, false)) {
+		ok = qfd >= 0 ? fail(t, "PTWALK_IOC_DMA_TRACK: %s", strerror(errno)) :
+				false;
+		goto out;
+	}
+	fm.user_addr = A(buf);
+	ok = edu_map(t, &d, &fm) && pc_dma_api(t, d.bdf, false, EXIT_OK, &pr) &&
+	     page_listed(t, &pr, &fm, 0, "page_cache", false, 0, A(buf)) &&
+	     page_file(t, &pr, fm.page[0].dma, path, A(buf));
+	pc_free(&pr);
+	munmap(buf, PAGE);
+	buf = MAP_FAILED;
+	ok = ok && pc_dma_api(t, d.bdf, false, EXIT_OK, &pr) &&
+	     page_file(t, &pr, fm.page[0].dma, path, 0);
+	if (ok)
+		show_text(t, d.bdf);
+	pc_free(&pr);
+	ok = (!fm.state || edu_unmap(t, &d, fm.id)) && ok;
+out:
+	if (qfd >= 0) {
+		dma_track(qfd, d.bdf, true);
+		close(qfd);
+	}
+	ok = edu_restore(t, &d) && ok;
+out_file:
+	if (buf != MAP_FAILED)
+		munmap(buf, PAGE);
+	close(fd);
+	unlink(path);
+	return ok;
 }

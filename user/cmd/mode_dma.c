@@ -248,6 +248,8 @@ static int read_once(struct dma_ctx *c, struct dma_read *r, char *msg,
 	if (c->dma_api && (err == -EOPNOTSUPP || err == -ENOENT))
 		c->walk = true;
 	if (c->walk) {
+		/* a refused query leaves its room in q: the walk starts empty */
+		memset(&r->q, 0, sizeof(r->q));
 		err = walk_domain(c, r, msg, size);
 		if (err)
 			return err;
@@ -340,7 +342,7 @@ static bool who_maps(const struct phys_scan *ps, uint64_t pfn,
 		snprintf(w->comm, sizeof(w->comm), "%.15s",
 			 ps->procs[m->proc].comm);
 		if (what == DMA_FRAME_PAGE_CACHE)
-			snprintf(w->file, sizeof(w->file), "%.159s",
+			snprintf(w->file, sizeof(w->file), "%.255s",
 				 ps->vmas[m->vma].name);
 		return true;
 	}
@@ -372,6 +374,28 @@ static int find_users(struct dma_ctx *c, const struct dma_read *r,
 	free(ps);
 	free(runs);
 	return err;
+}
+
+/*
+ * The file of each page-cache frame, from ptwalk.ko (which finds it
+ * whether a process maps the frame or not); a frame it cannot name keeps
+ * the path of the process mapping that find_users() found.
+ */
+static void name_files(struct dma_ctx *c, const struct dma_read *r,
+		       size_t total, struct dma_page_who *who)
+{
+	for (size_t i = 0; i < total; i++) {
+		struct ptwalk_frame_file ff;
+
+		if (r->pages[i].what != DMA_FRAME_PAGE_CACHE ||
+		    ptwalk_frame_file(c->fd, shown(&r->pages[i]), &ff))
+			continue;
+		snprintf(who[i].file, sizeof(who[i].file), "%.*s%s",
+			 (int)sizeof(ff.path), ff.path, ff.path_cut ? "..." : "");
+		snprintf(who[i].fstype, sizeof(who[i].fstype), "%.*s",
+			 (int)sizeof(ff.fstype) - 1, ff.fstype);
+		who[i].ino = ff.ino;
+	}
 }
 
 /* /proc/iomem's name of each MMIO frame, where iomem could be read. */
@@ -422,6 +446,7 @@ static int report(struct dma_ctx *c, const struct cli_options *o,
 		return FAIL_INTERNAL;
 	}
 	inv.users_err = find_users(c, first, total, who);
+	name_files(c, first, total, who);
 	name_mmio(first, total, c->shift, who);
 	total = 0;
 	for (uint32_t i = 0; i < first->q.nr_maps; i++) {

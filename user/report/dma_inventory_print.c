@@ -92,11 +92,16 @@ static void page_text(FILE *f, const struct dma_item *it, size_t i,
 		fprintf(f, " pfn 0x%" PRIx64 "%s", pfn, run > 1 ? "..." : "");
 	fprintf(f, " %s", dma_frame_name(pg->what));
 	if (w->pid)
-		fprintf(f, " of pid %d (%.16s) at 0x%" PRIx64 "%s%s", w->pid,
-			w->comm, w->va, w->file[0] ? " " : "", w->file);
+		fprintf(f, " of pid %d (%.16s) at 0x%" PRIx64, w->pid, w->comm,
+			w->va);
 	else if (pg->what == DMA_FRAME_ANONYMOUS ||
 		 pg->what == DMA_FRAME_PAGE_CACHE)
 		fprintf(f, " (no process maps it)");
+	if (w->fstype[0])
+		fprintf(f, " file %s:%s (ino %" PRIu64 ")", w->fstype,
+			w->file[0] ? w->file : "(no name)", w->ino);
+	else if (w->file[0])
+		fprintf(f, " file %s", w->file);
 	if (w->iomem[0])
 		fprintf(f, " %s", w->iomem);
 	if (!pg->iommu_read)
@@ -211,11 +216,18 @@ static void page_json(FILE *f, const struct dma_item *it, size_t i,
 		fprintf(f, "%d, \"va\": \"0x%" PRIx64 "\", \"comm\": ", w->pid,
 			w->va);
 		json_string(f, comm);
-		fprintf(f, ", \"file\": ");
-		json_string_or_null(f, w->file);
 	} else {
-		fprintf(f, "null, \"va\": null, \"comm\": null, \"file\": null");
+		fprintf(f, "null, \"va\": null, \"comm\": null");
 	}
+	fprintf(f, ", \"file\": ");
+	json_string_or_null(f, w->file);
+	fprintf(f, ", \"fs\": ");
+	json_string_or_null(f, w->fstype);
+	fprintf(f, ", \"ino\": ");
+	if (w->ino)
+		fprintf(f, "%" PRIu64, w->ino);
+	else
+		fprintf(f, "null");
 	fprintf(f, ", \"iomem\": ");
 	json_string_or_null(f, w->iomem);
 	fprintf(f, ", \"iommu_read\": %s, \"iommu_pfn\": ",

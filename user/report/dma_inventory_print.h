@@ -22,9 +22,14 @@ struct dma_page_who {
 				 */
 	uint64_t va;		/* where pid maps it */
 	char comm[16];
-	char file[160];		/* the file of pid's mapping (page cache),
-				 * "" for anonymous memory
-				 */
+	/*
+	 * A page-cache frame's file: its path below its filesystem's root
+	 * as ptwalk.ko found it ("..." where cut), else the path of pid's
+	 * mapping of it; "" unknown.
+	 */
+	char file[PTWALK_FRAME_PATH_MAX + 4];
+	char fstype[16];	/* the file's filesystem, "" unknown */
+	uint64_t ino;		/* the file's inode number, 0 unknown */
 	char iomem[96];		/* MMIO: /proc/iomem's name of the frame */
 };
 
