@@ -259,6 +259,9 @@ static void report_counts(void **state)
 		.device = "0000:00:03.0", .driver = "ptwalk_edu", .q = &q,
 		.items = items, .n = 2, .dma_api = true, .page_shift = 12,
 	};
+	static const struct dma_window windows[2] = {
+		{ 0, 1ull << 32 }, { 0xffff00000000, 1ull << 48 },
+	};
 	unsigned int per[DMA_NR_FINDINGS];
 	char *out;
 
@@ -293,15 +296,15 @@ static void report_counts(void **state)
 	free(out);
 	/* a walk of the domain says so, and over which addresses */
 	inv.walked = true;
-	inv.walk_start = 0;
-	inv.walk_end = 1ull << 32;
+	inv.windows = windows;
+	inv.nr_windows = 2;
 	items[0].m.kind = DMA_KIND_WALKED;
 	out = print(&inv, true);
-	assert_contains(out, "\"source\": \"domain_walk\", \"walk_start\": \"0x0\", \"walk_end\": \"0x100000000\"");
+	assert_contains(out, "\"source\": \"domain_walk\", \"walk\": [{\"start\": \"0x0\", \"end\": \"0x100000000\"}, {\"start\": \"0xffff00000000\", \"end\": \"0x1000000000000\"}]");
 	assert_contains(out, "\"kind\": \"domain\"");
 	free(out);
 	out = print(&inv, false);
-	assert_contains(out, "DMA API not tracked; 2 runs of device addresses translated in its IOMMU domain over 0x0-0x100000000");
+	assert_contains(out, "DMA API not tracked; 2 runs of device addresses translated in its IOMMU domain over 0x0-0x100000000, 0xffff00000000-0x1000000000000\n");
 	free(out);
 }
 

@@ -39,9 +39,10 @@
 /*
  * Device addresses a walk of the domain reads without --range: the first
  * 4 GiB, where dma-iommu gives a PCI device its addresses first (below
- * its 32-bit limit, top down).
+ * its 32-bit limit, top down), and the last 4 GiB of the domain's
+ * aperture, where it gives them top down from a wider DMA mask.
  */
-#define WALK_END	(1ull << 32)
+#define WALK_SPAN	(1ull << 32)
 
 /* What one run of ptcompare --dma reads with. */
 struct dma_ctx {
@@ -52,8 +53,10 @@ struct dma_ctx {
 	bool dma_api;
 	unsigned int shift;	/* page size, as a shift */
 	struct domain_reader dr;
-	uint64_t start, end;	/* --range, or the walk's window */
+	uint64_t start, end;	/* --range */
 	bool has_range;
+	struct dma_window win[2];	/* what the walk read */
+	size_t nr_win;
 	bool walk;		/* the DMA API is not tracked: walk the domain */
 	uint32_t walk_domain;	/* the walk's domain (enum ptwalk_iommu_domain) */
 };
@@ -159,13 +162,13 @@ static bool paging(uint32_t domain)
 }
 
 /*
- * Where the DMA API is not tracked (before 6.12, or the device not
- * tracked), with --dma-api: the device's domain walked over [c->start,
- * c->end), each run of translated device addresses one mapping
- * (DMA_KIND_WALKED) into r->maps.  0, or a failure with msg.
+ * The translated runs of [w->start, w->end) of the device's domain as
+ * mappings (DMA_KIND_WALKED) into r->maps; *aperture_end: the domain's.
+ * 0, or a failure with msg.
  */
-static int walk_domain(struct dma_ctx *c, struct dma_read *r, char *msg,
-		       size_t size)
+static int walk_window(struct dma_ctx *c, struct dma_read *r,
+		       const struct dma_window *w, uint64_t *aperture_end,
+		       char *msg, size_t size)
 {
 	struct ptwalk_iommu_record *recs = NULL;
 	uint32_t domain = PTWALK_IOMMU_NONE;
@@ -174,18 +177,20 @@ static int walk_domain(struct dma_ctx *c, struct dma_read *r, char *msg,
 	int err;
 
 	pci_sysfs_group_type(PCI_SYSFS_DEVICES, c->device, type, sizeof(type));
-	err = domain_read_start(&c->dr, c->fd, c->start, c->end);
+	err = domain_read_start(&c->dr, c->fd, w->start, w->end);
 	if (err)
-		return (int)diagnose_iommu(-err, c->device, type, c->start,
-					   c->end, msg, size);
+		return (int)diagnose_iommu(-err, c->device, type, w->start,
+					   w->end, msg, size);
 	got = ptwalk_read_all(c->fd, sizeof(*recs), IOMMU_BATCH,
 			      read_iommu_batch, (void **)&recs);
-	if (got > 0)
+	if (got > 0) {
 		domain = recs[0].domain;
+		*aperture_end = recs[0].aperture_end;
+	}
 	domain_read_end(&c->dr, domain);
 	if (got < 0)
 		return (int)diagnose_iommu_read((int)-got, c->device, type,
-						c->start, c->end, msg, size);
+						w->start, w->end, msg, size);
 	if (!paging(domain)) {
 		free(recs);
 		snprintf(msg, size,
@@ -207,10 +212,42 @@ static int walk_domain(struct dma_ctx *c, struct dma_read *r, char *msg,
 			.kind = DMA_KIND_WALKED, .flags = PTWALK_DMA_F_PAGE,
 		};
 	}
-	r->q.live = r->q.nr_maps;
 	c->walk_domain = domain;
 	free(recs);
 	return 0;
+}
+
+/*
+ * Where the DMA API is not tracked (before 6.12, or the device not
+ * tracked), with --dma-api: the device's domain walked over --range, or
+ * its first and last WALK_SPAN bytes of device addresses, each run of
+ * translated device addresses one mapping.  0, or a failure with msg.
+ */
+static int walk_domain(struct dma_ctx *c, struct dma_read *r, char *msg,
+		       size_t size)
+{
+	uint64_t aperture_end = 0;
+	int err;
+
+	c->nr_win = 1;
+	c->win[0] = c->has_range ? (struct dma_window){ c->start, c->end } :
+				   (struct dma_window){ 0, WALK_SPAN };
+	err = walk_window(c, r, &c->win[0], &aperture_end, msg, size);
+	/* an aperture that ends where no page can: nothing above to read */
+	if (!err && !c->has_range && aperture_end >= WALK_SPAN &&
+	    aperture_end != UINT64_MAX) {
+		uint64_t end = (aperture_end + 1) >> c->shift << c->shift;
+		uint64_t start = end - WALK_SPAN < WALK_SPAN ? WALK_SPAN :
+							     end - WALK_SPAN;
+
+		if (start < end) {
+			c->win[c->nr_win++] = (struct dma_window){ start, end };
+			err = walk_window(c, r, &c->win[1], &aperture_end, msg,
+					  size);
+		}
+	}
+	r->q.live = r->q.nr_maps;
+	return err;
 }
 
 /* Keeps the mappings that meet [c->start, c->end) (--range). */
@@ -426,7 +463,7 @@ static int report(struct dma_ctx *c, const struct cli_options *o,
 		.device = o->dma, .driver = driver, .q = &first->q,
 		.items = first->items, .n = first->q.nr_maps,
 		.dma_api = c->dma_api, .page_shift = c->shift,
-		.walked = c->walk, .walk_start = c->start, .walk_end = c->end,
+		.walked = c->walk, .windows = c->win, .nr_windows = c->nr_win,
 	};
 	unsigned int per[DMA_NR_FINDINGS];
 	struct dma_page_who *who;
@@ -468,9 +505,7 @@ int mode_dma(const struct cli_options *o, char *msg, size_t size)
 		.device = o->dma, .dma_api = o->dma_api,
 		.shift = (unsigned int)__builtin_ctzl(
 			(unsigned long)sysconf(_SC_PAGESIZE)),
-		.has_range = o->has_range,
-		.start = o->has_range ? o->start : 0,
-		.end = o->has_range ? o->end : WALK_END,
+		.has_range = o->has_range, .start = o->start, .end = o->end,
 	};
 	char driver[64];
 	enum failure why;

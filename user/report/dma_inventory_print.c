@@ -155,18 +155,21 @@ void dma_inventory_print_text(FILE *f, const struct dma_inventory *inv)
 	unsigned int per[DMA_NR_FINDINGS];
 	unsigned int total = dma_inventory_count(inv, per);
 
-	if (inv->walked)
-		fprintf(f, "%s (driver %s): DMA API not tracked; %u runs of device addresses translated in its IOMMU domain over 0x%" PRIx64
-			"-0x%" PRIx64 "%s\n",
+	if (inv->walked) {
+		fprintf(f, "%s (driver %s): DMA API not tracked; %u runs of device addresses translated in its IOMMU domain over",
 			inv->device, inv->driver[0] ? inv->driver : "none",
-			inv->q->live, inv->walk_start, inv->walk_end,
-			inv->q->overflow ? " (more not listed)" : "");
-	else
+			inv->q->live);
+		for (size_t w = 0; w < inv->nr_windows; w++)
+			fprintf(f, "%s 0x%" PRIx64 "-0x%" PRIx64, w ? "," : "",
+				inv->windows[w].start, inv->windows[w].end);
+		fprintf(f, "%s\n", inv->q->overflow ? " (more not listed)" : "");
+	} else {
 		fprintf(f, "%s (driver %s): %u live DMA mappings tracked, %" PRIu64
 			" not kept (no room), %" PRIu64 " unmaps of mappings not kept\n",
 			inv->device, inv->driver[0] ? inv->driver : "none",
 			inv->q->live, (uint64_t)inv->q->overflow,
 			(uint64_t)inv->q->unmapped_unknown);
+	}
 	for (size_t i = 0; i < inv->n; i++)
 		item_text(f, &inv->items[i], inv->dma_api, inv->page_shift);
 	if (inv->users_err)
@@ -303,16 +306,21 @@ void dma_inventory_print_json(FILE *f, const struct dma_inventory *inv)
 	json_string_or_null(f, inv->driver);
 	fprintf(f, ", \"live\": %u, \"capacity\": %u, \"overflow\": %" PRIu64
 		", \"unmapped_unknown\": %" PRIu64 ", \"dma_api\": %s"
-		", \"source\": \"%s\", \"walk_start\": ",
+		", \"source\": \"%s\", \"walk\": ",
 		inv->q->live, inv->q->capacity, (uint64_t)inv->q->overflow,
 		(uint64_t)inv->q->unmapped_unknown,
 		inv->dma_api ? "true" : "false",
 		inv->walked ? "domain_walk" : "tracked");
-	if (inv->walked)
-		fprintf(f, "\"0x%" PRIx64 "\", \"walk_end\": \"0x%" PRIx64 "\"",
-			inv->walk_start, inv->walk_end);
-	else
-		fprintf(f, "null, \"walk_end\": null");
+	if (inv->walked) {
+		fputc('[', f);
+		for (size_t w = 0; w < inv->nr_windows; w++)
+			fprintf(f, "%s{\"start\": \"0x%" PRIx64 "\", \"end\": \"0x%"
+				PRIx64 "\"}", w ? ", " : "", inv->windows[w].start,
+				inv->windows[w].end);
+		fputc(']', f);
+	} else {
+		fprintf(f, "null");
+	}
 	fprintf(f, ", \"pages_listed_max\": %d, \"mappings\": [", DMA_PAGES_MAX);
 	for (size_t i = 0; i < inv->n; i++) {
 		if (i)

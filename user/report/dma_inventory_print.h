@@ -46,6 +46,11 @@ struct dma_item {
 	uint32_t domain;	/* --dma-api, read: enum ptwalk_iommu_domain */
 };
 
+/* Device addresses [start, end) a walk of the domain read. */
+struct dma_window {
+	uint64_t start, end;
+};
+
 struct dma_inventory {
 	const char *device;
 	const char *driver;	/* "" when none is bound */
@@ -54,10 +59,11 @@ struct dma_inventory {
 	size_t n;
 	bool dma_api;		/* the IOMMU domain was asked (--dma-api) */
 	bool walked;		/* the mappings are the domain's translated
-				 * runs over [walk_start, walk_end): the DMA
-				 * API is not tracked
+				 * runs over the windows: the DMA API is
+				 * not tracked
 				 */
-	uint64_t walk_start, walk_end;
+	const struct dma_window *windows;
+	size_t nr_windows;
 	int users_err;		/* -errno of the look for the processes
 				 * mapping user frames, 0 when it went well
 				 */
