@@ -192,6 +192,8 @@ static inline struct folio *ptwalk_frame_get(struct page *page)
 	(folio_test_anon(f) || folio_test_swapcache(f) ? NULL : folio_mapping(f))
 #define ptwalk_frame_index(f)		((f)->index)
 #define ptwalk_frame_pfn(f)		folio_pfn(f)
+/* whether @page is a file's (not anonymous): a racy read, as a probe may */
+#define ptwalk_page_in_file(page)	(folio_mapping(page_folio(page)) != NULL)
 #else
 #define ptwalk_frame_t			struct page
 static inline struct page *ptwalk_frame_get(struct page *page)
@@ -213,6 +215,7 @@ static inline struct page *ptwalk_frame_get(struct page *page)
 	(PageAnon(p) || PageSwapCache(p) ? NULL : page_mapping(p))
 #define ptwalk_frame_index(p)		((p)->index)
 #define ptwalk_frame_pfn(p)		page_to_pfn(p)
+#define ptwalk_page_in_file(page)	(page_mapping(page) != NULL)
 #endif
 
 /*

@@ -150,7 +150,12 @@ static u32 frame_kind(unsigned long pfn)
 		return PTWALK_DMA_FRAME_PGTABLE;
 	if (PageAnon(page))
 		return PTWALK_DMA_FRAME_ANON;
-	if (PageLRU(page))
+	/*
+	 * A file's page reaches the LRU in batches (lru_add): not yet there
+	 * when a driver maps it just after it was read in, there when asked.
+	 * Its mapping says so from the start.
+	 */
+	if (PageLRU(page) || ptwalk_page_in_file(page))
 		return PTWALK_DMA_FRAME_FILE;
 	return PTWALK_DMA_FRAME_KERNEL;
 }

@@ -1287,10 +1287,13 @@ static bool pc_dma_api(struct vmtest *t, const char *bdf, bool dma_api,
 	if (!pc_run(t, r, argv))
 		return false;
 	r->doc = r->len ? json_tokener_parse(r->out) : NULL;
-	if (r->status != want || !r->doc)
-		return fail(t, "ptcompare --dma %s%s: exit %d, expected %d: %s%.600s",
+	if (r->status != want || !r->doc) {
+		/* the whole report, for the log */
+		printf("# %s\n", r->out ? r->out : "");
+		return fail(t, "ptcompare --dma %s%s: exit %d, expected %d: %s (report above)",
 			    bdf, dma_api ? " --dma-api" : "", r->status, want,
-			    r->err, r->out ? r->out : "");
+			    r->err);
+	}
 	return true;
 }
 
