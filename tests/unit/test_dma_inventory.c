@@ -294,6 +294,19 @@ static void report_counts(void **state)
 	assert_contains(out, "iommu domain not read:");
 	assert_contains(out, "dma_iommu_disagrees: 1 (");
 	free(out);
+	/* a vmap()ed buffer's page the IOMMU was not asked about */
+	items[1].m.flags |= PTWALK_DMA_F_VMAPPED;
+	pages[2] = page(NONE, DMA_FRAME_UNKNOWN);
+	inv.dma_api = false;
+	out = print(&inv, false);
+	assert_contains(out, "+0x1000 frame unknown (a vmap()ed buffer: --dma-api names it) file tmpfs:/data/x");
+	free(out);
+	/* ... and one it translates to nothing */
+	pages[2].iommu_read = true;
+	inv.dma_api = true;
+	out = print(&inv, false);
+	assert_contains(out, "+0x1000 frame unknown file tmpfs:/data/x (ino 12); iommu: no translation");
+	free(out);
 	/* a walk of the domain says so, and over which addresses */
 	inv.walked = true;
 	inv.windows = windows;

@@ -86,11 +86,14 @@ static void page_text(FILE *f, const struct dma_item *it, size_t i,
 	fprintf(f, "    +0x%" PRIx64, (uint64_t)i << shift);
 	if (run > 1)
 		fprintf(f, "-0x%" PRIx64, (uint64_t)(i + run) << shift);
-	if (pfn == PTWALK_PFN_NONE)
+	if (pfn == PTWALK_PFN_NONE && (it->m.flags & PTWALK_DMA_F_VMAPPED) &&
+	    !pg->iommu_read)
+		fprintf(f, " frame unknown (a vmap()ed buffer: --dma-api names it)");
+	else if (pfn == PTWALK_PFN_NONE)
 		fprintf(f, " frame unknown");
 	else
-		fprintf(f, " pfn 0x%" PRIx64 "%s", pfn, run > 1 ? "..." : "");
-	fprintf(f, " %s", dma_frame_name(pg->what));
+		fprintf(f, " pfn 0x%" PRIx64 "%s %s", pfn, run > 1 ? "..." : "",
+			dma_frame_name(pg->what));
 	if (w->pid)
 		fprintf(f, " of pid %d (%.16s) at 0x%" PRIx64, w->pid, w->comm,
 			w->va);
