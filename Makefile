@@ -232,15 +232,17 @@ demo-run: all fixture $(BUILD)/demo_target
 	scripts/vm-run.sh $(BUILD)/demo $(KREL) demo $(BUILD)/demo_target:/bin/demo_target $(CURDIR)/user/ptcompare:/bin/ptcompare
 	@grep -q '^ok - kernel_log_clean' $(BUILD)/demo/vm.tap || { echo "demo: the kernel log has a warning, see $(BUILD)/demo/console.log" >&2; exit 1; }
 
-# Debug kernel lane: Debian's linux-source-6.1 with a small config plus
-# KASAN, lockdep, kmemleak, DEBUG_VM (scripts/debug-kernel.sh; the first
-# build takes a while), ptwalk.ko and the fixture built against it, and the
+# Debug kernel lane: bookworm-backports' linux-source-6.12 (the first
+# release with the DMA API's tracepoints, which a kernel driver's DMA
+# tracking needs: scripts/kernel-fetch.sh source-6.12) with a small config
+# plus KASAN, lockdep, kmemleak, DEBUG_VM (scripts/debug-kernel.sh; the
+# first build takes a while), ptwalk.ko and the fixture built against it, and the
 # VM suite booting it; writes $(BUILD)/debug-vm.tap.  The modules build from
 # a copy of their sources in $(DEBUG_MOD): an M= build writes its objects and
 # .ko next to the sources, and the Debian-kernel build in module/ must stay
 # untouched (scripts/copy-changed.sh).
 DEBUG_KDIR_BUILD ?= $(BUILD)/debug-kernel
-DEBUG_KDIR = $(abspath $(DEBUG_KDIR_BUILD))/linux-source-6.1
+DEBUG_KDIR = $(abspath $(DEBUG_KDIR_BUILD))/linux-source-6.12
 DEBUG_MOD := $(BUILD)/debug-modules
 # The sources of ptwalk.ko and the fixture, for builds in a copy.
 MOD_SRCS = Kbuild $(filter-out %.mod.c,$(wildcard module/Kbuild module/*.[ch] module/conftest/* tests/fixture/Kbuild tests/fixture/*.[ch]))
@@ -269,7 +271,9 @@ TSAN_CASES := $(PTCOMPARE_OWN_CASES),all_,phys_,watch_
 DEBUG_SKIP ?= $(PTCOMPARE_OWN_CASES),dmainfo_vgem_,dmainfo_vivid_,iommu_none_,compat32_,caps_fd_passed_
 
 debug-kernel:
-	scripts/debug-kernel.sh $(DEBUG_KDIR_BUILD)
+	scripts/kernel-fetch.sh source-6.12
+	. $(CURDIR)/build/kernels/source-6.12/kernel.env && \
+		LINUX_SOURCE_TARBALL=$$SOURCE_TARBALL scripts/debug-kernel.sh $(DEBUG_KDIR_BUILD)
 
 debug-modules: debug-kernel
 	@scripts/copy-changed.sh $(DEBUG_MOD) $(MOD_SRCS)

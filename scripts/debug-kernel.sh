@@ -1,10 +1,11 @@
 #!/bin/bash
-# Builds the debug kernel of the VM lane (make check-debug): Debian's
-# linux-source-6.1 with a small config (tinyconfig plus
+# Builds the debug kernel of the VM lane (make check-debug): a Debian
+# linux-source (make debug-kernel gives bookworm-backports' 6.12, the
+# first with the DMA API's tracepoints) with a small config (tinyconfig plus
 # scripts/debug-kernel.config: KASAN, lockdep, kmemleak, DEBUG_VM, ...),
 # bzImage and modules (the config has none: this runs modpost over vmlinux,
 # which writes the Module.symvers that out-of-tree modules link against),
-# so that they build with `make -C BUILDDIR/linux-source-6.1 M=...`.
+# so that they build with `make -C BUILDDIR/linux-source-VERSION M=...`.
 #
 # usage: scripts/debug-kernel.sh BUILDDIR
 # Prints the kernel image and release on success.  Incremental: the source

@@ -81,6 +81,10 @@ esac
 kdir=$build/kernels/$kernel
 aptdir=$build/apt/$kernel
 mkdir -p "$kdir/debs"
+# One fetch of a kernel at a time (CI's 64K and debug kernel builds both
+# fetch source-6.12 from the start): the second finds it done.
+exec 7> "$kdir/.fetch.lock"
+flock 7
 IFS='|' read -ra lines <<< "$suites"
 private_apt "$aptdir" "${lines[@]}"
 case $arch in arm64 | riscv64) apt_opts+=(-o "APT::Architectures::=$arch") ;; esac

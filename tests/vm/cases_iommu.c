@@ -2934,10 +2934,13 @@ out:
  * a rescan, bound to vfio-pci by its ids), in the middle of a query: the
  * reads after end with ENODEV, never with records of a device without an
  * IOMMU (which a removed device looks like) or of another owner's domain.
- * The last case of the suite: on 5.10 edu, removed and found again by a
- * rescan, can no longer be attached to a VFIO container (EBUSY).
+ * The lane's last case (suite iommu_last).  On 5.10 edu, removed and found
+ * again by a rescan, can no longer be attached to a VFIO container
+ * (EBUSY), which the confidentiality lane after this one needs: there
+ * (its lane boots with identity default domains, as before 5.11 it must)
+ * the removal is left to the later kernels, and the case says so.
  */
-VMTEST_CASE(iommu, "iommu_device_gone_mid_query", iommu_device_gone_mid_query)
+VMTEST_CASE(iommu_last, "iommu_device_gone_mid_query", iommu_device_gone_mid_query)
 {
 	char bdf[32], path[128];
 	bool ok;
@@ -2952,6 +2955,10 @@ VMTEST_CASE(iommu, "iommu_device_gone_mid_query", iommu_device_gone_mid_query)
 	ok = ok && long_query_ends_enodev(t, fd, "driver unbound");
 	if (!sysfs_write(t, "/sys/bus/pci/drivers/vfio-pci/bind", bdf))
 		return false;
+	if (ok && vm_pci_identity_default(bdf)) {
+		printf("# iommu_device_gone_mid_query: identity default domains (5.10): unbound only, not removed\n");
+		return true;
+	}
 	fd = ok ? long_query_started(t, bdf) : -1;
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", bdf);
 	ok = fd >= 0 && sysfs_write(t, path, "1");

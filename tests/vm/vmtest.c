@@ -312,6 +312,16 @@ bool vm_read_text(const char *path, char *buf, size_t size)
 	return true;
 }
 
+bool vm_pci_identity_default(const char *bdf)
+{
+	char path[128], type[32];
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/iommu_group/type",
+		 bdf);
+	return vm_read_text(path, type, sizeof(type)) &&
+	       !strcmp(type, "identity");
+}
+
 static void thp_size_path(char *path, size_t size, uint64_t bytes)
 {
 	snprintf(path, size, THP_SYSFS "/hugepages-%" PRIu64 "kB/enabled",
@@ -936,7 +946,11 @@ int main(int argc, char **argv)
 			      PTWALK_QUERY_FILE,
 		.interface = "debugfs",
 	};
-	static const char *const iommu_lane[] = { "iommu", NULL };
+	/*
+	 * iommu_last: the cases that leave the device as the lane cannot put
+	 * it back (5.10 cannot attach a rescanned device to a VFIO container)
+	 */
+	static const char *const iommu_lane[] = { "iommu", "iommu_last", NULL };
 	static const char *const confidentiality_lane[] = {
 		"confidentiality", NULL,
 	};

@@ -137,6 +137,14 @@ bool vm_thp_size_restore(uint64_t bytes, const char *saved);
 bool find_pci(struct vmtest *t, const char *vendor, const char *device,
 	      char *bdf, size_t size);
 
+/*
+ * Whether PCI device bdf's group has an identity default domain (5.10's
+ * IOMMU lane boots with iommu.passthrough=1, docs/testing.md): while a
+ * kernel driver has it, its DMA addresses are physical and the IOMMU
+ * refuses nothing.
+ */
+bool vm_pci_identity_default(const char *bdf);
+
 /* CLOCK_MONOTONIC in seconds: the time-bounded cases' clock. */
 double vm_now_s(void);
 
