@@ -314,7 +314,8 @@ static void report_counts(void **state)
 	items[0].m.kind = DMA_KIND_WALKED;
 	out = print(&inv, true);
 	assert_contains(out, "\"source\": \"domain_walk\", \"walk\": [{\"start\": \"0x0\", \"end\": \"0x100000000\"}, {\"start\": \"0xffff00000000\", \"end\": \"0x1000000000000\"}]");
-	assert_contains(out, "\"kind\": \"domain\"");
+	assert_contains(out, "\"kind\": \"domain\", \"dir\": null");
+	assert_contains(out, "\"pinned\": null");
 	free(out);
 	out = print(&inv, false);
 	assert_contains(out, "DMA API not tracked; 2 runs of device addresses translated in its IOMMU domain over 0x0-0x100000000, 0xffff00000000-0x1000000000000\n");

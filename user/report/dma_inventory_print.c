@@ -123,9 +123,12 @@ static void page_text(FILE *f, const struct dma_item *it, size_t i,
 static void item_text(FILE *f, const struct dma_item *it, bool dma_api,
 		      unsigned int shift)
 {
-	fprintf(f, "  dma 0x%" PRIx64 " +0x%" PRIx64 " %s %s",
+	bool walked = it->m.kind == DMA_KIND_WALKED;
+
+	/* a walk knows neither the direction nor a pin */
+	fprintf(f, "  dma 0x%" PRIx64 " +0x%" PRIx64 " %s%s%s",
 		(uint64_t)it->m.dma, (uint64_t)it->m.size, kind_name(it->m.kind),
-		dir_name(it->m.dir));
+		walked ? "" : " ", walked ? "" : dir_name(it->m.dir));
 	if ((uint64_t)it->m.phys != PTWALK_DMA_PHYS_NONE)
 		fprintf(f, " phys 0x%" PRIx64, (uint64_t)it->m.phys);
 	if (it->m.flags & PTWALK_DMA_F_PINNED)
@@ -251,16 +254,20 @@ static void item_json(FILE *f, const struct dma_item *it, bool dma_api,
 	const struct dma_page *first = it->n ? &it->pages[0] : NULL;
 	int sep = 0;
 
+	bool walked = it->m.kind == DMA_KIND_WALKED;
+
 	fprintf(f, "{\"dma\": \"0x%" PRIx64 "\", \"size\": %" PRIu64
-		", \"kind\": \"%s\", \"dir\": \"%s\", \"attrs\": \"0x%"
+		", \"kind\": \"%s\", \"dir\": %s%s%s, \"attrs\": \"0x%"
 		PRIx64 "\", \"phys\": ", (uint64_t)it->m.dma,
-		(uint64_t)it->m.size, kind_name(it->m.kind), dir_name(it->m.dir),
-		(uint64_t)it->m.attrs);
+		(uint64_t)it->m.size, kind_name(it->m.kind),
+		walked ? "null" : "\"", walked ? "" : dir_name(it->m.dir),
+		walked ? "" : "\"", (uint64_t)it->m.attrs);
 	json_hex_or_null(f, it->m.phys, PTWALK_DMA_PHYS_NONE);
 	fprintf(f, ", \"frame\": \"%s\", \"iomem\": ",
 		dma_frame_name(first ? first->what : DMA_FRAME_UNKNOWN));
 	json_string_or_null(f, it->n ? who_of(it, 0)->iomem : "");
 	fprintf(f, ", \"pinned\": %s, \"vmapped\": %s, \"pid\": ",
+		walked ? "null" :
 		it->m.flags & PTWALK_DMA_F_PINNED ? "true" : "false",
 		it->m.flags & PTWALK_DMA_F_VMAPPED ? "true" : "false");
 	if (it->m.pid) {
