@@ -2,13 +2,14 @@
 /*
  * ptcompare --dma: the I/O around engine/dma_inventory.c.  The mappings
  * are read twice from ptwalk.ko (where it does not track the DMA API,
- * with --dma-api: from the device's domain, walked); after each read, each listed page's
- * frame is read in /proc/kpageflags and, with --dma-api, in the
- * device's IOMMU domain.  A finding is reported only when the second
- * read still holds the same mapping with it, so that a mapping freed and
- * unmapped between two reads is no false alarm.  Then the processes
- * mapping the user frames are looked for (ptwalk's records of every
- * process), and MMIO frames named from /proc/iomem.
+ * with --dma-api, from the device's domain, walked); after each read,
+ * each listed page's frame is read in /proc/kpageflags and, with
+ * --dma-api, in the device's IOMMU domain.  A finding is reported only
+ * when the second read still holds the same mapping with it, so that a
+ * mapping freed and unmapped between two reads is no false alarm.  Then
+ * the processes mapping the user frames are looked for (ptwalk's records
+ * of every process), page-cache frames' files asked of ptwalk.ko, and
+ * MMIO frames named from /proc/iomem.
  */
 #define _GNU_SOURCE
 #include <errno.h>
