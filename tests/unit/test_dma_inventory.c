@@ -53,6 +53,18 @@ static void frames(void **state)
 	/* a free frame on a per-CPU list has no flag: the module's count says */
 	m.flags |= PTWALK_DMA_F_FREE;
 	assert_int_equal(frame0(&m, true, 0), DMA_FRAME_FREE);
+	/* the module's word on the first frame: a file's page off the LRU */
+	m.flags = PTWALK_DMA_F_PAGE |
+		  PTWALK_DMA_FRAME_FILE << PTWALK_DMA_NOW_SHIFT;
+	assert_int_equal(frame0(&m, true, 0), DMA_FRAME_PAGE_CACHE);
+	assert_int_equal(frame0(&m, false, 0), DMA_FRAME_PAGE_CACHE);
+	assert_int_equal(dma_frame_at(&m, 1, true, true, 0), DMA_FRAME_KERNEL);
+	m.flags = PTWALK_DMA_F_PAGE |
+		  PTWALK_DMA_FRAME_ANON << PTWALK_DMA_NOW_SHIFT;
+	assert_int_equal(frame0(&m, true, 0), DMA_FRAME_ANONYMOUS);
+	m.flags = PTWALK_DMA_F_PAGE |
+		  PTWALK_DMA_FRAME_KERNEL << PTWALK_DMA_NOW_SHIFT;
+	assert_int_equal(frame0(&m, true, KPF(RESERVED)), DMA_FRAME_RESERVED);
 	m = mapping(0);
 	assert_int_equal(frame0(&m, true, 0), DMA_FRAME_MMIO);
 	assert_int_equal(dma_frame_at(&m, 0, false, true, 0), DMA_FRAME_UNKNOWN);

@@ -34,6 +34,21 @@ enum dma_frame dma_frame_at(const struct ptwalk_dma_mapping *m, uint64_t i,
 		return DMA_FRAME_MMIO;
 	if ((flags & PTWALK_DMA_F_FREE) || (have_kpf && (kpf & KPF(BUDDY))))
 		return DMA_FRAME_FREE;
+	/*
+	 * The module's word on the first frame, read with the mapping: a
+	 * file's page waiting in an lru_add batch has neither LRU nor (once
+	 * unmapped) MMAP in kpageflags, but has its mapping.
+	 */
+	switch (PTWALK_DMA_NOW(flags)) {
+	case PTWALK_DMA_FRAME_SLAB:
+		return DMA_FRAME_SLAB;
+	case PTWALK_DMA_FRAME_PGTABLE:
+		return DMA_FRAME_PAGE_TABLE;
+	case PTWALK_DMA_FRAME_ANON:
+		return DMA_FRAME_ANONYMOUS;
+	case PTWALK_DMA_FRAME_FILE:
+		return DMA_FRAME_PAGE_CACHE;
+	}
 	if (!have_kpf)
 		return DMA_FRAME_KERNEL;
 	if (kpf & KPF(SLAB))
