@@ -165,6 +165,60 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
 #endif
 
 /*
+ * A page-cache frame taken for a look at its file (frame_file.c): its
+ * folio (5.16), referenced only while it still holds a reference, locked
+ * without waiting; before folios, its compound head.  A feature test:
+ * vendor kernels backport folios.  ptwalk_frame_get() returns the
+ * referenced folio or head page of @page, or NULL (free, or changing).
+ */
+#ifdef PTWALK_HAVE_FOLIO_TRY_GET
+#define ptwalk_frame_t			struct folio
+static inline struct folio *ptwalk_frame_get(struct page *page)
+{
+	struct folio *folio = page_folio(page);
+
+	if (!folio_try_get(folio))
+		return NULL;
+	if (folio != page_folio(page)) {	/* split or freed meanwhile */
+		folio_put(folio);
+		return NULL;
+	}
+	return folio;
+}
+#define ptwalk_frame_put(f)		folio_put(f)
+#define ptwalk_frame_trylock(f)		folio_trylock(f)
+#define ptwalk_frame_unlock(f)		folio_unlock(f)
+#define ptwalk_frame_file_mapping(f) \
+	(folio_test_anon(f) || folio_test_swapcache(f) ? NULL : folio_mapping(f))
+#define ptwalk_frame_index(f)		((f)->index)
+#define ptwalk_frame_pfn(f)		folio_pfn(f)
+/* whether @page is a file's (not anonymous): a racy read, as a probe may */
+#define ptwalk_page_in_file(page)	(folio_mapping(page_folio(page)) != NULL)
+#else
+#define ptwalk_frame_t			struct page
+static inline struct page *ptwalk_frame_get(struct page *page)
+{
+	struct page *head = compound_head(page);
+
+	if (!get_page_unless_zero(head))
+		return NULL;
+	if (head != compound_head(page)) {
+		put_page(head);
+		return NULL;
+	}
+	return head;
+}
+#define ptwalk_frame_put(p)		put_page(p)
+#define ptwalk_frame_trylock(p)		trylock_page(p)
+#define ptwalk_frame_unlock(p)		unlock_page(p)
+#define ptwalk_frame_file_mapping(p) \
+	(PageAnon(p) || PageSwapCache(p) ? NULL : page_mapping(p))
+#define ptwalk_frame_index(p)		((p)->index)
+#define ptwalk_frame_pfn(p)		page_to_pfn(p)
+#define ptwalk_page_in_file(page)	(page_mapping(page) != NULL)
+#endif
+
+/*
  * Whether a present leaf of @level, in the layout of a PTE (arch.h), is
  * special: no struct page to refcount.  6.12 ("mm: introduce
  * ARCH_SUPPORTS_HUGE_PFNMAP and special bits to pmd/pud") marks PMD and
@@ -358,6 +412,10 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 16, 0) && \
 	!defined(PTWALK_HAVE_FOLIO_MAYBE_DMA_PINNED)
 #error "conftest/folio_maybe_dma_pinned.c failed on 5.16 or later"
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 16, 0) && \
+	!defined(PTWALK_HAVE_FOLIO_TRY_GET)
+#error "conftest/folio_try_get.c failed on 5.16 or later"
 #endif
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0) && \
 	defined(CONFIG_HUGETLB_PAGE) && !defined(PTWALK_HAVE_HUGE_PTEP_GET_MM)

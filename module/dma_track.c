@@ -150,7 +150,12 @@ static u32 frame_kind(unsigned long pfn)
 		return PTWALK_DMA_FRAME_PGTABLE;
 	if (PageAnon(page))
 		return PTWALK_DMA_FRAME_ANON;
-	if (PageLRU(page))
+	/*
+	 * A file's page reaches the LRU in batches (lru_add): not yet there
+	 * when a driver maps it just after it was read in, there when asked.
+	 * Its mapping says so from the start.
+	 */
+	if (PageLRU(page) || ptwalk_page_in_file(page))
 		return PTWALK_DMA_FRAME_FILE;
 	return PTWALK_DMA_FRAME_KERNEL;
 }
@@ -337,6 +342,7 @@ static void probe_alloc(void *kind, struct device *dev, void *virt,
 	m = (struct ptwalk_dma_mapping){
 		.dma = dma, .phys = virt_phys(virt, attrs), .size = size,
 		.attrs = attrs, .dir = dir, .kind = (uintptr_t)kind,
+		.flags = is_vmalloc_addr(virt) ? PTWALK_DMA_F_VMAPPED : 0,
 	};
 	caller(&m);
 	add_one(t, &m, dma);
@@ -792,7 +798,8 @@ void ptwalk_dma_release(struct ptwalk_dma_holds *h)
 }
 
 /*
- * Flags read now: whether the frames have struct pages, are all pinned,
+ * Flags read now (of the first frame alone where the buffer was
+ * vmap()ed): whether the frames have struct pages, are all pinned,
  * and whether one is free: in the buddy allocator (no frame of a live
  * allocation is), or the first frame, which held a reference when
  * mapped, holds none (a page freed to the per-CPU lists has no flag to
@@ -806,7 +813,9 @@ static void frame_flags(struct ptwalk_dma_mapping *m)
 	if (m->phys == PTWALK_DMA_PHYS_NONE || !m->size)
 		return;
 	pfn = PHYS_PFN(m->phys);
-	last = PHYS_PFN(m->phys + m->size - 1);
+	/* a vmap()ed buffer's next frames are not the ones after its first */
+	last = m->flags & PTWALK_DMA_F_VMAPPED ? pfn :
+	       PHYS_PFN(m->phys + m->size - 1);
 	if (!pfn_to_online_page(pfn))
 		return;
 	m->flags |= PTWALK_DMA_F_PAGE | frame_kind(pfn) << PTWALK_DMA_NOW_SHIFT;

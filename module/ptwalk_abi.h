@@ -120,6 +120,7 @@
 #define PTWALK_IOC_EVENTS	_IO(PTWALK_IOC_TYPE, 0x05) /* ptwalk_events_query */
 #define PTWALK_IOC_DMA_TRACK	_IO(PTWALK_IOC_TYPE, 0x20) /* ptwalk_dma_track */
 #define PTWALK_IOC_DMA_MAPS	_IO(PTWALK_IOC_TYPE, 0x21) /* ptwalk_dma_query */
+#define PTWALK_IOC_FRAME_FILE	_IO(PTWALK_IOC_TYPE, 0x22) /* ptwalk_frame_file */
 
 /* What a module answers (ptwalk_info.features). */
 #define PTWALK_FEAT_RANGE	(1ULL << 0)	/* PTWALK_IOC_RANGE */
@@ -143,6 +144,7 @@
 						 * ptwalk_info says since
 						 * when (events_armed_ns)
 						 */
+#define PTWALK_FEAT_FRAME_FILE	(1ULL << 8)	/* PTWALK_IOC_FRAME_FILE */
 
 /*
  * PTWALK_IOC_INFO: size in (the caller's struct), out (the bytes the
@@ -743,6 +745,14 @@ enum ptwalk_dma_kind {
 						 * the tail of an allocation
 						 * that is no compound page)
 						 */
+#define PTWALK_DMA_F_VMAPPED	(1U << 5)	/* a coherent buffer the DMA
+						 * API vmap()ed (dma-iommu's
+						 * remap): its frames need not
+						 * be contiguous, phys is the
+						 * first one's; the others are
+						 * what the IOMMU translates
+						 * the device addresses to
+						 */
 
 /*
  * What the first frame was when mapped and is when asked, each in 4 bits
@@ -785,8 +795,45 @@ struct ptwalk_dma_mapping {
 				 */
 };
 
+/*
+ * PTWALK_IOC_FRAME_FILE: the file whose page cache holds frame pfn, for
+ * a frame no process maps (ptcompare --dma's page-cache frames).
+ * Answered at once, asked as every query.  The frame's folio is taken
+ * only while it holds a reference, and locked without waiting, so that
+ * truncation cannot take it from its file during the look; path is the
+ * file's path below its filesystem's root (dentry_path_raw() of any of
+ * its names), "" when it has none, cut at PTWALK_FRAME_PATH_MAX - 1
+ * bytes (path_cut).  Fails with
+ *   EINVAL      a flag, or pfn beyond the kernel's;
+ *   ENOENT      no struct page, a free frame, or no file's page
+ *               (anonymous memory, swap cache, slab, a kernel page);
+ *   EAGAIN      the folio is locked (I/O, truncation) or changing: ask
+ *               again;
+ *   EPERM       the caller lacks CAP_SYS_ADMIN or CAP_SYS_PTRACE;
+ *   EACCES      under lockdown in confidentiality mode.
+ */
+#define PTWALK_FRAME_PATH_MAX	256
+#define PTWALK_FRAME_FSTYPE_MAX	16
+
+struct ptwalk_frame_file {
+	__u32 size;
+	__u32 flags;		/* 0 */
+	__u64 pfn;		/* in */
+	__u64 ino;		/* out: the file's inode number */
+	__u64 index;		/* out: the page's offset in the file, in
+				 * kernel pages
+				 */
+	__u32 dev;		/* out: its filesystem's device
+				 * (new_encode_dev(), as stat's st_dev)
+				 */
+	__u32 path_cut;		/* out: 1 when path was cut */
+	char fstype[PTWALK_FRAME_FSTYPE_MAX];	/* out: "ext4", "tmpfs", ... */
+	char path[PTWALK_FRAME_PATH_MAX];	/* out, NUL-terminated */
+};
+
 #define PTWALK_DMA_TRACK_SIZE	72
 #define PTWALK_DMA_QUERY_SIZE	128
 #define PTWALK_DMA_MAPPING_SIZE	80
+#define PTWALK_FRAME_FILE_SIZE	312
 
 #endif /* PTWALK_ABI_H */

@@ -19,6 +19,7 @@
 #include <linux/uaccess.h>
 #include "decode.h"
 #include "dma_track.h"
+#include "frame_file.h"
 #include "lockdown.h"
 #include "query_copy.h"
 #include "recorder.h"
@@ -106,7 +107,8 @@ static long info_ioctl(void __user *arg)
 	struct ptwalk_info info = {
 		.abi_version = PTWALK_ABI_VERSION,
 		.features = PTWALK_FEAT_RANGE | PTWALK_FEAT_VTOP |
-			    PTWALK_FEAT_TASK | ptwalk_iommu_features() |
+			    PTWALK_FEAT_TASK | PTWALK_FEAT_FRAME_FILE |
+			    ptwalk_iommu_features() |
 			    (ptwalk_recorder_on() ? PTWALK_FEAT_IOMMU_EVENTS : 0),
 		.absent_flags = ptwalk_absent_flags(),
 	};
@@ -227,6 +229,9 @@ static long session_ioctl(struct file *file, unsigned int cmd,
 		return info_ioctl((void __user *)arg);
 	if (cmd == PTWALK_IOC_DMA_TRACK || cmd == PTWALK_IOC_DMA_MAPS)
 		return dma_ioctl(file->private_data, cmd, (void __user *)arg);
+	if (cmd == PTWALK_IOC_FRAME_FILE)
+		return caller_may_ask() ?
+		       ptwalk_frame_file_ioctl((void __user *)arg) : -EPERM;
 	return query_ioctl(file->private_data, cmd, (void __user *)arg);
 }
 

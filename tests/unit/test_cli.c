@@ -574,6 +574,17 @@ static void dma_track_forms(void **state)
 	assert_int_equal(o.mode, MODE_DMA_TRACK);
 	assert_true(o.dma_off);
 	assert_true(o.json);
+	/* --dma: the IOMMU read with --dma-api, a window of device addresses */
+	o = accepted(6, "--dma", "0000:00:03.0", "--dma-api", "--range",
+		     "0xff000000-0x100000000");
+	assert_int_equal(o.mode, MODE_DMA);
+	assert_true(o.dma_api);
+	assert_true(o.has_range);
+	assert_int_equal(o.start, 0xff000000);
+	assert_int_equal(o.end, 0x100000000);
+	o = accepted(3, "--dma", "0000:00:03.0");
+	assert_false(o.dma_api);
+	assert_false(o.has_range);
 }
 
 /*

@@ -1794,3 +1794,493 @@ out:
 	sched_setaffinity(0, sizeof(saved), &saved);
 	return edu_restore(t, &d) && ok;
 }
+
+/* ptcompare --json --dma bdf [--dma-api] into r, exit want. */
+static bool pc_dma_api(struct vmtest *t, const char *bdf, bool dma_api,
+		       int want, struct pc_result *r)
+{
+	const char *argv[] = { "ptcompare", "--json", "--dma", bdf,
+			       dma_api ? "--dma-api" : NULL, NULL };
+
+	memset(r, 0, sizeof(*r));
+	if (!pc_run(t, r, argv))
+		return false;
+	r->doc = r->len ? json_tokener_parse(r->out) : NULL;
+	if (r->status != want || !r->doc) {
+		/* the whole report, for the log */
+		printf("# %s\n", r->out ? r->out : "");
+		return fail(t, "ptcompare --dma %s%s: exit %d, expected %d: %s (report above)",
+			    bdf, dma_api ? " --dma-api" : "", r->status, want,
+			    r->err);
+	}
+	return true;
+}
+
+/* The page at device address dma among every mapping's frames, or NULL. */
+static struct json_object *page_at(struct pc_result *r, uint64_t dma,
+				   struct json_object **mapping)
+{
+	struct json_object *maps = pc_get(r->doc, "mappings");
+	size_t n = maps ? json_object_array_length(maps) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *m = json_object_array_get_idx(maps, i);
+		struct json_object *fr = pc_get(m, "frames");
+		size_t k = fr ? json_object_array_length(fr) : 0;
+
+		for (size_t j = 0; j < k; j++) {
+			struct json_object *p = json_object_array_get_idx(fr, j);
+			uint64_t a;
+
+			if (pc_hex(p, "dma", &a) && a == dma) {
+				*mapping = m;
+				return p;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* A JSON hex string or null: its value, or PTWALK_PFN_NONE. */
+static uint64_t hex_or_none(struct json_object *o, const char *key)
+{
+	uint64_t v;
+
+	return pc_hex(o, key, &v) ? v : PTWALK_PFN_NONE;
+}
+
+/*
+ * Page i of the driver's record r as --dma lists it: its frame is the
+ * recorded one, told as frame (NULL: any); with iommu, the IOMMU
+ * translates it to iommu_pfn (PTWALK_PFN_NONE: to nothing); user pages
+ * name this process at va.
+ */
+static bool page_listed(struct vmtest *t, struct pc_result *r,
+			const struct ptwalk_edu_map *rec, unsigned int i,
+			const char *frame, bool iommu, uint64_t iommu_pfn,
+			uint64_t va)
+{
+	uint64_t dma = rec->page[i].dma, pfn = rec->page[i].phys / PAGE;
+	struct json_object *m = NULL, *p = page_at(r, dma, &m);
+	struct json_object *fr = p ? pc_get(p, "frame") : NULL;
+	struct json_object *pid = p ? pc_get(p, "pid") : NULL;
+
+	if (!p)
+		return fail(t, "--dma lists no page at dma 0x%" PRIx64 ": %.600s",
+			    dma, r->out);
+	if (hex_or_none(p, "pfn") != pfn) {
+		/* the whole mapping, for the log: more than a reason holds */
+		printf("# %s\n", json_object_to_json_string(m));
+		return fail(t, "dma 0x%" PRIx64 ": pfn 0x%" PRIx64 ", the driver recorded 0x%"
+			    PRIx64 " (mapping above)", dma, hex_or_none(p, "pfn"),
+			    pfn);
+	}
+	if (frame && (!fr || strcmp(json_object_get_string(fr), frame)))
+		return fail(t, "dma 0x%" PRIx64 ": frame %s, expected %s", dma,
+			    fr ? json_object_get_string(fr) : "(none)", frame);
+	if (va && (!pid || json_object_get_int(pid) != getpid() ||
+		   hex_or_none(p, "va") != va))
+		return fail(t, "dma 0x%" PRIx64 ": mapped by %s at 0x%" PRIx64
+			    ", expected pid %d at 0x%" PRIx64, dma,
+			    pid ? json_object_to_json_string(pid) : "?",
+			    hex_or_none(p, "va"), (int)getpid(), va);
+	if (iommu != json_object_get_boolean(pc_get(p, "iommu_read")))
+		return fail(t, "dma 0x%" PRIx64 ": iommu_read %s", dma,
+			    iommu ? "false" : "true");
+	if (iommu && hex_or_none(p, "iommu_pfn") != iommu_pfn)
+		return fail(t, "dma 0x%" PRIx64 ": the IOMMU translates to 0x%"
+			    PRIx64 ", expected 0x%" PRIx64, dma,
+			    hex_or_none(p, "iommu_pfn"), iommu_pfn);
+	return true;
+}
+
+static bool redirect(struct vmtest *t, struct edu_drv *d, uint32_t id,
+		     uint32_t page, uint64_t phys, bool undo)
+{
+	struct ptwalk_edu_redirect r = {
+		.id = id, .page = page, .phys = phys,
+		.flags = undo ? PTWALK_EDU_REDIRECT_UNDO : 0,
+	};
+
+	return edu_ioctl(t, d, PTWALK_EDU_IOC_REDIRECT, &r,
+			 "PTWALK_EDU_IOC_REDIRECT");
+}
+
+/* Whether the JSON mapping of page dma lists finding. */
+static bool page_finding(struct vmtest *t, struct pc_result *r, uint64_t dma,
+			 const char *finding)
+{
+	struct json_object *m = NULL;
+
+	if (!page_at(r, dma, &m))
+		return fail(t, "--dma lists no page at dma 0x%" PRIx64, dma);
+	return has_finding(m, finding) ||
+	       fail(t, "dma 0x%" PRIx64 ": findings %s, expected %s", dma,
+		    json_object_to_json_string(pc_get(m, "findings")),
+		    finding ? finding : "none");
+}
+
+#define FR_PAGES	3
+
+/*
+ * The page at dma is translated to nothing; its frame, which only the
+ * IOMMU named (a vmap()ed buffer's page past its first), unknown now.
+ */
+static bool iommu_none(struct vmtest *t, struct pc_result *r, uint64_t dma)
+{
+	struct json_object *m = NULL, *p = page_at(r, dma, &m);
+
+	if (!p)
+		return fail(t, "--dma lists no page at dma 0x%" PRIx64, dma);
+	if (!json_object_get_boolean(pc_get(p, "iommu_read")) ||
+	    pc_get(p, "iommu_pfn") || pc_get(p, "pfn"))
+		return fail(t, "dma 0x%" PRIx64 ": expected no translation, no frame: %s",
+			    dma, json_object_to_json_string(p));
+	return true;
+}
+
+/*
+ * ptcompare --dma lists every frame of each mapping, each the frame the
+ * driver recorded, and names whose it is: a pinned user buffer's pages
+ * as this process's anonymous memory at their addresses.  With --dma-api
+ * the IOMMU translates every page to its recorded frame (a coherent
+ * buffer's pages too, which dma-iommu vmap()s from frames that need not
+ * be contiguous), 0 findings.  Then the driver changes its own DMA
+ * domain behind the DMA API (PTWALK_EDU_IOC_REDIRECT): a page of a
+ * dma_map_page() buffer translated to another buffer's frame, edu's
+ * write through it landing in that frame (the hardware's proof), and a
+ * coherent page translated to nothing.  --dma-api names both
+ * dma_iommu_disagrees and exits 1; without --dma-api nothing is read
+ * and nothing found; undone, 0 findings again.
+ */
+VMTEST_CASE(iommu, "edu_driver_dma_frames", edu_driver_dma_frames)
+{
+	struct ptwalk_edu_map coh = { .kind = PTWALK_EDU_KIND_COHERENT,
+				      .pages = FR_PAGES },
+		pg = { .kind = PTWALK_EDU_KIND_PAGE, .pages = FR_PAGES },
+		one = { .kind = PTWALK_EDU_KIND_SINGLE, .pages = 1 },
+		sg = { .kind = PTWALK_EDU_KIND_SG_PIN, .pages = FR_PAGES };
+	const struct ptwalk_edu_map *kernel[] = { &coh, &pg, &one };
+	uint64_t w[CHUNK_WORDS], v;
+	struct pc_result pr = { 0 };
+	char *user = NULL;
+	struct edu_drv d;
+	bool ok = true;
+	int fd;
+
+	if (!kernel_at_least(6, 12))
+		return true;	/* no tracking: edu_driver_dma_inventory says so */
+	if (!edu_bind(t, &d))
+		return false;
+	fd = vm_open_query(t);
+	if (fd < 0 || dma_track(fd, d.bdf, false)) {
+		ok = fd >= 0 ? fail(t, "PTWALK_IOC_DMA_TRACK: %s", strerror(errno)) :
+			       false;
+		goto out;
+	}
+	user = map_anon(t, FR_PAGES * PAGE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	ok = user != NULL;
+	if (ok)
+		touch_write(user, FR_PAGES * PAGE);
+	sg.user_addr = A(user);
+	ok = ok && edu_map(t, &d, &coh) && edu_map(t, &d, &pg) &&
+	     edu_map(t, &d, &one) && edu_map(t, &d, &sg);
+	/* every frame, as the driver recorded it; the user pages ours */
+	ok = ok && pc_dma_api(t, d.bdf, false, EXIT_OK, &pr);
+	for (unsigned int i = 0; ok && i < FR_PAGES; i++)
+		ok = page_listed(t, &pr, &pg, i, "kernel", false, 0, 0) &&
+		     page_listed(t, &pr, &sg, i, "anonymous", false, 0,
+				 A(user) + i * PAGE);
+	pc_free(&pr);
+	/* where edu's DMA to each coherent page lands: the hardware's word */
+	for (unsigned int i = 0; ok && i < FR_PAGES; i++) {
+		uint64_t got[CHUNK_WORDS];
+
+		ok = land(t, &d, coh.page[i].dma, 0x60 + i) &&
+		     edu_rw(t, &d, coh.id, i * PAGE, got, CHUNK, false) &&
+		     same(t, got, 0x60 + i, "a coherent page, read by the CPU");
+	}
+	/* with the IOMMU: each page translates to its recorded frame */
+	ok = ok && pc_dma_api(t, d.bdf, true, EXIT_OK, &pr);
+	for (size_t k = 0; ok && k < sizeof(kernel) / sizeof(kernel[0]); k++)
+		for (unsigned int i = 0; ok && i < kernel[k]->pages; i++)
+			ok = page_listed(t, &pr, kernel[k], i, NULL, true,
+					 kernel[k]->page[i].phys / PAGE, 0);
+	for (unsigned int i = 0; ok && i < FR_PAGES; i++)
+		ok = page_listed(t, &pr, &sg, i, "anonymous", true,
+				 sg.page[i].phys / PAGE, A(user) + i * PAGE);
+	if (ok)
+		printf("# $ ptcompare --json --dma %s --dma-api\n# %s\n", d.bdf,
+		       pr.out);
+	pc_free(&pr);
+	/* page 1 of pg now reaches one's frame; coh's page 2 nothing */
+	ok = ok && redirect(t, &d, pg.id, 1, one.page[0].phys, false) &&
+	     redirect(t, &d, coh.id, 2, 0, false);
+	ok = ok && land(t, &d, pg.page[1].dma, 0x5a) &&
+	     vm_peek(t, one.page[0].phys / PAGE, &v);
+	if (ok) {
+		pattern(w, 0x5a);
+		if (v != w[0])
+			ok = fail(t, "edu's write through the redirected page: 0x%"
+				  PRIx64 " in the other buffer's frame, expected 0x%"
+				  PRIx64, v, w[0]);
+	}
+	ok = ok && pc_dma_api(t, d.bdf, true, EXIT_MISMATCH, &pr) &&
+	     page_listed(t, &pr, &pg, 1, "kernel", true,
+			 one.page[0].phys / PAGE, 0) &&
+	     iommu_none(t, &pr, coh.page[2].dma) &&
+	     page_finding(t, &pr, pg.page[1].dma, "dma_iommu_disagrees") &&
+	     page_finding(t, &pr, coh.page[2].dma, "dma_iommu_disagrees") &&
+	     page_finding(t, &pr, one.page[0].dma, NULL) &&
+	     page_finding(t, &pr, sg.page[0].dma, NULL);
+	pc_free(&pr);
+	if (ok)
+		show_text(t, d.bdf);
+	{
+		const char *argv[] = { "ptcompare", "--dma", d.bdf, "--dma-api",
+				       NULL };
+		struct pc_result tr = { 0 };
+		char *line, *save = NULL;
+
+		if (ok && pc_run(t, &tr, argv)) {
+			printf("# $ ptcompare --dma %s --dma-api (exit %d)\n",
+			       d.bdf, tr.status);
+			for (line = strtok_r(tr.out, "\n", &save); line;
+			     line = strtok_r(NULL, "\n", &save))
+				printf("#   %s\n", line);
+			pc_free(&tr);
+		}
+	}
+	/* without --dma-api the IOMMU is not asked: nothing to find */
+	ok = ok && pc_dma_api(t, d.bdf, false, EXIT_OK, &pr);
+	pc_free(&pr);
+	ok = ok && redirect(t, &d, pg.id, 1, 0, true) &&
+	     redirect(t, &d, coh.id, 2, 0, true) &&
+	     pc_dma_api(t, d.bdf, true, EXIT_OK, &pr);
+	pc_free(&pr);
+	/* the fixture's own unmaps undo what a redirect left */
+	ok = ok && redirect(t, &d, pg.id, 0, one.page[0].phys, false);
+	ok = ok && edu_unmap(t, &d, coh.id) && edu_unmap(t, &d, pg.id) &&
+	     edu_unmap(t, &d, one.id) && edu_unmap(t, &d, sg.id);
+out:
+	if (fd >= 0) {
+		dma_track(fd, d.bdf, true);
+		close(fd);
+	}
+	if (user)
+		munmap(user, FR_PAGES * PAGE);
+	return edu_restore(t, &d) && ok;
+}
+
+/* Whether the document's "source" is want. */
+static bool source_is(struct vmtest *t, struct pc_result *r, const char *want)
+{
+	struct json_object *s = pc_get(r->doc, "source");
+
+	return (s && !strcmp(json_object_get_string(s), want)) ||
+	       fail(t, "--dma source %s, expected %s",
+		    s ? json_object_get_string(s) : "(none)", want);
+}
+
+/*
+ * Where the DMA API is not tracked (before 6.12 no kernel can; after,
+ * edu untracked), ptcompare --dma --dma-api walks edu's DMA-API domain
+ * over the first 4 GiB of device addresses and lists what it
+ * translates: every page the driver mapped (a coherent buffer, a
+ * dma_map_page buffer, pinned user pages, its staging page) at its
+ * recorded device address and frame, the user pages as this process's
+ * anonymous memory at their addresses, 0 findings (a walk knows no pin).
+ * An unmapped buffer is gone from the next walk; mappings left at unbind
+ * are dma_leaked, exit 1; the driver unloaded, none is left, exit 0.  In
+ * an identity default domain (5.10's lane) there is nothing of the
+ * device's own to walk: exit 20, naming the domain.
+ */
+VMTEST_CASE(iommu, "edu_driver_dma_domain_walk", edu_driver_dma_domain_walk)
+{
+	struct ptwalk_edu_map coh = { .kind = PTWALK_EDU_KIND_COHERENT,
+				      .pages = 2 },
+		pg = { .kind = PTWALK_EDU_KIND_PAGE, .pages = 2 },
+		sg = { .kind = PTWALK_EDU_KIND_SG_PIN, .pages = 2 };
+	struct ptwalk_edu_id leak = { .id = 1 };
+	struct json_object *m = NULL;
+	struct pc_result pr = { 0 };
+	char *user = NULL;
+	struct edu_drv d;
+	bool ok = true;
+
+	if (!edu_bind(t, &d))
+		return false;
+	if (vm_pci_identity_default(d.bdf)) {
+		/* 5.10's lane: passthrough, no mappings of the device's own */
+		const char *argv[] = { "ptcompare", "--dma", d.bdf, "--dma-api",
+				       NULL };
+
+		ok = kernel_at_least(6, 12) ||
+		     pc_status(t, argv, EXIT_DMA_TRACK_UNSUPPORTED, "identity");
+		return edu_restore(t, &d) && ok;
+	}
+	if (kernel_at_least(6, 12)) {
+		int fd = vm_open_query(t);
+
+		if (fd < 0) {
+			edu_restore(t, &d);
+			return false;
+		}
+		dma_track(fd, d.bdf, true);	/* untracked, whatever it was */
+		close(fd);
+	}
+	user = map_anon(t, 2 * PAGE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	ok = user != NULL;
+	if (ok)
+		touch_write(user, 2 * PAGE);
+	sg.user_addr = A(user);
+	ok = ok && edu_map(t, &d, &coh) && edu_map(t, &d, &pg) &&
+	     edu_map(t, &d, &sg);
+	ok = ok && pc_dma_api(t, d.bdf, true, EXIT_OK, &pr) &&
+	     source_is(t, &pr, "domain_walk") &&
+	     page_listed(t, &pr, &d.staging, 0, NULL, true,
+			 d.staging.page[0].phys / PAGE, 0);
+	for (unsigned int i = 0; ok && i < 2; i++)
+		ok = page_listed(t, &pr, &coh, i, NULL, true,
+				 coh.page[i].phys / PAGE, 0) &&
+		     page_listed(t, &pr, &pg, i, "kernel", true,
+				 pg.page[i].phys / PAGE, 0) &&
+		     page_listed(t, &pr, &sg, i, "anonymous", true,
+				 sg.page[i].phys / PAGE, A(user) + i * PAGE);
+	if (ok)
+		printf("# $ ptcompare --json --dma %s --dma-api\n# %s\n", d.bdf,
+		       pr.out);
+	pc_free(&pr);
+	/* unmapped: no longer translated */
+	ok = ok && edu_unmap(t, &d, pg.id) &&
+	     pc_dma_api(t, d.bdf, true, EXIT_OK, &pr);
+	if (ok && page_at(&pr, pg.page[0].dma, &m))
+		ok = fail(t, "the walk still lists dma 0x%" PRIx64 " after the unmap",
+			  (uint64_t)pg.page[0].dma);
+	pc_free(&pr);
+	/* left behind at unbind */
+	ok = ok && edu_ioctl(t, &d, PTWALK_EDU_IOC_LEAK_AT_UNBIND, &leak,
+			     "PTWALK_EDU_IOC_LEAK_AT_UNBIND");
+	if (ok) {
+		close(d.fd);
+		d.fd = -1;
+		ok = unbind(t, d.bdf);
+	}
+	ok = ok && pc_dma_api(t, d.bdf, true, EXIT_MISMATCH, &pr) &&
+	     page_finding(t, &pr, coh.page[0].dma, "dma_leaked") &&
+	     page_finding(t, &pr, sg.page[1].dma, "dma_leaked");
+	pc_free(&pr);
+	if (ok && syscall(SYS_delete_module, PTWALK_EDU_DRIVER, O_NONBLOCK))
+		ok = fail(t, "rmmod %s: %s", PTWALK_EDU_DRIVER, strerror(errno));
+	ok = ok && pc_dma_api(t, d.bdf, true, EXIT_OK, &pr);
+	if (ok && page_at(&pr, coh.page[0].dma, &m))
+		ok = fail(t, "the walk lists dma 0x%" PRIx64 " after the driver's unload",
+			  (uint64_t)coh.page[0].dma);
+	pc_free(&pr);
+	if (user)
+		munmap(user, 2 * PAGE);
+	return edu_restore(t, &d) && ok;
+}
+
+/*
+ * The page at dma names the file path (its page cache), mapped by this
+ * process at va or (va 0) by none.
+ */
+static bool page_file(struct vmtest *t, struct pc_result *r, uint64_t dma,
+		      const char *path, uint64_t va)
+{
+	struct json_object *m = NULL, *p = page_at(r, dma, &m);
+	struct json_object *file = p ? pc_get(p, "file") : NULL;
+	struct json_object *pid = p ? pc_get(p, "pid") : NULL;
+	struct json_object *fr = p ? pc_get(p, "frame") : NULL;
+
+	if (!p)
+		return fail(t, "--dma lists no page at dma 0x%" PRIx64 ": %.600s",
+			    dma, r->out);
+	if (!fr || strcmp(json_object_get_string(fr), "page_cache"))
+		return fail(t, "dma 0x%" PRIx64 ": frame %s, expected page_cache",
+			    dma, fr ? json_object_get_string(fr) : "(none)");
+	/* below its filesystem's root: /tmp may be a mount of its own */
+	size_t n = file ? strlen(json_object_get_string(file)) : 0;
+
+	if (!n || n > strlen(path) ||
+	    strcmp(path + strlen(path) - n, json_object_get_string(file)) ||
+	    json_object_get_string(file)[0] != '/' ||
+	    !json_object_get_string(pc_get(p, "fs")))
+		return fail(t, "dma 0x%" PRIx64 ": file %s, expected %s: %s", dma,
+			    file ? json_object_get_string(file) : "(none)", path,
+			    json_object_to_json_string(p));
+	if (va ? !pid || json_object_get_int(pid) != getpid() ||
+		 hex_or_none(p, "va") != va : pid != NULL)
+		return fail(t, "dma 0x%" PRIx64 ": mapped by %s, expected %s", dma,
+			    pid ? json_object_to_json_string(pid) : "none",
+			    va ? "this process" : "none");
+	return true;
+}
+
+/*
+ * A file's page mapped for DMA (dma_map_sg of the pinned page of a
+ * MAP_SHARED mapping of a /tmp file): --dma names it page_cache of that
+ * file (ptwalk.ko's PTWALK_IOC_FRAME_FILE: its path below the
+ * filesystem's root, the end of the path the test made, and the
+ * filesystem's type), mapped by this process at its address; once the
+ * process unmaps it, still the file's, mapped by no process.
+ */
+VMTEST_CASE(iommu, "edu_driver_dma_page_cache", edu_driver_dma_page_cache)
+{
+	struct ptwalk_edu_map fm = { .kind = PTWALK_EDU_KIND_SG_PIN,
+				     .pages = 1 };
+	char path[] = "/tmp/ptwalk-dma-XXXXXX";
+	struct pc_result pr = { 0 };
+	char *buf = MAP_FAILED;
+	struct edu_drv d;
+	bool ok = true;
+	int fd, qfd = -1;
+
+	if (!kernel_at_least(6, 12))
+		return true;	/* no tracking: edu_driver_dma_inventory says so */
+	fd = mkstemp(path);
+	if (fd < 0 || ftruncate(fd, PAGE))
+		return fail(t, "mkstemp %s: %s", path, strerror(errno));
+	buf = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (buf == MAP_FAILED) {
+		ok = fail(t, "mmap %s: %s", path, strerror(errno));
+		goto out_file;
+	}
+	memset(buf, 0x5c, PAGE);
+	if (!edu_bind(t, &d)) {
+		ok = false;
+		goto out_file;
+	}
+	qfd = vm_open_query(t);
+	if (qfd < 0 || dma_track(qfd, d.bdf, false)) {
+		ok = qfd >= 0 ? fail(t, "PTWALK_IOC_DMA_TRACK: %s", strerror(errno)) :
+				false;
+		goto out;
+	}
+	fm.user_addr = A(buf);
+	ok = edu_map(t, &d, &fm) && pc_dma_api(t, d.bdf, false, EXIT_OK, &pr) &&
+	     page_listed(t, &pr, &fm, 0, "page_cache", false, 0, A(buf)) &&
+	     page_file(t, &pr, fm.page[0].dma, path, A(buf));
+	pc_free(&pr);
+	munmap(buf, PAGE);
+	buf = MAP_FAILED;
+	ok = ok && pc_dma_api(t, d.bdf, false, EXIT_OK, &pr) &&
+	     page_file(t, &pr, fm.page[0].dma, path, 0);
+	if (ok)
+		show_text(t, d.bdf);
+	pc_free(&pr);
+	ok = (!fm.state || edu_unmap(t, &d, fm.id)) && ok;
+out:
+	if (qfd >= 0) {
+		dma_track(qfd, d.bdf, true);
+		close(qfd);
+	}
+	ok = edu_restore(t, &d) && ok;
+out_file:
+	if (buf != MAP_FAILED)
+		munmap(buf, PAGE);
+	close(fd);
+	unlink(path);
+	return ok;
+}

@@ -530,7 +530,7 @@ static int dma_explain(const struct faults_ctx *c,
 	one = fault_dma_frame(&d->match);
 	have_kpf = proc_kpageflags(one.phys >> c->shift, &kpf);
 	d->has_frame = true;
-	d->frame = dma_frame_of(&one, have_kpf, kpf);
+	d->frame = dma_frame_at(&one, 0, true, have_kpf, kpf);
 	if (d->frame == DMA_FRAME_MMIO || d->frame == DMA_FRAME_FREE)
 		return 0;
 	return frame_now(c->fd, one.phys >> c->shift, c->shift, &d->frames,

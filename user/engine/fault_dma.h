@@ -65,7 +65,7 @@ enum dma_fault_cause fault_dma_cause(bool mapped, uint32_t dir,
 				     enum iommu_access access);
 
 /*
- * x->m as dma_frame_of() is to read it for the faulting page's frame:
+ * x->m as dma_frame_at() is to read it for the faulting page's frame:
  * phys moved to x->phys, and FREE (said of the first frame) dropped when
  * the faulting page's frame is another.
  */

@@ -37,6 +37,8 @@ _Static_assert(sizeof(struct ptwalk_dma_track) == PTWALK_DMA_TRACK_SIZE,
 	       "DMA tracking layout");
 _Static_assert(sizeof(struct ptwalk_dma_query) == PTWALK_DMA_QUERY_SIZE,
 	       "DMA mappings query layout");
+_Static_assert(sizeof(struct ptwalk_frame_file) == PTWALK_FRAME_FILE_SIZE,
+	       "ptwalk_frame_file size");
 _Static_assert(sizeof(struct ptwalk_dma_mapping) == PTWALK_DMA_MAPPING_SIZE,
 	       "DMA mapping layout");
 _Static_assert(sizeof(struct ptwalk_iommu_event) == PTWALK_IOMMU_EVENT_SIZE,
@@ -228,6 +230,15 @@ int ptwalk_dma_history(int fd, const char *device,
 		return -EINVAL;
 	memcpy(q->device, device, len);
 	return ask(fd, PTWALK_IOC_DMA_MAPS, q);
+}
+
+int ptwalk_frame_file(int fd, uint64_t pfn, struct ptwalk_frame_file *out)
+{
+	int err;
+
+	*out = (struct ptwalk_frame_file){ .size = sizeof(*out), .pfn = pfn };
+	err = ask(fd, PTWALK_IOC_FRAME_FILE, out);
+	return err == -ENOTTY ? -EOPNOTSUPP : err;
 }
 
 int ptwalk_query_iommu(int fd, const char *device, uint64_t start,

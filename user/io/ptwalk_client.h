@@ -107,6 +107,13 @@ int ptwalk_query_iommu(int fd, const char *device, uint64_t start,
 		       uint64_t end, uint32_t flags);
 
 /*
+ * The file whose page cache holds frame pfn (PTWALK_IOC_FRAME_FILE) into
+ * out: 0 or -errno as module/ptwalk_abi.h lists them; -EOPNOTSUPP from a
+ * module without it.
+ */
+int ptwalk_frame_file(int fd, uint64_t pfn, struct ptwalk_frame_file *out);
+
+/*
  * Starts an events query (PTWALK_IOC_EVENTS): the recorder's events from
  * since on; 0 or -errno (EOPNOTSUPP: no recorder).
  */

@@ -23,6 +23,8 @@ static const struct {
 		"a user page is mapped for DMA without a pin (FOLL_PIN): it can move or be freed under the device" },
 	[DMA_LEAKED] = { "dma_leaked",
 		"the device has mappings and no driver bound: left behind at unbind" },
+	[DMA_IOMMU_DISAGREES] = { "dma_iommu_disagrees",
+		"the device's IOMMU translates a mapped device address to another frame than the mapping's, or to none: the device reaches memory the driver did not map for it, or faults" },
 };
 
 const char *dma_frame_name(enum dma_frame f)

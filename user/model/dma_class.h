@@ -7,7 +7,7 @@
 #ifndef PTCOMPARE_MODEL_DMA_CLASS_H
 #define PTCOMPARE_MODEL_DMA_CLASS_H
 
-/* What the first frame of a mapping is now. */
+/* What a frame of a mapping is now. */
 enum dma_frame {
 	DMA_FRAME_UNKNOWN,	/* no physical address known */
 	DMA_FRAME_MMIO,		/* no struct page: a BAR or other MMIO */
@@ -26,6 +26,7 @@ enum dma_finding {
 	DMA_FREED_WHILE_MAPPED,	/* a mapped frame is free */
 	DMA_USER_PAGE_UNPINNED,	/* a user page mapped without a pin */
 	DMA_LEAKED,		/* mapped with no driver bound */
+	DMA_IOMMU_DISAGREES,	/* the IOMMU translates a page elsewhere */
 	DMA_NR_FINDINGS,
 };
 

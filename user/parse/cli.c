@@ -505,8 +505,8 @@ static const struct mode_rule {
 	{ MODE_DMA_TRACK, ARG_DMA_TRACK, 0, BIT(ARG_OFF), 0,
 	  "--dma-track starts or stops tracking a device: drop %s (usage: ptcompare --dma-track DEVICE [--off])",
 	  NULL },
-	{ MODE_DMA, ARG_DMA, 0, 0, 0,
-	  "--dma lists a tracked device's DMA mappings: drop %s (usage: ptcompare [--json] --dma DEVICE)",
+	{ MODE_DMA, ARG_DMA, 0, BIT(ARG_DMA_API) | BIT(ARG_RANGE), 0,
+	  "--dma lists a device's DMA mappings: drop %s (usage: ptcompare [--json] --dma DEVICE [--dma-api] [--range START-END])",
 	  NULL },
 	/* no positionals; its --range is of device addresses */
 	{ MODE_IOMMU_WATCH, ARG_IOMMU, BIT(ARG_WATCH),
