@@ -665,7 +665,7 @@ VMTEST_CASE(error, "abi_info", abi_info)
 			PTWALK_FEAT_TASK | PTWALK_FEAT_IOMMU |
 			PTWALK_FEAT_IOMMU_DMA_API | PTWALK_FEAT_IOMMU_EVENTS |
 			PTWALK_FEAT_IOMMU_OWNER_STOPPED |
-			PTWALK_FEAT_EVENTS_ARMING;
+			PTWALK_FEAT_EVENTS_ARMING | PTWALK_FEAT_FRAME_FILE;
 	uint32_t absent = 0, small[3];
 	int fd = open_query(t);
 	bool ok = fd >= 0;
