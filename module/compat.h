@@ -166,24 +166,47 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
 
 /*
  * A page-cache frame taken for a look at its file (frame_file.c): its
- * folio (5.16), referenced only while it still holds a reference, locked
- * without waiting; before folios, its compound head.  A feature test:
- * vendor kernels backport folios.  ptwalk_frame_get() returns the
- * referenced folio or head page of @page, or NULL (free, or changing).
+ * folio (5.16), or before folios its compound head.  A feature test:
+ * vendor kernels backport folios.  Only an LRU or hugetlb folio is taken,
+ * checked before and after the reference (mm/page_idle.c's rule): any
+ * other owner of a page may use its lock bit or its mapping field for
+ * itself (SLUB's slab_lock(), balloon and zsmalloc pages, which BUG or
+ * WARN if their trylock fails).  ptwalk_frame_get() gives the referenced
+ * folio or head page of @page, or -ENOENT (no such folio), -EAGAIN (it
+ * changed under the look, or a file's page not yet on the LRU: its
+ * lru_add batch drains soon).
  */
 #ifdef PTWALK_HAVE_FOLIO_TRY_GET
 #define ptwalk_frame_t			struct folio
-static inline struct folio *ptwalk_frame_get(struct page *page)
+static inline bool ptwalk_frame_candidate(struct folio *folio)
+{
+	return folio_test_lru(folio) || folio_test_hugetlb(folio);
+}
+
+/* a racy look at the mapping field, never dereferenced */
+static inline bool ptwalk_frame_looks_file(struct folio *folio)
+{
+	unsigned long m = (unsigned long)READ_ONCE(folio->mapping);
+
+	return m && !(m & PAGE_MAPPING_FLAGS) && !folio_test_slab(folio) &&
+	       !folio_test_swapcache(folio);
+}
+
+static inline int ptwalk_frame_get(struct page *page, struct folio **out)
 {
 	struct folio *folio = page_folio(page);
 
+	if (!ptwalk_frame_candidate(folio))
+		return ptwalk_frame_looks_file(folio) ? -EAGAIN : -ENOENT;
 	if (!folio_try_get(folio))
-		return NULL;
-	if (folio != page_folio(page)) {	/* split or freed meanwhile */
+		return -ENOENT;
+	/* split, freed or taken off the LRU meanwhile */
+	if (folio != page_folio(page) || !ptwalk_frame_candidate(folio)) {
 		folio_put(folio);
-		return NULL;
+		return -EAGAIN;
 	}
-	return folio;
+	*out = folio;
+	return 0;
 }
 #define ptwalk_frame_put(f)		folio_put(f)
 #define ptwalk_frame_trylock(f)		folio_trylock(f)
@@ -192,21 +215,43 @@ static inline struct folio *ptwalk_frame_get(struct page *page)
 	(folio_test_anon(f) || folio_test_swapcache(f) ? NULL : folio_mapping(f))
 #define ptwalk_frame_index(f)		((f)->index)
 #define ptwalk_frame_pfn(f)		folio_pfn(f)
-/* whether @page is a file's (not anonymous): a racy read, as a probe may */
-#define ptwalk_page_in_file(page)	(folio_mapping(page_folio(page)) != NULL)
+#define ptwalk_frame_pages(f)		folio_nr_pages(f)
+#define ptwalk_frame_hugetlb(f)		folio_test_hugetlb(f)
+/*
+ * Whether @page is a file's (not anonymous, not swap cache): a racy read
+ * of its mapping field, as a probe may, inline on the probe's path.
+ */
+#define ptwalk_page_in_file(page)	ptwalk_frame_looks_file(page_folio(page))
+#define ptwalk_page_swapcache(page)	folio_test_swapcache(page_folio(page))
 #else
 #define ptwalk_frame_t			struct page
-static inline struct page *ptwalk_frame_get(struct page *page)
+static inline bool ptwalk_frame_candidate(struct page *head)
+{
+	return PageLRU(head) || PageHuge(head);
+}
+
+static inline bool ptwalk_frame_looks_file(struct page *head)
+{
+	unsigned long m = (unsigned long)READ_ONCE(head->mapping);
+
+	return m && !(m & PAGE_MAPPING_FLAGS) && !PageSlab(head) &&
+	       !PageSwapCache(head);
+}
+
+static inline int ptwalk_frame_get(struct page *page, struct page **out)
 {
 	struct page *head = compound_head(page);
 
+	if (!ptwalk_frame_candidate(head))
+		return ptwalk_frame_looks_file(head) ? -EAGAIN : -ENOENT;
 	if (!get_page_unless_zero(head))
-		return NULL;
-	if (head != compound_head(page)) {
+		return -ENOENT;
+	if (head != compound_head(page) || !ptwalk_frame_candidate(head)) {
 		put_page(head);
-		return NULL;
+		return -EAGAIN;
 	}
-	return head;
+	*out = head;
+	return 0;
 }
 #define ptwalk_frame_put(p)		put_page(p)
 #define ptwalk_frame_trylock(p)		trylock_page(p)
@@ -215,7 +260,26 @@ static inline struct page *ptwalk_frame_get(struct page *page)
 	(PageAnon(p) || PageSwapCache(p) ? NULL : page_mapping(p))
 #define ptwalk_frame_index(p)		((p)->index)
 #define ptwalk_frame_pfn(p)		page_to_pfn(p)
-#define ptwalk_page_in_file(page)	(page_mapping(page) != NULL)
+#define ptwalk_frame_pages(p)		compound_nr(p)
+#define ptwalk_frame_hugetlb(p)		PageHuge(p)
+#define ptwalk_page_in_file(page) \
+	ptwalk_frame_looks_file(compound_head(page))
+#define ptwalk_page_swapcache(page)	PageSwapCache(compound_head(page))
+#endif
+
+/*
+ * A hugetlb folio's index in its file counts huge pages until 6.7 ("mm:
+ * remove hugetlb special casing in filemap.c" made it count base pages;
+ * hugetlb_basepage_index() went with it).  A feature test: the change was
+ * backported (to 6.6 in some trees).
+ */
+#ifdef PTWALK_HAVE_HUGETLB_BASEPAGE_INDEX
+#define ptwalk_frame_base_index(f) \
+	(ptwalk_frame_hugetlb(f) ? \
+	 (unsigned long)ptwalk_frame_index(f) * ptwalk_frame_pages(f) : \
+	 (unsigned long)ptwalk_frame_index(f))
+#else
+#define ptwalk_frame_base_index(f)	((unsigned long)ptwalk_frame_index(f))
 #endif
 
 /*

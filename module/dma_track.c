@@ -155,6 +155,9 @@ static u32 frame_kind(unsigned long pfn)
 	 * when a driver maps it just after it was read in, there when asked.
 	 * Its mapping says so from the start.
 	 */
+	/* swap cache (a swap-in being read) is anonymous memory to be */
+	if (ptwalk_page_swapcache(page))
+		return PTWALK_DMA_FRAME_ANON;
 	if (PageLRU(page) || ptwalk_page_in_file(page))
 		return PTWALK_DMA_FRAME_FILE;
 	return PTWALK_DMA_FRAME_KERNEL;
@@ -329,6 +332,25 @@ static u64 virt_phys(void *virt, unsigned long attrs)
 	return PTWALK_DMA_PHYS_NONE;
 }
 
+/*
+ * Whether a coherent buffer is a vmap() of frames apart (dma-iommu's
+ * remap of single pages), which PTWALK_DMA_F_VMAPPED says; other remaps
+ * (dma-direct's, dma-iommu's contiguous and atomic pools) are of one
+ * contiguous range.  On a tracked device's allocation only.
+ */
+static bool vmapped_apart(void *virt, size_t size)
+{
+	unsigned long first, i;
+
+	if (!is_vmalloc_addr(virt))
+		return false;
+	first = vmalloc_to_pfn(virt);
+	for (i = 1; i < DIV_ROUND_UP(size, PAGE_SIZE); i++)
+		if (vmalloc_to_pfn(virt + i * PAGE_SIZE) != first + i)
+			return true;
+	return false;
+}
+
 static void probe_alloc(void *kind, struct device *dev, void *virt,
 			dma_addr_t dma, size_t size,
 			enum dma_data_direction dir, gfp_t gfp,
@@ -342,7 +364,7 @@ static void probe_alloc(void *kind, struct device *dev, void *virt,
 	m = (struct ptwalk_dma_mapping){
 		.dma = dma, .phys = virt_phys(virt, attrs), .size = size,
 		.attrs = attrs, .dir = dir, .kind = (uintptr_t)kind,
-		.flags = is_vmalloc_addr(virt) ? PTWALK_DMA_F_VMAPPED : 0,
+		.flags = vmapped_apart(virt, size) ? PTWALK_DMA_F_VMAPPED : 0,
 	};
 	caller(&m);
 	add_one(t, &m, dma);
@@ -918,8 +940,13 @@ static long maps_ioctl(void __user *arg)
 	for (i = 0; i < q.nr_maps; i++)
 		frame_flags(&maps[i]);
 	/* what an unmapped frame is now: a fault after the unmap asks */
-	for (i = 0; i < q.nr_unmaps; i++)
+	for (i = 0; i < q.nr_unmaps; i++) {
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			goto out;
+		}
 		frame_flags(&unmaps[i]);
+	}
 	if (copy_to_user(u64_to_user_ptr(q.maps), maps,
 			 array_size(q.nr_maps, sizeof(*maps))) ||
 	    copy_to_user(u64_to_user_ptr(q.unmaps), unmaps,

@@ -799,20 +799,29 @@ struct ptwalk_dma_mapping {
  * PTWALK_IOC_FRAME_FILE: the file whose page cache holds frame pfn, for
  * a frame no process maps (ptcompare --dma's page-cache frames).
  * Answered at once, asked as every query.  The frame's folio is taken
- * only while it holds a reference, and locked without waiting, so that
- * truncation cannot take it from its file during the look; path is the
- * file's path below its filesystem's root (dentry_path_raw() of any of
- * its names), "" when it has none, cut at PTWALK_FRAME_PATH_MAX - 1
- * bytes (path_cut).  Fails with
- *   EINVAL      a flag, or pfn beyond the kernel's;
+ * only if it is on the LRU (or hugetlb) and while it holds a reference,
+ * and locked without waiting, so that truncation cannot take it from its
+ * file during the look; path is the file's path below its filesystem's
+ * root (dentry_path_raw() of any of its names), "" when it has none, cut
+ * at PTWALK_FRAME_PATH_MAX - 1 bytes (path_flags).  Fails with
+ *   EINVAL      a flag, or a pfn that does not fit the kernel's type;
  *   ENOENT      no struct page, a free frame, or no file's page
  *               (anonymous memory, swap cache, slab, a kernel page);
- *   EAGAIN      the folio is locked (I/O, truncation) or changing: ask
- *               again;
+ *   EAGAIN      the folio is locked (I/O, truncation), changing, not yet
+ *               on the LRU (a file's page still in its lru_add batch), or
+ *               its filesystem is being unmounted: ask again;
+ *   ENOMEM      no memory for the path;
  *   EPERM       the caller lacks CAP_SYS_ADMIN or CAP_SYS_PTRACE;
  *   EACCES      under lockdown in confidentiality mode.
  */
 #define PTWALK_FRAME_PATH_MAX	256
+/* path_flags */
+#define PTWALK_FRAME_PATH_CUT		(1U << 0)	/* path was cut */
+#define PTWALK_FRAME_PATH_DELETED	(1U << 1)	/* the name is unlinked */
+#define PTWALK_FRAME_PATH_DISCONNECTED	(1U << 2)	/* no name reaches the
+							 * root (a file handle's
+							 * alias): path ""
+							 */
 #define PTWALK_FRAME_FSTYPE_MAX	16
 
 struct ptwalk_frame_file {
@@ -823,10 +832,12 @@ struct ptwalk_frame_file {
 	__u64 index;		/* out: the page's offset in the file, in
 				 * kernel pages
 				 */
-	__u32 dev;		/* out: its filesystem's device
-				 * (new_encode_dev(), as stat's st_dev)
+	__u32 dev;		/* out: its superblock's device
+				 * (new_encode_dev(), as /proc/PID/maps
+				 * shows it; stat's st_dev differs on btrfs
+				 * subvolumes and overlayfs)
 				 */
-	__u32 path_cut;		/* out: 1 when path was cut */
+	__u32 path_flags;	/* out: PTWALK_FRAME_PATH_* */
 	char fstype[PTWALK_FRAME_FSTYPE_MAX];	/* out: "ext4", "tmpfs", ... */
 	char path[PTWALK_FRAME_PATH_MAX];	/* out, NUL-terminated */
 };

@@ -420,6 +420,17 @@ static int find_users(struct dma_ctx *c, const struct dma_read *r,
  * whether a process maps the frame or not); a frame it cannot name keeps
  * the path of the process mapping that find_users() found.
  */
+/* " (deleted)" after an unlinked name, as /proc/PID/maps says it. */
+static void append_deleted(char *file, size_t size)
+{
+	static const char tag[] = " (deleted)";
+	size_t len = strnlen(file, size - 1);
+
+	if (len + sizeof(tag) > size)
+		len = size - sizeof(tag);
+	memcpy(file + len, tag, sizeof(tag));
+}
+
 static void name_files(struct dma_ctx *c, const struct dma_read *r,
 		       size_t total, struct dma_page_who *who)
 {
@@ -429,8 +440,15 @@ static void name_files(struct dma_ctx *c, const struct dma_read *r,
 		if (r->pages[i].what != DMA_FRAME_PAGE_CACHE ||
 		    ptwalk_frame_file(c->fd, shown(&r->pages[i]), &ff))
 			continue;
-		snprintf(who[i].file, sizeof(who[i].file), "%.*s%s",
-			 (int)sizeof(ff.path), ff.path, ff.path_cut ? "..." : "");
+		if (ff.path_flags & PTWALK_FRAME_PATH_DISCONNECTED)
+			snprintf(who[i].file, sizeof(who[i].file),
+				 "(no name from the root)");
+		else if (snprintf(who[i].file, sizeof(who[i].file), "%.*s%s",
+				  (int)sizeof(ff.path) - 1, ff.path,
+				  ff.path_flags & PTWALK_FRAME_PATH_CUT ?
+				  "..." : "") >= 0 &&
+			 (ff.path_flags & PTWALK_FRAME_PATH_DELETED))
+			append_deleted(who[i].file, sizeof(who[i].file));
 		snprintf(who[i].fstype, sizeof(who[i].fstype), "%.*s",
 			 (int)sizeof(ff.fstype) - 1, ff.fstype);
 		who[i].ino = ff.ino;

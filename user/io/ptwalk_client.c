@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include "io/ptwalk_client.h"
@@ -234,10 +235,17 @@ int ptwalk_dma_history(int fd, const char *device,
 
 int ptwalk_frame_file(int fd, uint64_t pfn, struct ptwalk_frame_file *out)
 {
-	int err;
+	/* EAGAIN: locked, changing, or still in its lru_add batch */
+	const struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
+	int err, tries = 0;
 
-	*out = (struct ptwalk_frame_file){ .size = sizeof(*out), .pfn = pfn };
-	err = ask(fd, PTWALK_IOC_FRAME_FILE, out);
+	do {
+		if (tries)
+			nanosleep(&pause, NULL);
+		*out = (struct ptwalk_frame_file){ .size = sizeof(*out),
+						   .pfn = pfn };
+		err = ask(fd, PTWALK_IOC_FRAME_FILE, out);
+	} while (err == -EAGAIN && ++tries < 20);
 	return err == -ENOTTY ? -EOPNOTSUPP : err;
 }
 
