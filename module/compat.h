@@ -165,6 +165,17 @@ static inline struct vm_area_struct *ptwalk_vma_lookup(struct mm_struct *mm,
 #endif
 
 /*
+ * The low bits of a folio's mapping field that say it is no address
+ * space: PAGE_MAPPING_FLAGS until 6.17 ("mm: rename PAGE_MAPPING_* to
+ * FOLIO_MAPPING_*"), both macros.
+ */
+#ifdef FOLIO_MAPPING_FLAGS
+#define PTWALK_MAPPING_FLAGS		FOLIO_MAPPING_FLAGS
+#else
+#define PTWALK_MAPPING_FLAGS		PAGE_MAPPING_FLAGS
+#endif
+
+/*
  * A page-cache frame taken for a look at its file (frame_file.c): its
  * folio (5.16), or before folios its compound head.  A feature test:
  * vendor kernels backport folios.  Only an LRU or hugetlb folio is taken,
@@ -188,7 +199,7 @@ static inline bool ptwalk_frame_looks_file(struct folio *folio)
 {
 	unsigned long m = (unsigned long)READ_ONCE(folio->mapping);
 
-	return m && !(m & PAGE_MAPPING_FLAGS) && !folio_test_slab(folio) &&
+	return m && !(m & PTWALK_MAPPING_FLAGS) && !folio_test_slab(folio) &&
 	       !folio_test_swapcache(folio);
 }
 
@@ -234,7 +245,7 @@ static inline bool ptwalk_frame_looks_file(struct page *head)
 {
 	unsigned long m = (unsigned long)READ_ONCE(head->mapping);
 
-	return m && !(m & PAGE_MAPPING_FLAGS) && !PageSlab(head) &&
+	return m && !(m & PTWALK_MAPPING_FLAGS) && !PageSlab(head) &&
 	       !PageSwapCache(head);
 }
 
