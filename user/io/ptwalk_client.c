@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _DEFAULT_SOURCE	/* syscall() */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
@@ -6,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -233,6 +235,21 @@ int ptwalk_dma_history(int fd, const char *device,
 	return ask(fd, PTWALK_IOC_DMA_MAPS, q);
 }
 
+/*
+ * Drains every CPU's lru_add batch, where a file's page waits for the
+ * LRU (an idle machine may never fill the batch): migrate_pages(2) of
+ * this process from node 0 to node 0 moves nothing, but first calls
+ * lru_add_drain_all() (mm/mempolicy.c do_migrate_pages(): 5.12's
+ * lru_cache_disable(), migrate_prep() before).  Without NUMA it fails
+ * and drains nothing.
+ */
+static void lru_batches_drain(void)
+{
+	unsigned long node0 = 1;
+
+	syscall(SYS_migrate_pages, 0, 8 * sizeof(node0), &node0, &node0);
+}
+
 int ptwalk_frame_file(int fd, uint64_t pfn, struct ptwalk_frame_file *out)
 {
 	/* EAGAIN: locked, changing, or still in its lru_add batch */
@@ -240,6 +257,8 @@ int ptwalk_frame_file(int fd, uint64_t pfn, struct ptwalk_frame_file *out)
 	int err, tries = 0;
 
 	do {
+		if (tries == 1)
+			lru_batches_drain();
 		if (tries)
 			nanosleep(&pause, NULL);
 		*out = (struct ptwalk_frame_file){ .size = sizeof(*out),
