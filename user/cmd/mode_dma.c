@@ -40,8 +40,9 @@
 /*
  * Device addresses a walk of the domain reads without --range: the first
  * 4 GiB, where dma-iommu gives a PCI device its addresses first (below
- * its 32-bit limit, top down), and the last 4 GiB of the domain's
- * aperture, where it gives them top down from a wider DMA mask.
+ * its 32-bit limit, top down), and the last 4 GiB below the end of the
+ * domain's aperture or of the device's DMA mask, whichever comes first,
+ * where it gives them top down from a wider DMA mask.
  */
 #define WALK_SPAN	(1ull << 32)
 
@@ -229,12 +230,16 @@ static int walk_domain(struct dma_ctx *c, struct dma_read *r, char *msg,
 		       size_t size)
 {
 	uint64_t aperture_end = 0;
+	unsigned int bits;
 	int err;
 
 	c->nr_win = 1;
 	c->win[0] = c->has_range ? (struct dma_window){ c->start, c->end } :
 				   (struct dma_window){ 0, WALK_SPAN };
 	err = walk_window(c, r, &c->win[0], &aperture_end, msg, size);
+	bits = pci_sysfs_dma_mask_bits(PCI_SYSFS_DEVICES, c->device);
+	if (bits && bits < 64 && aperture_end > (1ull << bits) - 1)
+		aperture_end = (1ull << bits) - 1;
 	/* an aperture that ends where no page can: nothing above to read */
 	if (!err && !c->has_range && aperture_end >= WALK_SPAN &&
 	    aperture_end != UINT64_MAX) {

@@ -114,6 +114,23 @@ void pci_sysfs_group_type(const char *devices, const char *name, char *buf,
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
+unsigned int pci_sysfs_dma_mask_bits(const char *devices, const char *name)
+{
+	char path[512];
+	unsigned int bits = 0;
+	FILE *f;
+
+	if (!device_path(devices, name, "dma_mask_bits", path, sizeof(path)))
+		return 0;
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%u", &bits) != 1 || bits > 64)
+		bits = 0;
+	fclose(f);
+	return bits;
+}
+
 void pci_sysfs_driver(const char *devices, const char *name, char *buf,
 		      size_t size)
 {

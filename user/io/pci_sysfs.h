@@ -41,4 +41,10 @@ void pci_sysfs_driver(const char *devices, const char *name, char *buf,
 void pci_sysfs_group_type(const char *devices, const char *name, char *buf,
 			  size_t size);
 
+/*
+ * The width of devices/name's DMA mask in bits (its dma_mask_bits), or 0
+ * when it cannot be read.
+ */
+unsigned int pci_sysfs_dma_mask_bits(const char *devices, const char *name);
+
 #endif /* PTCOMPARE_PCI_SYSFS_H */
