@@ -112,7 +112,7 @@ if [ "$vm_mode" = bench ]; then
 	case ${VM_ONLY:-} in
 	'' | *r*)
 		echo "booting it again with VT-d and edu bound to vfio-pci, for the recorder's and the DMA tracking's cost..."
-		VM_IOMMU=1 VM_ONLY= VM_TIMEOUT=1200 VM_KERNEL=$VMLINUZ VM_MODTREE=$MODTREE VM_KO_DIR=$moddir \
+		VM_IOMMU=1 VM_ONLY='' VM_TIMEOUT=1200 VM_KERNEL=$VMLINUZ VM_MODTREE=$MODTREE VM_KO_DIR=$moddir \
 			scripts/vm-run.sh "$vmout-recorder" "$KREL" bench build/ptbench:/bin/ptbench || status=1 ;;
 	esac
 	exit $status
