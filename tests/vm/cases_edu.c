@@ -2017,27 +2017,36 @@ VMTEST_CASE(iommu, "edu_driver_dma_frames", edu_driver_dma_frames)
 		printf("# $ ptcompare --json --dma %s --dma-api\n# %s\n", d.bdf,
 		       pr.out);
 	pc_free(&pr);
-	/* page 1 of pg now reaches one's frame; coh's page 2 nothing */
-	ok = ok && redirect(t, &d, pg.id, 1, one.page[0].phys, false) &&
-	     redirect(t, &d, coh.id, 2, 0, false);
-	ok = ok && land(t, &d, pg.page[1].dma, 0x5a) &&
-	     vm_peek(t, one.page[0].phys / PAGE, &v);
-	if (ok) {
-		pattern(w, 0x5a);
-		if (v != w[0])
-			ok = fail(t, "edu's write through the redirected page: 0x%"
-				  PRIx64 " in the other buffer's frame, expected 0x%"
-				  PRIx64, v, w[0]);
+	/*
+	 * Untranslated (an identity domain: riscv64's lane, 5.10's) there is
+	 * no IO page table to change behind the DMA API's back.
+	 */
+	if (ok && d.direct) {
+		printf("# edu_driver_dma_frames: %s: no IO page table to redirect\n",
+		       direct_why(&d));
+	} else {
+		/* page 1 of pg now reaches one's frame; coh's page 2 nothing */
+		ok = ok && redirect(t, &d, pg.id, 1, one.page[0].phys, false) &&
+		     redirect(t, &d, coh.id, 2, 0, false);
+		ok = ok && land(t, &d, pg.page[1].dma, 0x5a) &&
+		     vm_peek(t, one.page[0].phys / PAGE, &v);
+		if (ok) {
+			pattern(w, 0x5a);
+			if (v != w[0])
+				ok = fail(t, "edu's write through the redirected page: 0x%"
+					  PRIx64 " in the other buffer's frame, expected 0x%"
+					  PRIx64, v, w[0]);
+		}
+		ok = ok && pc_dma_api(t, d.bdf, true, EXIT_MISMATCH, &pr) &&
+		     page_listed(t, &pr, &pg, 1, "kernel", true,
+				 one.page[0].phys / PAGE, 0) &&
+		     iommu_none(t, &pr, coh.page[2].dma, coh.page[2].phys / PAGE) &&
+		     page_finding(t, &pr, pg.page[1].dma, "dma_iommu_disagrees") &&
+		     page_finding(t, &pr, coh.page[2].dma, "dma_iommu_disagrees") &&
+		     page_finding(t, &pr, one.page[0].dma, NULL) &&
+		     page_finding(t, &pr, sg.page[0].dma, NULL);
+		pc_free(&pr);
 	}
-	ok = ok && pc_dma_api(t, d.bdf, true, EXIT_MISMATCH, &pr) &&
-	     page_listed(t, &pr, &pg, 1, "kernel", true,
-			 one.page[0].phys / PAGE, 0) &&
-	     iommu_none(t, &pr, coh.page[2].dma, coh.page[2].phys / PAGE) &&
-	     page_finding(t, &pr, pg.page[1].dma, "dma_iommu_disagrees") &&
-	     page_finding(t, &pr, coh.page[2].dma, "dma_iommu_disagrees") &&
-	     page_finding(t, &pr, one.page[0].dma, NULL) &&
-	     page_finding(t, &pr, sg.page[0].dma, NULL);
-	pc_free(&pr);
 	if (ok)
 		show_text(t, d.bdf);
 	{
