@@ -16,8 +16,9 @@ static const struct {
 		"the device read a buffer mapped DMA_FROM_DEVICE, which the IOMMU maps write-only" },
 };
 
+/* 0 is no ptwalk_dma_kind: a mapping found by walking the domain */
 static const char *const kinds[] = {
-	[PTWALK_DMA_PAGE] = "page", [PTWALK_DMA_RESOURCE] = "resource",
+	[0] = "domain", [PTWALK_DMA_PAGE] = "page", [PTWALK_DMA_RESOURCE] = "resource",
 	[PTWALK_DMA_SG] = "sg", [PTWALK_DMA_COHERENT] = "coherent",
 	[PTWALK_DMA_PAGES] = "pages", [PTWALK_DMA_SGT] = "sgt",
 };

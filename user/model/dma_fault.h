@@ -25,7 +25,8 @@ const char *dma_fault_cause_name(enum dma_fault_cause c);
 /* One sentence: what the cause means (report and docs). */
 const char *dma_fault_cause_doc(enum dma_fault_cause c);
 
-/* enum ptwalk_dma_kind's word: "page", "sg", "coherent", ...; "?" */
+/* enum ptwalk_dma_kind's word: "page", "sg", "coherent", ...; 0: "domain"
+ * (a walked mapping, engine/dma_inventory.h DMA_KIND_WALKED); "?" */
 const char *dma_kind_name(uint32_t kind);
 
 /* enum dma_data_direction's word: "to_device", ...; "?" */

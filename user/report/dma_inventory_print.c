@@ -2,28 +2,9 @@
 #include <inttypes.h>
 #include <string.h>
 #include "model/device_class.h"
+#include "model/dma_fault.h"
 #include "report/dma_inventory_print.h"
 #include "report/json.h"
-
-static const char *const kinds[] = {
-	[DMA_KIND_WALKED] = "domain", [PTWALK_DMA_PAGE] = "page", [PTWALK_DMA_RESOURCE] = "resource",
-	[PTWALK_DMA_SG] = "sg", [PTWALK_DMA_COHERENT] = "coherent",
-	[PTWALK_DMA_PAGES] = "pages", [PTWALK_DMA_SGT] = "sgt",
-};
-
-static const char *const dirs[] = {
-	"bidirectional", "to_device", "from_device", "none",
-};
-
-static const char *kind_name(uint32_t k)
-{
-	return k < sizeof(kinds) / sizeof(kinds[0]) && kinds[k] ? kinds[k] : "?";
-}
-
-static const char *dir_name(uint32_t d)
-{
-	return d < sizeof(dirs) / sizeof(dirs[0]) ? dirs[d] : "?";
-}
 
 static const char *domain_name(uint32_t d)
 {
@@ -127,8 +108,8 @@ static void item_text(FILE *f, const struct dma_item *it, bool dma_api,
 
 	/* a walk knows neither the direction nor a pin */
 	fprintf(f, "  dma 0x%" PRIx64 " +0x%" PRIx64 " %s%s%s",
-		(uint64_t)it->m.dma, (uint64_t)it->m.size, kind_name(it->m.kind),
-		walked ? "" : " ", walked ? "" : dir_name(it->m.dir));
+		(uint64_t)it->m.dma, (uint64_t)it->m.size, dma_kind_name(it->m.kind),
+		walked ? "" : " ", walked ? "" : dma_dir_name(it->m.dir));
 	if ((uint64_t)it->m.phys != PTWALK_DMA_PHYS_NONE)
 		fprintf(f, " phys 0x%" PRIx64, (uint64_t)it->m.phys);
 	if (it->m.flags & PTWALK_DMA_F_PINNED)
@@ -259,8 +240,8 @@ static void item_json(FILE *f, const struct dma_item *it, bool dma_api,
 	fprintf(f, "{\"dma\": \"0x%" PRIx64 "\", \"size\": %" PRIu64
 		", \"kind\": \"%s\", \"dir\": %s%s%s, \"attrs\": \"0x%"
 		PRIx64 "\", \"phys\": ", (uint64_t)it->m.dma,
-		(uint64_t)it->m.size, kind_name(it->m.kind),
-		walked ? "null" : "\"", walked ? "" : dir_name(it->m.dir),
+		(uint64_t)it->m.size, dma_kind_name(it->m.kind),
+		walked ? "null" : "\"", walked ? "" : dma_dir_name(it->m.dir),
 		walked ? "" : "\"", (uint64_t)it->m.attrs);
 	json_hex_or_null(f, it->m.phys, PTWALK_DMA_PHYS_NONE);
 	fprintf(f, ", \"frame\": \"%s\", \"iomem\": ",
