@@ -61,7 +61,7 @@ qemu_lanes="newest"
 iommu_lanes="newest"
 iommu=${RISCV64_IOMMU:-1}
 case $iommu in 0 | 1) ;; *) echo "check-riscv64: RISCV64_IOMMU=$iommu: 1 or 0" >&2; exit 2 ;; esac
-iommu_cases=${RISCV64_IOMMU_CASES:-edu_driver_,iommu_dma_api_domain}
+iommu_cases=${RISCV64_IOMMU_CASES:-edu_driver_,dma_driver_,iommu_dma_api_domain}
 # The cases Sv48 and Sv39 run (vmtest prefixes): every kind of leaf, the
 # walk over the whole address space and at its top, vtop's levels, the
 # geometry.  The rest does not depend on the number of levels.

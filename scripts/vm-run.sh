@@ -364,8 +364,8 @@ if [ "$mode" = bench ] && [ "${VM_IOMMU:-}" = 1 ] && [ "$arch" = x86_64 ]; then
 		-device "virtio-blk-pci,drive=scratch,iommu_platform=on,disable-legacy=on")
 	drv_kmods="$drv_kmods virtio_pci virtio_blk"
 fi
-# The IOMMU lane's real drivers (tests/vm/cases_dma_drivers.c), behind the
-# IOMMU: virtio-blk and virtio-net with iommu_platform=on (their drivers
+# Every IOMMU lane's real drivers (tests/vm/cases_dma_drivers.c), behind
+# the IOMMU: virtio-blk and virtio-net with iommu_platform=on (their drivers
 # then map every buffer through the DMA API), QEMU's nvme, e1000e; the two
 # NICs on one QEMU hub, so that frames sent by one reach the other.  Each
 # disk a sparse 64M file; virtio-blk's throttled to VM_DISK_IOPS requests
@@ -373,7 +373,7 @@ fi
 # reads, as on a busy disk: the page cache's writeback then shows there
 # (tests/vm/cases_dma_drivers.c).  The ring sizes given here are the
 # cases' truth.
-if [ "$mode" = iommu ] && [ "$arch" = x86_64 ]; then
+if [ "$mode" = iommu ]; then
 	mkdir -p "$out"
 	truncate -s 64M "$out/vblk.img" "$out/nvme.img"
 	disk_iops=${VM_DISK_IOPS-200}
