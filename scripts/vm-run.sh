@@ -271,11 +271,12 @@ vm_arch() {
 		# in 60 s after virtio-pci enabled the device).
 		# shellcheck disable=SC2054 # -cpu's properties, one word
 		machine=(-machine "virt,accel=$accel" -cpu rv64,svnapot=on,svpbmt=on -device bochs-display,romfile=)
-		# The channel: a virtio-serial port on PCI, /dev/vport0p1
+		# The channel: a virtio-serial port on PCI named ptwalk
+		# (@ptwalk: tests/vm/guest-init.sh finds its /dev/vportDpP)
 		# (virtio_pci and virtio_console are built in; a console
 		# port is refused to open() as vport0p0, and hvc0 is the SBI
 		# console there, so a plain port rather than virtconsole)
-		console=ttyS0 chan=vport0p1 chan_kmods=""
+		console=ttyS0 chan=@ptwalk chan_kmods=""
 		smp=2 drv_kmods="" drv_append=""
 		# shellcheck disable=SC2054
 		chan_args=(-device virtio-serial-pci
@@ -367,7 +368,9 @@ fi
 # Every IOMMU lane's real drivers (tests/vm/cases_dma_drivers.c), behind
 # the IOMMU: virtio-blk and virtio-net with iommu_platform=on (their drivers
 # then map every buffer through the DMA API), QEMU's nvme, e1000e; the two
-# NICs on one QEMU hub, so that frames sent by one reach the other.  Each
+# NICs on one QEMU hub, so that frames sent by one reach the other, with
+# no option ROM (no firmware here boots from them, and riscv64's QEMU 10
+# bundle has none).  Each
 # disk a sparse 64M file; virtio-blk's throttled to VM_DISK_IOPS requests
 # a second (200), so that requests stay mapped across ptcompare's two
 # reads, as on a busy disk: the page cache's writeback then shows there
@@ -383,9 +386,9 @@ if [ "$mode" = iommu ]; then
 		-drive "file=$out/nvme.img,if=none,id=nvme,format=raw"
 		-device "nvme,drive=nvme,serial=ptwalk"
 		-netdev "hubport,id=nic0,hubid=0"
-		-device "virtio-net-pci,netdev=nic0,iommu_platform=on,disable-legacy=on"
+		-device "virtio-net-pci,netdev=nic0,iommu_platform=on,disable-legacy=on,romfile="
 		-netdev "hubport,id=nic1,hubid=0"
-		-device "e1000e,netdev=nic1")
+		-device "e1000e,netdev=nic1,romfile=")
 	drv_kmods="$drv_kmods virtio_pci virtio_blk virtio_net nvme e1000e"
 fi
 # VM_QEMU: another build of the same QEMU system emulator (a newer one

@@ -23,9 +23,22 @@ mount -t tmpfs tmp /tmp
 while read -r ko; do
 	insmod "$ko" || echo "init: insmod $ko failed" > /dev/console
 done < /lib/chan.load
-chan=/dev/$(sed -n 's/.*ptwalk_chan=\([a-zA-Z0-9]*\).*/\1/p' /proc/cmdline)
-[ "$chan" = /dev/ ] && chan=/dev/ttyS1
-chan_ready() { [ -c "$chan" ] && (: <"$chan") 2>/dev/null; }
+# ptwalk_chan=@NAME: the virtio-serial port of that name, whose node
+# (vportDpP) numbers D after the other virtio devices probed before it.
+want=$(sed -n 's/.*ptwalk_chan=\([@a-zA-Z0-9]*\).*/\1/p' /proc/cmdline)
+[ -z "$want" ] && want=ttyS1
+chan=/dev/$want
+chan_ready() {
+	local p
+	case $want in
+	@*)
+		for p in /sys/class/virtio-ports/*; do
+			[ "$(cat "$p/name" 2>/dev/null)" = "${want#@}" ] &&
+				chan=/dev/${p##*/}
+		done ;;
+	esac
+	[ -c "$chan" ] && (: <"$chan") 2>/dev/null
+}
 i=0
 while ! chan_ready && [ $i -lt 400 ]; do
 	usleep 50000
@@ -34,7 +47,11 @@ done
 # The console says where the suite's output went (an empty guest.log then
 # tells a channel that lost it from a suite that never ran).
 if ! chan_ready; then
-	echo "init: cannot open $chan after $i waits: $(ls -l "$chan" 2>&1)" > /dev/console
+	{
+		echo "init: cannot open $chan after $i waits: $(ls -l "$chan" 2>&1)"
+		# the kernel's last words: what held the channel's device back
+		dmesg | grep -v -E "^.{0,16}(pci .*BAR|pci_bus|Adding to iommu)"
+	} > /dev/console
 	poweroff -f
 fi
 echo "init: guest suite output on $chan after $i waits" > /dev/console
