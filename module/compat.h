@@ -533,6 +533,25 @@ static inline int ptwalk_frame_get(struct page *page, struct page **out)
 	!defined(PTWALK_HAVE_TRACE_DMA_MAP_PHYS)
 #error "conftest/trace_dma_map_phys.c failed on 6.18 or later"
 #endif
+/* 6.17's nvme calls it, whichever release brought it */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0) && \
+	!defined(PTWALK_HAVE_DMA_NEED_UNMAP)
+#error "conftest/dma_need_unmap.c failed on 6.17 or later"
+#endif
+
+/*
+ * Whether the DMA API lets a driver skip the unmap of what it maps on
+ * @dev: dma_need_unmap() false (6.16, "dma-mapping: Provide an interface
+ * to allow avoid unmap calls"; dma-direct with no bounce buffer and no
+ * cache maintenance), and nvme's blk_rq_dma_unmap() (6.17) and hmm then
+ * never unmap.  Before it, every driver unmaps.  A feature test: a
+ * backport of the two-step DMA API brings it.
+ */
+#ifdef PTWALK_HAVE_DMA_NEED_UNMAP
+#define ptwalk_dma_unmap_optional(dev)	(!dma_need_unmap(dev))
+#else
+#define ptwalk_dma_unmap_optional(dev)	false
+#endif
 
 /*
  * DMA_ATTR_MMIO came in 6.18 with dma_map_phys(), which maps MMIO with it

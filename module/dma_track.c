@@ -24,7 +24,10 @@
  * run, then an empty slot).  A tracked device's probe takes that
  * device's raw spinlock, interrupts off, and takes entries from the
  * device's pool, allocated when tracking began: it never sleeps nor
- * allocates.  A full pool counts the mapping in overflow.
+ * allocates.  A full pool drops its oldest unmap-optional mapping
+ * (PTWALK_DMA_F_UNMAP_OPTIONAL: one its driver need never unmap), in
+ * O(1) from a list in the order they were made, or else counts the new
+ * mapping in overflow.
  *
  * Who keeps a device tracked: each session that asked (a hold, dropped
  * by PTWALK_DMA_TRACK_OFF or when the session's file is closed, a
@@ -80,6 +83,7 @@ struct entry {
 	struct ptwalk_dma_mapping m;
 	unsigned long key;	/* dma address, or the sg list of SG kinds */
 	s32 next;		/* in its bucket or the free list */
+	s32 older, newer;	/* unmap-optional ones: in the age list */
 };
 
 struct tracked {
@@ -89,11 +93,12 @@ struct tracked {
 	struct entry *pool;
 	s32 buckets[1U << HASH_BITS_MAPS];
 	s32 free;
+	s32 oldest, newest;	/* the age list of unmap-optional entries */
 	u32 live, capacity;
 	struct ptwalk_dma_mapping *hist;	/* ring of recent unmaps */
 	u32 hist_size;
 	u64 hist_next;				/* unmaps ever kept */
-	u64 overflow, unmapped_unknown, tracked_ns;
+	u64 overflow, unmapped_unknown, tracked_ns, expired, optional_unmapped;
 	/* the rest under track_lock */
 	unsigned int holds;	/* sessions holding it */
 	bool for_good;		/* module parameter dma_track */
@@ -190,23 +195,83 @@ static void caller(struct ptwalk_dma_mapping *m)
 	}
 }
 
+static bool unmap_optional(const struct entry *e)
+{
+	return e->m.flags & PTWALK_DMA_F_UNMAP_OPTIONAL;
+}
+
+/* Takes entry i out of its bucket b (after prev) to the free list. */
+static void free_locked(struct tracked *t, unsigned int b, s32 prev, s32 i)
+{
+	struct entry *e = &t->pool[i];
+
+	if (prev == NIL)
+		t->buckets[b] = e->next;
+	else
+		t->pool[prev].next = e->next;
+	if (unmap_optional(e)) {
+		if (e->older == NIL)
+			t->oldest = e->newer;
+		else
+			t->pool[e->older].newer = e->newer;
+		if (e->newer == NIL)
+			t->newest = e->older;
+		else
+			t->pool[e->newer].older = e->older;
+	}
+	e->next = t->free;
+	t->free = i;
+	t->live--;
+}
+
+/*
+ * Drops the oldest unmap-optional entry for room, to no history (it was
+ * never unmapped); t->lock held.  Its bucket is searched for the entry
+ * before it: a few entries, the pool being at most four per bucket on
+ * average with the default dma_track_maps.
+ */
+static void expire_locked(struct tracked *t)
+{
+	s32 i = t->oldest, prev = NIL, j;
+	unsigned int b = bucket(t->pool[i].key);
+
+	for (j = t->buckets[b]; j != i; j = t->pool[j].next)
+		prev = j;
+	free_locked(t, b, prev, i);
+	t->expired++;
+}
+
 /* Adds m under key; t->lock held. */
 static void add_locked(struct tracked *t, const struct ptwalk_dma_mapping *m,
 		       unsigned long key)
 {
-	s32 i = t->free;
 	unsigned int b = bucket(key);
+	struct entry *e;
+	s32 i;
 
+	if (t->free == NIL && t->oldest != NIL)
+		expire_locked(t);
+	i = t->free;
 	if (i == NIL) {
 		t->overflow++;
 		return;
 	}
-	t->free = t->pool[i].next;
-	t->pool[i].m = *m;
-	t->pool[i].key = key;
-	t->pool[i].next = t->buckets[b];
+	e = &t->pool[i];
+	t->free = e->next;
+	e->m = *m;
+	e->key = key;
+	e->next = t->buckets[b];
 	t->buckets[b] = i;
 	t->live++;
+	if (unmap_optional(e)) {
+		e->older = t->newest;
+		e->newer = NIL;
+		if (t->newest == NIL)
+			t->oldest = i;
+		else
+			t->pool[t->newest].newer = i;
+		t->newest = i;
+	}
 }
 
 /* Moves entry i (after prev in its bucket b) to the history; t->lock held. */
@@ -215,16 +280,11 @@ static void remove_locked(struct tracked *t, unsigned int b, s32 prev, s32 i,
 {
 	struct entry *e = &t->pool[i];
 
-	if (prev == NIL)
-		t->buckets[b] = e->next;
-	else
-		t->pool[prev].next = e->next;
 	e->m.unmap_ns = now;
+	t->optional_unmapped += unmap_optional(e);
 	if (t->hist_size)
 		t->hist[t->hist_next++ % t->hist_size] = e->m;
-	e->next = t->free;
-	t->free = i;
-	t->live--;
+	free_locked(t, b, prev, i);
 }
 
 /*
@@ -284,6 +344,8 @@ static void probe_map(void *kind, struct device *dev, phys_addr_t phys,
 	m = (struct ptwalk_dma_mapping){
 		.dma = dma, .phys = phys, .size = size, .attrs = attrs,
 		.dir = dir, .kind = (uintptr_t)kind,
+		.flags = ptwalk_dma_unmap_optional(dev) ?
+			 PTWALK_DMA_F_UNMAP_OPTIONAL : 0,
 	};
 	/* 6.18+: dma_map_phys() maps MMIO too, dma_map_resource() gone */
 	if (attrs & PTWALK_DMA_ATTR_MMIO)
@@ -387,7 +449,8 @@ static void probe_free(void *data, struct device *dev, void *virt,
  * one IOVA range (exact where the entries are whole pages, as a pinned
  * user buffer's are).
  */
-static void add_sg(struct tracked *t, struct scatterlist *sgl, int nents,
+static void add_sg(struct tracked *t, struct device *dev,
+		   struct scatterlist *sgl, int nents,
 		   int ents, enum dma_data_direction dir, unsigned long attrs,
 		   u32 kind)
 {
@@ -395,6 +458,10 @@ static void add_sg(struct tracked *t, struct scatterlist *sgl, int nents,
 	struct ptwalk_dma_mapping m = {
 		.attrs = attrs, .dir = dir, .kind = kind,
 	};
+	/* dma_free_noncontiguous() always comes: only dma_map_sg()'s may not */
+	u32 optional = kind == PTWALK_DMA_SG &&
+		       ptwalk_dma_unmap_optional(dev) ?
+		       PTWALK_DMA_F_UNMAP_OPTIONAL : 0;
 	unsigned long flags;
 	unsigned int off = 0;
 	int i, s = 0;
@@ -406,7 +473,7 @@ static void add_sg(struct tracked *t, struct scatterlist *sgl, int nents,
 		m.dma = sg_dma_address(seg) + off;
 		m.phys = sg_phys(sg);
 		m.size = sg->length;
-		m.flags = 0;
+		m.flags = optional;
 		caller(&m);
 		add_locked(t, &m, (unsigned long)sgl);
 		off += sg->length;
@@ -430,7 +497,7 @@ static void probe_map_sg(void *data, struct device *dev,
 		return;
 	t = lookup(dev);
 	if (t)
-		add_sg(t, sgl, nents, ents, dir, attrs, PTWALK_DMA_SG);
+		add_sg(t, dev, sgl, nents, ents, dir, attrs, PTWALK_DMA_SG);
 }
 
 static void probe_unmap_sg(void *data, struct device *dev,
@@ -451,8 +518,8 @@ static void probe_alloc_sgt(void *data, struct device *dev,
 	struct tracked *t = lookup(dev);
 
 	if (t)
-		add_sg(t, sgt->sgl, sgt->orig_nents, sgt->nents, dir, attrs,
-		       PTWALK_DMA_SGT);
+		add_sg(t, dev, sgt->sgl, sgt->orig_nents, sgt->nents, dir,
+		       attrs, PTWALK_DMA_SGT);
 }
 
 static void probe_free_sgt(void *data, struct device *dev,
@@ -609,6 +676,8 @@ static struct tracked *tracked_alloc(struct device *dev)
 	for (i = 0; i < dma_track_maps; i++)
 		t->pool[i].next = i + 1 < dma_track_maps ? i + 1 : NIL;
 	t->free = dma_track_maps ? 0 : NIL;
+	t->oldest = NIL;
+	t->newest = NIL;
 	t->capacity = dma_track_maps;
 	t->hist_size = dma_track_history;
 	t->tracked_ns = local_clock();
@@ -898,6 +967,8 @@ static void snapshot(struct tracked *t, struct ptwalk_dma_query *q,
 	q->overflow = t->overflow;
 	q->unmapped_unknown = t->unmapped_unknown;
 	q->tracked_ns = t->tracked_ns;
+	q->expired = t->expired;
+	q->optional_unmapped = t->optional_unmapped;
 	raw_spin_unlock_irqrestore(&t->lock, flags);
 	q->nr_maps = n;
 	q->nr_unmaps = h;
@@ -909,14 +980,17 @@ static long maps_ioctl(void __user *arg)
 	struct ptwalk_dma_query q;
 	struct device *dev;
 	struct tracked *t;
+	size_t usize;
 	u32 i;
 	int ret;
 
-	ret = ptwalk_query_copy(&q, sizeof(q), sizeof(q), arg);
+	ret = ptwalk_query_copy(&q, sizeof(q), PTWALK_DMA_QUERY_SIZE_V1, arg);
 	if (ret)
 		return ret;
 	if (q.flags)
 		return -EINVAL;
+	/* the caller's struct: the answer goes as far as it does */
+	usize = min_t(size_t, q.size, sizeof(q));
 	dev = device_named(q.device, sizeof(q.device));
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
@@ -951,7 +1025,7 @@ static long maps_ioctl(void __user *arg)
 			 array_size(q.nr_maps, sizeof(*maps))) ||
 	    copy_to_user(u64_to_user_ptr(q.unmaps), unmaps,
 			 array_size(q.nr_unmaps, sizeof(*unmaps))) ||
-	    copy_to_user(arg, &q, sizeof(q)))
+	    copy_to_user(arg, &q, usize))
 		ret = -EFAULT;
 out:
 	mutex_unlock(&track_lock);

@@ -66,6 +66,8 @@ static int __init ptwalk_init(void)
 	BUILD_BUG_ON(sizeof(struct ptwalk_dma_track) != PTWALK_DMA_TRACK_SIZE);
 	BUILD_BUG_ON(sizeof(struct ptwalk_frame_file) != PTWALK_FRAME_FILE_SIZE);
 	BUILD_BUG_ON(sizeof(struct ptwalk_dma_query) != PTWALK_DMA_QUERY_SIZE);
+	BUILD_BUG_ON(offsetofend(struct ptwalk_dma_query, tracked_ns) !=
+		     PTWALK_DMA_QUERY_SIZE_V1);
 	BUILD_BUG_ON(sizeof(struct ptwalk_dma_mapping) !=
 		     PTWALK_DMA_MAPPING_SIZE);
 	ptwalk_say_lacks();

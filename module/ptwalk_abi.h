@@ -145,6 +145,9 @@
 						 * when (events_armed_ns)
 						 */
 #define PTWALK_FEAT_FRAME_FILE	(1ULL << 8)	/* PTWALK_IOC_FRAME_FILE */
+#define PTWALK_FEAT_DMA_EXPIRY	(1ULL << 9)	/* PTWALK_DMA_F_UNMAP_OPTIONAL
+						 * and ptwalk_dma_query.expired
+						 */
 
 /*
  * PTWALK_IOC_INFO: size in (the caller's struct), out (the bytes the
@@ -674,6 +677,18 @@ struct ptwalk_iommu_event {
  * room; unmapped_unknown counts unmaps of a mapping not kept (made before
  * tracking, or not kept).
  *
+ * A streaming mapping made while the DMA API lets the device's driver
+ * skip its unmap (dma_need_unmap() false, Linux 6.16+: dma-direct with no
+ * bounce buffer and no cache maintenance) carries
+ * PTWALK_DMA_F_UNMAP_OPTIONAL: drivers that ask (nvme from 6.17) never
+ * unmap it, so it stays until unmapped or, when the device's room is
+ * full, the oldest such mapping makes room for a new one (expired counts
+ * those; overflow then counts none).  optional_unmapped counts the unmaps
+ * of such mappings: a driver that makes none (nvme) skips them, one that
+ * makes some unmaps what it is done with.  expired and optional_unmapped
+ * are read from a struct of their size (PTWALK_FEAT_DMA_EXPIRY); the
+ * first version ends at tracked_ns.
+ *
  * Both fail with
  *   EINVAL      a malformed struct or device name;
  *   ENODEV      no such PCI device;
@@ -709,6 +724,13 @@ struct ptwalk_dma_query {
 	__u64 overflow;		/* out: mappings not kept (no room) */
 	__u64 unmapped_unknown;	/* out: unmaps of mappings not kept */
 	__u64 tracked_ns;	/* out: local_clock() when tracking began */
+	__u64 expired;		/* out: unmap-optional mappings dropped for
+				 * room (PTWALK_FEAT_DMA_EXPIRY)
+				 */
+	__u64 optional_unmapped;	/* out: unmaps of unmap-optional
+					 * mappings (the driver does unmap
+					 * them)
+					 */
 };
 
 /* How a mapping was made (ptwalk_dma_mapping.kind). */
@@ -752,6 +774,11 @@ enum ptwalk_dma_kind {
 						 * first one's; the others are
 						 * what the IOMMU translates
 						 * the device addresses to
+						 */
+#define PTWALK_DMA_F_UNMAP_OPTIONAL (1U << 6)	/* mapped while its driver
+						 * need not unmap it (see
+						 * PTWALK_IOC_DMA_MAPS): it
+						 * may be over with no unmap
 						 */
 
 /*
@@ -843,7 +870,8 @@ struct ptwalk_frame_file {
 };
 
 #define PTWALK_DMA_TRACK_SIZE	72
-#define PTWALK_DMA_QUERY_SIZE	128
+#define PTWALK_DMA_QUERY_SIZE	144
+#define PTWALK_DMA_QUERY_SIZE_V1	128	/* before expired */
 #define PTWALK_DMA_MAPPING_SIZE	80
 #define PTWALK_FRAME_FILE_SIZE	312
 

@@ -108,6 +108,7 @@ static long info_ioctl(void __user *arg)
 		.abi_version = PTWALK_ABI_VERSION,
 		.features = PTWALK_FEAT_RANGE | PTWALK_FEAT_VTOP |
 			    PTWALK_FEAT_TASK | PTWALK_FEAT_FRAME_FILE |
+			    PTWALK_FEAT_DMA_EXPIRY |
 			    ptwalk_iommu_features() |
 			    (ptwalk_recorder_on() ? PTWALK_FEAT_IOMMU_EVENTS : 0),
 		.absent_flags = ptwalk_absent_flags(),

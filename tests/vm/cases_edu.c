@@ -833,6 +833,19 @@ static void untrack_edu(const char *bdf, int fd)
 }
 
 /*
+ * A streaming mapping made and unmapped: the fixture unmaps what it is
+ * done with, even where the DMA API would let it skip that (dma-direct,
+ * 6.16+), and ptwalk judges a driver's unmap-optional mappings once it
+ * has seen it unmap one (ptwalk_dma_query.optional_unmapped).
+ */
+static bool driver_unmaps(struct vmtest *t, struct edu_drv *d)
+{
+	struct ptwalk_edu_map m = { .kind = PTWALK_EDU_KIND_SINGLE, .pages = 1 };
+
+	return edu_map(t, d, &m) && edu_unmap(t, d, m.id);
+}
+
+/*
  * Untranslated (no IOMMU, or an identity domain) a device address is the
  * frame's: the record's dma and phys are one, the oracle that the mapping
  * bypasses any IOMMU page table.  Identity default domains: 5.10's lane
@@ -1630,6 +1643,182 @@ static bool listed(struct vmtest *t, struct pc_result *r, uint64_t dma,
 	return true;
 }
 
+/* Whether mapping m of ptcompare's JSON says unmap_optional. */
+static bool json_unmap_optional(struct json_object *m)
+{
+	struct json_object *v = m ? pc_get(m, "unmap_optional") : NULL;
+
+	return v && json_object_get_boolean(v);
+}
+
+/* PTWALK_EDU_IOC_DONE of mapping id: 0 or the errno. */
+static int edu_done(struct edu_drv *d, uint32_t id)
+{
+	struct ptwalk_edu_id i = { .id = id };
+
+	return ioctl(d->fd, PTWALK_EDU_IOC_DONE, &i) ? errno : 0;
+}
+
+/*
+ * Many more mappings than the device's room, each done with and never
+ * unmapped: the oldest unmap-optional ones make room for the new
+ * (expired), none is lost (overflow 0), the first (at first_dma) gone.
+ */
+static bool room_expires(struct vmtest *t, struct edu_drv *d, int fd,
+			 struct tracked_maps *tm, uint64_t first_dma)
+{
+	struct ptwalk_edu_map m = { .kind = PTWALK_EDU_KIND_PAGE, .pages = 1 };
+	uint32_t extra = 8, n;
+	int err;
+
+	err = dma_maps(fd, d->bdf, tm);
+	if (err)
+		return fail(t, "PTWALK_IOC_DMA_MAPS: %s", strerror(err));
+	n = tm->q.capacity + extra;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!edu_map(t, d, &m))
+			return false;
+		err = edu_done(d, m.id);
+		if (err)
+			return fail(t, "PTWALK_EDU_IOC_DONE %u of %u: %s", i, n,
+				    strerror(err));
+	}
+	err = dma_maps(fd, d->bdf, tm);
+	if (err)
+		return fail(t, "PTWALK_IOC_DMA_MAPS: %s", strerror(err));
+	printf("# %u done with, never unmapped: %u live of %u, %" PRIu64
+	       " expired, %" PRIu64 " overflow\n", n, tm->q.live,
+	       tm->q.capacity, (uint64_t)tm->q.expired,
+	       (uint64_t)tm->q.overflow);
+	if (tm->q.overflow || tm->q.expired < extra ||
+	    tm->q.live != tm->q.capacity)
+		return fail(t, "after %u mappings never unmapped: live %u of %u, expired %" PRIu64
+			    ", overflow %" PRIu64 "; expected full, %u or more expired, none lost",
+			    n, tm->q.live, tm->q.capacity,
+			    (uint64_t)tm->q.expired, (uint64_t)tm->q.overflow,
+			    extra);
+	if (first_dma != m.page[0].dma &&
+	    tracked_at(tm->maps, tm->q.nr_maps, first_dma))
+		return fail(t, "the oldest (dma 0x%" PRIx64 ") kept, not expired",
+			    first_dma);
+	return true;
+}
+
+/* Every unmap-optional mapping of r is dma_leaked, and there are some. */
+static bool all_leaked(struct vmtest *t, struct pc_result *r)
+{
+	struct json_object *maps = pc_get(r->doc, "mappings");
+	size_t n = maps ? json_object_array_length(maps) : 0, opt = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *m = json_object_array_get_idx(maps, i);
+
+		if (!json_unmap_optional(m))
+			continue;
+		opt++;
+		if (!has_finding(m, "dma_leaked"))
+			return fail(t, "an unmap-optional mapping at unbind, not dma_leaked: %s",
+				    json_object_to_json_string(m));
+	}
+	printf("# at unbind: %zu unmap-optional mappings, each dma_leaked\n", opt);
+	return opt || fail(t, "no unmap-optional mapping listed at unbind");
+}
+
+/*
+ * Where the DMA API lets a driver skip its unmaps (dma_need_unmap()
+ * false: dma-direct with no bounce buffer, 6.16+), nvme's requests are
+ * done with and never unmapped.  The fixture does the same
+ * (PTWALK_EDU_IOC_DONE, which asks dma_need_unmap() itself: the oracle).
+ * ptwalk marks every streaming mapping made then unmap_optional; while
+ * the driver has unmapped none such, the frame of one done with is no
+ * finding (exit 0).  Many more than the device's room expire the oldest.
+ * Once the driver is seen to unmap one, its unmap-optional mappings are
+ * judged: at unbind, every one still tracked is dma_leaked.  Where the
+ * DMA API needs the unmap (an IOMMU's domain), the fixture is refused
+ * (EPERM) and ptwalk marks nothing; before dma_need_unmap() (EOPNOTSUPP)
+ * nothing is marked either.
+ */
+VMTEST_CASE(edu, "edu_driver_dma_unmap_optional", edu_driver_dma_unmap_optional)
+{
+	struct ptwalk_edu_map a = { .kind = PTWALK_EDU_KIND_PAGE, .pages = 1 };
+	struct tracked_maps *tm = calloc(1, sizeof(*tm));
+	const struct ptwalk_dma_mapping *tr;
+	struct pc_result pr = { 0 };
+	struct json_object *v;
+	struct edu_drv d;
+	bool ok, marked;
+	int fd, err;
+
+	if (!tm)
+		return fail(t, "out of memory");
+	if (!edu_bind(t, &d)) {
+		free(tm);
+		return false;
+	}
+	fd = track_edu(t, d.bdf);
+	ok = fd != -2;
+	if (fd < 0)
+		goto out;	/* before 6.12: nothing tracked */
+	ok = edu_map(t, &d, &a);
+	err = ok ? dma_maps(fd, d.bdf, tm) : 0;
+	if (err)
+		ok = fail(t, "PTWALK_IOC_DMA_MAPS: %s", strerror(err));
+	tr = ok ? tracked_at(tm->maps, tm->q.nr_maps, a.page[0].dma) : NULL;
+	if (ok && !tr)
+		ok = fail(t, "dma 0x%" PRIx64 " not tracked",
+			  (uint64_t)a.page[0].dma);
+	if (!ok)
+		goto out;
+	marked = tr->flags & PTWALK_DMA_F_UNMAP_OPTIONAL;
+	err = edu_done(&d, a.id);
+	printf("# PTWALK_EDU_IOC_DONE, %s: %s; ptwalk marked the mapping %s\n",
+	       d.direct ? "dma-direct" : "translated",
+	       err ? strerror(err) : "done", marked ? "unmap-optional" : "not");
+	if (err == EPERM || err == EOPNOTSUPP) {
+		if (marked)
+			ok = fail(t, "marked unmap-optional where the DMA API needs the unmap (%s)",
+				  strerror(err));
+		ok = edu_unmap(t, &d, a.id) && ok;
+		goto out;
+	}
+	if (err) {
+		ok = fail(t, "PTWALK_EDU_IOC_DONE: %s", strerror(err));
+		goto out;
+	}
+	if (!marked) {
+		ok = fail(t, "the DMA API let the driver skip the unmap, and ptwalk did not mark the mapping");
+		goto out;
+	}
+	/* done with, its page freed, never unmapped: no finding */
+	ok = pc_dma(t, d.bdf, EXIT_OK, &pr) &&
+	     listed(t, &pr, a.page[0].dma, NULL, NULL);
+	if (ok && !json_unmap_optional(dma_entry(&pr, a.page[0].dma)))
+		ok = fail(t, "dma 0x%" PRIx64 ": unmap_optional not true: %.400s",
+			  (uint64_t)a.page[0].dma, pr.out);
+	pc_free(&pr);
+	if (ok)
+		show_text(t, d.bdf);
+	ok = ok && room_expires(t, &d, fd, tm, a.page[0].dma);
+	/* the driver unmaps one: judged from now on */
+	ok = ok && driver_unmaps(t, &d) && pc_dma(t, d.bdf, EXIT_OK, &pr);
+	v = ok ? pc_get(pr.doc, "optional_unmapped") : NULL;
+	if (ok && (!v || json_object_get_int64(v) != 1))
+		ok = fail(t, "optional_unmapped %s, expected 1",
+			  v ? json_object_get_string(v) : "(none)");
+	pc_free(&pr);
+	if (ok) {
+		close(d.fd);
+		d.fd = -1;
+		ok = unbind(t, d.bdf);
+	}
+	ok = ok && pc_dma(t, d.bdf, EXIT_MISMATCH, &pr) && all_leaked(t, &pr);
+	pc_free(&pr);
+out:
+	untrack_edu(d.bdf, fd);
+	free(tm);
+	return edu_restore(t, &d) && ok;
+}
+
 /* More than one page table reaches, in any granule (512M with 64K pages) */
 #define UNTOUCHED_SPAN		(1ULL << 30)
 #define UNTOUCHED_RESERVE	(4 * UNTOUCHED_SPAN)
@@ -1714,7 +1903,7 @@ VMTEST_CASE(edu, "edu_driver_dma_inventory", edu_driver_dma_inventory)
 		goto out;
 	}
 	user = map_anon(t, (N + 1) * 2 * PAGE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
-	ok = user != NULL;
+	ok = user != NULL && driver_unmaps(t, &d);
 	if (ok)
 		touch_write(user, (N + 1) * 2 * PAGE);
 	for (size_t k = 0; ok && k < N; k++) {

@@ -114,6 +114,8 @@ static void item_text(FILE *f, const struct dma_item *it, bool dma_api,
 		fprintf(f, " phys 0x%" PRIx64, (uint64_t)it->m.phys);
 	if (it->m.flags & PTWALK_DMA_F_PINNED)
 		fprintf(f, " pinned");
+	if (it->m.flags & PTWALK_DMA_F_UNMAP_OPTIONAL)
+		fprintf(f, " unmap-optional");
 	if (it->m.pid)
 		fprintf(f, " by %d (%.16s)", it->m.pid, it->m.comm);
 	else if (it->m.kind != DMA_KIND_WALKED)
@@ -156,6 +158,17 @@ void dma_inventory_print_text(FILE *f, const struct dma_inventory *inv)
 			inv->device, inv->driver[0] ? inv->driver : "none",
 			inv->q->live, (uint64_t)inv->q->overflow,
 			(uint64_t)inv->q->unmapped_unknown);
+	}
+	if (inv->unmap_optional || inv->q->expired) {
+		fprintf(f, "%zu unmap-optional (the DMA API lets the driver skip their unmap): ",
+			inv->unmap_optional);
+		if (inv->q->optional_unmapped)
+			fprintf(f, "judged, the driver unmapped %" PRIu64 " such",
+				(uint64_t)inv->q->optional_unmapped);
+		else
+			fprintf(f, "not judged, the driver unmapped none such, so they may be over");
+		fprintf(f, "; %" PRIu64 " older ones dropped for room\n",
+			(uint64_t)inv->q->expired);
 	}
 	for (size_t i = 0; i < inv->n; i++)
 		item_text(f, &inv->items[i], inv->dma_api, inv->page_shift);
@@ -247,10 +260,11 @@ static void item_json(FILE *f, const struct dma_item *it, bool dma_api,
 	fprintf(f, ", \"frame\": \"%s\", \"iomem\": ",
 		dma_frame_name(first ? first->what : DMA_FRAME_UNKNOWN));
 	json_string_or_null(f, it->n ? who_of(it, 0)->iomem : "");
-	fprintf(f, ", \"pinned\": %s, \"vmapped\": %s, \"pid\": ",
+	fprintf(f, ", \"pinned\": %s, \"vmapped\": %s, \"unmap_optional\": %s, \"pid\": ",
 		walked ? "null" :
 		it->m.flags & PTWALK_DMA_F_PINNED ? "true" : "false",
-		it->m.flags & PTWALK_DMA_F_VMAPPED ? "true" : "false");
+		it->m.flags & PTWALK_DMA_F_VMAPPED ? "true" : "false",
+		it->m.flags & PTWALK_DMA_F_UNMAP_OPTIONAL ? "true" : "false");
 	if (it->m.pid) {
 		char comm[17] = "";
 
@@ -296,10 +310,13 @@ void dma_inventory_print_json(FILE *f, const struct dma_inventory *inv)
 	fprintf(f, ", \"driver\": ");
 	json_string_or_null(f, inv->driver);
 	fprintf(f, ", \"live\": %u, \"capacity\": %u, \"overflow\": %" PRIu64
-		", \"unmapped_unknown\": %" PRIu64 ", \"dma_api\": %s"
+		", \"unmapped_unknown\": %" PRIu64 ", \"unmap_optional\": %zu"
+		", \"optional_unmapped\": %" PRIu64 ", \"expired\": %" PRIu64
+		", \"dma_api\": %s"
 		", \"source\": \"%s\", \"walk\": ",
 		inv->q->live, inv->q->capacity, (uint64_t)inv->q->overflow,
-		(uint64_t)inv->q->unmapped_unknown,
+		(uint64_t)inv->q->unmapped_unknown, inv->unmap_optional,
+		(uint64_t)inv->q->optional_unmapped, (uint64_t)inv->q->expired,
 		inv->dma_api ? "true" : "false",
 		inv->walked ? "domain_walk" : "tracked");
 	if (inv->walked) {

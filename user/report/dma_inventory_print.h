@@ -64,6 +64,9 @@ struct dma_inventory {
 				 */
 	const struct dma_window *windows;
 	size_t nr_windows;
+	size_t unmap_optional;	/* of the items, those whose driver need
+				 * not unmap them (not judged)
+				 */
 	int users_err;		/* -errno of the look for the processes
 				 * mapping user frames, 0 when it went well
 				 */
