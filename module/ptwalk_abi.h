@@ -684,8 +684,8 @@ struct ptwalk_iommu_event {
  * unmap it, so it stays until unmapped or, when the device's room is
  * full, the oldest such mapping makes room for a new one (expired counts
  * those; overflow then counts none).  optional_unmapped counts the unmaps
- * of such mappings: a driver that makes none (nvme) skips them, one that
- * makes some unmaps what it is done with.  expired and optional_unmapped
+ * of such mappings that came all the same (nvme unmaps its one-segment
+ * requests and skips the others).  expired and optional_unmapped
  * are read from a struct of their size (PTWALK_FEAT_DMA_EXPIRY); the
  * first version ends at tracked_ns.
  *
@@ -728,8 +728,7 @@ struct ptwalk_dma_query {
 				 * room (PTWALK_FEAT_DMA_EXPIRY)
 				 */
 	__u64 optional_unmapped;	/* out: unmaps of unmap-optional
-					 * mappings (the driver does unmap
-					 * them)
+					 * mappings that came all the same
 					 */
 };
 

@@ -120,9 +120,8 @@ static int read_iommu(struct dma_ctx *c, struct dma_item *it,
 }
 
 /* Each listed page's frame, what it is, and the mapping's findings. */
-static void read_pages(struct dma_ctx *c, const struct dma_read *r,
-		       struct dma_item *it, struct dma_page *pages,
-		       unsigned int *findings)
+static void read_pages(struct dma_ctx *c, struct dma_item *it,
+		       struct dma_page *pages, unsigned int *findings)
 {
 	for (size_t p = 0; p < it->n; p++)
 		pages[p] = (struct dma_page){
@@ -151,8 +150,7 @@ static void read_pages(struct dma_ctx *c, const struct dma_read *r,
 					     have, kpf);
 		pages[p].io_held = dma_frame_io_held(have, kpf);
 	}
-	*findings = dma_findings_of(&it->m, pages, it->n, c->bound,
-				    r->q.optional_unmapped > 0);
+	*findings = dma_findings_of(&it->m, pages, it->n, c->bound);
 }
 
 static ssize_t read_iommu_batch(int fd, void *buf, size_t max)
@@ -324,8 +322,7 @@ static int read_once(struct dma_ctx *c, struct dma_read *r, char *msg,
 	total = 0;
 	for (uint32_t i = 0; i < r->q.nr_maps; i++) {
 		r->items[i].pages = &r->pages[total];
-		read_pages(c, r, &r->items[i], &r->pages[total],
-			   &r->findings[i]);
+		read_pages(c, &r->items[i], &r->pages[total], &r->findings[i]);
 		total += r->items[i].n;
 	}
 	return 0;

@@ -89,16 +89,16 @@ bool dma_iommu_disagrees(uint64_t want, uint64_t got)
 
 unsigned int dma_findings_of(const struct ptwalk_dma_mapping *m,
 			     const struct dma_page *pages, size_t n,
-			     bool driver_bound, bool driver_unmaps)
+			     bool driver_bound)
 {
 	unsigned int f = 0;
 
 	/*
-	 * Its driver need not unmap it, and has unmapped none such (nvme
-	 * never does): over or not, nothing says, so what became of its
-	 * frames proves nothing.
+	 * Its driver need not unmap it, and some skip such unmaps (nvme,
+	 * which unmaps some of its requests and not others): over or not,
+	 * nothing says, so what became of its frames proves nothing.
 	 */
-	if ((m->flags & PTWALK_DMA_F_UNMAP_OPTIONAL) && !driver_unmaps)
+	if (m->flags & PTWALK_DMA_F_UNMAP_OPTIONAL)
 		return 0;
 	/* allocated again for something else since the map */
 	if ((m->flags & PTWALK_DMA_F_PAGE) &&

@@ -88,15 +88,13 @@ bool dma_iommu_disagrees(uint64_t want, uint64_t got);
  * record of a pin: it is never dma_user_page_unpinned.  Nor is a page
  * held for block I/O (io_held), nor is one freed for having become a
  * file's or a process's page since its map while so held (a page read
- * into the page cache joins the LRU while mapped).  An unmap-optional
- * mapping (PTWALK_DMA_F_UNMAP_OPTIONAL) has none unless driver_unmaps,
- * the driver having unmapped some such mapping since tracking began
- * (ptwalk_dma_query.optional_unmapped): one that never does may be done
- * with it without a word.
+ * into the page cache joins the LRU while mapped).  Nor is an
+ * unmap-optional mapping (PTWALK_DMA_F_UNMAP_OPTIONAL) anything: its
+ * driver may be done with it without a word.
  */
 unsigned int dma_findings_of(const struct ptwalk_dma_mapping *m,
 			     const struct dma_page *pages, size_t n,
-			     bool driver_bound, bool driver_unmaps);
+			     bool driver_bound);
 
 /*
  * The findings of a first read that hold in the second too: the same

@@ -159,17 +159,12 @@ void dma_inventory_print_text(FILE *f, const struct dma_inventory *inv)
 			inv->q->live, (uint64_t)inv->q->overflow,
 			(uint64_t)inv->q->unmapped_unknown);
 	}
-	if (inv->unmap_optional || inv->q->expired) {
-		fprintf(f, "%zu unmap-optional (the DMA API lets the driver skip their unmap): ",
-			inv->unmap_optional);
-		if (inv->q->optional_unmapped)
-			fprintf(f, "judged, the driver unmapped %" PRIu64 " such",
-				(uint64_t)inv->q->optional_unmapped);
-		else
-			fprintf(f, "not judged, the driver unmapped none such, so they may be over");
-		fprintf(f, "; %" PRIu64 " older ones dropped for room\n",
+	if (inv->unmap_optional || inv->q->expired)
+		fprintf(f, "%zu unmap-optional (the DMA API lets the driver skip their unmap, so they may be over: not judged); the driver unmapped %"
+			PRIu64 " such since tracking began, %" PRIu64
+			" older ones were dropped for room\n", inv->unmap_optional,
+			(uint64_t)inv->q->optional_unmapped,
 			(uint64_t)inv->q->expired);
-	}
 	for (size_t i = 0; i < inv->n; i++)
 		item_text(f, &inv->items[i], inv->dma_api, inv->page_shift);
 	if (inv->users_err)
