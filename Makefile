@@ -417,16 +417,11 @@ arm64-vmtest: arm64-need-fetch
 # the progress line.
 ARM64_COMMA := ,
 # The real drivers under load (dma_driver_): scripts/vm-run.sh gives their
-# devices to the IOMMU lanes only.  The 6.1 kernel's SMMUv3 lane
-# leaves edu's kernel driver cases out (edu_driver_, docs/testing.md):
-# there the kernel oopsed on a corrupted struct page after them, which is
-# not settled; they pass under 6.1 with no IOMMU and under every other
-# kernel's SMMUv3.
+# devices to the IOMMU lanes only.
 ARM64_KO ?= modules
 ARM64_SPACE := $(subst ,, )
 ARM64_SKIP ?= $(subst $(ARM64_SPACE),$(ARM64_COMMA),$(strip $(if $(ARM64_IOMMU),,dma_driver_) \
-	$(if $(filter 6.12 newest 6.12-16k 64k,$(ARM64_LANE)),$(PTCOMPARE_OWN_CASES)) \
-	$(if $(and $(filter 6.1,$(ARM64_LANE)),$(ARM64_IOMMU)),edu_driver_)))
+	$(if $(filter 6.12 newest 6.12-16k 64k,$(ARM64_LANE)),$(PTCOMPARE_OWN_CASES))))
 arm64-vm: arm64-need-fetch
 	VM_ARCH=arm64 VM_PAGE_SIZE=$(or $(ARM64_PAGE_SIZE),4K) VM_IOMMU=$(ARM64_IOMMU) VM_IOMMU_KIND=$(ARM64_IOMMU_KIND) VM_SKIP=$(ARM64_SKIP) \
 	VM_KERNEL=$(ARM64_KERNEL) VM_MODTREE=$(ARM64_MODDIR) VM_SYSROOT=$(ARM64_SYSROOT) \

@@ -83,6 +83,7 @@ struct entry {
 	struct ptwalk_dma_mapping m;
 	unsigned long key;	/* dma address, or the sg list of SG kinds */
 	s32 next;		/* in its bucket or the free list */
+	s32 prev;		/* in its bucket: removal in O(1) */
 	s32 older, newer;	/* unmap-optional ones: in the age list */
 };
 
@@ -195,20 +196,32 @@ static void caller(struct ptwalk_dma_mapping *m)
 	}
 }
 
+/*
+ * Whether the DMA API let the driver skip e's unmap when it was mapped
+ * (dma_need_unmap() may say otherwise later: a swiotlb bounce, a new DMA
+ * mask).
+ */
 static bool unmap_optional(const struct entry *e)
 {
 	return e->m.flags & PTWALK_DMA_F_UNMAP_OPTIONAL;
 }
 
-/* Takes entry i out of its bucket b (after prev) to the free list. */
-static void free_locked(struct tracked *t, unsigned int b, s32 prev, s32 i)
+/*
+ * Takes entry i out of its bucket b and, if unmap-optional, the age list,
+ * to the free list, in O(1): both lists are doubly linked, so that
+ * dropping the oldest entry for room never walks a bucket (a scatterlist's
+ * entries share its key, hence one bucket); t->lock held.
+ */
+static void free_locked(struct tracked *t, unsigned int b, s32 i)
 {
 	struct entry *e = &t->pool[i];
 
-	if (prev == NIL)
+	if (e->prev == NIL)
 		t->buckets[b] = e->next;
 	else
-		t->pool[prev].next = e->next;
+		t->pool[e->prev].next = e->next;
+	if (e->next != NIL)
+		t->pool[e->next].prev = e->prev;
 	if (unmap_optional(e)) {
 		if (e->older == NIL)
 			t->oldest = e->newer;
@@ -224,20 +237,12 @@ static void free_locked(struct tracked *t, unsigned int b, s32 prev, s32 i)
 	t->live--;
 }
 
-/*
- * Drops the oldest unmap-optional entry for room, to no history (it was
- * never unmapped); t->lock held.  Its bucket is searched for the entry
- * before it: a few entries, the pool being at most four per bucket on
- * average with the default dma_track_maps.
- */
+/* Drops the oldest unmap-optional entry for room, to no history. */
 static void expire_locked(struct tracked *t)
 {
-	s32 i = t->oldest, prev = NIL, j;
-	unsigned int b = bucket(t->pool[i].key);
+	s32 i = t->oldest;
 
-	for (j = t->buckets[b]; j != i; j = t->pool[j].next)
-		prev = j;
-	free_locked(t, b, prev, i);
+	free_locked(t, bucket(t->pool[i].key), i);
 	t->expired++;
 }
 
@@ -260,7 +265,10 @@ static void add_locked(struct tracked *t, const struct ptwalk_dma_mapping *m,
 	t->free = e->next;
 	e->m = *m;
 	e->key = key;
+	e->prev = NIL;
 	e->next = t->buckets[b];
+	if (e->next != NIL)
+		t->pool[e->next].prev = i;
 	t->buckets[b] = i;
 	t->live++;
 	if (unmap_optional(e)) {
@@ -274,9 +282,8 @@ static void add_locked(struct tracked *t, const struct ptwalk_dma_mapping *m,
 	}
 }
 
-/* Moves entry i (after prev in its bucket b) to the history; t->lock held. */
-static void remove_locked(struct tracked *t, unsigned int b, s32 prev, s32 i,
-			  u64 now)
+/* Moves entry i of bucket b to the history; t->lock held. */
+static void remove_locked(struct tracked *t, unsigned int b, s32 i, u64 now)
 {
 	struct entry *e = &t->pool[i];
 
@@ -284,7 +291,7 @@ static void remove_locked(struct tracked *t, unsigned int b, s32 prev, s32 i,
 	t->optional_unmapped += unmap_optional(e);
 	if (t->hist_size)
 		t->hist[t->hist_next++ % t->hist_size] = e->m;
-	free_locked(t, b, prev, i);
+	free_locked(t, b, i);
 }
 
 /*
@@ -297,19 +304,17 @@ static void remove_key(struct tracked *t, unsigned long key, bool sg)
 	u64 now = local_clock();
 	unsigned long flags;
 	bool found = false;
-	s32 prev = NIL, i;
+	s32 i;
 
 	raw_spin_lock_irqsave(&t->lock, flags);
 	for (i = t->buckets[b]; i != NIL;) {
 		s32 next = t->pool[i].next;
 
 		if (t->pool[i].key == key && is_sg(t->pool[i].m.kind) == sg) {
-			remove_locked(t, b, prev, i, now);
+			remove_locked(t, b, i, now);
 			found = true;
 			if (!sg)
 				break;
-		} else {
-			prev = i;
 		}
 		i = next;
 	}
@@ -465,8 +470,25 @@ static void add_sg(struct tracked *t, struct device *dev,
 	unsigned long flags;
 	unsigned int off = 0;
 	int i, s = 0;
+	s32 j, next;
 
 	raw_spin_lock_irqsave(&t->lock, flags);
+	/*
+	 * The list mapped again while an unmap-optional mapping of it is
+	 * kept: that one is over (dma_map_sg() wrote its device addresses
+	 * anew, so no unmap of it can come), dropped as if for room, lest
+	 * the next dma_unmap_sg() of the list take it for unmapped now.
+	 */
+	for (j = t->buckets[bucket((unsigned long)sgl)]; j != NIL; j = next) {
+		struct entry *e = &t->pool[j];
+
+		next = e->next;
+		if (e->key == (unsigned long)sgl && is_sg(e->m.kind) &&
+		    unmap_optional(e)) {
+			free_locked(t, bucket(e->key), j);
+			t->expired++;
+		}
+	}
 	for_each_sg(sgl, sg, nents, i) {
 		if (!seg || s >= ents)
 			break;

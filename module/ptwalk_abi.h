@@ -685,9 +685,14 @@ struct ptwalk_iommu_event {
  * full, the oldest such mapping makes room for a new one (expired counts
  * those; overflow then counts none).  optional_unmapped counts the unmaps
  * of such mappings that came all the same (nvme unmaps its one-segment
- * requests and skips the others).  expired and optional_unmapped
- * are read from a struct of their size (PTWALK_FEAT_DMA_EXPIRY); the
- * first version ends at tracked_ns.
+ * requests and skips the others).  The flag says what dma_need_unmap()
+ * said at the map: it can change later (a swiotlb bounce, a new DMA
+ * mask).  A scatterlist mapped again drops what is kept of its earlier
+ * unmap-optional mapping (expired too).  unmapped_unknown also counts the
+ * unmaps of expired mappings.  expired and optional_unmapped are read
+ * from a struct of their size (PTWALK_FEAT_DMA_EXPIRY), which the caller
+ * zeroes (a module that predates them refuses a non-zero tail, E2BIG);
+ * the first version ends at tracked_ns.
  *
  * Both fail with
  *   EINVAL      a malformed struct or device name;
