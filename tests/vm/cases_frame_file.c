@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <linux/memfd.h>
 #include "vmtest.h"
 
 #define HUGE_2M		(2ULL << 20)
@@ -97,23 +97,30 @@ VMTEST_CASE(memory, "frame_file_tmpfs_offset", frame_file_tmpfs_offset)
 }
 
 /*
- * A hugetlbfs file (memfd, MAP_SHARED) of two 2M pages: base pages of the
- * second, at its start and inside it, are at their own offsets in the
- * file.  A kernel without 2M hugetlb pages (none at that size) skips.
+ * A file of two 2M pages on a hugetlbfs mounted for the case, mapped
+ * shared: base pages of the second huge page, at its start and inside
+ * it, and one inside the first, are at their own offsets in the file.
  */
 VMTEST_CASE(memory, "frame_file_hugetlb_offset", frame_file_hugetlb_offset)
 {
 	const uint64_t len = 2 * HUGE_2M;
+	char dir[] = "/tmp/ptwalk-hugetlbfs-XXXXXX", path[64];
 	char *p = MAP_FAILED;
-	int fd, qfd = -1;
+	int fd = -1, qfd = -1;
 	bool ok;
 
-	fd = memfd_create("ptwalk-ff", MFD_HUGETLB | MFD_HUGE_2MB);
-	if (fd < 0)
-		return fail(t, "memfd_create(MFD_HUGETLB | MFD_HUGE_2MB): %s",
-			    strerror(errno));
-	ok = !ftruncate(fd, (off_t)len) ||
-	     fail(t, "ftruncate 4M: %s", strerror(errno));
+	if (!mkdtemp(dir))
+		return fail(t, "mkdtemp: %s", strerror(errno));
+	ok = !mount("none", dir, "hugetlbfs", 0, "pagesize=2M") ||
+	     fail(t, "mount hugetlbfs (pagesize=2M) on %s: %s", dir,
+		  strerror(errno));
+	snprintf(path, sizeof(path), "%s/ff", dir);
+	if (ok) {
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+		ok = fd >= 0 || fail(t, "open %s: %s", path, strerror(errno));
+	}
+	ok = ok && (!ftruncate(fd, (off_t)len) ||
+		    fail(t, "ftruncate 4M: %s", strerror(errno)));
 	if (ok)
 		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (ok && p == MAP_FAILED)
@@ -122,17 +129,20 @@ VMTEST_CASE(memory, "frame_file_hugetlb_offset", frame_file_hugetlb_offset)
 		memset(p, 0x5f, len);
 		qfd = vm_open_query(t);
 		ok = qfd >= 0 &&
-		     names_file(t, qfd, fd, p, HUGE_2M, "hugetlbfs",
-				"memfd:ptwalk-ff") &&
+		     names_file(t, qfd, fd, p, HUGE_2M, "hugetlbfs", "/ff") &&
 		     names_file(t, qfd, fd, p, HUGE_2M + 5 * PAGE, "hugetlbfs",
-				"memfd:ptwalk-ff") &&
-		     names_file(t, qfd, fd, p, 3 * PAGE, "hugetlbfs",
-				"memfd:ptwalk-ff");
+				"/ff") &&
+		     names_file(t, qfd, fd, p, 3 * PAGE, "hugetlbfs", "/ff");
 	}
 	if (qfd >= 0)
 		close(qfd);
 	if (p != MAP_FAILED)
 		munmap(p, len);
-	close(fd);
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+	umount(dir);
+	rmdir(dir);
 	return ok;
 }
