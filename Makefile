@@ -417,13 +417,16 @@ arm64-vmtest: arm64-need-fetch
 # the progress line.
 ARM64_COMMA := ,
 # The real drivers under load (dma_driver_): scripts/vm-run.sh gives their
-# devices to the IOMMU lanes only.
+# devices to the IOMMU lanes only, and not to the 64k lane, whose kernel,
+# built here (scripts/arm64-64k-kernel.config), has none of their drivers
+# (VM_DMA_DRIVERS=0).
 ARM64_KO ?= modules
 ARM64_SPACE := $(subst ,, )
-ARM64_SKIP ?= $(subst $(ARM64_SPACE),$(ARM64_COMMA),$(strip $(if $(ARM64_IOMMU),,dma_driver_) \
+ARM64_DMA_DRIVERS = $(if $(and $(ARM64_IOMMU),$(filter-out 64k,$(ARM64_LANE))),1,0)
+ARM64_SKIP ?= $(subst $(ARM64_SPACE),$(ARM64_COMMA),$(strip $(if $(filter 1,$(ARM64_DMA_DRIVERS)),,dma_driver_) \
 	$(if $(filter 6.12 newest 6.12-16k 64k,$(ARM64_LANE)),$(PTCOMPARE_OWN_CASES))))
 arm64-vm: arm64-need-fetch
-	VM_ARCH=arm64 VM_PAGE_SIZE=$(or $(ARM64_PAGE_SIZE),4K) VM_IOMMU=$(ARM64_IOMMU) VM_IOMMU_KIND=$(ARM64_IOMMU_KIND) VM_SKIP=$(ARM64_SKIP) \
+	VM_ARCH=arm64 VM_PAGE_SIZE=$(or $(ARM64_PAGE_SIZE),4K) VM_IOMMU=$(ARM64_IOMMU) VM_IOMMU_KIND=$(ARM64_IOMMU_KIND) VM_SKIP=$(ARM64_SKIP) VM_DMA_DRIVERS=$(ARM64_DMA_DRIVERS) \
 	VM_KERNEL=$(ARM64_KERNEL) VM_MODTREE=$(ARM64_MODDIR) VM_SYSROOT=$(ARM64_SYSROOT) \
 	VM_KO_DIR=$(ARM64_MODS)/$(ARM64_KO) VM_MISSING_KO=ok VM_TIMEOUT=$(ARM64_VM_TIMEOUT) \
 		scripts/vm-run.sh $(ARM64_OUT)/$(if $(ARM64_IOMMU),iommu$(if $(filter virtio,$(ARM64_IOMMU_KIND)),-virtio)-vm,vm) $(ARM64_KREL) \
