@@ -237,11 +237,9 @@ static void free_locked(struct tracked *t, unsigned int b, s32 i)
 	t->live--;
 }
 
-/* Drops the oldest unmap-optional entry for room, to no history. */
-static void expire_locked(struct tracked *t)
+/* Drops unmap-optional entry i, never unmapped, to no history. */
+static void expire_locked(struct tracked *t, s32 i)
 {
-	s32 i = t->oldest;
-
 	free_locked(t, bucket(t->pool[i].key), i);
 	t->expired++;
 }
@@ -254,8 +252,9 @@ static void add_locked(struct tracked *t, const struct ptwalk_dma_mapping *m,
 	struct entry *e;
 	s32 i;
 
+	/* room: the oldest unmap-optional entry makes it */
 	if (t->free == NIL && t->oldest != NIL)
-		expire_locked(t);
+		expire_locked(t, t->oldest);
 	i = t->free;
 	if (i == NIL) {
 		t->overflow++;
@@ -484,10 +483,8 @@ static void add_sg(struct tracked *t, struct device *dev,
 
 		next = e->next;
 		if (e->key == (unsigned long)sgl && is_sg(e->m.kind) &&
-		    unmap_optional(e)) {
-			free_locked(t, bucket(e->key), j);
-			t->expired++;
-		}
+		    unmap_optional(e))
+			expire_locked(t, j);
 	}
 	for_each_sg(sgl, sg, nents, i) {
 		if (!seg || s >= ents)
