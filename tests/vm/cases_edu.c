@@ -681,8 +681,9 @@ static bool dma_explained(struct vmtest *t, struct json_object *doc,
 	const char *dump = d ? json_object_to_json_string(d) : "null";
 
 	if (!f)
-		return fail(t, "%s: no fault of %s at 0x%" PRIx64, what, bdf,
-			    w->dma);
+		return fail(t, "%s: no fault of %s at 0x%" PRIx64 ": %.600s",
+			    what, bdf, w->dma, doc ? json_object_to_json_string(
+				pc_get(doc, "faults")) : "no JSON");
 	if (!last)
 		return fail(t, "%s: no last mapping: %.600s", what, dump);
 	if (pc_hex_or_none(last, "dma") != w->dma ||

@@ -477,6 +477,63 @@ static bool live_null(struct vmtest *t, struct pc_result *r, size_t i,
 }
 
 /*
+ * The time in the log's clock (printk's) of a record written to
+ * /dev/kmsg now, as dmesg's "[SECONDS.USEC]" into stamp[size]; false if
+ * it cannot be had.
+ */
+static bool log_stamp_now(struct vmtest *t, char *stamp, size_t size)
+{
+	int rd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int wr = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	static const char probe[] = "<6>vmtest: the log's clock now\n";
+	char rec[1024];
+	unsigned long long us = 0;
+	bool ok = rd >= 0 && wr >= 0 && lseek(rd, 0, SEEK_END) >= 0 &&
+		  write(wr, probe, strlen(probe)) > 0;
+	ssize_t n;
+
+	while (ok && !us && (n = read(rd, rec, sizeof(rec) - 1)) > 0) {
+		rec[n] = '\0';
+		if (strstr(rec, "vmtest: the log's clock now"))
+			ok = sscanf(rec, "%*u,%*u,%llu,", &us) == 1;
+	}
+	if (rd >= 0)
+		close(rd);
+	if (wr >= 0)
+		close(wr);
+	if (!us)
+		return fail(t, "/dev/kmsg: no time of a record written now (%s)",
+			    strerror(errno));
+	snprintf(stamp, size, "[%llu.%06llu]", us / 1000000, us % 1000000);
+	return true;
+}
+
+/*
+ * A fault line this machine logged just now, pasted, is this machine's:
+ * never "not this machine", whatever the skew of the log's clock
+ * (printk's) to CLOCK_BOOTTIME, which is the kernel's and so is run in
+ * every lane.  Of a device the guest has not: "no such device here".
+ */
+VMTEST_CASE(ptcompare, "ptcompare_pasted_line_of_now", pasted_line_of_now)
+{
+	char here[64], text[512];
+	struct pc_result r;
+	bool ok;
+
+	if (!access("/sys/bus/pci/devices/0000:ee:1f.7", F_OK))
+		return fail(t, "0000:ee:1f.7 exists here: pick another absent device");
+	if (!log_stamp_now(t, here, sizeof(here)))
+		return false;
+	snprintf(text, sizeof(text),
+		 "%s DMAR: [DMA Write NO_PASID] Request device [ee:1f.7] fault addr 0x5000 [fault reason 0x05] PTE Write access is not set",
+		 here);
+	ok = pasted(t, &r, text, EXIT_MISMATCH, 1) &&
+	     live_null(t, &r, 0, "no such device here");
+	pc_free(&r);
+	return ok;
+}
+
+/*
  * Fault lines pasted from other machines (issue 41): an AMD-Vi event
  * quoted from a mail, of a device this guest has not, and a VT-d fault
  * of a device it has, logged later after boot than the guest has been

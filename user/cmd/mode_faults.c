@@ -203,10 +203,15 @@ out:
 	return err;
 }
 
-/* /dev/kmsg from its first record still held: 0 or -errno. */
-static int read_kmsg(struct fault_log *l, struct iommu_fault_decoder *d)
+/*
+ * Each record of /dev/kmsg still held, from the first, to fn (0 to go on,
+ * or -errno); records overwritten before read counted in *wrapped.  0 or
+ * -errno.
+ */
+static int kmsg_each(int (*fn)(void *arg, const char *rec, size_t len),
+		     void *arg, uint64_t *wrapped)
 {
-	static char rec[8192];
+	char rec[8192];
 	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	int err = 0;
 
@@ -218,7 +223,7 @@ static int read_kmsg(struct fault_log *l, struct iommu_fault_decoder *d)
 
 		if (got < 0) {
 			if (errno == EPIPE) {	/* overwritten before read */
-				l->wrapped++;
+				(*wrapped)++;
 				continue;
 			}
 			if (errno == EINTR)
@@ -235,12 +240,63 @@ static int read_kmsg(struct fault_log *l, struct iommu_fault_decoder *d)
 		 * (SMMUv3's dev_info() lines among them).
 		 */
 		nl = memchr(rec, '\n', (size_t)got);
-		err = log_line(l, d, rec, nl ? (size_t)(nl - rec) : (size_t)got);
+		err = fn(arg, rec, nl ? (size_t)(nl - rec) : (size_t)got);
 		if (err)
 			break;
 	}
 	close(fd);
 	return err;
+}
+
+struct kmsg_reading {
+	struct fault_log *l;
+	struct iommu_fault_decoder *d;
+};
+
+static int kmsg_record(void *arg, const char *rec, size_t len)
+{
+	struct kmsg_reading *r = arg;
+
+	return log_line(r->l, r->d, rec, len);
+}
+
+/* /dev/kmsg from its first record still held: 0 or -errno. */
+static int read_kmsg(struct fault_log *l, struct iommu_fault_decoder *d)
+{
+	struct kmsg_reading r = { .l = l, .d = d };
+
+	return kmsg_each(kmsg_record, &r, &l->wrapped);
+}
+
+static int kmsg_time(void *arg, const char *rec, size_t len)
+{
+	struct iommu_log_line line;
+	uint64_t *newest = arg;
+
+	if (iommu_log_split(rec, len, &line) && line.has_time &&
+	    line.time_us > *newest)
+		*newest = line.time_us;
+	return 0;
+}
+
+/*
+ * Now, in the log's clock (printk's local_clock()), in microseconds since
+ * boot: at least the newest record's time where /dev/kmsg can be read.
+ * CLOCK_BOOTTIME alone can lag the log's clock, as the two start at
+ * different points of the boot: without the log, that skew is allowed
+ * for, so that a line of this machine is never "not this machine".
+ */
+#define LOG_CLOCK_SKEW_US	(5 * 1000000ULL)
+static uint64_t log_now_us(void)
+{
+	struct timespec ts;
+	uint64_t newest = 0, wrapped = 0, now;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+	if (kmsg_each(kmsg_time, &newest, &wrapped))
+		return now + LOG_CLOCK_SKEW_US;
+	return newest > now ? newest : now;
 }
 
 /* name into out[size], or "" when it does not fit. */
@@ -454,6 +510,7 @@ struct faults_ctx {
 	bool pasted;		/* --fault-line, --fault-file */
 	const char *no_module;	/* why fd is -1: the note of every fault */
 	uint64_t now_us;	/* since this machine's boot */
+	uint64_t log_now_us;	/* the same in the log's clock: log_now_us() */
 };
 
 /* Unmaps asked for at most: the module keeps dma_track_history of them. */
@@ -544,7 +601,7 @@ static int dma_explain(const struct faults_ctx *c,
 static bool not_this_machine(const struct faults_ctx *c,
 			     const struct iommu_fault_group *g)
 {
-	return c->pasted && g->first.has_time && g->last_us > c->now_us;
+	return c->pasted && g->first.has_time && g->last_us > c->log_now_us;
 }
 
 /* The fault's device here: its PCI name into x->device, or a note. */
@@ -654,7 +711,7 @@ static int explain(const struct faults_ctx *c,
 	return 0;
 }
 
-/* Now, in the log's clock (microseconds since boot). */
+/* Now, since boot, the clock --since counts back from. */
 static uint64_t now_us(void)
 {
 	struct timespec ts;
@@ -758,6 +815,8 @@ int mode_faults(const struct cli_options *o, char *msg, size_t size)
 	if (log.n) {
 		if ((status = connect_for(&c, &geom, msg, size)))
 			goto out;
+		if (c.pasted)
+			c.log_now_us = log_now_us();
 		groups = calloc(log.n, sizeof(*groups));
 		run.x = calloc(log.n, sizeof(*run.x));
 		if (!groups || !run.x) {
