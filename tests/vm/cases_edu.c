@@ -28,6 +28,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <json-c/json.h>
@@ -738,21 +739,59 @@ static void show_faults(struct vmtest *t, const char *const argv[])
 }
 
 /*
+ * --since's argument for a ptcompare run now that keeps the fault of line
+ * (its /dev/kmsg record, "PRIO,SEQ,TIME_US,FLAGS;..."): the seconds since
+ * it, and 2 more for the run's start-up.  Earlier cases' faults are 5 s
+ * older still (their sleep for the ratelimits).  --since counts back from
+ * CLOCK_MONOTONIC and the line is stamped in printk's clock: the skew
+ * between them cancels, counted from the line's own stamp.
+ */
+static bool since_fault(struct vmtest *t, const char *line, char *arg,
+			size_t size)
+{
+	unsigned long long us;
+	struct timespec now;
+	uint64_t now_us;
+
+	if (sscanf(line, "%*u,%*u,%llu,", &us) != 1)
+		return fail(t, "no time in the record \"%.200s\"", line);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	now_us = (uint64_t)now.tv_sec * 1000000 + (uint64_t)now.tv_nsec / 1000;
+	snprintf(arg, size, "%llu",
+		 (now_us > us ? (now_us - us) / 1000000 : 0) + 2);
+	return true;
+}
+
+/* ptcompare --faults [--json] --since (the fault of line's) into r. */
+static bool faults_since(struct vmtest *t, const char *line, bool json,
+			 struct pc_result *r)
+{
+	char since[32];
+	const char *with_json[] = { "ptcompare", "--json", "--faults",
+				    "--since", since, NULL };
+	const char *text[] = { "ptcompare", "--faults", "--since", since,
+			       NULL };
+
+	memset(r, 0, sizeof(*r));
+	if (!since_fault(t, line, since, sizeof(since)))
+		return false;
+	return json ? pc_faults(t, with_json, r) : pc_run(t, r, text);
+}
+
+/*
  * The fault of a tracked device explained, from the log (--faults) and
  * from its line pasted (--fault-line): as w says.
  */
 static bool faults_explained(struct vmtest *t, const char *bdf,
 			     const char *line, const struct dma_want *w)
 {
-	const char *live[] = { "ptcompare", "--json", "--faults", "--since",
-			       "4", NULL };
 	const char *pasted[] = { "ptcompare", "--json", "--faults",
 				 "--fault-line", line, NULL };
-	const char *text[] = { "ptcompare", "--faults", "--since", "4", NULL };
 	struct pc_result r;
+	char since[32];
 	bool ok;
 
-	ok = pc_faults(t, live, &r) &&
+	ok = faults_since(t, line, true, &r) &&
 	     dma_explained(t, r.doc, bdf, w, "--faults");
 	if (ok)		/* docs/json.md's example */
 		printf("# dma: %s\n", json_object_to_json_string_ext(
@@ -762,22 +801,23 @@ static bool faults_explained(struct vmtest *t, const char *bdf,
 	ok = ok && pc_faults(t, pasted, &r) &&
 	     dma_explained(t, r.doc, bdf, w, "--fault-line");
 	pc_free(&r);
-	if (ok)
+	if (ok && since_fault(t, line, since, sizeof(since))) {
+		const char *text[] = { "ptcompare", "--faults", "--since",
+				       since, NULL };
+
 		show_faults(t, text);
+	}
 	return ok;
 }
 
 /*
  * Where DMA tracking is not there (before 6.12) or not on, --faults says
- * so for the kernel driver's fault, with the hint to --dma-track in the
- * text.
+ * so for the kernel driver's fault of line, with the hint to --dma-track
+ * in the text.
  */
 static bool dma_untracked_said(struct vmtest *t, const char *bdf,
-			       uint64_t dma)
+			       const char *line, uint64_t dma)
 {
-	const char *live[] = { "ptcompare", "--json", "--faults", "--since",
-			       "4", NULL };
-	const char *text[] = { "ptcompare", "--faults", "--since", "4", NULL };
 	const char *note = kernel_at_least(6, 12) ? "not tracked" :
 			   "this kernel has no DMA API tracepoints (Linux 6.12+)";
 	char hint[128];
@@ -785,7 +825,7 @@ static bool dma_untracked_said(struct vmtest *t, const char *bdf,
 	struct json_object *d;
 	bool ok;
 
-	ok = pc_faults(t, live, &r);
+	ok = faults_since(t, line, true, &r);
 	d = ok ? pc_get(fault_of(r.doc, bdf, dma), "dma") : NULL;
 	if (ok && !str_is(d, "note", note))
 		ok = fail(t, "untracked: dma %s, expected the note \"%s\"",
@@ -794,7 +834,7 @@ static bool dma_untracked_said(struct vmtest *t, const char *bdf,
 	snprintf(hint, sizeof(hint), "not tracked: run ptcompare --dma-track %s",
 		 bdf);
 	if (ok && kernel_at_least(6, 12)) {
-		ok = pc_run(t, &r, text);
+		ok = faults_since(t, line, false, &r);
 		if (ok && !strstr(r.out ? r.out : "", hint))
 			ok = fail(t, "untracked: the text lacks \"%s\": %.600s",
 				  hint, r.out ? r.out : "");
@@ -929,7 +969,7 @@ VMTEST_CASE(edu, "edu_driver_writes_to_device_mapping",
 	}
 	untrack_edu(d.bdf, tfd);
 	if (ok && logged)
-		ok = dma_untracked_said(t, d.bdf, m.page[0].dma);
+		ok = dma_untracked_said(t, d.bdf, line, m.page[0].dma);
 	if (m.state)
 		ok = edu_unmap(t, &d, m.id) && ok;
 	return edu_restore(t, &d) && ok;
