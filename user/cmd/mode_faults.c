@@ -294,7 +294,7 @@ static uint64_t log_now_us(void)
 
 	clock_gettime(CLOCK_BOOTTIME, &ts);
 	now = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-	if (kmsg_each(kmsg_time, &newest, &wrapped))
+	if (kmsg_each(kmsg_time, &newest, &wrapped) || !newest)
 		return now + LOG_CLOCK_SKEW_US;
 	return newest > now ? newest : now;
 }
