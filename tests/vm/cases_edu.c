@@ -28,8 +28,8 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
-#include <time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <json-c/json.h>
 #include <linux/capability.h>
@@ -556,20 +556,6 @@ static bool faults_logged(void)
 	return !strcmp(kind, "vtd") || !strcmp(kind, "virtio");
 }
 
-/* /dev/kmsg opened at its end: the lines logged from now on. */
-static int kmsg_from_now(struct vmtest *t)
-{
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-
-	if (fd < 0 || lseek(fd, 0, SEEK_END) < 0) {
-		fail(t, "/dev/kmsg: %s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /*
  * The IOMMU's fault line for an access to the page of addr among the
  * lines logged since kmsg_from_now(), its /dev/kmsg record up to the
@@ -724,20 +710,6 @@ static bool pc_faults(struct vmtest *t, const char *const argv[],
 	return true;
 }
 
-/* ptcompare's text, as TAP comments: docs/report.md's example. */
-static void show_faults(struct vmtest *t, const char *const argv[])
-{
-	struct pc_result r = { 0 };
-	char *l, *save = NULL;
-
-	if (!pc_run(t, &r, argv))
-		return;
-	printf("# $ ptcompare --faults ... (exit %d)\n", r.status);
-	for (l = strtok_r(r.out, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-		printf("#   %s\n", l);
-	pc_free(&r);
-}
-
 /*
  * --since's argument for a ptcompare run now that keeps the fault of line
  * (its /dev/kmsg record, "PRIO,SEQ,TIME_US,FLAGS;..."): the seconds since
@@ -749,15 +721,14 @@ static void show_faults(struct vmtest *t, const char *const argv[])
 static bool since_fault(struct vmtest *t, const char *line, char *arg,
 			size_t size)
 {
-	unsigned long long us;
 	struct timespec now;
-	uint64_t now_us;
+	uint64_t us, now_us;
 
-	if (sscanf(line, "%*u,%*u,%llu,", &us) != 1)
+	if (!kmsg_record_us(line, &us))
 		return fail(t, "no time in the record \"%.200s\"", line);
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	now_us = (uint64_t)now.tv_sec * 1000000 + (uint64_t)now.tv_nsec / 1000;
-	snprintf(arg, size, "%llu",
+	snprintf(arg, size, "%" PRIu64,
 		 (now_us > us ? (now_us - us) / 1000000 : 0) + 2);
 	return true;
 }
@@ -779,6 +750,23 @@ static bool faults_since(struct vmtest *t, const char *line, bool json,
 }
 
 /*
+ * ptcompare's text of the fault of line, as TAP comments: docs/report.md's
+ * example.
+ */
+static void show_faults(struct vmtest *t, const char *line)
+{
+	struct pc_result r;
+	char *l, *save = NULL;
+
+	if (!faults_since(t, line, false, &r))
+		return;
+	printf("# $ ptcompare --faults ... (exit %d)\n", r.status);
+	for (l = strtok_r(r.out, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		printf("#   %s\n", l);
+	pc_free(&r);
+}
+
+/*
  * The fault of a tracked device explained, from the log (--faults) and
  * from its line pasted (--fault-line): as w says.
  */
@@ -788,7 +776,6 @@ static bool faults_explained(struct vmtest *t, const char *bdf,
 	const char *pasted[] = { "ptcompare", "--json", "--faults",
 				 "--fault-line", line, NULL };
 	struct pc_result r;
-	char since[32];
 	bool ok;
 
 	ok = faults_since(t, line, true, &r) &&
@@ -801,12 +788,8 @@ static bool faults_explained(struct vmtest *t, const char *bdf,
 	ok = ok && pc_faults(t, pasted, &r) &&
 	     dma_explained(t, r.doc, bdf, w, "--fault-line");
 	pc_free(&r);
-	if (ok && since_fault(t, line, since, sizeof(since))) {
-		const char *text[] = { "ptcompare", "--faults", "--since",
-				       since, NULL };
-
-		show_faults(t, text);
-	}
+	if (ok)
+		show_faults(t, line);
 	return ok;
 }
 

@@ -483,28 +483,30 @@ static bool live_null(struct vmtest *t, struct pc_result *r, size_t i,
  */
 static bool log_stamp_now(struct vmtest *t, char *stamp, size_t size)
 {
-	int rd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	int wr = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
 	static const char probe[] = "<6>vmtest: the log's clock now\n";
+	int rd = kmsg_from_now(t), wr;
+	bool ok;
 	char rec[1024];
-	unsigned long long us = 0;
-	bool ok = rd >= 0 && wr >= 0 && lseek(rd, 0, SEEK_END) >= 0 &&
-		  write(wr, probe, strlen(probe)) > 0;
+	uint64_t us = 0;
 	ssize_t n;
 
+	if (rd < 0)
+		return false;
+	wr = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	ok = wr >= 0 && write(wr, probe, strlen(probe)) > 0;
 	while (ok && !us && (n = read(rd, rec, sizeof(rec) - 1)) > 0) {
 		rec[n] = '\0';
 		if (strstr(rec, "vmtest: the log's clock now"))
-			ok = sscanf(rec, "%*u,%*u,%llu,", &us) == 1;
+			ok = kmsg_record_us(rec, &us);
 	}
-	if (rd >= 0)
-		close(rd);
+	close(rd);
 	if (wr >= 0)
 		close(wr);
 	if (!us)
 		return fail(t, "/dev/kmsg: no time of a record written now (%s)",
 			    strerror(errno));
-	snprintf(stamp, size, "[%llu.%06llu]", us / 1000000, us % 1000000);
+	snprintf(stamp, size, "[%" PRIu64 ".%06" PRIu64 "]", us / 1000000,
+		 us % 1000000);
 	return true;
 }
 

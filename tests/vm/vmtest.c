@@ -295,6 +295,29 @@ bool vm_write_text(const char *path, const char *text)
 	return ok;
 }
 
+int kmsg_from_now(struct vmtest *t)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0 || lseek(fd, 0, SEEK_END) < 0) {
+		fail(t, "/dev/kmsg: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+bool kmsg_record_us(const char *rec, uint64_t *us)
+{
+	unsigned long long v;
+
+	if (sscanf(rec, "%*u,%*u,%llu,", &v) != 1)
+		return false;
+	*us = v;
+	return true;
+}
+
 bool vm_read_text(const char *path, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -113,6 +113,11 @@ long vm_mbind_node(void *p, size_t len, int node);
 /* Address range of the mapping called name in /proc/self/maps. */
 bool find_mapping(const char *name, uint64_t *start, uint64_t *end);
 
+/* /dev/kmsg opened at its end, the lines logged from now on; -1 (t says). */
+int kmsg_from_now(struct vmtest *t);
+/* The TIME_US of a /dev/kmsg record ("PRIO,SEQ,TIME_US,FLAGS;..."). */
+bool kmsg_record_us(const char *rec, uint64_t *us);
+
 /* A sysfs file's text, written; false (errno kept) if that failed. */
 bool vm_write_text(const char *path, const char *text);
 /* A sysfs file's first line (newline dropped) into buf; false if unread. */
