@@ -103,5 +103,10 @@ echo "PTWALK-GUEST-END"
 		[ -e "$port" ] && echo "init: $port: $(grep -E 'bytes_sent|bytes_discarded' "$port" | tr '\n' ' ')"
 	done
 } > /dev/console
+# A poweroff that hangs (vm-run.sh kills it after a grace) leaves on the
+# console the device whose shutdown did not return: with initcall_debug
+# on, device_shutdown() names each device before it shuts it down.
+echo 1 > /sys/module/kernel/parameters/initcall_debug 2>/dev/null
+echo 7 > /proc/sys/kernel/printk
 sync
 poweroff -f
