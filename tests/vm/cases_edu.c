@@ -563,20 +563,27 @@ static bool faults_logged(void)
  * Request device [00:03.0] fault addr 0x5003000 [fault reason 0x05] PTE
  * Write access is not set" (kind "Write" or "Read"), virtio-iommu's
  * "virtio_iommu virtio0: page fault from EP 24 at 0x5003000 [W]" (its
- * access, when QEMU gives one, unread here).  Closes fd.
+ * access, when QEMU gives one, unread here).  The line may come after
+ * the DMA's completion (SMMUv3's event thread, virtio-iommu's event
+ * queue): waits for it up to FAULT_LOG_WAIT_S.  Closes fd.
  */
+#define FAULT_LOG_WAIT_S 10
 static bool fault_logged(struct vmtest *t, int fd, const char *kind,
 			 uint64_t addr, char *line, size_t size)
 {
+	double until = vm_now_s() + FAULT_LOG_WAIT_S;
 	char rec[2048], want[32];
 	bool found = false;
 	ssize_t n;
 
 	snprintf(want, sizeof(want), "[DMA %s", kind);
 	while (!found && ((n = read(fd, rec, sizeof(rec) - 1)) > 0 ||
-			  (n < 0 && errno == EPIPE))) {
+			  (n < 0 && errno == EPIPE) ||
+			  (n < 0 && errno == EAGAIN && vm_now_s() < until))) {
 		const char *a;
 
+		if (n < 0 && errno == EAGAIN)
+			usleep(50000);
 		if (n <= 0)
 			continue;
 		rec[n] = '\0';
@@ -593,7 +600,8 @@ static bool fault_logged(struct vmtest *t, int fd, const char *kind,
 			snprintf(line, size, "%s", rec);
 	}
 	close(fd);
-	return found || fail(t, "no %s fault logged at 0x%" PRIx64, kind, addr);
+	return found || fail(t, "no %s fault logged at 0x%" PRIx64 " in %d s",
+			     kind, addr, FAULT_LOG_WAIT_S);
 }
 
 /* What --faults must say of a tracked device's fault: the driver's record. */
