@@ -103,6 +103,13 @@ echo "PTWALK-GUEST-END"
 		[ -e "$port" ] && echo "init: $port: $(grep -E 'bytes_sent|bytes_discarded' "$port" | tr '\n' ' ')"
 	done
 } > /dev/console
+# The newest kernels shut virtio-iommu down (a reset: no mapping left)
+# before the devices behind it: nvme's shutdown then waits on admin
+# commands whose completions fault, longer than vm-run.sh's grace.
+# Unbound now, nvme deletes its queues while its domain still maps them.
+for dev in /sys/bus/pci/drivers/nvme/0*; do
+	[ -e "$dev" ] && echo "${dev##*/}" > /sys/bus/pci/drivers/nvme/unbind
+done
 # A poweroff that hangs (vm-run.sh kills it after a grace) leaves on the
 # console the device whose shutdown did not return: with initcall_debug
 # on, device_shutdown() names each device before it shuts it down.
