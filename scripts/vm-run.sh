@@ -546,6 +546,11 @@ rm -f "$out/console.log" "$out/guest.log" "$out/console-boot1.log"
 # boot_timeout_s is killed (status 125): a kernel that spins before /init
 # (riscv64's 6.12 under QEMU 7.2 did, now and then) would otherwise hold
 # the lane for its whole timeout.
+kill_qemu() {
+	pkill -TERM -P "$1" 2>/dev/null
+	kill -TERM "$1" 2>/dev/null
+	wait "$1"
+}
 boot() {
 	local pid waited=0
 	boot_qemu &
@@ -553,9 +558,7 @@ boot() {
 	# once the guest has spoken, only the lane's timeout applies
 	while [ ! -s "$out/guest.log" ] && kill -0 "$pid" 2>/dev/null; do
 		if [ "$waited" -ge "$boot_timeout_s" ]; then
-			pkill -TERM -P "$pid" 2>/dev/null
-			kill -TERM "$pid" 2>/dev/null
-			wait "$pid"
+			kill_qemu "$pid"
 			return 125
 		fi
 		sleep 1
@@ -567,9 +570,7 @@ boot() {
 	while kill -0 "$pid" 2>/dev/null; do
 		if tail -c 256 "$out/guest.log" | grep -aq 'PTWALK-GUEST-END'; then
 			if [ "$waited" -ge "$poweroff_grace_s" ]; then
-				pkill -TERM -P "$pid" 2>/dev/null
-				kill -TERM "$pid" 2>/dev/null
-				wait "$pid"
+				kill_qemu "$pid"
 				return 126
 			fi
 			waited=$((waited + 1))
